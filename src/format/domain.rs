@@ -1,0 +1,22 @@
+//! What `spec/` cannot say: the per-dimension sizes derived from a domain,
+//! which the MBR-shaped tables import.
+
+use super::{rt, Domain};
+
+impl Domain {
+    /// Coordinate size of each dimension (0 for var-sized), for the tables
+    /// that import [`rt::Dims`].
+    pub fn coord_sizes(&self) -> rt::Dims {
+        self.dimensions
+            .iter()
+            .map(|d| {
+                if d.cell_val_num == Some(u32::MAX) {
+                    0
+                } else {
+                    let code = d.datatype.or(self.domain_datatype).unwrap_or(u8::MAX);
+                    rt::datatype_size(code)
+                }
+            })
+            .collect()
+    }
+}
