@@ -196,7 +196,9 @@ impl Ctx<'_> {
 /// What a type name of `spec/` is.
 enum Kind<'a> {
     Prim(&'static str, u64),
-    Bytes { text: bool },
+    Bytes {
+        text: bool,
+    },
     /// Text up to and including a `\n`, kept without it.
     Line,
     List(&'a str),
@@ -288,7 +290,9 @@ fn expr(
             i += 1;
             continue;
         }
-        return cx.err(format!("{what} `{src}` has the character `{c}`, which spec expressions do not use"));
+        return cx.err(format!(
+            "{what} `{src}` has the character `{c}`, which spec expressions do not use"
+        ));
     }
     if out.trim().is_empty() {
         return cx.err(format!("{what} is empty"));
@@ -318,7 +322,9 @@ fn doc_lines(out: &mut String, indent: &str, text: &str) {
 
 fn is_snake(name: &str) -> bool {
     !name.is_empty()
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
         && !name.starts_with(|c: char| c.is_ascii_digit())
 }
 
@@ -398,7 +404,13 @@ fn gen_code(out: &mut String, file: &str, code: &CodeTable) -> Res<()> {
     )
     .unwrap();
     for v in &code.values {
-        writeln!(out, "            {} => Some(Self::{}),", v.value, camel(&v.name)).unwrap();
+        writeln!(
+            out,
+            "            {} => Some(Self::{}),",
+            v.value,
+            camel(&v.name)
+        )
+        .unwrap();
     }
     writeln!(out, "            _ => None,\n        }}\n    }}").unwrap();
     writeln!(
@@ -412,7 +424,13 @@ fn gen_code(out: &mut String, file: &str, code: &CodeTable) -> Res<()> {
     )
     .unwrap();
     for v in &code.values {
-        writeln!(out, "            Self::{} => \"{}\",", camel(&v.name), v.name).unwrap();
+        writeln!(
+            out,
+            "            Self::{} => \"{}\",",
+            camel(&v.name),
+            v.name
+        )
+        .unwrap();
     }
     writeln!(out, "        }}\n    }}").unwrap();
     writeln!(
@@ -427,7 +445,13 @@ fn gen_code(out: &mut String, file: &str, code: &CodeTable) -> Res<()> {
         )
         .unwrap();
         for v in &code.values {
-            writeln!(out, "            Self::{} => {},", camel(&v.name), v.size.unwrap()).unwrap();
+            writeln!(
+                out,
+                "            Self::{} => {},",
+                camel(&v.name),
+                v.size.unwrap()
+            )
+            .unwrap();
         }
         writeln!(out, "        }}\n    }}").unwrap();
     }
@@ -484,7 +508,9 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
         // schema and the footer read their own version).
         if version_expr.is_none() {
             if let Some(v) = &t.version {
-                if names.contains(v.trim()) || v.contains(|c: char| !c.is_ascii_alphanumeric() && c != '_') {
+                if names.contains(v.trim())
+                    || v.contains(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                {
                     if let Ok(e) = expr(&cx, "version", v, &names, &optional) {
                         version_expr = Some(e);
                     }
@@ -523,14 +549,15 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
         let mut attrs = vec![format!("err_context(\"{qual}\")")];
         let rust_ty;
         let mut serde_attr = None;
-        let arg_list = |cx: &Ctx, names: &BTreeSet<String>, optional: &BTreeSet<String>| -> Res<String> {
-            let list = f
-                .args
-                .iter()
-                .map(|a| expr(cx, "args", a, names, optional))
-                .collect::<Res<Vec<_>>>()?;
-            Ok(list.join(", "))
-        };
+        let arg_list =
+            |cx: &Ctx, names: &BTreeSet<String>, optional: &BTreeSet<String>| -> Res<String> {
+                let list = f
+                    .args
+                    .iter()
+                    .map(|a| expr(cx, "args", a, names, optional))
+                    .collect::<Res<Vec<_>>>()?;
+                Ok(list.join(", "))
+            };
         let check_args = |cx: &Ctx, name: &str| -> Res<()> {
             match known.tables.get(name) {
                 None => cx.err(format!("table `{name}` is not defined in spec/")),
@@ -577,14 +604,20 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
                         check_args(&cx, name)?;
                         (name.to_string(), 1)
                     }
-                    _ => return cx.err(format!("`list<{inner}>` must hold a primitive or a table")),
+                    _ => {
+                        return cx.err(format!("`list<{inner}>` must hold a primitive or a table"))
+                    }
                 };
                 if f.to_end {
                     if f.count.is_some() || f.each.is_some() {
                         return cx.err("a list takes one of `count`, `each`, `to_end`");
                     }
                     let args = arg_list(&cx, &names, &optional)?;
-                    let args = if f.args.is_empty() { "()".to_string() } else { format!("({args},)") };
+                    let args = if f.args.is_empty() {
+                        "()".to_string()
+                    } else {
+                        format!("({args},)")
+                    };
                     attrs.push(format!(
                         "parse_with = rt::list_to_end, args({args}, \"{}\", \"{}\")",
                         t.name, f.name
@@ -604,7 +637,11 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
                     };
                     let count = expr(&cx, "count", count, &names, &optional)?;
                     let args = arg_list(&cx, &names, &optional)?;
-                    let args = if f.args.is_empty() { "()".to_string() } else { format!("({args},)") };
+                    let args = if f.args.is_empty() {
+                        "()".to_string()
+                    } else {
+                        format!("({args},)")
+                    };
                     attrs.push(format!(
                         "parse_with = rt::list, args(({count}) as u64, {min}, {args}, \"{}\", \"{}\")",
                         t.name, f.name
@@ -635,9 +672,17 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
         if !conds.is_empty() {
             let cond = conds.join(" && ");
             // A helper-read field takes its condition as its first argument.
-            match attrs.iter().position(|a| a.starts_with("parse_with = rt::")) {
-                Some(i) if attrs[i].contains("rt::list_each") || attrs[i].contains("rt::list_to_end") || attrs[i].contains("rt::line") => {
-                    return cx.err("a list with `each` or `to_end`, or a line, cannot be conditional");
+            match attrs
+                .iter()
+                .position(|a| a.starts_with("parse_with = rt::"))
+            {
+                Some(i)
+                    if attrs[i].contains("rt::list_each")
+                        || attrs[i].contains("rt::list_to_end")
+                        || attrs[i].contains("rt::line") =>
+                {
+                    return cx
+                        .err("a list with `each` or `to_end`, or a line, cannot be conditional");
                 }
                 Some(i) => {
                     attrs[i] = attrs[i]
@@ -669,7 +714,11 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
             writeln!(out, "    #[bw(write_with = rt::write_line)]").unwrap();
         }
         if let Some(s) = serde_attr {
-            let s = if conds.is_empty() { s.to_string() } else { s.replace("serialize_text", "serialize_opt_text") };
+            let s = if conds.is_empty() {
+                s.to_string()
+            } else {
+                s.replace("serialize_text", "serialize_opt_text")
+            };
             writeln!(out, "    {s}").unwrap();
         }
         if conds.is_empty() {
@@ -735,7 +784,11 @@ fn gen_union(out: &mut String, doc: &Document, file: &str, u: &Union, known: &Kn
         match known.tables.get(&v.ty) {
             None => return cx.err(format!("table `{}` is not defined in spec/", v.ty)),
             Some(n) if *n != v.args.len() => {
-                return cx.err(format!("table `{}` takes {n} arguments, {} given", v.ty, v.args.len()))
+                return cx.err(format!(
+                    "table `{}` takes {n} arguments, {} given",
+                    v.ty,
+                    v.args.len()
+                ))
             }
             _ => {}
         }
@@ -747,7 +800,14 @@ fn gen_union(out: &mut String, doc: &Document, file: &str, u: &Union, known: &Kn
                 .iter()
                 .map(|a| expr(&cx, "args", a, &names, &none))
                 .collect::<Res<Vec<_>>>()?;
-            writeln!(out, "    {}(#[br(args({}))] {}),", v.name, args.join(", "), v.ty).unwrap();
+            writeln!(
+                out,
+                "    {}(#[br(args({}))] {}),",
+                v.name,
+                args.join(", "),
+                v.ty
+            )
+            .unwrap();
         }
     }
     writeln!(out, "}}\n").unwrap();
@@ -799,12 +859,20 @@ fn run() -> Res<()> {
             place: String::new(),
         };
         for t in &doc.table {
-            if known.tables.insert(t.name.clone(), t.imports.len()).is_some() {
+            if known
+                .tables
+                .insert(t.name.clone(), t.imports.len())
+                .is_some()
+            {
                 return cx.err(format!("table {} is defined twice", t.name));
             }
         }
         for u in &doc.union {
-            if known.tables.insert(u.name.clone(), u.imports.len()).is_some() {
+            if known
+                .tables
+                .insert(u.name.clone(), u.imports.len())
+                .is_some()
+            {
                 return cx.err(format!("union {} is defined twice", u.name));
             }
         }

@@ -88,7 +88,12 @@ where
     A: Clone,
     T: for<'a> BinRead<Args<'a> = A>,
 {
-    check(reader, u128::from(count) * u128::from(min_size), table, field)?;
+    check(
+        reader,
+        u128::from(count) * u128::from(min_size),
+        table,
+        field,
+    )?;
     let mut items = Vec::with_capacity(count as usize);
     for _ in 0..count {
         items.push(T::read_options(reader, endian, args.clone())?);

@@ -1,0 +1,252 @@
+//! What an array folder holds and what of it is committed
+//! (format_spec/array_file_hierarchy.md), decided as the engine decides it
+//! (tiledb/sm/array/array_directory.cc): commit markers (`.ok`, `.wrt`),
+//! consolidated commits (`.con`) less ignored ones (`.ign`), less what
+//! vacuum files (`.vac`) list.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use super::name::{self, TimestampedName};
+use crate::error::{Error, Result};
+use crate::format::{decode_all, ConsolidatedCommits, IgnoreFile, VacuumFile};
+use crate::storage::MappedFile;
+
+/// A file or folder of the array with a timestamped name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub path: PathBuf,
+    pub name: TimestampedName,
+}
+
+/// The listing of an array folder, classified.
+#[derive(Debug, Default)]
+pub struct ArrayDirectory {
+    pub root: PathBuf,
+    /// `__array_schema.tdb`, when present (versions before 10).
+    pub legacy_schema: Option<PathBuf>,
+    /// `__schema/<timestamped_name>`, oldest first.
+    pub schemas: Vec<Entry>,
+    /// `__schema/__enumerations/*`.
+    pub enumerations: Vec<PathBuf>,
+    /// Committed, not vacuumed fragments, oldest first.
+    pub fragments: Vec<Entry>,
+    /// Fragment folders without a commit (ignored when reading).
+    pub uncommitted: Vec<PathBuf>,
+    /// `__meta/<timestamped_name>` array metadata files, oldest first, less vacuumed ones.
+    pub metadata: Vec<Entry>,
+    /// Consolidated fragment metadata files (`.meta`), oldest first.
+    pub fragment_meta: Vec<Entry>,
+    /// Delete (`.del`) and update (`.upd`) commit files, oldest first.
+    pub deletes: Vec<Entry>,
+    pub updates: Vec<Entry>,
+    /// Consolidated commits (`.con`), ignore (`.ign`) and vacuum (`.vac`) files.
+    pub consolidated_commits: Vec<Entry>,
+    pub ignore_files: Vec<Entry>,
+    pub vacuum_files: Vec<Entry>,
+}
+
+fn list(dir: &Path) -> Result<Vec<PathBuf>> {
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
+        out.push(e.map_err(|e| Error::io(dir, e))?.path());
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn entry(p: PathBuf) -> Option<Entry> {
+    let name = name::parse(&file_name(&p))?;
+    Some(Entry { path: p, name })
+}
+
+fn sort(v: &mut [Entry]) {
+    // The engine orders by the first timestamp only; the name breaks ties so
+    // that the order is the same on every listing.
+    v.sort_by(|a, b| (a.name.t1, &a.name.name).cmp(&(b.name.t1, &b.name.name)));
+}
+
+/// The last path component of a URI as written in a commit, ignore or
+/// vacuum file (absolute before version 19, relative after).
+fn uri_name(uri: &[u8]) -> String {
+    let s = String::from_utf8_lossy(uri);
+    s.trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or("")
+        .to_string()
+}
+
+impl ArrayDirectory {
+    /// Lists and classifies the array at `root`.
+    pub fn open(root: impl AsRef<Path>) -> Result<Self> {
+        let root = root.as_ref().to_path_buf();
+        if !root.is_dir() {
+            return Err(Error::NotTileDb {
+                path: root,
+                what: "not a folder".into(),
+            });
+        }
+        let mut d = ArrayDirectory {
+            root: root.clone(),
+            ..Default::default()
+        };
+        let legacy = root.join("__array_schema.tdb");
+        if legacy.is_file() {
+            d.legacy_schema = Some(legacy);
+        }
+        for p in list(&root.join("__schema"))? {
+            if file_name(&p) == "__enumerations" {
+                d.enumerations = list(&p)?;
+            } else if let Some(e) = entry(p) {
+                d.schemas.push(e);
+            }
+        }
+        sort(&mut d.schemas);
+
+        let mut commits = Vec::new();
+        let mut root_ok = BTreeSet::new();
+        let mut root_dirs = Vec::new();
+        for p in list(&root)? {
+            let n = file_name(&p);
+            if p.is_dir() {
+                if let Some(e) = entry(p) {
+                    root_dirs.push(e);
+                }
+            } else if n.ends_with(".ok") {
+                root_ok.insert(n.trim_end_matches(".ok").to_string());
+            } else if n.ends_with(".meta") {
+                d.fragment_meta.extend(entry(p));
+            } else if n.ends_with(".vac") {
+                d.vacuum_files.extend(entry(p));
+            }
+        }
+        for p in list(&root.join("__commits"))? {
+            let n = file_name(&p);
+            let Some(e) = entry(p) else { continue };
+            match n.rsplit('.').next() {
+                Some("wrt") => commits.push(e),
+                Some("del") => d.deletes.push(e),
+                Some("upd") => d.updates.push(e),
+                Some("con") => d.consolidated_commits.push(e),
+                Some("ign") => d.ignore_files.push(e),
+                Some("vac") => d.vacuum_files.push(e),
+                _ => {}
+            }
+        }
+        for p in list(&root.join("__fragment_meta"))? {
+            if file_name(&p).ends_with(".meta") {
+                d.fragment_meta.extend(entry(p));
+            }
+        }
+
+        // Commits named by consolidated commit files, less ignored ones.
+        let mut ignored = BTreeSet::new();
+        for ign in &d.ignore_files {
+            let f = MappedFile::open(&ign.path)?;
+            let lines: IgnoreFile = decode_all(f.bytes(), &ign.path, 0, ())?;
+            for l in lines.entries {
+                ignored.insert(uri_name(&l.uri));
+            }
+        }
+        let mut consolidated = BTreeSet::new();
+        for con in &d.consolidated_commits {
+            let f = MappedFile::open(&con.path)?;
+            let c: ConsolidatedCommits = decode_all(f.bytes(), &con.path, 0, ())?;
+            for e in c.entries {
+                let n = uri_name(&e.uri);
+                if !ignored.contains(&n) {
+                    consolidated.insert(n);
+                }
+            }
+        }
+
+        let mut committed: BTreeSet<String> = BTreeSet::new();
+        for c in &commits {
+            committed.insert(format!("{}.wrt", c.name.name));
+        }
+        let frag_dir = root.join("__fragments");
+        let mut candidates: Vec<Entry> = list(&frag_dir)?.into_iter().filter_map(entry).collect();
+        candidates.extend(root_dirs);
+        let mut vacuumed = BTreeSet::new();
+        for vac in &d.vacuum_files {
+            let f = MappedFile::open(&vac.path)?;
+            let v: VacuumFile = decode_all(f.bytes(), &vac.path, 0, ())?;
+            for l in v.entries {
+                vacuumed.insert(uri_name(&l.uri));
+            }
+        }
+        for c in candidates {
+            let n = &c.name.name;
+            let in_new = c.path.parent() == Some(frag_dir.as_path());
+            let is_committed = if in_new {
+                committed.contains(&format!("{n}.wrt"))
+                    || consolidated.contains(&format!("{n}.wrt"))
+            } else if c.name.version < 5 {
+                c.path.join("__fragment_metadata.tdb").is_file()
+            } else {
+                root_ok.contains(n) || consolidated.contains(&format!("{n}.ok"))
+            };
+            if !is_committed {
+                d.uncommitted.push(c.path);
+            } else if !vacuumed.contains(n) {
+                d.fragments.push(c);
+            }
+        }
+        sort(&mut d.fragments);
+
+        let mut meta_vacuumed = BTreeSet::new();
+        let meta_dir = root.join("__meta");
+        let mut meta = Vec::new();
+        for p in list(&meta_dir)? {
+            let n = file_name(&p);
+            if n.ends_with(".vac") {
+                let f = MappedFile::open(&p)?;
+                let v: VacuumFile = decode_all(f.bytes(), &p, 0, ())?;
+                for l in v.entries {
+                    meta_vacuumed.insert(uri_name(&l.uri));
+                }
+            } else if !n.contains('.') {
+                meta.extend(entry(p));
+            }
+        }
+        d.metadata = meta
+            .into_iter()
+            .filter(|e| !meta_vacuumed.contains(&file_name(&e.path)))
+            .collect();
+        sort(&mut d.metadata);
+        sort(&mut d.fragment_meta);
+        sort(&mut d.deletes);
+        sort(&mut d.updates);
+        Ok(d)
+    }
+
+    /// The schema file with this name (`__array_schema.tdb` for fragments
+    /// before version 10).
+    pub fn schema_path(&self, name: &str) -> Option<PathBuf> {
+        if name == "__array_schema.tdb" {
+            return self.legacy_schema.clone();
+        }
+        self.schemas
+            .iter()
+            .find(|e| file_name(&e.path) == name)
+            .map(|e| e.path.clone())
+    }
+
+    /// The newest schema: the last in `__schema`, else `__array_schema.tdb`.
+    pub fn latest_schema(&self) -> Option<PathBuf> {
+        self.schemas
+            .last()
+            .map(|e| e.path.clone())
+            .or_else(|| self.legacy_schema.clone())
+    }
+}

@@ -1,0 +1,360 @@
+//! Fragments: the footer of `__fragment_metadata.tdb` is read on open; the
+//! R-tree and the other generic tiles it points at are read when asked for,
+//! as the engine does.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use super::directory::{ArrayDirectory, Entry};
+use super::schema::read_schema;
+use crate::error::{Error, Result};
+use crate::filters::Limits;
+use crate::format::{
+    decode, decode_all, rt, ArraySchema, ArrayType, Datatype, FooterLength, FragmentFooter,
+    LegacyFragmentMetadata, RTree, TileOffsets,
+};
+use crate::inspect::dimension_datatype;
+use crate::storage::MappedFile;
+use crate::tile::read_generic_tile;
+use crate::value;
+
+/// The footer of a fragment, as stored: a current footer (version 3 on) or
+/// the legacy metadata of versions 1 and 2.
+#[derive(Debug)]
+pub enum Metadata {
+    Footer(Box<FragmentFooter>),
+    Legacy(Box<LegacyFragmentMetadata>),
+}
+
+/// An opened fragment.
+pub struct Fragment {
+    pub path: PathBuf,
+    pub name: super::name::TimestampedName,
+    pub schema: ArraySchema,
+    pub schema_name: String,
+    pub metadata: Metadata,
+    /// Whether the fragment is dense (before version 3: no `__coords.tdb`).
+    pub dense: bool,
+    meta_file: MappedFile,
+}
+
+/// Per-dimension coordinate sizes as the footer of `version` lays them out:
+/// before version 5 every dimension has the domain's datatype and no
+/// dimension is var-sized.
+pub fn dims_for(schema: &ArraySchema) -> rt::Dims {
+    schema.domain.coord_sizes()
+}
+
+/// The footer size of fragments whose footer has no stored length
+/// (versions 3 to 9 with only fixed-size dimensions).
+fn computed_footer_size(version: u32, dims: &[u64], attrs: u64) -> u64 {
+    let d = dims.len() as u64;
+    let ned: u64 = dims.iter().map(|s| 2 * s).sum();
+    if version < 5 {
+        let coord0 = dims.first().copied().unwrap_or(0);
+        4 + 1
+            + 1
+            + 2 * d * coord0
+            + 8
+            + 8
+            + (attrs + 1) * 8
+            + attrs * 8
+            + 8
+            + (attrs + 1) * 8
+            + attrs * 8
+            + attrs * 8
+    } else {
+        let n = attrs + d + 1;
+        let base = 4 + 1 + 1 + ned + 8 + 8 + n * 8 + n * 8 + 8 + 3 * n * 8;
+        if version < 7 {
+            base
+        } else {
+            base + n * 8 + n * 8
+        }
+    }
+}
+
+fn footer_at(meta: &MappedFile, version: u32, schema: &ArraySchema) -> Result<(u64, u64)> {
+    let dims = dims_for(schema);
+    let path = meta.path();
+    let size = meta.len();
+    if dims.iter().any(|s| *s == 0) || version >= 10 {
+        if size < 8 {
+            return Err(Error::decode(
+                path,
+                0,
+                "FooterLength",
+                "footer_length",
+                "the file is shorter than the footer length",
+            ));
+        }
+        let (len, _) =
+            decode::<FooterLength>(&meta.bytes()[size as usize - 8..], path, size - 8, ())?;
+        let len = len.footer_length;
+        if len > size - 8 {
+            return Err(Error::decode(
+                path,
+                size - 8,
+                "FooterLength",
+                "footer_length",
+                format!("{len} bytes, the file has {} before it", size - 8),
+            ));
+        }
+        Ok((size - 8 - len, len))
+    } else {
+        let len = computed_footer_size(version, &dims, schema.attributes.len() as u64);
+        if len > size {
+            return Err(Error::decode(
+                path,
+                0,
+                "FragmentFooter",
+                "",
+                format!("a version {version} footer takes {len} bytes, the file has {size}"),
+            ));
+        }
+        Ok((size - len, len))
+    }
+}
+
+impl Fragment {
+    /// Opens the fragment `entry` of the array `dir`: reads its footer and
+    /// the schema it was written with.
+    pub fn open(dir: &ArrayDirectory, entry: &Entry, limits: &Limits) -> Result<Self> {
+        let meta_path = entry.path.join("__fragment_metadata.tdb");
+        let meta_file = MappedFile::open(&meta_path)?;
+        let latest = dir.latest_schema().ok_or_else(|| Error::NotTileDb {
+            path: dir.root.clone(),
+            what: "the array has no schema".into(),
+        })?;
+        let mut schema_name = latest
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let mut schema = read_schema(&latest, limits)?;
+        let version = entry.name.version;
+        if version <= 2 {
+            let legacy = dir.legacy_schema.clone().unwrap_or(latest);
+            schema = read_schema(&legacy, limits)?;
+            schema_name = "__array_schema.tdb".into();
+            let dims = dims_for(&schema);
+            let mbr: u64 = dims.iter().map(|s| 2 * s).sum();
+            let bounding = 2 * dims.len() as u64 * dims.first().copied().unwrap_or(0);
+            let tile = read_generic_tile(&meta_file, 0, limits)?;
+            let md: LegacyFragmentMetadata = decode_all(
+                &tile.data,
+                &meta_path,
+                0,
+                (schema.attributes.len() as u64, mbr, bounding),
+            )?;
+            let dense = !entry.path.join("__coords.tdb").exists();
+            return Ok(Fragment {
+                path: entry.path.clone(),
+                name: entry.name.clone(),
+                schema,
+                schema_name,
+                metadata: Metadata::Legacy(Box::new(md)),
+                dense,
+                meta_file,
+            });
+        }
+        let mut footer = Self::read_footer(&meta_file, version, &schema)?;
+        let named = footer
+            .array_schema_name
+            .as_ref()
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .unwrap_or_else(|| "__array_schema.tdb".into());
+        if named != schema_name {
+            let p = dir.schema_path(&named).ok_or_else(|| {
+                Error::decode(
+                    &meta_path,
+                    0,
+                    "FragmentFooter",
+                    "array_schema_name",
+                    format!("names schema {named}, which the array does not have"),
+                )
+            })?;
+            schema = read_schema(&p, limits)?;
+            schema_name = named;
+            footer = Self::read_footer(&meta_file, version, &schema)?;
+        }
+        let dense = footer.dense != 0;
+        Ok(Fragment {
+            path: entry.path.clone(),
+            name: entry.name.clone(),
+            schema,
+            schema_name,
+            metadata: Metadata::Footer(Box::new(footer)),
+            dense,
+            meta_file,
+        })
+    }
+
+    fn read_footer(
+        meta: &MappedFile,
+        version: u32,
+        schema: &ArraySchema,
+    ) -> Result<FragmentFooter> {
+        let (offset, len) = footer_at(meta, version, schema)?;
+        let bytes = &meta.bytes()[offset as usize..(offset + len) as usize];
+        decode_all(
+            bytes,
+            meta.path(),
+            offset,
+            (dims_for(schema), schema.attributes.len() as u64),
+        )
+    }
+
+    /// The fragment's format version.
+    pub fn version(&self) -> u32 {
+        match &self.metadata {
+            Metadata::Footer(f) => f.version_number,
+            Metadata::Legacy(l) => l.version_number,
+        }
+    }
+
+    /// The R-tree (read on demand; `None` before version 3).
+    pub fn rtree(&self, limits: &Limits) -> Result<Option<RTree>> {
+        let Metadata::Footer(f) = &self.metadata else {
+            return Ok(None);
+        };
+        let tile = read_generic_tile(&self.meta_file, f.rtree_offset, limits)?;
+        decode_all(
+            &tile.data,
+            self.meta_file.path(),
+            0,
+            (f.version_number, dims_for(&self.schema)),
+        )
+        .map(Some)
+    }
+
+    /// The tile offsets of field `idx` (the engine's index map), on demand.
+    pub fn tile_offsets(&self, idx: usize, limits: &Limits) -> Result<Option<TileOffsets>> {
+        let Metadata::Footer(f) = &self.metadata else {
+            return Ok(None);
+        };
+        let Some(off) = f.tile_offsets.get(idx) else {
+            return Ok(None);
+        };
+        let tile = read_generic_tile(&self.meta_file, *off, limits)?;
+        decode_all(&tile.data, self.meta_file.path(), 0, ()).map(Some)
+    }
+
+    /// The metadata file's path.
+    pub fn metadata_path(&self) -> &Path {
+        self.meta_file.path()
+    }
+
+    /// The non-empty domain, one `[lo, hi]` per dimension.
+    pub fn non_empty_domain(&self) -> Value {
+        let dims = &self.schema.domain.dimensions;
+        let dts: Vec<u8> = dims
+            .iter()
+            .map(|d| dimension_datatype(&self.schema, d))
+            .collect();
+        let pair = |dt: u8, lo: &[u8], hi: &[u8]| match Datatype::from_value(dt) {
+            Some(t) => json!([value::cell(t, lo), value::cell(t, hi)]),
+            None => Value::Null,
+        };
+        let split = |raw: &[u8]| -> Value {
+            let mut out = Vec::new();
+            let mut pos = 0usize;
+            for dt in &dts {
+                let w = rt::datatype_size(*dt) as usize;
+                if pos + 2 * w > raw.len() {
+                    return Value::Null;
+                }
+                out.push(pair(*dt, &raw[pos..pos + w], &raw[pos + w..pos + 2 * w]));
+                pos += 2 * w;
+            }
+            Value::Array(out)
+        };
+        match &self.metadata {
+            Metadata::Footer(f) => {
+                if let Some(mbr) = &f.non_empty_domain {
+                    Value::Array(
+                        mbr.ranges
+                            .iter()
+                            .zip(&dts)
+                            .map(|(r, dt)| match r.min_length {
+                                Some(m) => {
+                                    let m = (m as usize).min(r.range.len());
+                                    pair(*dt, &r.range[..m], &r.range[m..])
+                                }
+                                None => {
+                                    let h = r.range.len() / 2;
+                                    pair(*dt, &r.range[..h], &r.range[h..])
+                                }
+                            })
+                            .collect(),
+                    )
+                } else if let Some(raw) = &f.legacy_non_empty_domain {
+                    split(raw)
+                } else {
+                    Value::Null
+                }
+            }
+            Metadata::Legacy(l) => split(&l.non_empty_domain),
+        }
+    }
+
+    /// Number of cells, as the engine counts them: for sparse fragments
+    /// full tiles of `capacity` plus the last tile; for dense fragments the
+    /// cells of the space tiles the non-empty domain touches.
+    pub fn cell_num(&self) -> Option<u64> {
+        let (tiles, last) = match &self.metadata {
+            Metadata::Footer(f) => (f.sparse_tile_num, f.last_tile_cell_num),
+            Metadata::Legacy(l) => (l.num_mbrs, l.last_tile_cell_num),
+        };
+        if !self.dense {
+            return Some(if tiles == 0 {
+                0
+            } else {
+                (tiles - 1) * self.schema.capacity + last
+            });
+        }
+        let ned = self.non_empty_domain();
+        let mut cells: u64 = 1;
+        for (d, r) in self.schema.domain.dimensions.iter().zip(ned.as_array()?) {
+            let dt = Datatype::from_value(dimension_datatype(&self.schema, d))?;
+            let lo_dom = int(value::cell(dt, &d.domain[..d.domain.len() / 2]))?;
+            let ext = int(value::cell(dt, &d.tile_extent))?;
+            let (lo, hi) = (int(r[0].clone())?, int(r[1].clone())?);
+            if ext <= 0 {
+                return None;
+            }
+            let first = (lo - lo_dom).div_euclid(ext);
+            let last = (hi - lo_dom).div_euclid(ext);
+            cells = cells.checked_mul(u64::try_from((last - first + 1) * ext).ok()?)?;
+        }
+        Some(cells)
+    }
+
+    /// The account of `inspect --json`.
+    pub fn to_json(&self) -> Value {
+        let footer = match &self.metadata {
+            Metadata::Footer(f) => serde_json::to_value(f).unwrap_or(Value::Null),
+            Metadata::Legacy(l) => serde_json::to_value(l).unwrap_or(Value::Null),
+        };
+        let array_type =
+            ArrayType::from_value(self.schema.array_type).map(|t| t.name().to_ascii_lowercase());
+        json!({
+            "name": self.name.name,
+            "version": self.version(),
+            "timestamps": [self.name.t1, self.name.t2],
+            "non_empty_domain": self.non_empty_domain(),
+            "dense": self.dense,
+            "cell_num": self.cell_num(),
+            "array_schema_name": self.schema_name,
+            "array_type": array_type,
+            "footer": footer,
+        })
+    }
+}
+
+fn int(v: Value) -> Option<i128> {
+    v.as_i64()
+        .map(i128::from)
+        .or_else(|| v.as_u64().map(i128::from))
+}

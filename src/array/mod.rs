@@ -1,0 +1,11 @@
+//! Arrays on disk: the folder (what is committed), schemas, fragments and
+//! array metadata.
+
+pub mod directory;
+pub mod fragment;
+pub mod metadata;
+pub mod name;
+pub mod schema;
+
+pub use directory::ArrayDirectory;
+pub use fragment::Fragment;

@@ -1,0 +1,312 @@
+//! Describes what a path holds, as JSON, from the decoded tables.
+
+use std::path::Path;
+
+use serde_json::{json, Map, Value};
+
+use crate::array::{directory::ArrayDirectory, fragment::Fragment, metadata, schema};
+use crate::error::{Error, Result};
+use crate::filters::Limits;
+use crate::format::{
+    ArraySchema, ArrayType, Datatype, Dimension, Filter, FilterOptions, FilterPipeline, FilterType,
+    Layout,
+};
+use crate::value;
+
+fn layout_name(code: u8) -> Value {
+    match Layout::from_value(code) {
+        Some(l) => json!(l.name().to_ascii_lowercase().replace('_', "-")),
+        None => json!(code),
+    }
+}
+
+fn datatype(code: u8) -> Value {
+    match Datatype::from_value(code) {
+        Some(d) => json!(d.name()),
+        None => json!(code),
+    }
+}
+
+fn cell_val_num(n: u32) -> Value {
+    if n == u32::MAX {
+        json!("var")
+    } else {
+        json!(n)
+    }
+}
+
+/// A filter as `{"type": NAME, option: value, ...}`.
+pub fn filter_json(f: &Filter) -> Value {
+    let mut m = Map::new();
+    let ty =
+        FilterType::from_value(f.filter_type).map_or(json!(f.filter_type), |t| json!(t.name()));
+    m.insert("type".into(), ty);
+    match &f.filter_options {
+        FilterOptions::Compressor(o) => {
+            m.insert("level".into(), json!(o.compression_level));
+            if let Some(r) = o.reinterpret_datatype {
+                m.insert("reinterpret_datatype".into(), datatype(r));
+            }
+        }
+        FilterOptions::BitWidthReduction(o) => {
+            m.insert("max_window_size".into(), json!(o.max_window_size));
+        }
+        FilterOptions::PositiveDelta(o) => {
+            m.insert("max_window_size".into(), json!(o.max_window_size));
+        }
+        FilterOptions::FloatScale(o) => {
+            m.insert("scale".into(), json!(o.scale));
+            m.insert("offset".into(), json!(o.offset));
+            m.insert("byte_width".into(), json!(o.byte_width));
+        }
+        FilterOptions::Webp(o) => {
+            m.insert("quality".into(), json!(o.quality));
+            m.insert("input_format".into(), json!(o.input_format));
+            m.insert("lossless".into(), json!(o.lossless != 0));
+        }
+        FilterOptions::NoOptions => {}
+    }
+    Value::Object(m)
+}
+
+fn pipeline_json(p: &FilterPipeline) -> Value {
+    Value::Array(p.filters.iter().map(filter_json).collect())
+}
+
+/// The datatype of a dimension (before version 5, the domain's).
+pub fn dimension_datatype(s: &ArraySchema, d: &Dimension) -> u8 {
+    d.datatype.or(s.domain.domain_datatype).unwrap_or(u8::MAX)
+}
+
+fn range_json(dt: u8, bytes: &[u8]) -> Value {
+    match Datatype::from_value(dt) {
+        Some(d) if !bytes.is_empty() => {
+            let half = bytes.len() / 2;
+            json!([
+                value::cell(d, &bytes[..half]),
+                value::cell(d, &bytes[half..])
+            ])
+        }
+        _ => Value::Null,
+    }
+}
+
+/// The `"schema"` object of `inspect --json`.
+pub fn schema_json(s: &ArraySchema) -> Value {
+    let dims: Vec<Value> = s
+        .domain
+        .dimensions
+        .iter()
+        .map(|d| {
+            let dt = dimension_datatype(s, d);
+            let extent = match Datatype::from_value(dt) {
+                Some(t) if !d.tile_extent.is_empty() => value::cell(t, &d.tile_extent),
+                _ => Value::Null,
+            };
+            let filters = d.filters.as_ref().map_or(json!([]), pipeline_json);
+            json!({
+                "name": String::from_utf8_lossy(&d.name),
+                "datatype": datatype(dt),
+                "cell_val_num": cell_val_num(d.cell_val_num.unwrap_or(1)),
+                "domain": range_json(dt, &d.domain),
+                "tile_extent": extent,
+                "filters": filters,
+            })
+        })
+        .collect();
+    let attrs: Vec<Value> = s
+        .attributes
+        .iter()
+        .map(|a| {
+            let fill = match (Datatype::from_value(a.datatype), &a.fill_value) {
+                (Some(t), Some(v)) => value::cell(t, v),
+                _ => Value::Null,
+            };
+            let enumeration = a
+                .enumeration_name
+                .as_ref()
+                .filter(|n| !n.is_empty())
+                .map_or(Value::Null, |n| json!(String::from_utf8_lossy(n)));
+            json!({
+                "name": String::from_utf8_lossy(&a.name),
+                "datatype": datatype(a.datatype),
+                "cell_val_num": cell_val_num(a.cell_val_num),
+                "nullable": a.nullable.unwrap_or(0) != 0,
+                "fill_value": fill,
+                "filters": pipeline_json(&a.filters),
+                "enumeration": enumeration,
+            })
+        })
+        .collect();
+    let array_type = match ArrayType::from_value(s.array_type) {
+        Some(t) => json!(t.name().to_ascii_lowercase()),
+        None => json!(s.array_type),
+    };
+    json!({
+        "version": s.array_version,
+        "array_type": array_type,
+        "cell_order": layout_name(s.cell_order),
+        "tile_order": layout_name(s.tile_order),
+        "capacity": s.capacity,
+        "allows_duplicates": s.allows_dups.unwrap_or(0) != 0,
+        "dimensions": dims,
+        "attributes": attrs,
+        "coords_filters": pipeline_json(&s.coords_filters),
+        "offsets_filters": pipeline_json(&s.offsets_filters),
+        "validity_filters": s.validity_filters.as_ref().map_or(json!([]), pipeline_json),
+        "enumerations": s.enumerations.as_ref().map_or(json!([]), |es| {
+            Value::Array(es.iter().map(|e| json!({
+                "name": String::from_utf8_lossy(&e.name),
+                "filename": String::from_utf8_lossy(&e.filename),
+            })).collect())
+        }),
+    })
+}
+
+/// What kind of thing a path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Array,
+    Group,
+    Fragment,
+    File,
+}
+
+/// Decides what `path` is.
+pub fn kind(path: &Path) -> Result<Kind> {
+    if path.is_file() {
+        return Ok(Kind::File);
+    }
+    if !path.is_dir() {
+        return Err(Error::NotTileDb {
+            path: path.to_path_buf(),
+            what: "no such file or folder".into(),
+        });
+    }
+    if path.join("__tiledb_group.tdb").exists() || path.join("__group").is_dir() {
+        return Ok(Kind::Group);
+    }
+    if path.join("__fragment_metadata.tdb").is_file() {
+        return Ok(Kind::Fragment);
+    }
+    if path.join("__schema").is_dir() || path.join("__array_schema.tdb").is_file() {
+        return Ok(Kind::Array);
+    }
+    Err(Error::NotTileDb {
+        path: path.to_path_buf(),
+        what: "neither a TileDB array, group, fragment nor file".into(),
+    })
+}
+
+/// The JSON account of an array: schema, fragments, metadata.
+pub fn array_json(path: &Path, limits: &Limits) -> Result<Value> {
+    let dir = ArrayDirectory::open(path)?;
+    let schema_path = dir.latest_schema().ok_or_else(|| Error::NotTileDb {
+        path: path.to_path_buf(),
+        what: "the array has no schema".into(),
+    })?;
+    let s = schema::read_schema(&schema_path, limits)?;
+    let mut fragments = Vec::new();
+    for e in &dir.fragments {
+        let frag = Fragment::open(&dir, e, limits)?;
+        fragments.push(frag.to_json());
+    }
+    let meta = metadata::read_array_metadata(&dir, limits)?;
+    Ok(json!({
+        "kind": "array",
+        "path": path.display().to_string(),
+        "schema": schema_json(&s),
+        "schema_name": schema_path.file_name().map(|n| n.to_string_lossy().into_owned()),
+        "fragments": fragments,
+        "metadata": meta,
+    }))
+}
+
+/// The JSON account of any path.
+pub fn inspect_json(path: &Path, limits: &Limits) -> Result<Value> {
+    match kind(path)? {
+        Kind::Array => array_json(path, limits),
+        Kind::Group => crate::array::metadata::group_json(path, limits),
+        Kind::Fragment => {
+            let array = path
+                .parent()
+                .and_then(Path::parent)
+                .ok_or_else(|| Error::NotTileDb {
+                    path: path.to_path_buf(),
+                    what: "a fragment folder must sit inside an array".into(),
+                })?;
+            let dir = ArrayDirectory::open(array)?;
+            let entry = crate::array::directory::Entry {
+                path: path.to_path_buf(),
+                name: crate::array::name::parse(&path.to_string_lossy()).ok_or_else(|| {
+                    Error::NotTileDb {
+                        path: path.to_path_buf(),
+                        what: "the folder name is not a timestamped name".into(),
+                    }
+                })?,
+            };
+            let frag = Fragment::open(&dir, &entry, limits)?;
+            let mut v = frag.to_json();
+            v["kind"] = json!("fragment");
+            Ok(v)
+        }
+        Kind::File => crate::array::metadata::file_json(path, limits),
+    }
+}
+
+/// A readable tree of a JSON account, for the terminal.
+pub fn tree(v: &Value) -> String {
+    let mut out = String::new();
+    walk(v, "", &mut out, 0);
+    out
+}
+
+fn scalar(v: &Value) -> Option<String> {
+    match v {
+        Value::Array(a) if a.iter().all(|x| !x.is_object() && !x.is_array()) && a.len() <= 16 => {
+            Some(format!(
+                "[{}]",
+                a.iter()
+                    .map(|x| scalar(x).unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        }
+        Value::Array(_) | Value::Object(_) => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+fn walk(v: &Value, indent: &str, out: &mut String, depth: usize) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                match scalar(x) {
+                    Some(s) => out.push_str(&format!("{indent}{k}: {s}\n")),
+                    None => {
+                        out.push_str(&format!("{indent}{k}\n"));
+                        walk(x, &format!("{indent}  "), out, depth + 1);
+                    }
+                }
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                match scalar(x) {
+                    Some(s) => out.push_str(&format!("{indent}- {s}\n")),
+                    None => {
+                        let label = x
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .map(str::to_string)
+                            .unwrap_or_else(|| format!("[{i}]"));
+                        out.push_str(&format!("{indent}- {label}\n"));
+                        walk(x, &format!("{indent}    "), out, depth + 1);
+                    }
+                }
+            }
+        }
+        other => out.push_str(&format!("{indent}{}\n", scalar(other).unwrap_or_default())),
+    }
+}

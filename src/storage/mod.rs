@@ -1,0 +1,63 @@
+//! Mapped files: the only place with `unsafe`.
+//!
+//! Every byte the crate reads from an array comes from a [`MappedFile`]; tiles
+//! and tables borrow from it.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+enum Bytes {
+    Map(memmap2::Mmap),
+    /// Zero-length files cannot be mapped on every platform.
+    Empty,
+}
+
+/// A read-only file mapped into memory.
+pub struct MappedFile {
+    path: PathBuf,
+    bytes: Bytes,
+}
+
+impl MappedFile {
+    /// Maps `path` read-only.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref().to_path_buf();
+        let file = std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?;
+        let len = file.metadata().map_err(|e| Error::io(&path, e))?.len();
+        let bytes = if len == 0 {
+            Bytes::Empty
+        } else {
+            // SAFETY: the map is read-only and private to this process. TileDB
+            // never rewrites a committed file in place (every write creates a
+            // new file), so the bytes do not change under the map while the
+            // array is open; a file truncated by someone else would raise
+            // SIGBUS, which is the one hazard of mapping and the reason this
+            // is the only module with `unsafe`.
+            let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(&path, e))?;
+            Bytes::Map(map)
+        };
+        Ok(MappedFile { path, bytes })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// All bytes of the file.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.bytes {
+            Bytes::Map(m) => m,
+            Bytes::Empty => &[],
+        }
+    }
+
+    pub fn len(&self) -> u64 {
+        self.bytes().len() as u64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes().is_empty()
+    }
+}

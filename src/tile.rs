@@ -1,0 +1,220 @@
+//! Tiles: generic tiles (header + chunked, filtered data) read from mapped
+//! files. The data is borrowed from the mapping when no filter touched it.
+
+use std::borrow::Cow;
+
+use crate::error::{Error, Result};
+use crate::filters::{reverse_chunk, Limits};
+use crate::format::{decode, ChunkHeader, EncryptionType, GenericTileHeader};
+use crate::storage::MappedFile;
+
+/// A generic tile read from a file.
+#[derive(Debug)]
+pub struct GenericTile<'a> {
+    /// Where the tile starts in its file.
+    pub offset: u64,
+    pub header: GenericTileHeader,
+    /// The unfiltered tile data.
+    pub data: Cow<'a, [u8]>,
+    /// Where the next byte after the tile is.
+    pub end: u64,
+}
+
+fn slice<'a>(
+    file: &'a MappedFile,
+    offset: u64,
+    len: u64,
+    table: &str,
+    field: &str,
+) -> Result<&'a [u8]> {
+    let bytes = file.bytes();
+    let end = offset.checked_add(len).filter(|e| *e <= bytes.len() as u64);
+    match end {
+        Some(end) => Ok(&bytes[offset as usize..end as usize]),
+        None => Err(Error::decode(
+            file.path(),
+            offset,
+            table,
+            field,
+            format!("{len} bytes declared, the file has {} bytes", bytes.len()),
+        )),
+    }
+}
+
+/// Reads the generic tile at `offset` of `file` and reverses its filters.
+pub fn read_generic_tile<'a>(
+    file: &'a MappedFile,
+    offset: u64,
+    limits: &Limits,
+) -> Result<GenericTile<'a>> {
+    let path = file.path();
+    if offset > file.len() {
+        return Err(Error::decode(
+            path,
+            offset,
+            "GenericTileHeader",
+            "",
+            "offset past the end of the file",
+        ));
+    }
+    let rest = &file.bytes()[offset as usize..];
+    let (header, used) = decode::<GenericTileHeader>(rest, path, offset, ())?;
+    // The pipeline must take exactly the bytes the header gives it.
+    let pipeline_start = used - u64::from(header.filter_pipeline_size);
+    if pipeline_start != 34 {
+        return Err(Error::decode(
+            path,
+            offset + 30,
+            "GenericTileHeader",
+            "filter_pipeline_size",
+            format!(
+                "says {} bytes, the pipeline took {}",
+                header.filter_pipeline_size,
+                used.saturating_sub(34)
+            ),
+        ));
+    }
+    if header.encryption_type != EncryptionType::NoEncryption.value() {
+        return Err(Error::Unsupported {
+            path: path.to_path_buf(),
+            what: format!("generic tile at byte {offset} is encrypted; reading encrypted arrays is not supported yet"),
+        });
+    }
+    if header.tile_size > limits.max_tile_bytes {
+        return Err(Error::decode(
+            path,
+            offset + 12,
+            "GenericTileHeader",
+            "tile_size",
+            format!(
+                "{} bytes exceeds the limit of {} bytes",
+                header.tile_size, limits.max_tile_bytes
+            ),
+        ));
+    }
+    let data_start = offset + used;
+    let persisted = slice(
+        file,
+        data_start,
+        header.persisted_size,
+        "GenericTileHeader",
+        "persisted_size",
+    )?;
+    let filters = &header.filter_pipeline.filters;
+    let data = unfilter_tile(file, data_start, persisted, header.tile_size, filters)?;
+    Ok(GenericTile {
+        offset,
+        end: data_start + header.persisted_size,
+        header,
+        data,
+    })
+}
+
+/// Reverses the filters of a serialized `Tile` (chunk count + chunks) that
+/// sits at `base` of `file`. Returns borrowed bytes when nothing was filtered
+/// and the tile is one chunk.
+pub fn unfilter_tile<'a>(
+    file: &MappedFile,
+    base: u64,
+    bytes: &'a [u8],
+    tile_size: u64,
+    filters: &[crate::format::Filter],
+) -> Result<Cow<'a, [u8]>> {
+    let path = file.path();
+    let (num_chunks, mut pos) = decode::<u64>(bytes, path, base, ()).map_err(|_| {
+        Error::decode(
+            path,
+            base,
+            "Tile",
+            "num_chunks",
+            "the tile ends before its chunk count",
+        )
+    })?;
+    // Each chunk takes at least its 12-byte header.
+    if num_chunks > (bytes.len() as u64) / 12 {
+        return Err(Error::decode(
+            path,
+            base,
+            "Tile",
+            "num_chunks",
+            format!("{num_chunks} chunks cannot fit in {} bytes", bytes.len()),
+        ));
+    }
+    let mut out: Option<Vec<u8>> = None;
+    let mut borrowed: Option<&'a [u8]> = None;
+    for chunk in 0..num_chunks {
+        let at = base + pos;
+        let (h, used) = decode::<ChunkHeader>(&bytes[pos as usize..], path, at, ())?;
+        pos += used;
+        let md_end = pos + u64::from(h.metadata_length);
+        let data_end = md_end + u64::from(h.filtered_length);
+        if data_end > bytes.len() as u64 {
+            return Err(Error::decode(
+                path,
+                at,
+                "Chunk",
+                "filtered_data",
+                format!(
+                    "chunk {chunk} runs {} bytes past the tile",
+                    data_end - bytes.len() as u64
+                ),
+            ));
+        }
+        let metadata = &bytes[pos as usize..md_end as usize];
+        let data = &bytes[md_end as usize..data_end as usize];
+        pos = data_end;
+        if filters.is_empty() && num_chunks == 1 {
+            borrowed = Some(data);
+            continue;
+        }
+        let plain = reverse_chunk(filters, metadata, data).map_err(|e| Error::Filter {
+            file: path.to_path_buf(),
+            offset: base,
+            chunk,
+            filter: e.filter,
+            what: e.what,
+        })?;
+        if plain.len() as u64 != u64::from(h.original_length) {
+            return Err(Error::decode(
+                path,
+                at,
+                "ChunkHeader",
+                "original_length",
+                format!(
+                    "chunk {chunk} unfilters to {} bytes, header says {}",
+                    plain.len(),
+                    h.original_length
+                ),
+            ));
+        }
+        let buf = out.get_or_insert_with(Vec::new);
+        if buf.len() as u64 + plain.len() as u64 > tile_size {
+            return Err(Error::decode(
+                path,
+                at,
+                "Chunk",
+                "original_length",
+                "chunks exceed the tile size",
+            ));
+        }
+        buf.extend_from_slice(&plain);
+    }
+    let data: Cow<'a, [u8]> = match (borrowed, out) {
+        (Some(b), _) => Cow::Borrowed(b),
+        (None, Some(v)) => Cow::Owned(v),
+        (None, None) => Cow::Borrowed(&[]),
+    };
+    if data.len() as u64 != tile_size {
+        return Err(Error::decode(
+            path,
+            base,
+            "GenericTileHeader",
+            "tile_size",
+            format!(
+                "the chunks hold {} bytes, the header says {tile_size}",
+                data.len()
+            ),
+        ));
+    }
+    Ok(data)
+}
