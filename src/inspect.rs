@@ -44,7 +44,16 @@ pub fn filter_json(f: &Filter) -> Value {
     match &f.filter_options {
         FilterOptions::Compressor(o) => {
             m.insert("level".into(), json!(o.compression_level));
-            if let Some(r) = o.reinterpret_datatype {
+            // DELTA and DOUBLE_DELTA reinterpret as ANY (no reinterpretation)
+            // when the version predates the option, as the engine does.
+            let delta = matches!(
+                FilterType::from_value(f.filter_type),
+                Some(FilterType::Delta | FilterType::DoubleDelta)
+            );
+            if let Some(r) = o
+                .reinterpret_datatype
+                .or(delta.then_some(Datatype::Any.value()))
+            {
                 m.insert("reinterpret_datatype".into(), datatype(r));
             }
         }
@@ -61,7 +70,9 @@ pub fn filter_json(f: &Filter) -> Value {
         }
         FilterOptions::Webp(o) => {
             m.insert("quality".into(), json!(o.quality));
-            m.insert("input_format".into(), json!(o.input_format));
+            let format = crate::format::WebpInputFormat::from_value(o.input_format)
+                .map_or(json!(o.input_format), |f| json!(f.name()));
+            m.insert("input_format".into(), format);
             m.insert("lossless".into(), json!(o.lossless != 0));
         }
         FilterOptions::NoOptions => {}
@@ -103,7 +114,12 @@ pub fn schema_json(s: &ArraySchema) -> Value {
                 Some(t) if !d.tile_extent.is_empty() => value::cell(t, &d.tile_extent),
                 _ => Value::Null,
             };
-            let filters = d.filters.as_ref().map_or(json!([]), pipeline_json);
+            // An empty dimension pipeline means "the coords filters" (the
+            // engine substitutes them on read, tiledb/sm/array_schema/dimension.cc).
+            let filters = match &d.filters {
+                Some(p) if !p.filters.is_empty() => pipeline_json(p),
+                _ => pipeline_json(&s.coords_filters),
+            };
             json!({
                 "name": String::from_utf8_lossy(&d.name),
                 "datatype": datatype(dt),

@@ -218,3 +218,44 @@ pub fn unfilter_tile<'a>(
     }
     Ok(data)
 }
+
+/// Wraps `data` in a generic tile of format `version`, as the engine would
+/// without compression: an empty filter pipeline (max chunk size 65536),
+/// datatype CHAR, cell size 1, no encryption, one unfiltered chunk. Built
+/// from the generated tables, so it is the inverse of [`read_generic_tile`].
+pub fn write_generic_tile(data: &[u8], version: u32) -> Vec<u8> {
+    use crate::format::{encode, Chunk, Datatype, FilterPipeline, Tile};
+    let len = u32::try_from(data.len()).expect("a one-chunk generic tile holds at most 4 GiB");
+    let tile = Tile {
+        num_chunks: 1,
+        chunks: vec![Chunk {
+            header: ChunkHeader {
+                original_length: len,
+                filtered_length: len,
+                metadata_length: 0,
+            },
+            metadata: Vec::new(),
+            filtered_data: data.to_vec(),
+        }],
+    };
+    let body = encode(&tile);
+    let pipeline = FilterPipeline {
+        max_chunk_size: 65536,
+        num_filters: 0,
+        filters: Vec::new(),
+    };
+    let pipeline_size = encode(&pipeline).len() as u32;
+    let header = GenericTileHeader {
+        version_number: version,
+        persisted_size: body.len() as u64,
+        tile_size: data.len() as u64,
+        datatype: Datatype::Char.value(),
+        cell_size: 1,
+        encryption_type: EncryptionType::NoEncryption.value(),
+        filter_pipeline_size: pipeline_size,
+        filter_pipeline: pipeline,
+    };
+    let mut out = encode(&header);
+    out.extend_from_slice(&body);
+    out
+}

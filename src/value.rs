@@ -34,7 +34,7 @@ pub fn values(dt: Datatype, bytes: &[u8]) -> Vec<Value> {
             Datatype::Uint8 | Datatype::Char | Datatype::StringAscii | Datatype::StringUtf8 => {
                 json!(c[0])
             }
-            Datatype::Bool => json!(c[0]),
+            Datatype::Bool => json!(c[0] != 0),
             Datatype::Int16 => json!(i16::from_le_bytes([c[0], c[1]])),
             Datatype::Uint16 | Datatype::StringUtf16 | Datatype::StringUcs2 => {
                 json!(u16::from_le_bytes([c[0], c[1]]))
@@ -59,10 +59,19 @@ pub fn values(dt: Datatype, bytes: &[u8]) -> Vec<Value> {
 /// string for text types.
 pub fn cell(dt: Datatype, bytes: &[u8]) -> Value {
     if is_text(dt) {
-        return json!(String::from_utf8_lossy(bytes));
+        // Text that is not UTF-8 (the engine's default string fill value is
+        // the byte 0x80) shows as its bytes.
+        return match std::str::from_utf8(bytes) {
+            Ok(s) => json!(s),
+            Err(_) => Value::Array(bytes.iter().map(|b| json!(b)).collect()),
+        };
     }
     let mut vs = values(dt, bytes);
-    if vs.len() == 1 {
+    let opaque = matches!(
+        dt,
+        Datatype::Blob | Datatype::Any | Datatype::GeomWkb | Datatype::GeomWkt
+    );
+    if vs.len() == 1 && !opaque {
         vs.pop().unwrap()
     } else {
         Value::Array(vs)

@@ -36,6 +36,9 @@ pub struct Fragment {
     pub metadata: Metadata,
     /// Whether the fragment is dense (before version 3: no `__coords.tdb`).
     pub dense: bool,
+    /// Where the footer sits in `__fragment_metadata.tdb` (offset, length);
+    /// (0, 0) before version 3.
+    pub footer_range: (u64, u64),
     meta_file: MappedFile,
 }
 
@@ -156,10 +159,36 @@ impl Fragment {
                 schema_name,
                 metadata: Metadata::Legacy(Box::new(md)),
                 dense,
+                footer_range: (0, 0),
                 meta_file,
             });
         }
-        let mut footer = Self::read_footer(&meta_file, version, &schema)?;
+        // The footer names its schema, but its layout depends on that
+        // schema's attribute count: try the newest schema first, then the
+        // older ones (schema evolution adds and drops attributes, never
+        // dimensions).
+        let first = Self::read_footer(&meta_file, version, &schema);
+        let (mut footer, mut footer_range) = match first {
+            Ok(f) => f,
+            Err(first_err) => {
+                let mut found = None;
+                for e in dir.schemas.iter().rev().skip(1) {
+                    let s = read_schema(&e.path, limits)?;
+                    if let Ok(f) = Self::read_footer(&meta_file, version, &s) {
+                        schema = s;
+                        schema_name = e
+                            .path
+                            .file_name()
+                            .unwrap_or_default()
+                            .to_string_lossy()
+                            .into_owned();
+                        found = Some(f);
+                        break;
+                    }
+                }
+                found.ok_or(first_err)?
+            }
+        };
         let named = footer
             .array_schema_name
             .as_ref()
@@ -177,7 +206,7 @@ impl Fragment {
             })?;
             schema = read_schema(&p, limits)?;
             schema_name = named;
-            footer = Self::read_footer(&meta_file, version, &schema)?;
+            (footer, footer_range) = Self::read_footer(&meta_file, version, &schema)?;
         }
         let dense = footer.dense != 0;
         Ok(Fragment {
@@ -187,6 +216,7 @@ impl Fragment {
             schema_name,
             metadata: Metadata::Footer(Box::new(footer)),
             dense,
+            footer_range,
             meta_file,
         })
     }
@@ -195,15 +225,16 @@ impl Fragment {
         meta: &MappedFile,
         version: u32,
         schema: &ArraySchema,
-    ) -> Result<FragmentFooter> {
+    ) -> Result<(FragmentFooter, (u64, u64))> {
         let (offset, len) = footer_at(meta, version, schema)?;
         let bytes = &meta.bytes()[offset as usize..(offset + len) as usize];
-        decode_all(
+        let footer = decode_all(
             bytes,
             meta.path(),
             offset,
             (dims_for(schema), schema.attributes.len() as u64),
-        )
+        )?;
+        Ok((footer, (offset, len)))
     }
 
     /// The fragment's format version.
