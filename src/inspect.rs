@@ -273,7 +273,7 @@ pub fn inspect_json(path: &Path, limits: &Limits) -> Result<Value> {
 /// A readable tree of a JSON account, for the terminal.
 pub fn tree(v: &Value) -> String {
     let mut out = String::new();
-    walk(v, "", &mut out, 0);
+    walk(v, "", &mut out);
     out
 }
 
@@ -294,7 +294,7 @@ fn scalar(v: &Value) -> Option<String> {
     }
 }
 
-fn walk(v: &Value, indent: &str, out: &mut String, depth: usize) {
+fn walk(v: &Value, indent: &str, out: &mut String) {
     match v {
         Value::Object(m) => {
             for (k, x) in m {
@@ -302,7 +302,7 @@ fn walk(v: &Value, indent: &str, out: &mut String, depth: usize) {
                     Some(s) => out.push_str(&format!("{indent}{k}: {s}\n")),
                     None => {
                         out.push_str(&format!("{indent}{k}\n"));
-                        walk(x, &format!("{indent}  "), out, depth + 1);
+                        walk(x, &format!("{indent}  "), out);
                     }
                 }
             }
@@ -318,7 +318,7 @@ fn walk(v: &Value, indent: &str, out: &mut String, depth: usize) {
                             .map(str::to_string)
                             .unwrap_or_else(|| format!("[{i}]"));
                         out.push_str(&format!("{indent}- {label}\n"));
-                        walk(x, &format!("{indent}    "), out, depth + 1);
+                        walk(x, &format!("{indent}    "), out);
                     }
                 }
             }

@@ -82,7 +82,7 @@ fn footer_at(meta: &MappedFile, version: u32, schema: &ArraySchema) -> Result<(u
     let dims = dims_for(schema);
     let path = meta.path();
     let size = meta.len();
-    if dims.iter().any(|s| *s == 0) || version >= 10 {
+    if dims.contains(&0) || version >= 10 {
         if size < 8 {
             return Err(Error::decode(
                 path,

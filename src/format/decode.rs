@@ -106,10 +106,10 @@ fn convert(err: binrw::Error, file: &Path, base: u64, last_read: u64, ty: &str) 
     let mut field = String::new();
     let root = match err {
         binrw::Error::Backtrace(bt) => {
-            let msg = bt.frames.first().and_then(|frame| match frame {
+            let msg = bt.frames.first().map(|frame| match frame {
                 binrw::error::BacktraceFrame::Full { message, .. }
-                | binrw::error::BacktraceFrame::Message(message) => Some(message.to_string()),
-                binrw::error::BacktraceFrame::Custom(c) => Some(c.to_string()),
+                | binrw::error::BacktraceFrame::Message(message) => message.to_string(),
+                binrw::error::BacktraceFrame::Custom(c) => c.to_string(),
             });
             if let Some(msg) = msg {
                 if let Some((t, f)) = msg.split_once('.') {

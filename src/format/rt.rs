@@ -246,6 +246,8 @@ pub fn ends_with(value: &[u8], suffix: &str) -> bool {
 }
 
 /// Writes a [`line`] back with its `\n`.
+// binrw's `write_with` hands the field over as `&Vec<u8>`.
+#[allow(clippy::ptr_arg)]
 pub fn write_line<W: std::io::Write + Seek>(
     value: &Vec<u8>,
     writer: &mut W,
