@@ -244,13 +244,15 @@ pub fn inspect_json(path: &Path, limits: &Limits) -> Result<Value> {
         Kind::Array => array_json(path, limits),
         Kind::Group => crate::array::metadata::group_json(path, limits),
         Kind::Fragment => {
-            let array = path
-                .parent()
-                .and_then(Path::parent)
-                .ok_or_else(|| Error::NotTileDb {
-                    path: path.to_path_buf(),
-                    what: "a fragment folder must sit inside an array".into(),
-                })?;
+            // From version 12 fragments sit in `__fragments/`; before, in the array folder.
+            let array = match path.parent() {
+                Some(p) if p.file_name().is_some_and(|n| n == "__fragments") => p.parent(),
+                other => other,
+            };
+            let array = array.ok_or_else(|| Error::NotTileDb {
+                path: path.to_path_buf(),
+                what: "a fragment folder must sit inside an array".into(),
+            })?;
             let dir = ArrayDirectory::open(array)?;
             let entry = crate::array::directory::Entry {
                 path: path.to_path_buf(),

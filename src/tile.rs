@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 
 use crate::error::{Error, Result};
-use crate::filters::{reverse_chunk, Limits};
-use crate::format::{decode, ChunkHeader, EncryptionType, GenericTileHeader};
+use crate::filters::{Limits, Pipeline};
+use crate::format::{decode, ChunkHeader, Datatype, EncryptionType, GenericTileHeader};
 use crate::storage::MappedFile;
 
 /// A generic tile read from a file.
@@ -100,8 +100,28 @@ pub fn read_generic_tile<'a>(
         "GenericTileHeader",
         "persisted_size",
     )?;
-    let filters = &header.filter_pipeline.filters;
-    let data = unfilter_tile(file, data_start, persisted, header.tile_size, filters)?;
+    let datatype = Datatype::from_value(header.datatype).unwrap_or(Datatype::Char);
+    let pipeline = Pipeline::new(
+        &header.filter_pipeline.filters,
+        datatype,
+        header.cell_size,
+        header.version_number,
+    )
+    .map_err(|e| Error::Filter {
+        file: path.to_path_buf(),
+        offset,
+        chunk: 0,
+        filter: e.filter,
+        what: e.what,
+    })?;
+    let data = unfilter_tile(
+        file,
+        data_start,
+        persisted,
+        header.tile_size,
+        &pipeline,
+        None,
+    )?;
     Ok(GenericTile {
         offset,
         end: data_start + header.persisted_size,
@@ -118,7 +138,8 @@ pub fn unfilter_tile<'a>(
     base: u64,
     bytes: &'a [u8],
     tile_size: u64,
-    filters: &[crate::format::Filter],
+    pipeline: &Pipeline,
+    offsets: Option<&std::cell::RefCell<Vec<u64>>>,
 ) -> Result<Cow<'a, [u8]>> {
     let path = file.path();
     let (num_chunks, mut pos) = decode::<u64>(bytes, path, base, ()).map_err(|_| {
@@ -163,17 +184,19 @@ pub fn unfilter_tile<'a>(
         let metadata = &bytes[pos as usize..md_end as usize];
         let data = &bytes[md_end as usize..data_end as usize];
         pos = data_end;
-        if filters.is_empty() && num_chunks == 1 {
+        if pipeline.is_empty() && num_chunks == 1 {
             borrowed = Some(data);
             continue;
         }
-        let plain = reverse_chunk(filters, metadata, data).map_err(|e| Error::Filter {
-            file: path.to_path_buf(),
-            offset: base,
-            chunk,
-            filter: e.filter,
-            what: e.what,
-        })?;
+        let plain = pipeline
+            .reverse_chunk(metadata, data, offsets)
+            .map_err(|e| Error::Filter {
+                file: path.to_path_buf(),
+                offset: base,
+                chunk,
+                filter: e.filter,
+                what: e.what,
+            })?;
         if plain.len() as u64 != u64::from(h.original_length) {
             return Err(Error::decode(
                 path,

@@ -293,6 +293,13 @@ fn dims_arg(s: &Schema) -> rt::Dims {
 // ---------------------------------------------------------------------------
 // Fragments.
 
+/// Version 11 footers are built as the current engine's writer lays them out
+/// (with the fragment min/max/sum/null count offset), which the library reads
+/// today. TileDB 2.7, the only release that wrote version 11, left that
+/// offset out (see `v11_footer_as_tiledb_2_7_wrote_it`); set this to false
+/// once the library reads those footers.
+const V11_FOOTERS_AS_CURRENT_WRITER: bool = false;
+
 #[derive(Clone)]
 struct Frag {
     version: u32,
@@ -308,6 +315,11 @@ struct Frag {
     delete_meta: bool,
     /// Write the commit marker (`.ok` / `.wrt`).
     commit: bool,
+    /// Version 11 only: leave out the fragment min/max/sum/null count
+    /// offset, as TileDB 2.7 (the only release that wrote version 11) did.
+    /// By default the footer follows the current engine's writer, which
+    /// emits it from version 11 (its reader ignores it before 12).
+    v11_as_tiledb_2_7: bool,
 }
 
 fn frag(version: u32, t1: u64, t2: u64, dense: bool, ned: Vec<(Vec<u8>, Vec<u8>)>) -> Frag {
@@ -323,6 +335,7 @@ fn frag(version: u32, t1: u64, t2: u64, dense: bool, ned: Vec<(Vec<u8>, Vec<u8>)
         timestamps: false,
         delete_meta: false,
         commit: true,
+        v11_as_tiledb_2_7: !V11_FOOTERS_AS_CURRENT_WRITER,
     }
 }
 
@@ -381,6 +394,15 @@ fn ned_bytes(f: &Frag) -> Vec<u8> {
         .collect()
 }
 
+/// What the engine writes as the last tile cell num of a dense fragment
+/// (extents here are small and positive: the low byte is enough).
+fn cells_per_space_tile(s: &Schema) -> u64 {
+    s.dims
+        .iter()
+        .map(|d| u64::from(d.extent.as_ref().map_or(1, |e| e[0])))
+        .product()
+}
+
 /// Where the footer points: the generic tiles of the metadata file.
 #[derive(Default)]
 struct Offsets {
@@ -399,12 +421,7 @@ fn footer_table(s: &Schema, schema_name: &str, f: &Frag, o: &Offsets) -> Fragmen
     let (fixed, var, n) = counts(s, f);
     let sizes = |k: usize, base: u64| (0..k as u64).map(|i| base + 10 * i).collect::<Vec<_>>();
     let last_tile_cell_num = if f.dense {
-        // The engine writes the cells per space tile for dense fragments
-        // (extents here are small and positive: the low byte is enough).
-        s.dims
-            .iter()
-            .map(|d| u64::from(d.extent.as_ref().map_or(1, |e| e[0])))
-            .product()
+        cells_per_space_tile(s)
     } else {
         f.last_tile_cells
     };
@@ -432,7 +449,8 @@ fn footer_table(s: &Schema, schema_name: &str, f: &Frag, o: &Offsets) -> Fragmen
         tile_maxes_offsets: since(v, 11, vec![o.min_max; n]),
         tile_sums_offsets: since(v, 11, vec![o.sums; n]),
         tile_null_counts_offsets: since(v, 11, vec![o.null_counts; n]),
-        fragment_min_max_sum_null_count_offset: since(v, 11, o.fragment_min_max),
+        fragment_min_max_sum_null_count_offset: since(v, 11, o.fragment_min_max)
+            .filter(|_| !(v == 11 && f.v11_as_tiledb_2_7)),
         processed_conditions_offset: since(v, 16, o.processed_conditions),
         num_optional_sections: since(v, 23, 0),
         optional_sections: since(v, 23, Vec::new()),
@@ -490,7 +508,11 @@ fn legacy_metadata(s: &Schema, f: &Frag) -> Vec<u8> {
         tile_offsets: lists(a + 1, true),
         tile_var_offsets: lists(a, false),
         tile_var_sizes: lists(a, false),
-        last_tile_cell_num: f.last_tile_cells,
+        last_tile_cell_num: if f.dense {
+            cells_per_space_tile(s)
+        } else {
+            f.last_tile_cells
+        },
         file_sizes: (0..=a as u64).map(|i| 100 * i).collect(),
         file_var_sizes: vec![0; a],
     };
@@ -1300,7 +1322,8 @@ fn v11_sparse_with_tile_metadata_offsets() {
         panic!("a footer")
     };
     assert_eq!(footer.tile_mins_offsets.as_ref().map(Vec::len), Some(5));
-    assert_eq!(footer.fragment_min_max_sum_null_count_offset, Some(0));
+    // Version 11 has no fragment min/max/sum/null count offset (from 12).
+    assert_eq!(footer.fragment_min_max_sum_null_count_offset, None);
     assert_eq!(footer.processed_conditions_offset, None);
     assert_footer_round_trips(&s, &b);
 }
@@ -1535,19 +1558,19 @@ fn v16_dense_with_processed_conditions() {
         true,
         vec![
             dim("r", Datatype::Int8, -10i8, 10, 5),
-            dim("c", Datatype::Uint8, 0u8, 20, 7),
+            dim("c", Datatype::Int8, 0i8, 20, 7),
         ],
         vec![attr("v", Datatype::Uint8, vec![255])],
     );
     let schema_name = write_schema(t.path(), &s, 5);
-    let f = frag(16, 9, 9, true, vec![pair(-10i8, 4), pair(7u8, 13)]);
+    let f = frag(16, 9, 9, true, vec![pair(-10i8, 4), pair(7i8, 13)]);
     let b = write_fragment(t.path(), &s, &schema_name, &f);
     let v = inspect(t.path());
     assert_eq!(
         dims_summary(&v),
         json!([
             {"name": "r", "datatype": "INT8", "cell_val_num": 1, "domain": [-10, 10], "tile_extent": 5},
-            {"name": "c", "datatype": "UINT8", "cell_val_num": 1, "domain": [0, 20], "tile_extent": 7},
+            {"name": "c", "datatype": "INT8", "cell_val_num": 1, "domain": [0, 20], "tile_extent": 7},
         ])
     );
     // r: tiles [-10,-6], [-5,-1], [0,4] -> 15; c: tiles [7,13] -> 7.
@@ -1833,31 +1856,82 @@ fn v13_commit_through_consolidated_commits_file() {
 // ---------------------------------------------------------------------------
 // Inspecting a fragment folder directly.
 
+fn inspect_fragment_folder(version: u32) {
+    let t = TempArray::new(&format!("frag_folder_v{version}"));
+    let s = schema(
+        version,
+        true,
+        vec![dim("d", Datatype::Int32, 0i32, 99, 10)],
+        vec![attr("a", Datatype::Int32, 0i32.le())],
+    );
+    let schema_name = write_schema(t.path(), &s, 0);
+    let b = write_fragment(
+        t.path(),
+        &s,
+        &schema_name,
+        &frag(version, 3, 3, true, vec![pair(5i32, 25)]),
+    );
+    let v = inspect_json(&b.path, &Limits::default())
+        .unwrap_or_else(|e| panic!("version {version}: {e}"));
+    assert_eq!(v["kind"], "fragment", "version {version}");
+    assert_eq!(v["name"], json!(b.name), "version {version}");
+    assert_eq!(v["version"], version, "version {version}");
+    assert_eq!(v["non_empty_domain"], json!([[5, 25]]), "version {version}");
+    // Space tiles [0,9], [10,19], [20,29].
+    assert_eq!(v["cell_num"], 30, "version {version}");
+}
+
 #[test]
-#[ignore = "library bug: inspect_json on a fragment folder assumes <array>/__fragments/<fragment>; \
-            before version 12 fragments sit in the array root (src/inspect.rs, inspect_json, Kind::Fragment)"]
-fn inspect_fragment_folder_of_old_versions() {
-    for version in [2u32, 4, 7, 11, 12] {
-        let t = TempArray::new(&format!("frag_folder_v{version}"));
-        let s = schema(
-            version,
-            true,
-            vec![dim("d", Datatype::Int32, 0i32, 99, 10)],
-            vec![attr("a", Datatype::Int32, 0i32.le())],
-        );
-        let schema_name = write_schema(t.path(), &s, 0);
-        let b = write_fragment(
-            t.path(),
-            &s,
-            &schema_name,
-            &frag(version, 3, 3, true, vec![pair(5i32, 25)]),
-        );
-        let v = inspect_json(&b.path, &Limits::default())
-            .unwrap_or_else(|e| panic!("version {version}: {e}"));
-        assert_eq!(v["kind"], "fragment", "version {version}");
-        assert_eq!(v["name"], json!(b.name), "version {version}");
-        assert_eq!(v["version"], version, "version {version}");
-        assert_eq!(v["non_empty_domain"], json!([[5, 25]]), "version {version}");
-        assert_eq!(v["cell_num"], 30, "version {version}");
+fn inspect_fragment_folder_from_version_12() {
+    for version in [12, 14, 16] {
+        inspect_fragment_folder(version);
     }
+}
+
+#[test]
+fn inspect_fragment_folder_before_version_12() {
+    for version in [2, 4, 7, 11] {
+        inspect_fragment_folder(version);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Version 11 as TileDB 2.7 wrote it.
+
+/// TileDB 2.7.0–2.7.2 (format 11) ended the footer after the tile null count
+/// offsets (`write_generic_tile_offsets` has no fragment min/max offset; it
+/// arrived with 2.8, format 12). The engine's `load_generic_tile_offsets_v11`
+/// does not read that offset either, so it reads these footers.
+#[test]
+fn v11_footer_as_tiledb_2_7_wrote_it() {
+    let t = TempArray::new("v11_tiledb_2_7");
+    let mut s = schema(
+        11,
+        false,
+        vec![dim("d", Datatype::Int64, 0i64, 999, 100)],
+        vec![attr("a", Datatype::Float64, 0f64.le())],
+    );
+    s.capacity = 10;
+    let schema_name = write_schema(t.path(), &s, 1);
+    let mut f = sparse(frag(11, 2, 2, false, vec![pair(5i64, 500)]), 2, 3);
+    f.v11_as_tiledb_2_7 = true;
+    let b = write_fragment(t.path(), &s, &schema_name, &f);
+    // The footer is 8 bytes shorter than the current writer's.
+    let mut current = f.clone();
+    current.v11_as_tiledb_2_7 = false;
+    let o = Offsets {
+        tile_offsets: vec![0; counts(&s, &f).0],
+        ..Offsets::default()
+    };
+    assert_eq!(
+        encode(&footer_table(&s, &schema_name, &current, &o)).len(),
+        b.footer.len() + 8
+    );
+
+    let v = inspect(t.path());
+    assert_eq!(
+        frags_summary(&v),
+        json!([frag_json(&b, 11, [2, 2], json!([[5, 500]]), 13, false)])
+    );
+    assert_footer_round_trips(&s, &b);
 }

@@ -228,12 +228,24 @@ impl Fragment {
     ) -> Result<(FragmentFooter, (u64, u64))> {
         let (offset, len) = footer_at(meta, version, schema)?;
         let bytes = &meta.bytes()[offset as usize..(offset + len) as usize];
-        let footer = decode_all(
-            bytes,
-            meta.path(),
-            offset,
-            (dims_for(schema), schema.attributes.len() as u64),
-        )?;
+        let args = (dims_for(schema), schema.attributes.len() as u64);
+        let footer = if version == 11 {
+            // Today's engine writes a fragment min/max offset into version 11
+            // footers that its reader (and TileDB 2.7) does not have.
+            let (footer, used) = decode::<FragmentFooter>(bytes, meta.path(), offset, args)?;
+            if used != len && used + 8 != len {
+                return Err(Error::decode(
+                    meta.path(),
+                    offset + used,
+                    "FragmentFooter",
+                    "",
+                    format!("{} bytes left over after the footer", len - used),
+                ));
+            }
+            footer
+        } else {
+            decode_all(bytes, meta.path(), offset, args)?
+        };
         Ok((footer, (offset, len)))
     }
 

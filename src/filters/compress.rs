@@ -1,43 +1,126 @@
-//! The compression filters: each part of the input was compressed on its
-//! own; the chunk metadata lists the parts (`CompressionChunkMetadata`).
+//! The compression filters (format_spec/tile.md#compression-filters): each
+//! metadata part and each data part is compressed on its own; the filter's
+//! chunk metadata (`CompressionChunkMetadata`) lists the parts' lengths and
+//! the compressed parts, metadata first, form its output data. GZIP, ZSTD,
+//! LZ4 and BZIP2 are here; RLE, DELTA, DOUBLE_DELTA and DICTIONARY have
+//! modules of their own.
 
-use std::io::Read;
+use std::io::{Read, Write};
 
-use super::{ChunkParts, FilterError};
-use crate::format::{decode, CompressionChunkMetadata, Compressor};
+use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
+use crate::format::{
+    decode, encode, CompressedPartMd, CompressionChunkMetadata, Compressor, CompressorOptions,
+    FilterType,
+};
 
-/// Decompresses one part into exactly `original` bytes appended to `out`.
-fn decompress_part(
-    compressor: Compressor,
-    input: &[u8],
-    original: usize,
-    out: &mut Vec<u8>,
-) -> Result<(), FilterError> {
-    let name = compressor.name();
-    let start = out.len();
-    out.resize(start + original, 0);
-    let dest = &mut out[start..];
-    let produced = match compressor {
-        Compressor::Gzip => read_exactly(flate2::read::ZlibDecoder::new(input), dest, name)?,
-        Compressor::Zstd => zstd::bulk::decompress_to_buffer(input, dest)
-            .map_err(|e| FilterError::new("ZSTD", e.to_string()))?,
-        Compressor::Lz4 => lz4_flex::block::decompress_into(input, dest)
-            .map_err(|e| FilterError::new("LZ4", e.to_string()))?,
-        Compressor::Bzip2 => read_exactly(bzip2::read::BzDecoder::new(input), dest, name)?,
-        other => {
-            return Err(FilterError::new(
-                "compression",
-                format!("the {} compressor is not supported yet", other.name()),
-            ))
+/// The codec for a filter with compressor options.
+pub fn codec(
+    kind: FilterType,
+    opts: &CompressorOptions,
+) -> Result<Box<dyn FilterCodec>, FilterError> {
+    let compressor = Compressor::from_value(opts.compressor_type).ok_or_else(|| {
+        FilterError::new(
+            kind.name(),
+            format!("unknown compressor code {}", opts.compressor_type),
+        )
+    })?;
+    match compressor {
+        Compressor::NoCompression => Ok(Box::new(super::Noop)),
+        Compressor::Gzip | Compressor::Zstd | Compressor::Lz4 | Compressor::Bzip2 => {
+            Ok(Box::new(Compression {
+                compressor,
+                level: opts.compression_level,
+            }))
         }
-    };
-    if produced != original {
-        return Err(FilterError::new(
-            name,
-            format!("part decompressed to {produced} bytes, the metadata says {original}"),
-        ));
+        other => Err(FilterError::new(
+            kind.name(),
+            format!("the {} compressor is not supported yet", other.name()),
+        )),
     }
-    Ok(())
+}
+
+/// A general-purpose compressor run per part.
+#[derive(Debug, Clone, Copy)]
+pub struct Compression {
+    pub compressor: Compressor,
+    pub level: i32,
+}
+
+impl Compression {
+    fn name_of(c: Compressor) -> &'static str {
+        match c {
+            Compressor::Gzip => "GZIP",
+            Compressor::Zstd => "ZSTD",
+            Compressor::Lz4 => "LZ4",
+            Compressor::Bzip2 => "BZIP2",
+            _ => "compression",
+        }
+    }
+
+    fn compress(&self, input: &[u8]) -> Result<Vec<u8>, FilterError> {
+        let name = Self::name_of(self.compressor);
+        let err = |e: std::io::Error| FilterError::new(name, e.to_string());
+        match self.compressor {
+            Compressor::Gzip => {
+                // The engine's defaults: level below -1 means the default (6).
+                let level = if (0..=9).contains(&self.level) {
+                    self.level as u32
+                } else {
+                    6
+                };
+                let mut enc =
+                    flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(level));
+                enc.write_all(input).map_err(err)?;
+                enc.finish().map_err(err)
+            }
+            Compressor::Zstd => {
+                let level = if self.level == -1 { 3 } else { self.level };
+                zstd::bulk::compress(input, level).map_err(err)
+            }
+            Compressor::Lz4 => Ok(lz4_flex::block::compress(input)),
+            Compressor::Bzip2 => {
+                let level = if (1..=9).contains(&self.level) {
+                    self.level as u32
+                } else {
+                    9
+                };
+                let mut enc =
+                    bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::new(level));
+                enc.write_all(input).map_err(err)?;
+                enc.finish().map_err(err)
+            }
+            _ => Err(FilterError::new(name, "not a general-purpose compressor")),
+        }
+    }
+
+    /// Decompresses one part into exactly `original` bytes appended to `out`.
+    fn decompress(
+        &self,
+        input: &[u8],
+        original: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<(), FilterError> {
+        let name = Self::name_of(self.compressor);
+        let start = out.len();
+        out.resize(start + original, 0);
+        let dest = &mut out[start..];
+        let produced = match self.compressor {
+            Compressor::Gzip => read_exactly(flate2::read::ZlibDecoder::new(input), dest, name)?,
+            Compressor::Zstd => zstd::bulk::decompress_to_buffer(input, dest)
+                .map_err(|e| FilterError::new(name, e.to_string()))?,
+            Compressor::Lz4 => lz4_flex::block::decompress_into(input, dest)
+                .map_err(|e| FilterError::new(name, e.to_string()))?,
+            Compressor::Bzip2 => read_exactly(bzip2::read::BzDecoder::new(input), dest, name)?,
+            _ => return Err(FilterError::new(name, "not a general-purpose compressor")),
+        };
+        if produced != original {
+            return Err(FilterError::new(
+                name,
+                format!("part decompressed to {produced} bytes, the metadata says {original}"),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Reads a decoder into `dest`, refusing to produce more than `dest` holds
@@ -66,35 +149,73 @@ fn read_exactly(
     }
 }
 
-/// Reverses a compression filter: `input.metadata` starts with the
-/// filter's `CompressionChunkMetadata`.
-pub fn reverse(compressor: Compressor, input: &ChunkParts) -> Result<ChunkParts, FilterError> {
-    if compressor == Compressor::NoCompression {
-        return Ok(input.clone());
+fn part_len(name: &'static str, len: usize) -> Result<u32, FilterError> {
+    u32::try_from(len).map_err(|_| FilterError::new(name, "a part exceeds 4 GiB"))
+}
+
+impl FilterCodec for Compression {
+    fn name(&self) -> &'static str {
+        Self::name_of(self.compressor)
     }
-    let (md, _) =
-        decode::<CompressionChunkMetadata>(&input.metadata, std::path::Path::new(""), 0, ())
-            .map_err(|e| FilterError::new(compressor.name(), format!("chunk metadata: {e}")))?;
-    let mut out = ChunkParts::default();
-    let mut pos = 0usize;
-    for (parts, dest) in [
-        (&md.metadata_parts, &mut out.metadata),
-        (&md.data_parts, &mut out.data),
-    ] {
-        for part in parts {
-            let len = part.part_compressed_length as usize;
-            let Some(src) = input.data.get(pos..pos + len) else {
-                return Err(FilterError::new(
-                    compressor.name(),
-                    format!(
-                        "a part of {len} bytes at {pos} runs past the chunk's {} bytes",
-                        input.data.len()
-                    ),
-                ));
-            };
-            decompress_part(compressor, src, part.part_original_length as usize, dest)?;
-            pos += len;
+
+    fn forward(&self, _cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
+        let name = self.name();
+        let mut out = Vec::new();
+        let mut md = CompressionChunkMetadata {
+            num_metadata_parts: part_len(name, input.metadata.len())?,
+            num_data_parts: part_len(name, input.data.len())?,
+            metadata_parts: Vec::new(),
+            data_parts: Vec::new(),
+        };
+        for (parts, list) in [
+            (&input.metadata, &mut md.metadata_parts),
+            (&input.data, &mut md.data_parts),
+        ] {
+            for p in parts {
+                let c = self.compress(p)?;
+                list.push(CompressedPartMd {
+                    part_original_length: part_len(name, p.len())?,
+                    part_compressed_length: part_len(name, c.len())?,
+                });
+                out.extend_from_slice(&c);
+            }
         }
+        Ok(Parts {
+            metadata: vec![encode(&md)],
+            data: vec![out],
+        })
     }
-    Ok(out)
+
+    fn reverse(
+        &self,
+        _cx: &FilterContext,
+        metadata: &[u8],
+        data: &[u8],
+    ) -> Result<Reversed, FilterError> {
+        let name = self.name();
+        let (md, _) = decode::<CompressionChunkMetadata>(metadata, std::path::Path::new(""), 0, ())
+            .map_err(|e| FilterError::new(name, format!("chunk metadata: {e}")))?;
+        let mut out = Reversed::default();
+        let mut pos = 0usize;
+        for (parts, dest) in [
+            (&md.metadata_parts, &mut out.metadata),
+            (&md.data_parts, &mut out.data),
+        ] {
+            for part in parts {
+                let len = part.part_compressed_length as usize;
+                let Some(src) = data.get(pos..pos + len) else {
+                    return Err(FilterError::new(
+                        name,
+                        format!(
+                            "a part of {len} bytes at {pos} runs past the chunk's {} bytes",
+                            data.len()
+                        ),
+                    ));
+                };
+                self.decompress(src, part.part_original_length as usize, dest)?;
+                pos += len;
+            }
+        }
+        Ok(out)
+    }
 }

@@ -1,23 +1,81 @@
-//! Filters of the TileDB filter pipeline, run backward on read.
+//! Filters of the TileDB filter pipeline (format_spec/filter_pipeline.md,
+//! format_spec/tile.md, format_spec/filters/): one module per filter, each
+//! a [`FilterCodec`]; [`pipeline`] chains them, forward on write and
+//! backward on read, chunk by chunk.
 //!
-//! One module per filter family; [`pipeline`] chains them. This first cut
-//! reverses the compressors the engine uses for its own generic tiles
-//! (GZIP, ZSTD, LZ4, BZIP2) and the no-op filter; the other filters report
-//! themselves as not supported yet.
+//! Metadata conventions, as the engine runs filters
+//! (tiledb/sm/filter/*.cc): forward, a filter's output metadata is its own
+//! metadata followed by the input metadata it did not consume; backward, a
+//! filter reads its own metadata from the front of the metadata it is given
+//! and hands the rest to the filter before it. Data and metadata come in
+//! "parts" (the engine's buffers); the forward direction keeps them, because
+//! several filters write one record per part.
+
+use std::cell::RefCell;
+
+use crate::format::{Datatype, Filter, FilterOptions, FilterType};
 
 pub mod compress;
 pub mod pipeline;
 
-pub use pipeline::{reverse_chunk, Limits};
+pub use pipeline::{Limits, Pipeline};
 
-/// A chunk as a filter sees it: metadata bytes and data bytes.
+/// What a filter knows about the tile it filters.
+#[derive(Debug, Clone, Copy)]
+pub struct FilterContext<'a> {
+    /// The datatype of this filter's input (the tile's datatype, as changed
+    /// by the filters before it: `output_datatype`).
+    pub datatype: Datatype,
+    /// The tile's cell size in bytes (datatype size times cell_val_num; for
+    /// var-sized tiles the datatype size).
+    pub cell_size: u64,
+    /// The format version of the array schema that holds the pipeline.
+    pub version: u32,
+    /// The array's AES-256-GCM key, when it is encrypted.
+    pub key: Option<&'a [u8; 32]>,
+    /// For the var-sized data tile of a string attribute whose offsets the
+    /// RLE or dictionary filter folded into the data (version 12/13 on for
+    /// ASCII, 17 on for UTF-8): where the reverse filter puts the cell
+    /// offsets it recovers. `None` otherwise.
+    pub var_offsets: Option<&'a RefCell<Vec<u64>>>,
+}
+
+/// A chunk on its way forward: metadata parts and data parts.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct ChunkParts {
+pub struct Parts {
+    pub metadata: Vec<Vec<u8>>,
+    pub data: Vec<Vec<u8>>,
+}
+
+impl Parts {
+    /// One data part and no metadata: a chunk before the first filter.
+    pub fn chunk(data: &[u8]) -> Self {
+        Parts {
+            metadata: Vec::new(),
+            data: vec![data.to_vec()],
+        }
+    }
+
+    /// All metadata parts, concatenated (as a chunk stores them).
+    pub fn metadata_bytes(&self) -> Vec<u8> {
+        self.metadata.concat()
+    }
+
+    /// All data parts, concatenated.
+    pub fn data_bytes(&self) -> Vec<u8> {
+        self.data.concat()
+    }
+}
+
+/// The result of running a filter backward: the metadata left for the
+/// filters before it, and the data it restored.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Reversed {
     pub metadata: Vec<u8>,
     pub data: Vec<u8>,
 }
 
-/// Why a filter could not reverse a chunk; the pipeline adds file, tile and chunk.
+/// Why a filter could not run; the pipeline adds file, tile and chunk.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FilterError {
     pub filter: &'static str,
@@ -31,4 +89,85 @@ impl FilterError {
             what: what.into(),
         }
     }
+}
+
+impl std::fmt::Display for FilterError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.filter, self.what)
+    }
+}
+
+/// One filter of a pipeline, both ways.
+pub trait FilterCodec: Send + Sync + std::fmt::Debug {
+    /// The filter's name, as TileDB names it (`ZSTD`, `BYTESHUFFLE`, ...).
+    fn name(&self) -> &'static str;
+
+    /// The datatype of the filter's output, given its input's.
+    fn output_datatype(&self, input: Datatype) -> Datatype {
+        input
+    }
+
+    /// Runs the filter forward over one chunk.
+    fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError>;
+
+    /// Runs the filter backward over one chunk. `metadata` starts with this
+    /// filter's own metadata; `data` is its output data.
+    fn reverse(
+        &self,
+        cx: &FilterContext,
+        metadata: &[u8],
+        data: &[u8],
+    ) -> Result<Reversed, FilterError>;
+}
+
+/// The codec of a filter as serialized in a pipeline.
+pub fn codec_for(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
+    let kind = FilterType::from_value(filter.filter_type).ok_or_else(|| {
+        FilterError::new(
+            "filter",
+            format!("unknown filter type {}", filter.filter_type),
+        )
+    })?;
+    match (&filter.filter_options, kind) {
+        (_, FilterType::None) => Ok(Box::new(Noop)),
+        (FilterOptions::Compressor(opts), _) => compress::codec(kind, opts),
+        (_, k) => Err(FilterError::new(
+            k.name(),
+            "this filter is not supported yet",
+        )),
+    }
+}
+
+/// `NONE`: passes everything through.
+#[derive(Debug)]
+pub struct Noop;
+
+impl FilterCodec for Noop {
+    fn name(&self) -> &'static str {
+        "NONE"
+    }
+
+    fn forward(&self, _cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
+        Ok(input)
+    }
+
+    fn reverse(
+        &self,
+        _cx: &FilterContext,
+        metadata: &[u8],
+        data: &[u8],
+    ) -> Result<Reversed, FilterError> {
+        Ok(Reversed {
+            metadata: metadata.to_vec(),
+            data: data.to_vec(),
+        })
+    }
+}
+
+/// The internal AES-256-GCM filter (type 11).
+pub fn encryption_codec() -> Result<Box<dyn FilterCodec>, FilterError> {
+    Err(FilterError::new(
+        "AES_256_GCM",
+        "encryption is not supported yet",
+    ))
 }

@@ -1,7 +1,10 @@
-//! Runs a filter pipeline backward over one chunk.
+//! A filter pipeline: its codecs, the datatype each one sees, and the
+//! chunking of tiles (tiledb/sm/filter/filter_pipeline.cc).
 
-use super::{compress, ChunkParts, FilterError};
-use crate::format::{Compressor, Filter, FilterOptions, FilterType};
+use std::cell::RefCell;
+
+use super::{codec_for, FilterCodec, FilterContext, FilterError, Parts};
+use crate::format::{encode, Chunk, ChunkHeader, Datatype, Filter, Tile};
 
 /// Resource limits for decoding.
 #[derive(Debug, Clone, Copy)]
@@ -18,45 +21,197 @@ impl Default for Limits {
     }
 }
 
-/// Reverses `filters` (last first) over one chunk and returns its bytes.
-pub fn reverse_chunk(
-    filters: &[Filter],
-    metadata: &[u8],
-    data: &[u8],
-) -> Result<Vec<u8>, FilterError> {
-    if filters.is_empty() {
-        return Ok(data.to_vec());
-    }
-    let mut parts = ChunkParts {
-        metadata: metadata.to_vec(),
-        data: data.to_vec(),
-    };
-    for filter in filters.iter().rev() {
-        parts = reverse_one(filter, &parts)?;
-    }
-    Ok(parts.data)
+/// The engine's largest chunk (`constants::max_tile_chunk_size`).
+pub const MAX_TILE_CHUNK_SIZE: u64 = 64 * 1024;
+
+/// A pipeline ready to run: one codec per filter, with its input datatype.
+#[derive(Debug)]
+pub struct Pipeline {
+    stages: Vec<(Box<dyn FilterCodec>, Datatype)>,
+    cell_size: u64,
+    version: u32,
+    key: Option<[u8; 32]>,
 }
 
-fn reverse_one(filter: &Filter, input: &ChunkParts) -> Result<ChunkParts, FilterError> {
-    let kind = FilterType::from_value(filter.filter_type);
-    match (&filter.filter_options, kind) {
-        (_, Some(FilterType::None)) => Ok(input.clone()),
-        (FilterOptions::Compressor(opts), _) => {
-            let compressor = Compressor::from_value(opts.compressor_type).ok_or_else(|| {
-                FilterError::new(
-                    "compression",
-                    format!("unknown compressor code {}", opts.compressor_type),
-                )
-            })?;
-            compress::reverse(compressor, input)
+impl Pipeline {
+    /// Builds the pipeline of `filters` for tiles of `datatype` whose cells
+    /// take `cell_size` bytes, in an array of format `version`.
+    pub fn new(
+        filters: &[Filter],
+        datatype: Datatype,
+        cell_size: u64,
+        version: u32,
+    ) -> Result<Self, FilterError> {
+        let mut stages = Vec::with_capacity(filters.len());
+        let mut dt = datatype;
+        for f in filters {
+            let codec = codec_for(f)?;
+            let next = codec.output_datatype(dt);
+            stages.push((codec, dt));
+            dt = next;
         }
-        (_, Some(k)) => Err(FilterError::new(
-            k.name(),
-            "this filter is not supported yet",
-        )),
-        (_, None) => Err(FilterError::new(
-            "filter",
-            format!("unknown filter type {}", filter.filter_type),
-        )),
+        Ok(Pipeline {
+            stages,
+            cell_size,
+            version,
+            key: None,
+        })
     }
+
+    /// Adds the AES-256-GCM filter the engine appends for encrypted arrays.
+    pub fn with_encryption(mut self, key: [u8; 32]) -> Result<Self, FilterError> {
+        let dt = self
+            .stages
+            .last()
+            .map_or(Datatype::Blob, |(c, d)| c.output_datatype(*d));
+        let codec = super::encryption_codec()?;
+        self.stages.push((codec, dt));
+        self.key = Some(key);
+        Ok(self)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.stages.is_empty()
+    }
+
+    fn cx<'a>(
+        &'a self,
+        datatype: Datatype,
+        offsets: Option<&'a RefCell<Vec<u64>>>,
+    ) -> FilterContext<'a> {
+        FilterContext {
+            datatype,
+            cell_size: self.cell_size,
+            version: self.version,
+            key: self.key.as_ref(),
+            var_offsets: offsets,
+        }
+    }
+
+    /// Runs the pipeline backward over one chunk.
+    pub fn reverse_chunk(
+        &self,
+        metadata: &[u8],
+        data: &[u8],
+        offsets: Option<&RefCell<Vec<u64>>>,
+    ) -> Result<Vec<u8>, FilterError> {
+        let Some(((last, last_dt), rest)) = self.stages.split_last() else {
+            return Ok(data.to_vec());
+        };
+        let mut r = last.reverse(&self.cx(*last_dt, offsets), metadata, data)?;
+        for (codec, dt) in rest.iter().rev() {
+            r = codec.reverse(&self.cx(*dt, offsets), &r.metadata, &r.data)?;
+        }
+        Ok(r.data)
+    }
+
+    /// Runs the pipeline forward over one chunk: (metadata, data).
+    pub fn forward_chunk(&self, chunk: &[u8]) -> Result<(Vec<u8>, Vec<u8>), FilterError> {
+        let mut parts = Parts::chunk(chunk);
+        for (codec, dt) in &self.stages {
+            parts = codec.forward(&self.cx(*dt, None), parts)?;
+        }
+        Ok((parts.metadata_bytes(), parts.data_bytes()))
+    }
+
+    /// Filters a whole fixed-size tile into its on-disk form (a `Tile`),
+    /// chunked as the engine chunks it: chunks of at most 64 KiB holding
+    /// whole cells (version 11 on).
+    pub fn forward_tile(&self, tile: &[u8]) -> Result<Vec<u8>, FilterError> {
+        let chunk = chunk_size(tile.len() as u64, self.cell_size) as usize;
+        let bounds: Vec<usize> = if tile.is_empty() {
+            Vec::new()
+        } else {
+            (0..tile.len()).step_by(chunk.max(1)).collect()
+        };
+        self.forward_chunks(tile, &bounds)
+    }
+
+    /// Filters a var-sized data tile whose cells start at `offsets`, with the
+    /// engine's var chunking (cells kept whole; a chunk may grow to 150% of
+    /// the chunk size).
+    pub fn forward_var_tile(&self, tile: &[u8], offsets: &[u64]) -> Result<Vec<u8>, FilterError> {
+        let chunk = chunk_size(tile.len() as u64, self.cell_size);
+        // A tile that fits one chunk is one chunk, whatever its cells.
+        let bounds = if chunk == tile.len() as u64 {
+            vec![0]
+        } else {
+            var_chunk_starts(chunk, tile.len() as u64, offsets)
+        };
+        self.forward_chunks(
+            tile,
+            &bounds.iter().map(|b| *b as usize).collect::<Vec<_>>(),
+        )
+    }
+
+    fn forward_chunks(&self, tile: &[u8], starts: &[usize]) -> Result<Vec<u8>, FilterError> {
+        let mut chunks = Vec::with_capacity(starts.len());
+        for (i, s) in starts.iter().enumerate() {
+            let e = starts.get(i + 1).copied().unwrap_or(tile.len());
+            let (metadata, data) = self.forward_chunk(&tile[*s..e])?;
+            let len = |n: usize| {
+                u32::try_from(n).map_err(|_| FilterError::new("pipeline", "a chunk exceeds 4 GiB"))
+            };
+            chunks.push(Chunk {
+                header: ChunkHeader {
+                    original_length: len(e - s)?,
+                    filtered_length: len(data.len())?,
+                    metadata_length: len(metadata.len())?,
+                },
+                metadata,
+                filtered_data: data,
+            });
+        }
+        Ok(encode(&Tile {
+            num_chunks: chunks.len() as u64,
+            chunks,
+        }))
+    }
+}
+
+/// The engine's chunk size for a tile (`WriterTile::compute_chunk_size`):
+/// at most 64 KiB, a whole number of cells, at least one cell.
+pub fn chunk_size(tile_size: u64, cell_size: u64) -> u64 {
+    let cell = cell_size.max(1);
+    let c = MAX_TILE_CHUNK_SIZE.min(tile_size) / cell * cell;
+    c.max(cell)
+}
+
+/// Where the chunks of a var-sized tile start (`get_var_chunk_sizes`).
+pub fn var_chunk_starts(chunk: u64, tile_size: u64, offsets: &[u64]) -> Vec<u64> {
+    let mut starts = vec![0u64];
+    if offsets.is_empty() {
+        return if tile_size == 0 { Vec::new() } else { starts };
+    }
+    let (min, max) = (chunk / 2, chunk + chunk / 2);
+    let mut current = 0u64;
+    for (c, &o) in offsets.iter().enumerate() {
+        let cell = if c + 1 == offsets.len() {
+            tile_size.saturating_sub(o)
+        } else {
+            offsets[c + 1].saturating_sub(o)
+        };
+        let new = current + cell;
+        if new > chunk {
+            if current <= min || new <= max {
+                starts.push(o + cell);
+                current = 0;
+            } else {
+                starts.push(o);
+                if cell > chunk {
+                    if c + 1 != offsets.len() {
+                        starts.push(o + cell);
+                    }
+                    current = 0;
+                } else {
+                    current = cell;
+                }
+            }
+        } else {
+            current += cell;
+        }
+    }
+    // A list that ends at the tile's end gives an empty last chunk, which
+    // the engine writes as such.
+    starts
 }
