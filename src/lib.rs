@@ -12,6 +12,7 @@ pub mod error;
 pub mod filters;
 pub mod format;
 pub mod inspect;
+pub mod read;
 pub mod storage;
 pub mod tile;
 pub mod value;

@@ -118,7 +118,8 @@ pub fn read_generic_tile<'a>(
         file,
         data_start,
         persisted,
-        header.tile_size,
+        Some(header.tile_size),
+        limits.max_tile_bytes,
         &pipeline,
         None,
     )?;
@@ -131,13 +132,16 @@ pub fn read_generic_tile<'a>(
 }
 
 /// Reverses the filters of a serialized `Tile` (chunk count + chunks) that
-/// sits at `base` of `file`. Returns borrowed bytes when nothing was filtered
-/// and the tile is one chunk.
+/// sits at `base` of `file`. `expected` is the unfiltered size when a header
+/// gives it; the chunks' original lengths must add up to it and to no more
+/// than `limit`. Returns borrowed bytes when nothing was filtered and the
+/// tile is one chunk (no copy).
 pub fn unfilter_tile<'a>(
     file: &MappedFile,
     base: u64,
     bytes: &'a [u8],
-    tile_size: u64,
+    expected: Option<u64>,
+    limit: u64,
     pipeline: &Pipeline,
     offsets: Option<&std::cell::RefCell<Vec<u64>>>,
 ) -> Result<Cow<'a, [u8]>> {
@@ -161,8 +165,9 @@ pub fn unfilter_tile<'a>(
             format!("{num_chunks} chunks cannot fit in {} bytes", bytes.len()),
         ));
     }
-    let mut out: Option<Vec<u8>> = None;
-    let mut borrowed: Option<&'a [u8]> = None;
+    // First the chunk headers: sizes are checked before anything is decoded.
+    let mut chunks = Vec::with_capacity(num_chunks as usize);
+    let mut total = 0u64;
     for chunk in 0..num_chunks {
         let at = base + pos;
         let (h, used) = decode::<ChunkHeader>(&bytes[pos as usize..], path, at, ())?;
@@ -181,19 +186,60 @@ pub fn unfilter_tile<'a>(
                 ),
             ));
         }
-        let metadata = &bytes[pos as usize..md_end as usize];
-        let data = &bytes[md_end as usize..data_end as usize];
-        pos = data_end;
-        if pipeline.is_empty() && num_chunks == 1 {
-            borrowed = Some(data);
-            continue;
+        if pipeline.is_empty() && h.filtered_length != h.original_length {
+            return Err(Error::decode(
+                path,
+                at,
+                "ChunkHeader",
+                "filtered_length",
+                format!(
+                    "chunk {chunk} has no filters but {} filtered bytes for {} original",
+                    h.filtered_length, h.original_length
+                ),
+            ));
         }
+        total += u64::from(h.original_length);
+        chunks.push((
+            at,
+            h,
+            pos as usize..md_end as usize,
+            md_end as usize..data_end as usize,
+        ));
+        pos = data_end;
+    }
+    if let Some(size) = expected {
+        if size != total {
+            return Err(Error::decode(
+                path,
+                base,
+                "GenericTileHeader",
+                "tile_size",
+                format!("the chunks hold {total} bytes, the header says {size}"),
+            ));
+        }
+    }
+    if total > limit {
+        return Err(Error::decode(
+            path,
+            base,
+            "ChunkHeader",
+            "original_length",
+            format!("the tile's chunks add up to {total} bytes, over the limit of {limit}"),
+        ));
+    }
+    if pipeline.is_empty() {
+        if let [(_, _, _, data)] = chunks.as_slice() {
+            return Ok(Cow::Borrowed(&bytes[data.clone()]));
+        }
+    }
+    let mut out = Vec::with_capacity(total as usize);
+    for (chunk, (at, h, md, data)) in chunks.into_iter().enumerate() {
         let plain = pipeline
-            .reverse_chunk(metadata, data, offsets)
+            .reverse_chunk(&bytes[md], &bytes[data], offsets)
             .map_err(|e| Error::Filter {
                 file: path.to_path_buf(),
                 offset: base,
-                chunk,
+                chunk: chunk as u64,
                 filter: e.filter,
                 what: e.what,
             })?;
@@ -204,42 +250,15 @@ pub fn unfilter_tile<'a>(
                 "ChunkHeader",
                 "original_length",
                 format!(
-                    "chunk {chunk} unfilters to {} bytes, header says {}",
+                    "chunk {chunk} unfilters to {} bytes, the header says {}",
                     plain.len(),
                     h.original_length
                 ),
             ));
         }
-        let buf = out.get_or_insert_with(Vec::new);
-        if buf.len() as u64 + plain.len() as u64 > tile_size {
-            return Err(Error::decode(
-                path,
-                at,
-                "Chunk",
-                "original_length",
-                "chunks exceed the tile size",
-            ));
-        }
-        buf.extend_from_slice(&plain);
+        out.extend_from_slice(&plain);
     }
-    let data: Cow<'a, [u8]> = match (borrowed, out) {
-        (Some(b), _) => Cow::Borrowed(b),
-        (None, Some(v)) => Cow::Owned(v),
-        (None, None) => Cow::Borrowed(&[]),
-    };
-    if data.len() as u64 != tile_size {
-        return Err(Error::decode(
-            path,
-            base,
-            "GenericTileHeader",
-            "tile_size",
-            format!(
-                "the chunks hold {} bytes, the header says {tile_size}",
-                data.len()
-            ),
-        ));
-    }
-    Ok(data)
+    Ok(Cow::Owned(out))
 }
 
 /// Wraps `data` in a generic tile of format `version`, as the engine would

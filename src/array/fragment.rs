@@ -284,6 +284,13 @@ impl Fragment {
         decode_all(&tile.data, self.meta_file.path(), 0, ()).map(Some)
     }
 
+    /// A `TileOffsets` generic tile of the metadata file (tile offsets, var
+    /// offsets, var sizes or validity offsets), read on demand.
+    pub fn generic_tile_offsets(&self, offset: u64, limits: &Limits) -> Result<TileOffsets> {
+        let tile = read_generic_tile(&self.meta_file, offset, limits)?;
+        decode_all(&tile.data, self.meta_file.path(), offset, ())
+    }
+
     /// The metadata file's path.
     pub fn metadata_path(&self) -> &Path {
         self.meta_file.path()

@@ -391,12 +391,16 @@ def column(arr, dtname, cvn):
     return vals
 
 
-def cells_account(A):
+def cells_account(A, order=None):
     s = A.schema
     dims = [(d.name, d._tiledb_dtype.name, count_of(d._ncell)) for d in s.domain]
     attrs = [(a._internal_name, a._tiledb_dtype.name, count_of(a._ncell))
              for a in (s.attr(i) for i in range(s.nattr))]
-    if s.sparse:
+    if order is not None:
+        # The engine's read in the given layout ("G": global order, which for
+        # one fragment is the order of its tiles on disk).
+        res = A.query(order=order, coords=True)[:]
+    elif s.sparse:
         res = A.subarray(slice(None))  # same as A[:] but without decoding enumerations
     else:
         ned = A.nonempty_domain()
@@ -424,6 +428,7 @@ def main(argv):
     ap.add_argument("path")
     ap.add_argument("--key", default=None, help="AES-256-GCM encryption key")
     ap.add_argument("--cells", action="store_true", help="add the engine's full read of the array")
+    ap.add_argument("--order", default=None, help="with --cells: read in this layout (G = global order)")
     ap.add_argument("--indent", type=int, default=1)
     args = ap.parse_args(argv)
 
@@ -458,7 +463,7 @@ def main(argv):
                 "metadata": metadata_account(A.array if hasattr(A, "array") else A),
             }
             if args.cells:
-                out["cells"] = cells_account(A)
+                out["cells"] = cells_account(A, args.order)
     finally:
         capi.close()
     print(json.dumps(out, indent=args.indent, ensure_ascii=False, allow_nan=False))

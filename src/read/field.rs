@@ -1,0 +1,391 @@
+//! The data of one field (attribute or dimension) of one fragment: every
+//! tile of its data file(s) read from the mapping and unfiltered
+//! (format_spec/fragment.md#data-file).
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::path::PathBuf;
+
+use crate::array::fragment::{Fragment, Metadata};
+use crate::error::{Error, Result};
+use crate::filters::{Limits, Pipeline};
+use crate::format::{ArraySchema, Datatype, Filter, FragmentFooter};
+use crate::inspect::dimension_datatype;
+use crate::storage::MappedFile;
+use crate::tile::unfilter_tile;
+
+/// What the schema says about a field, and where its data lives.
+#[derive(Debug, Clone)]
+pub struct FieldInfo {
+    pub name: String,
+    /// Position in the engine's index map: attributes, `__coords`, dimensions.
+    pub idx: usize,
+    pub is_dimension: bool,
+    pub datatype: Datatype,
+    /// Values per cell; `None` for var-sized.
+    pub cell_val_num: Option<u32>,
+    pub nullable: bool,
+    pub filters: Vec<Filter>,
+}
+
+impl FieldInfo {
+    /// Looks a field up by name in a schema.
+    pub fn lookup(schema: &ArraySchema, name: &str) -> Option<FieldInfo> {
+        let var = |n: u32| (n != u32::MAX).then_some(n);
+        if let Some((i, a)) = schema
+            .attributes
+            .iter()
+            .enumerate()
+            .find(|(_, a)| a.name == name.as_bytes())
+        {
+            return Some(FieldInfo {
+                name: name.to_string(),
+                idx: i,
+                is_dimension: false,
+                datatype: Datatype::from_value(a.datatype)?,
+                cell_val_num: var(a.cell_val_num),
+                nullable: a.nullable.unwrap_or(0) != 0,
+                filters: a.filters.filters.clone(),
+            });
+        }
+        let (j, d) = schema
+            .domain
+            .dimensions
+            .iter()
+            .enumerate()
+            .find(|(_, d)| d.name == name.as_bytes())?;
+        let own = d
+            .filters
+            .as_ref()
+            .map(|p| p.filters.clone())
+            .unwrap_or_default();
+        Some(FieldInfo {
+            name: name.to_string(),
+            idx: schema.attributes.len() + 1 + j,
+            is_dimension: true,
+            datatype: Datatype::from_value(dimension_datatype(schema, d))?,
+            cell_val_num: var(d.cell_val_num.unwrap_or(1)),
+            nullable: false,
+            // An empty dimension pipeline means the coords filters.
+            filters: if own.is_empty() {
+                schema.coords_filters.filters.clone()
+            } else {
+                own
+            },
+        })
+    }
+
+    /// Bytes of one cell of a fixed-size field (of one value for var-sized).
+    pub fn cell_size(&self) -> u64 {
+        self.datatype.size() * u64::from(self.cell_val_num.unwrap_or(1))
+    }
+}
+
+/// The unfiltered data of a field in one fragment, all tiles concatenated.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FieldData {
+    /// Fixed-size values, or for var-sized fields the var data.
+    pub values: Vec<u8>,
+    /// Var-sized fields: where each cell starts in `values` (absolute).
+    pub offsets: Option<Vec<u64>>,
+    /// Nullable fields: one byte per cell, 0 = null.
+    pub validity: Option<Vec<u8>>,
+    /// Cells per tile, in tile order.
+    pub tile_cells: Vec<u64>,
+}
+
+impl FieldData {
+    /// Number of cells.
+    pub fn len(&self, cell_size: u64) -> usize {
+        match &self.offsets {
+            Some(o) => o.len(),
+            None => (self.values.len() as u64 / cell_size.max(1)) as usize,
+        }
+    }
+
+    /// The bytes of cell `i`.
+    pub fn cell(&self, i: usize, cell_size: u64) -> &[u8] {
+        match &self.offsets {
+            Some(o) => {
+                let end = o.get(i + 1).copied().unwrap_or(self.values.len() as u64);
+                &self.values[o[i] as usize..end as usize]
+            }
+            None => &self.values[i * cell_size as usize..(i + 1) * cell_size as usize],
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty() && self.offsets.as_ref().is_none_or(Vec::is_empty)
+    }
+}
+
+/// Whether the RLE or dictionary filter folded the offsets of a var-sized
+/// string field into its data tiles (`skip_offsets_filtering` in the engine).
+pub fn offsets_in_data(filters: &[Filter], datatype: Datatype, version: u32) -> bool {
+    use crate::format::FilterType as F;
+    let has = |t: F| filters.iter().any(|f| f.filter_type == t.value());
+    let ascii = datatype == Datatype::StringAscii;
+    let utf8 = datatype == Datatype::StringUtf8;
+    (has(F::Rle) && ((version >= 12 && ascii) || (version >= 17 && utf8)))
+        || (has(F::Dictionary) && ((version >= 13 && ascii) || (version >= 17 && utf8)))
+}
+
+struct TileFile {
+    file: MappedFile,
+}
+
+impl TileFile {
+    fn open(path: PathBuf) -> Result<Self> {
+        Ok(TileFile {
+            file: MappedFile::open(path)?,
+        })
+    }
+
+    /// Tile `t` of the file, as stored: from its offset to the next one.
+    fn raw(&self, offsets: &[u64], t: usize, file_size: u64) -> Result<(u64, &[u8])> {
+        let start = offsets[t];
+        let end = offsets.get(t + 1).copied().unwrap_or(file_size);
+        let bytes = self.file.bytes();
+        if start > end || end > bytes.len() as u64 {
+            return Err(Error::decode(
+                self.file.path(),
+                start,
+                "TileOffsets",
+                "values",
+                format!(
+                    "tile {t} spans bytes {start}..{end} of a {}-byte file",
+                    bytes.len()
+                ),
+            ));
+        }
+        Ok((start, &bytes[start as usize..end as usize]))
+    }
+}
+
+/// The data file name of field `idx` with suffix ("", "_var", "_validity").
+fn data_file(frag: &Fragment, field: &FieldInfo, suffix: &str) -> PathBuf {
+    let version = frag.version();
+    let name = if version >= 9 {
+        let a = frag.schema.attributes.len();
+        if field.is_dimension {
+            format!("d{}{suffix}.tdb", field.idx - a - 1)
+        } else {
+            format!("a{}{suffix}.tdb", field.idx)
+        }
+    } else if version == 8 {
+        format!("{}{suffix}.tdb", percent_encode(&field.name))
+    } else {
+        format!("{}{suffix}.tdb", field.name)
+    };
+    frag.path.join(name)
+}
+
+/// The version 8 file-name encoding: RFC 3986 reserved characters and the
+/// ones Windows forbids, as `%XX`.
+fn percent_encode(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if "!#$%&'()*+,/:;=?@[]\"<>\\|".contains(c) {
+            out.push_str(&format!("%{:02X}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn footer(frag: &Fragment) -> Result<&FragmentFooter> {
+    match &frag.metadata {
+        Metadata::Footer(f) => Ok(f),
+        Metadata::Legacy(_) => Err(Error::Unsupported {
+            path: frag.path.clone(),
+            what: "reading cells of version 1-2 fragments is not supported yet".into(),
+        }),
+    }
+}
+
+fn to_error(path: &std::path::Path, e: crate::filters::FilterError) -> Error {
+    Error::Filter {
+        file: path.to_path_buf(),
+        offset: 0,
+        chunk: 0,
+        filter: e.filter,
+        what: e.what,
+    }
+}
+
+/// One tile of a field as stored and as unfiltered.
+#[derive(Debug, Clone, Default)]
+pub struct FieldTile {
+    /// The fixed-size tile (the offsets tile of a var-sized field): stored
+    /// bytes and unfiltered bytes.
+    pub fixed: (Vec<u8>, Vec<u8>),
+    /// The var-sized data tile, stored and unfiltered.
+    pub var: Option<(Vec<u8>, Vec<u8>)>,
+    /// Cell starts within this tile's var data (from the offsets tile, or
+    /// recovered by RLE/dictionary when they folded the offsets in).
+    pub var_offsets: Option<Vec<u64>>,
+    /// The validity tile, stored and unfiltered.
+    pub validity: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+/// The pipelines of a field: data, offsets (var-sized), validity (nullable).
+pub struct FieldPipelines {
+    pub data: Pipeline,
+    pub offsets: Option<Pipeline>,
+    pub validity: Option<Pipeline>,
+    /// Whether RLE/dictionary fold the var offsets into the data tiles.
+    pub offsets_in_data: bool,
+}
+
+impl FieldPipelines {
+    pub fn new(
+        schema: &ArraySchema,
+        field: &FieldInfo,
+    ) -> std::result::Result<Self, crate::filters::FilterError> {
+        let v = schema.array_version;
+        let var = field.cell_val_num.is_none();
+        let cell = if var {
+            field.datatype.size()
+        } else {
+            field.cell_size()
+        };
+        Ok(FieldPipelines {
+            data: Pipeline::new(&field.filters, field.datatype, cell, v)?,
+            offsets: var
+                .then(|| Pipeline::new(&schema.offsets_filters.filters, Datatype::Uint64, 8, v))
+                .transpose()?,
+            validity: field
+                .nullable
+                .then(|| {
+                    let filters = schema
+                        .validity_filters
+                        .as_ref()
+                        .map_or(&[][..], |p| &p.filters);
+                    Pipeline::new(filters, Datatype::Uint8, 1, v)
+                })
+                .transpose()?,
+            offsets_in_data: var && offsets_in_data(&field.filters, field.datatype, v),
+        })
+    }
+}
+
+/// Reads every tile of `field` in `frag`, stored and unfiltered.
+pub fn read_field_tiles(
+    frag: &Fragment,
+    field: &FieldInfo,
+    limits: &Limits,
+) -> Result<Vec<FieldTile>> {
+    let f = footer(frag)?;
+    let idx = field.idx;
+    let tile_offsets = |list: &[u64], what: &str| -> Result<Vec<u64>> {
+        let off = list.get(idx).copied().ok_or_else(|| {
+            Error::decode(
+                frag.metadata_path(),
+                0,
+                "FragmentFooter",
+                what,
+                format!("has no entry for field {idx}"),
+            )
+        })?;
+        Ok(frag.generic_tile_offsets(off, limits)?.values)
+    };
+    let fixed_file = data_file(frag, field, "");
+    let pipes = FieldPipelines::new(&frag.schema, field).map_err(|e| to_error(&fixed_file, e))?;
+    let max = limits.max_tile_bytes;
+    let fixed_offsets = tile_offsets(&f.tile_offsets, "tile_offsets")?;
+    let fixed_size = f.file_sizes.get(idx).copied().unwrap_or(0);
+    let fixed_tf = TileFile::open(fixed_file)?;
+    let mut tiles: Vec<FieldTile> = Vec::with_capacity(fixed_offsets.len());
+    let var = match &pipes.offsets {
+        Some(off_pipe) => {
+            let var_offsets = tile_offsets(&f.tile_var_offsets, "tile_var_offsets")?;
+            let var_size = f.file_var_sizes.get(idx).copied().unwrap_or(0);
+            Some((
+                off_pipe,
+                var_offsets,
+                var_size,
+                TileFile::open(data_file(frag, field, "_var"))?,
+            ))
+        }
+        None => None,
+    };
+    for t in 0..fixed_offsets.len() {
+        let (at, raw) = fixed_tf.raw(&fixed_offsets, t, fixed_size)?;
+        let mut tile = FieldTile::default();
+        match &var {
+            None => {
+                let plain = unfilter_tile(&fixed_tf.file, at, raw, None, max, &pipes.data, None)?;
+                tile.fixed = (raw.to_vec(), plain.into_owned());
+            }
+            Some((off_pipe, var_offsets, var_size, var_tf)) => {
+                let plain = unfilter_tile(&fixed_tf.file, at, raw, None, max, off_pipe, None)?;
+                tile.fixed = (raw.to_vec(), plain.into_owned());
+                let (vat, vraw) = var_tf.raw(var_offsets, t, *var_size)?;
+                let recovered = RefCell::new(Vec::new());
+                let folded = pipes.offsets_in_data.then_some(&recovered);
+                let data: Cow<[u8]> =
+                    unfilter_tile(&var_tf.file, vat, vraw, None, max, &pipes.data, folded)?;
+                tile.var = Some((vraw.to_vec(), data.into_owned()));
+                tile.var_offsets = Some(if pipes.offsets_in_data {
+                    recovered.into_inner()
+                } else {
+                    tile.fixed
+                        .1
+                        .chunks_exact(8)
+                        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+                        .collect()
+                });
+            }
+        }
+        tiles.push(tile);
+    }
+    if let Some(pipe) = &pipes.validity {
+        let list = f.tile_validity_offsets.as_deref().unwrap_or(&[]);
+        let val_offsets = tile_offsets(list, "tile_validity_offsets")?;
+        let size = f
+            .file_validity_sizes
+            .as_ref()
+            .and_then(|v| v.get(idx).copied())
+            .unwrap_or(0);
+        let tf = TileFile::open(data_file(frag, field, "_validity"))?;
+        for (t, tile) in tiles.iter_mut().enumerate().take(val_offsets.len()) {
+            let (at, raw) = tf.raw(&val_offsets, t, size)?;
+            let plain = unfilter_tile(&tf.file, at, raw, None, max, pipe, None)?;
+            tile.validity = Some((raw.to_vec(), plain.into_owned()));
+        }
+    }
+    Ok(tiles)
+}
+
+/// Reads every tile of `field` in `frag` and reverses its filters.
+pub fn read_field(frag: &Fragment, field: &FieldInfo, limits: &Limits) -> Result<FieldData> {
+    let mut out = FieldData::default();
+    let var = field.cell_val_num.is_none();
+    let mut offsets = Vec::new();
+    let mut validity = Vec::new();
+    for tile in read_field_tiles(frag, field, limits)? {
+        if var {
+            let base = out.values.len() as u64;
+            let tile_offsets = tile.var_offsets.unwrap_or_default();
+            out.tile_cells.push(tile_offsets.len() as u64);
+            offsets.extend(tile_offsets.iter().map(|o| o + base));
+            out.values
+                .extend_from_slice(&tile.var.map(|v| v.1).unwrap_or_default());
+        } else {
+            out.tile_cells
+                .push(tile.fixed.1.len() as u64 / field.cell_size().max(1));
+            out.values.extend_from_slice(&tile.fixed.1);
+        }
+        if let Some((_, v)) = tile.validity {
+            validity.extend_from_slice(&v);
+        }
+    }
+    if var {
+        out.offsets = Some(offsets);
+    }
+    if field.nullable {
+        out.validity = Some(validity);
+    }
+    Ok(out)
+}

@@ -1,0 +1,5 @@
+//! Reading cells: the tiles of a field of a fragment, unfiltered.
+
+pub mod field;
+
+pub use field::{FieldData, FieldInfo};
