@@ -13,8 +13,10 @@ use crate::format::{
     FilterType,
 };
 
-/// The codec for a filter with compressor options.
+/// The codec for a filter with compressor options. RLE, DELTA,
+/// DOUBLE_DELTA and DICTIONARY go to their own modules.
 pub fn codec(
+    filter: &Filter,
     kind: FilterType,
     opts: &CompressorOptions,
 ) -> Result<Box<dyn FilterCodec>, FilterError> {
@@ -32,10 +34,10 @@ pub fn codec(
                 level: opts.compression_level,
             }))
         }
-        other => Err(FilterError::new(
-            kind.name(),
-            format!("the {} compressor is not supported yet", other.name()),
-        )),
+        Compressor::Rle => super::rle::codec(filter),
+        Compressor::DictionaryEncoding => super::dictionary::codec(filter),
+        Compressor::Delta => super::delta::codec(filter),
+        Compressor::DoubleDelta => super::double_delta::codec(filter),
     }
 }
 

@@ -15,8 +15,20 @@ use std::cell::RefCell;
 
 use crate::format::{Datatype, Filter, FilterOptions, FilterType};
 
+pub mod bit_width_reduction;
+pub mod checksum;
 pub mod compress;
+pub mod delta;
+pub mod dictionary;
+pub mod double_delta;
+pub mod encryption;
+pub mod float_scale;
 pub mod pipeline;
+pub mod positive_delta;
+pub mod rle;
+pub mod shuffle;
+pub mod webp;
+pub mod xor;
 
 pub use pipeline::{Limits, Pipeline};
 
