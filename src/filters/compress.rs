@@ -10,7 +10,7 @@ use std::io::{Read, Write};
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
 use crate::format::{
     decode, encode, CompressedPartMd, CompressionChunkMetadata, Compressor, CompressorOptions,
-    FilterType,
+    Filter, FilterType,
 };
 
 /// The codec for a filter with compressor options. RLE, DELTA,

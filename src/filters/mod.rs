@@ -142,7 +142,15 @@ pub fn codec_for(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
     })?;
     match (&filter.filter_options, kind) {
         (_, FilterType::None) => Ok(Box::new(Noop)),
-        (FilterOptions::Compressor(opts), _) => compress::codec(kind, opts),
+        (FilterOptions::Compressor(opts), _) => compress::codec(filter, kind, opts),
+        (_, FilterType::Bitshuffle | FilterType::Byteshuffle) => shuffle::codec(filter),
+        (_, FilterType::Xor) => xor::codec(filter),
+        (_, FilterType::PositiveDelta) => positive_delta::codec(filter),
+        (_, FilterType::BitWidthReduction) => bit_width_reduction::codec(filter),
+        (_, FilterType::ChecksumMd5 | FilterType::ChecksumSha256) => checksum::codec(filter),
+        (_, FilterType::ScaleFloat) => float_scale::codec(filter),
+        (_, FilterType::Aes256Gcm) => encryption::codec(filter),
+        (_, FilterType::Webp) => webp::codec(filter),
         (_, k) => Err(FilterError::new(
             k.name(),
             "this filter is not supported yet",
@@ -176,10 +184,13 @@ impl FilterCodec for Noop {
     }
 }
 
-/// The internal AES-256-GCM filter (type 11).
+/// The internal AES-256-GCM filter (type 11) the engine appends to the
+/// pipelines of encrypted arrays.
 pub fn encryption_codec() -> Result<Box<dyn FilterCodec>, FilterError> {
-    Err(FilterError::new(
-        "AES_256_GCM",
-        "encryption is not supported yet",
-    ))
+    let filter = Filter {
+        filter_type: FilterType::Aes256Gcm.value(),
+        filter_options_size: 0,
+        filter_options: FilterOptions::NoOptions,
+    };
+    encryption::codec(&filter)
 }
