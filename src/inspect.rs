@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 
 use crate::array::{directory::ArrayDirectory, fragment::Fragment, metadata, schema};
 use crate::error::{Error, Result};
-use crate::filters::Limits;
+use crate::filters::ReadOptions;
 use crate::format::{
     ArraySchema, ArrayType, Datatype, Dimension, Filter, FilterOptions, FilterPipeline, FilterType,
     Layout,
@@ -215,19 +215,19 @@ pub fn kind(path: &Path) -> Result<Kind> {
 }
 
 /// The JSON account of an array: schema, fragments, metadata.
-pub fn array_json(path: &Path, limits: &Limits) -> Result<Value> {
+pub fn array_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
     let dir = ArrayDirectory::open(path)?;
     let schema_path = dir.latest_schema().ok_or_else(|| Error::NotTileDb {
         path: path.to_path_buf(),
         what: "the array has no schema".into(),
     })?;
-    let s = schema::read_schema(&schema_path, limits)?;
+    let s = schema::read_schema(&schema_path, opts)?;
     let mut fragments = Vec::new();
     for e in &dir.fragments {
-        let frag = Fragment::open(&dir, e, limits)?;
+        let frag = Fragment::open(&dir, e, opts)?;
         fragments.push(frag.to_json());
     }
-    let meta = metadata::read_array_metadata(&dir, limits)?;
+    let meta = metadata::read_array_metadata(&dir, opts)?;
     Ok(json!({
         "kind": "array",
         "path": path.display().to_string(),
@@ -239,10 +239,10 @@ pub fn array_json(path: &Path, limits: &Limits) -> Result<Value> {
 }
 
 /// The JSON account of any path.
-pub fn inspect_json(path: &Path, limits: &Limits) -> Result<Value> {
+pub fn inspect_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
     match kind(path)? {
-        Kind::Array => array_json(path, limits),
-        Kind::Group => crate::array::metadata::group_json(path, limits),
+        Kind::Array => array_json(path, opts),
+        Kind::Group => crate::array::metadata::group_json(path, opts),
         Kind::Fragment => {
             // From version 12 fragments sit in `__fragments/`; before, in the array folder.
             let array = match path.parent() {
@@ -263,12 +263,12 @@ pub fn inspect_json(path: &Path, limits: &Limits) -> Result<Value> {
                     }
                 })?,
             };
-            let frag = Fragment::open(&dir, &entry, limits)?;
+            let frag = Fragment::open(&dir, &entry, opts)?;
             let mut v = frag.to_json();
             v["kind"] = json!("fragment");
             Ok(v)
         }
-        Kind::File => crate::array::metadata::file_json(path, limits),
+        Kind::File => crate::array::metadata::file_json(path, opts),
     }
 }
 

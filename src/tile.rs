@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use crate::error::{Error, Result};
-use crate::filters::{Limits, Pipeline};
+use crate::filters::{Pipeline, ReadOptions};
 use crate::format::{decode, ChunkHeader, Datatype, EncryptionType, GenericTileHeader};
 use crate::storage::MappedFile;
 
@@ -45,7 +45,7 @@ fn slice<'a>(
 pub fn read_generic_tile<'a>(
     file: &'a MappedFile,
     offset: u64,
-    limits: &Limits,
+    opts: &ReadOptions,
 ) -> Result<GenericTile<'a>> {
     let path = file.path();
     if offset > file.len() {
@@ -80,7 +80,7 @@ pub fn read_generic_tile<'a>(
             what: format!("generic tile at byte {offset} is encrypted; reading encrypted arrays is not supported yet"),
         });
     }
-    if header.tile_size > limits.max_tile_bytes {
+    if header.tile_size > opts.max_tile_bytes() {
         return Err(Error::decode(
             path,
             offset + 12,
@@ -88,7 +88,8 @@ pub fn read_generic_tile<'a>(
             "tile_size",
             format!(
                 "{} bytes exceeds the limit of {} bytes",
-                header.tile_size, limits.max_tile_bytes
+                header.tile_size,
+                opts.max_tile_bytes()
             ),
         ));
     }
@@ -119,7 +120,7 @@ pub fn read_generic_tile<'a>(
         data_start,
         persisted,
         Some(header.tile_size),
-        limits.max_tile_bytes,
+        opts.max_tile_bytes(),
         &pipeline,
         None,
     )?;

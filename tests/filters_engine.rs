@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::filters::Limits;
+use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::read::field::{read_field, FieldInfo};
 use tiledb_codec::value;
 
@@ -59,7 +59,7 @@ fn same(a: &Value, b: &Value) -> bool {
 
 #[test]
 fn every_single_fragment_fixture_decodes_to_the_engine_values() {
-    let limits = Limits::default();
+    let opts = ReadOptions::default();
     let mut checked = Vec::new();
     let mut failures = Vec::new();
     for f in common::fixtures() {
@@ -70,7 +70,7 @@ fn every_single_fragment_fixture_decodes_to_the_engine_values() {
         if dir.fragments.len() != 1 || !dir.deletes.is_empty() {
             continue;
         }
-        let frag = Fragment::open(&dir, &dir.fragments[0], &limits).unwrap();
+        let frag = Fragment::open(&dir, &dir.fragments[0], &opts).unwrap();
         if let tiledb_codec::array::fragment::Metadata::Footer(ft) = &frag.metadata {
             // A fragment consolidated with timestamps keeps overwritten cells;
             // the engine shows the newest only (issue 4 reads those).
@@ -107,7 +107,7 @@ fn every_single_fragment_fixture_decodes_to_the_engine_values() {
                     .map(|x| x.filter_type)
                     .collect::<Vec<_>>()
             );
-            let data = match read_field(&frag, &field, &limits) {
+            let data = match read_field(&frag, &field, &opts) {
                 Ok(d) => d,
                 Err(e) => {
                     failures.push(format!("{what}: {e}"));

@@ -6,7 +6,7 @@
 mod common;
 
 use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::filters::Limits;
+use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::format::{Filter, FilterType};
 use tiledb_codec::read::field::{read_field_tiles, FieldInfo, FieldPipelines};
 
@@ -27,7 +27,7 @@ fn deterministic(filters: &[Filter]) -> bool {
 
 #[test]
 fn deterministic_pipelines_re_encode_the_engine_tiles_exactly() {
-    let limits = Limits::default();
+    let opts = ReadOptions::default();
     let mut checked = 0usize;
     let mut failures = Vec::new();
     for f in common::fixtures() {
@@ -36,7 +36,7 @@ fn deterministic_pipelines_re_encode_the_engine_tiles_exactly() {
         }
         let dir = ArrayDirectory::open(&f.path).unwrap();
         for e in &dir.fragments {
-            let frag = Fragment::open(&dir, e, &limits).unwrap();
+            let frag = Fragment::open(&dir, e, &opts).unwrap();
             let mut names: Vec<Vec<u8>> = frag
                 .schema
                 .attributes
@@ -57,7 +57,7 @@ fn deterministic_pipelines_re_encode_the_engine_tiles_exactly() {
                         continue;
                     }
                 };
-                let tiles = match read_field_tiles(&frag, &field, &limits) {
+                let tiles = match read_field_tiles(&frag, &field, &opts) {
                     Ok(t) => t,
                     Err(err) => {
                         failures.push(format!("{what}: {err}"));

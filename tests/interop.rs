@@ -4,7 +4,7 @@
 mod common;
 
 use serde_json::Value;
-use tiledb_codec::filters::Limits;
+use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::inspect::inspect_json;
 
 /// Compares one key of two objects, collecting a readable difference.
@@ -133,13 +133,13 @@ fn inspect_agrees_with_the_engine_on_every_fixture() {
         if f.key.is_some() {
             // Encrypted arrays need the AES-256-GCM filter (issue 3): until
             // then inspect must say so rather than guess.
-            let err = inspect_json(&f.path, &Limits::default())
+            let err = inspect_json(&f.path, &ReadOptions::default())
                 .expect_err("encrypted arrays are refused for now");
             assert!(err.to_string().contains("encrypted"), "{}: {err}", f.id);
             continue;
         }
-        let ours =
-            inspect_json(&f.path, &Limits::default()).unwrap_or_else(|e| panic!("{}: {e}", f.id));
+        let ours = inspect_json(&f.path, &ReadOptions::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", f.id));
         let engine = common::engine_account(&f.path, None);
         diffs.extend(compare_array(&f.id, &ours, &engine));
         checked += 1;

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use tiledb_codec::array::fragment::Metadata;
 use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::filters::Limits;
+use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::format::{
     decode_all, encode, rt, ArraySchema, ArrayType, Attribute, ConsolidatedCommit,
     ConsolidatedCommits, CurrentDomain, DataOrder, Datatype, Dimension, Domain,
@@ -645,7 +645,7 @@ fn write_fragment(root: &Path, s: &Schema, schema_name: &str, f: &Frag) -> Built
 // Reading back.
 
 fn inspect(root: &Path) -> Value {
-    inspect_json(root, &Limits::default())
+    inspect_json(root, &ReadOptions::default())
         .unwrap_or_else(|e| panic!("inspect {}: {e}", root.display()))
 }
 
@@ -871,7 +871,7 @@ fn v1_sparse_legacy_metadata() {
     let dir = ArrayDirectory::open(t.path()).unwrap();
     assert_eq!(dir.fragments.len(), 1);
     assert_eq!(dir.fragments[0].name.version, 2);
-    let fr = Fragment::open(&dir, &dir.fragments[0], &Limits::default()).unwrap();
+    let fr = Fragment::open(&dir, &dir.fragments[0], &ReadOptions::default()).unwrap();
     assert!(!fr.dense);
     assert_eq!(fr.version(), 1);
     let Metadata::Legacy(md) = &fr.metadata else {
@@ -881,7 +881,7 @@ fn v1_sparse_legacy_metadata() {
     assert_eq!(md.tile_offsets.lists.len(), 3, "A + 1 tile offset lists");
     assert_eq!(md.tile_var_offsets.lists.len(), 2, "A var offset lists");
     assert_eq!(md.tile_offsets.lists[2].values, vec![2000, 2010, 2020]);
-    assert!(fr.rtree(&Limits::default()).unwrap().is_none());
+    assert!(fr.rtree(&ReadOptions::default()).unwrap().is_none());
 }
 
 // ---------------------------------------------------------------------------
@@ -959,7 +959,7 @@ fn v3_v4_sparse_with_computed_footer_size() {
     );
 
     let dir = ArrayDirectory::open(t.path()).unwrap();
-    let fr = Fragment::open(&dir, &dir.fragments[0], &Limits::default()).unwrap();
+    let fr = Fragment::open(&dir, &dir.fragments[0], &ReadOptions::default()).unwrap();
     let Metadata::Footer(footer) = &fr.metadata else {
         panic!("version 4 has a footer")
     };
@@ -968,10 +968,13 @@ fn v3_v4_sparse_with_computed_footer_size() {
     assert_eq!(footer.tile_offsets.len(), 3);
     assert_eq!(footer.tile_var_offsets.len(), 2);
     assert!(footer.file_validity_sizes.is_none());
-    let rtree = fr.rtree(&Limits::default()).unwrap().unwrap();
+    let rtree = fr.rtree(&ReadOptions::default()).unwrap().unwrap();
     assert_eq!((rtree.dim_num, rtree.datatype), (Some(2), Some(1)));
     assert_eq!(rtree.levels[0].num_mbrs, 4);
-    let offsets = fr.tile_offsets(2, &Limits::default()).unwrap().unwrap();
+    let offsets = fr
+        .tile_offsets(2, &ReadOptions::default())
+        .unwrap()
+        .unwrap();
     assert_eq!(offsets.values, vec![2000, 2010, 2020, 2030]);
     assert_footer_round_trips(&s, &b4);
     assert_footer_round_trips(&s, &b3);
@@ -1099,7 +1102,7 @@ fn v7_dense_nullable_and_uncommitted_fragment() {
 
     let dir = ArrayDirectory::open(t.path()).unwrap();
     assert_eq!(dir.uncommitted, vec![b2.path.clone()]);
-    let fr = Fragment::open(&dir, &dir.fragments[0], &Limits::default()).unwrap();
+    let fr = Fragment::open(&dir, &dir.fragments[0], &ReadOptions::default()).unwrap();
     let Metadata::Footer(footer) = &fr.metadata else {
         panic!("version 7 has a footer")
     };
@@ -1200,13 +1203,13 @@ fn var_sized_string_dimension_v5_to_v9() {
             "version {version}"
         );
         let dir = ArrayDirectory::open(t.path()).unwrap();
-        let fr = Fragment::open(&dir, &dir.fragments[0], &Limits::default()).unwrap();
+        let fr = Fragment::open(&dir, &dir.fragments[0], &ReadOptions::default()).unwrap();
         let Metadata::Footer(footer) = &fr.metadata else {
             panic!("a footer")
         };
         let r = &footer.non_empty_domain.as_ref().unwrap().ranges[0];
         assert_eq!((r.range_length, r.min_length), (Some(10), Some(5)));
-        let rtree = fr.rtree(&Limits::default()).unwrap().unwrap();
+        let rtree = fr.rtree(&ReadOptions::default()).unwrap().unwrap();
         assert_eq!(rtree.levels[0].mbrs[2].ranges[0].range, b"applezebra");
         assert_footer_round_trips(&s, &b);
     }
@@ -1317,7 +1320,7 @@ fn v11_sparse_with_tile_metadata_offsets() {
         )])
     );
     let dir = ArrayDirectory::open(t.path()).unwrap();
-    let fr = Fragment::open(&dir, &dir.fragments[0], &Limits::default()).unwrap();
+    let fr = Fragment::open(&dir, &dir.fragments[0], &ReadOptions::default()).unwrap();
     let Metadata::Footer(footer) = &fr.metadata else {
         panic!("a footer")
     };
@@ -1586,7 +1589,7 @@ fn v16_dense_with_processed_conditions() {
         )])
     );
     let dir = ArrayDirectory::open(t.path()).unwrap();
-    let fr = Fragment::open(&dir, &dir.fragments[0], &Limits::default()).unwrap();
+    let fr = Fragment::open(&dir, &dir.fragments[0], &ReadOptions::default()).unwrap();
     let Metadata::Footer(footer) = &fr.metadata else {
         panic!("a footer")
     };
@@ -1763,7 +1766,8 @@ fn generic_tile_round_trip() {
         assert_eq!(bytes.len(), 34 + 8 + 8 + 12 + data.len());
         write(&p, &bytes);
         let file = tiledb_codec::storage::MappedFile::open(&p).unwrap();
-        let tile = tiledb_codec::tile::read_generic_tile(&file, 0, &Limits::default()).unwrap();
+        let tile =
+            tiledb_codec::tile::read_generic_tile(&file, 0, &ReadOptions::default()).unwrap();
         assert_eq!(&tile.data[..], *data);
         assert_eq!(tile.header.version_number, 9);
         assert_eq!(tile.header.filter_pipeline_size, 8);
@@ -1871,7 +1875,7 @@ fn inspect_fragment_folder(version: u32) {
         &schema_name,
         &frag(version, 3, 3, true, vec![pair(5i32, 25)]),
     );
-    let v = inspect_json(&b.path, &Limits::default())
+    let v = inspect_json(&b.path, &ReadOptions::default())
         .unwrap_or_else(|e| panic!("version {version}: {e}"));
     assert_eq!(v["kind"], "fragment", "version {version}");
     assert_eq!(v["name"], json!(b.name), "version {version}");

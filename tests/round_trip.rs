@@ -9,7 +9,7 @@ use std::path::Path;
 
 use binrw::{BinRead, BinWrite};
 use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::filters::Limits;
+use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::format::*;
 use tiledb_codec::storage::MappedFile;
 use tiledb_codec::tile::read_generic_tile;
@@ -37,7 +37,7 @@ where
     T: BinRead + BinWrite + std::fmt::Debug,
     for<'a> <T as BinWrite>::Args<'a>: Default,
 {
-    let tile = read_generic_tile(file, offset, &Limits::default())
+    let tile = read_generic_tile(file, offset, &ReadOptions::default())
         .unwrap_or_else(|e| panic!("{what}: {e}"));
     let header_len = 34 + tile.header.filter_pipeline_size as usize;
     let header_bytes = &file.bytes()[offset as usize..offset as usize + header_len];
@@ -99,7 +99,7 @@ fn check_array(id: &str, path: &Path) -> usize {
         tables += 1;
     }
     for e in &dir.fragments {
-        let frag = Fragment::open(&dir, e, &Limits::default()).unwrap();
+        let frag = Fragment::open(&dir, e, &ReadOptions::default()).unwrap();
         let meta = MappedFile::open(frag.metadata_path()).unwrap();
         let (off, len) = frag.footer_range;
         let footer_bytes = &meta.bytes()[off as usize..(off + len) as usize];

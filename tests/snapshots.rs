@@ -3,7 +3,7 @@
 
 mod common;
 
-use tiledb_codec::filters::Limits;
+use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::inspect::inspect_json;
 
 #[test]
@@ -14,7 +14,8 @@ fn every_fixture_decodes_to_its_snapshot() {
         }
         // Paths relative to the crate, so snapshots do not depend on where it lives.
         let rel = f.path.strip_prefix(common::root()).unwrap().to_path_buf();
-        let v = inspect_json(&rel, &Limits::default()).unwrap_or_else(|e| panic!("{}: {e}", f.id));
+        let v =
+            inspect_json(&rel, &ReadOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", f.id));
         let name = f.id.replace('/', "__");
         insta::assert_json_snapshot!(name, v);
     }

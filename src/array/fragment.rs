@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use super::directory::{ArrayDirectory, Entry};
 use super::schema::read_schema;
 use crate::error::{Error, Result};
-use crate::filters::Limits;
+use crate::filters::ReadOptions;
 use crate::format::{
     decode, decode_all, rt, ArraySchema, ArrayType, Datatype, FooterLength, FragmentFooter,
     LegacyFragmentMetadata, RTree, TileOffsets,
@@ -123,7 +123,7 @@ fn footer_at(meta: &MappedFile, version: u32, schema: &ArraySchema) -> Result<(u
 impl Fragment {
     /// Opens the fragment `entry` of the array `dir`: reads its footer and
     /// the schema it was written with.
-    pub fn open(dir: &ArrayDirectory, entry: &Entry, limits: &Limits) -> Result<Self> {
+    pub fn open(dir: &ArrayDirectory, entry: &Entry, opts: &ReadOptions) -> Result<Self> {
         let meta_path = entry.path.join("__fragment_metadata.tdb");
         let meta_file = MappedFile::open(&meta_path)?;
         let latest = dir.latest_schema().ok_or_else(|| Error::NotTileDb {
@@ -135,16 +135,16 @@ impl Fragment {
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned();
-        let mut schema = read_schema(&latest, limits)?;
+        let mut schema = read_schema(&latest, opts)?;
         let version = entry.name.version;
         if version <= 2 {
             let legacy = dir.legacy_schema.clone().unwrap_or(latest);
-            schema = read_schema(&legacy, limits)?;
+            schema = read_schema(&legacy, opts)?;
             schema_name = "__array_schema.tdb".into();
             let dims = dims_for(&schema);
             let mbr: u64 = dims.iter().map(|s| 2 * s).sum();
             let bounding = 2 * dims.len() as u64 * dims.first().copied().unwrap_or(0);
-            let tile = read_generic_tile(&meta_file, 0, limits)?;
+            let tile = read_generic_tile(&meta_file, 0, opts)?;
             let md: LegacyFragmentMetadata = decode_all(
                 &tile.data,
                 &meta_path,
@@ -173,7 +173,7 @@ impl Fragment {
             Err(first_err) => {
                 let mut found = None;
                 for e in dir.schemas.iter().rev().skip(1) {
-                    let s = read_schema(&e.path, limits)?;
+                    let s = read_schema(&e.path, opts)?;
                     if let Ok(f) = Self::read_footer(&meta_file, version, &s) {
                         schema = s;
                         schema_name = e
@@ -204,7 +204,7 @@ impl Fragment {
                     format!("names schema {named}, which the array does not have"),
                 )
             })?;
-            schema = read_schema(&p, limits)?;
+            schema = read_schema(&p, opts)?;
             schema_name = named;
             (footer, footer_range) = Self::read_footer(&meta_file, version, &schema)?;
         }
@@ -258,11 +258,11 @@ impl Fragment {
     }
 
     /// The R-tree (read on demand; `None` before version 3).
-    pub fn rtree(&self, limits: &Limits) -> Result<Option<RTree>> {
+    pub fn rtree(&self, opts: &ReadOptions) -> Result<Option<RTree>> {
         let Metadata::Footer(f) = &self.metadata else {
             return Ok(None);
         };
-        let tile = read_generic_tile(&self.meta_file, f.rtree_offset, limits)?;
+        let tile = read_generic_tile(&self.meta_file, f.rtree_offset, opts)?;
         decode_all(
             &tile.data,
             self.meta_file.path(),
@@ -273,21 +273,21 @@ impl Fragment {
     }
 
     /// The tile offsets of field `idx` (the engine's index map), on demand.
-    pub fn tile_offsets(&self, idx: usize, limits: &Limits) -> Result<Option<TileOffsets>> {
+    pub fn tile_offsets(&self, idx: usize, opts: &ReadOptions) -> Result<Option<TileOffsets>> {
         let Metadata::Footer(f) = &self.metadata else {
             return Ok(None);
         };
         let Some(off) = f.tile_offsets.get(idx) else {
             return Ok(None);
         };
-        let tile = read_generic_tile(&self.meta_file, *off, limits)?;
+        let tile = read_generic_tile(&self.meta_file, *off, opts)?;
         decode_all(&tile.data, self.meta_file.path(), 0, ()).map(Some)
     }
 
     /// A `TileOffsets` generic tile of the metadata file (tile offsets, var
     /// offsets, var sizes or validity offsets), read on demand.
-    pub fn generic_tile_offsets(&self, offset: u64, limits: &Limits) -> Result<TileOffsets> {
-        let tile = read_generic_tile(&self.meta_file, offset, limits)?;
+    pub fn generic_tile_offsets(&self, offset: u64, opts: &ReadOptions) -> Result<TileOffsets> {
+        let tile = read_generic_tile(&self.meta_file, offset, opts)?;
         decode_all(&tile.data, self.meta_file.path(), offset, ())
     }
 

@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 
 use super::directory::ArrayDirectory;
 use crate::error::{Error, Result};
-use crate::filters::Limits;
+use crate::filters::ReadOptions;
 use crate::format::{decode_all, ArrayMetadata, Datatype, GroupDetails, ObjectType};
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
@@ -33,11 +33,11 @@ pub fn metadata_value(dt: u8, bytes: &[u8]) -> Value {
 
 /// Merges the metadata files of `__meta`, oldest first: a later entry
 /// replaces an earlier one, a deletion removes it.
-pub fn read_array_metadata(dir: &ArrayDirectory, limits: &Limits) -> Result<Value> {
+pub fn read_array_metadata(dir: &ArrayDirectory, opts: &ReadOptions) -> Result<Value> {
     let mut merged: BTreeMap<Vec<u8>, Value> = BTreeMap::new();
     for e in &dir.metadata {
         let file = MappedFile::open(&e.path)?;
-        let tile = read_generic_tile(&file, 0, limits)?;
+        let tile = read_generic_tile(&file, 0, opts)?;
         let md: ArrayMetadata = decode_all(&tile.data, &e.path, 0, ())?;
         for entry in md.entries {
             merged.remove(&entry.key);
@@ -58,7 +58,7 @@ pub fn read_array_metadata(dir: &ArrayDirectory, limits: &Limits) -> Result<Valu
 }
 
 /// The JSON account of a group: its members (latest details file) and metadata.
-pub fn group_json(path: &Path, limits: &Limits) -> Result<Value> {
+pub fn group_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
     let gdir = path.join("__group");
     let mut files: Vec<_> = std::fs::read_dir(&gdir)
         .map_err(|e| Error::io(&gdir, e))?
@@ -72,7 +72,7 @@ pub fn group_json(path: &Path, limits: &Limits) -> Result<Value> {
     let mut members: BTreeMap<String, Value> = BTreeMap::new();
     for p in &files {
         let file = MappedFile::open(p)?;
-        let tile = read_generic_tile(&file, 0, limits)?;
+        let tile = read_generic_tile(&file, 0, opts)?;
         let details: GroupDetails = decode_all(&tile.data, p, 0, ())?;
         if details.version == 1 {
             members.clear();
@@ -102,12 +102,12 @@ pub fn group_json(path: &Path, limits: &Limits) -> Result<Value> {
         "kind": "group",
         "path": path.display().to_string(),
         "members": members.into_values().collect::<Vec<_>>(),
-        "metadata": read_array_metadata(&dir, limits)?,
+        "metadata": read_array_metadata(&dir, opts)?,
     }))
 }
 
 /// The JSON account of one file, decoded by what its name says it is.
-pub fn file_json(path: &Path, limits: &Limits) -> Result<Value> {
+pub fn file_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
     let name = path
         .file_name()
         .unwrap_or_default()
@@ -125,7 +125,7 @@ pub fn file_json(path: &Path, limits: &Limits) -> Result<Value> {
                "generic_tile_header": serde_json::to_value(header).unwrap_or(Value::Null), "content": data})
     };
     if name == "__array_schema.tdb" || parent == "__schema" {
-        let t = read_generic_tile(&file, 0, limits)?;
+        let t = read_generic_tile(&file, 0, opts)?;
         let s: crate::format::ArraySchema = decode_all(&t.data, path, 0, ())?;
         return Ok(tile_json(
             "array schema",
@@ -134,7 +134,7 @@ pub fn file_json(path: &Path, limits: &Limits) -> Result<Value> {
         ));
     }
     if parent == "__meta" && !name.contains('.') {
-        let t = read_generic_tile(&file, 0, limits)?;
+        let t = read_generic_tile(&file, 0, opts)?;
         let md: ArrayMetadata = decode_all(&t.data, path, 0, ())?;
         return Ok(tile_json(
             "array metadata",
@@ -143,7 +143,7 @@ pub fn file_json(path: &Path, limits: &Limits) -> Result<Value> {
         ));
     }
     if parent == "__enumerations" {
-        let t = read_generic_tile(&file, 0, limits)?;
+        let t = read_generic_tile(&file, 0, opts)?;
         let e: crate::format::Enumeration = decode_all(&t.data, path, 0, ())?;
         return Ok(tile_json(
             "enumeration",
@@ -152,7 +152,7 @@ pub fn file_json(path: &Path, limits: &Limits) -> Result<Value> {
         ));
     }
     if parent == "__group" {
-        let t = read_generic_tile(&file, 0, limits)?;
+        let t = read_generic_tile(&file, 0, opts)?;
         let g: GroupDetails = decode_all(&t.data, path, 0, ())?;
         return Ok(tile_json(
             "group details",
@@ -162,7 +162,7 @@ pub fn file_json(path: &Path, limits: &Limits) -> Result<Value> {
     }
     if name == "__fragment_metadata.tdb" {
         let frag_dir = path.parent().unwrap_or(path);
-        let mut v = crate::inspect::inspect_json(frag_dir, limits)?;
+        let mut v = crate::inspect::inspect_json(frag_dir, opts)?;
         v["kind"] = json!("file");
         v["what"] = json!("fragment metadata");
         return Ok(v);
@@ -201,7 +201,7 @@ pub fn file_json(path: &Path, limits: &Limits) -> Result<Value> {
         _ => {}
     }
     // Anything else: a generic tile, if it is one.
-    let t = read_generic_tile(&file, 0, limits)?;
+    let t = read_generic_tile(&file, 0, opts)?;
     Ok(tile_json(
         "generic tile",
         json!({"tile_size": t.data.len()}),

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::filters::Limits;
+use crate::filters::ReadOptions;
 use crate::format::{decode_all, ArraySchema, Enumeration};
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
@@ -13,9 +13,9 @@ use crate::tile::read_generic_tile;
 pub const MAX_FORMAT_VERSION: u32 = 23;
 
 /// Reads an array schema file.
-pub fn read_schema(path: &Path, limits: &Limits) -> Result<ArraySchema> {
+pub fn read_schema(path: &Path, opts: &ReadOptions) -> Result<ArraySchema> {
     let file = MappedFile::open(path)?;
-    let tile = read_generic_tile(&file, 0, limits)?;
+    let tile = read_generic_tile(&file, 0, opts)?;
     let schema: ArraySchema = decode_all(&tile.data, path, 0, ())?;
     if schema.array_version > MAX_FORMAT_VERSION || schema.array_version == 0 {
         return Err(Error::decode(
@@ -33,8 +33,8 @@ pub fn read_schema(path: &Path, limits: &Limits) -> Result<ArraySchema> {
 }
 
 /// Reads an enumeration file of `__schema/__enumerations`.
-pub fn read_enumeration(path: &Path, limits: &Limits) -> Result<Enumeration> {
+pub fn read_enumeration(path: &Path, opts: &ReadOptions) -> Result<Enumeration> {
     let file = MappedFile::open(path)?;
-    let tile = read_generic_tile(&file, 0, limits)?;
+    let tile = read_generic_tile(&file, 0, opts)?;
     decode_all(&tile.data, path, 0, ())
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use tiledb_codec::filters::Limits;
+use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::inspect;
 
 #[derive(Parser)]
@@ -33,22 +33,24 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Inspect { path, json } => match inspect::inspect_json(&path, &Limits::default()) {
-            Ok(v) => {
-                if json {
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&v).expect("JSON values serialize")
-                    );
-                } else {
-                    print!("{}", inspect::tree(&v));
+        Command::Inspect { path, json } => {
+            match inspect::inspect_json(&path, &ReadOptions::default()) {
+                Ok(v) => {
+                    if json {
+                        println!(
+                            "{}",
+                            serde_json::to_string_pretty(&v).expect("JSON values serialize")
+                        );
+                    } else {
+                        print!("{}", inspect::tree(&v));
+                    }
+                    ExitCode::SUCCESS
                 }
-                ExitCode::SUCCESS
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
             }
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::FAILURE
-            }
-        },
+        }
     }
 }

@@ -30,7 +30,7 @@ pub mod shuffle;
 pub mod webp;
 pub mod xor;
 
-pub use pipeline::{Limits, Pipeline};
+pub use pipeline::{Pipeline, ReadOptions};
 
 /// What a filter knows about the tile it filters.
 #[derive(Debug, Clone, Copy)]

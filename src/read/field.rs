@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use crate::array::fragment::{Fragment, Metadata};
 use crate::error::{Error, Result};
-use crate::filters::{Limits, Pipeline};
+use crate::filters::{Pipeline, ReadOptions};
 use crate::format::{ArraySchema, Datatype, Filter, FragmentFooter};
 use crate::inspect::dimension_datatype;
 use crate::storage::MappedFile;
@@ -274,7 +274,7 @@ impl FieldPipelines {
 pub fn read_field_tiles(
     frag: &Fragment,
     field: &FieldInfo,
-    limits: &Limits,
+    opts: &ReadOptions,
 ) -> Result<Vec<FieldTile>> {
     let f = footer(frag)?;
     let idx = field.idx;
@@ -288,11 +288,11 @@ pub fn read_field_tiles(
                 format!("has no entry for field {idx}"),
             )
         })?;
-        Ok(frag.generic_tile_offsets(off, limits)?.values)
+        Ok(frag.generic_tile_offsets(off, opts)?.values)
     };
     let fixed_file = data_file(frag, field, "");
     let pipes = FieldPipelines::new(&frag.schema, field).map_err(|e| to_error(&fixed_file, e))?;
-    let max = limits.max_tile_bytes;
+    let max = opts.max_tile_bytes();
     let fixed_offsets = tile_offsets(&f.tile_offsets, "tile_offsets")?;
     let fixed_size = f.file_sizes.get(idx).copied().unwrap_or(0);
     let fixed_tf = TileFile::open(fixed_file)?;
@@ -359,12 +359,12 @@ pub fn read_field_tiles(
 }
 
 /// Reads every tile of `field` in `frag` and reverses its filters.
-pub fn read_field(frag: &Fragment, field: &FieldInfo, limits: &Limits) -> Result<FieldData> {
+pub fn read_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Result<FieldData> {
     let mut out = FieldData::default();
     let var = field.cell_val_num.is_none();
     let mut offsets = Vec::new();
     let mut validity = Vec::new();
-    for tile in read_field_tiles(frag, field, limits)? {
+    for tile in read_field_tiles(frag, field, opts)? {
         if var {
             let base = out.values.len() as u64;
             let tile_offsets = tile.var_offsets.unwrap_or_default();
