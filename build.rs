@@ -823,7 +823,7 @@ fn gen_union(out: &mut String, doc: &Document, file: &str, u: &Union, known: &Kn
 
 /// Checks every `spec/*.toml` of `dir` and returns the generated Rust.
 pub(crate) fn generate(dir: &Path) -> Res<String> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| SpecError {
             file: "spec/".into(),
             place: String::new(),
