@@ -291,6 +291,25 @@ impl Fragment {
         decode_all(&tile.data, self.meta_file.path(), offset, ())
     }
 
+    /// The names of the delete and update commit files already applied to
+    /// this fragment (version 16 on), read on demand.
+    pub fn processed_conditions(&self, opts: &ReadOptions) -> Result<Vec<String>> {
+        let Metadata::Footer(f) = &self.metadata else {
+            return Ok(Vec::new());
+        };
+        let Some(off) = f.processed_conditions_offset else {
+            return Ok(Vec::new());
+        };
+        let tile = read_generic_tile(&self.meta_file, off, opts)?;
+        let pc: crate::format::ProcessedConditions =
+            decode_all(&tile.data, self.meta_file.path(), off, ())?;
+        Ok(pc
+            .conditions
+            .iter()
+            .map(|c| String::from_utf8_lossy(&c.condition).into_owned())
+            .collect())
+    }
+
     /// The metadata file's path.
     pub fn metadata_path(&self) -> &Path {
         self.meta_file.path()
