@@ -75,6 +75,20 @@ impl FieldInfo {
         })
     }
 
+    /// The per-cell write timestamps of fragments consolidated with
+    /// timestamps (`t.tdb`, filtered with the coords filters).
+    pub fn timestamps(schema: &ArraySchema) -> FieldInfo {
+        FieldInfo {
+            name: "__timestamps".into(),
+            idx: schema.attributes.len() + 1 + schema.domain.dimensions.len(),
+            is_dimension: false,
+            datatype: Datatype::Uint64,
+            cell_val_num: Some(1),
+            nullable: false,
+            filters: schema.coords_filters.filters.clone(),
+        }
+    }
+
     /// Bytes of one cell of a fixed-size field (of one value for var-sized).
     pub fn cell_size(&self) -> u64 {
         self.datatype.size() * u64::from(self.cell_val_num.unwrap_or(1))
@@ -165,7 +179,9 @@ impl TileFile {
 /// The data file name of field `idx` with suffix ("", "_var", "_validity").
 fn data_file(frag: &Fragment, field: &FieldInfo, suffix: &str) -> PathBuf {
     let version = frag.version();
-    let name = if version >= 9 {
+    let name = if field.name == "__timestamps" {
+        format!("t{suffix}.tdb")
+    } else if version >= 9 {
         let a = frag.schema.attributes.len();
         if field.is_dimension {
             format!("d{}{suffix}.tdb", field.idx - a - 1)
