@@ -16,5 +16,6 @@ pub mod read;
 pub mod storage;
 pub mod tile;
 pub mod value;
+pub mod verify;
 
 pub use error::{Error, Result};

@@ -2,6 +2,7 @@
 
 pub mod cells;
 pub mod condition;
+pub mod export;
 pub mod field;
 
 pub use cells::{ArrayReader, Cells, Column, Query};
