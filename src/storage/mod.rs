@@ -11,6 +11,8 @@ enum Bytes {
     Map(memmap2::Mmap),
     /// Zero-length files cannot be mapped on every platform.
     Empty,
+    /// Bytes held in memory (tests, fuzzing, data that is not a file).
+    Owned(Vec<u8>),
 }
 
 /// A read-only file mapped into memory.
@@ -40,6 +42,15 @@ impl MappedFile {
         Ok(MappedFile { path, bytes })
     }
 
+    /// Bytes in memory presented as the file `path` (which need not exist):
+    /// for fuzzing and for data that does not come from a file.
+    pub fn from_vec(path: impl AsRef<Path>, bytes: Vec<u8>) -> Self {
+        MappedFile {
+            path: path.as_ref().to_path_buf(),
+            bytes: Bytes::Owned(bytes),
+        }
+    }
+
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path
@@ -50,6 +61,7 @@ impl MappedFile {
         match &self.bytes {
             Bytes::Map(m) => m,
             Bytes::Empty => &[],
+            Bytes::Owned(v) => v,
         }
     }
 
