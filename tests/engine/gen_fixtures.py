@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
 """Generate small TileDB test-fixture arrays with the installed TileDB-Py engine.
 
-Usage:  python gen_fixtures.py OUTDIR [--only NAME[,NAME...]] [--all]
+Usage:  python gen_fixtures.py OUTDIR [--all]
+        python gen_fixtures.py OUTDIR --only NAME[,NAME...] [--replace]
 
 The arrays are written to OUTDIR/v{FORMAT}/{name}, where FORMAT is the on-disk
-format version this engine writes (detected by writing a probe array).  The
-folder OUTDIR/v{FORMAT} is wiped first (unless --only), so re-running
-regenerates it from scratch.  OUTDIR/v{FORMAT}/MANIFEST.json lists what was written.
+format version this engine writes (detected by writing a probe array).  Without
+--only, the folder OUTDIR/v{FORMAT} is wiped first, so re-running regenerates
+it from scratch.  OUTDIR/v{FORMAT}/MANIFEST.json lists what was written.
+
+With --only, just the named fixtures are written into the existing folder and
+added to MANIFEST.json (appended; an entry of the same name is replaced, never
+duplicated); every other fixture folder and manifest entry is left as it is.
+A named fixture whose folder already exists is kept (its uuids may be pinned by
+tests) unless --replace is given.
 
 Every write uses a fixed `timestamp=` and all data is fixed or drawn from a
 seeded generator; what still changes between runs is the uuids in file names
@@ -18,7 +25,8 @@ absolute fragment URIs into .vac files, so file contents vary a little too.
 A fixture that the engine refuses is skipped (reported on stdout, left out of
 MANIFEST.json); features are probed by trying them.  Fixtures marked
 core=False are only written by the newest engine (TileDB-Py >= 0.30) unless
---all is given.  Empty directories are removed at the end (git drops them).
+--all is given; fixtures with formats=(...) only for those format versions.
+Empty directories are removed at the end (git drops them).
 """
 
 import json
@@ -133,10 +141,11 @@ def u8(*vals):
 FIXTURES = []
 
 
-def fixture(name, description, kind="array", encrypted_key=None, core=True):
+def fixture(name, description, kind="array", encrypted_key=None, core=True, formats=None):
     """Register a fixture.  core=False: only written by the newest engine
-    (TileDB-Py >= 0.30) unless --all is given.  The function may return a
-    string that is appended to the description."""
+    (TileDB-Py >= 0.30) unless --all is given.  formats: if set, the format
+    versions (e.g. (16, 22)) whose engine writes it (also with --only, --all).
+    The function may return a string that is appended to the description."""
 
     def deco(fn):
         FIXTURES.append(
@@ -146,6 +155,7 @@ def fixture(name, description, kind="array", encrypted_key=None, core=True):
                 kind=kind,
                 encrypted_key=encrypted_key,
                 core=core,
+                formats=tuple(formats) if formats else None,
                 fn=fn,
             )
         )
@@ -885,6 +895,248 @@ def _filter_webp(uri):
     write_dense(uri, 1, (slice(0, 4), slice(0, 12)), {"rgb": img})
 
 
+# ---------------------------- multi-chunk tiles ---------------------------
+#
+# The engine filters a tile in chunks: fixed-size tiles in pieces of
+# min(tile size, 64 KiB) rounded down to whole cells; var-size data tiles in
+# runs of whole cells (a cell that takes the chunk past 64 KiB joins it, and
+# ends it, if the chunk held at most 50% or stays within 150%; otherwise the
+# chunk ends before the cell, which gets a chunk of its own if > 64 KiB),
+# except var strings with RLE or DICTIONARY: one chunk per tile.  These
+# fixtures have tiles of 40 000-50 000 cells, so every pipeline runs over
+# several chunks.  The data is seeded and made of short repeated blocks plus
+# slow trends, so the compressed files stay small.  POSITIVE_DELTA does not
+# compress (alone it would write 400 KB), so it is followed by LZ4 here.
+
+N_CHUNKED = 50_000
+ZL = 19  # explicit ZSTD level: TileDB's default (-1) is zstd's fast mode, which
+# barely compresses these repeating blocks
+
+
+def _periodic(seed, period, lo, hi, n=N_CHUNKED):
+    """`period` seeded random integers in [lo, hi), repeated to length n."""
+    return np.resize(rng(seed).integers(lo, hi, period), n)
+
+
+def _steps(every, n=N_CHUNKED):
+    """Slow trend 0,0,..,1,1,.. changing every `every` cells."""
+    return np.arange(n, dtype=np.int64) // every
+
+
+def _runs(seed, values, lo, hi, n=N_CHUNKED):
+    """Runs of values[k % len(values)] with seeded lengths in [lo, hi)."""
+    lengths = rng(seed).integers(lo, hi, n // lo + 1)
+    idx = np.repeat(np.arange(len(lengths)), lengths)[:n]
+    return np.array([values[k % len(values)] for k in range(len(lengths))], dtype=object)[idx]
+
+
+# Big cells of the zstd_utf8 string attribute: {cell: byte length}, placed
+# (by replaying the engine's rule on the data) so that every branch of the
+# var-size chunking is taken.  Engine chunks: ... 65539, 110064 (cell 2126 came
+# while the chunk held 10064 B < 50%: it joins, chunk > 150%), ..., 48315 (cell
+# 9000 came at 48315 B > 50% and would pass 150%: a new chunk starts with it),
+# 65675, ..., 36161, 80000 (cell 21235, > 64 KiB, at 36161 B > 50%: a chunk of
+# its own), ...; the small cells close chunks just past 64 KiB.
+CHUNKED_BIG_CELLS = {2_126: 100_000, 9_000: 60_000, 21_235: 80_000}
+
+
+def _chunked_strings():
+    """UTF-8 strings of 0..315 bytes (mostly short) plus CHUNKED_BIG_CELLS."""
+    text = "TileDB chunk \u00fcn\u00efc\u00f6d\u00e9 \u03b1\u03b2\u03b3 \u65e5\u672c " * 12
+    # lengths in characters (1-3 bytes each); one block of 307 cells repeated
+    lengths = _periodic(22, 307, 0, 12)
+    long = _periodic(23, 307, 0, 10) == 0
+    lengths[long] = _periodic(24, 307, 100, 230)[long]
+    starts = _periodic(25, 307, 0, 40)
+    out = []
+    for i in range(N_CHUNKED):
+        s = text[starts[i] : starts[i] + lengths[i]]
+        big = CHUNKED_BIG_CELLS.get(i)
+        if big is not None:
+            unit = ("big%d-" % i).encode()
+            s = (unit * (big // len(unit) + 1))[:big].decode()
+        out.append(s)
+    return np.array(out, dtype=object)
+
+
+def _chunked_data(kind):
+    n = N_CHUNKED
+    i = np.arange(n, dtype=np.int64)
+    if kind == "mono64":  # non-decreasing, periodic small increments
+        return (10**6 + np.cumsum(_periodic(11, 256, 0, 8))).astype(np.int64)
+    if kind == "mono64big":  # non-decreasing, periodic 20-bit increments
+        return np.cumsum(_periodic(32, 64, 0, 1 << 20)).astype(np.int64) - 2**40
+    if kind == "dd64":  # slope 1, with a noisy stretch (cells 20000..21999)
+        x = i - 3000
+        x[20_000:22_000] += _periodic(12, 61, 0, 2, 2_000)
+        return x.astype(np.int64)
+    if kind == "bwr32":  # 8-bit windows; 16-bit in cells 33000..33999, 32-bit (raw) in 36000..36999
+        x = 100 + _periodic(13, 64, 0, 50) + 3 * _steps(4096)
+        x[33_000:34_000] += 1000 * _periodic(26, 7, 0, 2, 1_000)
+        x[36_000:37_000] += 100_000 * _periodic(27, 11, 0, 2, 1_000)
+        return x.astype(np.int32)
+    if kind == "float64":
+        return (64 * _steps(4096) + _periodic(14, 64, -40, 40)) / 4.0
+    if kind == "u32small":
+        return (_periodic(15, 256, 0, 64) + _steps(4096)).astype(np.uint32)
+    if kind == "runs32":
+        return _runs(16, list(rng(27).integers(-1000, 1000, 29)), 50, 300).astype(np.int32)
+    if kind == "float32":
+        return ((16 * _steps(4096) + _periodic(17, 64, -100, 100)) / 16.0).astype(np.float32)
+    if kind == "int32":
+        return (5 * _steps(4096) + _periodic(18, 64, -500, 500)).astype(np.int32)
+    if kind == "runs32b":
+        return _runs(33, list(rng(34).integers(-(10**6), 10**6, 31)), 20, 200).astype(np.int32)
+    if kind == "scaled":  # multiples of 0.01 that fit 16 bits after scaling
+        return (100 * _steps(4096) + _periodic(19, 64, -3000, 3000)) * 0.01
+    if kind == "triple":
+        t3 = np.dtype("i4, i4, i4")
+        a = _periodic(29, 32, 0, 1000)
+        return np.array(list(zip(a, a + _steps(4096), -a)), dtype=t3)
+    if kind == "nullable32":
+        return (i % 128 - 64).astype(np.int32)
+    if kind == "validity":  # 1 = valid: seeded runs of 1..199 cells, all null in 40000..40999
+        v = _runs(35, [1, 0, 1], 1, 200).astype(np.uint8)
+        v[40_000:41_000] = 0
+        return v
+    if kind == "dict_utf8":
+        words = ["alpha", "beta", "", "\u03b3\u03ac\u03bc\u03bc\u03b1", "delta", "\u65e5\u672c", "epsilon-long-word"]
+        return _runs(30, words, 1, 40)
+    if kind == "rle_ascii":
+        return _runs(31, [b"run", b"", b"x", b"longer-run-value", b"AAAA", b"b"], 20, 400)
+    if kind == "zstd_utf8":
+        return _chunked_strings()
+    raise ValueError(kind)
+
+
+@fixture(
+    "filters_chunked",
+    "dense 1-D int32 dim d [0,49999] with ONE tile of 50000 cells; 1 fragment t1 writing "
+    "every cell. Unfiltered tiles are 200 KB-600 KB, so each pipeline runs over several "
+    "chunks (fixed: 64 KiB of whole cells; var data: whole cells, the engine's 50%/150% "
+    "rule; var strings with RLE or DICTIONARY: one chunk for the whole tile). "
+    "offsets_filters POSITIVE_DELTA+ZSTD(19), validity_filters RLE (default). ZSTD is level "
+    "19 throughout. Attributes (one per pipeline): delta_zstd i64 DELTA+ZSTD; double_delta "
+    "i64 DOUBLE_DELTA (slope 1, noise in cells 20000-21999); bit_width_reduction i32 "
+    "BIT_WIDTH_REDUCTION (8-bit windows, 16-bit in 33000-33999, 32-bit = stored raw in "
+    "36000-36999); positive_delta i64 POSITIVE_DELTA+LZ4; byteshuffle_zstd f64 "
+    "BYTESHUFFLE+ZSTD; bitshuffle_lz4 u32 BITSHUFFLE+LZ4; rle i32 RLE (runs of 50-299); "
+    "xor_zstd f32 XOR+ZSTD; checksums_gzip i32 CHECKSUM_MD5+CHECKSUM_SHA256+GZIP(9); "
+    "float_scale_zstd f64 SCALE_FLOAT(scale 0.01, offset 0, byte width 2)+ZSTD (values are "
+    "multiples of 0.01); bzip2 i32 BZIP2 (runs); triple_zstd 'i4,i4,i4' (12-byte cells, "
+    "chunks of 65532 B) ZSTD; dict_utf8 utf8 var, 7 distinct values, DICTIONARY+ZSTD; "
+    "rle_ascii ascii var runs, RLE; zstd_utf8 utf8 var of 0-315 B plus cells 2126, 9000, "
+    "21235 of 100000, 60000, 80000 B (31 data chunks of 36161-110064 B), ZSTD; nullable i32 "
+    "nullable ZSTD, nulls in seeded runs and in cells 40000-40999",
+)
+def _filters_chunked(uri):
+    F = filt
+    spec = [
+        ("delta_zstd", lambda: [F("DeltaFilter"), F("ZstdFilter", level=ZL)], np.int64, "mono64"),
+        ("double_delta", lambda: [F("DoubleDeltaFilter")], np.int64, "dd64"),
+        ("bit_width_reduction", lambda: [F("BitWidthReductionFilter")], np.int32, "bwr32"),
+        ("positive_delta", lambda: [F("PositiveDeltaFilter"), F("LZ4Filter")], np.int64, "mono64big"),
+        ("byteshuffle_zstd", lambda: [F("ByteShuffleFilter"), F("ZstdFilter", level=ZL)], np.float64, "float64"),
+        ("bitshuffle_lz4", lambda: [F("BitShuffleFilter"), F("LZ4Filter")], np.uint32, "u32small"),
+        ("rle", lambda: [F("RleFilter")], np.int32, "runs32"),
+        ("xor_zstd", lambda: [F("XORFilter"), F("ZstdFilter", level=ZL)], np.float32, "float32"),
+        (
+            "checksums_gzip",
+            lambda: [F("ChecksumMD5Filter"), F("ChecksumSHA256Filter"), F("GzipFilter", level=9)],
+            np.int32,
+            "int32",
+        ),
+        (
+            "float_scale_zstd",
+            lambda: [F("FloatScaleFilter", 0.01, 0.0, 2), F("ZstdFilter", level=ZL)],
+            np.float64,
+            "scaled",
+        ),
+        ("bzip2", lambda: [F("Bzip2Filter")], np.int32, "runs32b"),
+        ("triple_zstd", lambda: [F("ZstdFilter", level=ZL)], np.dtype("i4, i4, i4"), "triple"),
+        ("dict_utf8", lambda: [F("DictionaryFilter"), F("ZstdFilter", level=ZL)], str, "dict_utf8"),
+        ("rle_ascii", lambda: [F("RleFilter")], "ascii", "rle_ascii"),
+        ("zstd_utf8", lambda: [F("ZstdFilter", level=ZL)], str, "zstd_utf8"),
+    ]
+    attrs, data, made = [], {}, []
+    for name, make, dtype, kind in spec:
+        try:
+            mk = lambda: attr(name, dtype, filters=tiledb.FilterList(make()))  # noqa: E731
+            mk()
+        except Unsupported:
+            continue
+        values = _chunked_data(kind)
+        if not usable(mk, values):
+            continue  # filter (or filter on this type) not supported by this engine
+        attrs.append(mk())
+        data[name] = values
+        made.append(name)
+    attrs.append(
+        attr("nullable", np.int32, nullable=True, filters=tiledb.FilterList([F("ZstdFilter", level=ZL)]))
+    )
+    data["nullable"] = _chunked_data("nullable32")
+    valid = _chunked_data("validity")
+    made.append("nullable")
+    d = tiledb.Domain(dim("d", (0, N_CHUNKED - 1), N_CHUNKED, np.int32))
+    create(
+        uri,
+        tiledb.ArraySchema(
+            domain=d,
+            attrs=attrs,
+            offsets_filters=tiledb.FilterList([F("PositiveDeltaFilter"), F("ZstdFilter", level=ZL)]),
+        ),
+    )
+    write_dense(uri, 1, slice(0, N_CHUNKED), data, {"nullable": valid})
+    return "attributes present: " + ", ".join(made)
+
+
+@fixture(
+    "sparse_chunked",
+    "sparse 2-D int64 dims r [0,999] tile 100 (DOUBLE_DELTA) x c [0,999] tile 100 "
+    "(BYTESHUFFLE+LZ4), capacity 40000; 1 fragment t1 of 40000 cells (rows 0-799, 50 of the "
+    "columns 0-99 in each row, written in reverse order) = one data tile of 40000 cells "
+    "(320 KB per dim/fixed tile: 5 chunks); offsets_filters POSITIVE_DELTA+ZSTD(19); attrs v "
+    "float64 ZSTD(19), s utf8 var (0-84 B) ZSTD(19)",
+    formats=(16, 22),
+)
+def _sparse_chunked(uri):
+    n = 40_000
+    d = tiledb.Domain(
+        dim("r", (0, 999), 100, np.int64, filters=tiledb.FilterList([filt("DoubleDeltaFilter")])),
+        dim(
+            "c",
+            (0, 999),
+            100,
+            np.int64,
+            filters=tiledb.FilterList([filt("ByteShuffleFilter"), filt("LZ4Filter")]),
+        ),
+    )
+    create(
+        uri,
+        tiledb.ArraySchema(
+            domain=d,
+            sparse=True,
+            capacity=n,
+            offsets_filters=tiledb.FilterList([filt("PositiveDeltaFilter"), filt("ZstdFilter", level=ZL)]),
+            attrs=[
+                attr("v", np.float64, filters=tiledb.FilterList([filt("ZstdFilter", level=ZL)])),
+                attr("s", str, filters=tiledb.FilterList([filt("ZstdFilter", level=ZL)])),
+            ],
+        ),
+    )
+    # row r holds the 50 columns picked for r % 7 (fixed seeded column sets)
+    picks = [np.sort(rng(40 + k).choice(100, 50, replace=False)) for k in range(7)]
+    rows = np.repeat(np.arange(800, dtype=np.int64), 50)
+    cols = np.concatenate([picks[r % 7] for r in range(800)]).astype(np.int64)
+    # written in reverse (the engine sorts into global order)
+    rows, cols = rows[::-1].copy(), cols[::-1].copy()
+    k = np.arange(n)
+    v = (_periodic(41, 113, -64, 64, n) + 16 * (k // 5000)) / 8.0
+    words = ["sparse", "", "chunk", "\u00e9t\u00e9", "tile-of-forty-thousand-cells"]
+    s = np.array([words[j % 5] * (1 + j % 3) for j in _periodic(42, 89, 0, 15, n)], dtype=object)
+    write_sparse(uri, 1, (rows, cols), {"v": v, "s": s})
+
+
 # ---------------------------- consolidation -------------------------------
 
 
@@ -1176,12 +1428,38 @@ def prune_empty_dirs(top):
             os.rmdir(root)
 
 
+def merge_manifest(old, new, dropped):
+    """--only: the old manifest with entries named in `dropped` removed, each
+    entry of `new` replacing the old entry of that name in place, or appended."""
+    byname = {m["name"]: m for m in new}
+    out, seen = [], set()
+    for m in old:
+        if m["name"] in seen or m["name"] in dropped:
+            continue
+        seen.add(m["name"])
+        out.append(byname.get(m["name"], m))
+    out += [m for m in new if m["name"] not in seen]
+    return out
+
+
 def main(argv):
     import argparse
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("outdir")
-    ap.add_argument("--only", default=None, help="comma-separated fixture names (others kept)")
+    ap.add_argument(
+        "--only",
+        default=None,
+        metavar="NAME[,NAME...]",
+        help="write only these fixtures into the existing version folder and add them "
+        "to its MANIFEST.json; other fixtures are left untouched",
+    )
+    ap.add_argument(
+        "--replace",
+        action="store_true",
+        help="with --only: rewrite a named fixture whose folder already exists "
+        "(default: keep it)",
+    )
     ap.add_argument(
         "--all",
         action="store_true",
@@ -1189,9 +1467,18 @@ def main(argv):
     )
     args = ap.parse_args(argv)
 
+    only = None
+    if args.only is not None:
+        only = [n for n in (x.strip() for x in args.only.split(",")) if n]
+        known = [fx["name"] for fx in FIXTURES]
+        unknown = [n for n in only if n not in known]
+        if unknown or not only:
+            ap.error("unknown fixture(s) %s; known: %s" % (", ".join(unknown) or "(none given)", ", ".join(known)))
+    elif args.replace:
+        ap.error("--replace only goes with --only")
+
     fmt = detect_format_version()
     outdir = os.path.join(os.path.abspath(args.outdir), "v%d" % fmt)
-    only = set(args.only.split(",")) if args.only else None
     if only is None and os.path.exists(outdir):
         shutil.rmtree(outdir)
     os.makedirs(outdir, exist_ok=True)
@@ -1201,14 +1488,22 @@ def main(argv):
         "TileDB-Py %s, libtiledb %s, writes format v%d -> %s"
         % (tiledb.__version__, ".".join(map(str, LIB_VERSION)), fmt, outdir)
     )
-    manifest, skipped = [], []
+    manifest, skipped, written, kept = [], [], [], []
     for fx in FIXTURES:
         if only is not None and fx["name"] not in only:
             continue
         if not fx["core"] and not with_extras and only is None:
             continue
         uri = os.path.join(outdir, fx["name"])
+        if fx["formats"] and fmt not in fx["formats"]:
+            if only is not None:
+                print("  --   %-30s only for formats %s" % (fx["name"], fx["formats"]))
+            continue
         if os.path.exists(uri):
+            if only is not None and not args.replace:
+                kept.append(fx["name"])
+                print("  kept %-30s exists (use --replace to rewrite it)" % fx["name"])
+                continue
             shutil.rmtree(uri)
         try:
             extra = fx["fn"](uri)
@@ -1222,6 +1517,7 @@ def main(argv):
                 traceback.print_exc()
             continue
         print("  ok   %s" % fx["name"])
+        written.append(uri)
         desc = fx["description"]
         if isinstance(extra, str) and extra:
             desc += "; " + extra
@@ -1234,18 +1530,27 @@ def main(argv):
             }
         )
 
-    prune_empty_dirs(outdir)
     mpath = os.path.join(outdir, "MANIFEST.json")
-    if only is not None and os.path.exists(mpath):
-        with open(mpath) as f:
-            done = {m["name"] for m in manifest}
-            old = [m for m in json.load(f) if m["name"] not in done]
-        order = [x["name"] for x in FIXTURES]
-        manifest = sorted(old + manifest, key=lambda m: order.index(m["name"]))
+    if only is None:
+        prune_empty_dirs(outdir)
+    else:
+        for uri in written:  # leave every other folder exactly as it is
+            prune_empty_dirs(uri)
+        if os.path.exists(mpath):
+            with open(mpath) as f:
+                old = json.load(f)
+            # a --replace'd fixture that the engine now refuses is gone: drop its entry
+            manifest = merge_manifest(old, manifest, {n for n, _ in skipped})
+        if not written and not skipped:
+            print("nothing written")
+            return 0
     with open(mpath, "w") as f:
         json.dump(manifest, f, indent=1, ensure_ascii=False)
         f.write("\n")
-    print("%d fixtures written, %d skipped" % (len(manifest), len(skipped)))
+    print(
+        "%d fixtures written, %d skipped%s; MANIFEST.json lists %d"
+        % (len(written), len(skipped), ", %d kept" % len(kept) if kept else "", len(manifest))
+    )
     return 0
 
 
