@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use crate::error::{Error, Result};
 use crate::filters::{Pipeline, ReadOptions};
-use crate::format::{decode, ChunkHeader, Datatype, EncryptionType, GenericTileHeader};
+use crate::format::{decode, ChunkHeader, Datatype, EncryptionType, FilterType, GenericTileHeader};
 use crate::storage::MappedFile;
 
 /// A generic tile read from a file.
@@ -74,11 +74,49 @@ pub fn read_generic_tile<'a>(
             ),
         ));
     }
-    if header.encryption_type != EncryptionType::NoEncryption.value() {
-        return Err(Error::Unsupported {
-            path: path.to_path_buf(),
-            what: format!("generic tile at byte {offset} is encrypted; reading encrypted arrays is not supported yet"),
-        });
+    // The engine's checks (generic_tile_io.cc `GenericTileIO::load`,
+    // `configure_encryption_filter`): the key must be of the tile's
+    // encryption type (none for an unencrypted tile), and an encrypted
+    // tile's serialized pipeline must hold the AES-256-GCM filter.
+    let encryption_error = |what: &str| {
+        Error::decode(
+            path,
+            offset + 29,
+            "GenericTileHeader",
+            "encryption_type",
+            what,
+        )
+    };
+    match EncryptionType::from_value(header.encryption_type) {
+        Some(EncryptionType::NoEncryption) => {
+            if opts.encryption_key.is_some() {
+                return Err(encryption_error(
+                    "the tile is not encrypted, but an encryption key was given",
+                ));
+            }
+        }
+        Some(EncryptionType::Aes256Gcm) => {
+            if opts.encryption_key.is_none() {
+                return Err(encryption_error(crate::filters::encryption::MISSING_KEY));
+            }
+            let aes = FilterType::Aes256Gcm.value();
+            if !header
+                .filter_pipeline
+                .filters
+                .iter()
+                .any(|f| f.filter_type == aes)
+            {
+                return Err(encryption_error(
+                    "the tile is encrypted, but its filter pipeline has no AES_256_GCM filter",
+                ));
+            }
+        }
+        None => {
+            return Err(encryption_error(&format!(
+                "unknown encryption type {}",
+                header.encryption_type
+            )))
+        }
     }
     if header.tile_size > opts.max_tile_bytes() {
         return Err(Error::decode(
@@ -108,6 +146,7 @@ pub fn read_generic_tile<'a>(
         header.cell_size,
         header.version_number,
     )
+    .map(|p| p.with_key(opts.encryption_key))
     .map_err(|e| Error::Filter {
         file: path.to_path_buf(),
         offset,

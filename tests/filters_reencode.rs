@@ -31,6 +31,8 @@ fn deterministic_pipelines_re_encode_the_engine_tiles_exactly() {
     let mut checked = 0usize;
     let mut failures = Vec::new();
     for f in common::fixtures() {
+        // Encrypted tiles cannot re-encode byte-exactly: every part gets a
+        // fresh random IV (the encryption filter's own tests cover it).
         if f.kind != "array" || f.key.is_some() {
             continue;
         }
@@ -50,7 +52,7 @@ fn deterministic_pipelines_re_encode_the_engine_tiles_exactly() {
                 let name = String::from_utf8_lossy(&name).into_owned();
                 let field = FieldInfo::lookup(&frag.schema, &name).unwrap();
                 let what = format!("{} {} field {name:?}", f.id, e.name.name);
-                let pipes = match FieldPipelines::new(&frag.schema, &field) {
+                let pipes = match FieldPipelines::new(&frag.schema, &field, None) {
                     Ok(p) => p,
                     Err(err) => {
                         failures.push(format!("{what}: {err}"));

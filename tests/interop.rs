@@ -122,6 +122,14 @@ fn compare_array(id: &str, ours: &Value, engine: &Value) -> Vec<String> {
     d
 }
 
+/// The fixture's key, if it is encrypted: the 32 bytes of the string.
+fn read_options(f: &common::Fixture) -> ReadOptions {
+    match &f.key {
+        Some(k) => ReadOptions::default().with_key(k.as_bytes().try_into().expect("a 32-byte key")),
+        None => ReadOptions::default(),
+    }
+}
+
 #[test]
 fn inspect_agrees_with_the_engine_on_every_fixture() {
     let mut diffs = Vec::new();
@@ -130,17 +138,9 @@ fn inspect_agrees_with_the_engine_on_every_fixture() {
         if f.kind != "array" {
             continue;
         }
-        if f.key.is_some() {
-            // Encrypted arrays need the AES-256-GCM filter (issue 3): until
-            // then inspect must say so rather than guess.
-            let err = inspect_json(&f.path, &ReadOptions::default())
-                .expect_err("encrypted arrays are refused for now");
-            assert!(err.to_string().contains("encrypted"), "{}: {err}", f.id);
-            continue;
-        }
-        let ours = inspect_json(&f.path, &ReadOptions::default())
-            .unwrap_or_else(|e| panic!("{}: {e}", f.id));
-        let engine = common::engine_account(&f.path, None);
+        let ours =
+            inspect_json(&f.path, &read_options(&f)).unwrap_or_else(|e| panic!("{}: {e}", f.id));
+        let engine = common::engine_account(&f.path, f.key.as_deref());
         diffs.extend(compare_array(&f.id, &ours, &engine));
         checked += 1;
     }
@@ -151,4 +151,119 @@ fn inspect_agrees_with_the_engine_on_every_fixture() {
         diffs.len(),
         diffs.join("\n")
     );
+}
+
+/// Without its key, or with a wrong one, an encrypted array gives a clear
+/// error; so does a key given for an array that is not encrypted.
+#[test]
+fn encrypted_arrays_need_their_key() {
+    let mut seen = 0;
+    for f in common::fixtures() {
+        let Some(key) = &f.key else { continue };
+        seen += 1;
+        let err = inspect_json(&f.path, &ReadOptions::default())
+            .expect_err("an encrypted array without its key")
+            .to_string();
+        assert!(
+            err.contains("the array is encrypted: an encryption key is needed"),
+            "{}: {err}",
+            f.id
+        );
+        assert!(err.contains("__schema"), "{}: names the file: {err}", f.id);
+        let mut wrong: [u8; 32] = key.as_bytes().try_into().unwrap();
+        wrong[31] ^= 1;
+        let err = inspect_json(&f.path, &ReadOptions::default().with_key(wrong))
+            .expect_err("an encrypted array with a wrong key")
+            .to_string();
+        assert!(
+            err.contains("wrong encryption key or damaged data"),
+            "{}: {err}",
+            f.id
+        );
+    }
+    assert!(seen > 0, "no encrypted fixture");
+    let plain = common::fixtures()
+        .into_iter()
+        .find(|f| f.kind == "array" && f.key.is_none())
+        .unwrap();
+    let err = inspect_json(&plain.path, &ReadOptions::default().with_key([b'k'; 32]))
+        .expect_err("a key for an array that is not encrypted")
+        .to_string();
+    assert!(err.contains("not encrypted"), "{}: {err}", plain.id);
+}
+
+/// The data tiles of an encrypted array (its pipelines with the AES-256-GCM
+/// filter appended) decode to the engine's cells. The encrypted fixture's
+/// fragments write disjoint cells, so all of their cells, sorted, are the
+/// engine's read of the array.
+#[test]
+fn encrypted_data_tiles_decode_to_the_engine_cells() {
+    use tiledb_codec::array::{ArrayDirectory, Fragment};
+    use tiledb_codec::read::field::{read_field, FieldInfo};
+    use tiledb_codec::value;
+
+    let mut seen = 0;
+    for f in common::fixtures() {
+        let Some(key) = &f.key else { continue };
+        seen += 1;
+        let opts = read_options(&f);
+        let dir = ArrayDirectory::open(&f.path).unwrap();
+        let mut ours: Vec<Value> = Vec::new();
+        for e in &dir.fragments {
+            let frag = Fragment::open(&dir, e, &opts).unwrap();
+            let mut names: Vec<String> = Vec::new();
+            if !frag.dense {
+                names.extend(
+                    frag.schema
+                        .domain
+                        .dimensions
+                        .iter()
+                        .map(|d| String::from_utf8_lossy(&d.name).into_owned()),
+                );
+            }
+            names.extend(
+                frag.schema
+                    .attributes
+                    .iter()
+                    .map(|a| String::from_utf8_lossy(&a.name).into_owned()),
+            );
+            let mut cells: Vec<serde_json::Map<String, Value>> = Vec::new();
+            for name in &names {
+                let field = FieldInfo::lookup(&frag.schema, name).unwrap();
+                let data = read_field(&frag, &field, &opts)
+                    .unwrap_or_else(|e| panic!("{} field {name}: {e}", f.id));
+                let n = data.len(field.cell_size());
+                cells.resize_with(n.max(cells.len()), Default::default);
+                for (i, cell) in cells.iter_mut().enumerate().take(n) {
+                    let valid = data.validity.as_ref().is_none_or(|v| v[i] != 0);
+                    let v = if valid {
+                        value::cell(field.datatype, data.cell(i, field.cell_size()))
+                    } else {
+                        Value::Null
+                    };
+                    cell.insert(name.clone(), v);
+                }
+            }
+            ours.extend(cells.into_iter().map(Value::Object));
+        }
+        let out = std::process::Command::new(common::engine_python())
+            .arg(common::root().join("tests/engine/engine_account.py"))
+            .arg(&f.path)
+            .args(["--cells", "--key", key])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let engine: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut engine = engine["cells"].as_array().cloned().unwrap();
+        let order = |v: &Value| v.to_string();
+        ours.sort_by_key(order);
+        engine.sort_by_key(order);
+        assert!(!ours.is_empty(), "{}: no cells", f.id);
+        assert_eq!(Value::Array(ours), Value::Array(engine), "{}: cells", f.id);
+    }
+    assert!(seen > 0, "no encrypted fixture");
 }

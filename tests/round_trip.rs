@@ -32,13 +32,18 @@ where
 }
 
 /// A generic tile: its header re-encodes, and its data as table `T`.
-fn generic_tile<T>(what: &str, file: &MappedFile, offset: u64, args: <T as BinRead>::Args<'_>) -> T
+fn generic_tile<T>(
+    opts: &ReadOptions,
+    what: &str,
+    file: &MappedFile,
+    offset: u64,
+    args: <T as BinRead>::Args<'_>,
+) -> T
 where
     T: BinRead + BinWrite + std::fmt::Debug,
     for<'a> <T as BinWrite>::Args<'a>: Default,
 {
-    let tile = read_generic_tile(file, offset, &ReadOptions::default())
-        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let tile = read_generic_tile(file, offset, opts).unwrap_or_else(|e| panic!("{what}: {e}"));
     let header_len = 34 + tile.header.filter_pipeline_size as usize;
     let header_bytes = &file.bytes()[offset as usize..offset as usize + header_len];
     assert_eq!(
@@ -60,7 +65,7 @@ fn files(dir: &Path) -> Vec<std::path::PathBuf> {
     v
 }
 
-fn check_array(id: &str, path: &Path) -> usize {
+fn check_array(id: &str, path: &Path, opts: &ReadOptions) -> usize {
     let mut tables = 0;
     let dir = ArrayDirectory::open(path).unwrap();
     for p in dir
@@ -70,17 +75,17 @@ fn check_array(id: &str, path: &Path) -> usize {
         .chain(dir.legacy_schema.clone())
     {
         let f = MappedFile::open(&p).unwrap();
-        generic_tile::<ArraySchema>(&format!("{id} {}", p.display()), &f, 0, ());
+        generic_tile::<ArraySchema>(opts, &format!("{id} {}", p.display()), &f, 0, ());
         tables += 1;
     }
     for p in &dir.enumerations {
         let f = MappedFile::open(p).unwrap();
-        generic_tile::<Enumeration>(&format!("{id} {}", p.display()), &f, 0, ());
+        generic_tile::<Enumeration>(opts, &format!("{id} {}", p.display()), &f, 0, ());
         tables += 1;
     }
     for e in &dir.metadata {
         let f = MappedFile::open(&e.path).unwrap();
-        generic_tile::<ArrayMetadata>(&format!("{id} {}", e.path.display()), &f, 0, ());
+        generic_tile::<ArrayMetadata>(opts, &format!("{id} {}", e.path.display()), &f, 0, ());
         tables += 1;
     }
     for e in dir.consolidated_commits.iter() {
@@ -99,7 +104,7 @@ fn check_array(id: &str, path: &Path) -> usize {
         tables += 1;
     }
     for e in &dir.fragments {
-        let frag = Fragment::open(&dir, e, &ReadOptions::default()).unwrap();
+        let frag = Fragment::open(&dir, e, opts).unwrap();
         let meta = MappedFile::open(frag.metadata_path()).unwrap();
         let (off, len) = frag.footer_range;
         let footer_bytes = &meta.bytes()[off as usize..(off + len) as usize];
@@ -112,6 +117,7 @@ fn check_array(id: &str, path: &Path) -> usize {
         );
         let what = |k: &str| format!("{id} {} {k}", e.name.name);
         generic_tile::<RTree>(
+            opts,
             &what("rtree"),
             &meta,
             footer.rtree_offset,
@@ -128,7 +134,7 @@ fn check_array(id: &str, path: &Path) -> usize {
             .chain(footer.tile_validity_offsets.as_ref())
         {
             for o in list {
-                generic_tile::<TileOffsets>(&what("tile offsets"), &meta, *o, ());
+                generic_tile::<TileOffsets>(opts, &what("tile offsets"), &meta, *o, ());
                 tables += 1;
             }
         }
@@ -137,22 +143,23 @@ fn check_array(id: &str, path: &Path) -> usize {
             .flatten()
         {
             for o in list {
-                generic_tile::<TileMinMax>(&what("tile min/max"), &meta, *o, ());
+                generic_tile::<TileMinMax>(opts, &what("tile min/max"), &meta, *o, ());
                 tables += 1;
             }
         }
         for o in footer.tile_sums_offsets.iter().flatten() {
-            generic_tile::<TileSums>(&what("tile sums"), &meta, *o, ());
+            generic_tile::<TileSums>(opts, &what("tile sums"), &meta, *o, ());
             tables += 1;
         }
         for o in footer.tile_null_counts_offsets.iter().flatten() {
-            generic_tile::<TileNullCounts>(&what("tile null counts"), &meta, *o, ());
+            generic_tile::<TileNullCounts>(opts, &what("tile null counts"), &meta, *o, ());
             tables += 1;
         }
         if footer.version_number >= 12 {
             if let Some(o) = footer.fragment_min_max_sum_null_count_offset {
                 let n = footer.file_sizes.len() as u64;
                 generic_tile::<FragmentMinMaxSumNullCount>(
+                    opts,
                     &what("fragment min/max"),
                     &meta,
                     o,
@@ -162,12 +169,12 @@ fn check_array(id: &str, path: &Path) -> usize {
             }
         }
         if let Some(o) = footer.processed_conditions_offset {
-            generic_tile::<ProcessedConditions>(&what("processed conditions"), &meta, o, ());
+            generic_tile::<ProcessedConditions>(opts, &what("processed conditions"), &meta, o, ());
             tables += 1;
         }
         // The chunk layout of every data tile of the fixed-size data files.
         for (idx, off) in footer.tile_offsets.iter().enumerate() {
-            let tiles = generic_tile::<TileOffsets>(&what("tile offsets"), &meta, *off, ());
+            let tiles = generic_tile::<TileOffsets>(opts, &what("tile offsets"), &meta, *off, ());
             let Some(size) = footer.file_sizes.get(idx).copied().filter(|s| *s > 0) else {
                 continue;
             };
@@ -213,26 +220,32 @@ fn data_file(frag_dir: &Path, frag: &Fragment, idx: usize) -> Option<std::path::
     p.is_file().then_some(p)
 }
 
-fn check_group(id: &str, path: &Path) -> usize {
+fn check_group(id: &str, path: &Path, opts: &ReadOptions) -> usize {
     let mut n = 0;
     for p in files(&path.join("__group")) {
         let f = MappedFile::open(&p).unwrap();
-        generic_tile::<GroupDetails>(&format!("{id} {}", p.display()), &f, 0, ());
+        generic_tile::<GroupDetails>(opts, &format!("{id} {}", p.display()), &f, 0, ());
         n += 1;
     }
     n
+}
+
+/// The fixture's key, if it is encrypted: the 32 bytes of the string.
+fn read_options(f: &common::Fixture) -> ReadOptions {
+    match &f.key {
+        Some(k) => ReadOptions::default().with_key(k.as_bytes().try_into().expect("a 32-byte key")),
+        None => ReadOptions::default(),
+    }
 }
 
 #[test]
 fn every_table_of_every_fixture_re_encodes_to_the_same_bytes() {
     let mut total = 0;
     for f in common::fixtures() {
-        if f.key.is_some() {
-            continue;
-        }
+        let opts = read_options(&f);
         total += match f.kind.as_str() {
-            "group" => check_group(&f.id, &f.path),
-            _ => check_array(&f.id, &f.path),
+            "group" => check_group(&f.id, &f.path, &opts),
+            _ => check_array(&f.id, &f.path, &opts),
         };
     }
     assert!(total > 100, "only {total} tables checked");

@@ -27,14 +27,33 @@ enum Command {
         /// Print JSON instead of a tree.
         #[arg(long)]
         json: bool,
+        /// The AES-256-GCM key of an encrypted array: 32 characters, whose
+        /// bytes are the key (as TileDB's `sm.encryption_key` takes it).
+        #[arg(long, value_name = "KEY", value_parser = parse_key)]
+        encryption_key: Option<[u8; 32]>,
     },
+}
+
+/// A key as TileDB takes it: the raw bytes of a 32-byte string.
+fn parse_key(s: &str) -> Result<[u8; 32], String> {
+    s.as_bytes()
+        .try_into()
+        .map_err(|_| format!("an AES-256-GCM key is 32 bytes; this one has {}", s.len()))
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Inspect { path, json } => {
-            match inspect::inspect_json(&path, &ReadOptions::default()) {
+        Command::Inspect {
+            path,
+            json,
+            encryption_key,
+        } => {
+            let opts = ReadOptions {
+                encryption_key,
+                ..ReadOptions::default()
+            };
+            match inspect::inspect_json(&path, &opts) {
                 Ok(v) => {
                     if json {
                         println!(

@@ -90,6 +90,13 @@ impl Pipeline {
         Ok(self)
     }
 
+    /// Sets the key the filters see, without adding a stage: for generic
+    /// tiles, whose serialized pipeline already holds the AES-256-GCM filter.
+    pub fn with_key(mut self, key: Option<[u8; 32]>) -> Self {
+        self.key = key;
+        self
+    }
+
     pub fn is_empty(&self) -> bool {
         self.stages.is_empty()
     }
@@ -138,6 +145,9 @@ impl Pipeline {
     /// chunked as the engine chunks it: chunks of at most 64 KiB holding
     /// whole cells (version 11 on).
     pub fn forward_tile(&self, tile: &[u8]) -> Result<Vec<u8>, FilterError> {
+        if !self.uses_chunking() {
+            return self.forward_chunks(tile, &[0]);
+        }
         let chunk = chunk_size(tile.len() as u64, self.cell_size) as usize;
         let bounds: Vec<usize> = if tile.is_empty() {
             Vec::new()
@@ -145,6 +155,12 @@ impl Pipeline {
             (0..tile.len()).step_by(chunk.max(1)).collect()
         };
         self.forward_chunks(tile, &bounds)
+    }
+
+    /// Whether tiles are cut into chunks: not with WEBP, which compresses a
+    /// tile as one image (`use_tile_chunking` in the engine).
+    pub fn uses_chunking(&self) -> bool {
+        !self.stages.iter().any(|(c, _)| c.name() == "WEBP")
     }
 
     /// Filters a var-sized data tile whose cells start at `offsets`, with the

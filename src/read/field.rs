@@ -255,9 +255,14 @@ pub struct FieldPipelines {
 }
 
 impl FieldPipelines {
+    /// The pipelines of `field` as the schema gives them; with `key` (an
+    /// encrypted array), each gets the AES-256-GCM filter appended at its
+    /// end, as the engine does in memory (reader_base.cc, writer_base.cc):
+    /// the schema never holds it.
     pub fn new(
         schema: &ArraySchema,
         field: &FieldInfo,
+        key: Option<[u8; 32]>,
     ) -> std::result::Result<Self, crate::filters::FilterError> {
         let v = schema.array_version;
         let var = field.cell_val_num.is_none();
@@ -266,10 +271,21 @@ impl FieldPipelines {
         } else {
             field.cell_size()
         };
+        let encrypted = |p: Pipeline| match key {
+            Some(k) => p.with_encryption(k),
+            None => Ok(p),
+        };
         Ok(FieldPipelines {
-            data: Pipeline::new(&field.filters, field.datatype, cell, v)?,
+            data: encrypted(Pipeline::new(&field.filters, field.datatype, cell, v)?)?,
             offsets: var
-                .then(|| Pipeline::new(&schema.offsets_filters.filters, Datatype::Uint64, 8, v))
+                .then(|| {
+                    encrypted(Pipeline::new(
+                        &schema.offsets_filters.filters,
+                        Datatype::Uint64,
+                        8,
+                        v,
+                    )?)
+                })
                 .transpose()?,
             validity: field
                 .nullable
@@ -278,7 +294,7 @@ impl FieldPipelines {
                         .validity_filters
                         .as_ref()
                         .map_or(&[][..], |p| &p.filters);
-                    Pipeline::new(filters, Datatype::Uint8, 1, v)
+                    encrypted(Pipeline::new(filters, Datatype::Uint8, 1, v)?)
                 })
                 .transpose()?,
             offsets_in_data: var && offsets_in_data(&field.filters, field.datatype, v),
@@ -307,7 +323,8 @@ pub fn read_field_tiles(
         Ok(frag.generic_tile_offsets(off, opts)?.values)
     };
     let fixed_file = data_file(frag, field, "");
-    let pipes = FieldPipelines::new(&frag.schema, field).map_err(|e| to_error(&fixed_file, e))?;
+    let pipes = FieldPipelines::new(&frag.schema, field, opts.encryption_key)
+        .map_err(|e| to_error(&fixed_file, e))?;
     let max = opts.max_tile_bytes();
     let fixed_offsets = tile_offsets(&f.tile_offsets, "tile_offsets")?;
     let fixed_size = f.file_sizes.get(idx).copied().unwrap_or(0);
