@@ -1,11 +1,13 @@
 //! The `tiledb-codec` command line: a thin layer over the library.
 
-use std::path::PathBuf;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use tiledb_codec::filters::ReadOptions;
-use tiledb_codec::inspect;
+use tiledb_codec::read::{export, ArrayReader};
+use tiledb_codec::{inspect, verify, Error};
 
 #[derive(Parser)]
 #[command(
@@ -18,6 +20,29 @@ struct Cli {
     command: Command,
 }
 
+#[derive(Args, Clone)]
+struct KeyArg {
+    /// The AES-256-GCM key of an encrypted array: 32 characters, whose
+    /// bytes are the key (as TileDB's `sm.encryption_key` takes it).
+    #[arg(long, value_name = "KEY", value_parser = parse_key)]
+    encryption_key: Option<[u8; 32]>,
+}
+
+impl KeyArg {
+    fn options(&self) -> ReadOptions {
+        ReadOptions {
+            encryption_key: self.encryption_key,
+            ..ReadOptions::default()
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Ndjson,
+    Csv,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Show what PATH is (array, group, fragment or file) and everything decoded from it.
@@ -27,10 +52,41 @@ enum Command {
         /// Print JSON instead of a tree.
         #[arg(long)]
         json: bool,
-        /// The AES-256-GCM key of an encrypted array: 32 characters, whose
-        /// bytes are the key (as TileDB's `sm.encryption_key` takes it).
-        #[arg(long, value_name = "KEY", value_parser = parse_key)]
-        encryption_key: Option<[u8; 32]>,
+        #[command(flatten)]
+        key: KeyArg,
+    },
+    /// Print every cell of an array, one per line.
+    Export {
+        array: PathBuf,
+        #[arg(long, value_enum, default_value = "ndjson")]
+        format: Format,
+        /// Attributes to print (default: all), comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        attrs: Option<Vec<String>>,
+        /// Only cells in DIM=LO:HI,... (integer dimensions).
+        #[arg(long)]
+        subarray: Option<String>,
+        /// Read the array as of this time (milliseconds since 1970).
+        #[arg(long)]
+        timestamp: Option<u64>,
+        #[command(flatten)]
+        key: KeyArg,
+    },
+    /// Read every value of the chosen fields and print cell count, bytes and a checksum.
+    Scan {
+        array: PathBuf,
+        /// Fields to read (default: all attributes), comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        attrs: Option<Vec<String>>,
+        #[command(flatten)]
+        key: KeyArg,
+    },
+    /// Decode every tile of every fragment and check it against the fragment
+    /// metadata; exit 1 naming what is wrong.
+    Verify {
+        array: PathBuf,
+        #[command(flatten)]
+        key: KeyArg,
     },
 }
 
@@ -41,35 +97,112 @@ fn parse_key(s: &str) -> Result<[u8; 32], String> {
         .map_err(|_| format!("an AES-256-GCM key is 32 bytes; this one has {}", s.len()))
 }
 
+fn run_export(
+    array: &Path,
+    format: Format,
+    attrs: Option<Vec<String>>,
+    subarray: Option<String>,
+    timestamp: Option<u64>,
+    opts: &ReadOptions,
+) -> Result<(), String> {
+    let reader =
+        ArrayReader::open_at(array, timestamp.map(|t| (0, t)), opts).map_err(|e| e.to_string())?;
+    let sub = match subarray {
+        Some(s) => {
+            let dims = reader
+                .schema
+                .domain
+                .dimensions
+                .iter()
+                .map(|d| {
+                    let dt = tiledb_codec::format::Datatype::from_value(
+                        inspect::dimension_datatype(&reader.schema, d),
+                    )
+                    .unwrap_or(tiledb_codec::format::Datatype::Int64);
+                    (String::from_utf8_lossy(&d.name).into_owned(), dt)
+                })
+                .collect::<Vec<_>>();
+            Some(export::parse_subarray(&s, &dims).map_err(|e| format!("--subarray: {e}"))?)
+        }
+        None => None,
+    };
+    let cells = reader
+        .read(&export::query(attrs, sub))
+        .map_err(|e| e.to_string())?;
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let written = match format {
+        Format::Ndjson => export::write_ndjson(&cells, &mut out),
+        Format::Csv => export::write_csv(&cells, &mut out),
+    };
+    written.and_then(|_| out.flush()).map_err(|e| e.to_string())
+}
+
+fn run_scan(array: &Path, attrs: Option<Vec<String>>, opts: &ReadOptions) -> Result<(), Error> {
+    let reader = ArrayReader::open(array, opts)?;
+    let summary = reader.scan(attrs.as_deref())?;
+    println!(
+        "cells {} bytes {} checksum {:016x} fragments {}",
+        summary.cells,
+        summary.bytes,
+        summary.checksum,
+        reader.fragments.len()
+    );
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Inspect {
-            path,
-            json,
-            encryption_key,
-        } => {
-            let opts = ReadOptions {
-                encryption_key,
-                ..ReadOptions::default()
-            };
-            match inspect::inspect_json(&path, &opts) {
-                Ok(v) => {
-                    if json {
-                        println!(
-                            "{}",
-                            serde_json::to_string_pretty(&v).expect("JSON values serialize")
-                        );
-                    } else {
-                        print!("{}", inspect::tree(&v));
-                    }
-                    ExitCode::SUCCESS
+    let result: Result<(), String> = match cli.command {
+        Command::Inspect { path, json, key } => inspect::inspect_json(&path, &key.options())
+            .map(|v| {
+                if json {
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&v).expect("JSON values serialize")
+                    );
+                } else {
+                    print!("{}", inspect::tree(&v));
                 }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::FAILURE
+            })
+            .map_err(|e| e.to_string()),
+        Command::Export {
+            array,
+            format,
+            attrs,
+            subarray,
+            timestamp,
+            key,
+        } => run_export(&array, format, attrs, subarray, timestamp, &key.options()),
+        Command::Scan { array, attrs, key } => {
+            run_scan(&array, attrs, &key.options()).map_err(|e| e.to_string())
+        }
+        Command::Verify { array, key } => match verify::verify(&array, &key.options()) {
+            Ok(report) => {
+                println!(
+                    "{} fragments, {} fields, {} tiles checked, {} problems",
+                    report.fragments,
+                    report.fields,
+                    report.tiles,
+                    report.problems.len()
+                );
+                for p in &report.problems {
+                    println!("problem: {}: {}", p.path.display(), p.what);
+                }
+                if report.ok() {
+                    Ok(())
+                } else {
+                    return ExitCode::FAILURE;
                 }
             }
+            Err(e) => Err(e.to_string()),
+        },
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -630,3 +630,32 @@ fn int_bytes(dt: Datatype, v: i128) -> Vec<u8> {
     let w = dt.size() as usize;
     v.to_le_bytes()[..w].to_vec()
 }
+
+impl ArrayReader {
+    /// Reads every tile of the chosen attributes (default: all) of every
+    /// fragment through the filter pipelines, in parallel, and sums up cells,
+    /// bytes and a checksum of the values: the throughput probe behind
+    /// `scan`. Fragments are not merged (overwritten cells count too).
+    pub fn scan(&self, attributes: Option<&[String]>) -> Result<super::field::ScanTotals> {
+        let mut total = super::field::ScanTotals::default();
+        for f in &self.fragments {
+            let names: Vec<String> = match attributes {
+                Some(a) => a.to_vec(),
+                None => f
+                    .schema
+                    .attributes
+                    .iter()
+                    .map(|a| String::from_utf8_lossy(&a.name).into_owned())
+                    .collect(),
+            };
+            for n in names {
+                let field = FieldInfo::lookup(&f.schema, &n).ok_or_else(|| Error::NotTileDb {
+                    path: self.dir.root.clone(),
+                    what: format!("the array has no field {n:?}"),
+                })?;
+                total = total.add(super::field::scan_field(f, &field, &self.opts)?);
+            }
+        }
+        Ok(total)
+    }
+}

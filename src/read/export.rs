@@ -8,11 +8,25 @@ use serde_json::Value;
 use super::cells::{Cells, Query};
 use crate::format::Datatype;
 
-/// Writes one JSON object per cell: dimensions, then attributes.
+/// Writes one JSON object per cell with the keys in schema order:
+/// dimensions, then attributes.
 pub fn write_ndjson(cells: &Cells, out: &mut impl Write) -> std::io::Result<()> {
+    let keys: Vec<String> = cells
+        .columns
+        .iter()
+        .map(|c| serde_json::to_string(&c.field.name).expect("strings serialize"))
+        .collect();
     for i in 0..cells.len {
-        serde_json::to_writer(&mut *out, &cells.row(i))?;
-        out.write_all(b"\n")?;
+        out.write_all(b"{")?;
+        for (k, (key, col)) in keys.iter().zip(&cells.columns).enumerate() {
+            if k > 0 {
+                out.write_all(b",")?;
+            }
+            out.write_all(key.as_bytes())?;
+            out.write_all(b":")?;
+            serde_json::to_writer(&mut *out, &col.json(i))?;
+        }
+        out.write_all(b"}\n")?;
     }
     Ok(())
 }
