@@ -204,7 +204,7 @@ impl FilterCodec for BitWidthReduction {
     }
 
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
-        let Some(t) = int_type(cx.datatype, cx.version) else {
+        let Some(t) = int_type(cx.datatype, cx.tile_version) else {
             return Ok(Parts {
                 metadata: view(input.metadata),
                 data: view(input.data),
@@ -260,7 +260,7 @@ impl FilterCodec for BitWidthReduction {
         metadata: &[u8],
         data: &[u8],
     ) -> Result<Reversed, FilterError> {
-        let Some(t) = int_type(cx.datatype, cx.version) else {
+        let Some(t) = int_type(cx.datatype, cx.tile_version) else {
             return Ok(Reversed {
                 metadata: metadata.to_vec(),
                 data: data.to_vec(),
@@ -350,6 +350,7 @@ mod tests {
             datatype,
             cell_size: datatype.size(),
             version,
+            tile_version: version,
             key: None,
             var_offsets: None,
         }

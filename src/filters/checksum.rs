@@ -181,6 +181,7 @@ mod tests {
             datatype: Datatype::Int32,
             cell_size: 4,
             version: 22,
+            tile_version: 22,
             key: None,
             var_offsets: None,
         }

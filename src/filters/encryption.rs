@@ -192,6 +192,7 @@ mod tests {
             datatype: Datatype::Uint8,
             cell_size: 1,
             version: 22,
+            tile_version: 22,
             key,
             var_offsets: None,
         }

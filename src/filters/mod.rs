@@ -41,8 +41,13 @@ pub struct FilterContext<'a> {
     /// The tile's cell size in bytes (datatype size times cell_val_num; for
     /// var-sized tiles the datatype size).
     pub cell_size: u64,
-    /// The format version of the array schema that holds the pipeline.
+    /// The format version of the array schema that holds the pipeline
+    /// (RLE and dictionary decide from it whether var offsets are folded in).
     pub version: u32,
+    /// The format version of the fragment the tile belongs to (the date and
+    /// time rule of BIT_WIDTH_REDUCTION and POSITIVE_DELTA, version 20, goes
+    /// by it: `tile.format_version()` in the engine).
+    pub tile_version: u32,
     /// The array's AES-256-GCM key, when it is encrypted.
     pub key: Option<&'a [u8; 32]>,
     /// For the var-sized data tile of a string attribute whose offsets the

@@ -50,6 +50,7 @@ pub struct Pipeline {
     stages: Vec<(Box<dyn FilterCodec>, Datatype)>,
     cell_size: u64,
     version: u32,
+    tile_version: u32,
     key: Option<[u8; 32]>,
 }
 
@@ -74,6 +75,7 @@ impl Pipeline {
             stages,
             cell_size,
             version,
+            tile_version: version,
             key: None,
         })
     }
@@ -97,6 +99,13 @@ impl Pipeline {
         self
     }
 
+    /// For tiles of a fragment whose format version differs from the
+    /// schema's (an old fragment read through a newer schema).
+    pub fn with_tile_version(mut self, version: u32) -> Self {
+        self.tile_version = version;
+        self
+    }
+
     pub fn is_empty(&self) -> bool {
         self.stages.is_empty()
     }
@@ -110,6 +119,7 @@ impl Pipeline {
             datatype,
             cell_size: self.cell_size,
             version: self.version,
+            tile_version: self.tile_version,
             key: self.key.as_ref(),
             var_offsets: offsets,
         }

@@ -296,6 +296,7 @@ mod tests {
             datatype,
             cell_size: datatype.size(),
             version: 22,
+            tile_version: 22,
             key: None,
             var_offsets: None,
         }

@@ -292,6 +292,7 @@ mod tests {
             datatype,
             cell_size: 1,
             version: 22,
+            tile_version: 22,
             key: None,
             var_offsets: None,
         }

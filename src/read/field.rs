@@ -255,6 +255,23 @@ pub struct FieldPipelines {
 }
 
 impl FieldPipelines {
+    /// The pipelines for the tiles of `frag` (whose version the date and
+    /// time rules of some filters go by).
+    pub fn for_fragment(
+        frag: &Fragment,
+        field: &FieldInfo,
+        key: Option<[u8; 32]>,
+    ) -> std::result::Result<Self, crate::filters::FilterError> {
+        let v = frag.version();
+        let p = Self::new(&frag.schema, field, key)?;
+        Ok(FieldPipelines {
+            data: p.data.with_tile_version(v),
+            offsets: p.offsets.map(|o| o.with_tile_version(v)),
+            validity: p.validity.map(|o| o.with_tile_version(v)),
+            offsets_in_data: p.offsets_in_data,
+        })
+    }
+
     /// The pipelines of `field` as the schema gives them; with `key` (an
     /// encrypted array), each gets the AES-256-GCM filter appended at its
     /// end, as the engine does in memory (reader_base.cc, writer_base.cc):
@@ -323,7 +340,7 @@ pub fn read_field_tiles(
         Ok(frag.generic_tile_offsets(off, opts)?.values)
     };
     let fixed_file = data_file(frag, field, "");
-    let pipes = FieldPipelines::new(&frag.schema, field, opts.encryption_key)
+    let pipes = FieldPipelines::for_fragment(frag, field, opts.encryption_key)
         .map_err(|e| to_error(&fixed_file, e))?;
     let max = opts.max_tile_bytes();
     let fixed_offsets = tile_offsets(&f.tile_offsets, "tile_offsets")?;
@@ -499,7 +516,7 @@ pub fn scan_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Res
     })?;
     let offsets = frag.generic_tile_offsets(off, opts)?.values;
     let file = data_file(frag, field, "");
-    let pipes = FieldPipelines::new(&frag.schema, field, opts.encryption_key)
+    let pipes = FieldPipelines::for_fragment(frag, field, opts.encryption_key)
         .map_err(|e| to_error(&file, e))?;
     let size = f.file_sizes.get(idx).copied().unwrap_or(0);
     let tf = TileFile::open(file)?;
