@@ -78,6 +78,9 @@ enum Command {
         /// Fields to read (default: all attributes), comma-separated.
         #[arg(long, value_delimiter = ',')]
         attrs: Option<Vec<String>>,
+        /// Only open the array (schema and every fragment's footer) and stop.
+        #[arg(long)]
+        open_only: bool,
         #[command(flatten)]
         key: KeyArg,
     },
@@ -138,8 +141,17 @@ fn run_export(
     written.and_then(|_| out.flush()).map_err(|e| e.to_string())
 }
 
-fn run_scan(array: &Path, attrs: Option<Vec<String>>, opts: &ReadOptions) -> Result<(), Error> {
+fn run_scan(
+    array: &Path,
+    attrs: Option<Vec<String>>,
+    open_only: bool,
+    opts: &ReadOptions,
+) -> Result<(), Error> {
     let reader = ArrayReader::open(array, opts)?;
+    if open_only {
+        println!("fragments {}", reader.fragments.len());
+        return Ok(());
+    }
     let summary = reader.scan(attrs.as_deref())?;
     println!(
         "cells {} bytes {} checksum {:016x} fragments {}",
@@ -174,9 +186,12 @@ fn main() -> ExitCode {
             timestamp,
             key,
         } => run_export(&array, format, attrs, subarray, timestamp, &key.options()),
-        Command::Scan { array, attrs, key } => {
-            run_scan(&array, attrs, &key.options()).map_err(|e| e.to_string())
-        }
+        Command::Scan {
+            array,
+            attrs,
+            open_only,
+            key,
+        } => run_scan(&array, attrs, open_only, &key.options()).map_err(|e| e.to_string()),
         Command::Verify { array, key } => match verify::verify(&array, &key.options()) {
             Ok(report) => {
                 println!(
