@@ -52,8 +52,9 @@ pub struct FilterContext<'a> {
     pub key: Option<&'a [u8; 32]>,
     /// For the var-sized data tile of a string attribute whose offsets the
     /// RLE or dictionary filter folded into the data (version 12/13 on for
-    /// ASCII, 17 on for UTF-8): where the reverse filter puts the cell
-    /// offsets it recovers. `None` otherwise.
+    /// ASCII, 17 on for UTF-8; the tile is one chunk): backward, where the
+    /// filter puts the cell offsets it recovers; forward, the cell offsets
+    /// the filter folds in. `None` otherwise.
     pub var_offsets: Option<&'a RefCell<Vec<u64>>>,
 }
 

@@ -144,9 +144,20 @@ impl Pipeline {
 
     /// Runs the pipeline forward over one chunk: (metadata, data).
     pub fn forward_chunk(&self, chunk: &[u8]) -> Result<(Vec<u8>, Vec<u8>), FilterError> {
+        self.forward_chunk_with(chunk, None)
+    }
+
+    /// Runs the pipeline forward over one chunk whose cell starts are
+    /// `offsets` (for RLE and DICTIONARY folding them into a var-sized
+    /// string tile, which is then one chunk): (metadata, data).
+    pub fn forward_chunk_with(
+        &self,
+        chunk: &[u8],
+        offsets: Option<&RefCell<Vec<u64>>>,
+    ) -> Result<(Vec<u8>, Vec<u8>), FilterError> {
         let mut parts = Parts::chunk(chunk);
         for (codec, dt) in &self.stages {
-            parts = codec.forward(&self.cx(*dt, None), parts)?;
+            parts = codec.forward(&self.cx(*dt, offsets), parts)?;
         }
         Ok((parts.metadata_bytes(), parts.data_bytes()))
     }
@@ -177,6 +188,12 @@ impl Pipeline {
     /// engine's var chunking (cells kept whole; a chunk may grow to 150% of
     /// the chunk size).
     pub fn forward_var_tile(&self, tile: &[u8], offsets: &[u64]) -> Result<Vec<u8>, FilterError> {
+        if self.folds_var_offsets() {
+            // One chunk, whatever its size (`use_tile_chunking`), and the
+            // offsets go into the data.
+            let cell = RefCell::new(offsets.to_vec());
+            return self.forward_chunks_with(tile, &[0], Some(&cell));
+        }
         let chunk = chunk_size(tile.len() as u64, self.cell_size);
         // A tile that fits one chunk is one chunk, whatever its cells.
         let bounds = if chunk == tile.len() as u64 {
@@ -190,11 +207,35 @@ impl Pipeline {
         )
     }
 
+    /// Whether RLE or DICTIONARY fold the cell offsets of this pipeline's
+    /// var-sized string tiles into the data (`skip_offsets_filtering`):
+    /// RLE from version 12 for ASCII, DICTIONARY from 13, both from 17 for
+    /// UTF-8. The offsets tile then has no chunks.
+    pub fn folds_var_offsets(&self) -> bool {
+        let Some((_, dt)) = self.stages.first() else {
+            return false;
+        };
+        let has = |n: &str| self.stages.iter().any(|(c, _)| c.name() == n);
+        let v = self.version;
+        let (ascii, utf8) = (*dt == Datatype::StringAscii, *dt == Datatype::StringUtf8);
+        (has("RLE") && ((v >= 12 && ascii) || (v >= 17 && utf8)))
+            || (has("DICTIONARY") && ((v >= 13 && ascii) || (v >= 17 && utf8)))
+    }
+
     fn forward_chunks(&self, tile: &[u8], starts: &[usize]) -> Result<Vec<u8>, FilterError> {
+        self.forward_chunks_with(tile, starts, None)
+    }
+
+    fn forward_chunks_with(
+        &self,
+        tile: &[u8],
+        starts: &[usize],
+        offsets: Option<&RefCell<Vec<u64>>>,
+    ) -> Result<Vec<u8>, FilterError> {
         let mut chunks = Vec::with_capacity(starts.len());
         for (i, s) in starts.iter().enumerate() {
             let e = starts.get(i + 1).copied().unwrap_or(tile.len());
-            let (metadata, data) = self.forward_chunk(&tile[*s..e])?;
+            let (metadata, data) = self.forward_chunk_with(&tile[*s..e], offsets)?;
             let len = |n: usize| {
                 u32::try_from(n).map_err(|_| FilterError::new("pipeline", "a chunk exceeds 4 GiB"))
             };

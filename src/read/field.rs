@@ -133,17 +133,6 @@ impl FieldData {
     }
 }
 
-/// Whether the RLE or dictionary filter folded the offsets of a var-sized
-/// string field into its data tiles (`skip_offsets_filtering` in the engine).
-pub fn offsets_in_data(filters: &[Filter], datatype: Datatype, version: u32) -> bool {
-    use crate::format::FilterType as F;
-    let has = |t: F| filters.iter().any(|f| f.filter_type == t.value());
-    let ascii = datatype == Datatype::StringAscii;
-    let utf8 = datatype == Datatype::StringUtf8;
-    (has(F::Rle) && ((version >= 12 && ascii) || (version >= 17 && utf8)))
-        || (has(F::Dictionary) && ((version >= 13 && ascii) || (version >= 17 && utf8)))
-}
-
 struct TileFile {
     file: MappedFile,
 }
@@ -292,8 +281,10 @@ impl FieldPipelines {
             Some(k) => p.with_encryption(k),
             None => Ok(p),
         };
+        let data = encrypted(Pipeline::new(&field.filters, field.datatype, cell, v)?)?;
         Ok(FieldPipelines {
-            data: encrypted(Pipeline::new(&field.filters, field.datatype, cell, v)?)?,
+            offsets_in_data: var && data.folds_var_offsets(),
+            data,
             offsets: var
                 .then(|| {
                     encrypted(Pipeline::new(
@@ -314,7 +305,6 @@ impl FieldPipelines {
                     encrypted(Pipeline::new(filters, Datatype::Uint8, 1, v)?)
                 })
                 .transpose()?,
-            offsets_in_data: var && offsets_in_data(&field.filters, field.datatype, v),
         })
     }
 }
