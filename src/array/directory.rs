@@ -44,6 +44,9 @@ pub struct ArrayDirectory {
     pub consolidated_commits: Vec<Entry>,
     pub ignore_files: Vec<Entry>,
     pub vacuum_files: Vec<Entry>,
+    /// Schemas read so far, by path: every fragment names one, and most
+    /// name the same.
+    schema_cache: std::sync::Mutex<std::collections::HashMap<PathBuf, crate::format::ArraySchema>>,
 }
 
 fn list(dir: &Path) -> Result<Vec<PathBuf>> {
@@ -52,10 +55,12 @@ fn list(dir: &Path) -> Result<Vec<PathBuf>> {
     }
     let mut out = Vec::new();
     for e in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
-        out.push(e.map_err(|e| Error::io(dir, e))?.path());
+        let e = e.map_err(|e| Error::io(dir, e))?;
+        out.push((e.file_name(), e.path()));
     }
-    out.sort();
-    Ok(out)
+    // By name (cheaper than comparing whole paths component by component).
+    out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Ok(out.into_iter().map(|(_, p)| p).collect())
 }
 
 fn file_name(p: &Path) -> String {
@@ -228,6 +233,27 @@ impl ArrayDirectory {
         sort(&mut d.deletes);
         sort(&mut d.updates);
         Ok(d)
+    }
+
+    /// The schema stored at `path` (read once, then from the cache).
+    pub fn schema(
+        &self,
+        path: &Path,
+        opts: &crate::filters::ReadOptions,
+    ) -> Result<crate::format::ArraySchema> {
+        if let Some(s) = self
+            .schema_cache
+            .lock()
+            .ok()
+            .and_then(|c| c.get(path).cloned())
+        {
+            return Ok(s);
+        }
+        let s = super::schema::read_schema(path, opts)?;
+        if let Ok(mut c) = self.schema_cache.lock() {
+            c.insert(path.to_path_buf(), s.clone());
+        }
+        Ok(s)
     }
 
     /// The schema file with this name (`__array_schema.tdb` for fragments

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 
 use super::directory::{ArrayDirectory, Entry};
-use super::schema::read_schema;
 use crate::error::{Error, Result};
 use crate::filters::ReadOptions;
 use crate::format::{
@@ -135,11 +134,11 @@ impl Fragment {
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned();
-        let mut schema = read_schema(&latest, opts)?;
+        let mut schema = dir.schema(&latest, opts)?;
         let version = entry.name.version;
         if version <= 2 {
             let legacy = dir.legacy_schema.clone().unwrap_or(latest);
-            schema = read_schema(&legacy, opts)?;
+            schema = dir.schema(&legacy, opts)?;
             schema_name = "__array_schema.tdb".into();
             let dims = dims_for(&schema);
             let mbr: u64 = dims.iter().map(|s| 2 * s).sum();
@@ -173,7 +172,7 @@ impl Fragment {
             Err(first_err) => {
                 let mut found = None;
                 for e in dir.schemas.iter().rev().skip(1) {
-                    let s = read_schema(&e.path, opts)?;
+                    let s = dir.schema(&e.path, opts)?;
                     if let Ok(f) = Self::read_footer(&meta_file, version, &s) {
                         schema = s;
                         schema_name = e
@@ -204,7 +203,7 @@ impl Fragment {
                     format!("names schema {named}, which the array does not have"),
                 )
             })?;
-            schema = read_schema(&p, opts)?;
+            schema = dir.schema(&p, opts)?;
             schema_name = named;
             (footer, footer_range) = Self::read_footer(&meta_file, version, &schema)?;
         }

@@ -115,11 +115,14 @@ impl ArrayReader {
             });
             dir.deletes.retain(|d| d.name.t1 >= s && d.name.t2 <= e);
         }
-        let fragments = dir
-            .fragments
-            .iter()
-            .map(|e| Fragment::open(&dir, e, opts))
-            .collect::<Result<Vec<_>>>()?;
+        // Footers are independent: read them in parallel.
+        let fragments = {
+            use rayon::prelude::*;
+            dir.fragments
+                .par_iter()
+                .map(|e| Fragment::open(&dir, e, opts))
+                .collect::<Result<Vec<_>>>()?
+        };
         Ok(ArrayReader {
             dir,
             schema,

@@ -22,6 +22,9 @@ pub struct MappedFile {
 }
 
 impl MappedFile {
+    /// Files up to this size are read into memory instead of mapped.
+    pub const READ_BELOW: u64 = 64 * 1024;
+
     /// Maps `path` read-only.
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref().to_path_buf();
@@ -29,6 +32,12 @@ impl MappedFile {
         let len = file.metadata().map_err(|e| Error::io(&path, e))?.len();
         let bytes = if len == 0 {
             Bytes::Empty
+        } else if len <= Self::READ_BELOW {
+            // Mapping costs more than reading for a few kilobytes (fragment
+            // metadata, schemas, commit files): read those.
+            let mut buf = Vec::with_capacity(len as usize);
+            std::io::Read::read_to_end(&mut (&file), &mut buf).map_err(|e| Error::io(&path, e))?;
+            Bytes::Owned(buf)
         } else {
             // SAFETY: the map is read-only and private to this process. TileDB
             // never rewrites a committed file in place (every write creates a
