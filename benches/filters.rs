@@ -9,8 +9,8 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use tiledb_codec::filters::Pipeline;
 use tiledb_codec::format::{
-    BitWidthReductionOptions, CompressorOptions, Datatype, Filter, FilterOptions, FilterType, FloatScaleOptions,
-    PositiveDeltaOptions,
+    BitWidthReductionOptions, CompressorOptions, Datatype, Filter, FilterOptions, FilterType,
+    FloatScaleOptions, PositiveDeltaOptions,
 };
 use tiledb_codec::storage::MappedFile;
 use tiledb_codec::tile::unfilter_tile;
@@ -45,7 +45,9 @@ fn data_i64() -> Vec<u8> {
     let mut state: u64 = 7;
     let mut out = Vec::with_capacity(TILE);
     while out.len() < TILE {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         x += (state >> 60) as i64 - 7;
         out.extend_from_slice(&x.to_le_bytes());
     }
@@ -65,45 +67,128 @@ fn cases() -> Vec<(&'static str, Vec<Filter>, Datatype, Vec<u8>)> {
     let f = data_f64();
     vec![
         ("NONE", vec![], Datatype::Int64, i.clone()),
-        ("GZIP", vec![compressor(F::Gzip, 1, 6, None)], Datatype::Int64, i.clone()),
-        ("ZSTD", vec![compressor(F::Zstd, 2, 3, None)], Datatype::Int64, i.clone()),
-        ("LZ4", vec![compressor(F::Lz4, 3, 1, None)], Datatype::Int64, i.clone()),
-        ("BZIP2", vec![compressor(F::Bzip2, 5, 9, None)], Datatype::Int64, i[..TILE / 8].to_vec()),
-        ("RLE", vec![compressor(F::Rle, 4, -1, None)], Datatype::Int64, i.clone()),
-        ("DOUBLE_DELTA", vec![compressor(F::DoubleDelta, 6, -1, Some(17))], Datatype::Int64, i.clone()),
-        ("DELTA", vec![compressor(F::Delta, 8, -1, Some(17))], Datatype::Int64, i.clone()),
+        (
+            "GZIP",
+            vec![compressor(F::Gzip, 1, 6, None)],
+            Datatype::Int64,
+            i.clone(),
+        ),
+        (
+            "ZSTD",
+            vec![compressor(F::Zstd, 2, 3, None)],
+            Datatype::Int64,
+            i.clone(),
+        ),
+        (
+            "LZ4",
+            vec![compressor(F::Lz4, 3, 1, None)],
+            Datatype::Int64,
+            i.clone(),
+        ),
+        (
+            "BZIP2",
+            vec![compressor(F::Bzip2, 5, 9, None)],
+            Datatype::Int64,
+            i[..TILE / 8].to_vec(),
+        ),
+        (
+            "RLE",
+            vec![compressor(F::Rle, 4, -1, None)],
+            Datatype::Int64,
+            i.clone(),
+        ),
+        (
+            "DOUBLE_DELTA",
+            vec![compressor(F::DoubleDelta, 6, -1, Some(17))],
+            Datatype::Int64,
+            i.clone(),
+        ),
+        (
+            "DELTA",
+            vec![compressor(F::Delta, 8, -1, Some(17))],
+            Datatype::Int64,
+            i.clone(),
+        ),
         (
             "BIT_WIDTH_REDUCTION",
-            vec![filter(F::BitWidthReduction, FilterOptions::BitWidthReduction(BitWidthReductionOptions { max_window_size: 256 }))],
+            vec![filter(
+                F::BitWidthReduction,
+                FilterOptions::BitWidthReduction(BitWidthReductionOptions {
+                    max_window_size: 256,
+                }),
+            )],
             Datatype::Int64,
             i.clone(),
         ),
-        ("BITSHUFFLE", vec![filter(F::Bitshuffle, FilterOptions::NoOptions)], Datatype::Float64, f.clone()),
-        ("BYTESHUFFLE", vec![filter(F::Byteshuffle, FilterOptions::NoOptions)], Datatype::Float64, f.clone()),
         (
-            "POSITIVE_DELTA",
-            vec![filter(F::PositiveDelta, FilterOptions::PositiveDelta(PositiveDeltaOptions { max_window_size: 1024 }))],
-            Datatype::Int64,
-            i.clone(),
-        ),
-        ("CHECKSUM_MD5", vec![filter(F::ChecksumMd5, FilterOptions::NoOptions)], Datatype::Int64, i.clone()),
-        ("CHECKSUM_SHA256", vec![filter(F::ChecksumSha256, FilterOptions::NoOptions)], Datatype::Int64, i.clone()),
-        (
-            "SCALE_FLOAT",
-            vec![filter(F::ScaleFloat, FilterOptions::FloatScale(FloatScaleOptions { scale: 0.001, offset: 0.0, byte_width: 4 }))],
+            "BITSHUFFLE",
+            vec![filter(F::Bitshuffle, FilterOptions::NoOptions)],
             Datatype::Float64,
             f.clone(),
         ),
-        ("XOR", vec![filter(F::Xor, FilterOptions::NoOptions)], Datatype::Float64, f.clone()),
+        (
+            "BYTESHUFFLE",
+            vec![filter(F::Byteshuffle, FilterOptions::NoOptions)],
+            Datatype::Float64,
+            f.clone(),
+        ),
+        (
+            "POSITIVE_DELTA",
+            vec![filter(
+                F::PositiveDelta,
+                FilterOptions::PositiveDelta(PositiveDeltaOptions {
+                    max_window_size: 1024,
+                }),
+            )],
+            Datatype::Int64,
+            i.clone(),
+        ),
+        (
+            "CHECKSUM_MD5",
+            vec![filter(F::ChecksumMd5, FilterOptions::NoOptions)],
+            Datatype::Int64,
+            i.clone(),
+        ),
+        (
+            "CHECKSUM_SHA256",
+            vec![filter(F::ChecksumSha256, FilterOptions::NoOptions)],
+            Datatype::Int64,
+            i.clone(),
+        ),
+        (
+            "SCALE_FLOAT",
+            vec![filter(
+                F::ScaleFloat,
+                FilterOptions::FloatScale(FloatScaleOptions {
+                    scale: 0.001,
+                    offset: 0.0,
+                    byte_width: 4,
+                }),
+            )],
+            Datatype::Float64,
+            f.clone(),
+        ),
+        (
+            "XOR",
+            vec![filter(F::Xor, FilterOptions::NoOptions)],
+            Datatype::Float64,
+            f.clone(),
+        ),
         (
             "BYTESHUFFLE+ZSTD",
-            vec![filter(F::Byteshuffle, FilterOptions::NoOptions), compressor(F::Zstd, 2, 3, None)],
+            vec![
+                filter(F::Byteshuffle, FilterOptions::NoOptions),
+                compressor(F::Zstd, 2, 3, None),
+            ],
             Datatype::Float64,
             f.clone(),
         ),
         (
             "BITSHUFFLE+LZ4",
-            vec![filter(F::Bitshuffle, FilterOptions::NoOptions), compressor(F::Lz4, 3, 1, None)],
+            vec![
+                filter(F::Bitshuffle, FilterOptions::NoOptions),
+                compressor(F::Lz4, 3, 1, None),
+            ],
             Datatype::Float64,
             f,
         ),
@@ -112,15 +197,27 @@ fn cases() -> Vec<(&'static str, Vec<Filter>, Datatype, Vec<u8>)> {
 
 fn pipelines(c: &mut Criterion) {
     let mut g = c.benchmark_group("filter");
-    g.sample_size(10).measurement_time(std::time::Duration::from_secs(2)).warm_up_time(std::time::Duration::from_millis(300));
+    g.sample_size(10)
+        .measurement_time(std::time::Duration::from_secs(2))
+        .warm_up_time(std::time::Duration::from_millis(300));
     for (name, filters, dt, data) in cases() {
-        let Ok(p) = Pipeline::new(&filters, dt, dt.size(), 22) else { continue };
-        let Ok(encoded) = p.forward_tile(&data) else { continue };
+        let Ok(p) = Pipeline::new(&filters, dt, dt.size(), 22) else {
+            continue;
+        };
+        let Ok(encoded) = p.forward_tile(&data) else {
+            continue;
+        };
         g.throughput(Throughput::Bytes(data.len() as u64));
-        g.bench_function(BenchmarkId::new("encode", name), |b| b.iter(|| p.forward_tile(black_box(&data)).unwrap()));
+        g.bench_function(BenchmarkId::new("encode", name), |b| {
+            b.iter(|| p.forward_tile(black_box(&data)).unwrap())
+        });
         let file = MappedFile::from_vec("bench", encoded.clone());
         g.bench_function(BenchmarkId::new("decode", name), |b| {
-            b.iter(|| unfilter_tile(&file, 0, black_box(&encoded), None, u64::MAX, &p, None).unwrap().len())
+            b.iter(|| {
+                unfilter_tile(&file, 0, black_box(&encoded), None, u64::MAX, &p, None)
+                    .unwrap()
+                    .len()
+            })
         });
     }
     g.finish();
@@ -131,9 +228,14 @@ fn bare(c: &mut Criterion) {
     let data = data_i64();
     let chunks: Vec<&[u8]> = data.chunks(CHUNK).collect();
     let mut g = c.benchmark_group("bare");
-    g.sample_size(10).measurement_time(std::time::Duration::from_secs(2)).warm_up_time(std::time::Duration::from_millis(300));
+    g.sample_size(10)
+        .measurement_time(std::time::Duration::from_secs(2))
+        .warm_up_time(std::time::Duration::from_millis(300));
     g.throughput(Throughput::Bytes(data.len() as u64));
-    let zstd_chunks: Vec<Vec<u8>> = chunks.iter().map(|c| zstd::bulk::compress(c, 3).unwrap()).collect();
+    let zstd_chunks: Vec<Vec<u8>> = chunks
+        .iter()
+        .map(|c| zstd::bulk::compress(c, 3).unwrap())
+        .collect();
     g.bench_function("decode/ZSTD", |b| {
         let mut out = vec![0u8; CHUNK];
         b.iter(|| {
@@ -142,7 +244,10 @@ fn bare(c: &mut Criterion) {
             }
         })
     });
-    let lz4_chunks: Vec<Vec<u8>> = chunks.iter().map(|c| lz4_flex::block::compress(c)).collect();
+    let lz4_chunks: Vec<Vec<u8>> = chunks
+        .iter()
+        .map(|c| lz4_flex::block::compress(c))
+        .collect();
     g.bench_function("decode/LZ4", |b| {
         let mut out = vec![0u8; CHUNK];
         b.iter(|| {
@@ -165,12 +270,27 @@ fn bare(c: &mut Criterion) {
         b.iter(|| {
             for z in &gz_chunks {
                 let mut d = flate2::Decompress::new(true);
-                d.decompress(z, &mut out, flate2::FlushDecompress::Finish).unwrap();
+                d.decompress(z, &mut out, flate2::FlushDecompress::Finish)
+                    .unwrap();
             }
         })
     });
-    g.bench_function("encode/ZSTD", |b| b.iter(|| chunks.iter().map(|c| zstd::bulk::compress(c, 3).unwrap().len()).sum::<usize>()));
-    g.bench_function("encode/LZ4", |b| b.iter(|| chunks.iter().map(|c| lz4_flex::block::compress(c).len()).sum::<usize>()));
+    g.bench_function("encode/ZSTD", |b| {
+        b.iter(|| {
+            chunks
+                .iter()
+                .map(|c| zstd::bulk::compress(c, 3).unwrap().len())
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("encode/LZ4", |b| {
+        b.iter(|| {
+            chunks
+                .iter()
+                .map(|c| lz4_flex::block::compress(c).len())
+                .sum::<usize>()
+        })
+    });
     g.finish();
 }
 
