@@ -656,7 +656,7 @@ impl ArrayReader {
                     path: self.dir.root.clone(),
                     what: format!("the array has no field {n:?}"),
                 })?;
-                total = total.add(super::field::scan_field(f, &field, &self.opts)?);
+                total = total + super::field::scan_field(f, &field, &self.opts)?;
             }
         }
         Ok(total)

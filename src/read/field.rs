@@ -438,8 +438,10 @@ pub struct ScanTotals {
     pub checksum: u64,
 }
 
-impl ScanTotals {
-    pub fn add(self, o: ScanTotals) -> ScanTotals {
+impl std::ops::Add for ScanTotals {
+    type Output = ScanTotals;
+
+    fn add(self, o: ScanTotals) -> ScanTotals {
         ScanTotals {
             cells: self.cells + o.cells,
             bytes: self.bytes + o.bytes,
@@ -485,11 +487,11 @@ pub fn scan_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Res
                 Some(o) => o.len() as u64,
                 None => data.len() as u64 / field.cell_size().max(1),
             };
-            t = t.add(ScanTotals {
+            t = t + ScanTotals {
                 cells,
                 bytes: data.len() as u64,
                 checksum: tile_checksum(i as u64, data),
-            });
+            };
         }
         return Ok(t);
     }
@@ -523,5 +525,5 @@ pub fn scan_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Res
                 checksum: tile_checksum(t as u64, &data),
             })
         })
-        .try_reduce(ScanTotals::default, |a, b| Ok(a.add(b)))
+        .try_reduce(ScanTotals::default, |a, b| Ok(a + b))
 }
