@@ -172,3 +172,30 @@ fn damaged_arrays_exit_with_a_message_not_a_panic() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn scan_and_verify_work_on_every_fixture() {
+    for f in common::fixtures() {
+        if f.kind != "array" {
+            continue;
+        }
+        let mut opts = ReadOptions::default();
+        if let Some(k) = &f.key {
+            opts = opts.with_key(k.as_bytes().try_into().unwrap());
+        }
+        let reader = ArrayReader::open(&f.path, &opts).unwrap_or_else(|e| panic!("{}: {e}", f.id));
+        let totals = reader
+            .scan(None)
+            .unwrap_or_else(|e| panic!("{}: scan: {e}", f.id));
+        assert_eq!(
+            totals.cells == 0,
+            reader.fragments.is_empty(),
+            "{}: {totals:?}",
+            f.id
+        );
+        let report = tiledb_codec::verify::verify(&f.path, &opts)
+            .unwrap_or_else(|e| panic!("{}: verify: {e}", f.id));
+        assert!(report.ok(), "{}: {:?}", f.id, report.problems);
+        assert_eq!(report.fragments, reader.fragments.len(), "{}", f.id);
+    }
+}
