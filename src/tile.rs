@@ -60,8 +60,10 @@ pub fn read_generic_tile<'a>(
     let rest = &file.bytes()[offset as usize..];
     let (header, used) = decode::<GenericTileHeader>(rest, path, offset, ())?;
     // The pipeline must take exactly the bytes the header gives it.
-    let pipeline_start = used - u64::from(header.filter_pipeline_size);
-    if pipeline_start != 34 {
+    // The pipeline must take exactly the bytes the header gives it (a size
+    // larger than what was read cannot be subtracted: checked).
+    let pipeline_start = used.checked_sub(u64::from(header.filter_pipeline_size));
+    if pipeline_start != Some(34) {
         return Err(Error::decode(
             path,
             offset + 30,

@@ -376,11 +376,14 @@ impl Fragment {
             Metadata::Legacy(l) => (l.num_mbrs, l.last_tile_cell_num),
         };
         if !self.dense {
-            return Some(if tiles == 0 {
-                0
+            // Checked: the counts come from the file (`None` when they overflow).
+            return if tiles == 0 {
+                Some(0)
             } else {
-                (tiles - 1) * self.schema.capacity + last
-            });
+                (tiles - 1)
+                    .checked_mul(self.schema.capacity)?
+                    .checked_add(last)
+            };
         }
         let ned = self.non_empty_domain();
         let mut cells: u64 = 1;

@@ -64,6 +64,18 @@ fn check<R: Read + Seek>(
     Ok(())
 }
 
+/// The most bytes a list reserves before its elements decode. A count is
+/// checked against the bytes left, but an element may be far larger in
+/// memory than its smallest encoding, and lists nest (condition trees,
+/// R-tree levels): a list grows past this only as its elements decode.
+const MAX_PREALLOC_BYTES: usize = 64 << 10;
+
+/// The capacity to reserve for `count` elements of `T`.
+fn initial_capacity<T>(count: u64) -> usize {
+    let most = MAX_PREALLOC_BYTES / std::mem::size_of::<T>().max(1);
+    usize::try_from(count).map_or(most, |c| c.min(most))
+}
+
 /// Reads `len` bytes, after checking that the stream holds them.
 pub fn bytes<R: Read + Seek>(
     reader: &mut R,
@@ -94,7 +106,7 @@ where
         table,
         field,
     )?;
-    let mut items = Vec::with_capacity(count as usize);
+    let mut items = Vec::with_capacity(initial_capacity::<T>(count));
     for _ in 0..count {
         items.push(T::read_options(reader, endian, args.clone())?);
     }
@@ -120,7 +132,7 @@ where
         table,
         field,
     )?;
-    let mut items = Vec::with_capacity(each.len());
+    let mut items = Vec::with_capacity(initial_capacity::<T>(each.len() as u64));
     for e in each.iter() {
         items.push(T::read_options(reader, endian, (e.clone(),))?);
     }

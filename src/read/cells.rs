@@ -78,6 +78,47 @@ pub struct ArrayReader {
     opts: ReadOptions,
 }
 
+/// Reads a field of a fragment and checks what the files gave against
+/// itself before cells are taken from it: var-sized offsets must rise
+/// within the var data, validity must cover every cell. `cells` is the
+/// number of cells the fragment's other fields hold, when known.
+fn read_checked(
+    frag: &Fragment,
+    field: &FieldInfo,
+    opts: &ReadOptions,
+    cells: Option<usize>,
+) -> Result<FieldData> {
+    let data = read_field(frag, field, opts)?;
+    let bad = |what: String| Err(Error::decode(&frag.path, 0, "Tile", &field.name, what));
+    let n = data.len(field.cell_size());
+    if let Some(offsets) = &data.offsets {
+        let len = data.values.len() as u64;
+        let mut prev = 0;
+        for (i, &o) in offsets.iter().enumerate() {
+            if o < prev || o > len {
+                return bad(format!(
+                    "cell {i} starts at byte {o}, after the previous cell's {prev} \
+                     or past the {len} bytes of var data"
+                ));
+            }
+            prev = o;
+        }
+    }
+    if let Some(v) = &data.validity {
+        if v.len() < n {
+            return bad(format!("{} validity values for {n} cells", v.len()));
+        }
+    }
+    if let Some(expected) = cells {
+        if n != expected {
+            return bad(format!(
+                "{n} cells, the fragment's first dimension has {expected}"
+            ));
+        }
+    }
+    Ok(data)
+}
+
 fn int_of(dt: Datatype, b: &[u8]) -> Option<i128> {
     let v = value::cell(dt, b);
     v.as_i64()
@@ -137,7 +178,12 @@ impl ArrayReader {
             .domain
             .dimensions
             .iter()
-            .map(|d| FieldInfo::lookup(&self.schema, &String::from_utf8_lossy(&d.name)))
+            // A dimension whose name an attribute also has is found as the
+            // attribute (the engine refuses such schemas): refused here too.
+            .map(|d| {
+                FieldInfo::lookup(&self.schema, &String::from_utf8_lossy(&d.name))
+                    .filter(|f| f.is_dimension)
+            })
             .collect::<Option<Vec<_>>>();
         let names: Vec<String> = match &q.attributes {
             Some(a) => a.clone(),
@@ -160,8 +206,22 @@ impl ArrayReader {
         }
         let dims = dims.ok_or_else(|| Error::Unsupported {
             path: self.dir.root.clone(),
-            what: "a dimension has a datatype this crate does not know".into(),
+            what: "a dimension has a datatype this crate does not know, or an attribute's name"
+                .into(),
         })?;
+        // A cell no tile may hold cannot be read (and its fill value must
+        // not be allocated): cell sizes come from the schema.
+        let limit = self.opts.max_tile_bytes();
+        if let Some(f) = dims.iter().chain(&attrs).find(|f| f.cell_size() > limit) {
+            return Err(Error::Unsupported {
+                path: self.dir.root.clone(),
+                what: format!(
+                    "the cells of {:?} take {} bytes, over the limit of {limit} bytes",
+                    f.name,
+                    f.cell_size()
+                ),
+            });
+        }
         Ok((dims, attrs))
     }
 
@@ -224,10 +284,12 @@ impl ArrayReader {
             .fragments
             .iter()
             .map(|f| {
-                self.fragment_ned(f).ok_or_else(|| Error::Unsupported {
-                    path: f.path.clone(),
-                    what: "non-empty domain".into(),
-                })
+                self.fragment_ned(f)
+                    .filter(|ned| ned.len() == ranges.len())
+                    .ok_or_else(|| Error::Unsupported {
+                        path: f.path.clone(),
+                        what: "non-empty domain".into(),
+                    })
             })
             .collect::<Result<_>>()?;
         // The region: the subarray, else the union box of the fragments.
@@ -249,13 +311,41 @@ impl ArrayReader {
             region.push(r);
         }
         let extent: Vec<i128> = region.iter().map(|(l, h)| (h - l + 1).max(0)).collect();
-        let n: usize = extent.iter().product::<i128>().try_into().unwrap_or(0);
-        if n as u64 > self.opts.max_tile_bytes() {
+        // The result takes at least a cell's bytes (or its fill value's) and
+        // an `Option<Vec<u8>>` per field and cell: a region from damaged
+        // non-empty domains must not allocate past the limit (nor overflow
+        // counting its cells).
+        let fill_len = |f: &FieldInfo| {
+            self.schema
+                .attributes
+                .iter()
+                .find(|x| x.name == f.name.as_bytes())
+                .and_then(|x| x.fill_value.as_ref())
+                .map_or(0, |v| v.len() as u64)
+        };
+        let per_cell: u64 = dims
+            .iter()
+            .chain(&attrs)
+            .map(|f| {
+                let bytes = f.cell_size().max(fill_len(f));
+                bytes.saturating_add(std::mem::size_of::<Option<Vec<u8>>>() as u64)
+            })
+            .fold(0, u64::saturating_add);
+        let limit = self.opts.max_tile_bytes();
+        let cells = extent.iter().try_fold(1i128, |a, e| a.checked_mul(*e));
+        let n = cells
+            .and_then(|c| u64::try_from(c).ok())
+            .filter(|c| c.checked_mul(per_cell).is_some_and(|b| b <= limit))
+            .and_then(|c| usize::try_from(c).ok());
+        let Some(n) = n else {
+            let cells = cells.map_or_else(|| "too many".to_string(), |c| c.to_string());
             return Err(Error::Unsupported {
                 path: self.dir.root.clone(),
-                what: format!("a dense read of {n} cells exceeds the limit"),
+                what: format!(
+                    "a dense read of {cells} cells of {per_cell} bytes exceeds the limit of {limit} bytes"
+                ),
             });
-        }
+        };
         // Row-major position of a coordinate inside the region.
         let out_index = |c: &[i128]| -> usize {
             let mut i = 0i128;
@@ -302,26 +392,22 @@ impl ArrayReader {
                 .collect();
             let t_n: Vec<i128> = (0..nd).map(|d| t_hi[d] - t_lo[d] + 1).collect();
             let ext: Vec<i128> = ranges.iter().map(|r| r.3).collect();
-            let cells_per_tile: i128 = ext.iter().product();
-            let order = |idx: &[i128], sizes: &[i128], layout: Option<Layout>| -> i128 {
-                let mut i = 0i128;
+            // Checked: tile extents and domains come from the files.
+            let cells_per_tile = ext.iter().try_fold(1i128, |a, e| a.checked_mul(*e));
+            let order = |idx: &[i128], sizes: &[i128], layout: Option<Layout>| -> Option<i128> {
+                let step = |i: i128, d: usize| i.checked_mul(sizes[d])?.checked_add(idx[d]);
                 if layout == Some(Layout::ColMajor) {
-                    for d in (0..nd).rev() {
-                        i = i * sizes[d] + idx[d];
-                    }
+                    (0..nd).rev().try_fold(0i128, step)
                 } else {
-                    for d in 0..nd {
-                        i = i * sizes[d] + idx[d];
-                    }
+                    (0..nd).try_fold(0i128, step)
                 }
-                i
             };
             // Each fragment is read with the schema it names (schema
             // evolution); an attribute it does not have keeps the fill value.
             let datas: Vec<Option<FieldData>> = attrs
                 .iter()
                 .map(|a| match FieldInfo::lookup(&frag.schema, &a.name) {
-                    Some(fa) => read_field(frag, &fa, &self.opts).map(Some),
+                    Some(fa) => read_checked(frag, &fa, &self.opts, None).map(Some),
                     None => Ok(None),
                 })
                 .collect::<Result<_>>()?;
@@ -333,13 +419,18 @@ impl ArrayReader {
                 let within: Vec<i128> = (0..nd)
                     .map(|d| (c[d] - ranges[d].1).rem_euclid(ext[d]))
                     .collect();
-                let cell = order(&tile, &t_n, tile_layout) * cells_per_tile
-                    + order(&within, &ext, cell_layout);
+                let cell = order(&tile, &t_n, tile_layout)
+                    .zip(cells_per_tile)
+                    .and_then(|(t, per)| t.checked_mul(per))
+                    .zip(order(&within, &ext, cell_layout))
+                    .and_then(|(t, w)| t.checked_add(w))
+                    .and_then(|c| usize::try_from(c).ok())
+                    .unwrap_or(usize::MAX);
                 let oi = out_index(&c);
                 for (col, data) in columns.iter_mut().zip(&datas) {
                     let Some(data) = data else { continue };
                     let cs = col.field.cell_size();
-                    let i = cell as usize;
+                    let i = cell;
                     if i >= data.len(cs) {
                         return Err(Error::decode(
                             &frag.path,
@@ -435,20 +526,32 @@ impl ArrayReader {
                     what: "zipped coordinates (versions before 5)".into(),
                 });
             }
-            let dims_d = dims
-                .iter()
-                .map(|d| read_field(f, d, &self.opts))
-                .collect::<Result<Vec<_>>>()?;
+            // Every field must hold as many cells as the first dimension.
+            // A field's place in the fragment's files is in the schema the
+            // fragment names (a later schema may have added attributes).
+            let mut n = None;
+            let mut dims_d = Vec::with_capacity(dims.len());
+            for d in &dims {
+                let d = FieldInfo::lookup(&f.schema, &d.name)
+                    .filter(|x| x.is_dimension)
+                    .ok_or_else(|| Error::Unsupported {
+                        path: f.path.clone(),
+                        what: format!("the fragment's schema has no dimension {:?}", d.name),
+                    })?;
+                let data = read_checked(f, &d, &self.opts, n)?;
+                n = Some(data.len(d.cell_size()));
+                dims_d.push(data);
+            }
             let attrs_d = all_attrs
                 .iter()
                 .map(|a| match FieldInfo::lookup(&f.schema, &a.name) {
-                    Some(fa) => read_field(f, &fa, &self.opts).map(Some),
+                    Some(fa) => read_checked(f, &fa, &self.opts, n).map(Some),
                     None => Ok(None),
                 })
                 .collect::<Result<Vec<_>>>()?;
             let timestamps = if footer.includes_timestamps == Some(1) {
-                let t = FieldInfo::timestamps(&self.schema);
-                let d = read_field(f, &t, &self.opts)?;
+                let t = FieldInfo::timestamps(&f.schema);
+                let d = read_checked(f, &t, &self.opts, n)?;
                 Some(
                     d.values
                         .chunks_exact(8)
@@ -570,6 +673,22 @@ impl ArrayReader {
                     .clone()
                     .unwrap_or_else(|| vec![0; a.cell_size() as usize])
             });
+            // Cells of fragments written before the attribute existed take
+            // its fill value, whose size comes from the schema.
+            let filled = picked
+                .iter()
+                .filter(|&&(fi, _)| frags[fi].attrs[ai].is_none())
+                .count() as u64;
+            let fill_bytes = fill.as_ref().map_or(0, |f| f.len() as u64);
+            if filled.saturating_mul(fill_bytes) > self.opts.max_tile_bytes() {
+                return Err(Error::Unsupported {
+                    path: self.dir.root.clone(),
+                    what: format!(
+                        "{filled} fill values of {fill_bytes} bytes for {:?} exceed the limit",
+                        a.name
+                    ),
+                });
+            }
             let cells = picked
                 .iter()
                 .map(|&(fi, i)| match &frags[fi].attrs[ai] {

@@ -1,0 +1,31 @@
+//! `ArraySchema` from bytes (the data of a schema generic tile), then what
+//! the crate derives from a schema: the JSON account, coordinate sizes, the
+//! fields and their filter pipelines.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tiledb_codec::format::{decode, ArraySchema};
+use tiledb_codec::read::field::{FieldInfo, FieldPipelines};
+
+fuzz_target!(|data: &[u8]| {
+    let path = tiledb_codec_fuzz::path("fuzz/__schema/__1_1_0123456789abcdef0123456789abcdef");
+    let Ok((schema, _)) = decode::<ArraySchema>(data, path, 0, ()) else {
+        return;
+    };
+    let _ = tiledb_codec::inspect::schema_json(&schema);
+    let _ = serde_json::to_string(&schema);
+    let _ = schema.domain.coord_sizes();
+    let names = schema
+        .attributes
+        .iter()
+        .map(|a| &a.name)
+        .chain(schema.domain.dimensions.iter().map(|d| &d.name));
+    for name in names {
+        if let Some(field) = FieldInfo::lookup(&schema, &String::from_utf8_lossy(name)) {
+            let _ = field.cell_size();
+            let _ = FieldPipelines::new(&schema, &field, None);
+            let _ = FieldPipelines::new(&schema, &field, Some(tiledb_codec_fuzz::KEY));
+        }
+    }
+    let _ = FieldInfo::timestamps(&schema);
+});

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS (default 30) seconds, one after the
+# other, with the format dictionary, the committed seeds and a corpus of its
+# own (fuzz/corpus/<target>, gitignored), and prints per target how many
+# inputs it ran (libFuzzer's stat::number_of_executed_units) and whether it
+# found a crash (saved under fuzz/artifacts/<target>/).
+#
+#   fuzz/run_all.sh [SECONDS] [TARGET...]
+#
+# Needs cargo-fuzz; on a stable toolchain RUSTC_BOOTSTRAP=1 is set here.
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+seconds="${1:-30}"
+shift || true
+export RUSTC_BOOTSTRAP=1 RUST_BACKTRACE=1
+cd "$root"
+
+if [ "$#" -gt 0 ]; then
+    targets=("$@")
+else
+    mapfile -t targets < <(cargo fuzz list)
+fi
+
+# Build once, then run the binaries themselves: the crate may change under
+# a long run without changing what is being fuzzed.
+cargo fuzz build >/dev/null 2>&1 || cargo fuzz build || exit 1
+bin="$here/target/$(rustc -vV | sed -n 's/^host: //p')/release"
+
+logs="$here/target/run_all"
+mkdir -p "$logs"
+status=0
+printf '%-20s %8s %12s %10s  %s\n' target seconds executions exec/s result
+for t in "${targets[@]}"; do
+    mkdir -p "$here/corpus/$t" "$here/seeds/$t" "$here/artifacts/$t"
+    log="$logs/$t.log"
+    "$bin/$t" "$here/corpus/$t" "$here/seeds/$t" \
+        -artifact_prefix="$here/artifacts/$t/" \
+        -dict="$here/tiledb.dict" \
+        -max_total_time="$seconds" \
+        -rss_limit_mb=2048 \
+        -timeout=10 \
+        -print_final_stats=1 >"$log" 2>&1
+    rc=$?
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+    speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+    if [ "$rc" -eq 0 ]; then
+        result=ok
+    else
+        status=1
+        artifact=$(grep -o 'Test unit written to [^ ]*' "$log" | tail -1 | sed 's/Test unit written to //')
+        result="CRASH ${artifact:-(see $log)}"
+    fi
+    printf '%-20s %8s %12s %10s  %s\n' "$t" "$seconds" "${execs:-?}" "${speed:-?}" "$result"
+done
+exit $status
