@@ -28,5 +28,6 @@ pub mod storage;
 pub mod tile;
 pub mod value;
 pub mod verify;
+pub mod write;
 
 pub use error::{Error, Result};

@@ -1,0 +1,40 @@
+//! Writing TileDB arrays (format version 22 by default, 10 to 22 on request):
+//! array creation from the JSON shape of [`crate::inspect::schema_json`],
+//! fragments from cells given column-wise ([`FragmentWriter`]), NDJSON/CSV
+//! import ([`import()`]) and array metadata ([`put_metadata`],
+//! [`delete_metadata`]).
+//!
+//! Every byte layout comes from the generated codecs of [`crate::format`];
+//! the rules of what goes where follow the engine's writers
+//! (tiledb/sm/query/writers/*.cc, tiledb/sm/fragment/fragment_metadata.cc,
+//! tiledb/sm/tile/tile_metadata_generator.cc, tiledb/sm/rtree/rtree.cc).
+//!
+//! Crash safety: a fragment folder is written and synced in full before its
+//! commit marker is created (and synced), so a writer that stops at any point
+//! leaves no visible partial fragment; arrays are assembled in a temporary
+//! folder and renamed into place; metadata files are written under a `.tmp`
+//! name (skipped by readers) and renamed.
+
+mod error;
+pub mod fragment;
+pub mod generic;
+pub mod import;
+pub mod metadata;
+pub mod order;
+pub mod schema;
+pub mod sort;
+pub mod stats;
+pub mod util;
+pub mod values;
+
+pub use error::{WriteError, WriteResult};
+pub use fragment::{Column, FailPoint, FragmentInfo, FragmentWriter, WriteOptions};
+pub use import::{import, import_with, CellFormat, ImportOptions, ImportSummary};
+pub use metadata::{delete_metadata, put_metadata};
+pub use schema::{build_schema, create_array, create_array_with, CreateOptions, SchemaSpec};
+
+/// The format version this crate writes unless told otherwise (TileDB 2.30).
+pub const FORMAT_VERSION: u32 = 22;
+
+/// The oldest format version this crate writes.
+pub const MIN_WRITE_VERSION: u32 = 10;

@@ -1,0 +1,678 @@
+//! Tile and fragment metadata: mins, maxes, sums and null counts, computed
+//! as the engine computes them (tiledb/sm/tile/tile_metadata_generator.cc,
+//! tiledb/sm/fragment/fragment_metadata.cc
+//! `compute_fragment_min_max_sum_null_count`), quirks included: no null
+//! count for var-sized fields without min/max, nulls of fixed-size fields
+//! without min/max counted over the whole tile, strings compared with
+//! `strncmp`, sums that saturate.
+
+use crate::format::{Datatype, FieldMinMaxSumNullCount};
+
+/// The C type the engine's metadata generator uses for a datatype.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+    /// `char`: CHAR and STRING_ASCII.
+    Char,
+    /// `std::byte`: BLOB, GEOM_WKB, GEOM_WKT.
+    Byte,
+    /// Not handled by the generator (ANY, STRING_UTF8/16/32, UCS2/4).
+    Other,
+}
+
+pub fn kind_of(dt: Datatype) -> Kind {
+    use Datatype as D;
+    match dt {
+        D::Int8 => Kind::I8,
+        D::Int16 => Kind::I16,
+        D::Int32 => Kind::I32,
+        D::Int64 => Kind::I64,
+        D::Uint8 | D::Bool => Kind::U8,
+        D::Uint16 => Kind::U16,
+        D::Uint32 => Kind::U32,
+        D::Uint64 => Kind::U64,
+        D::Float32 => Kind::F32,
+        D::Float64 => Kind::F64,
+        D::Char | D::StringAscii => Kind::Char,
+        D::Blob | D::GeomWkb | D::GeomWkt => Kind::Byte,
+        D::Any
+        | D::StringUtf8
+        | D::StringUtf16
+        | D::StringUtf32
+        | D::StringUcs2
+        | D::StringUcs4 => Kind::Other,
+        // Dates and times.
+        _ => Kind::I64,
+    }
+}
+
+/// `TileMetadataGenerator::has_min_max_metadata`.
+pub fn has_min_max(dt: Datatype, is_dim: bool, var: bool, cell_val_num: u32) -> bool {
+    use Datatype as D;
+    if is_dim {
+        return false;
+    }
+    let chars = matches!(dt, D::Char | D::StringAscii);
+    if var && !chars {
+        return false;
+    }
+    if cell_val_num != 1 && !chars {
+        return false;
+    }
+    !matches!(
+        dt,
+        D::Any
+            | D::Blob
+            | D::GeomWkb
+            | D::GeomWkt
+            | D::StringUtf8
+            | D::StringUtf16
+            | D::StringUtf32
+            | D::StringUcs2
+            | D::StringUcs4
+    )
+}
+
+/// `TileMetadataGenerator::has_sum_metadata`.
+pub fn has_sum(dt: Datatype, var: bool, cell_val_num: u32) -> bool {
+    use Datatype as D;
+    if var || cell_val_num != 1 {
+        return false;
+    }
+    !matches!(
+        dt,
+        D::Any
+            | D::Blob
+            | D::GeomWkb
+            | D::GeomWkt
+            | D::StringUtf8
+            | D::StringUtf16
+            | D::StringUtf32
+            | D::StringUcs2
+            | D::StringUcs4
+            | D::StringAscii
+    )
+}
+
+/// What the metadata of one entry of the engine's index map (an
+/// attribute, `__coords` or a dimension) depends on.
+#[derive(Debug, Clone)]
+pub struct MetaSpec {
+    pub datatype: Datatype,
+    pub is_dim: bool,
+    pub var: bool,
+    /// Bytes of a fixed-size cell (8 for var-sized: the offsets).
+    pub cell_size: u64,
+    pub cell_val_num: u32,
+    pub nullable: bool,
+    /// Whether the fragment keeps any per-tile metadata for the entry (not
+    /// for the dimensions of a dense fragment).
+    pub kept: bool,
+}
+
+impl MetaSpec {
+    pub fn min_max(&self) -> bool {
+        self.kept && has_min_max(self.datatype, self.is_dim, self.var, self.cell_val_num)
+    }
+    pub fn sum(&self) -> bool {
+        self.kept && has_sum(self.datatype, self.var, self.cell_val_num) && !self.var
+    }
+    pub fn null_counts(&self) -> bool {
+        self.kept && self.nullable
+    }
+}
+
+/// One tile of one field, unfiltered.
+#[derive(Debug, Clone, Default)]
+pub struct RawTile {
+    /// Fixed-size values, or the var-sized data.
+    pub data: Vec<u8>,
+    /// Var-sized: where each cell starts in `data`.
+    pub offsets: Option<Vec<u64>>,
+    /// Nullable: one byte per cell, 0 = null.
+    pub validity: Option<Vec<u8>>,
+    pub cells: u64,
+}
+
+impl RawTile {
+    fn cell(&self, c: usize, cell_size: usize) -> &[u8] {
+        match &self.offsets {
+            Some(o) => {
+                let end = o.get(c + 1).map_or(self.data.len(), |e| *e as usize);
+                &self.data[o[c] as usize..end]
+            }
+            None => &self.data[c * cell_size..(c + 1) * cell_size],
+        }
+    }
+}
+
+/// The metadata of one tile of one field.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TileStats {
+    pub min: Vec<u8>,
+    pub max: Vec<u8>,
+    /// The bit pattern of an i64, u64 or f64 sum.
+    pub sum: u64,
+    pub null_count: u64,
+}
+
+/// `strncmp`: bytes as unsigned chars, up to `n` or a NUL in both.
+pub fn strncmp(a: &[u8], b: &[u8], n: usize) -> std::cmp::Ordering {
+    for i in 0..n {
+        let x = a.get(i).copied().unwrap_or(0);
+        let y = b.get(i).copied().unwrap_or(0);
+        if x != y {
+            return x.cmp(&y);
+        }
+        if x == 0 {
+            break;
+        }
+    }
+    std::cmp::Ordering::Equal
+}
+
+macro_rules! num_kind {
+    ($kind:expr, $f:ident, $($args:expr),*) => {
+        match $kind {
+            Kind::I8 => $f::<i8>($($args),*),
+            Kind::I16 => $f::<i16>($($args),*),
+            Kind::I32 => $f::<i32>($($args),*),
+            Kind::I64 => $f::<i64>($($args),*),
+            Kind::U8 => $f::<u8>($($args),*),
+            Kind::U16 => $f::<u16>($($args),*),
+            Kind::U32 => $f::<u32>($($args),*),
+            Kind::U64 => $f::<u64>($($args),*),
+            Kind::F32 => $f::<f32>($($args),*),
+            Kind::F64 => $f::<f64>($($args),*),
+            Kind::Char => $f::<i8>($($args),*),
+            Kind::Byte | Kind::Other => unreachable!(),
+        }
+    };
+}
+
+/// A number type of the generator.
+pub trait Num: Copy + PartialOrd + Sized {
+    const MAX: Self;
+    const LOWEST: Self;
+    const W: usize;
+    fn read(b: &[u8]) -> Self;
+    fn write(self) -> Vec<u8>;
+    /// Adds to a sum of the engine's sum type, saturating as it does;
+    /// returns false when the sum saturated (the engine stops the slab).
+    fn add_to(self, sum: &mut u64) -> bool;
+}
+
+fn add_i64(sum: &mut u64, v: i64) -> bool {
+    let s = *sum as i64;
+    if s > 0 && v > 0 && s > i64::MAX - v {
+        *sum = i64::MAX as u64;
+        return false;
+    }
+    if s < 0 && v < 0 && s < i64::MIN - v {
+        *sum = i64::MIN as u64;
+        return false;
+    }
+    *sum = s.wrapping_add(v) as u64;
+    true
+}
+
+fn add_u64(sum: &mut u64, v: u64) -> bool {
+    if *sum > u64::MAX - v {
+        *sum = u64::MAX;
+        return false;
+    }
+    *sum += v;
+    true
+}
+
+fn add_f64(sum: &mut u64, v: f64) -> bool {
+    let s = f64::from_bits(*sum);
+    if (s < 0.0) == (v < 0.0) && s.abs() > f64::MAX - v.abs() {
+        *sum = if s < 0.0 { f64::MIN } else { f64::MAX }.to_bits();
+        return false;
+    }
+    *sum = (s + v).to_bits();
+    true
+}
+
+macro_rules! num_impl {
+    ($t:ty, $w:expr, $add:ident, $conv:ty) => {
+        impl Num for $t {
+            const MAX: Self = <$t>::MAX;
+            const LOWEST: Self = <$t>::MIN;
+            const W: usize = $w;
+            fn read(b: &[u8]) -> Self {
+                <$t>::from_le_bytes(b[..$w].try_into().unwrap())
+            }
+            fn write(self) -> Vec<u8> {
+                self.to_le_bytes().to_vec()
+            }
+            fn add_to(self, sum: &mut u64) -> bool {
+                $add(sum, self as $conv)
+            }
+        }
+    };
+}
+
+num_impl!(i8, 1, add_i64, i64);
+num_impl!(i16, 2, add_i64, i64);
+num_impl!(i32, 4, add_i64, i64);
+num_impl!(i64, 8, add_i64, i64);
+num_impl!(u8, 1, add_u64, u64);
+num_impl!(u16, 2, add_u64, u64);
+num_impl!(u32, 4, add_u64, u64);
+num_impl!(u64, 8, add_u64, u64);
+num_impl!(f32, 4, add_f64, f64);
+num_impl!(f64, 8, add_f64, f64);
+
+fn fixed_num<T: Num>(
+    spec: &MetaSpec,
+    tile: &RawTile,
+    ranges: &[(usize, usize)],
+    out: &mut TileStats,
+) {
+    let mm = has_min_max(spec.datatype, spec.is_dim, false, spec.cell_val_num);
+    let sum = has_sum(spec.datatype, false, spec.cell_val_num);
+    let value = |c: usize| T::read(&tile.data[c * T::W..]);
+    let (mut min, mut max) = (T::MAX, T::LOWEST);
+    match &tile.validity {
+        None => {
+            for &(s, e) in ranges {
+                if mm {
+                    for c in s..e {
+                        let v = value(c);
+                        min = if min < v { min } else { v };
+                        max = if max > v { max } else { v };
+                    }
+                }
+                if sum {
+                    for c in s..e {
+                        if !value(c).add_to(&mut out.sum) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        Some(valid) => {
+            if !mm {
+                // Without min/max the engine counts the nulls of the whole tile.
+                out.null_count = valid.iter().filter(|v| **v == 0).count() as u64;
+            }
+            for &(s, e) in ranges {
+                if mm {
+                    for (c, ok) in valid.iter().enumerate().take(e).skip(s) {
+                        let v = value(c);
+                        let null = *ok == 0;
+                        if !(null || min < v) {
+                            min = v;
+                        }
+                        if !(null || max > v) {
+                            max = v;
+                        }
+                        out.null_count += u64::from(null);
+                    }
+                }
+                if sum {
+                    for (c, ok) in valid.iter().enumerate().take(e).skip(s) {
+                        if *ok != 0 && !value(c).add_to(&mut out.sum) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if mm {
+        out.min = min.write();
+        out.max = max.write();
+    }
+}
+
+fn fixed_char(spec: &MetaSpec, tile: &RawTile, ranges: &[(usize, usize)], out: &mut TileStats) {
+    let cs = spec.cell_size as usize;
+    let mm = has_min_max(spec.datatype, spec.is_dim, false, spec.cell_val_num);
+    let sum = has_sum(spec.datatype, false, spec.cell_val_num);
+    let mut min: Option<usize> = None;
+    let mut max: Option<usize> = None;
+    let cell = |c: usize| &tile.data[c * cs..(c + 1) * cs];
+    match &tile.validity {
+        None => {
+            if mm && !tile.data.is_empty() {
+                for &(s, e) in ranges {
+                    for c in s..e {
+                        match (min, max) {
+                            (Some(m), Some(x)) => {
+                                if strncmp(cell(m), cell(c), cs).is_gt() {
+                                    min = Some(c);
+                                }
+                                if strncmp(cell(x), cell(c), cs).is_lt() {
+                                    max = Some(c);
+                                }
+                            }
+                            _ => {
+                                min = Some(c);
+                                max = Some(c);
+                            }
+                        }
+                    }
+                }
+            }
+            if sum {
+                for &(s, e) in ranges {
+                    for c in s..e {
+                        if !(tile.data[c] as i8).add_to(&mut out.sum) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        Some(valid) => {
+            if !mm {
+                out.null_count = valid.iter().filter(|v| **v == 0).count() as u64;
+            }
+            for &(s, e) in ranges {
+                if mm {
+                    for (c, ok) in valid.iter().enumerate().take(e).skip(s) {
+                        let null = *ok == 0;
+                        if !null && min.is_none_or(|m| strncmp(cell(m), cell(c), cs).is_gt()) {
+                            min = Some(c);
+                        }
+                        if !null && max.is_none_or(|x| strncmp(cell(x), cell(c), cs).is_lt()) {
+                            max = Some(c);
+                        }
+                        out.null_count += u64::from(null);
+                    }
+                }
+                if sum {
+                    for (c, ok) in valid.iter().enumerate().take(e).skip(s) {
+                        if *ok != 0 && !(tile.data[c] as i8).add_to(&mut out.sum) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if mm {
+        out.min = min.map_or(vec![0; cs], |m| cell(m).to_vec());
+        out.max = max.map_or(vec![0; cs], |m| cell(m).to_vec());
+    }
+}
+
+/// `min_max_var`: whether `b` should replace the current min `a` (the
+/// engine's order of strings: `strncmp` over the shorter length, then the
+/// length).
+fn var_less(a: &[u8], b: &[u8]) -> bool {
+    match strncmp(a, b, a.len().min(b.len())) {
+        std::cmp::Ordering::Equal => b.len() < a.len(),
+        o => o.is_gt(),
+    }
+}
+
+/// Whether `b` should replace the current max `a`.
+fn var_greater(a: &[u8], b: &[u8]) -> bool {
+    match strncmp(a, b, a.len().min(b.len())) {
+        std::cmp::Ordering::Equal => b.len() > a.len(),
+        o => o.is_lt(),
+    }
+}
+
+fn var_stats(spec: &MetaSpec, tile: &RawTile, ranges: &[(usize, usize)], out: &mut TileStats) {
+    let mm = has_min_max(spec.datatype, spec.is_dim, true, spec.cell_val_num);
+    if !mm || tile.cells == 0 {
+        return;
+    }
+    let mut min: Option<&[u8]> = None;
+    let mut max: Option<&[u8]> = None;
+    for &(s, e) in ranges {
+        for c in s..e {
+            if let Some(v) = &tile.validity {
+                if v[c] == 0 {
+                    out.null_count += 1;
+                    continue;
+                }
+            }
+            let value = tile.cell(c, 0);
+            match (min, max) {
+                (Some(m), Some(x)) => {
+                    if var_less(m, value) {
+                        min = Some(value);
+                    }
+                    if var_greater(x, value) {
+                        max = Some(value);
+                    }
+                }
+                _ => {
+                    min = Some(value);
+                    max = Some(value);
+                }
+            }
+        }
+    }
+    out.min = min.map(<[u8]>::to_vec).unwrap_or_default();
+    out.max = max.map(<[u8]>::to_vec).unwrap_or_default();
+}
+
+/// The metadata of one tile; `ranges` are the cells that count (all of a
+/// sparse tile; the cells inside the written rectangle of a dense tile).
+pub fn tile_stats(spec: &MetaSpec, tile: &RawTile, ranges: &[(usize, usize)]) -> TileStats {
+    let mut out = TileStats::default();
+    if spec.var {
+        var_stats(spec, tile, ranges, &mut out);
+        return out;
+    }
+    match kind_of(spec.datatype) {
+        Kind::Other => {}
+        Kind::Byte => {
+            if let Some(v) = &tile.validity {
+                out.null_count = v.iter().filter(|x| **x == 0).count() as u64;
+            }
+        }
+        Kind::Char => fixed_char(spec, tile, ranges, &mut out),
+        k => num_kind!(k, fixed_num, spec, tile, ranges, &mut out),
+    }
+    out
+}
+
+/// Per-tile metadata of one index-map entry, as the fragment stores it.
+#[derive(Debug, Clone, Default)]
+pub struct FieldMeta {
+    /// Fixed: `tiles * cell_size` bytes. Var: one u64 offset per tile.
+    pub mins: Vec<u8>,
+    pub maxs: Vec<u8>,
+    pub min_var: Vec<u8>,
+    pub max_var: Vec<u8>,
+    pub sums: Vec<u64>,
+    pub null_counts: Vec<u64>,
+}
+
+impl FieldMeta {
+    /// Records the metadata of the next tile, which holds `cells` cells.
+    pub fn push(&mut self, spec: &MetaSpec, s: &TileStats, cells: u64) {
+        let all_null = s.null_count == cells;
+        if spec.min_max() {
+            if spec.var {
+                self.mins
+                    .extend_from_slice(&(self.min_var.len() as u64).to_le_bytes());
+                self.maxs
+                    .extend_from_slice(&(self.max_var.len() as u64).to_le_bytes());
+                if !all_null {
+                    self.min_var.extend_from_slice(&s.min);
+                    self.max_var.extend_from_slice(&s.max);
+                }
+            } else if all_null || s.min.len() as u64 != spec.cell_size {
+                self.mins
+                    .extend(std::iter::repeat_n(0, spec.cell_size as usize));
+                self.maxs
+                    .extend(std::iter::repeat_n(0, spec.cell_size as usize));
+            } else {
+                self.mins.extend_from_slice(&s.min);
+                self.maxs.extend_from_slice(&s.max);
+            }
+        }
+        if spec.sum() {
+            self.sums.push(s.sum);
+        }
+        if spec.null_counts() {
+            self.null_counts.push(s.null_count);
+        }
+    }
+
+    /// Metadata for a tile of an entry nothing is written for (`__coords`,
+    /// the dimensions of dense fragments): zeros where the engine keeps
+    /// buffers.
+    pub fn push_empty(&mut self, spec: &MetaSpec) {
+        if spec.min_max() {
+            let w = if spec.var { 8 } else { spec.cell_size as usize };
+            self.mins.extend(std::iter::repeat_n(0, w));
+            self.maxs.extend(std::iter::repeat_n(0, w));
+        }
+        if spec.sum() {
+            self.sums.push(0);
+        }
+        if spec.null_counts() {
+            self.null_counts.push(0);
+        }
+    }
+}
+
+fn frag_num<T: Num>(
+    spec: &MetaSpec,
+    m: &FieldMeta,
+    tile_cells: &[u64],
+    out: &mut FieldMinMaxSumNullCount,
+) {
+    let all_null = |t: usize| spec.nullable && m.null_counts.get(t) == Some(&tile_cells[t]);
+    if spec.min_max() {
+        let (mut min, mut max) = (T::MAX, T::LOWEST);
+        for t in 0..tile_cells.len() {
+            if !all_null(t) && m.mins.len() >= (t + 1) * T::W {
+                let (a, b) = (T::read(&m.mins[t * T::W..]), T::read(&m.maxs[t * T::W..]));
+                min = if min < a { min } else { a };
+                max = if max > b { max } else { b };
+            }
+        }
+        out.min = min.write();
+        out.max = max.write();
+    }
+    if spec.sum() {
+        let mut sum = 0u64;
+        let kind = kind_of(spec.datatype);
+        for t in 0..tile_cells.len() {
+            if all_null(t) {
+                continue;
+            }
+            let v = m.sums[t];
+            let ok = match kind {
+                Kind::F32 | Kind::F64 => add_f64(&mut sum, f64::from_bits(v)),
+                Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64 => add_u64(&mut sum, v),
+                _ => add_i64(&mut sum, v as i64),
+            };
+            if !ok {
+                break;
+            }
+        }
+        out.sum = sum;
+    }
+}
+
+/// The fragment's min, max, sum and null count of one index-map entry
+/// (`compute_fragment_min_max_sum_null_count`).
+pub fn fragment_entry(
+    spec: &MetaSpec,
+    m: &FieldMeta,
+    tile_cells: &[u64],
+    dense: bool,
+) -> FieldMinMaxSumNullCount {
+    let mut out = FieldMinMaxSumNullCount {
+        min_size: 0,
+        min: Vec::new(),
+        max_size: 0,
+        max: Vec::new(),
+        sum: 0,
+        null_count: m.null_counts.iter().sum(),
+    };
+    let all_null = |t: usize| spec.nullable && m.null_counts.get(t) == Some(&tile_cells[t]);
+    if spec.var {
+        if has_min_max(spec.datatype, spec.is_dim, true, spec.cell_val_num) && spec.kept {
+            let n = tile_cells.len();
+            let span = |offs: &[u8], var: &[u8], t: usize| -> (usize, usize) {
+                let at = |i: usize| {
+                    u64::from_le_bytes(offs[i * 8..i * 8 + 8].try_into().unwrap()) as usize
+                };
+                let s = at(t);
+                let e = if t + 1 == n { var.len() } else { at(t + 1) };
+                (s, e)
+            };
+            let mut min: Option<&[u8]> = None;
+            let mut max: Option<&[u8]> = None;
+            for t in 0..n {
+                if all_null(t) {
+                    continue;
+                }
+                let (s, e) = span(&m.mins, &m.min_var, t);
+                let a = &m.min_var[s..e];
+                let (s, e) = span(&m.maxs, &m.max_var, t);
+                let b = &m.max_var[s..e];
+                match (min, max) {
+                    (Some(x), Some(y)) => {
+                        if var_less(x, a) {
+                            min = Some(a);
+                        }
+                        if var_greater(y, b) {
+                            max = Some(b);
+                        }
+                    }
+                    _ => {
+                        min = Some(a);
+                        max = Some(b);
+                    }
+                }
+            }
+            out.min = min.map(<[u8]>::to_vec).unwrap_or_default();
+            out.max = max.map(<[u8]>::to_vec).unwrap_or_default();
+        }
+    } else if !(dense && spec.is_dim) {
+        match kind_of(spec.datatype) {
+            Kind::Char => {
+                if has_min_max(spec.datatype, spec.is_dim, false, spec.cell_val_num) {
+                    let w = spec.cell_val_num as usize;
+                    let mut min: Option<&[u8]> = None;
+                    let mut max: Option<&[u8]> = None;
+                    let mut at = 0usize;
+                    for t in 0..tile_cells.len() {
+                        if all_null(t) {
+                            continue;
+                        }
+                        let (a, b) = (&m.mins[at..at + w], &m.maxs[at..at + w]);
+                        if min.is_none_or(|x| strncmp(x, a, w).is_gt()) {
+                            min = Some(a);
+                        }
+                        if max.is_none_or(|x| strncmp(x, b, w).is_lt()) {
+                            max = Some(b);
+                        }
+                        at += w;
+                    }
+                    out.min = min.map(<[u8]>::to_vec).unwrap_or_default();
+                    out.max = max.map(<[u8]>::to_vec).unwrap_or_default();
+                }
+            }
+            Kind::Byte | Kind::Other => {}
+            k => num_kind!(k, frag_num, spec, m, tile_cells, &mut out),
+        }
+    }
+    out.min_size = out.min.len() as u64;
+    out.max_size = out.max.len() as u64;
+    out
+}

@@ -1,0 +1,113 @@
+//! Names, timestamps and durable file operations.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::error::{WriteError, WriteResult};
+
+/// 32 lowercase hex digits, as the engine's `random_label`.
+pub fn random_label() -> String {
+    format!("{:032x}", rand::random::<u128>())
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+/// `__<t1>_<t2>_<label>[_<version>]` (format_spec/timestamped_name.md).
+pub fn timestamped_name(t1: u64, t2: u64, version: Option<u32>) -> String {
+    match version {
+        Some(v) => format!("__{t1}_{t2}_{}_{v}", random_label()),
+        None => format!("__{t1}_{t2}_{}", random_label()),
+    }
+}
+
+/// Creates `path` (which must not exist), writes `bytes` and syncs it.
+pub fn write_new_synced(path: &Path, bytes: &[u8]) -> WriteResult<()> {
+    let mut f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| WriteError::io(path, e))?;
+    f.write_all(bytes).map_err(|e| WriteError::io(path, e))?;
+    f.sync_all().map_err(|e| WriteError::io(path, e))
+}
+
+/// Syncs a folder, so that the entries created in it are durable.
+pub fn sync_dir(path: &Path) -> WriteResult<()> {
+    File::open(path)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| WriteError::io(path, e))
+}
+
+/// Creates a folder (and its parents).
+pub fn create_dir(path: &Path) -> WriteResult<()> {
+    fs::create_dir_all(path).map_err(|e| WriteError::io(path, e))
+}
+
+/// Renames `from` to `to` and syncs the folder of `to`.
+pub fn rename_synced(from: &Path, to: &Path) -> WriteResult<()> {
+    fs::rename(from, to).map_err(|e| WriteError::io(to, e))?;
+    if let Some(parent) = to.parent() {
+        sync_dir(parent)?;
+    }
+    Ok(())
+}
+
+/// A fresh folder for scratch files (sort runs, tiles waiting for their
+/// turn), removed when dropped.
+pub struct ScratchDir {
+    pub path: PathBuf,
+}
+
+impl ScratchDir {
+    pub fn new(base: Option<&Path>) -> WriteResult<Self> {
+        let base = base.map_or_else(std::env::temp_dir, Path::to_path_buf);
+        let path = base.join(format!("tiledb-codec-{}", random_label()));
+        create_dir(&path)?;
+        Ok(ScratchDir { path })
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.path);
+    }
+}
+
+/// The largest first timestamp among the timestamped names in `dir` (files
+/// or folders; extensions are ignored), for picking a strictly later one.
+pub fn latest_t1(dir: &Path) -> u64 {
+    let Ok(rd) = fs::read_dir(dir) else { return 0 };
+    rd.filter_map(|e| e.ok())
+        .filter_map(|e| crate::array::name::parse(&e.file_name().to_string_lossy()))
+        .map(|n| n.t2.max(n.t1))
+        .max()
+        .unwrap_or(0)
+}
+
+/// A timestamp for a new file of `dirs`: `requested` if given, else now,
+/// but always later than everything already there (the engine orders files
+/// by their first timestamp only, so equal timestamps have no order).
+pub fn next_timestamp(requested: Option<u64>, dirs: &[PathBuf]) -> u64 {
+    if let Some(t) = requested {
+        return t;
+    }
+    let latest = dirs.iter().map(|d| latest_t1(d)).max().unwrap_or(0);
+    // Wait out the millisecond of the latest file rather than stamp a file
+    // in the future (a reader opening "now" would not see it yet), unless
+    // the latest is far ahead (timestamps given by hand).
+    loop {
+        let now = now_ms();
+        if now > latest || latest > now + 1000 {
+            return now.max(latest + 1);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}

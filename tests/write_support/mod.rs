@@ -1,0 +1,239 @@
+//! Helpers shared by the writer's tests (`tests/write_*.rs`).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::{json, Value};
+use tiledb_codec::array::schema::{read_enumeration, read_schema};
+use tiledb_codec::array::ArrayDirectory;
+use tiledb_codec::filters::ReadOptions;
+use tiledb_codec::format::Datatype;
+use tiledb_codec::inspect::schema_json;
+use tiledb_codec::read::{export::write_ndjson, ArrayReader, Query};
+
+#[path = "../common/mod.rs"]
+pub mod common;
+
+/// A fresh folder under the system's temporary folder, removed on drop.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> Self {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let p = std::env::temp_dir().join(format!(
+            "tiledb-codec-{tag}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        ));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+
+    pub fn join(&self, p: &str) -> PathBuf {
+        self.0.join(p)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if std::env::var_os("KEEP_TEMP").is_none() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// The engine's full read of an array (`engine_account.py --cells`), or its
+/// error output.
+pub fn engine_cells(path: &Path) -> Result<Vec<Value>, String> {
+    let out = std::process::Command::new(common::engine_python())
+        .arg(common::root().join("tests/engine/engine_account.py"))
+        .arg(path)
+        .arg("--cells")
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+        let tail = lines[lines.len().saturating_sub(4)..].join(" | ");
+        return Err(tail);
+    }
+    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    Ok(v["cells"].as_array().cloned().unwrap_or_default())
+}
+
+/// The engine's account of an array (schema, fragments, metadata).
+pub fn engine_account(path: &Path) -> Result<Value, String> {
+    let out = std::process::Command::new(common::engine_python())
+        .arg(common::root().join("tests/engine/engine_account.py"))
+        .arg(path)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())
+}
+
+/// JSON equality where 3 and 3.0 are one number and a one-element list is
+/// its element; strings equal up to trailing NULs (TileDB-Py strips them).
+pub fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::String(x), Value::String(y)) => {
+            x.trim_end_matches('\0') == y.trim_end_matches('\0')
+        }
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
+        (Value::Array(x), y) if x.len() == 1 => same(&x[0], y),
+        (x, Value::Array(y)) if y.len() == 1 => same(x, &y[0]),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+pub fn sorted(mut v: Vec<Value>) -> Vec<Value> {
+    v.sort_by_cached_key(|x| x.to_string());
+    v
+}
+
+/// Compares two reads as sorted lists of rows; `None` when equal.
+pub fn diff_cells(a: Vec<Value>, b: Vec<Value>) -> Option<String> {
+    let (a, b) = (sorted(a), sorted(b));
+    if a.len() != b.len() {
+        return Some(format!("{} cells vs {}", a.len(), b.len()));
+    }
+    a.iter()
+        .zip(&b)
+        .find(|(x, y)| !same(x, y))
+        .map(|(x, y)| format!("{x} vs {y}"))
+}
+
+/// The schema JSON of an array, with its enumerations' values (read from
+/// `__schema/__enumerations`) in the shape the writer takes.
+pub fn schema_json_with_enumerations(path: &Path) -> Value {
+    let opts = ReadOptions::default();
+    let dir = ArrayDirectory::open(path).unwrap();
+    let s = read_schema(&dir.latest_schema().unwrap(), &opts).unwrap();
+    let mut j = schema_json(&s);
+    let mut enums = Vec::new();
+    for e in s.enumerations.iter().flatten() {
+        let file = path
+            .join("__schema/__enumerations")
+            .join(String::from_utf8_lossy(&e.filename).as_ref());
+        let en = read_enumeration(&file, &opts).unwrap();
+        let dt = Datatype::from_value(en.datatype).unwrap();
+        let var = en.cell_val_num == u32::MAX;
+        let values: Vec<Value> = if var {
+            let offs: Vec<usize> = en
+                .offsets
+                .as_ref()
+                .unwrap()
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().unwrap()) as usize)
+                .collect();
+            (0..offs.len())
+                .map(|i| {
+                    let end = offs.get(i + 1).copied().unwrap_or(en.data.len());
+                    let b = &en.data[offs[i]..end];
+                    if tiledb_codec::value::is_text(dt) {
+                        tiledb_codec::value::cell(dt, b)
+                    } else {
+                        Value::Array(tiledb_codec::value::values(dt, b))
+                    }
+                })
+                .collect()
+        } else {
+            let w = dt.size() as usize * en.cell_val_num as usize;
+            en.data
+                .chunks_exact(w)
+                .map(|b| tiledb_codec::value::cell(dt, b))
+                .collect()
+        };
+        enums.push(json!({
+            "name": String::from_utf8_lossy(&en.name),
+            "filename": String::from_utf8_lossy(&en.path_name),
+            "datatype": dt.name(),
+            "cell_val_num": if var { json!("var") } else { json!(en.cell_val_num) },
+            "ordered": en.ordered != 0,
+            "values": values,
+        }));
+    }
+    j["enumerations"] = Value::Array(enums);
+    j
+}
+
+/// Our reader's cells of an array as NDJSON.
+pub fn ndjson_cells(path: &Path) -> Result<(usize, Vec<u8>), String> {
+    let r = ArrayReader::open(path, &ReadOptions::default()).map_err(|e| e.to_string())?;
+    let cells = r.read(&Query::default()).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    write_ndjson(&cells, &mut out).unwrap();
+    Ok((cells.len, out))
+}
+
+/// Our reader's cells as JSON rows.
+pub fn our_cells(path: &Path) -> Result<Vec<Value>, String> {
+    let r = ArrayReader::open(path, &ReadOptions::default()).map_err(|e| e.to_string())?;
+    let cells = r.read(&Query::default()).map_err(|e| e.to_string())?;
+    Ok((0..cells.len).map(|i| cells.row(i)).collect())
+}
+
+/// The engine's full reads of many arrays in one Python process: each is
+/// `engine_account.py PATH --cells` (its `main`, imported), so the engine
+/// starts once.
+pub fn engine_cells_many(paths: &[PathBuf]) -> Vec<Result<Vec<Value>, String>> {
+    const SCRIPT: &str = r#"
+import io, json, sys, traceback, contextlib
+sys.path.insert(0, sys.argv[1])
+import engine_account
+for p in sys.argv[2:]:
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            rc = engine_account.main([p, "--cells", "--indent", "0"])
+        if rc:
+            res = {"error": "exit %s" % rc}
+        else:
+            res = {"cells": json.loads(out.getvalue())["cells"]}
+    except Exception as e:
+        res = {"error": "%s: %s" % (type(e).__name__, e)}
+    sys.stdout.write(json.dumps(res) + "\n")
+    sys.stdout.flush()
+"#;
+    if paths.is_empty() {
+        return Vec::new();
+    }
+    let out = std::process::Command::new(common::engine_python())
+        .arg("-c")
+        .arg(SCRIPT)
+        .arg(common::root().join("tests/engine"))
+        .args(paths)
+        .output()
+        .expect("the engine's python runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut res: Vec<Result<Vec<Value>, String>> = text
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).map_err(|e| e.to_string())?;
+            match v.get("cells") {
+                Some(c) => Ok(c.as_array().cloned().unwrap_or_default()),
+                None => Err(v["error"].as_str().unwrap_or("?").to_string()),
+            }
+        })
+        .collect();
+    while res.len() < paths.len() {
+        res.push(Err(format!(
+            "the engine stopped: {}",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
+        )));
+    }
+    res
+}
