@@ -152,16 +152,6 @@ fn bits_required(t: IntType, values: &[u8]) -> (u8, Option<i128>) {
     (width_for(t, range + 1), Some(min))
 }
 
-/// The engine's view of a buffer list appended to another: empty parts
-/// before the first byte and after the last byte are dropped.
-fn view(parts: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-    let Some(first) = parts.iter().position(|p| !p.is_empty()) else {
-        return Vec::new();
-    };
-    let last = parts.iter().rposition(|p| !p.is_empty()).unwrap_or(first);
-    parts.into_iter().take(last + 1).skip(first).collect()
-}
-
 fn len32(what: &str, n: usize) -> Result<u32, FilterError> {
     u32::try_from(n).map_err(|_| FilterError::new(NAME, format!("{what} exceeds 4 GiB")))
 }
@@ -206,8 +196,8 @@ impl FilterCodec for BitWidthReduction {
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         let Some(t) = int_type(cx.datatype, cx.tile_version) else {
             return Ok(Parts {
-                metadata: view(input.metadata),
-                data: view(input.data),
+                metadata: super::engine_view(input.metadata),
+                data: super::engine_view(input.data),
             });
         };
         let total: usize = input.data.iter().map(Vec::len).sum();
@@ -247,7 +237,7 @@ impl FilterCodec for BitWidthReduction {
         }
         md.num_windows = len32("the window count", md.windows.len())?;
         let mut metadata = vec![encode(&md)];
-        metadata.extend(view(input.metadata));
+        metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
             metadata,
             data: vec![out],

@@ -101,16 +101,6 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-/// The engine's view of a buffer list appended to another: empty parts
-/// before the first byte and after the last byte are dropped.
-fn view(parts: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-    let Some(first) = parts.iter().position(|p| !p.is_empty()) else {
-        return Vec::new();
-    };
-    let last = parts.iter().rposition(|p| !p.is_empty()).unwrap_or(first);
-    parts.into_iter().take(last + 1).skip(first).collect()
-}
-
 impl FilterCodec for Checksum {
     fn name(&self) -> &'static str {
         if self.sha256 {
@@ -131,10 +121,10 @@ impl FilterCodec for Checksum {
             data_checksums: input.data.iter().map(|p| self.entry(p)).collect(),
         };
         let mut metadata = vec![encode(&md)];
-        metadata.extend(view(input.metadata));
+        metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
             metadata,
-            data: view(input.data),
+            data: super::engine_view(input.data),
         })
     }
 

@@ -115,6 +115,18 @@ impl std::fmt::Display for FilterError {
     }
 }
 
+/// The engine's view of a buffer list appended to another: empty parts
+/// before the first byte and after the last are dropped (FilterBuffer's
+/// `append_view`). Filters that pass parts through use it so that their
+/// per-part metadata counts the parts the engine counts.
+pub(crate) fn engine_view(parts: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    let Some(first) = parts.iter().position(|p| !p.is_empty()) else {
+        return Vec::new();
+    };
+    let last = parts.iter().rposition(|p| !p.is_empty()).unwrap_or(first);
+    parts.into_iter().take(last + 1).skip(first).collect()
+}
+
 /// One filter of a pipeline, both ways.
 pub trait FilterCodec: Send + Sync + std::fmt::Debug {
     /// The filter's name, as TileDB names it (`ZSTD`, `BYTESHUFFLE`, ...).

@@ -104,16 +104,6 @@ pub fn is_date_or_time(dt: Datatype) -> bool {
     dt.name().starts_with("DATETIME_") || dt.name().starts_with("TIME_")
 }
 
-/// The engine's view of a buffer list appended to another: empty parts
-/// before the first byte and after the last byte are dropped.
-fn view(parts: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-    let Some(first) = parts.iter().position(|p| !p.is_empty()) else {
-        return Vec::new();
-    };
-    let last = parts.iter().rposition(|p| !p.is_empty()).unwrap_or(first);
-    parts.into_iter().take(last + 1).skip(first).collect()
-}
-
 impl PositiveDelta {
     /// The windows of one part (lengths in bytes), as the engine cuts it.
     fn windows(&self, t: IntType, len: usize) -> Result<Vec<usize>, FilterError> {
@@ -154,8 +144,8 @@ impl FilterCodec for PositiveDelta {
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         let Some(t) = int_type(cx.datatype, cx.tile_version) else {
             return Ok(Parts {
-                metadata: view(input.metadata),
-                data: view(input.data),
+                metadata: super::engine_view(input.metadata),
+                data: super::engine_view(input.data),
             });
         };
         let mut md = PositiveDeltaChunkMetadata {
@@ -198,7 +188,7 @@ impl FilterCodec for PositiveDelta {
         md.num_windows = u32::try_from(md.windows.len())
             .map_err(|_| FilterError::new(NAME, "too many windows"))?;
         let mut metadata = vec![encode(&md)];
-        metadata.extend(view(input.metadata));
+        metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
             metadata,
             data: vec![out],

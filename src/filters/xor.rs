@@ -73,16 +73,6 @@ fn unxor_part(w: usize, part: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(&part[whole..]);
 }
 
-/// The engine's view of a buffer list appended to another: empty parts
-/// before the first byte and after the last byte are dropped.
-fn view(parts: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-    let Some(first) = parts.iter().position(|p| !p.is_empty()) else {
-        return Vec::new();
-    };
-    let last = parts.iter().rposition(|p| !p.is_empty()).unwrap_or(first);
-    parts.into_iter().take(last + 1).skip(first).collect()
-}
-
 fn part_len(len: usize) -> Result<u32, FilterError> {
     u32::try_from(len).map_err(|_| FilterError::new(NAME, "a part exceeds 4 GiB"))
 }
@@ -114,7 +104,7 @@ impl FilterCodec for Xor {
             xor_part(w, p, &mut out);
         }
         let mut metadata = vec![encode(&md)];
-        metadata.extend(view(input.metadata));
+        metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
             metadata,
             data: vec![out],
