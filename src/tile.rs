@@ -277,7 +277,7 @@ pub fn unfilter_tile<'a>(
     let mut out = Vec::with_capacity(total as usize);
     for (chunk, (at, h, md, data)) in chunks.into_iter().enumerate() {
         let plain = pipeline
-            .reverse_chunk(&bytes[md], &bytes[data], offsets)
+            .reverse_chunk_within(&bytes[md], &bytes[data], offsets, limit)
             .map_err(|e| Error::Filter {
                 file: path.to_path_buf(),
                 offset: base,

@@ -29,22 +29,13 @@ const VERSIONS: &[&str] = &["v16", "v22"];
 /// How long the three calls may take on one damaged array.
 const TIME_BOUND: Duration = Duration::from_secs(10);
 
-/// Panics in code this test's author may not change, already reported to
-/// its owner, as (file, message). A case that hits one is counted and
-/// printed, not failed; remove the entry when the fix lands.
-const KNOWN_PANICS: &[(&str, &str)] = &[];
-
-/// Cases skipped because they run into a known unbounded allocation in code
-/// this test's author may not change, already reported to its owner, as
-/// (fixture, file name, damage): each would take gigabytes and seconds.
-/// None of the damages above hits one today; the one that did, with an
-/// earlier damage list, is `known_compressed_part_length_unbounded`. Remove
-/// an entry when the fix lands.
-const KNOWN_SLOW: &[(&str, &str, &str)] = &[];
-
 /// Fixtures larger than this get a sample of their damages (reading them
 /// takes long: tens of thousands of cells): one in `bytes / 6 KiB`.
 const SAMPLE_ABOVE: u64 = 24 << 10;
+
+/// The limit on what a filter may restore from one chunk in the
+/// `filter_pipeline` fuzz target (fuzz/fuzz_targets/filter_pipeline.rs).
+const FUZZ_CHUNK_LIMIT: u64 = 16 << 20;
 
 fn opts() -> ReadOptions {
     ReadOptions {
@@ -223,12 +214,6 @@ fn install_panic_hook() {
     });
 }
 
-fn is_known(p: &PanicInfo) -> bool {
-    KNOWN_PANICS
-        .iter()
-        .any(|(file, what)| p.file.ends_with(file) && p.message.contains(what))
-}
-
 /// The outcome of one damaged array.
 enum Outcome {
     Returned,
@@ -268,7 +253,6 @@ fn exercise(root: &Path) -> Outcome {
 #[derive(Default)]
 struct Tally {
     cases: usize,
-    known: BTreeMap<String, usize>,
     /// Panic location -> (count, first case).
     panics: BTreeMap<String, (usize, String)>,
     hangs: Vec<String>,
@@ -305,20 +289,6 @@ fn damaged_files_never_panic_or_hang() {
                 if (k - 1) % stride != 0 {
                     continue;
                 }
-                let name = rel.file_name().unwrap().to_string_lossy();
-                let d = format!("{damage:?}");
-                if KNOWN_SLOW
-                    .iter()
-                    .any(|(f, n, x)| f == id && *n == name && *x == d)
-                {
-                    *tally
-                        .lock()
-                        .unwrap()
-                        .known
-                        .entry(format!("skipped (unbounded allocation): {id} {name} {d}"))
-                        .or_default() += 1;
-                    continue;
-                }
                 match damage.apply(&original) {
                     Some(bytes) => std::fs::write(&path, bytes).unwrap(),
                     None => std::fs::remove_file(&path).unwrap(),
@@ -339,11 +309,6 @@ fn damaged_files_never_panic_or_hang() {
                 t.cases += 1;
                 match got {
                     Ok(Outcome::Returned) => {}
-                    Ok(Outcome::Panicked(call, p)) if is_known(&p) => {
-                        *t.known
-                            .entry(format!("{call}: {}:{}: {}", p.file, p.line, p.message))
-                            .or_default() += 1;
-                    }
                     Ok(Outcome::Panicked(call, p)) => {
                         let e = t
                             .panics
@@ -371,9 +336,6 @@ fn damaged_files_never_panic_or_hang() {
         fixtures.len(),
         started.elapsed().as_secs_f64()
     );
-    for (what, n) in &t.known {
-        eprintln!("  known (reported), {n} cases: {what}");
-    }
     let mut report = String::new();
     for (at, (n, first)) in &t.panics {
         report.push_str(&format!("\n  panic at {at}\n    {n} cases, first: {first}"));
@@ -815,9 +777,7 @@ fn regression_attribute_named_like_a_dimension() {
     assert!(e.to_string().contains("an attribute's name"), "{e}");
 }
 
-// ---- Known, reported: in code this file's author may not change --------
-// Run with `cargo test --test sweep -- --ignored` once the fixes land, and
-// drop the `ignore` (and the KNOWN_* entries above).
+// ---- Fuzzer findings and unbounded allocations, fixed ----------------
 
 /// src/tile.rs `read_generic_tile`: `used - u64::from(header.
 /// filter_pipeline_size)` overflowed (a panic in debug builds) when the
@@ -843,16 +803,13 @@ fn regression_generic_tile_pipeline_size_underflow() {
 }
 
 /// src/filters/compress.rs `decompress`: `out.resize(start + original, 0)`
-/// with `original` a compressed part's original length from the chunk
-/// metadata, unchecked against the chunk's original length or the tile
-/// limit: one flipped bit (the high byte of the first part's length of a
-/// ZSTD tile) makes each read allocate and zero 2 GiB (10+ s in debug).
-/// Suggested fix: refuse a part (or the sum of parts) longer than the
-/// chunk's `original_length` (which `unfilter_tile` already checks against
-/// `max_tile_bytes`), e.g. by giving filters that bound in `FilterContext`.
+/// took a compressed part's original length from the chunk metadata
+/// unchecked: one flipped bit (the high byte of the first part's length of
+/// a ZSTD tile) made each read allocate and zero 2 GiB. Fixed: filters get
+/// the tile limit in `FilterContext::max_output` and the parts' declared
+/// lengths are checked against it before anything is allocated.
 #[test]
-#[ignore = "known unbounded allocation in src/filters/compress.rs (reported)"]
-fn known_compressed_part_length_unbounded() {
+fn regression_compressed_part_length_bounded() {
     let t = Instant::now();
     Scratch::new("v22/nullable_var_sparse", "zstd-part")
         .damage(
@@ -888,27 +845,15 @@ fn run_fuzzer_inputs(dir: &Path) {
     }
 }
 
-/// `tests/regressions/*.bin`: inputs of crashes that are fixed.
+/// `tests/regressions/*.bin`: inputs of crashes that are fixed, among them
+/// - `filter_pipeline-compress-part_original_length.bin`: a ZSTD part
+///   declaring ~4 GiB (src/filters/compress.rs reserved it at once);
+/// - `filter_pipeline-bit_width_reduction-input_length.bin`: chunk metadata
+///   declaring an input length of 4 GiB - 1 (src/filters/bit_width_reduction.rs
+///   reserved it at once).
 #[test]
 fn regression_fuzzer_inputs() {
     run_fuzzer_inputs(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions"));
-}
-
-/// `tests/regressions/known/*.bin`: inputs of known bugs in code this
-/// file's author may not change, reported to the owners:
-/// - `filter_pipeline-compress-part_original_length.bin`: a ZSTD part
-///   declaring ~4 GiB (src/filters/compress.rs `decompress`, `out.resize`).
-/// - `filter_pipeline-bit_width_reduction-input_length.bin`: chunk metadata
-///   declaring an input length of 4 GiB - 1
-///   (src/filters/bit_width_reduction.rs `reverse`, `Vec::with_capacity(
-///   md.input_length)`). Suggested fix: reserve at most what the windows
-///   can produce from the data at hand.
-///
-/// Move an input up to `tests/regressions/` when its fix lands.
-#[test]
-#[ignore = "known unbounded allocations in src/filters (reported)"]
-fn known_fuzzer_inputs() {
-    run_fuzzer_inputs(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions/known"));
 }
 
 /// Runs an input of the `filter_pipeline` fuzz target (same layout).
@@ -938,5 +883,10 @@ fn filter_pipeline_input(b: &[u8]) {
         p = p.with_key(Some(key));
     }
     let offsets = std::cell::RefCell::new(Vec::new());
-    let _ = p.reverse_chunk(metadata, data, (flags & 2 != 0).then_some(&offsets));
+    let _ = p.reverse_chunk_within(
+        metadata,
+        data,
+        (flags & 2 != 0).then_some(&offsets),
+        FUZZ_CHUNK_LIMIT,
+    );
 }

@@ -56,5 +56,7 @@ fuzz_target!(|input: Input| {
     }
     let offsets = RefCell::new(Vec::new());
     let folded = (input.flags & 2 != 0).then_some(&offsets);
-    let _ = pipeline.reverse_chunk(metadata, data, folded);
+    // The limit a reader passes down (ReadOptions::max_tile_bytes); the
+    // regression runner in tests/sweep.rs uses the same.
+    let _ = pipeline.reverse_chunk_within(metadata, data, folded, 16 << 20);
 });

@@ -264,7 +264,8 @@ impl FilterCodec for BitWidthReduction {
         )
         .map_err(|e| FilterError::new(NAME, format!("chunk metadata: {e}")))?;
         let orig = t.bits() as u8;
-        let mut out = Vec::with_capacity(md.input_length as usize);
+        let input_length = cx.check_output(NAME, "input_length", md.input_length.into())?;
+        let mut out = Vec::with_capacity(input_length);
         let mut pos = 0usize;
         for (i, w) in md.windows.iter().enumerate() {
             let n = w.window_length as usize;
@@ -336,14 +337,7 @@ mod tests {
     }
 
     fn cx(datatype: Datatype, version: u32) -> FilterContext<'static> {
-        FilterContext {
-            datatype,
-            cell_size: datatype.size(),
-            version,
-            tile_version: version,
-            key: None,
-            var_offsets: None,
-        }
+        FilterContext::new(datatype, datatype.size(), version)
     }
 
     fn round_trip(filters: &[Filter], dt: Datatype, version: u32, data: &[u8]) -> Vec<u8> {

@@ -167,14 +167,7 @@ mod tests {
     }
 
     fn cx() -> FilterContext<'static> {
-        FilterContext {
-            datatype: Datatype::Int32,
-            cell_size: 4,
-            version: 22,
-            tile_version: 22,
-            key: None,
-            var_offsets: None,
-        }
+        FilterContext::new(Datatype::Int32, 4, 22)
     }
 
     fn round_trip(filters: &[Filter], dt: Datatype, data: &[u8]) -> Vec<u8> {

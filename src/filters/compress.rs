@@ -7,11 +7,9 @@
 
 use std::io::{Read, Write};
 
+use super::rle::{frame_forward, frame_reverse};
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use crate::format::{
-    decode, encode, CompressedPartMd, CompressionChunkMetadata, Compressor, CompressorOptions,
-    Filter, FilterType,
-};
+use crate::format::{Compressor, CompressorOptions, Filter, FilterType};
 
 /// The codec for a filter with compressor options. RLE, DELTA,
 /// DOUBLE_DELTA and DICTIONARY go to their own modules.
@@ -125,6 +123,31 @@ impl Compression {
     }
 }
 
+impl Compression {
+    /// Refuses a part whose declared original length this compressor
+    /// cannot produce from `compressed` bytes, before anything is
+    /// allocated for it. LZ4 blocks extend a match by at most 255 bytes per
+    /// input byte; DEFLATE's longest match, 258 bytes, takes a code of at
+    /// least two bits (1,032:1). ZSTD and BZIP2 can go further and are
+    /// bounded by the context's limit alone.
+    fn check_ratio(&self, compressed: usize, original: usize) -> Result<(), FilterError> {
+        let ratio: u64 = match self.compressor {
+            Compressor::Lz4 => 256,
+            Compressor::Gzip => 1040,
+            _ => return Ok(()),
+        };
+        if original as u64 > (compressed as u64).saturating_mul(ratio) + 1024 {
+            return Err(FilterError::new(
+                self.name(),
+                format!(
+                    "a part of {compressed} compressed bytes cannot hold the {original} bytes its metadata declares"
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Reads a decoder into `dest`, refusing to produce more than `dest` holds
 /// (the declared original length caps decompression).
 fn read_exactly(
@@ -151,74 +174,25 @@ fn read_exactly(
     }
 }
 
-fn part_len(name: &'static str, len: usize) -> Result<u32, FilterError> {
-    u32::try_from(len).map_err(|_| FilterError::new(name, "a part exceeds 4 GiB"))
-}
-
 impl FilterCodec for Compression {
     fn name(&self) -> &'static str {
         Self::name_of(self.compressor)
     }
 
     fn forward(&self, _cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
-        let name = self.name();
-        let mut out = Vec::new();
-        let mut md = CompressionChunkMetadata {
-            num_metadata_parts: part_len(name, input.metadata.len())?,
-            num_data_parts: part_len(name, input.data.len())?,
-            metadata_parts: Vec::new(),
-            data_parts: Vec::new(),
-        };
-        for (parts, list) in [
-            (&input.metadata, &mut md.metadata_parts),
-            (&input.data, &mut md.data_parts),
-        ] {
-            for p in parts {
-                let c = self.compress(p)?;
-                list.push(CompressedPartMd {
-                    part_original_length: part_len(name, p.len())?,
-                    part_compressed_length: part_len(name, c.len())?,
-                });
-                out.extend_from_slice(&c);
-            }
-        }
-        Ok(Parts {
-            metadata: vec![encode(&md)],
-            data: vec![out],
-        })
+        frame_forward(self.name(), input, |part| self.compress(part))
     }
 
     fn reverse(
         &self,
-        _cx: &FilterContext,
+        cx: &FilterContext,
         metadata: &[u8],
         data: &[u8],
     ) -> Result<Reversed, FilterError> {
-        let name = self.name();
-        let (md, _) = decode::<CompressionChunkMetadata>(metadata, std::path::Path::new(""), 0, ())
-            .map_err(|e| FilterError::new(name, format!("chunk metadata: {e}")))?;
-        let mut out = Reversed::default();
-        let mut pos = 0usize;
-        for (parts, dest) in [
-            (&md.metadata_parts, &mut out.metadata),
-            (&md.data_parts, &mut out.data),
-        ] {
-            for part in parts {
-                let len = part.part_compressed_length as usize;
-                let Some(src) = data.get(pos..pos + len) else {
-                    return Err(FilterError::new(
-                        name,
-                        format!(
-                            "a part of {len} bytes at {pos} runs past the chunk's {} bytes",
-                            data.len()
-                        ),
-                    ));
-                };
-                self.decompress(src, part.part_original_length as usize, dest)?;
-                pos += len;
-            }
-        }
-        Ok(out)
+        frame_reverse(self.name(), cx, metadata, data, |src, original, dest| {
+            self.check_ratio(src.len(), original)?;
+            self.decompress(src, original, dest)
+        })
     }
 }
 
@@ -291,5 +265,32 @@ mod tests {
         md[8..12].copy_from_slice(&10u32.to_le_bytes());
         let err = p.reverse_chunk(&md, &data, None).unwrap_err();
         assert_eq!(err.filter, "ZSTD");
+    }
+
+    /// Declares `original` bytes for the data part of a chunk of 100 equal
+    /// bytes compressed with `kind`, and reverses it under `limit`.
+    fn declare(kind: FilterType, code: u8, original: u32, limit: u64) -> super::FilterError {
+        let p = Pipeline::new(&[filter(kind, code, 3)], Datatype::Uint8, 1, 22).unwrap();
+        let (mut md, data) = p.forward_chunk(&[7u8; 100]).unwrap();
+        md[8..12].copy_from_slice(&original.to_le_bytes());
+        p.reverse_chunk_within(&md, &data, None, limit).unwrap_err()
+    }
+
+    #[test]
+    fn a_declared_length_over_the_limit_is_refused_before_decompressing() {
+        for (kind, code) in kinds().into_iter().skip(1) {
+            let err = declare(kind, code, u32::MAX, 1 << 20);
+            assert!(err.what.contains("exceeds the limit"), "{kind:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_declared_length_past_the_compressors_ratio_is_refused() {
+        // A few bytes of LZ4 or DEFLATE cannot stand for 1 GiB, whatever
+        // the limit.
+        for (kind, code) in [(FilterType::Lz4, 3), (FilterType::Gzip, 1)] {
+            let err = declare(kind, code, 1 << 30, u64::MAX);
+            assert!(err.what.contains("cannot hold"), "{kind:?}: {err}");
+        }
     }
 }

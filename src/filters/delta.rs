@@ -140,8 +140,9 @@ impl FilterCodec for Delta {
         data: &[u8],
     ) -> Result<Reversed, FilterError> {
         let w = self.width(cx)?;
-        frame_reverse(NAME, metadata, data, |src, original| {
-            decode(src, w, original)
+        frame_reverse(NAME, cx, metadata, data, |src, original, dest| {
+            dest.extend_from_slice(&decode(src, w, original)?);
+            Ok(())
         })
     }
 }

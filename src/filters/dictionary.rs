@@ -197,6 +197,7 @@ fn reverse_var_strings(
             md.original_length
         )));
     }
+    cx.check_output(NAME, "the strings", total)?;
     let mut out = Vec::with_capacity(total as usize);
     let mut offsets = Vec::with_capacity(cells);
     for w in words {
@@ -322,12 +323,8 @@ mod tests {
     fn forward_takes_the_offsets_from_the_context() {
         let offsets = RefCell::new(vec![0, 1, 2]);
         let cx = FilterContext {
-            datatype: Datatype::StringUtf8,
-            cell_size: 1,
-            version: 17,
-            tile_version: 17,
-            key: None,
             var_offsets: Some(&offsets),
+            ..FilterContext::new(Datatype::StringUtf8, 1, 17)
         };
         let out = Dictionary.forward(&cx, Parts::chunk(b"aba")).unwrap();
         assert_eq!(out.data_bytes(), [0, 1, 0]);

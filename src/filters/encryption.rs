@@ -189,12 +189,8 @@ mod tests {
 
     fn cx(key: Option<&[u8; 32]>) -> FilterContext<'_> {
         FilterContext {
-            datatype: Datatype::Uint8,
-            cell_size: 1,
-            version: 22,
-            tile_version: 22,
             key,
-            var_offsets: None,
+            ..FilterContext::new(Datatype::Uint8, 1, 22)
         }
     }
 

@@ -290,14 +290,7 @@ mod tests {
             offset: 0.0,
             byte_width: 8,
         };
-        let cx = FilterContext {
-            datatype: Datatype::Float32,
-            cell_size: 4,
-            version: 22,
-            tile_version: 22,
-            key: None,
-            var_offsets: None,
-        };
+        let cx = FilterContext::new(Datatype::Float32, 4, 22);
         let input = Parts {
             metadata: vec![vec![9, 9]],
             data: vec![4.0f32.to_le_bytes().to_vec(), 6.0f32.to_le_bytes().to_vec()],

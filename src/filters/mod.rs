@@ -56,6 +56,52 @@ pub struct FilterContext<'a> {
     /// filter puts the cell offsets it recovers; forward, the cell offsets
     /// the filter folds in. `None` otherwise.
     pub var_offsets: Option<&'a RefCell<Vec<u64>>>,
+    /// Backward, the most bytes this filter may restore for the chunk (the
+    /// caller's memory budget for one decoded tile): every length read from
+    /// the chunk is checked against it before anything is allocated.
+    pub max_output: u64,
+}
+
+impl FilterContext<'_> {
+    /// A context with no key, no folded offsets and no output limit, for a
+    /// tile of `datatype` with `cell_size`-byte cells in an array and
+    /// fragment of format `version`.
+    pub fn new(datatype: Datatype, cell_size: u64, version: u32) -> FilterContext<'static> {
+        FilterContext {
+            datatype,
+            cell_size,
+            version,
+            tile_version: version,
+            key: None,
+            var_offsets: None,
+            max_output: u64::MAX,
+        }
+    }
+
+    /// Refuses a length, read from the chunk, that would make `filter`
+    /// produce more than [`FilterContext::max_output`] bytes.
+    pub fn check_output(
+        &self,
+        filter: &'static str,
+        what: &str,
+        len: u64,
+    ) -> Result<usize, FilterError> {
+        if len > self.max_output {
+            return Err(FilterError::new(
+                filter,
+                format!(
+                    "{what} of {len} bytes exceeds the limit of {} bytes",
+                    self.max_output
+                ),
+            ));
+        }
+        usize::try_from(len).map_err(|_| {
+            FilterError::new(
+                filter,
+                format!("{what} of {len} bytes does not fit in memory"),
+            )
+        })
+    }
 }
 
 /// A chunk on its way forward: metadata parts and data parts.

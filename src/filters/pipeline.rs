@@ -114,6 +114,7 @@ impl Pipeline {
         &'a self,
         datatype: Datatype,
         offsets: Option<&'a RefCell<Vec<u64>>>,
+        max_output: u64,
     ) -> FilterContext<'a> {
         FilterContext {
             datatype,
@@ -122,22 +123,38 @@ impl Pipeline {
             tile_version: self.tile_version,
             key: self.key.as_ref(),
             var_offsets: offsets,
+            max_output,
         }
     }
 
-    /// Runs the pipeline backward over one chunk.
+    /// Runs the pipeline backward over one chunk, with the default limit
+    /// on what each filter may restore
+    /// ([`ReadOptions::DEFAULT_MAX_TILE_BYTES`]).
     pub fn reverse_chunk(
         &self,
         metadata: &[u8],
         data: &[u8],
         offsets: Option<&RefCell<Vec<u64>>>,
     ) -> Result<Vec<u8>, FilterError> {
+        self.reverse_chunk_within(metadata, data, offsets, ReadOptions::DEFAULT_MAX_TILE_BYTES)
+    }
+
+    /// Runs the pipeline backward over one chunk; no filter may restore
+    /// more than `limit` bytes (lengths read from the chunk are checked
+    /// against it before anything is allocated).
+    pub fn reverse_chunk_within(
+        &self,
+        metadata: &[u8],
+        data: &[u8],
+        offsets: Option<&RefCell<Vec<u64>>>,
+        limit: u64,
+    ) -> Result<Vec<u8>, FilterError> {
         let Some(((last, last_dt), rest)) = self.stages.split_last() else {
             return Ok(data.to_vec());
         };
-        let mut r = last.reverse(&self.cx(*last_dt, offsets), metadata, data)?;
+        let mut r = last.reverse(&self.cx(*last_dt, offsets, limit), metadata, data)?;
         for (codec, dt) in rest.iter().rev() {
-            r = codec.reverse(&self.cx(*dt, offsets), &r.metadata, &r.data)?;
+            r = codec.reverse(&self.cx(*dt, offsets, limit), &r.metadata, &r.data)?;
         }
         Ok(r.data)
     }
@@ -157,7 +174,7 @@ impl Pipeline {
     ) -> Result<(Vec<u8>, Vec<u8>), FilterError> {
         let mut parts = Parts::chunk(chunk);
         for (codec, dt) in &self.stages {
-            parts = codec.forward(&self.cx(*dt, offsets), parts)?;
+            parts = codec.forward(&self.cx(*dt, offsets, u64::MAX), parts)?;
         }
         Ok((parts.metadata_bytes(), parts.data_bytes()))
     }

@@ -263,14 +263,7 @@ mod tests {
     }
 
     fn cx(datatype: Datatype, version: u32) -> FilterContext<'static> {
-        FilterContext {
-            datatype,
-            cell_size: datatype.size(),
-            version,
-            tile_version: version,
-            key: None,
-            var_offsets: None,
-        }
+        FilterContext::new(datatype, datatype.size(), version)
     }
 
     fn round_trip(

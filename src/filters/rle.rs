@@ -83,8 +83,9 @@ impl FilterCodec for Rle {
             return reverse_var_strings(cx, metadata, data);
         }
         let size = cx.cell_size.max(1) as usize;
-        frame_reverse(NAME, metadata, data, |src, original| {
-            decode_runs(src, size, original)
+        frame_reverse(NAME, cx, metadata, data, |src, original, dest| {
+            dest.extend_from_slice(&decode_runs(src, size, original)?);
+            Ok(())
         })
     }
 }
@@ -137,13 +138,26 @@ pub(super) fn frame_forward(
 /// `original_length` bytes.
 pub(super) fn frame_reverse(
     name: &'static str,
+    cx: &FilterContext,
     metadata: &[u8],
     data: &[u8],
-    mut decompress: impl FnMut(&[u8], usize) -> Result<Vec<u8>, FilterError>,
+    mut decompress: impl FnMut(&[u8], usize, &mut Vec<u8>) -> Result<(), FilterError>,
 ) -> Result<Reversed, FilterError> {
     let (md, _) = decode::<CompressionChunkMetadata>(metadata, Path::new(""), 0, ())
         .map_err(|e| FilterError::new(name, format!("chunk metadata: {e}")))?;
-    let mut out = Reversed::default();
+    // What the parts declare, against the limit, before any allocation.
+    let declared = |parts: &[CompressedPartMd]| -> u64 {
+        parts
+            .iter()
+            .map(|p| u64::from(p.part_original_length))
+            .sum()
+    };
+    let total = declared(&md.metadata_parts) + declared(&md.data_parts);
+    cx.check_output(name, "the parts' original length", total)?;
+    let mut out = Reversed {
+        metadata: Vec::with_capacity(declared(&md.metadata_parts) as usize),
+        data: Vec::with_capacity(declared(&md.data_parts) as usize),
+    };
     let mut pos = 0usize;
     for (parts, dest) in [
         (&md.metadata_parts, &mut out.metadata),
@@ -161,17 +175,15 @@ pub(super) fn frame_reverse(
                 ));
             };
             let original = part.part_original_length as usize;
-            let plain = decompress(src, original)?;
-            if plain.len() != original {
+            let start = dest.len();
+            decompress(src, original, dest)?;
+            let produced = dest.len() - start;
+            if produced != original {
                 return Err(FilterError::new(
                     name,
-                    format!(
-                        "a part decodes to {} bytes, the metadata says {original}",
-                        plain.len()
-                    ),
+                    format!("a part decodes to {produced} bytes, the metadata says {original}"),
                 ));
             }
-            dest.extend_from_slice(&plain);
             pos += len;
         }
     }
@@ -454,6 +466,8 @@ fn reverse_var_strings(
             md.offsets_length
         )));
     }
+    cx.check_output(NAME, "the strings", total)?;
+    cx.check_output(NAME, "the cell offsets", cells.saturating_mul(8))?;
     let mut out = Vec::with_capacity(total as usize);
     let mut offsets = Vec::with_capacity(cells as usize);
     for (n, s) in runs {
@@ -617,12 +631,8 @@ mod tests {
     fn forward_takes_the_offsets_from_the_context() {
         let offsets = RefCell::new(vec![0, 2, 2]);
         let cx = FilterContext {
-            datatype: Datatype::StringAscii,
-            cell_size: 1,
-            version: 12,
-            tile_version: 12,
-            key: None,
             var_offsets: Some(&offsets),
+            ..FilterContext::new(Datatype::StringAscii, 1, 12)
         };
         let out = Rle.forward(&cx, Parts::chunk(b"aab")).unwrap();
         let want = forward_var_strings(Parts::chunk(b"aab"), &[0, 2, 2]).unwrap();

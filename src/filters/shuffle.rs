@@ -281,14 +281,7 @@ mod tests {
     }
 
     fn cx(datatype: Datatype) -> FilterContext<'static> {
-        FilterContext {
-            datatype,
-            cell_size: datatype.size(),
-            version: 22,
-            tile_version: 22,
-            key: None,
-            var_offsets: None,
-        }
+        FilterContext::new(datatype, datatype.size(), 22)
     }
 
     /// Runs a whole tile forward with the engine's chunking, then every

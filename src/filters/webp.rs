@@ -288,14 +288,7 @@ mod tests {
     use super::*;
 
     fn cx(datatype: Datatype) -> FilterContext<'static> {
-        FilterContext {
-            datatype,
-            cell_size: 1,
-            version: 22,
-            tile_version: 22,
-            key: None,
-            var_offsets: None,
-        }
+        FilterContext::new(datatype, 1, 22)
     }
 
     fn webp(format: WebpInputFormat, lossless: bool, y: u16, x: u16) -> Webp {

@@ -409,7 +409,9 @@ pub fn read_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Res
             let base = out.values.len() as u64;
             let tile_offsets = tile.var_offsets.unwrap_or_default();
             out.tile_cells.push(tile_offsets.len() as u64);
-            offsets.extend(tile_offsets.iter().map(|o| o + base));
+            // Saturating: a damaged offset past the values is refused by the
+            // checks of the cells (`read_checked`), not wrapped into range.
+            offsets.extend(tile_offsets.iter().map(|o| o.saturating_add(base)));
             out.values
                 .extend_from_slice(&tile.var.map(|v| v.1).unwrap_or_default());
         } else {
