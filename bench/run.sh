@@ -15,5 +15,5 @@ MIB=${MIB:-256}
 REPEAT=${REPEAT:-5}
 DIR=target/bench-arrays-$MIB
 "$PY" bench/make_arrays.py "$DIR" --mib "$MIB"
-cargo build --release --quiet
+cargo build --release --quiet --bin tiledb-codec --example open_fragments
 "$PY" bench/compare.py target/release/tiledb-codec "$DIR" --repeat "$REPEAT"

@@ -4,8 +4,9 @@
 //! consolidated commits (`.con`) less ignored ones (`.ign`), less what
 //! vacuum files (`.vac`) list.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::name::{self, TimestampedName};
 use crate::error::{Error, Result};
@@ -46,8 +47,11 @@ pub struct ArrayDirectory {
     pub vacuum_files: Vec<Entry>,
     /// Schemas read so far, by path: every fragment names one, and most
     /// name the same.
-    schema_cache: std::sync::Mutex<std::collections::HashMap<PathBuf, crate::format::ArraySchema>>,
+    schema_cache: std::sync::Mutex<SchemaCache>,
 }
+
+/// Schemas by path, shared by the fragments that name them.
+type SchemaCache = std::collections::HashMap<std::ffi::OsString, Arc<crate::format::ArraySchema>>;
 
 fn list(dir: &Path) -> Result<Vec<PathBuf>> {
     if !dir.is_dir() {
@@ -118,7 +122,8 @@ impl ArrayDirectory {
         }
         sort(&mut d.schemas);
 
-        let mut commits = Vec::new();
+        // The fragment names that `.wrt` markers commit.
+        let mut committed: HashSet<String> = HashSet::new();
         let mut root_ok = BTreeSet::new();
         let mut root_dirs = Vec::new();
         for p in list(&root)? {
@@ -137,9 +142,14 @@ impl ArrayDirectory {
         }
         for p in list(&root.join("__commits"))? {
             let n = file_name(&p);
+            if let Some(stem) = n.strip_suffix(".wrt") {
+                if name::parse(stem).is_some() {
+                    committed.insert(stem.to_string());
+                }
+                continue;
+            }
             let Some(e) = entry(p) else { continue };
             match n.rsplit('.').next() {
-                Some("wrt") => commits.push(e),
                 Some("del") => d.deletes.push(e),
                 Some("upd") => d.updates.push(e),
                 Some("con") => d.consolidated_commits.push(e),
@@ -175,10 +185,6 @@ impl ArrayDirectory {
             }
         }
 
-        let mut committed: BTreeSet<String> = BTreeSet::new();
-        for c in &commits {
-            committed.insert(format!("{}.wrt", c.name.name));
-        }
         let frag_dir = root.join("__fragments");
         let mut candidates: Vec<Entry> = list(&frag_dir)?.into_iter().filter_map(entry).collect();
         candidates.extend(root_dirs);
@@ -194,8 +200,8 @@ impl ArrayDirectory {
             let n = &c.name.name;
             let in_new = c.path.parent() == Some(frag_dir.as_path());
             let is_committed = if in_new {
-                committed.contains(&format!("{n}.wrt"))
-                    || consolidated.contains(&format!("{n}.wrt"))
+                committed.contains(n.as_str())
+                    || (!consolidated.is_empty() && consolidated.contains(&format!("{n}.wrt")))
             } else if c.name.version < 5 {
                 c.path.join("__fragment_metadata.tdb").is_file()
             } else {
@@ -240,18 +246,18 @@ impl ArrayDirectory {
         &self,
         path: &Path,
         opts: &crate::filters::ReadOptions,
-    ) -> Result<crate::format::ArraySchema> {
+    ) -> Result<Arc<crate::format::ArraySchema>> {
         if let Some(s) = self
             .schema_cache
             .lock()
             .ok()
-            .and_then(|c| c.get(path).cloned())
+            .and_then(|c| c.get(path.as_os_str()).cloned())
         {
             return Ok(s);
         }
-        let s = super::schema::read_schema(path, opts)?;
+        let s = Arc::new(super::schema::read_schema(path, opts)?);
         if let Ok(mut c) = self.schema_cache.lock() {
-            c.insert(path.to_path_buf(), s.clone());
+            c.insert(path.as_os_str().to_owned(), s.clone());
         }
         Ok(s)
     }

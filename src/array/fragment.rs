@@ -30,7 +30,7 @@ pub enum Metadata {
 pub struct Fragment {
     pub path: PathBuf,
     pub name: super::name::TimestampedName,
-    pub schema: ArraySchema,
+    pub schema: std::sync::Arc<ArraySchema>,
     pub schema_name: String,
     pub metadata: Metadata,
     /// Whether the fragment is dense (before version 3: no `__coords.tdb`).

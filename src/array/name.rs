@@ -26,12 +26,23 @@ pub fn parse(file_name: &str) -> Option<TimestampedName> {
         None => base,
     };
     let body = stem.strip_prefix("__")?;
-    let parts: Vec<&str> = body.split('_').collect();
+    // At most four parts; a fifth means the name is not a timestamped one.
+    let mut split = body.split('_');
+    let mut slots = [""; 4];
+    let mut count = 0;
+    for part in split.by_ref().take(4) {
+        slots[count] = part;
+        count += 1;
+    }
+    if split.next().is_some() {
+        return None;
+    }
+    let parts = &slots[..count];
     let num = |s: &str| -> Option<u64> {
         (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok())?
     };
     let name = stem.to_string();
-    match parts.as_slice() {
+    match parts {
         // __t1_t2_uuid_v
         [t1, t2, uuid, v] => {
             let (t1, t2) = (num(t1)?, num(t2)?);

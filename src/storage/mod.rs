@@ -35,8 +35,10 @@ impl MappedFile {
         } else if len <= Self::READ_BELOW {
             // Mapping costs more than reading for a few kilobytes (fragment
             // metadata, schemas, commit files): read those.
-            let mut buf = Vec::with_capacity(len as usize);
-            std::io::Read::read_to_end(&mut (&file), &mut buf).map_err(|e| Error::io(&path, e))?;
+            // One read of the size just taken (`read_to_end` would ask the
+            // size and position again and read once more for the end).
+            let mut buf = vec![0; len as usize];
+            std::io::Read::read_exact(&mut (&file), &mut buf).map_err(|e| Error::io(&path, e))?;
             Bytes::Owned(buf)
         } else {
             // SAFETY: the map is read-only and private to this process. TileDB

@@ -1,0 +1,47 @@
+//! Open an array (schema, fragment list, every fragment's footer) and list
+//! its fragments; with `--repeat N`, open it N times and print the median
+//! time of one open, in seconds: the in-process side of the open benchmark
+//! in `bench/compare.py` (the engine's side is timed inside Python too, so
+//! neither pays for starting a process).
+//!
+//! `cargo run --release --example open_fragments -- tests/fixtures/v22/sparse_int_2d`
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use tiledb_codec::filters::ReadOptions;
+use tiledb_codec::read::ArrayReader;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args_os().skip(1);
+    let path: PathBuf = args
+        .next()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| "tests/fixtures/v22/sparse_int_2d".into());
+    let repeat: usize = match (args.next(), args.next()) {
+        (Some(flag), Some(n)) if flag == "--repeat" => n.to_string_lossy().parse()?,
+        (None, _) => 0,
+        _ => return Err("usage: open_fragments ARRAY [--repeat N]".into()),
+    };
+    let opts = ReadOptions::default();
+    if repeat == 0 {
+        let reader = ArrayReader::open(&path, &opts)?;
+        for f in &reader.fragments {
+            println!(
+                "{} version {} timestamps {}..{}",
+                f.name.name, f.name.version, f.name.t1, f.name.t2
+            );
+        }
+        return Ok(());
+    }
+    let mut times = Vec::with_capacity(repeat);
+    for _ in 0..repeat {
+        let t = Instant::now();
+        let reader = ArrayReader::open(&path, &opts)?;
+        drop(reader);
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    println!("{:.6}", times[times.len() / 2]);
+    Ok(())
+}
