@@ -3,7 +3,9 @@
 # other, with the format dictionary, the committed seeds and a corpus of its
 # own (fuzz/corpus/<target>, gitignored), and prints per target how many
 # inputs it ran (libFuzzer's stat::number_of_executed_units) and whether it
-# found a crash (saved under fuzz/artifacts/<target>/).
+# found a crash (saved under fuzz/artifacts/<target>/). Before fuzzing a
+# target it replays that target's saved crash inputs, tests/regressions/
+# <target>-*.bin. Exits 1 if any target crashed.
 #
 #   fuzz/run_all.sh [SECONDS] [TARGET...]
 #
@@ -34,6 +36,16 @@ printf '%-20s %8s %12s %10s  %s\n' target seconds executions exec/s result
 for t in "${targets[@]}"; do
     mkdir -p "$here/corpus/$t" "$here/seeds/$t" "$here/artifacts/$t"
     log="$logs/$t.log"
+    # First the inputs of crashes found before (tests/regressions/<target>-*.bin),
+    # each run once: a crash fixed must stay fixed.
+    shopt -s nullglob
+    regress=("$root/tests/regressions/$t"-*.bin)
+    shopt -u nullglob
+    if [ "${#regress[@]}" -gt 0 ] && ! "$bin/$t" "${regress[@]}" >"$log.regressions" 2>&1; then
+        status=1
+        printf '%-20s %8s %12s %10s  %s\n' "$t" - - - "REGRESSION (see $log.regressions)"
+        continue
+    fi
     "$bin/$t" "$here/corpus/$t" "$here/seeds/$t" \
         -artifact_prefix="$here/artifacts/$t/" \
         -dict="$here/tiledb.dict" \
