@@ -29,8 +29,10 @@ pub mod values;
 
 pub use error::{WriteError, WriteResult};
 pub use fragment::{Column, FailPoint, FragmentInfo, FragmentWriter, WriteOptions};
-pub use import::{import, import_with, CellFormat, ImportOptions, ImportSummary};
-pub use metadata::{delete_metadata, put_metadata};
+pub use import::{import, import_into, import_with, CellFormat, ImportOptions, ImportSummary};
+pub use metadata::{
+    delete_metadata, delete_metadata_with, put_metadata, put_metadata_with, MetadataOptions,
+};
 pub use schema::{build_schema, create_array, create_array_with, CreateOptions, SchemaSpec};
 
 /// The format version this crate writes unless told otherwise (TileDB 2.30).
