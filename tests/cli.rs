@@ -1,6 +1,6 @@
 //! The command line: export equals the library's read, verify finds a
-//! damaged tile, and damaged arrays give a message and a non-zero exit, never
-//! a panic.
+//! damaged tile, damaged arrays give a message and a non-zero exit, never
+//! a panic, and import takes back what export prints.
 
 mod common;
 
@@ -15,6 +15,53 @@ fn cli(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("the binary runs")
+}
+
+/// Runs the command line with `input` on its standard input.
+fn cli_stdin(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tiledb-codec"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// The standard output of a command that must succeed.
+fn ok_stdout(args: &[&str]) -> String {
+    let out = cli(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The lines of an export, sorted (fragments may order equal arrays'
+/// cells differently only if they differ; sorting keeps the claim to the
+/// set of cells).
+fn sorted_lines(text: &str) -> Vec<String> {
+    let mut v: Vec<String> = text.lines().map(str::to_string).collect();
+    v.sort();
+    v
+}
+
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tiledb-codec-cli-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn committed_fragments(array: &Path) -> usize {
+    std::fs::read_dir(array.join("__commits"))
+        .map(|rd| rd.count())
+        .unwrap_or(0)
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -198,4 +245,238 @@ fn scan_and_verify_work_on_every_fixture() {
         assert!(report.ok(), "{}: {:?}", f.id, report.problems);
         assert_eq!(report.fragments, reader.fragments.len(), "{}", f.id);
     }
+}
+
+/// `inspect --json` gives the schema, `export` the cells; `import` of both
+/// makes an array whose export is the same, for a dense array with var-sized
+/// and nullable attributes (unwritten cells come back as fill values, and
+/// are written as such) and a sparse one.
+#[test]
+fn import_takes_back_what_export_prints() {
+    let dir = scratch("import-round-trip");
+    for fixture in ["v22/dense_var_nullable", "v22/sparse_strdim"] {
+        let src = common::root().join("tests/fixtures").join(fixture);
+        let src = src.to_str().unwrap();
+        let tag = fixture.replace('/', "_");
+        let inspect = dir.join(format!("{tag}.json"));
+        std::fs::write(&inspect, ok_stdout(&["inspect", "--json", src])).unwrap();
+        // The "schema" object alone, as the help says.
+        let whole: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&inspect).unwrap()).unwrap();
+        let schema = dir.join(format!("{tag}.schema.json"));
+        std::fs::write(&schema, whole["schema"].to_string()).unwrap();
+        let cells = ok_stdout(&["export", src]);
+        let cells_file = dir.join(format!("{tag}.ndjson"));
+        std::fs::write(&cells_file, &cells).unwrap();
+        let out = dir.join(&tag);
+        let summary = ok_stdout(&[
+            "import",
+            out.to_str().unwrap(),
+            "--schema",
+            schema.to_str().unwrap(),
+            "--cells",
+            cells_file.to_str().unwrap(),
+        ]);
+        let n = cells.lines().count();
+        assert!(
+            summary.starts_with(&format!("imported {n} cells into new array ")),
+            "{summary}"
+        );
+        let frag = ArrayReader::open(&out, &ReadOptions::default())
+            .unwrap()
+            .fragments;
+        assert_eq!(frag.len(), 1);
+        assert!(
+            summary.trim_end().ends_with(&frag[0].name.name),
+            "{summary}"
+        );
+        assert_eq!(
+            sorted_lines(&ok_stdout(&["export", out.to_str().unwrap()])),
+            sorted_lines(&cells),
+            "{fixture}"
+        );
+        // The whole `inspect --json` output is taken as well; the array
+        // exists now, so it is checked against the array's schema.
+        ok_stdout(&[
+            "import",
+            out.to_str().unwrap(),
+            "--schema",
+            inspect.to_str().unwrap(),
+            "--cells",
+            cells_file.to_str().unwrap(),
+        ]);
+        assert_eq!(committed_fragments(&out), 2);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn import_csv_from_standard_input_into_an_existing_array() {
+    let dir = scratch("import-csv");
+    let src = common::root().join("tests/fixtures/v22/sparse_int_2d");
+    let src = src.to_str().unwrap();
+    let schema = dir.join("schema.json");
+    std::fs::write(&schema, ok_stdout(&["inspect", "--json", src])).unwrap();
+    let csv = ok_stdout(&["export", src, "--format", "csv"]);
+    let out = dir.join("a");
+    let out = out.to_str().unwrap();
+    // An empty input creates the array and writes no fragment.
+    let header = csv.lines().next().unwrap().to_string() + "\n";
+    let empty = cli_stdin(
+        &[
+            "import",
+            out,
+            "--schema",
+            schema.to_str().unwrap(),
+            "--cells",
+            "-",
+            "--format",
+            "csv",
+        ],
+        header.as_bytes(),
+    );
+    assert!(
+        empty.status.success(),
+        "{}",
+        String::from_utf8_lossy(&empty.stderr)
+    );
+    assert!(String::from_utf8_lossy(&empty.stdout).contains("no fragment written"));
+    // The array exists: no --schema needed.
+    let full = cli_stdin(
+        &["import", out, "--cells", "-", "--format", "csv"],
+        csv.as_bytes(),
+    );
+    assert!(
+        full.status.success(),
+        "{}",
+        String::from_utf8_lossy(&full.stderr)
+    );
+    assert!(String::from_utf8_lossy(&full.stdout).contains("into existing array"));
+    assert_eq!(
+        sorted_lines(&ok_stdout(&["export", out, "--format", "csv"])),
+        sorted_lines(&csv)
+    );
+    assert_eq!(
+        sorted_lines(&ok_stdout(&["export", out])),
+        sorted_lines(&ok_stdout(&["export", src]))
+    );
+    // No schema and no array: a message, no array.
+    let none = dir.join("none");
+    let e = cli_stdin(&["import", none.to_str().unwrap(), "--cells", "-"], b"");
+    assert_eq!(e.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&e.stderr).contains("give a schema"));
+    assert!(!none.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A bad cell: exit 1, one line on stderr naming the input, the line and
+/// the field; nothing committed, whether the array was new or not.
+#[test]
+fn import_of_a_bad_cell_names_line_and_field_and_commits_nothing() {
+    let dir = scratch("import-bad");
+    let src = common::root().join("tests/fixtures/v22/sparse_int_2d");
+    let src = src.to_str().unwrap();
+    let schema = dir.join("schema.json");
+    std::fs::write(&schema, ok_stdout(&["inspect", "--json", src])).unwrap();
+    let good = ok_stdout(&["export", src]);
+    let first: serde_json::Value = serde_json::from_str(good.lines().next().unwrap()).unwrap();
+    let attr = first
+        .as_object()
+        .unwrap()
+        .keys()
+        .nth(2)
+        .expect("an attribute after two dimensions")
+        .clone();
+    let mut bad_cell = first.clone();
+    bad_cell[&attr] = serde_json::json!("not a number");
+    let mut lines: Vec<String> = good.lines().map(str::to_string).collect();
+    lines.insert(2, bad_cell.to_string());
+    let cells = dir.join("cells.ndjson");
+    std::fs::write(&cells, lines.join("\n")).unwrap();
+
+    let new = dir.join("new");
+    let existing = dir.join("existing");
+    // The existing array holds the good cells, as one fragment.
+    let made = cli_stdin(
+        &[
+            "import",
+            existing.to_str().unwrap(),
+            "--schema",
+            schema.to_str().unwrap(),
+            "--cells",
+            "-",
+        ],
+        good.as_bytes(),
+    );
+    assert!(made.status.success());
+    assert_eq!(committed_fragments(&existing), 1);
+    for array in [&new, &existing] {
+        let before = committed_fragments(array);
+        let out = cli(&[
+            "import",
+            array.to_str().unwrap(),
+            "--schema",
+            schema.to_str().unwrap(),
+            "--cells",
+            cells.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("error: ")
+                && err.contains("cells.ndjson: line 3: ")
+                && err.contains(&format!("field {attr}: ")),
+            "{err}"
+        );
+        assert_eq!(committed_fragments(array), before, "{err}");
+    }
+    assert!(!new.exists(), "an array the import created is removed");
+    assert!(existing.join("__schema").is_dir());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--encryption-key` creates an AES-256-GCM encrypted array: export with
+/// the key gives the cells back, without it fails.
+#[test]
+fn import_with_an_encryption_key_makes_an_encrypted_array() {
+    let key = "0123456789abcdeF0123456789abcdeF";
+    let dir = scratch("import-key");
+    let src = common::root().join("tests/fixtures/v22/encrypted_aes256gcm");
+    let src = src.to_str().unwrap();
+    let schema = dir.join("schema.json");
+    std::fs::write(
+        &schema,
+        ok_stdout(&["inspect", "--json", src, "--encryption-key", key]),
+    )
+    .unwrap();
+    let cells = ok_stdout(&["export", src, "--encryption-key", key]);
+    let out = dir.join("a");
+    let out = out.to_str().unwrap();
+    let imp = cli_stdin(
+        &[
+            "import",
+            out,
+            "--schema",
+            schema.to_str().unwrap(),
+            "--cells",
+            "-",
+            "--encryption-key",
+            key,
+        ],
+        cells.as_bytes(),
+    );
+    assert!(
+        imp.status.success(),
+        "{}",
+        String::from_utf8_lossy(&imp.stderr)
+    );
+    assert_eq!(
+        sorted_lines(&ok_stdout(&["export", out, "--encryption-key", key])),
+        sorted_lines(&cells)
+    );
+    let plain = cli(&["export", out]);
+    assert_eq!(plain.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&plain.stderr).contains("encryption key is needed"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

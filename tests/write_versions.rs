@@ -87,7 +87,7 @@ fn every_version_from_10_reads_back_here_and_in_the_engine() {
             ));
             let opts = CreateOptions {
                 version,
-                timestamp: None,
+                ..CreateOptions::default()
             };
             create_array_with(&path, &schema(dense), &opts).unwrap();
             let expected = write(&path, dense, version);

@@ -7,13 +7,14 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::read::{export, ArrayReader};
+use tiledb_codec::write::{self, CellFormat, ImportOptions, ImportSummary};
 use tiledb_codec::{inspect, verify, Error};
 
 #[derive(Parser)]
 #[command(
     name = "tiledb-codec",
     version,
-    about = "Read and inspect TileDB arrays without the TileDB library"
+    about = "Read, inspect and write TileDB arrays without the TileDB library"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -91,6 +92,33 @@ enum Command {
         #[command(flatten)]
         key: KeyArg,
     },
+    /// Write cells into ARRAY as one new fragment, creating ARRAY first if it
+    /// does not exist.
+    ///
+    /// The cells are what `export` prints: NDJSON, one object per cell keyed
+    /// by dimension and attribute names, or CSV with a header line. Every
+    /// cell is checked against the schema; on the first bad cell the command
+    /// names its line and field, exits 1 and commits nothing (an array it
+    /// created is removed again). With --encryption-key a new array is
+    /// created AES-256-GCM encrypted with that key, and an existing
+    /// encrypted array is written with it.
+    Import {
+        array: PathBuf,
+        /// The schema to create ARRAY with: the "schema" object that
+        /// `inspect --json` prints (the whole output is taken too). Needed
+        /// when ARRAY does not exist. When ARRAY exists it may be left out;
+        /// if given, it must be ARRAY's schema (compared, format version and
+        /// enumeration values aside), else nothing is written.
+        #[arg(long, value_name = "SCHEMA.json")]
+        schema: Option<PathBuf>,
+        /// The cells: a file, or - for standard input.
+        #[arg(long, value_name = "CELLS")]
+        cells: PathBuf,
+        #[arg(long, value_enum, default_value = "ndjson")]
+        format: Format,
+        #[command(flatten)]
+        key: KeyArg,
+    },
 }
 
 /// A key as TileDB takes it: the raw bytes of a 32-byte string.
@@ -163,6 +191,54 @@ fn run_scan(
     Ok(())
 }
 
+/// The schema object of a schema file: the `"schema"` member of the whole
+/// `inspect --json` output, or the file itself.
+fn read_schema_file(path: &Path) -> Result<serde_json::Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+    let whole_output = v.get("kind").is_some() && v.get("schema").is_some_and(|s| s.is_object());
+    Ok(if whole_output { v["schema"].clone() } else { v })
+}
+
+fn run_import(
+    array: &Path,
+    schema: Option<&Path>,
+    cells: &Path,
+    format: Format,
+    key: Option<[u8; 32]>,
+) -> Result<ImportSummary, String> {
+    let schema = schema.map(read_schema_file).transpose()?;
+    let format = match format {
+        Format::Ndjson => CellFormat::Ndjson,
+        Format::Csv => CellFormat::Csv,
+    };
+    let mut opts = ImportOptions::default();
+    opts.write.encryption_key = key;
+    let input: Box<dyn std::io::BufRead> = if cells == Path::new("-") {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let f = std::fs::File::open(cells).map_err(|e| format!("{}: {e}", cells.display()))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    let result = match &schema {
+        Some(s) => write::import_with(array, s, input, format, &opts),
+        None => write::import_into(array, input, format, &opts),
+    };
+    result.map_err(|e| match e {
+        // Name the input, so that "line 7" points somewhere.
+        write::WriteError::Input { .. } => {
+            let name = if cells == Path::new("-") {
+                "<stdin>".to_string()
+            } else {
+                cells.display().to_string()
+            };
+            format!("{name}: {e}")
+        }
+        e => e.to_string(),
+    })
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), String> = match cli.command {
@@ -212,6 +288,36 @@ fn main() -> ExitCode {
             }
             Err(e) => Err(e.to_string()),
         },
+        Command::Import {
+            array,
+            schema,
+            cells,
+            format,
+            key,
+        } => run_import(
+            &array,
+            schema.as_deref(),
+            &cells,
+            format,
+            key.encryption_key,
+        )
+        .map(|s| {
+            let created = if s.created { "new" } else { "existing" };
+            match &s.fragment {
+                Some(f) => println!(
+                    "imported {} cells into {} array {}: fragment {}",
+                    s.cells,
+                    created,
+                    array.display(),
+                    f.name
+                ),
+                None => println!(
+                    "imported 0 cells into {} array {}: no fragment written",
+                    created,
+                    array.display()
+                ),
+            }
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -11,8 +11,10 @@ pub enum WriteError {
     #[error("schema: {field}: {what}")]
     Schema { field: String, what: String },
     /// A cell of the input is not valid for the schema; `line` counts from 1
-    /// (for CSV, the header is line 1).
-    #[error("line {line}: {field}: {what}")]
+    /// (for CSV, the header is line 1); 0 when no one line is at fault (the
+    /// cells of a dense import leave a hole). `field` is empty when the
+    /// line as a whole is wrong (malformed JSON, a wrong field count).
+    #[error("{}", input_message(*line, field, what))]
     Input {
         line: u64,
         field: String,
@@ -49,6 +51,18 @@ pub enum WriteError {
     /// had crashed, leaving what it had written.
     #[error("stopped after step {0:?} (injected failure)")]
     Injected(super::FailPoint),
+}
+
+fn input_message(line: u64, field: &str, what: &str) -> String {
+    let mut out = String::new();
+    if line > 0 {
+        out.push_str(&format!("line {line}: "));
+    }
+    if !field.is_empty() {
+        out.push_str(&format!("field {field}: "));
+    }
+    out.push_str(what);
+    out
 }
 
 pub type WriteResult<T> = std::result::Result<T, WriteError>;

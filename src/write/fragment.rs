@@ -87,7 +87,7 @@ impl FailPoint {
 }
 
 /// How to write a fragment.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct WriteOptions {
     /// Format version of the fragment (10 to 22); `None`: the array
     /// schema's version.
@@ -105,6 +105,25 @@ pub struct WriteOptions {
     pub scratch_dir: Option<PathBuf>,
     /// Stop right after this step, as if the process had died there.
     pub fail_after: Option<FailPoint>,
+    /// The key of an AES-256-GCM encrypted array: every data tile gets the
+    /// encryption filter after the schema's filters and every generic tile
+    /// of the fragment metadata is encrypted, as the engine writes them.
+    pub encryption_key: Option<[u8; 32]>,
+}
+
+impl std::fmt::Debug for WriteOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print the key.
+        f.debug_struct("WriteOptions")
+            .field("version", &self.version)
+            .field("timestamp", &self.timestamp)
+            .field("sort_memory", &self.sort_memory)
+            .field("pending_memory", &self.pending_memory)
+            .field("scratch_dir", &self.scratch_dir)
+            .field("fail_after", &self.fail_after)
+            .field("encryption_key", &self.encryption_key.map(|_| "<set>"))
+            .finish()
+    }
 }
 
 impl Default for WriteOptions {
@@ -116,6 +135,7 @@ impl Default for WriteOptions {
             pending_memory: 256 << 20,
             scratch_dir: None,
             fail_after: None,
+            encryption_key: None,
         }
     }
 }
@@ -581,6 +601,9 @@ pub struct FragmentWriter {
     written_cells: u64,
     dropped: u64,
     fail_after: Option<FailPoint>,
+    /// The array's key: generic tiles are encrypted with it (the data
+    /// pipelines in `fields` already end with the encryption filter).
+    key: Option<[u8; 32]>,
     done: bool,
     stopped: bool,
 }
@@ -634,7 +657,10 @@ impl FragmentWriter {
     }
 
     fn open(array: &Path, rect: Option<&[(i128, i128)]>, opts: WriteOptions) -> WriteResult<Self> {
-        let read_opts = ReadOptions::default();
+        let read_opts = ReadOptions {
+            encryption_key: opts.encryption_key,
+            ..ReadOptions::default()
+        };
         let dir = ArrayDirectory::open(array).map_err(|_| WriteError::Array {
             path: array.to_path_buf(),
             what: "not an array".into(),
@@ -689,7 +715,8 @@ impl FragmentWriter {
                     "field {name:?} has a datatype this crate does not know"
                 ))
             })?;
-            let pipes = FieldPipelines::new(&schema, &info, None).map_err(filter_err(name))?;
+            let pipes = FieldPipelines::new(&schema, &info, opts.encryption_key)
+                .map_err(filter_err(name))?;
             let var = info.cell_val_num.is_none();
             let spec = MetaSpec {
                 datatype: info.datatype,
@@ -799,6 +826,7 @@ impl FragmentWriter {
             written_cells: 0,
             dropped: 0,
             fail_after,
+            key: opts.encryption_key,
             done: false,
             stopped: false,
             fields,
@@ -1356,6 +1384,7 @@ impl FragmentWriter {
     /// The bytes of `__fragment_metadata.tdb`.
     fn metadata_file(&mut self) -> WriteResult<Vec<u8>> {
         let v = self.version;
+        let key = self.key;
         let dense = self.is_dense();
         let num_tiles = self.tile_cells.len();
         let n = self.meta.len();
@@ -1371,7 +1400,7 @@ impl FragmentWriter {
         let mut out = Vec::new();
         let push = |table: Vec<u8>, out: &mut Vec<u8>| -> WriteResult<u64> {
             let at = out.len() as u64;
-            out.extend_from_slice(&generic_tile(&table, v)?);
+            out.extend_from_slice(&generic_tile(&table, v, key)?);
             Ok(at)
         };
         // R-tree.

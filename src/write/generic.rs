@@ -1,6 +1,10 @@
 //! Generic tiles as the engine writes them (generic_tile_io.cc
 //! `GenericTileIO::write_generic`): header, then the tile filtered by a
-//! one-filter pipeline, GZIP at level 1, in chunks of at most 64 KiB.
+//! one-filter pipeline, GZIP at level 1, in chunks of at most 64 KiB. In an
+//! encrypted array the pipeline gets the AES-256-GCM filter after GZIP
+//! (`init_generic_tile_header`, `FilterPipeline::append_encryption_filter`)
+//! and the header's encryption type says so: that header field is the only
+//! place an array records that it is encrypted.
 
 use crate::filters::Pipeline;
 use crate::format::{
@@ -23,21 +27,40 @@ pub fn generic_tile_filter() -> Filter {
     }
 }
 
-/// Wraps `data` in a generic tile whose header states format `version`.
-pub fn generic_tile(data: &[u8], version: u32) -> WriteResult<Vec<u8>> {
-    let filter = generic_tile_filter();
+/// The AES-256-GCM filter as the engine serializes it in a generic tile's
+/// pipeline: no options.
+fn encryption_filter() -> Filter {
+    Filter {
+        filter_type: FilterType::Aes256Gcm.value(),
+        filter_options_size: 0,
+        filter_options: FilterOptions::NoOptions,
+    }
+}
+
+/// Wraps `data` in a generic tile whose header states format `version`,
+/// encrypted with `key` when one is given.
+pub fn generic_tile(data: &[u8], version: u32, key: Option<[u8; 32]>) -> WriteResult<Vec<u8>> {
+    let mut filters = vec![generic_tile_filter()];
+    if key.is_some() {
+        filters.push(encryption_filter());
+    }
     let err = |e: crate::filters::FilterError| WriteError::Filter {
         field: "generic tile".into(),
         filter: e.filter,
         what: e.what,
     };
-    let pipeline =
-        Pipeline::new(std::slice::from_ref(&filter), Datatype::Char, 1, version).map_err(err)?;
+    let pipeline = Pipeline::new(&filters, Datatype::Char, 1, version)
+        .map_err(err)?
+        .with_key(key);
     let body = pipeline.forward_tile(data).map_err(err)?;
+    let encryption_type = match key {
+        Some(_) => EncryptionType::Aes256Gcm,
+        None => EncryptionType::NoEncryption,
+    };
     let fp = FilterPipeline {
         max_chunk_size: 65536,
-        num_filters: 1,
-        filters: vec![filter],
+        num_filters: filters.len() as u32,
+        filters,
     };
     let header = GenericTileHeader {
         version_number: version,
@@ -45,7 +68,7 @@ pub fn generic_tile(data: &[u8], version: u32) -> WriteResult<Vec<u8>> {
         tile_size: data.len() as u64,
         datatype: Datatype::Char.value(),
         cell_size: 1,
-        encryption_type: EncryptionType::NoEncryption.value(),
+        encryption_type: encryption_type.value(),
         filter_pipeline_size: encode(&fp).len() as u32,
         filter_pipeline: fp,
     };

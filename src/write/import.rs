@@ -55,6 +55,26 @@ pub struct ImportOptions {
     pub batch: Option<usize>,
 }
 
+impl ImportOptions {
+    /// The array's encryption key: `write.encryption_key`, or
+    /// `create.encryption_key` (the same key, if both are given).
+    fn key(&self) -> WriteResult<Option<[u8; 32]>> {
+        match (self.create.encryption_key, self.write.encryption_key) {
+            (Some(c), Some(w)) if c != w => Err(WriteError::Unsupported(
+                "two different encryption keys (create and write options)".into(),
+            )),
+            (c, w) => Ok(w.or(c)),
+        }
+    }
+
+    fn read_options(&self) -> WriteResult<ReadOptions> {
+        Ok(ReadOptions {
+            encryption_key: self.key()?,
+            ..ReadOptions::default()
+        })
+    }
+}
+
 /// Imports `cells` into the array at `array` (created from `schema_json`
 /// if missing) as one fragment.
 pub fn import(
@@ -66,7 +86,60 @@ pub fn import(
     import_with(array, schema_json, cells, format, &ImportOptions::default())
 }
 
-/// [`import`] with options.
+fn array_exists(array: &Path) -> bool {
+    array.join("__schema").is_dir() || array.join("__array_schema.tdb").is_file()
+}
+
+/// The latest schema of an existing array.
+fn existing_schema(array: &Path, opts: &ReadOptions) -> WriteResult<ArraySchema> {
+    let dir = ArrayDirectory::open(array)?;
+    let path = dir.latest_schema().ok_or_else(|| WriteError::Array {
+        path: array.to_path_buf(),
+        what: "the array has no schema".into(),
+    })?;
+    Ok(read_schema(&path, opts)?)
+}
+
+/// The enumerations are the array's: the JSON may name them only (as
+/// `schema_json` does), so they are left out of comparisons.
+fn without_enumerations(mut v: Value) -> Value {
+    if let Some(m) = v.as_object_mut() {
+        m.remove("enumerations");
+        if let Some(Value::Array(attrs)) = m.get_mut("attributes") {
+            for a in attrs {
+                if let Some(a) = a.as_object_mut() {
+                    a.remove("enumeration");
+                }
+            }
+        }
+    }
+    v
+}
+
+/// Fails unless `schema_json` describes the schema of the existing array
+/// (format version and enumeration values aside).
+fn check_same_schema(array: &Path, schema_json: &Value, opts: &ReadOptions) -> WriteResult<()> {
+    let existing = existing_schema(array, opts)?;
+    let given = build_schema(&without_enumerations(schema_json.clone()))?
+        .to_table(existing.array_version)?;
+    let strip = |v: Value| {
+        let mut v = without_enumerations(v);
+        if let Some(m) = v.as_object_mut() {
+            m.remove("version");
+        }
+        v
+    };
+    if strip(crate::inspect::schema_json(&existing)) != strip(crate::inspect::schema_json(&given)) {
+        return Err(WriteError::Array {
+            path: array.to_path_buf(),
+            what: "the array exists with a different schema".into(),
+        });
+    }
+    Ok(())
+}
+
+/// [`import`] with options. If the array exists, `schema_json` must be
+/// its schema (see [`import_into`] to import without one).
 pub fn import_with(
     array: &Path,
     schema_json: &Value,
@@ -74,53 +147,17 @@ pub fn import_with(
     format: CellFormat,
     opts: &ImportOptions,
 ) -> WriteResult<ImportSummary> {
-    let exists = array.join("__schema").is_dir() || array.join("__array_schema.tdb").is_file();
+    let key = opts.key()?;
+    let exists = array_exists(array);
     if exists {
-        let dir = ArrayDirectory::open(array)?;
-        let path = dir.latest_schema().ok_or_else(|| WriteError::Array {
-            path: array.to_path_buf(),
-            what: "the array has no schema".into(),
-        })?;
-        let existing = read_schema(&path, &ReadOptions::default())?;
-        // The enumerations are the array's: the JSON may name them only (as
-        // `schema_json` does), so they are left out of the comparison.
-        let mut given_json = schema_json.clone();
-        if let Some(m) = given_json.as_object_mut() {
-            m.remove("enumerations");
-            if let Some(Value::Array(attrs)) = m.get_mut("attributes") {
-                for a in attrs {
-                    if let Some(a) = a.as_object_mut() {
-                        a.remove("enumeration");
-                    }
-                }
-            }
-        }
-        let given = build_schema(&given_json)?.to_table(existing.array_version)?;
-        let strip = |mut v: Value| {
-            if let Some(m) = v.as_object_mut() {
-                m.remove("version");
-                m.remove("enumerations");
-                if let Some(Value::Array(attrs)) = m.get_mut("attributes") {
-                    for a in attrs {
-                        if let Some(a) = a.as_object_mut() {
-                            a.remove("enumeration");
-                        }
-                    }
-                }
-            }
-            v
-        };
-        if strip(crate::inspect::schema_json(&existing))
-            != strip(crate::inspect::schema_json(&given))
-        {
-            return Err(WriteError::Array {
-                path: array.to_path_buf(),
-                what: "the array exists with a different schema".into(),
-            });
-        }
+        check_same_schema(array, schema_json, &opts.read_options()?)?;
     } else {
         let spec = build_schema(schema_json)?;
-        create_array_from_spec(array, &spec, &opts.create)?;
+        let create = CreateOptions {
+            encryption_key: key,
+            ..opts.create
+        };
+        create_array_from_spec(array, &spec, &create)?;
     }
     let result = run_import(array, cells, format, opts);
     match result {
@@ -137,6 +174,29 @@ pub fn import_with(
             Err(e)
         }
     }
+}
+
+/// Imports `cells` into the existing array at `array`, with its schema, as
+/// one fragment.
+pub fn import_into(
+    array: &Path,
+    cells: impl BufRead,
+    format: CellFormat,
+    opts: &ImportOptions,
+) -> WriteResult<ImportSummary> {
+    if !array_exists(array) {
+        return Err(WriteError::Array {
+            path: array.to_path_buf(),
+            what: "not an array (give a schema to create it)".into(),
+        });
+    }
+    let (cells, fragment) = run_import(array, cells, format, opts)?;
+    Ok(ImportSummary {
+        array: array.to_path_buf(),
+        created: false,
+        cells,
+        fragment,
+    })
 }
 
 /// A field of the input.
@@ -524,12 +584,11 @@ fn run_import(
     format: CellFormat,
     opts: &ImportOptions,
 ) -> WriteResult<(u64, Option<FragmentInfo>)> {
-    let dir = ArrayDirectory::open(array)?;
-    let schema_path = dir.latest_schema().ok_or_else(|| WriteError::Array {
-        path: array.to_path_buf(),
-        what: "the array has no schema".into(),
-    })?;
-    let schema = read_schema(&schema_path, &ReadOptions::default())?;
+    let schema = existing_schema(array, &opts.read_options()?)?;
+    let write_opts = WriteOptions {
+        encryption_key: opts.key()?,
+        ..opts.write.clone()
+    };
     let fields = in_fields(&schema)?;
     let n_dim = schema.domain.dimensions.len();
     let batch_cells = opts.batch.unwrap_or(1 << 16).max(1);
@@ -557,14 +616,14 @@ fn run_import(
             count += 1;
             if batch.len >= batch_cells {
                 if writer.is_none() {
-                    writer = Some(FragmentWriter::sparse(array, opts.write.clone())?);
+                    writer = Some(FragmentWriter::sparse(array, write_opts.clone())?);
                 }
                 writer.as_mut().unwrap().write(&batch.take())?;
             }
         }
         if batch.len > 0 {
             if writer.is_none() {
-                writer = Some(FragmentWriter::sparse(array, opts.write.clone())?);
+                writer = Some(FragmentWriter::sparse(array, write_opts.clone())?);
             }
             writer.as_mut().unwrap().write(&batch.take())?;
         }
@@ -587,8 +646,8 @@ fn run_import(
         order,
         sort_fields,
         n_dim,
-        opts.write.sort_memory,
-        opts.write.scratch_dir.clone(),
+        write_opts.sort_memory,
+        write_opts.scratch_dir.clone(),
     );
     let mut bbox: Vec<Option<(i128, i128)>> = vec![None; n_dim];
     let mut count = 0u64;
@@ -615,7 +674,7 @@ fn run_import(
         return Ok((0, None));
     }
     let rect: Vec<(i128, i128)> = bbox.into_iter().map(Option::unwrap).collect();
-    let mut writer = FragmentWriter::dense(array, &rect, opts.write.clone())?;
+    let mut writer = FragmentWriter::dense(array, &rect, write_opts)?;
     let attr_refs: Vec<&InField> = fields[n_dim..].iter().collect();
     let mut batch = Batch::new(&attr_refs);
     let mut expected: Vec<i128> = rect.iter().map(|(lo, _)| *lo).collect();

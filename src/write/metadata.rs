@@ -13,7 +13,28 @@ use super::error::{WriteError, WriteResult};
 use super::generic::generic_tile;
 use super::util;
 
-fn array_version(array: &Path) -> WriteResult<u32> {
+/// How to write a metadata change.
+#[derive(Clone, Copy, Default)]
+pub struct MetadataOptions {
+    /// The file's timestamp in milliseconds (default: now, and later than
+    /// every metadata file already there).
+    pub timestamp: Option<u64>,
+    /// The key of an AES-256-GCM encrypted array: the file is an encrypted
+    /// generic tile, as the engine writes it.
+    pub encryption_key: Option<[u8; 32]>,
+}
+
+impl std::fmt::Debug for MetadataOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print the key.
+        f.debug_struct("MetadataOptions")
+            .field("timestamp", &self.timestamp)
+            .field("encryption_key", &self.encryption_key.map(|_| "<set>"))
+            .finish()
+    }
+}
+
+fn array_version(array: &Path, key: Option<[u8; 32]>) -> WriteResult<u32> {
     let dir = ArrayDirectory::open(array).map_err(|_| WriteError::Array {
         path: array.to_path_buf(),
         what: "not an array".into(),
@@ -22,24 +43,28 @@ fn array_version(array: &Path) -> WriteResult<u32> {
         path: array.to_path_buf(),
         what: "the array has no schema".into(),
     })?;
-    Ok(read_schema(&schema, &ReadOptions::default())?.array_version)
+    let opts = ReadOptions {
+        encryption_key: key,
+        ..ReadOptions::default()
+    };
+    Ok(read_schema(&schema, &opts)?.array_version)
 }
 
 /// Writes one metadata file holding `entry`; returns its path.
 fn write_entry(
     array: &Path,
     entry: MetadataEntry,
-    timestamp: Option<u64>,
+    opts: &MetadataOptions,
 ) -> WriteResult<std::path::PathBuf> {
-    let version = array_version(array)?.min(super::FORMAT_VERSION);
+    let version = array_version(array, opts.encryption_key)?.min(super::FORMAT_VERSION);
     let dir = array.join("__meta");
     util::create_dir(&dir)?;
-    let t = util::next_timestamp(timestamp, std::slice::from_ref(&dir));
+    let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir));
     let name = util::timestamped_name(t, t, None);
     let table = ArrayMetadata {
         entries: vec![entry],
     };
-    let bytes = generic_tile(&encode(&table), version)?;
+    let bytes = generic_tile(&encode(&table), version, opts.encryption_key)?;
     // Written under a name readers skip (the engine ignores `.tmp` files in
     // `__meta`), then renamed: a reader never sees half a file.
     let tmp = dir.join(format!("{name}.tmp"));
@@ -52,7 +77,7 @@ fn write_entry(
 /// Sets the metadata `key` of an array to `value`: values of `datatype`,
 /// back to back (little-endian).
 pub fn put_metadata(array: &Path, key: &str, datatype: Datatype, value: &[u8]) -> WriteResult<()> {
-    put_metadata_at(array, key, datatype, value, None).map(|_| ())
+    put_metadata_with(array, key, datatype, value, &MetadataOptions::default()).map(|_| ())
 }
 
 /// [`put_metadata`] at a given timestamp (milliseconds); returns the file.
@@ -62,6 +87,22 @@ pub fn put_metadata_at(
     datatype: Datatype,
     value: &[u8],
     timestamp: Option<u64>,
+) -> WriteResult<std::path::PathBuf> {
+    let opts = MetadataOptions {
+        timestamp,
+        ..MetadataOptions::default()
+    };
+    put_metadata_with(array, key, datatype, value, &opts)
+}
+
+/// [`put_metadata`] with options (timestamp, encryption key); returns the
+/// file.
+pub fn put_metadata_with(
+    array: &Path,
+    key: &str,
+    datatype: Datatype,
+    value: &[u8],
+    opts: &MetadataOptions,
 ) -> WriteResult<std::path::PathBuf> {
     if key.is_empty() {
         return Err(WriteError::cells("key", "a metadata key cannot be empty"));
@@ -89,12 +130,21 @@ pub fn put_metadata_at(
             num_values: Some(num),
             value: Some(value.to_vec()),
         },
-        timestamp,
+        opts,
     )
 }
 
 /// Deletes the metadata `key` of an array (a deletion entry).
 pub fn delete_metadata(array: &Path, key: &str) -> WriteResult<()> {
+    delete_metadata_with(array, key, &MetadataOptions::default()).map(|_| ())
+}
+
+/// [`delete_metadata`] with options; returns the file.
+pub fn delete_metadata_with(
+    array: &Path,
+    key: &str,
+    opts: &MetadataOptions,
+) -> WriteResult<std::path::PathBuf> {
     if key.is_empty() {
         return Err(WriteError::cells("key", "a metadata key cannot be empty"));
     }
@@ -108,7 +158,6 @@ pub fn delete_metadata(array: &Path, key: &str) -> WriteResult<()> {
             num_values: None,
             value: None,
         },
-        None,
+        opts,
     )
-    .map(|_| ())
 }

@@ -9,6 +9,13 @@
 //! (tiledb/sm/query/writers/*.cc, tiledb/sm/fragment/fragment_metadata.cc,
 //! tiledb/sm/tile/tile_metadata_generator.cc, tiledb/sm/rtree/rtree.cc).
 //!
+//! Encrypted arrays (AES-256-GCM): with an `encryption_key` in
+//! [`CreateOptions`], [`WriteOptions`] or [`MetadataOptions`], every generic
+//! tile is encrypted and says so in its header (the only record of an
+//! array's encryption), and every data tile's pipeline ends with the
+//! encryption filter, as the engine writes them (generic_tile_io.cc,
+//! writer_base.cc `filter_tile`).
+//!
 //! Crash safety: a fragment folder is written and synced in full before its
 //! commit marker is created (and synced), so a writer that stops at any point
 //! leaves no visible partial fragment; arrays are assembled in a temporary
@@ -29,8 +36,10 @@ pub mod values;
 
 pub use error::{WriteError, WriteResult};
 pub use fragment::{Column, FailPoint, FragmentInfo, FragmentWriter, WriteOptions};
-pub use import::{import, import_with, CellFormat, ImportOptions, ImportSummary};
-pub use metadata::{delete_metadata, put_metadata};
+pub use import::{import, import_into, import_with, CellFormat, ImportOptions, ImportSummary};
+pub use metadata::{
+    delete_metadata, delete_metadata_with, put_metadata, put_metadata_with, MetadataOptions,
+};
 pub use schema::{build_schema, create_array, create_array_with, CreateOptions, SchemaSpec};
 
 /// The format version this crate writes unless told otherwise (TileDB 2.30).

@@ -1093,12 +1093,16 @@ impl SchemaSpec {
 }
 
 /// How to create an array.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct CreateOptions {
     /// Format version of the schema (10 to 22).
     pub version: u32,
     /// Timestamp of the schema file (default: now).
     pub timestamp: Option<u64>,
+    /// Create an AES-256-GCM encrypted array with this key (the bytes of
+    /// TileDB's `sm.encryption_key`): the schema and enumeration files are
+    /// encrypted generic tiles. Every later write and read needs the key.
+    pub encryption_key: Option<[u8; 32]>,
 }
 
 impl Default for CreateOptions {
@@ -1106,7 +1110,19 @@ impl Default for CreateOptions {
         CreateOptions {
             version: FORMAT_VERSION,
             timestamp: None,
+            encryption_key: None,
         }
+    }
+}
+
+impl std::fmt::Debug for CreateOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print the key.
+        f.debug_struct("CreateOptions")
+            .field("version", &self.version)
+            .field("timestamp", &self.timestamp)
+            .field("encryption_key", &self.encryption_key.map(|_| "<set>"))
+            .finish()
     }
 }
 
@@ -1142,6 +1158,7 @@ pub fn create_array_from_spec(
     opts: &CreateOptions,
 ) -> WriteResult<PathBuf> {
     let version = opts.version;
+    let key = opts.encryption_key;
     let table = spec.to_table(version)?;
     if exists_nonempty(path) {
         return Err(WriteError::Array {
@@ -1177,12 +1194,12 @@ pub fn create_array_from_spec(
         for e in spec.enumeration_tables() {
             let name = String::from_utf8_lossy(&e.path_name).into_owned();
             let file = tmp.join("__schema/__enumerations").join(name);
-            util::write_new_synced(&file, &generic_tile(&encode(&e), version)?)?;
+            util::write_new_synced(&file, &generic_tile(&encode(&e), version, key)?)?;
         }
         let t = opts.timestamp.unwrap_or_else(util::now_ms);
         let name = util::timestamped_name(t, t, None);
         let schema_file = tmp.join("__schema").join(&name);
-        util::write_new_synced(&schema_file, &generic_tile(&encode(&table), version)?)?;
+        util::write_new_synced(&schema_file, &generic_tile(&encode(&table), version, key)?)?;
         for d in dirs.iter().rev() {
             util::sync_dir(&tmp.join(d))?;
         }

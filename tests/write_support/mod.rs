@@ -44,15 +44,35 @@ impl Drop for TempDir {
     }
 }
 
+/// Read options with the key of an encrypted array (32 characters).
+pub fn read_options(key: Option<&str>) -> ReadOptions {
+    ReadOptions {
+        encryption_key: key.map(key_bytes),
+        ..ReadOptions::default()
+    }
+}
+
+/// A key as TileDB's `sm.encryption_key` takes it: the bytes of 32 characters.
+pub fn key_bytes(key: &str) -> [u8; 32] {
+    key.as_bytes().try_into().expect("a key of 32 bytes")
+}
+
 /// The engine's full read of an array (`engine_account.py --cells`), or its
 /// error output.
 pub fn engine_cells(path: &Path) -> Result<Vec<Value>, String> {
-    let out = std::process::Command::new(common::engine_python())
-        .arg(common::root().join("tests/engine/engine_account.py"))
+    engine_cells_with(path, None)
+}
+
+/// [`engine_cells`] of an array encrypted with `key`.
+pub fn engine_cells_with(path: &Path, key: Option<&str>) -> Result<Vec<Value>, String> {
+    let mut cmd = std::process::Command::new(common::engine_python());
+    cmd.arg(common::root().join("tests/engine/engine_account.py"))
         .arg(path)
-        .arg("--cells")
-        .output()
-        .map_err(|e| e.to_string())?;
+        .arg("--cells");
+    if let Some(k) = key {
+        cmd.arg("--key").arg(k);
+    }
+    let out = cmd.output().map_err(|e| e.to_string())?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
         let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -65,11 +85,18 @@ pub fn engine_cells(path: &Path) -> Result<Vec<Value>, String> {
 
 /// The engine's account of an array (schema, fragments, metadata).
 pub fn engine_account(path: &Path) -> Result<Value, String> {
-    let out = std::process::Command::new(common::engine_python())
-        .arg(common::root().join("tests/engine/engine_account.py"))
-        .arg(path)
-        .output()
-        .map_err(|e| e.to_string())?;
+    engine_account_with(path, None)
+}
+
+/// [`engine_account`] of an array encrypted with `key`.
+pub fn engine_account_with(path: &Path, key: Option<&str>) -> Result<Value, String> {
+    let mut cmd = std::process::Command::new(common::engine_python());
+    cmd.arg(common::root().join("tests/engine/engine_account.py"))
+        .arg(path);
+    if let Some(k) = key {
+        cmd.arg("--key").arg(k);
+    }
+    let out = cmd.output().map_err(|e| e.to_string())?;
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
@@ -116,7 +143,12 @@ pub fn diff_cells(a: Vec<Value>, b: Vec<Value>) -> Option<String> {
 /// The schema JSON of an array, with its enumerations' values (read from
 /// `__schema/__enumerations`) in the shape the writer takes.
 pub fn schema_json_with_enumerations(path: &Path) -> Value {
-    let opts = ReadOptions::default();
+    schema_json_with_enumerations_key(path, None)
+}
+
+/// [`schema_json_with_enumerations`] of an array encrypted with `key`.
+pub fn schema_json_with_enumerations_key(path: &Path, key: Option<&str>) -> Value {
+    let opts = read_options(key);
     let dir = ArrayDirectory::open(path).unwrap();
     let s = read_schema(&dir.latest_schema().unwrap(), &opts).unwrap();
     let mut j = schema_json(&s);
@@ -169,7 +201,12 @@ pub fn schema_json_with_enumerations(path: &Path) -> Value {
 
 /// Our reader's cells of an array as NDJSON.
 pub fn ndjson_cells(path: &Path) -> Result<(usize, Vec<u8>), String> {
-    let r = ArrayReader::open(path, &ReadOptions::default()).map_err(|e| e.to_string())?;
+    ndjson_cells_key(path, None)
+}
+
+/// [`ndjson_cells`] of an array encrypted with `key`.
+pub fn ndjson_cells_key(path: &Path, key: Option<&str>) -> Result<(usize, Vec<u8>), String> {
+    let r = ArrayReader::open(path, &read_options(key)).map_err(|e| e.to_string())?;
     let cells = r.read(&Query::default()).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     write_ndjson(&cells, &mut out).unwrap();
@@ -178,7 +215,12 @@ pub fn ndjson_cells(path: &Path) -> Result<(usize, Vec<u8>), String> {
 
 /// Our reader's cells as JSON rows.
 pub fn our_cells(path: &Path) -> Result<Vec<Value>, String> {
-    let r = ArrayReader::open(path, &ReadOptions::default()).map_err(|e| e.to_string())?;
+    our_cells_key(path, None)
+}
+
+/// [`our_cells`] of an array encrypted with `key`.
+pub fn our_cells_key(path: &Path, key: Option<&str>) -> Result<Vec<Value>, String> {
+    let r = ArrayReader::open(path, &read_options(key)).map_err(|e| e.to_string())?;
     let cells = r.read(&Query::default()).map_err(|e| e.to_string())?;
     Ok((0..cells.len).map(|i| cells.row(i)).collect())
 }
@@ -187,15 +229,27 @@ pub fn our_cells(path: &Path) -> Result<Vec<Value>, String> {
 /// `engine_account.py PATH --cells` (its `main`, imported), so the engine
 /// starts once.
 pub fn engine_cells_many(paths: &[PathBuf]) -> Vec<Result<Vec<Value>, String>> {
+    let keyed: Vec<(PathBuf, Option<String>)> = paths.iter().map(|p| (p.clone(), None)).collect();
+    engine_cells_many_keyed(&keyed)
+}
+
+/// [`engine_cells_many`] of arrays each with its key (`None`: not
+/// encrypted).
+pub fn engine_cells_many_keyed(
+    arrays: &[(PathBuf, Option<String>)],
+) -> Vec<Result<Vec<Value>, String>> {
+    // Arguments come in pairs: the path, then the key or "-".
     const SCRIPT: &str = r#"
 import io, json, sys, traceback, contextlib
 sys.path.insert(0, sys.argv[1])
 import engine_account
-for p in sys.argv[2:]:
+args = sys.argv[2:]
+for p, k in zip(args[0::2], args[1::2]):
     out = io.StringIO()
     try:
         with contextlib.redirect_stdout(out):
-            rc = engine_account.main([p, "--cells", "--indent", "0"])
+            extra = [] if k == "-" else ["--key", k]
+            rc = engine_account.main([p, "--cells", "--indent", "0"] + extra)
         if rc:
             res = {"error": "exit %s" % rc}
         else:
@@ -205,16 +259,17 @@ for p in sys.argv[2:]:
     sys.stdout.write(json.dumps(res) + "\n")
     sys.stdout.flush()
 "#;
-    if paths.is_empty() {
+    if arrays.is_empty() {
         return Vec::new();
     }
-    let out = std::process::Command::new(common::engine_python())
-        .arg("-c")
+    let mut cmd = std::process::Command::new(common::engine_python());
+    cmd.arg("-c")
         .arg(SCRIPT)
-        .arg(common::root().join("tests/engine"))
-        .args(paths)
-        .output()
-        .expect("the engine's python runs");
+        .arg(common::root().join("tests/engine"));
+    for (p, k) in arrays {
+        cmd.arg(p).arg(k.as_deref().unwrap_or("-"));
+    }
+    let out = cmd.output().expect("the engine's python runs");
     let text = String::from_utf8_lossy(&out.stdout);
     let mut res: Vec<Result<Vec<Value>, String>> = text
         .lines()
@@ -226,7 +281,7 @@ for p in sys.argv[2:]:
             }
         })
         .collect();
-    while res.len() < paths.len() {
+    while res.len() < arrays.len() {
         res.push(Err(format!(
             "the engine stopped: {}",
             String::from_utf8_lossy(&out.stderr)
@@ -236,4 +291,18 @@ for p in sys.argv[2:]:
         )));
     }
     res
+}
+
+/// Copies a folder tree (a fixture, to be written into).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
 }
