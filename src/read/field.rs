@@ -54,11 +54,10 @@ impl FieldInfo {
             .iter()
             .enumerate()
             .find(|(_, d)| d.name == name.as_bytes())?;
-        let own = d
-            .filters
-            .as_ref()
-            .map(|p| p.filters.clone())
-            .unwrap_or_default();
+        // Schemas before version 5 have no dimension pipelines, and the
+        // engine then gives dimensions none (`Dimension::deserialize`): only
+        // an empty pipeline that is stored means the coords filters.
+        let own = d.filters.as_ref().map(|p| p.filters.clone());
         Some(FieldInfo {
             name: name.to_string(),
             idx: schema.attributes.len() + 1 + j,
@@ -66,11 +65,9 @@ impl FieldInfo {
             datatype: Datatype::from_value(dimension_datatype(schema, d))?,
             cell_val_num: var(d.cell_val_num.unwrap_or(1)),
             nullable: false,
-            // An empty dimension pipeline means the coords filters.
-            filters: if own.is_empty() {
-                schema.coords_filters.filters.clone()
-            } else {
-                own
+            filters: match own {
+                Some(f) if f.is_empty() => schema.coords_filters.filters.clone(),
+                own => own.unwrap_or_default(),
             },
         })
     }
