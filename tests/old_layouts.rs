@@ -28,6 +28,7 @@ use tiledb_codec::format::{
     LegacyTileOffsets, Mbr, RTree, RTreeLevel, Range1D, TileMinMax, TileNullCounts, TileOffsets,
     TileSums,
 };
+use tiledb_codec::inspect::inspect_json;
 use tiledb_codec::read::{ArrayReader, Query};
 use tiledb_codec::tile::write_generic_tile;
 use tiledb_codec::verify::verify;
@@ -74,6 +75,9 @@ struct Case {
     coords_filters: Vec<Filter>,
     /// Cells per sparse tile.
     capacity: u64,
+    /// The fragment's cells (row-major) and its timestamp.
+    cells: Vec<Cell>,
+    t: u64,
 }
 
 fn case(version: u32, dense: bool) -> Case {
@@ -84,36 +88,51 @@ fn case(version: u32, dense: bool) -> Case {
         text_attr: "s",
         coords_filters: Vec::new(),
         capacity: 3,
+        cells: cells(dense, 0),
+        t: 7,
     }
 }
 
+/// A cell and the write it comes from (`generation`, part of its values).
 #[derive(Clone)]
 struct Cell {
     r: i32,
     c: i32,
+    generation: i32,
 }
 
 impl Cell {
     fn a(&self) -> i32 {
-        100 * self.r + self.c
+        1000 * self.generation + 100 * self.r + self.c
     }
 
     fn s(&self) -> String {
-        format!("{}{}", self.r, "z".repeat(self.c as usize))
+        format!(
+            "{}{}{}",
+            self.generation,
+            self.r,
+            "z".repeat(self.c as usize)
+        )
+    }
+
+    fn row(&self, c: &Case) -> Value {
+        json!({"rows": self.r, "cols": self.c, c.int_attr: self.a(), c.text_attr: self.s()})
     }
 }
 
 /// The cells written: every cell of the domain (dense), or five cells in
 /// row-major order (sparse; one space tile, so this is the global order).
-fn cells(dense: bool) -> Vec<Cell> {
+fn cells(dense: bool, generation: i32) -> Vec<Cell> {
+    let at = |&(r, c): &(i32, i32)| Cell { r, c, generation };
     if dense {
         (1..=4)
-            .flat_map(|r| (1..=4).map(move |c| Cell { r, c }))
+            .flat_map(|r| (1..=4).map(move |c| (r, c)))
+            .map(|rc| at(&rc))
             .collect()
     } else {
         [(1, 1), (1, 4), (2, 3), (3, 2), (4, 4)]
             .iter()
-            .map(|&(r, c)| Cell { r, c })
+            .map(at)
             .collect()
     }
 }
@@ -122,27 +141,26 @@ fn cells(dense: bool) -> Vec<Cell> {
 /// 2x2 space tiles in row-major order, cells row-major inside; sparse, runs
 /// of `capacity` cells.
 fn tiles(c: &Case) -> Vec<Vec<Cell>> {
-    let all = cells(c.dense);
+    let all = &c.cells;
     if !c.dense {
         return all.chunks(c.capacity as usize).map(<[_]>::to_vec).collect();
     }
     let mut out = Vec::new();
     for (tr, tc) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
-        out.push(
-            all.iter()
-                .filter(|x| (x.r - 1) / 2 == tr && (x.c - 1) / 2 == tc)
-                .cloned()
-                .collect(),
-        );
+        let tile: Vec<Cell> = all
+            .iter()
+            .filter(|x| (x.r - 1) / 2 == tr && (x.c - 1) / 2 == tc)
+            .cloned()
+            .collect();
+        if !tile.is_empty() {
+            out.push(tile);
+        }
     }
     out
 }
 
 fn expected_rows(c: &Case) -> Vec<Value> {
-    cells(c.dense)
-        .iter()
-        .map(|x| json!({"rows": x.r, "cols": x.c, c.int_attr: x.a(), c.text_attr: x.s()}))
-        .collect()
+    c.cells.iter().map(|x| x.row(c)).collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -345,6 +363,9 @@ fn data_files(c: &Case) -> Vec<Option<FieldFiles>> {
     let chars = Pipeline::new(&[], Datatype::Char, 1, v).unwrap();
     let offsets = Pipeline::new(&[], Datatype::Uint64, 8, v).unwrap();
     let coords = Pipeline::new(&c.coords_filters, Datatype::Int32, 8, v).unwrap();
+    // Dimensions with an empty pipeline of their own (schemas from version
+    // 5) take the coords filters.
+    let dim = Pipeline::new(&c.coords_filters, Datatype::Int32, 4, v).unwrap();
     let mut a = FieldFiles::default();
     let mut s = FieldFiles {
         var: Some(DataFile::default()),
@@ -380,8 +401,8 @@ fn data_files(c: &Case) -> Vec<Option<FieldFiles>> {
             };
             zipped.fixed.push(&coords, &body);
         } else {
-            dims[0].fixed.push(&int, &rows);
-            dims[1].fixed.push(&int, &cols);
+            dims[0].fixed.push(&dim, &rows);
+            dims[1].fixed.push(&dim, &cols);
         }
     }
     let sparse = !c.dense;
@@ -401,8 +422,21 @@ fn field_name(c: &Case, idx: usize) -> &'static str {
 // ---------------------------------------------------------------------------
 // Fragment metadata.
 
-fn ned_bytes() -> Vec<u8> {
-    [le(1), le(4), le(1), le(4)].concat()
+/// The bounding box of the fragment's cells, per dimension.
+fn ned(c: &Case) -> [(i32, i32); 2] {
+    let span = |f: fn(&Cell) -> i32| {
+        let lo = c.cells.iter().map(f).min().unwrap();
+        let hi = c.cells.iter().map(f).max().unwrap();
+        (lo, hi)
+    };
+    [span(|x| x.r), span(|x| x.c)]
+}
+
+fn ned_bytes(c: &Case) -> Vec<u8> {
+    ned(c)
+        .iter()
+        .flat_map(|(lo, hi)| [le(*lo), le(*hi)].concat())
+        .collect()
 }
 
 fn mbr_of(tile: &[Cell]) -> Mbr {
@@ -459,7 +493,7 @@ fn legacy_metadata(c: &Case, files: &[Option<FieldFiles>]) -> Vec<u8> {
     let md = LegacyFragmentMetadata {
         version_number: c.version,
         non_empty_domain_size: 16,
-        non_empty_domain: ned_bytes(),
+        non_empty_domain: ned_bytes(c),
         num_mbrs,
         mbrs,
         num_bounding_coords: num_mbrs,
@@ -506,7 +540,7 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
     let mut levels = Vec::new();
     if leaves.len() > 1 {
         // Root first: the union of the leaves (at most the fanout of 10).
-        let mut root = mbr_of(&cells(false));
+        let mut root = mbr_of(&c.cells);
         root.ranges = (0..2)
             .map(|d| {
                 let lo = leaves
@@ -596,10 +630,10 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
     } else {
         (None, None, None)
     };
-    let ned_range = |_: usize| Range1D {
+    let ned_range = |d: usize| Range1D {
         range_length: None,
         min_length: None,
-        range: [le(1), le(4)].concat(),
+        range: [le(ned(c)[d].0), le(ned(c)[d].1)].concat(),
     };
     let last_tile_cell_num = if c.dense {
         4
@@ -612,7 +646,7 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
         array_schema_name: schema_name.map(|s| s.as_bytes().to_vec()),
         dense: u8::from(c.dense),
         null_non_empty_domain: 0,
-        legacy_non_empty_domain: (v < 5).then(ned_bytes),
+        legacy_non_empty_domain: (v < 5).then(|| ned_bytes(c)),
         non_empty_domain: since(
             v,
             5,
@@ -659,14 +693,20 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
 /// Builds the array of `c` in `root`: schema, one fragment with its data
 /// files, metadata and commit marker. Returns the fragment folder.
 fn build(root: &Path, c: &Case) -> PathBuf {
-    assert!(c.version < 12, "these builders lay out the flat hierarchy");
     let schema_name = write_schema(root, c);
-    let v = c.version;
-    let label = format!("{:024x}{v:08x}", 0x0123_4567_89ab_cdef_u128);
+    write_fragment(root, c, schema_name.as_deref())
+}
+
+/// Writes the fragment of `c` (version `c.version`, cells `c.cells`, at
+/// `c.t`) into an array whose schema is written; returns its folder.
+fn write_fragment(root: &Path, c: &Case, schema_name: Option<&str>) -> PathBuf {
+    assert!(c.version < 12, "these builders lay out the flat hierarchy");
+    let (v, t) = (c.version, c.t);
+    let label = format!("{:016x}{t:08x}{v:08x}", 0x0123_4567_89ab_cdef_u64);
     let name = match v {
-        1 | 2 => format!("__{label}_7"),
-        3 | 4 => format!("__7_7_{label}"),
-        _ => format!("__7_7_{label}_{v}"),
+        1 | 2 => format!("__{label}_{t}"),
+        3 | 4 => format!("__{t}_{t}_{label}"),
+        _ => format!("__{t}_{t}_{label}_{v}"),
     };
     let frag = root.join(&name);
     let files = data_files(c);
@@ -681,7 +721,7 @@ fn build(root: &Path, c: &Case) -> PathBuf {
     let meta = if v <= 2 {
         legacy_metadata(c, &files)
     } else {
-        metadata_file(c, schema_name.as_deref(), &files)
+        metadata_file(c, schema_name, &files)
     };
     write(&frag.join("__fragment_metadata.tdb"), &meta);
     if v >= 5 {
@@ -704,6 +744,11 @@ fn ours(root: &Path) -> Vec<Value> {
 
 /// The engine's read, or its error message.
 fn engine(root: &Path) -> Result<Vec<Value>, String> {
+    engine_account(root).map(|v| v["cells"].as_array().cloned().unwrap_or_default())
+}
+
+/// The engine's account of the array with its cells.
+fn engine_account(root: &Path) -> Result<Value, String> {
     let out = std::process::Command::new(common::engine_python())
         .arg(common::root().join("tests/engine/engine_account.py"))
         .arg(root)
@@ -713,8 +758,7 @@ fn engine(root: &Path) -> Result<Vec<Value>, String> {
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    Ok(v["cells"].as_array().cloned().unwrap_or_default())
+    Ok(serde_json::from_slice(&out.stdout).unwrap())
 }
 
 /// JSON equality where 3 and 3.0 are one number and a one-element list is
@@ -845,4 +889,81 @@ fn v10_dense_schema_folder_flat_fragments() {
 #[test]
 fn v11_sparse_flat_with_tile_metadata() {
     check("v11_sparse", &case(11, false));
+}
+
+// Fragments of different layouts in one array: merged as the engine merges
+// them (sparse without duplicates: the newest cell wins; dense: later
+// fragments overwrite).
+
+#[test]
+fn v4_schema_with_zipped_and_separate_coordinate_fragments() {
+    let t = TempArray::new("mixed_sparse");
+    let mut old = case(4, false);
+    old.coords_filters = vec![generic_tile_filter()];
+    write_schema(&t.0, &old);
+    write_fragment(&t.0, &old, None);
+    // Schemas before version 5 give dimensions no filters, and the engine
+    // does not put the coords filters in their place (it does for an empty
+    // pipeline stored from version 5): a later fragment's dimension files
+    // are unfiltered, while the zipped coordinates are compressed.
+    let mut new = case(9, false);
+    new.t = 9;
+    new.cells = vec![
+        Cell {
+            r: 2,
+            c: 3,
+            generation: 1,
+        },
+        Cell {
+            r: 4,
+            c: 1,
+            generation: 1,
+        },
+    ];
+    write_fragment(&t.0, &new, None);
+    let mut want: Vec<Cell> = old
+        .cells
+        .iter()
+        .filter(|x| (x.r, x.c) != (2, 3))
+        .chain(&new.cells)
+        .cloned()
+        .collect();
+    want.sort_by_key(|x| (x.r, x.c));
+    let want: Vec<Value> = want.iter().map(|x| x.row(&old)).collect();
+    assert_same("ours", &ours(&t.0), &want);
+    let account = engine_account(&t.0).unwrap_or_else(|e| panic!("the engine refused: {e}"));
+    let cells = account["cells"].as_array().cloned().unwrap();
+    assert_same("engine", &sorted(cells), &sorted(want));
+    // Both say so: the dimensions of this schema have no filters.
+    let ours = inspect_json(&t.0, &ReadOptions::default()).unwrap();
+    for d in 0..2 {
+        assert_eq!(account["schema"]["dimensions"][d]["filters"], json!([]));
+        assert_eq!(ours["schema"]["dimensions"][d]["filters"], json!([]));
+    }
+}
+
+#[test]
+fn v2_dense_array_with_a_v7_fragment_over_one_space_tile() {
+    let t = TempArray::new("mixed_dense");
+    let old = case(2, true);
+    write_schema(&t.0, &old);
+    write_fragment(&t.0, &old, None);
+    let mut new = case(7, true);
+    new.t = 8;
+    new.cells = cells(true, 1)
+        .into_iter()
+        .filter(|x| x.r >= 3 && x.c <= 2)
+        .collect();
+    write_fragment(&t.0, &new, None);
+    let want: Vec<Value> = old
+        .cells
+        .iter()
+        .map(|x| {
+            let newer = new.cells.iter().find(|y| (y.r, y.c) == (x.r, x.c));
+            newer.unwrap_or(x).row(&old)
+        })
+        .collect();
+    assert_same("ours", &ours(&t.0), &want);
+    let engine = engine(&t.0).unwrap_or_else(|e| panic!("the engine refused: {e}"));
+    assert_same("engine", &engine, &want);
 }
