@@ -799,6 +799,10 @@ fn check(test: &str, c: &Case) {
     build(&t.0, c);
     let want = expected_rows(c);
     assert_same("ours", &ours(&t.0), &want);
+    let reader = ArrayReader::open(&t.0, &ReadOptions::default()).unwrap();
+    let scanned = reader.scan(None).unwrap();
+    // Both attributes of every tile (dense tiles hold whole space tiles).
+    assert_eq!(scanned.cells, 2 * c.cells.len() as u64);
     let report = verify(&t.0, &ReadOptions::default()).unwrap();
     assert!(report.ok(), "verify: {:?}", report.problems);
     assert_eq!(
@@ -819,6 +823,14 @@ fn check(test: &str, c: &Case) {
 #[test]
 fn v1_sparse_legacy_zipped_coords_stored_zipped() {
     check("v1_sparse", &case(1, false));
+}
+
+#[test]
+fn v1_sparse_legacy_zipped_coords_compressed() {
+    // With a compressor, version 1 stores one dimension after the other too.
+    let mut c = case(1, false);
+    c.coords_filters = vec![generic_tile_filter()];
+    check("v1_sparse_gzip", &c);
 }
 
 #[test]
@@ -966,4 +978,25 @@ fn v2_dense_array_with_a_v7_fragment_over_one_space_tile() {
     assert_same("ours", &ours(&t.0), &want);
     let engine = engine(&t.0).unwrap_or_else(|e| panic!("the engine refused: {e}"));
     assert_same("engine", &engine, &want);
+}
+
+#[test]
+fn subarray_over_zipped_coordinates() {
+    let t = TempArray::new("v3_subarray");
+    let c = case(3, false);
+    build(&t.0, &c);
+    let r = ArrayReader::open(&t.0, &ReadOptions::default()).unwrap();
+    let q = Query {
+        attributes: Some(vec!["a".into()]),
+        subarray: Some(vec![Some((2, 4)), Some((2, 3))]),
+    };
+    let got = r.read(&q).unwrap();
+    let rows: Vec<Value> = (0..got.len).map(|i| got.row(i)).collect();
+    assert_eq!(
+        rows,
+        vec![
+            json!({"rows": 2, "cols": 3, "a": 203}),
+            json!({"rows": 3, "cols": 2, "a": 302}),
+        ]
+    );
 }
