@@ -73,6 +73,8 @@ struct Case {
     int_attr: &'static str,
     text_attr: &'static str,
     coords_filters: Vec<Filter>,
+    /// Whether the INT32 attribute is nullable (version 7 on).
+    nullable: bool,
     /// Cells per sparse tile.
     capacity: u64,
     /// The fragment's cells (row-major) and its timestamp.
@@ -87,6 +89,7 @@ fn case(version: u32, dense: bool) -> Case {
         int_attr: "a",
         text_attr: "s",
         coords_filters: Vec::new(),
+        nullable: false,
         capacity: 3,
         cells: cells(dense, 0),
         t: 7,
@@ -115,8 +118,19 @@ impl Cell {
         )
     }
 
+    /// Whether the INT32 value is there (in a nullable attribute, every
+    /// cell whose coordinates add up to an even number is null).
+    fn valid(&self, c: &Case) -> bool {
+        !c.nullable || (self.r + self.c) % 2 != 0
+    }
+
     fn row(&self, c: &Case) -> Value {
-        json!({"rows": self.r, "cols": self.c, c.int_attr: self.a(), c.text_attr: self.s()})
+        let a = if self.valid(c) {
+            json!(self.a())
+        } else {
+            Value::Null
+        };
+        json!({"rows": self.r, "cols": self.c, c.int_attr: a, c.text_attr: self.s()})
     }
 }
 
@@ -193,20 +207,21 @@ fn schema_table(c: &Case) -> ArraySchema {
         null_tile_extent: 0,
         tile_extent: extent.to_le_bytes().to_vec(),
     };
-    let attribute = |name: &str, datatype: Datatype, cell_val_num: u32, fill: Vec<u8>| Attribute {
-        name_length: name.len() as u32,
-        name: name.as_bytes().to_vec(),
-        datatype: datatype.value(),
-        cell_val_num,
-        filters: pipeline(&[]),
-        fill_value_size: since(v, 6, fill.len() as u64),
-        fill_value: since(v, 6, fill),
-        nullable: since(v, 7, 0),
-        fill_value_validity: since(v, 7, 0),
-        order: since(v, 17, DataOrder::UnorderedData.value()),
-        enumeration_name_length: since(v, 20, 0),
-        enumeration_name: since(v, 20, Vec::new()),
-    };
+    let attribute =
+        |name: &str, datatype: Datatype, cell_val_num: u32, fill: Vec<u8>, nullable| Attribute {
+            name_length: name.len() as u32,
+            name: name.as_bytes().to_vec(),
+            datatype: datatype.value(),
+            cell_val_num,
+            filters: pipeline(&[]),
+            fill_value_size: since(v, 6, fill.len() as u64),
+            fill_value: since(v, 6, fill),
+            nullable: since(v, 7, u8::from(nullable)),
+            fill_value_validity: since(v, 7, 0),
+            order: since(v, 17, DataOrder::UnorderedData.value()),
+            enumeration_name_length: since(v, 20, 0),
+            enumeration_name: since(v, 20, Vec::new()),
+        };
     let array_type = if c.dense {
         ArrayType::Dense
     } else {
@@ -234,8 +249,9 @@ fn schema_table(c: &Case) -> ArraySchema {
                 Datatype::Int32,
                 1,
                 i32::MIN.to_le_bytes().to_vec(),
+                c.nullable,
             ),
-            attribute(c.text_attr, Datatype::Char, u32::MAX, vec![0x80]),
+            attribute(c.text_attr, Datatype::Char, u32::MAX, vec![0x80], false),
         ],
         num_labels: since(v, 18, 0),
         labels: since(v, 18, Vec::new()),
@@ -349,6 +365,7 @@ impl DataFile {
 struct FieldFiles {
     fixed: DataFile,
     var: Option<DataFile>,
+    validity: Option<DataFile>,
 }
 
 fn le(v: i32) -> [u8; 4] {
@@ -366,7 +383,11 @@ fn data_files(c: &Case) -> Vec<Option<FieldFiles>> {
     // Dimensions with an empty pipeline of their own (schemas from version
     // 5) take the coords filters.
     let dim = Pipeline::new(&c.coords_filters, Datatype::Int32, 4, v).unwrap();
-    let mut a = FieldFiles::default();
+    let bytes = Pipeline::new(&[], Datatype::Uint8, 1, v).unwrap();
+    let mut a = FieldFiles {
+        validity: c.nullable.then(DataFile::default),
+        ..Default::default()
+    };
     let mut s = FieldFiles {
         var: Some(DataFile::default()),
         ..Default::default()
@@ -379,6 +400,10 @@ fn data_files(c: &Case) -> Vec<Option<FieldFiles>> {
             &int,
             &tile.iter().flat_map(|x| le(x.a())).collect::<Vec<_>>(),
         );
+        if let Some(validity) = &mut a.validity {
+            let valid: Vec<u8> = tile.iter().map(|x| u8::from(x.valid(c))).collect();
+            validity.push(&bytes, &valid);
+        }
         let mut starts = Vec::new();
         let mut text = Vec::new();
         for x in &tile {
@@ -603,7 +628,10 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
     let tile_var_sizes: Vec<u64> = (0..n_var)
         .map(|i| list(var(i).map_or(&[][..], |f| &f.sizes)))
         .collect();
-    let validity: Vec<u64> = (0..n).map(|_| list(&[])).collect();
+    let validity_of = |i: usize| files[i].as_ref().and_then(|f| f.validity.as_ref());
+    let validity: Vec<u64> = (0..n)
+        .map(|i| list(validity_of(i).map_or(&[][..], |f| &f.offsets)))
+        .collect();
     let mut tile_metadata = |table: Vec<u8>| {
         let at = out.len() as u64;
         out.extend(gt(table));
@@ -664,7 +692,13 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
         file_var_sizes: (0..n_var)
             .map(|i| var(i).map_or(0, |f| f.bytes.len() as u64))
             .collect(),
-        file_validity_sizes: since(v, 7, vec![0; n]),
+        file_validity_sizes: since(
+            v,
+            7,
+            (0..n)
+                .map(|i| validity_of(i).map_or(0, |f| f.bytes.len() as u64))
+                .collect(),
+        ),
         rtree_offset,
         tile_offsets,
         tile_var_offsets,
@@ -716,6 +750,9 @@ fn write_fragment(root: &Path, c: &Case, schema_name: Option<&str>) -> PathBuf {
         write(&frag.join(format!("{stem}.tdb")), &f.fixed.bytes);
         if let Some(var) = &f.var {
             write(&frag.join(format!("{stem}_var.tdb")), &var.bytes);
+        }
+        if let Some(validity) = &f.validity {
+            write(&frag.join(format!("{stem}_validity.tdb")), &validity.bytes);
         }
     }
     let meta = if v <= 2 {
@@ -875,6 +912,7 @@ fn v6_sparse_dimension_files_by_name() {
 fn v7_dense_files_by_name() {
     let mut c = case(7, true);
     c.int_attr = "temp.c";
+    c.nullable = true;
     check("v7_dense", &c);
 }
 
@@ -883,6 +921,7 @@ fn v8_sparse_percent_encoded_names() {
     let mut c = case(8, false);
     c.int_attr = "a:b<c>|d?";
     c.text_attr = "x\\y\"z";
+    c.nullable = true;
     check("v8_sparse", &c);
 }
 
