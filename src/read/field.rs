@@ -645,3 +645,17 @@ pub fn scan_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Res
         })
         .try_reduce(ScanTotals::default, |a, b| Ok(a + b))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::percent_encode;
+
+    #[test]
+    fn version_8_names_use_the_engines_table() {
+        // RFC 3986 characters by their ASCII code...
+        assert_eq!(percent_encode("a:b/c%d"), "a%3Ab%2Fc%25d");
+        // ...and the characters Windows forbids by codes of the engine's own.
+        assert_eq!(percent_encode("<>\\|\""), "%20%2D%30%3C%22");
+        assert_eq!(percent_encode("plain_name.1"), "plain_name.1");
+    }
+}
