@@ -115,10 +115,12 @@ pub fn schema_json(s: &ArraySchema) -> Value {
                 _ => Value::Null,
             };
             // An empty dimension pipeline means "the coords filters" (the
-            // engine substitutes them on read, tiledb/sm/array_schema/dimension.cc).
+            // engine substitutes them on read, tiledb/sm/array_schema/dimension.cc);
+            // schemas before version 5 store none, and dimensions have none.
             let filters = match &d.filters {
-                Some(p) if !p.filters.is_empty() => pipeline_json(p),
-                _ => pipeline_json(&s.coords_filters),
+                Some(p) if p.filters.is_empty() => pipeline_json(&s.coords_filters),
+                Some(p) => pipeline_json(p),
+                None => json!([]),
             };
             json!({
                 "name": String::from_utf8_lossy(&d.name),

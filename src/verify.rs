@@ -8,7 +8,7 @@ use crate::array::fragment::{Fragment, Metadata};
 use crate::array::ArrayDirectory;
 use crate::error::Result;
 use crate::filters::ReadOptions;
-use crate::read::field::{read_field_tiles, FieldInfo};
+use crate::read::field::{data_file, read_field_tiles, FieldInfo};
 
 /// One thing found wrong.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -58,17 +58,51 @@ pub fn verify(path: &Path, opts: &ReadOptions) -> Result<Report> {
     Ok(report)
 }
 
+/// The file sizes (fixed, var, validity) and the var tile sizes the
+/// fragment metadata records for field `idx`.
+struct Recorded {
+    sizes: [Option<u64>; 3],
+    var_tile_sizes: Option<Vec<u64>>,
+}
+
+fn recorded(frag: &Fragment, idx: usize, opts: &ReadOptions) -> Recorded {
+    match &frag.metadata {
+        Metadata::Footer(f) => Recorded {
+            sizes: [
+                f.file_sizes.get(idx).copied(),
+                f.file_var_sizes.get(idx).copied(),
+                f.file_validity_sizes
+                    .as_ref()
+                    .and_then(|v| v.get(idx).copied()),
+            ],
+            var_tile_sizes: f
+                .tile_var_sizes
+                .get(idx)
+                .and_then(|o| frag.generic_tile_offsets(*o, opts).ok())
+                .map(|t| t.values),
+        },
+        Metadata::Legacy(l) => Recorded {
+            sizes: [
+                l.file_sizes.get(idx).copied(),
+                l.file_var_sizes.get(idx).copied(),
+                None,
+            ],
+            var_tile_sizes: l.tile_var_sizes.lists.get(idx).map(|t| t.values.clone()),
+        },
+    }
+}
+
 fn check_fragment(frag: &Fragment, opts: &ReadOptions, report: &mut Report) {
-    let Metadata::Footer(footer) = &frag.metadata else {
-        return;
-    };
     let schema = &frag.schema;
     let mut fields: Vec<FieldInfo> = schema
         .attributes
         .iter()
         .filter_map(|a| FieldInfo::lookup(schema, &String::from_utf8_lossy(&a.name)))
         .collect();
-    if !frag.dense {
+    if !frag.dense && frag.version() < 5 {
+        // One zipped coordinates file for every dimension.
+        fields.extend(FieldInfo::zipped_coords(schema));
+    } else if !frag.dense {
         fields.extend(
             schema
                 .domain
@@ -79,64 +113,43 @@ fn check_fragment(frag: &Fragment, opts: &ReadOptions, report: &mut Report) {
     }
     for field in fields {
         report.fields += 1;
-        // The data files are as long as the footer says.
-        let a = schema.attributes.len();
-        let base = if field.is_dimension {
-            format!("d{}", field.idx - a - 1)
-        } else {
-            format!("a{}", field.idx)
-        };
-        let mut files = vec![(
-            format!("{base}.tdb"),
-            footer.file_sizes.get(field.idx).copied(),
-        )];
+        // The data files are as long as the fragment metadata says.
+        let rec = recorded(frag, field.idx, opts);
+        let mut files = vec![(data_file(frag, &field, ""), rec.sizes[0])];
         if field.cell_val_num.is_none() {
-            files.push((
-                format!("{base}_var.tdb"),
-                footer.file_var_sizes.get(field.idx).copied(),
-            ));
+            files.push((data_file(frag, &field, "_var"), rec.sizes[1]));
         }
         if field.nullable {
-            let v = footer
-                .file_validity_sizes
-                .as_ref()
-                .and_then(|v| v.get(field.idx).copied());
-            files.push((format!("{base}_validity.tdb"), v));
+            files.push((data_file(frag, &field, "_validity"), rec.sizes[2]));
         }
-        if frag.version() >= 9 {
-            for (name, expected) in files {
-                let p = frag.path.join(&name);
-                match (file_len(&p), expected) {
-                    (None, _) => report.problems.push(Problem {
-                        path: p,
-                        what: "the data file is missing".into(),
-                    }),
-                    (Some(n), Some(x)) if n != x => report.problems.push(Problem {
-                        path: p,
-                        what: format!("the file has {n} bytes, the fragment metadata says {x}"),
-                    }),
-                    _ => {}
-                }
+        for (p, expected) in files {
+            match (file_len(&p), expected) {
+                (None, _) => report.problems.push(Problem {
+                    path: p,
+                    what: "the data file is missing".into(),
+                }),
+                (Some(n), Some(x)) if n != x => report.problems.push(Problem {
+                    path: p,
+                    what: format!("the file has {n} bytes, the fragment metadata says {x}"),
+                }),
+                _ => {}
             }
         }
         match read_field_tiles(frag, &field, opts) {
             Ok(tiles) => {
                 report.tiles += tiles.len();
                 // Var tiles unfilter to the sizes the metadata records.
-                if field.cell_val_num.is_none() {
-                    let sizes = footer
-                        .tile_var_sizes
-                        .get(field.idx)
-                        .map(|o| frag.generic_tile_offsets(*o, opts));
-                    if let Some(Ok(sizes)) = sizes {
-                        for (t, tile) in tiles.iter().enumerate() {
-                            let got = tile.var.as_ref().map_or(0, |v| v.1.len() as u64);
-                            if sizes.values.get(t).is_some_and(|s| *s != got) {
-                                report.problems.push(Problem {
-                                    path: frag.path.clone(),
-                                    what: format!("field {:?} var tile {t} holds {got} bytes, the metadata says {}", field.name, sizes.values[t]),
-                                });
-                            }
+                if let (None, Some(sizes)) = (field.cell_val_num, &rec.var_tile_sizes) {
+                    for (t, tile) in tiles.iter().enumerate() {
+                        let got = tile.var.as_ref().map_or(0, |v| v.1.len() as u64);
+                        if sizes.get(t).is_some_and(|s| *s != got) {
+                            report.problems.push(Problem {
+                                path: frag.path.clone(),
+                                what: format!(
+                                    "field {:?} var tile {t} holds {got} bytes, the metadata says {}",
+                                    field.name, sizes[t]
+                                ),
+                            });
                         }
                     }
                 }

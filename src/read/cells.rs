@@ -10,7 +10,7 @@ use std::path::Path;
 use serde_json::{json, Map, Value};
 
 use super::condition::{holds, CellValue};
-use super::field::{read_field, FieldData, FieldInfo};
+use super::field::{read_field, read_zipped_coords, FieldData, FieldInfo};
 use crate::array::directory::ArrayDirectory;
 use crate::array::fragment::{Fragment, Metadata};
 use crate::error::{Error, Result};
@@ -514,24 +514,17 @@ impl ArrayReader {
             .filter_map(|a| FieldInfo::lookup(&self.schema, &String::from_utf8_lossy(&a.name)))
             .collect();
         for f in &self.fragments {
-            let Metadata::Footer(footer) = &f.metadata else {
-                return Err(Error::Unsupported {
-                    path: f.path.clone(),
-                    what: "sparse fragments of versions 1-2".into(),
-                });
-            };
-            if f.version() < 5 {
-                return Err(Error::Unsupported {
-                    path: f.path.clone(),
-                    what: "zipped coordinates (versions before 5)".into(),
-                });
-            }
             // Every field must hold as many cells as the first dimension.
             // A field's place in the fragment's files is in the schema the
             // fragment names (a later schema may have added attributes).
             let mut n = None;
             let mut dims_d = Vec::with_capacity(dims.len());
-            for d in &dims {
+            if f.version() < 5 {
+                // One zipped `__coords.tdb` holds every dimension.
+                dims_d = read_zipped_coords(f, &self.opts)?;
+                n = dims_d.first().map(|d| d.len(dims[0].cell_size()));
+            }
+            for d in dims.iter().skip(dims_d.len()) {
                 let d = FieldInfo::lookup(&f.schema, &d.name)
                     .filter(|x| x.is_dimension)
                     .ok_or_else(|| Error::Unsupported {
@@ -549,7 +542,11 @@ impl ArrayReader {
                     None => Ok(None),
                 })
                 .collect::<Result<Vec<_>>>()?;
-            let timestamps = if footer.includes_timestamps == Some(1) {
+            let has_timestamps = matches!(
+                &f.metadata,
+                Metadata::Footer(footer) if footer.includes_timestamps == Some(1)
+            );
+            let timestamps = if has_timestamps {
                 let t = FieldInfo::timestamps(&f.schema);
                 let d = read_checked(f, &t, &self.opts, n)?;
                 Some(

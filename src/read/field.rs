@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use crate::array::fragment::{Fragment, Metadata};
 use crate::error::{Error, Result};
 use crate::filters::{Pipeline, ReadOptions};
-use crate::format::{ArraySchema, Datatype, Filter, FragmentFooter};
+use crate::format::{ArraySchema, Datatype, Filter, TileOffsets};
 use crate::inspect::dimension_datatype;
 use crate::storage::MappedFile;
 use crate::tile::unfilter_tile;
@@ -54,11 +54,10 @@ impl FieldInfo {
             .iter()
             .enumerate()
             .find(|(_, d)| d.name == name.as_bytes())?;
-        let own = d
-            .filters
-            .as_ref()
-            .map(|p| p.filters.clone())
-            .unwrap_or_default();
+        // Schemas before version 5 have no dimension pipelines, and the
+        // engine then gives dimensions none (`Dimension::deserialize`): only
+        // an empty pipeline that is stored means the coords filters.
+        let own = d.filters.as_ref().map(|p| p.filters.clone());
         Some(FieldInfo {
             name: name.to_string(),
             idx: schema.attributes.len() + 1 + j,
@@ -66,11 +65,9 @@ impl FieldInfo {
             datatype: Datatype::from_value(dimension_datatype(schema, d))?,
             cell_val_num: var(d.cell_val_num.unwrap_or(1)),
             nullable: false,
-            // An empty dimension pipeline means the coords filters.
-            filters: if own.is_empty() {
-                schema.coords_filters.filters.clone()
-            } else {
-                own
+            filters: match own {
+                Some(f) if f.is_empty() => schema.coords_filters.filters.clone(),
+                own => own.unwrap_or_default(),
             },
         })
     }
@@ -87,6 +84,24 @@ impl FieldInfo {
             nullable: false,
             filters: schema.coords_filters.filters.clone(),
         }
+    }
+
+    /// The zipped coordinates of fragments before version 5 (`__coords.tdb`,
+    /// at index A): one cell holds every dimension's coordinate, all of the
+    /// first dimension's datatype, filtered with the coords filters
+    /// (`ArraySchema::cell_size`/`type` of `constants::coords`).
+    pub fn zipped_coords(schema: &ArraySchema) -> Option<FieldInfo> {
+        let dims = &schema.domain.dimensions;
+        let d0 = dims.first()?;
+        Some(FieldInfo {
+            name: "__coords".into(),
+            idx: schema.attributes.len(),
+            is_dimension: false,
+            datatype: Datatype::from_value(dimension_datatype(schema, d0))?,
+            cell_val_num: Some(u32::try_from(dims.len()).ok()?),
+            nullable: false,
+            filters: schema.coords_filters.filters.clone(),
+        })
     }
 
     /// Bytes of one cell of a fixed-size field (of one value for var-sized).
@@ -165,11 +180,14 @@ impl TileFile {
     }
 }
 
-/// The data file name of field `idx` with suffix ("", "_var", "_validity").
-fn data_file(frag: &Fragment, field: &FieldInfo, suffix: &str) -> PathBuf {
+/// The data file of a field with suffix ("", "_var", "_validity"), named
+/// as the fragment's version names it (`FragmentMetadata::encode_name`).
+pub fn data_file(frag: &Fragment, field: &FieldInfo, suffix: &str) -> PathBuf {
     let version = frag.version();
     let name = if field.name == "__timestamps" {
         format!("t{suffix}.tdb")
+    } else if field.name == "__coords" {
+        format!("__coords{suffix}.tdb")
     } else if version >= 9 {
         let a = frag.schema.attributes.len();
         if field.is_dimension {
@@ -185,12 +203,23 @@ fn data_file(frag: &Fragment, field: &FieldInfo, suffix: &str) -> PathBuf {
     frag.path.join(name)
 }
 
-/// The version 8 file-name encoding: RFC 3986 reserved characters and the
-/// ones Windows forbids, as `%XX`.
+/// The version 8 file-name encoding (`FragmentMetadata::encode_name`): the
+/// RFC 3986 reserved characters as `%XX`, and five characters Windows
+/// forbids under codes of the engine's own choosing (not their ASCII
+/// values: `<` is `%20`, `>` `%2D`, `\` `%30`, `|` `%3C`).
 fn percent_encode(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars() {
-        if "!#$%&'()*+,/:;=?@[]\"<>\\|".contains(c) {
+        let code = match c {
+            '<' => "%20",
+            '>' => "%2D",
+            '\\' => "%30",
+            '|' => "%3C",
+            _ => "",
+        };
+        if !code.is_empty() {
+            out.push_str(code);
+        } else if "!#$%&'()*+,/:;=?@[]\"".contains(c) {
             out.push_str(&format!("%{:02X}", c as u32));
         } else {
             out.push(c);
@@ -199,13 +228,84 @@ fn percent_encode(name: &str) -> String {
     out
 }
 
-fn footer(frag: &Fragment) -> Result<&FragmentFooter> {
+/// Where the tiles of a field sit: per data file (fixed, var, validity) the
+/// tile offsets and the file size. Current footers point at a generic tile
+/// per list; the legacy metadata of versions 1 and 2 holds the lists inline
+/// (tile offsets for the A attributes and `__coords`, var lists for the
+/// attributes, no validity: `FragmentMetadata::load_v1_v2`).
+struct TileLists {
+    fixed: (Vec<u64>, u64),
+    var: Option<(Vec<u64>, u64)>,
+    validity: Option<(Vec<u64>, u64)>,
+}
+
+fn tile_lists(
+    frag: &Fragment,
+    idx: usize,
+    var: bool,
+    nullable: bool,
+    opts: &ReadOptions,
+) -> Result<TileLists> {
+    let missing = |what: &str| {
+        Error::decode(
+            frag.metadata_path(),
+            0,
+            "FragmentFooter",
+            what,
+            format!("has no entry for field {idx}"),
+        )
+    };
     match &frag.metadata {
-        Metadata::Footer(f) => Ok(f),
-        Metadata::Legacy(_) => Err(Error::Unsupported {
-            path: frag.path.clone(),
-            what: "reading cells of version 1-2 fragments is not supported yet".into(),
-        }),
+        Metadata::Footer(f) => {
+            let list = |offsets: &[u64], sizes: &[u64], what: &str| -> Result<(Vec<u64>, u64)> {
+                let off = offsets.get(idx).copied().ok_or_else(|| missing(what))?;
+                let size = sizes.get(idx).copied().unwrap_or(0);
+                Ok((frag.generic_tile_offsets(off, opts)?.values, size))
+            };
+            Ok(TileLists {
+                fixed: list(&f.tile_offsets, &f.file_sizes, "tile_offsets")?,
+                var: var
+                    .then(|| list(&f.tile_var_offsets, &f.file_var_sizes, "tile_var_offsets"))
+                    .transpose()?,
+                validity: nullable
+                    .then(|| {
+                        list(
+                            f.tile_validity_offsets.as_deref().unwrap_or(&[]),
+                            f.file_validity_sizes.as_deref().unwrap_or(&[]),
+                            "tile_validity_offsets",
+                        )
+                    })
+                    .transpose()?,
+            })
+        }
+        Metadata::Legacy(l) => {
+            let list = |lists: &[TileOffsets], sizes: &[u64], what: &str| {
+                let offsets = lists.get(idx).ok_or_else(|| missing(what))?;
+                Ok::<_, Error>((offsets.values.clone(), sizes.get(idx).copied().unwrap_or(0)))
+            };
+            if nullable {
+                return Err(Error::decode(
+                    frag.metadata_path(),
+                    0,
+                    "LegacyFragmentMetadata",
+                    "",
+                    "version 1-2 fragments have no validity tiles",
+                ));
+            }
+            Ok(TileLists {
+                fixed: list(&l.tile_offsets.lists, &l.file_sizes, "tile_offsets")?,
+                var: var
+                    .then(|| {
+                        list(
+                            &l.tile_var_offsets.lists,
+                            &l.file_var_sizes,
+                            "tile_var_offsets",
+                        )
+                    })
+                    .transpose()?,
+                validity: None,
+            })
+        }
     }
 }
 
@@ -315,40 +415,23 @@ pub fn read_field_tiles(
     field: &FieldInfo,
     opts: &ReadOptions,
 ) -> Result<Vec<FieldTile>> {
-    let f = footer(frag)?;
-    let idx = field.idx;
-    let tile_offsets = |list: &[u64], what: &str| -> Result<Vec<u64>> {
-        let off = list.get(idx).copied().ok_or_else(|| {
-            Error::decode(
-                frag.metadata_path(),
-                0,
-                "FragmentFooter",
-                what,
-                format!("has no entry for field {idx}"),
-            )
-        })?;
-        Ok(frag.generic_tile_offsets(off, opts)?.values)
-    };
+    let var = field.cell_val_num.is_none();
+    let lists = tile_lists(frag, field.idx, var, field.nullable, opts)?;
     let fixed_file = data_file(frag, field, "");
     let pipes = FieldPipelines::for_fragment(frag, field, opts.encryption_key)
         .map_err(|e| to_error(&fixed_file, e))?;
     let max = opts.max_tile_bytes();
-    let fixed_offsets = tile_offsets(&f.tile_offsets, "tile_offsets")?;
-    let fixed_size = f.file_sizes.get(idx).copied().unwrap_or(0);
+    let (fixed_offsets, fixed_size) = lists.fixed;
     let fixed_tf = TileFile::open(fixed_file)?;
     let mut tiles: Vec<FieldTile> = Vec::with_capacity(fixed_offsets.len());
-    let var = match &pipes.offsets {
-        Some(off_pipe) => {
-            let var_offsets = tile_offsets(&f.tile_var_offsets, "tile_var_offsets")?;
-            let var_size = f.file_var_sizes.get(idx).copied().unwrap_or(0);
-            Some((
-                off_pipe,
-                var_offsets,
-                var_size,
-                TileFile::open(data_file(frag, field, "_var"))?,
-            ))
-        }
-        None => None,
+    let var = match (&pipes.offsets, lists.var) {
+        (Some(off_pipe), Some((var_offsets, var_size))) => Some((
+            off_pipe,
+            var_offsets,
+            var_size,
+            TileFile::open(data_file(frag, field, "_var"))?,
+        )),
+        _ => None,
     };
     for t in 0..fixed_offsets.len() {
         let (at, raw) = fixed_tf.raw(&fixed_offsets, t, fixed_size)?;
@@ -380,14 +463,7 @@ pub fn read_field_tiles(
         }
         tiles.push(tile);
     }
-    if let Some(pipe) = &pipes.validity {
-        let list = f.tile_validity_offsets.as_deref().unwrap_or(&[]);
-        let val_offsets = tile_offsets(list, "tile_validity_offsets")?;
-        let size = f
-            .file_validity_sizes
-            .as_ref()
-            .and_then(|v| v.get(idx).copied())
-            .unwrap_or(0);
+    if let (Some(pipe), Some((val_offsets, size))) = (&pipes.validity, lists.validity) {
         let tf = TileFile::open(data_file(frag, field, "_validity"))?;
         for (t, tile) in tiles.iter_mut().enumerate().take(val_offsets.len()) {
             let (at, raw) = tf.raw(&val_offsets, t, size)?;
@@ -428,6 +504,60 @@ pub fn read_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Res
     }
     if field.nullable {
         out.validity = Some(validity);
+    }
+    Ok(out)
+}
+
+/// The coordinates of a fragment before version 5, one `FieldData` per
+/// dimension, from its zipped `__coords.tdb`. Each tile is stored with the
+/// dimensions one after the other (all of the first dimension's values, then
+/// the second's...), except in version 1 without a compressor, where cells
+/// are stored zipped; the engine zips them after unfiltering
+/// (`ReaderBase::zip_tile_coordinates`, `Tile::zip_coordinates`).
+pub fn read_zipped_coords(frag: &Fragment, opts: &ReadOptions) -> Result<Vec<FieldData>> {
+    let schema = &frag.schema;
+    let field = FieldInfo::zipped_coords(schema).ok_or_else(|| Error::Unsupported {
+        path: frag.path.clone(),
+        what: "zipped coordinates of a dimension datatype this crate does not know".into(),
+    })?;
+    let dim_num = schema.domain.dimensions.len();
+    let width = field.datatype.size() as usize;
+    let cell = width * dim_num;
+    // `CompressionFilter`s: GZIP, ZSTD, LZ4, RLE, BZIP2, DOUBLE_DELTA,
+    // DICTIONARY, DELTA.
+    let compressed = field
+        .filters
+        .iter()
+        .any(|f| matches!(f.filter_type, 1..=6 | 14 | 19));
+    let stored_zipped = frag.version() <= 1 && !compressed;
+    let mut out = vec![FieldData::default(); dim_num];
+    for tile in read_field_tiles(frag, &field, opts)? {
+        let data = &tile.fixed.1;
+        if data.len() % cell != 0 {
+            return Err(Error::decode(
+                &data_file(frag, &field, ""),
+                0,
+                "Tile",
+                "__coords",
+                format!(
+                    "a tile of {} bytes for cells of {cell} bytes ({dim_num} coordinates)",
+                    data.len()
+                ),
+            ));
+        }
+        let n = data.len() / cell;
+        for (d, dim) in out.iter_mut().enumerate() {
+            dim.tile_cells.push(n as u64);
+            if stored_zipped {
+                for i in 0..n {
+                    let at = i * cell + d * width;
+                    dim.values.extend_from_slice(&data[at..at + width]);
+                }
+            } else {
+                dim.values
+                    .extend_from_slice(&data[d * n * width..(d + 1) * n * width]);
+            }
+        }
     }
     Ok(out)
 }
@@ -497,22 +627,10 @@ pub fn scan_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Res
         }
         return Ok(t);
     }
-    let f = footer(frag)?;
-    let idx = field.idx;
-    let off = f.tile_offsets.get(idx).copied().ok_or_else(|| {
-        Error::decode(
-            frag.metadata_path(),
-            0,
-            "FragmentFooter",
-            "tile_offsets",
-            format!("has no entry for field {idx}"),
-        )
-    })?;
-    let offsets = frag.generic_tile_offsets(off, opts)?.values;
+    let (offsets, size) = tile_lists(frag, field.idx, false, false, opts)?.fixed;
     let file = data_file(frag, field, "");
     let pipes = FieldPipelines::for_fragment(frag, field, opts.encryption_key)
         .map_err(|e| to_error(&file, e))?;
-    let size = f.file_sizes.get(idx).copied().unwrap_or(0);
     let tf = TileFile::open(file)?;
     let max = opts.max_tile_bytes();
     let cell = field.cell_size().max(1);
@@ -528,4 +646,18 @@ pub fn scan_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Res
             })
         })
         .try_reduce(ScanTotals::default, |a, b| Ok(a + b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent_encode;
+
+    #[test]
+    fn version_8_names_use_the_engines_table() {
+        // RFC 3986 characters by their ASCII code...
+        assert_eq!(percent_encode("a:b/c%d"), "a%3Ab%2Fc%25d");
+        // ...and the characters Windows forbids by codes of the engine's own.
+        assert_eq!(percent_encode("<>\\|\""), "%20%2D%30%3C%22");
+        assert_eq!(percent_encode("plain_name.1"), "plain_name.1");
+    }
 }
