@@ -64,23 +64,10 @@ fn committed_fragments(array: &Path) -> usize {
         .unwrap_or(0)
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
-
 fn temp_copy(fixture: &str, tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tiledb-codec-cli-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&common::root().join("tests/fixtures").join(fixture), &dir);
+    common::copy_dir(&common::root().join("tests/fixtures").join(fixture), &dir);
     dir
 }
 

@@ -16,19 +16,6 @@ const FIXTURES: &[&str] = &[
     "v16/sparse_delete",
 ];
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
-
 fn files_below(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
@@ -63,7 +50,7 @@ fn damaged_arrays_never_end_the_command_line_by_a_panic_or_a_signal() {
     for fixture in FIXTURES {
         let dir = root.join(fixture.replace('/', "_"));
         let _ = std::fs::remove_dir_all(&dir);
-        copy_dir(&common::root().join("tests/fixtures").join(fixture), &dir);
+        common::copy_dir(&common::root().join("tests/fixtures").join(fixture), &dir);
         let mut files = Vec::new();
         files_below(&dir, &mut files);
         files.sort();

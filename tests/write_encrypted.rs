@@ -247,7 +247,7 @@ fn writing_into_the_engines_encrypted_array() {
     let fixture = common::root().join("tests/fixtures/v22/encrypted_aes256gcm");
     let tmp = TempDir::new("write-enc-existing");
     let path = tmp.join("a");
-    write_support::copy_dir(&fixture, &path);
+    write_support::common::copy_dir(&fixture, &path);
     let cell = r#"{"x": 7, "y": 2, "a": 70, "s": "seven"}"#;
     let e = import_into(
         &path,

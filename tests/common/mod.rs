@@ -99,3 +99,17 @@ pub fn engine_account(path: &Path, key: Option<&str>) -> serde_json::Value {
     );
     serde_json::from_slice(&out.stdout).expect("engine_account.py prints JSON")
 }
+
+/// Copies a folder tree (a fixture, to be damaged or written into).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
