@@ -156,38 +156,6 @@ fn len32(what: &str, n: usize) -> Result<u32, FilterError> {
     u32::try_from(n).map_err(|_| FilterError::new(NAME, format!("{what} exceeds 4 GiB")))
 }
 
-impl BitWidthReduction {
-    /// The windows of one part (lengths in bytes), as the engine cuts it.
-    fn windows(&self, t: IntType, len: usize) -> Result<Vec<usize>, FilterError> {
-        if len == 0 {
-            return Ok(Vec::new());
-        }
-        let window = (len.min(self.max_window_size as usize)) / t.size * t.size;
-        if window == 0 {
-            if len >= t.size {
-                // The engine divides by zero here.
-                return Err(FilterError::new(
-                    NAME,
-                    format!(
-                        "the window size {} is smaller than one {}-byte value",
-                        self.max_window_size, t.size
-                    ),
-                ));
-            }
-            // Less than one value: one window, stored as it is.
-            return Ok(vec![len]);
-        }
-        let mut out = Vec::with_capacity(len.div_ceil(window));
-        let mut at = 0;
-        while at < len {
-            let n = window.min(len - at);
-            out.push(n);
-            at += n;
-        }
-        Ok(out)
-    }
-}
-
 impl FilterCodec for BitWidthReduction {
     fn name(&self) -> &'static str {
         NAME
@@ -213,7 +181,7 @@ impl FilterCodec for BitWidthReduction {
         let mut last_min = 0i128;
         for part in &input.data {
             let mut at = 0usize;
-            for n in self.windows(t, part.len())? {
+            for n in super::window_lengths(NAME, self.max_window_size, t.size, part.len())? {
                 let w = &part[at..at + n];
                 at += n;
                 let (bits, min) = bits_required(t, w);

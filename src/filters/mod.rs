@@ -258,3 +258,38 @@ pub fn encryption_codec() -> Result<Box<dyn FilterCodec>, FilterError> {
     };
     encryption::codec(&filter)
 }
+
+/// How BIT_WIDTH_REDUCTION and POSITIVE_DELTA cut a part of `len` bytes
+/// into windows of at most `max_window` bytes holding whole values of
+/// `value_size` bytes (the window lengths, in bytes, as the engine cuts
+/// them).
+pub(crate) fn window_lengths(
+    filter: &'static str,
+    max_window: u32,
+    value_size: usize,
+    len: usize,
+) -> Result<Vec<usize>, FilterError> {
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    let window = (len.min(max_window as usize)) / value_size * value_size;
+    if window == 0 {
+        if len >= value_size {
+            // The engine divides by zero here.
+            return Err(FilterError::new(
+                filter,
+                format!("the window size {max_window} is smaller than one {value_size}-byte value"),
+            ));
+        }
+        // Less than one value: one window, stored as it is.
+        return Ok(vec![len]);
+    }
+    let mut out = Vec::with_capacity(len.div_ceil(window));
+    let mut at = 0;
+    while at < len {
+        let n = window.min(len - at);
+        out.push(n);
+        at += n;
+    }
+    Ok(out)
+}

@@ -104,38 +104,6 @@ pub fn is_date_or_time(dt: Datatype) -> bool {
     dt.name().starts_with("DATETIME_") || dt.name().starts_with("TIME_")
 }
 
-impl PositiveDelta {
-    /// The windows of one part (lengths in bytes), as the engine cuts it.
-    fn windows(&self, t: IntType, len: usize) -> Result<Vec<usize>, FilterError> {
-        if len == 0 {
-            return Ok(Vec::new());
-        }
-        let window = (len.min(self.max_window_size as usize)) / t.size * t.size;
-        if window == 0 {
-            if len >= t.size {
-                // The engine divides by zero here.
-                return Err(FilterError::new(
-                    NAME,
-                    format!(
-                        "the window size {} is smaller than one {}-byte value",
-                        self.max_window_size, t.size
-                    ),
-                ));
-            }
-            // Less than one value: one window, stored as it is.
-            return Ok(vec![len]);
-        }
-        let mut out = Vec::with_capacity(len.div_ceil(window));
-        let mut at = 0;
-        while at < len {
-            let n = window.min(len - at);
-            out.push(n);
-            at += n;
-        }
-        Ok(out)
-    }
-}
-
 impl FilterCodec for PositiveDelta {
     fn name(&self) -> &'static str {
         NAME
@@ -155,7 +123,7 @@ impl FilterCodec for PositiveDelta {
         let mut out = Vec::with_capacity(input.data.iter().map(Vec::len).sum());
         for part in &input.data {
             let mut at = 0usize;
-            for n in self.windows(t, part.len())? {
+            for n in super::window_lengths(NAME, self.max_window_size, t.size, part.len())? {
                 let w = &part[at..at + n];
                 at += n;
                 // The engine reads a whole value here even when the window
