@@ -21,7 +21,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::rle::{
-    be_uint, folded, len_u32, push_be, read_width, single_part, string_views, width_for,
+    be_uint, folded, len_u32, push_be, read_width, single_part, string_views, unfold_strings,
+    width_for,
 };
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
 #[cfg(doc)]
@@ -197,20 +198,14 @@ fn reverse_var_strings(
             md.original_length
         )));
     }
-    cx.check_output(NAME, "the strings", total)?;
-    let mut out = Vec::with_capacity(total as usize);
-    let mut offsets = Vec::with_capacity(cells);
-    for w in words {
-        offsets.push(out.len() as u64);
-        out.extend_from_slice(w);
-    }
-    if let Some(place) = cx.var_offsets {
-        place.borrow_mut().extend_from_slice(&offsets);
-    }
-    Ok(Reversed {
-        metadata: metadata[used as usize..].to_vec(),
-        data: out,
-    })
+    unfold_strings(
+        NAME,
+        cx,
+        &metadata[used as usize..],
+        words.into_iter().map(|w| (1, w.as_slice())),
+        total,
+        cells as u64,
+    )
 }
 
 #[cfg(test)]

@@ -466,11 +466,28 @@ fn reverse_var_strings(
             md.offsets_length
         )));
     }
-    cx.check_output(NAME, "the strings", total)?;
-    cx.check_output(NAME, "the cell offsets", cells.saturating_mul(8))?;
-    let mut out = Vec::with_capacity(total as usize);
-    let mut offsets = Vec::with_capacity(cells as usize);
-    for (n, s) in runs {
+    unfold_strings(NAME, cx, &metadata[used as usize..], runs, total, cells)
+}
+
+/// The strings that RLE or DICTIONARY restore from folded strings: each
+/// `(string, count)` laid out `count` times, each cell's start (relative
+/// to the chunk) pushed to `cx.var_offsets`; `total` bytes in `cells`
+/// cells, as the caller counted them (checked against the context's limit
+/// here, before allocating). `rest` is the metadata left for the filters
+/// before.
+pub(super) fn unfold_strings<'a>(
+    name: &'static str,
+    cx: &FilterContext,
+    rest: &[u8],
+    strings: impl IntoIterator<Item = (u64, &'a [u8])>,
+    total: u64,
+    cells: u64,
+) -> Result<Reversed, FilterError> {
+    let total = cx.check_output(name, "the strings", total)?;
+    let cells = cx.check_output(name, "the cell offsets", cells.saturating_mul(8))? / 8;
+    let mut out = Vec::with_capacity(total);
+    let mut offsets = Vec::with_capacity(cells);
+    for (n, s) in strings {
         for _ in 0..n {
             offsets.push(out.len() as u64);
             out.extend_from_slice(s);
@@ -480,7 +497,7 @@ fn reverse_var_strings(
         place.borrow_mut().extend_from_slice(&offsets);
     }
     Ok(Reversed {
-        metadata: metadata[used as usize..].to_vec(),
+        metadata: rest.to_vec(),
         data: out,
     })
 }
