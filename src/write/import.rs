@@ -689,6 +689,20 @@ fn run_import(
         parts.join(", ")
     };
     let mut pending_err: Option<WriteError> = None;
+    let dim_names = fields[..n_dim]
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect::<Vec<_>>()
+        .join(",");
+    // A dense write must fill its bounding box: `at` is the first cell missing.
+    let missing = |at: &[i128]| WriteError::Input {
+        line: 0,
+        field: dim_names.clone(),
+        what: format!(
+            "the cells do not fill their bounding box: the cell ({}) is missing",
+            show(at)
+        ),
+    };
     sorter
         .for_each(|cell| {
             let coords: Vec<i128> = (0..n_dim)
@@ -699,11 +713,7 @@ fn run_import(
                 if *p == coords {
                     return Err(WriteError::Input {
                         line,
-                        field: fields[..n_dim]
-                            .iter()
-                            .map(|f| f.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(","),
+                        field: dim_names.clone(),
                         what: format!(
                         "the cell ({}) is also on line {pline}; a dense write takes each cell once",
                         show(&coords)
@@ -712,18 +722,7 @@ fn run_import(
                 }
             }
             if done || coords != expected {
-                return Err(WriteError::Input {
-                    line: 0,
-                    field: fields[..n_dim]
-                        .iter()
-                        .map(|f| f.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(","),
-                    what: format!(
-                        "the cells do not fill their bounding box: the cell ({}) is missing",
-                        show(&expected)
-                    ),
-                });
+                return Err(missing(&expected));
             }
             // The next cell of the box in row-major order.
             let mut d = n_dim;
@@ -751,18 +750,7 @@ fn run_import(
         })
         .map_err(|e| pending_err.take().unwrap_or(e))?;
     if !done {
-        return Err(WriteError::Input {
-            line: 0,
-            field: fields[..n_dim]
-                .iter()
-                .map(|f| f.name.as_str())
-                .collect::<Vec<_>>()
-                .join(","),
-            what: format!(
-                "the cells do not fill their bounding box: the cell ({}) is missing",
-                show(&expected)
-            ),
-        });
+        return Err(missing(&expected));
     }
     if batch.len > 0 {
         writer.write(&batch.take())?;
