@@ -409,48 +409,63 @@ impl FieldPipelines {
     }
 }
 
-/// Reads every tile of `field` in `frag`, stored and unfiltered.
-pub fn read_field_tiles(
-    frag: &Fragment,
-    field: &FieldInfo,
-    opts: &ReadOptions,
-) -> Result<Vec<FieldTile>> {
-    let var = field.cell_val_num.is_none();
-    let lists = tile_lists(frag, field.idx, var, field.nullable, opts)?;
-    let fixed_file = data_file(frag, field, "");
-    let pipes = FieldPipelines::for_fragment(frag, field, opts.encryption_key)
-        .map_err(|e| to_error(&fixed_file, e))?;
-    let max = opts.max_tile_bytes();
-    let (fixed_offsets, fixed_size) = lists.fixed;
-    let fixed_tf = TileFile::open(fixed_file)?;
-    let mut tiles: Vec<FieldTile> = Vec::with_capacity(fixed_offsets.len());
-    let var = match (&pipes.offsets, lists.var) {
-        (Some(off_pipe), Some((var_offsets, var_size))) => Some((
-            off_pipe,
-            var_offsets,
-            var_size,
-            TileFile::open(data_file(frag, field, "_var"))?,
-        )),
-        _ => None,
-    };
-    for t in 0..fixed_offsets.len() {
-        let (at, raw) = fixed_tf.raw(&fixed_offsets, t, fixed_size)?;
+/// The files, tile lists and pipelines of one field of one fragment,
+/// ready to read any tile (from several threads at once).
+struct FieldTiles {
+    lists: TileLists,
+    pipes: FieldPipelines,
+    fixed: TileFile,
+    var: Option<TileFile>,
+    validity: Option<TileFile>,
+    max: u64,
+}
+
+impl FieldTiles {
+    fn open(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Result<Self> {
+        let var = field.cell_val_num.is_none();
+        let lists = tile_lists(frag, field.idx, var, field.nullable, opts)?;
+        let fixed_file = data_file(frag, field, "");
+        let pipes = FieldPipelines::for_fragment(frag, field, opts.encryption_key)
+            .map_err(|e| to_error(&fixed_file, e))?;
+        let var = match (&pipes.offsets, &lists.var) {
+            (Some(_), Some(_)) => Some(TileFile::open(data_file(frag, field, "_var"))?),
+            _ => None,
+        };
+        let validity = match (&pipes.validity, &lists.validity) {
+            (Some(_), Some(_)) => Some(TileFile::open(data_file(frag, field, "_validity"))?),
+            _ => None,
+        };
+        Ok(FieldTiles {
+            fixed: TileFile::open(fixed_file)?,
+            lists,
+            pipes,
+            var,
+            validity,
+            max: opts.max_tile_bytes(),
+        })
+    }
+
+    fn count(&self) -> usize {
+        self.lists.fixed.0.len()
+    }
+
+    /// Tile `t`, stored and unfiltered.
+    fn tile(&self, t: usize) -> Result<FieldTile> {
+        let max = self.max;
+        let (fixed_offsets, fixed_size) = &self.lists.fixed;
+        let (at, raw) = self.fixed.raw(fixed_offsets, t, *fixed_size)?;
         let mut tile = FieldTile::default();
-        match &var {
-            None => {
-                let plain = unfilter_tile(&fixed_tf.file, at, raw, None, max, &pipes.data, None)?;
-                tile.fixed = (raw.to_vec(), plain.into_owned());
-            }
-            Some((off_pipe, var_offsets, var_size, var_tf)) => {
-                let plain = unfilter_tile(&fixed_tf.file, at, raw, None, max, off_pipe, None)?;
+        match (&self.var, &self.pipes.offsets, &self.lists.var) {
+            (Some(var_tf), Some(off_pipe), Some((var_offsets, var_size))) => {
+                let plain = unfilter_tile(&self.fixed.file, at, raw, None, max, off_pipe, None)?;
                 tile.fixed = (raw.to_vec(), plain.into_owned());
                 let (vat, vraw) = var_tf.raw(var_offsets, t, *var_size)?;
                 let recovered = RefCell::new(Vec::new());
-                let folded = pipes.offsets_in_data.then_some(&recovered);
+                let folded = self.pipes.offsets_in_data.then_some(&recovered);
                 let data: Cow<[u8]> =
-                    unfilter_tile(&var_tf.file, vat, vraw, None, max, &pipes.data, folded)?;
+                    unfilter_tile(&var_tf.file, vat, vraw, None, max, &self.pipes.data, folded)?;
                 tile.var = Some((vraw.to_vec(), data.into_owned()));
-                tile.var_offsets = Some(if pipes.offsets_in_data {
+                tile.var_offsets = Some(if self.pipes.offsets_in_data {
                     recovered.into_inner()
                 } else {
                     tile.fixed
@@ -460,18 +475,38 @@ pub fn read_field_tiles(
                         .collect()
                 });
             }
+            _ => {
+                let plain =
+                    unfilter_tile(&self.fixed.file, at, raw, None, max, &self.pipes.data, None)?;
+                tile.fixed = (raw.to_vec(), plain.into_owned());
+            }
         }
-        tiles.push(tile);
-    }
-    if let (Some(pipe), Some((val_offsets, size))) = (&pipes.validity, lists.validity) {
-        let tf = TileFile::open(data_file(frag, field, "_validity"))?;
-        for (t, tile) in tiles.iter_mut().enumerate().take(val_offsets.len()) {
-            let (at, raw) = tf.raw(&val_offsets, t, size)?;
-            let plain = unfilter_tile(&tf.file, at, raw, None, max, pipe, None)?;
-            tile.validity = Some((raw.to_vec(), plain.into_owned()));
+        if let (Some(tf), Some(pipe), Some((val_offsets, size))) =
+            (&self.validity, &self.pipes.validity, &self.lists.validity)
+        {
+            if t < val_offsets.len() {
+                let (at, raw) = tf.raw(val_offsets, t, *size)?;
+                let plain = unfilter_tile(&tf.file, at, raw, None, max, pipe, None)?;
+                tile.validity = Some((raw.to_vec(), plain.into_owned()));
+            }
         }
+        Ok(tile)
     }
-    Ok(tiles)
+}
+
+/// Reads every tile of `field` in `frag`, stored and unfiltered, decoding
+/// tiles in parallel.
+pub fn read_field_tiles(
+    frag: &Fragment,
+    field: &FieldInfo,
+    opts: &ReadOptions,
+) -> Result<Vec<FieldTile>> {
+    use rayon::prelude::*;
+    let tiles = FieldTiles::open(frag, field, opts)?;
+    (0..tiles.count())
+        .into_par_iter()
+        .map(|t| tiles.tile(t))
+        .collect()
 }
 
 /// Reads every tile of `field` in `frag` and reverses its filters.
@@ -611,21 +646,25 @@ pub fn tile_checksum(index: u64, bytes: &[u8]) -> u64 {
 pub fn scan_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Result<ScanTotals> {
     use rayon::prelude::*;
     if field.cell_val_num.is_none() || field.nullable {
-        // Var-sized and nullable fields: through the general tile reader.
-        let mut t = ScanTotals::default();
-        for (i, tile) in read_field_tiles(frag, field, opts)?.iter().enumerate() {
-            let data = tile.var.as_ref().map_or(&tile.fixed.1, |v| &v.1);
-            let cells = match &tile.var_offsets {
-                Some(o) => o.len() as u64,
-                None => data.len() as u64 / field.cell_size().max(1),
-            };
-            t = t + ScanTotals {
-                cells,
-                bytes: data.len() as u64,
-                checksum: tile_checksum(i as u64, data),
-            };
-        }
-        return Ok(t);
+        // Var-sized and nullable fields: through the general tile reader,
+        // tiles in parallel, each dropped once counted.
+        let tiles = FieldTiles::open(frag, field, opts)?;
+        return (0..tiles.count())
+            .into_par_iter()
+            .map(|i| -> Result<ScanTotals> {
+                let tile = tiles.tile(i)?;
+                let data = tile.var.as_ref().map_or(&tile.fixed.1, |v| &v.1);
+                let cells = match &tile.var_offsets {
+                    Some(o) => o.len() as u64,
+                    None => data.len() as u64 / field.cell_size().max(1),
+                };
+                Ok(ScanTotals {
+                    cells,
+                    bytes: data.len() as u64,
+                    checksum: tile_checksum(i as u64, data),
+                })
+            })
+            .try_reduce(ScanTotals::default, |a, b| Ok(a + b));
     }
     let (offsets, size) = tile_lists(frag, field.idx, false, false, opts)?.fixed;
     let file = data_file(frag, field, "");
