@@ -8,8 +8,8 @@ use crate::array::{directory::ArrayDirectory, fragment::Fragment, metadata, sche
 use crate::error::{Error, Result};
 use crate::filters::ReadOptions;
 use crate::format::{
-    ArraySchema, ArrayType, Datatype, Dimension, Filter, FilterOptions, FilterPipeline, FilterType,
-    Layout,
+    ArraySchema, ArrayType, Datatype, Dimension, Enumeration, Filter, FilterOptions,
+    FilterPipeline, FilterType, Layout,
 };
 use crate::value;
 
@@ -102,7 +102,9 @@ fn range_json(dt: u8, bytes: &[u8]) -> Value {
     }
 }
 
-/// The `"schema"` object of `inspect --json`.
+/// An array schema table as JSON. Its enumerations are named only (name and
+/// filename): their values are in files of their own, which
+/// [`array_schema_json`] adds for `inspect --json` of an array.
 pub fn schema_json(s: &ArraySchema) -> Value {
     let dims: Vec<Value> = s
         .domain
@@ -181,6 +183,61 @@ pub fn schema_json(s: &ArraySchema) -> Value {
     })
 }
 
+/// One enumeration as [`crate::write::create_array`] takes it back: name,
+/// filename, datatype, cell_val_num, ordered and the values (each one value
+/// or a list, as cells are shown; text as a string).
+pub fn enumeration_json(e: &Enumeration, path: &Path) -> Result<Value> {
+    let values = schema::enumeration_values(e, path)?;
+    // enumeration_values has checked the datatype.
+    let dt = Datatype::from_value(e.datatype).unwrap_or(Datatype::Any);
+    let var = e.cell_val_num == u32::MAX;
+    let values: Vec<Value> = values
+        .into_iter()
+        .map(|b| {
+            // A var-sized value that is not text is a list even when it
+            // holds one number, so that it reads back as var-sized.
+            if var && !value::is_text(dt) {
+                Value::Array(value::values(dt, b))
+            } else {
+                value::cell(dt, b)
+            }
+        })
+        .collect();
+    Ok(json!({
+        "name": String::from_utf8_lossy(&e.name),
+        "filename": String::from_utf8_lossy(&e.path_name),
+        "datatype": datatype(e.datatype),
+        "cell_val_num": cell_val_num(e.cell_val_num),
+        "ordered": e.ordered != 0,
+        "values": values,
+    }))
+}
+
+/// The `"schema"` object of `inspect --json` of an array: [`schema_json`]
+/// with each enumeration's values, read from
+/// `__schema/__enumerations/<filename>` (format_spec/enumeration.md).
+pub fn array_schema_json(array: &Path, s: &ArraySchema, opts: &ReadOptions) -> Result<Value> {
+    let mut v = schema_json(s);
+    let mut enums = Vec::new();
+    for entry in s.enumerations.iter().flatten() {
+        let name = String::from_utf8_lossy(&entry.filename);
+        // The name comes from the schema file: a plain file name only.
+        if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) {
+            return Err(Error::NotTileDb {
+                path: array.to_path_buf(),
+                what: format!("enumeration file name {name:?} is not a file name"),
+            });
+        }
+        let file = array.join("__schema/__enumerations").join(name.as_ref());
+        enums.push(enumeration_json(
+            &schema::read_enumeration(&file, opts)?,
+            &file,
+        )?);
+    }
+    v["enumerations"] = Value::Array(enums);
+    Ok(v)
+}
+
 /// What kind of thing a path is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -233,7 +290,7 @@ pub fn array_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
     Ok(json!({
         "kind": "array",
         "path": path.display().to_string(),
-        "schema": schema_json(&s),
+        "schema": array_schema_json(path, &s, opts)?,
         "schema_name": schema_path.file_name().map(|n| n.to_string_lossy().into_owned()),
         "fragments": fragments,
         "metadata": meta,

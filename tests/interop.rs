@@ -1,5 +1,5 @@
 //! `inspect --json` agrees with the TileDB engine's own account (TileDB-Py)
-//! of every fixture: schema and fragments.
+//! of every fixture: schema (enumeration values too) and fragments.
 
 mod common;
 
@@ -85,6 +85,25 @@ fn compare_array(id: &str, ours: &Value, engine: &Value) -> Vec<String> {
             }
         }
     }
+    // Enumerations by name: the engine lists those its attributes use
+    // (TileDB-Py reaches an enumeration only through an attribute's label),
+    // in attribute order, without their file names.
+    let by_name = |v: &Value| {
+        let mut l = v.as_array().cloned().unwrap_or_default();
+        for e in &mut l {
+            if let Some(m) = e.as_object_mut() {
+                m.remove("filename");
+            }
+        }
+        l.sort_by_cached_key(|e| e["name"].to_string());
+        Value::Array(l)
+    };
+    same(
+        &mut d,
+        &format!("{id} schema.enumerations"),
+        &by_name(&s["enumerations"]),
+        &by_name(&e["enumerations"]),
+    );
     let (fa, fb) = (
         ours["fragments"].as_array().unwrap(),
         engine["fragments"].as_array().unwrap(),

@@ -2,10 +2,11 @@
 //!
 //! The JSON is the object [`crate::inspect::schema_json`] prints, so that
 //! `schema_json(decode(build))` gives back what was given. Enumerations are
-//! written when the JSON carries their values (the shape the engine account
-//! prints: `{"name", "datatype", "cell_val_num", "ordered", "values"}`); the
-//! bare `{"name", "filename"}` entries of `schema_json` are refused, since
-//! the values are not there.
+//! written when the JSON carries their values (the shape `inspect --json` of
+//! an array prints, [`crate::inspect::array_schema_json`]:
+//! `{"name", "filename", "datatype", "cell_val_num", "ordered", "values"}`);
+//! the bare `{"name", "filename"}` entries of `schema_json` alone (a schema
+//! file's account) are refused, since the values are not there.
 
 use std::path::{Path, PathBuf};
 
@@ -639,8 +640,8 @@ fn parse_enumeration(v: &Value, field: &str) -> WriteResult<EnumSpec> {
         return Err(err(
             &format!("{field}.values"),
             format!(
-                "enumeration {name:?} has no values: the schema JSON of `inspect` names \
-                 enumerations only; give datatype, cell_val_num, ordered and values"
+                "enumeration {name:?} has no values: give datatype, cell_val_num, ordered \
+                 and values (as `inspect --json` of the array prints them)"
             ),
         ));
     }

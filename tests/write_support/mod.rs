@@ -4,12 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use serde_json::{json, Value};
-use tiledb_codec::array::schema::{read_enumeration, read_schema};
+use serde_json::Value;
+use tiledb_codec::array::schema::read_schema;
 use tiledb_codec::array::ArrayDirectory;
 use tiledb_codec::filters::ReadOptions;
-use tiledb_codec::format::Datatype;
-use tiledb_codec::inspect::schema_json;
+use tiledb_codec::inspect::array_schema_json;
 use tiledb_codec::read::{export::write_ndjson, ArrayReader, Query};
 
 #[path = "../common/mod.rs"]
@@ -140,8 +139,9 @@ pub fn diff_cells(a: Vec<Value>, b: Vec<Value>) -> Option<String> {
         .map(|(x, y)| format!("{x} vs {y}"))
 }
 
-/// The schema JSON of an array, with its enumerations' values (read from
-/// `__schema/__enumerations`) in the shape the writer takes.
+/// The schema JSON of an array with its enumerations' values, as
+/// `inspect --json` prints it ([`array_schema_json`]): the shape the writer
+/// takes.
 pub fn schema_json_with_enumerations(path: &Path) -> Value {
     schema_json_with_enumerations_key(path, None)
 }
@@ -151,52 +151,7 @@ pub fn schema_json_with_enumerations_key(path: &Path, key: Option<&str>) -> Valu
     let opts = read_options(key);
     let dir = ArrayDirectory::open(path).unwrap();
     let s = read_schema(&dir.latest_schema().unwrap(), &opts).unwrap();
-    let mut j = schema_json(&s);
-    let mut enums = Vec::new();
-    for e in s.enumerations.iter().flatten() {
-        let file = path
-            .join("__schema/__enumerations")
-            .join(String::from_utf8_lossy(&e.filename).as_ref());
-        let en = read_enumeration(&file, &opts).unwrap();
-        let dt = Datatype::from_value(en.datatype).unwrap();
-        let var = en.cell_val_num == u32::MAX;
-        let values: Vec<Value> = if var {
-            let offs: Vec<usize> = en
-                .offsets
-                .as_ref()
-                .unwrap()
-                .chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().unwrap()) as usize)
-                .collect();
-            (0..offs.len())
-                .map(|i| {
-                    let end = offs.get(i + 1).copied().unwrap_or(en.data.len());
-                    let b = &en.data[offs[i]..end];
-                    if tiledb_codec::value::is_text(dt) {
-                        tiledb_codec::value::cell(dt, b)
-                    } else {
-                        Value::Array(tiledb_codec::value::values(dt, b))
-                    }
-                })
-                .collect()
-        } else {
-            let w = dt.size() as usize * en.cell_val_num as usize;
-            en.data
-                .chunks_exact(w)
-                .map(|b| tiledb_codec::value::cell(dt, b))
-                .collect()
-        };
-        enums.push(json!({
-            "name": String::from_utf8_lossy(&en.name),
-            "filename": String::from_utf8_lossy(&en.path_name),
-            "datatype": dt.name(),
-            "cell_val_num": if var { json!("var") } else { json!(en.cell_val_num) },
-            "ordered": en.ordered != 0,
-            "values": values,
-        }));
-    }
-    j["enumerations"] = Value::Array(enums);
-    j
+    array_schema_json(path, &s, &opts).unwrap()
 }
 
 /// Our reader's cells of an array as NDJSON.
