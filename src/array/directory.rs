@@ -48,6 +48,59 @@ pub struct ArrayDirectory {
     /// Schemas read so far, by path: every fragment names one, and most
     /// name the same.
     schema_cache: std::sync::Mutex<SchemaCache>,
+    /// The consolidated fragment metadata (`.meta` files), read once when
+    /// the first fragment is opened.
+    consolidated: std::sync::Mutex<Option<Arc<ConsolidatedFooters>>>,
+}
+
+/// The footers that consolidated fragment metadata files (`.meta`) hold:
+/// the engine reads a fragment's footer from there when a `.meta` file
+/// lists the fragment (the first file in listing order that does), and
+/// from the fragment's own `__fragment_metadata.tdb` otherwise
+/// (`FragmentInfo::load_array_schemas_and_fragment_metadata`).
+#[derive(Debug, Default)]
+pub struct ConsolidatedFooters {
+    /// Each `.meta` file: its path and its unfiltered tile data.
+    files: Vec<(PathBuf, Vec<u8>)>,
+    /// Fragment name -> (file index, offset of its footer in the data).
+    index: std::collections::HashMap<String, (usize, u64)>,
+}
+
+impl ConsolidatedFooters {
+    /// The footer bytes of fragment `name` (from its offset to the end of
+    /// the tile data: the footer is decoded from their start), the `.meta`
+    /// file's path and the offset, if a `.meta` file lists the fragment.
+    pub fn footer(&self, name: &str) -> Option<(&[u8], &Path, u64)> {
+        let &(file, offset) = self.index.get(name)?;
+        let (path, data) = &self.files[file];
+        let bytes = data.get(usize::try_from(offset).ok()?..)?;
+        Some((bytes, path.as_path(), offset))
+    }
+
+    fn load(dir: &ArrayDirectory, opts: &crate::filters::ReadOptions) -> Result<Self> {
+        let mut out = ConsolidatedFooters::default();
+        let mut metas: Vec<&Entry> = dir.fragment_meta.iter().collect();
+        // The engine's order: the listing's (by name).
+        metas.sort_by(|a, b| a.path.cmp(&b.path));
+        for e in metas {
+            let f = MappedFile::open(&e.path)?;
+            let tile = crate::tile::read_generic_tile(&f, 0, opts)?;
+            let (table, _) = crate::format::decode::<crate::format::ConsolidatedFragmentMetadata>(
+                &tile.data,
+                &e.path,
+                0,
+                (),
+            )?;
+            let i = out.files.len();
+            for entry in table.fragments {
+                out.index
+                    .entry(uri_name(&entry.name))
+                    .or_insert((i, entry.offset));
+            }
+            out.files.push((e.path.clone(), tile.data.into_owned()));
+        }
+        Ok(out)
+    }
 }
 
 /// Schemas by path, shared by the fragments that name them.
@@ -239,6 +292,27 @@ impl ArrayDirectory {
         sort(&mut d.deletes);
         sort(&mut d.updates);
         Ok(d)
+    }
+
+    /// The footers of the consolidated fragment metadata files (read once).
+    pub fn consolidated_footers(
+        &self,
+        opts: &crate::filters::ReadOptions,
+    ) -> Result<Arc<ConsolidatedFooters>> {
+        let mut slot = self
+            .consolidated
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(c) = slot.as_ref() {
+            return Ok(c.clone());
+        }
+        let c = Arc::new(if self.fragment_meta.is_empty() {
+            ConsolidatedFooters::default()
+        } else {
+            ConsolidatedFooters::load(self, opts)?
+        });
+        *slot = Some(c.clone());
+        Ok(c)
     }
 
     /// The schema stored at `path` (read once, then from the cache).

@@ -38,6 +38,10 @@ pub struct Fragment {
     /// Where the footer sits in `__fragment_metadata.tdb` (offset, length);
     /// (0, 0) before version 3.
     pub footer_range: (u64, u64),
+    /// The consolidated fragment metadata file (`.meta`) the footer was
+    /// read from, when one lists the fragment (as the engine reads it);
+    /// `None`: from `__fragment_metadata.tdb`.
+    pub footer_from: Option<PathBuf>,
     meta_file: MappedFile,
 }
 
@@ -159,6 +163,7 @@ impl Fragment {
                 metadata: Metadata::Legacy(Box::new(md)),
                 dense,
                 footer_range: (0, 0),
+                footer_from: None,
                 meta_file,
             });
         }
@@ -166,14 +171,26 @@ impl Fragment {
         // schema's attribute count: try the newest schema first, then the
         // older ones (schema evolution adds and drops attributes, never
         // dimensions).
-        let first = Self::read_footer(&meta_file, version, &schema);
+        let consolidated = dir.consolidated_footers(opts)?;
+        let from_meta = consolidated.footer(&entry.name.name);
+        let read_footer = |schema: &ArraySchema| match from_meta {
+            Some((bytes, path, offset)) => {
+                let args = (dims_for(schema), schema.attributes.len() as u64);
+                let (footer, _) = decode::<FragmentFooter>(bytes, path, offset, args)?;
+                // Where the fragment's own copy sits, when it can be found.
+                let range = footer_at(&meta_file, version, schema).unwrap_or((0, 0));
+                Ok((footer, range))
+            }
+            None => Self::read_footer(&meta_file, version, schema),
+        };
+        let first = read_footer(&schema);
         let (mut footer, mut footer_range) = match first {
             Ok(f) => f,
             Err(first_err) => {
                 let mut found = None;
                 for e in dir.schemas.iter().rev().skip(1) {
                     let s = dir.schema(&e.path, opts)?;
-                    if let Ok(f) = Self::read_footer(&meta_file, version, &s) {
+                    if let Ok(f) = read_footer(&s) {
                         schema = s;
                         schema_name = e
                             .path
@@ -205,7 +222,7 @@ impl Fragment {
             })?;
             schema = dir.schema(&p, opts)?;
             schema_name = named;
-            (footer, footer_range) = Self::read_footer(&meta_file, version, &schema)?;
+            (footer, footer_range) = read_footer(&schema)?;
         }
         let dense = footer.dense != 0;
         Ok(Fragment {
@@ -216,6 +233,7 @@ impl Fragment {
             metadata: Metadata::Footer(Box::new(footer)),
             dense,
             footer_range,
+            footer_from: from_meta.map(|(_, p, _)| p.to_path_buf()),
             meta_file,
         })
     }
