@@ -131,3 +131,42 @@ pub fn cell(dt: Datatype, bytes: &[u8]) -> Value {
         Value::Array(vs)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scalars_write_the_bytes_of_their_json() {
+        let floats = [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            -0.0,
+            0.1,
+            1e300,
+            5e-324,
+        ];
+        let scalars = floats
+            .map(Scalar::Float)
+            .into_iter()
+            .chain([i64::MIN, -1, 0, i64::MAX].map(Scalar::Int))
+            .chain([0, u64::MAX].map(Scalar::Uint))
+            .chain([false, true].map(Scalar::Bool));
+        for s in scalars {
+            let mut out = Vec::new();
+            s.write_json(&mut out);
+            assert_eq!(out, serde_json::to_vec(&s.json()).unwrap(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn a_cell_of_one_value_and_a_partial_one_is_a_scalar() {
+        let b = [7, 0, 0, 0, 1];
+        assert_eq!(scalar(Datatype::Int32, &b), Some(Scalar::Int(7)));
+        assert_eq!(cell(Datatype::Int32, &b), json!(7));
+        assert_eq!(scalar(Datatype::Int32, &[7, 0]), None);
+        assert_eq!(scalar(Datatype::Blob, &[7]), None);
+        assert_eq!(scalar(Datatype::StringAscii, b"a"), None);
+    }
+}

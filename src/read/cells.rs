@@ -1153,3 +1153,86 @@ impl ArrayReader {
         Ok(total)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(datatype: Datatype, cell_val_num: Option<u32>, nullable: bool) -> FieldInfo {
+        FieldInfo {
+            name: "a".into(),
+            idx: 0,
+            is_dimension: false,
+            datatype,
+            cell_val_num,
+            nullable,
+            filters: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn float_keys_sort_as_the_json_of_the_coordinates() {
+        let xs = [
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+            f64::INFINITY,
+            -f64::MAX,
+            -1.5,
+            -f64::MIN_POSITIVE / 4.0,
+            -0.0,
+            0.0,
+            f64::MIN_POSITIVE / 4.0,
+            1.0,
+            f64::MAX,
+        ];
+        for x in xs {
+            for y in xs {
+                let key = |v: f64| scalar_key(value::Scalar::Float(v));
+                let json = |v: f64| vec![value::Scalar::Float(v).json()];
+                assert_eq!(
+                    key(x).cmp(&key(y)),
+                    cmp_values(&json(x), &json(y)),
+                    "{x} and {y}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn integer_keys_sort_by_value() {
+        let xs = [i64::MIN, -1, 0, 1, i64::MAX];
+        for x in xs {
+            for y in xs {
+                let key = |v: i64| scalar_key(value::Scalar::Int(v));
+                assert_eq!(key(x).cmp(&key(y)), x.cmp(&y));
+            }
+        }
+    }
+
+    #[test]
+    fn a_fixed_size_column_takes_offsets_for_a_cell_of_another_size() {
+        let mut c = Column::new(field(Datatype::Int32, Some(1), false), 3);
+        c.push(Some(&[1, 0, 0, 0]));
+        c.push(None);
+        c.push(Some(&[2, 0]));
+        assert_eq!(c.len(), 3);
+        assert_eq!(c.get(0), Some(&[1, 0, 0, 0][..]));
+        assert_eq!(c.get(1), None);
+        assert_eq!(c.get(2), Some(&[2, 0][..]));
+        assert_eq!(c.offsets(), Some(&[0, 4, 8, 10][..]));
+        assert_eq!(c.json(0), json!(1));
+        assert_eq!(c.json(1), Value::Null);
+    }
+
+    #[test]
+    fn var_sized_cells_of_a_dense_read_keep_their_last_write() {
+        let mut c = DenseColumn::new(field(Datatype::StringAscii, None, true), 3, Some(b"ff"));
+        c.set(1, Some(b"abc"));
+        c.set(2, None);
+        c.set(1, Some(b"d"));
+        let c = c.finish();
+        let cells: Vec<_> = (0..c.len()).map(|i| c.get(i)).collect();
+        assert_eq!(cells, [Some(&b"ff"[..]), Some(b"d"), None]);
+    }
+}
