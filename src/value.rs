@@ -24,35 +24,93 @@ pub fn is_text(dt: Datatype) -> bool {
     )
 }
 
+/// One value of a datatype, decoded: what [`values`] makes each value into.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scalar {
+    Int(i64),
+    Uint(u64),
+    Float(f64),
+    Bool(bool),
+}
+
+impl Scalar {
+    /// Decodes one value; `c` holds exactly `dt.size()` bytes.
+    fn decode(dt: Datatype, c: &[u8]) -> Scalar {
+        let width = c.len();
+        match dt {
+            Datatype::Int8 => Scalar::Int(i64::from(c[0] as i8)),
+            Datatype::Uint8 | Datatype::Char | Datatype::StringAscii | Datatype::StringUtf8 => {
+                Scalar::Uint(u64::from(c[0]))
+            }
+            Datatype::Bool => Scalar::Bool(c[0] != 0),
+            Datatype::Int16 => Scalar::Int(i64::from(i16::from_le_bytes([c[0], c[1]]))),
+            Datatype::Uint16 | Datatype::StringUtf16 | Datatype::StringUcs2 => {
+                Scalar::Uint(u64::from(u16::from_le_bytes([c[0], c[1]])))
+            }
+            Datatype::Int32 => Scalar::Int(i64::from(i32::from_le_bytes(c.try_into().unwrap()))),
+            Datatype::Uint32 | Datatype::StringUtf32 | Datatype::StringUcs4 => {
+                Scalar::Uint(u64::from(u32::from_le_bytes(c.try_into().unwrap())))
+            }
+            Datatype::Uint64 => Scalar::Uint(u64::from_le_bytes(c.try_into().unwrap())),
+            Datatype::Float32 => {
+                Scalar::Float(f64::from(f32::from_le_bytes(c.try_into().unwrap())))
+            }
+            Datatype::Float64 => Scalar::Float(f64::from_le_bytes(c.try_into().unwrap())),
+            // INT64 and every date and time type: their integer value.
+            _ if width == 8 => Scalar::Int(i64::from_le_bytes(c.try_into().unwrap())),
+            _ => Scalar::Uint(u64::from(c[0])),
+        }
+    }
+
+    /// The JSON of the value.
+    pub fn json(self) -> Value {
+        match self {
+            Scalar::Int(v) => json!(v),
+            Scalar::Uint(v) => json!(v),
+            Scalar::Float(v) => float(v),
+            Scalar::Bool(v) => json!(v),
+        }
+    }
+
+    /// Writes the value's JSON, byte for byte what `serde_json` writes for
+    /// [`Scalar::json`], without building it.
+    pub fn write_json(self, out: &mut Vec<u8>) {
+        let written = match self {
+            Scalar::Int(v) => serde_json::to_writer(&mut *out, &v),
+            Scalar::Uint(v) => serde_json::to_writer(&mut *out, &v),
+            Scalar::Float(v) if v.is_finite() => serde_json::to_writer(&mut *out, &v),
+            // NaN and the infinities as the strings of `float`.
+            Scalar::Float(v) => serde_json::to_writer(&mut *out, &float(v)),
+            Scalar::Bool(v) => serde_json::to_writer(&mut *out, &v),
+        };
+        written.expect("numbers serialize into a Vec");
+    }
+}
+
 /// Decodes `bytes` as a sequence of `dt` values (a trailing partial value is dropped).
 pub fn values(dt: Datatype, bytes: &[u8]) -> Vec<Value> {
     let width = dt.size() as usize;
-    let mut out = Vec::with_capacity(bytes.len() / width.max(1));
-    for c in bytes.chunks_exact(width.max(1)) {
-        let v = match dt {
-            Datatype::Int8 => json!(c[0] as i8),
-            Datatype::Uint8 | Datatype::Char | Datatype::StringAscii | Datatype::StringUtf8 => {
-                json!(c[0])
-            }
-            Datatype::Bool => json!(c[0] != 0),
-            Datatype::Int16 => json!(i16::from_le_bytes([c[0], c[1]])),
-            Datatype::Uint16 | Datatype::StringUtf16 | Datatype::StringUcs2 => {
-                json!(u16::from_le_bytes([c[0], c[1]]))
-            }
-            Datatype::Int32 => json!(i32::from_le_bytes(c.try_into().unwrap())),
-            Datatype::Uint32 | Datatype::StringUtf32 | Datatype::StringUcs4 => {
-                json!(u32::from_le_bytes(c.try_into().unwrap()))
-            }
-            Datatype::Uint64 => json!(u64::from_le_bytes(c.try_into().unwrap())),
-            Datatype::Float32 => float(f64::from(f32::from_le_bytes(c.try_into().unwrap()))),
-            Datatype::Float64 => float(f64::from_le_bytes(c.try_into().unwrap())),
-            // INT64 and every date and time type: their integer value.
-            _ if width == 8 => json!(i64::from_le_bytes(c.try_into().unwrap())),
-            _ => json!(c[0]),
-        };
-        out.push(v);
+    bytes
+        .chunks_exact(width.max(1))
+        .map(|c| Scalar::decode(dt, c).json())
+        .collect()
+}
+
+fn opaque(dt: Datatype) -> bool {
+    matches!(
+        dt,
+        Datatype::Blob | Datatype::Any | Datatype::GeomWkb | Datatype::GeomWkt
+    )
+}
+
+/// The value of a cell that [`cell`] shows as a single value (a number or
+/// a boolean, not a list or text), decoded; `None` for any other cell.
+pub fn scalar(dt: Datatype, bytes: &[u8]) -> Option<Scalar> {
+    let width = (dt.size() as usize).max(1);
+    if is_text(dt) || opaque(dt) || bytes.len() / width != 1 {
+        return None;
     }
-    out
+    Some(Scalar::decode(dt, &bytes[..width]))
 }
 
 /// One value or a list: a single value when there is exactly one, text as a
@@ -67,13 +125,48 @@ pub fn cell(dt: Datatype, bytes: &[u8]) -> Value {
         };
     }
     let mut vs = values(dt, bytes);
-    let opaque = matches!(
-        dt,
-        Datatype::Blob | Datatype::Any | Datatype::GeomWkb | Datatype::GeomWkt
-    );
-    if vs.len() == 1 && !opaque {
+    if vs.len() == 1 && !opaque(dt) {
         vs.pop().unwrap()
     } else {
         Value::Array(vs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scalars_write_the_bytes_of_their_json() {
+        let floats = [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            -0.0,
+            0.1,
+            1e300,
+            5e-324,
+        ];
+        let scalars = floats
+            .map(Scalar::Float)
+            .into_iter()
+            .chain([i64::MIN, -1, 0, i64::MAX].map(Scalar::Int))
+            .chain([0, u64::MAX].map(Scalar::Uint))
+            .chain([false, true].map(Scalar::Bool));
+        for s in scalars {
+            let mut out = Vec::new();
+            s.write_json(&mut out);
+            assert_eq!(out, serde_json::to_vec(&s.json()).unwrap(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn a_cell_of_one_value_and_a_partial_one_is_a_scalar() {
+        let b = [7, 0, 0, 0, 1];
+        assert_eq!(scalar(Datatype::Int32, &b), Some(Scalar::Int(7)));
+        assert_eq!(cell(Datatype::Int32, &b), json!(7));
+        assert_eq!(scalar(Datatype::Int32, &[7, 0]), None);
+        assert_eq!(scalar(Datatype::Blob, &[7]), None);
+        assert_eq!(scalar(Datatype::StringAscii, b"a"), None);
     }
 }

@@ -4,7 +4,6 @@
 //! (duplicates kept when the schema allows them, else the newest wins;
 //! delete conditions applied).
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use serde_json::{json, Map, Value};
@@ -29,18 +28,158 @@ pub struct Query {
     pub subarray: Option<Vec<Option<(i128, i128)>>>,
 }
 
-/// One column of a result: a field's values for every cell.
+/// One column of a result: a field's values for every cell, back to back.
 #[derive(Debug, Clone)]
 pub struct Column {
     pub field: FieldInfo,
-    /// Each cell's bytes (`None`: null).
-    pub cells: Vec<Option<Vec<u8>>>,
+    /// Every cell's bytes, in order (a null cell of a fixed-size layout
+    /// holds zeros).
+    data: Vec<u8>,
+    /// Where each cell starts in `data`, then where the last one ends;
+    /// `None`: every cell takes the field's cell size.
+    offsets: Option<Vec<u64>>,
+    /// One byte per cell, 0 = null; `None`: no cell is null.
+    validity: Option<Vec<u8>>,
+    len: usize,
 }
 
 impl Column {
+    /// An empty column of `field`, room for `capacity` cells.
+    fn new(field: FieldInfo, capacity: usize) -> Self {
+        let cell_size = field.cell_size() as usize;
+        let var = field.cell_val_num.is_none();
+        Column {
+            data: Vec::with_capacity(if var { 0 } else { capacity * cell_size }),
+            offsets: var.then(|| {
+                let mut o = Vec::with_capacity(capacity + 1);
+                o.push(0);
+                o
+            }),
+            validity: field.nullable.then(|| Vec::with_capacity(capacity)),
+            field,
+            len: 0,
+        }
+    }
+
+    /// A column of `n` cells that all hold `fill` (`None`: null).
+    fn filled(field: FieldInfo, n: usize, fill: Option<&[u8]>) -> Self {
+        let mut c = Column::new(field, 0);
+        let cell_size = c.cell_size();
+        match (&c.offsets, fill) {
+            (None, Some(f)) if f.len() == cell_size => {
+                c.data = f.repeat(n);
+                c.len = n;
+            }
+            (None, None) => {
+                c.data = vec![0; n * cell_size];
+                c.len = n;
+            }
+            _ => (0..n).for_each(|_| c.push(fill)),
+        }
+        if fill.is_none() || c.validity.is_some() {
+            c.validity = Some(vec![u8::from(fill.is_some()); n]);
+        }
+        c
+    }
+
+    fn cell_size(&self) -> usize {
+        self.field.cell_size() as usize
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The bytes of cell `i` (`None`: null).
+    pub fn get(&self, i: usize) -> Option<&[u8]> {
+        assert!(i < self.len, "cell {i} of a column of {}", self.len);
+        if self.validity.as_ref().is_some_and(|v| v[i] == 0) {
+            return None;
+        }
+        Some(match &self.offsets {
+            Some(o) => &self.data[o[i] as usize..o[i + 1] as usize],
+            None => {
+                let cs = self.cell_size();
+                &self.data[i * cs..(i + 1) * cs]
+            }
+        })
+    }
+
+    /// Every cell's bytes, back to back.
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// Var-sized layout: where each cell starts in [`Column::data`], then
+    /// where the last one ends.
+    pub fn offsets(&self) -> Option<&[u64]> {
+        self.offsets.as_deref()
+    }
+
+    /// One byte per cell, 0 = null (`None`: no cell is null).
+    pub fn validity(&self) -> Option<&[u8]> {
+        self.validity.as_deref()
+    }
+
+    /// Appends a cell (`None`: null).
+    fn push(&mut self, cell: Option<&[u8]>) {
+        let cell_size = self.cell_size();
+        if cell.is_none() && self.validity.is_none() {
+            self.validity = Some(vec![1; self.len]);
+        }
+        if let Some(v) = &mut self.validity {
+            v.push(u8::from(cell.is_some()));
+        }
+        let bytes = match cell {
+            Some(b) => b,
+            None if self.offsets.is_some() => &[],
+            None => {
+                self.data.resize(self.data.len() + cell_size, 0);
+                self.len += 1;
+                return;
+            }
+        };
+        if self.offsets.is_none() && bytes.len() != cell_size {
+            // A cell of another size than the schema's (a fragment that
+            // names the field with another type, a fill value of another
+            // size): the column takes offsets.
+            self.offsets = Some(
+                (0..=self.len as u64)
+                    .map(|i| i * cell_size as u64)
+                    .collect(),
+            );
+        }
+        self.data.extend_from_slice(bytes);
+        if let Some(o) = &mut self.offsets {
+            o.push(self.data.len() as u64);
+        }
+        self.len += 1;
+    }
+
+    /// Overwrites cell `i` of a column of the fixed-size layout with a cell
+    /// of the cell size (`None`: null).
+    fn set_fixed(&mut self, i: usize, cell: Option<&[u8]>) {
+        let cs = self.cell_size();
+        match cell {
+            Some(b) => self.data[i * cs..(i + 1) * cs].copy_from_slice(b),
+            None => self.data[i * cs..(i + 1) * cs].fill(0),
+        }
+        if cell.is_none() && self.validity.is_none() {
+            self.validity = Some(vec![1; self.len]);
+        }
+        if let Some(v) = &mut self.validity {
+            v[i] = u8::from(cell.is_some());
+        }
+    }
+
     /// The JSON of cell `i`, as `export` prints it.
     pub fn json(&self, i: usize) -> Value {
-        match &self.cells[i] {
+        match self.get(i) {
             None => Value::Null,
             Some(b)
                 if self.field.cell_val_num.is_none() && !value::is_text(self.field.datatype) =>
@@ -67,6 +206,115 @@ impl Cells {
             m.insert(c.field.name.clone(), c.json(i));
         }
         Value::Object(m)
+    }
+}
+
+/// An attribute of a dense read while fragments overwrite its cells.
+enum DenseColumn {
+    /// Cells of the field's cell size, overwritten in place.
+    Fixed(Column),
+    /// Cells of any size: each cell's place in `arena`, where every write
+    /// appends (compacted when overwritten bytes outweigh the live ones).
+    Spans {
+        field: FieldInfo,
+        arena: Vec<u8>,
+        spans: Vec<(u64, u64)>,
+        valid: Vec<u8>,
+        live: u64,
+    },
+}
+
+impl DenseColumn {
+    /// Bytes per cell besides the cells' own while cells have places: a
+    /// place, a validity byte, then an offset and a validity byte.
+    const SPAN_BYTES: u64 = 16 + 1 + 8 + 1;
+
+    fn new(field: FieldInfo, n: usize, fill: Option<&[u8]>) -> Self {
+        let cs = field.cell_size() as usize;
+        if field.cell_val_num.is_some() && fill.is_none_or(|f| f.len() == cs) {
+            return DenseColumn::Fixed(Column::filled(field, n, fill));
+        }
+        let fill_len = fill.map_or(0, |f| f.len() as u64);
+        DenseColumn::Spans {
+            field,
+            arena: fill.unwrap_or_default().to_vec(),
+            spans: vec![(0, fill_len); n],
+            valid: vec![u8::from(fill.is_some()); n],
+            live: fill_len.saturating_mul(n as u64),
+        }
+    }
+
+    fn field(&self) -> &FieldInfo {
+        match self {
+            DenseColumn::Fixed(c) => &c.field,
+            DenseColumn::Spans { field, .. } => field,
+        }
+    }
+
+    /// Overwrites cell `i` (`None`: null).
+    fn set(&mut self, i: usize, cell: Option<&[u8]>) {
+        if let DenseColumn::Fixed(c) = self {
+            if cell.is_none_or(|b| b.len() == c.cell_size()) {
+                return c.set_fixed(i, cell);
+            }
+            // A cell of another size (the fragment's schema gives the
+            // field another type): the cells take places.
+            let cs = c.cell_size() as u64;
+            let c = std::mem::replace(c, Column::new(c.field.clone(), 0));
+            let n = c.len;
+            *self = DenseColumn::Spans {
+                spans: (0..n as u64).map(|k| (k * cs, cs)).collect(),
+                valid: c.validity.unwrap_or_else(|| vec![1; n]),
+                live: c.data.len() as u64,
+                arena: c.data,
+                field: c.field,
+            };
+        }
+        let DenseColumn::Spans {
+            arena,
+            spans,
+            valid,
+            live,
+            ..
+        } = self
+        else {
+            unreachable!("fixed columns returned above")
+        };
+        *live -= spans[i].1;
+        let b = cell.unwrap_or_default();
+        spans[i] = (arena.len() as u64, b.len() as u64);
+        arena.extend_from_slice(b);
+        *live += b.len() as u64;
+        valid[i] = u8::from(cell.is_some());
+        if arena.len() as u64 > live.saturating_mul(2).saturating_add(1 << 20) {
+            let mut kept = Vec::with_capacity(*live as usize);
+            for s in spans.iter_mut() {
+                let start = kept.len() as u64;
+                kept.extend_from_slice(&arena[s.0 as usize..(s.0 + s.1) as usize]);
+                s.0 = start;
+            }
+            *arena = kept;
+        }
+    }
+
+    fn finish(self) -> Column {
+        match self {
+            DenseColumn::Fixed(c) => c,
+            DenseColumn::Spans {
+                field,
+                arena,
+                spans,
+                valid,
+                ..
+            } => {
+                let mut c = Column::new(field, spans.len());
+                for (s, v) in spans.iter().zip(&valid) {
+                    let b = &arena[s.0 as usize..(s.0 + s.1) as usize];
+                    c.push((*v != 0).then_some(b));
+                }
+                c
+            }
+        }
     }
 }
 
@@ -311,24 +559,32 @@ impl ArrayReader {
             region.push(r);
         }
         let extent: Vec<i128> = region.iter().map(|(l, h)| (h - l + 1).max(0)).collect();
-        // The result takes at least a cell's bytes (or its fill value's) and
-        // an `Option<Vec<u8>>` per field and cell: a region from damaged
-        // non-empty domains must not allocate past the limit (nor overflow
-        // counting its cells).
+        // The result takes a cell's bytes (or its fill value's) per field
+        // and cell, and var-sized cells their offsets and places while
+        // fragments overwrite them: a region from damaged non-empty domains
+        // must not allocate past the limit (nor overflow counting its cells).
         let fill_len = |f: &FieldInfo| {
             self.schema
                 .attributes
                 .iter()
                 .find(|x| x.name == f.name.as_bytes())
                 .and_then(|x| x.fill_value.as_ref())
-                .map_or(0, |v| v.len() as u64)
+                .map(|v| v.len() as u64)
         };
         let per_cell: u64 = dims
             .iter()
             .chain(&attrs)
             .map(|f| {
-                let bytes = f.cell_size().max(fill_len(f));
-                bytes.saturating_add(std::mem::size_of::<Option<Vec<u8>>>() as u64)
+                let fill = fill_len(f);
+                let bytes = f.cell_size().max(fill.unwrap_or(0));
+                let fixed = f.cell_val_num.is_some() && fill.is_none_or(|l| l == f.cell_size());
+                if f.is_dimension || fixed {
+                    bytes.saturating_add(u64::from(f.nullable))
+                } else {
+                    bytes
+                        .saturating_mul(2)
+                        .saturating_add(DenseColumn::SPAN_BYTES)
+                }
             })
             .fold(0, u64::saturating_add);
         let limit = self.opts.max_tile_bytes();
@@ -346,15 +602,7 @@ impl ArrayReader {
                 ),
             });
         };
-        // Row-major position of a coordinate inside the region.
-        let out_index = |c: &[i128]| -> usize {
-            let mut i = 0i128;
-            for d in 0..nd {
-                i = i * extent[d] + (c[d] - region[d].0);
-            }
-            i as usize
-        };
-        let mut columns: Vec<Column> = Vec::new();
+        let mut columns: Vec<DenseColumn> = Vec::new();
         for a in &attrs {
             let spec = self
                 .schema
@@ -367,13 +615,19 @@ impl ArrayReader {
                 .clone()
                 .unwrap_or_else(|| vec![0; a.cell_size() as usize]);
             let fill_valid = spec.fill_value_validity.unwrap_or(0) != 0 || !a.nullable;
-            columns.push(Column {
-                field: a.clone(),
-                cells: vec![fill_valid.then(|| fill.clone()); n],
-            });
+            columns.push(DenseColumn::new(
+                a.clone(),
+                n,
+                fill_valid.then_some(&fill[..]),
+            ));
         }
         let cell_layout = Layout::from_value(self.schema.cell_order);
         let tile_layout = Layout::from_value(self.schema.tile_order);
+        let ext: Vec<i128> = ranges.iter().map(|r| r.3).collect();
+        // Checked: tile extents and domains come from the files.
+        let cells_per_tile = ext.iter().try_fold(1i128, |a, e| a.checked_mul(*e));
+        let mut tile = vec![0i128; nd];
+        let mut within = vec![0i128; nd];
         for (fi, frag) in self.fragments.iter().enumerate() {
             let ned = &neds[fi];
             // The box of cells this fragment wrote that the region holds.
@@ -391,9 +645,6 @@ impl ArrayReader {
                 .map(|d| (ned[d].1 - ranges[d].1).div_euclid(ranges[d].3))
                 .collect();
             let t_n: Vec<i128> = (0..nd).map(|d| t_hi[d] - t_lo[d] + 1).collect();
-            let ext: Vec<i128> = ranges.iter().map(|r| r.3).collect();
-            // Checked: tile extents and domains come from the files.
-            let cells_per_tile = ext.iter().try_fold(1i128, |a, e| a.checked_mul(*e));
             let order = |idx: &[i128], sizes: &[i128], layout: Option<Layout>| -> Option<i128> {
                 let step = |i: i128, d: usize| i.checked_mul(sizes[d])?.checked_add(idx[d]);
                 if layout == Some(Layout::ColMajor) {
@@ -411,14 +662,17 @@ impl ArrayReader {
                     None => Ok(None),
                 })
                 .collect::<Result<_>>()?;
+            let held: Vec<usize> = columns
+                .iter()
+                .zip(&datas)
+                .map(|(col, data)| data.as_ref().map_or(0, |d| d.len(col.field().cell_size())))
+                .collect();
             let mut c: Vec<i128> = boxed.iter().map(|b| b.0).collect();
             loop {
-                let tile: Vec<i128> = (0..nd)
-                    .map(|d| (c[d] - ranges[d].1).div_euclid(ext[d]) - t_lo[d])
-                    .collect();
-                let within: Vec<i128> = (0..nd)
-                    .map(|d| (c[d] - ranges[d].1).rem_euclid(ext[d]))
-                    .collect();
+                for d in 0..nd {
+                    tile[d] = (c[d] - ranges[d].1).div_euclid(ext[d]) - t_lo[d];
+                    within[d] = (c[d] - ranges[d].1).rem_euclid(ext[d]);
+                }
                 let cell = order(&tile, &t_n, tile_layout)
                     .zip(cells_per_tile)
                     .and_then(|(t, per)| t.checked_mul(per))
@@ -426,25 +680,29 @@ impl ArrayReader {
                     .and_then(|(t, w)| t.checked_add(w))
                     .and_then(|c| usize::try_from(c).ok())
                     .unwrap_or(usize::MAX);
-                let oi = out_index(&c);
-                for (col, data) in columns.iter_mut().zip(&datas) {
+                // Row-major position of the coordinate inside the region.
+                let oi = (0..nd).fold(0i128, |i, d| i * extent[d] + (c[d] - region[d].0)) as usize;
+                for ((col, data), &held) in columns.iter_mut().zip(&datas).zip(&held) {
                     let Some(data) = data else { continue };
-                    let cs = col.field.cell_size();
                     let i = cell;
-                    if i >= data.len(cs) {
+                    if i >= held {
                         return Err(Error::decode(
                             &frag.path,
                             0,
                             "Tile",
                             "",
-                            format!("{} holds fewer cells than its domain needs", col.field.name),
+                            format!(
+                                "{} holds fewer cells than its domain needs",
+                                col.field().name
+                            ),
                         ));
                     }
                     let valid = data
                         .validity
                         .as_ref()
                         .is_none_or(|v| v.get(i).is_some_and(|b| *b != 0));
-                    col.cells[oi] = valid.then(|| data.cell(i, cs).to_vec());
+                    let cs = col.field().cell_size();
+                    col.set(oi, valid.then(|| data.cell(i, cs)));
                 }
                 if !next_coordinate(&mut c, &boxed) {
                     break;
@@ -452,25 +710,20 @@ impl ArrayReader {
             }
         }
         // Coordinates of every cell of the region, row-major.
-        let mut dim_cols: Vec<Column> = dims
-            .iter()
-            .map(|f| Column {
-                field: f.clone(),
-                cells: Vec::with_capacity(n),
-            })
-            .collect();
+        let mut dim_cols: Vec<Column> = dims.iter().map(|f| Column::new(f.clone(), n)).collect();
         if n > 0 {
             let mut c: Vec<i128> = region.iter().map(|r| r.0).collect();
             loop {
                 for (d, col) in dim_cols.iter_mut().enumerate() {
-                    col.cells.push(Some(int_bytes(col.field.datatype, c[d])));
+                    let w = col.field.datatype.size() as usize;
+                    col.push(Some(&c[d].to_le_bytes()[..w]));
                 }
                 if !next_coordinate(&mut c, &region) {
                     break;
                 }
             }
         }
-        dim_cols.extend(columns);
+        dim_cols.extend(columns.into_iter().map(DenseColumn::finish));
         Ok(Cells {
             columns: dim_cols,
             len: n,
@@ -613,54 +866,70 @@ impl ArrayReader {
                 picked.push((fi, i));
             }
         }
-        let coord_key = |(fi, i): (usize, usize)| -> Vec<u8> {
-            let mut k = Vec::new();
-            for (d, f) in dims.iter().enumerate() {
-                let c = frags[fi].dims[d].cell(i, f.cell_size());
-                k.extend_from_slice(&(c.len() as u64).to_le_bytes());
-                k.extend_from_slice(c);
-            }
-            k
+        let coords = |p: usize, d: usize| {
+            let (fi, i) = picked[p];
+            frags[fi].dims[d].cell(i, dims[d].cell_size())
         };
+        let timestamp = |p: usize| {
+            let (fi, i) = picked[p];
+            frags[fi].timestamps.as_ref().map_or(frags[fi].t1, |t| t[i])
+        };
+        // Row-major order of the coordinates (the order `export` prints),
+        // ties in (fragment, cell) order.
+        let keys = SortKeys::new(&dims, picked.len(), coords);
+        let mut order: Vec<usize> = (0..picked.len()).collect();
+        order.sort_unstable_by(|&p, &q| keys.cmp(p, q, coords).then(p.cmp(&q)));
         if !allows_dups {
-            // The newest write of each coordinate wins.
-            let mut best: HashMap<Vec<u8>, (u64, usize, usize)> = HashMap::new();
-            for &(fi, i) in &picked {
-                let ts = frags[fi].timestamps.as_ref().map_or(frags[fi].t1, |t| t[i]);
-                let e = best.entry(coord_key((fi, i))).or_insert((ts, fi, i));
-                if (ts, fi, i) > *e {
-                    *e = (ts, fi, i);
+            // The newest write of each coordinate wins (ties: the later
+            // fragment, the later cell). Cells of one coordinate have equal
+            // keys, so they sit in one run of equal keys.
+            let same_coords =
+                |p: usize, q: usize| (0..dims.len()).all(|d| coords(p, d) == coords(q, d));
+            let newest = |p: usize| (timestamp(p), picked[p]);
+            let mut kept = Vec::with_capacity(order.len());
+            let mut run = Vec::new();
+            let mut start = 0;
+            while start < order.len() {
+                let mut end = start + 1;
+                while end < order.len() && keys.cmp(order[start], order[end], coords).is_eq() {
+                    end += 1;
                 }
-            }
-            picked.retain(|&(fi, i)| {
-                let b = best[&coord_key((fi, i))];
-                (b.1, b.2) == (fi, i)
-            });
-        }
-        // Row-major order of the coordinates (the order `export` prints).
-        let sort_key = |&(fi, i): &(usize, usize)| -> Vec<Value> {
-            dims.iter()
-                .enumerate()
-                .map(|(d, f)| {
-                    let c = frags[fi].dims[d].cell(i, f.cell_size());
-                    if value::is_text(f.datatype) {
-                        json!(c.iter().map(|b| *b as u64).collect::<Vec<_>>())
-                    } else {
-                        value::cell(f.datatype, c)
+                let group = &order[start..end];
+                if group.len() == 1 {
+                    kept.push(group[0]);
+                } else if keys.exact {
+                    kept.push(*group.iter().max_by_key(|&&p| newest(p)).unwrap());
+                } else {
+                    // Equal keys, maybe other bytes (0.0 and -0.0, NaNs):
+                    // the newest cell of each coordinate, in key order.
+                    run.clear();
+                    run.extend_from_slice(group);
+                    run.sort_unstable_by(|&p, &q| {
+                        (0..dims.len())
+                            .map(|d| coords(p, d).cmp(coords(q, d)))
+                            .find(|o| o.is_ne())
+                            .unwrap_or(std::cmp::Ordering::Equal)
+                            .then_with(|| newest(p).cmp(&newest(q)))
+                    });
+                    let first = kept.len();
+                    for (k, &p) in run.iter().enumerate() {
+                        if run.get(k + 1).is_none_or(|&q| !same_coords(p, q)) {
+                            kept.push(p);
+                        }
                     }
-                })
-                .collect()
-        };
-        picked.sort_by(|a, b| cmp_values(&sort_key(a), &sort_key(b)));
+                    kept[first..].sort_unstable();
+                }
+                start = end;
+            }
+            order = kept;
+        }
         let mut columns = Vec::new();
         for (d, f) in dims.iter().enumerate() {
-            columns.push(Column {
-                field: f.clone(),
-                cells: picked
-                    .iter()
-                    .map(|&(fi, i)| Some(frags[fi].dims[d].cell(i, f.cell_size()).to_vec()))
-                    .collect(),
-            });
+            let mut col = Column::new(f.clone(), order.len());
+            for &p in &order {
+                col.push(Some(coords(p, d)));
+            }
+            columns.push(col);
         }
         for a in &attrs {
             let ai = all_attrs.iter().position(|x| x.name == a.name).unwrap();
@@ -672,9 +941,9 @@ impl ArrayReader {
             });
             // Cells of fragments written before the attribute existed take
             // its fill value, whose size comes from the schema.
-            let filled = picked
+            let filled = order
                 .iter()
-                .filter(|&&(fi, _)| frags[fi].attrs[ai].is_none())
+                .filter(|&&p| frags[picked[p].0].attrs[ai].is_none())
                 .count() as u64;
             let fill_bytes = fill.as_ref().map_or(0, |f| f.len() as u64);
             if filled.saturating_mul(fill_bytes) > self.opts.max_tile_bytes() {
@@ -686,26 +955,137 @@ impl ArrayReader {
                     ),
                 });
             }
-            let cells = picked
-                .iter()
-                .map(|&(fi, i)| match &frags[fi].attrs[ai] {
+            let mut col = Column::new(a.clone(), order.len());
+            for &p in &order {
+                let (fi, i) = picked[p];
+                col.push(match &frags[fi].attrs[ai] {
                     Some(data) => {
                         let valid = data.validity.as_ref().is_none_or(|v| v[i] != 0);
-                        valid.then(|| data.cell(i, a.cell_size()).to_vec())
+                        valid.then(|| data.cell(i, a.cell_size()))
                     }
                     // Written before the attribute was added: its fill value.
-                    None => fill.clone(),
-                })
-                .collect();
-            columns.push(Column {
-                field: a.clone(),
-                cells,
-            });
+                    None => fill.as_deref(),
+                });
+            }
+            columns.push(col);
         }
         Ok(Cells {
-            len: picked.len(),
+            len: order.len(),
             columns,
         })
+    }
+}
+
+/// The sort keys of the cells of a sparse read: per dimension, each cell's
+/// coordinate as a number whose order is that of the coordinates, or (text)
+/// the coordinate's bytes themselves.
+struct SortKeys {
+    /// Per dimension, a key per cell (`None`: compare the bytes).
+    dims: Vec<Option<Vec<u64>>>,
+    /// Cells whose coordinates are not one number each: their JSON, the
+    /// general order of [`cmp_values`].
+    general: Option<Vec<Vec<Value>>>,
+    /// Whether equal keys mean equal coordinate bytes.
+    exact: bool,
+}
+
+impl SortKeys {
+    fn new<'a>(dims: &[FieldInfo], n: usize, coords: impl Fn(usize, usize) -> &'a [u8]) -> Self {
+        let mut exact = true;
+        let mut keys = Vec::with_capacity(dims.len());
+        for (d, f) in dims.iter().enumerate() {
+            if value::is_text(f.datatype) {
+                keys.push(None);
+                continue;
+            }
+            let mut k = Vec::with_capacity(n);
+            for p in 0..n {
+                let Some(s) = value::scalar(f.datatype, coords(p, d)) else {
+                    return SortKeys::general(dims, n, coords);
+                };
+                // Floats (0.0 and -0.0, NaNs), booleans and cells with
+                // bytes past their one value: equal keys of other bytes.
+                exact &= matches!(s, value::Scalar::Int(_) | value::Scalar::Uint(_))
+                    && coords(p, d).len() == f.datatype.size() as usize;
+                k.push(scalar_key(s));
+            }
+            keys.push(Some(k));
+        }
+        SortKeys {
+            dims: keys,
+            general: None,
+            exact,
+        }
+    }
+
+    fn general<'a>(
+        dims: &[FieldInfo],
+        n: usize,
+        coords: impl Fn(usize, usize) -> &'a [u8],
+    ) -> Self {
+        let key = |p: usize| -> Vec<Value> {
+            dims.iter()
+                .enumerate()
+                .map(|(d, f)| {
+                    let c = coords(p, d);
+                    if value::is_text(f.datatype) {
+                        json!(c.iter().map(|b| *b as u64).collect::<Vec<_>>())
+                    } else {
+                        value::cell(f.datatype, c)
+                    }
+                })
+                .collect()
+        };
+        SortKeys {
+            dims: Vec::new(),
+            general: Some((0..n).map(key).collect()),
+            exact: false,
+        }
+    }
+
+    fn cmp<'a>(
+        &self,
+        p: usize,
+        q: usize,
+        coords: impl Fn(usize, usize) -> &'a [u8],
+    ) -> std::cmp::Ordering {
+        if let Some(g) = &self.general {
+            return cmp_values(&g[p], &g[q]);
+        }
+        for (d, k) in self.dims.iter().enumerate() {
+            let o = match k {
+                Some(k) => k[p].cmp(&k[q]),
+                None => coords(p, d).cmp(coords(q, d)),
+            };
+            if o.is_ne() {
+                return o;
+            }
+        }
+        std::cmp::Ordering::Equal
+    }
+}
+
+/// A number whose order is [`cmp_values`]' order of the scalars' JSON (of
+/// one datatype): integers and booleans by value; floats as strings
+/// before numbers ("-inf" < "NaN" < "inf"), numbers by value, -0 = 0.
+fn scalar_key(s: value::Scalar) -> u64 {
+    match s {
+        value::Scalar::Int(v) => (v as u64) ^ (1 << 63),
+        value::Scalar::Uint(v) => v,
+        value::Scalar::Bool(v) => u64::from(v),
+        value::Scalar::Float(v) if v.is_nan() => 1,
+        value::Scalar::Float(v) if v == f64::NEG_INFINITY => 0,
+        value::Scalar::Float(v) if v == f64::INFINITY => 2,
+        value::Scalar::Float(v) => {
+            // Finite: the sign-magnitude bits made monotonic; the smallest,
+            // -MAX, maps to 0x0010_0000_0000_0000, above the three strings.
+            let bits = if v == 0.0 { 0 } else { v.to_bits() };
+            if bits >> 63 == 1 {
+                !bits
+            } else {
+                bits | (1 << 63)
+            }
+        }
     }
 }
 
@@ -745,11 +1125,6 @@ fn next_coordinate(c: &mut [i128], bounds: &[(i128, i128)]) -> bool {
     false
 }
 
-fn int_bytes(dt: Datatype, v: i128) -> Vec<u8> {
-    let w = dt.size() as usize;
-    v.to_le_bytes()[..w].to_vec()
-}
-
 impl ArrayReader {
     /// Reads every tile of the chosen attributes (default: all) of every
     /// fragment through the filter pipelines, in parallel, and sums up cells,
@@ -776,5 +1151,88 @@ impl ArrayReader {
             }
         }
         Ok(total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(datatype: Datatype, cell_val_num: Option<u32>, nullable: bool) -> FieldInfo {
+        FieldInfo {
+            name: "a".into(),
+            idx: 0,
+            is_dimension: false,
+            datatype,
+            cell_val_num,
+            nullable,
+            filters: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn float_keys_sort_as_the_json_of_the_coordinates() {
+        let xs = [
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+            f64::INFINITY,
+            -f64::MAX,
+            -1.5,
+            -f64::MIN_POSITIVE / 4.0,
+            -0.0,
+            0.0,
+            f64::MIN_POSITIVE / 4.0,
+            1.0,
+            f64::MAX,
+        ];
+        for x in xs {
+            for y in xs {
+                let key = |v: f64| scalar_key(value::Scalar::Float(v));
+                let json = |v: f64| vec![value::Scalar::Float(v).json()];
+                assert_eq!(
+                    key(x).cmp(&key(y)),
+                    cmp_values(&json(x), &json(y)),
+                    "{x} and {y}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn integer_keys_sort_by_value() {
+        let xs = [i64::MIN, -1, 0, 1, i64::MAX];
+        for x in xs {
+            for y in xs {
+                let key = |v: i64| scalar_key(value::Scalar::Int(v));
+                assert_eq!(key(x).cmp(&key(y)), x.cmp(&y));
+            }
+        }
+    }
+
+    #[test]
+    fn a_fixed_size_column_takes_offsets_for_a_cell_of_another_size() {
+        let mut c = Column::new(field(Datatype::Int32, Some(1), false), 3);
+        c.push(Some(&[1, 0, 0, 0]));
+        c.push(None);
+        c.push(Some(&[2, 0]));
+        assert_eq!(c.len(), 3);
+        assert_eq!(c.get(0), Some(&[1, 0, 0, 0][..]));
+        assert_eq!(c.get(1), None);
+        assert_eq!(c.get(2), Some(&[2, 0][..]));
+        assert_eq!(c.offsets(), Some(&[0, 4, 8, 10][..]));
+        assert_eq!(c.json(0), json!(1));
+        assert_eq!(c.json(1), Value::Null);
+    }
+
+    #[test]
+    fn var_sized_cells_of_a_dense_read_keep_their_last_write() {
+        let mut c = DenseColumn::new(field(Datatype::StringAscii, None, true), 3, Some(b"ff"));
+        c.set(1, Some(b"abc"));
+        c.set(2, None);
+        c.set(1, Some(b"d"));
+        let c = c.finish();
+        let cells: Vec<_> = (0..c.len()).map(|i| c.get(i)).collect();
+        assert_eq!(cells, [Some(&b"ff"[..]), Some(b"d"), None]);
     }
 }

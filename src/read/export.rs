@@ -5,8 +5,30 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use super::cells::{Cells, Query};
+use super::cells::{Cells, Column, Query};
 use crate::format::Datatype;
+use crate::value;
+
+/// Cell `i` of a column when it is one number or text, decoded without
+/// building its JSON: `None` for lists (and text that is not UTF-8).
+enum Simple<'a> {
+    Null,
+    Scalar(value::Scalar),
+    Text(&'a str),
+}
+
+fn simple(col: &Column, i: usize) -> Option<Simple<'_>> {
+    let Some(b) = col.get(i) else {
+        return Some(Simple::Null);
+    };
+    let dt = col.field.datatype;
+    if value::is_text(dt) {
+        return std::str::from_utf8(b).ok().map(Simple::Text);
+    }
+    // Var-sized cells are lists even of one value.
+    col.field.cell_val_num?;
+    value::scalar(dt, b).map(Simple::Scalar)
+}
 
 /// Writes one JSON object per cell with the keys in schema order:
 /// dimensions, then attributes.
@@ -16,50 +38,78 @@ pub fn write_ndjson(cells: &Cells, out: &mut impl Write) -> std::io::Result<()> 
         .iter()
         .map(|c| serde_json::to_string(&c.field.name).expect("strings serialize"))
         .collect();
+    let mut line = Vec::new();
     for i in 0..cells.len {
-        out.write_all(b"{")?;
+        line.clear();
+        line.push(b'{');
         for (k, (key, col)) in keys.iter().zip(&cells.columns).enumerate() {
             if k > 0 {
-                out.write_all(b",")?;
+                line.push(b',');
             }
-            out.write_all(key.as_bytes())?;
-            out.write_all(b":")?;
-            serde_json::to_writer(&mut *out, &col.json(i))?;
+            line.extend_from_slice(key.as_bytes());
+            line.push(b':');
+            match simple(col, i) {
+                Some(Simple::Null) => line.extend_from_slice(b"null"),
+                Some(Simple::Scalar(s)) => s.write_json(&mut line),
+                Some(Simple::Text(t)) => serde_json::to_writer(&mut line, t)?,
+                None => serde_json::to_writer(&mut line, &col.json(i))?,
+            }
         }
-        out.write_all(b"}\n")?;
+        line.extend_from_slice(b"}\n");
+        out.write_all(&line)?;
     }
     Ok(())
 }
 
-fn csv_field(v: &Value) -> String {
-    let s = match v {
-        Value::Null => return String::new(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
+fn csv_text(s: &str, line: &mut Vec<u8>) {
     if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+        line.push(b'"');
+        line.extend_from_slice(s.replace('"', "\"\"").as_bytes());
+        line.push(b'"');
     } else {
-        s
+        line.extend_from_slice(s.as_bytes());
+    }
+}
+
+fn csv_field(v: &Value, line: &mut Vec<u8>) {
+    match v {
+        Value::Null => {}
+        Value::String(s) => csv_text(s, line),
+        other => csv_text(&other.to_string(), line),
     }
 }
 
 /// Writes a header line of field names, then one line per cell; lists as
 /// JSON, null as an empty field.
 pub fn write_csv(cells: &Cells, out: &mut impl Write) -> std::io::Result<()> {
-    let names: Vec<String> = cells
-        .columns
-        .iter()
-        .map(|c| csv_field(&Value::String(c.field.name.clone())))
-        .collect();
-    writeln!(out, "{}", names.join(","))?;
+    let mut line = Vec::new();
+    for (k, c) in cells.columns.iter().enumerate() {
+        if k > 0 {
+            line.push(b',');
+        }
+        csv_text(&c.field.name, &mut line);
+    }
+    line.push(b'\n');
+    out.write_all(&line)?;
     for i in 0..cells.len {
-        let row: Vec<String> = cells
-            .columns
-            .iter()
-            .map(|c| csv_field(&c.json(i)))
-            .collect();
-        writeln!(out, "{}", row.join(","))?;
+        line.clear();
+        for (k, c) in cells.columns.iter().enumerate() {
+            if k > 0 {
+                line.push(b',');
+            }
+            match simple(c, i) {
+                Some(Simple::Null) => {}
+                // NaN and the infinities as their names; no number needs quotes.
+                Some(Simple::Scalar(value::Scalar::Float(f))) if !f.is_finite() => {
+                    csv_field(&value::Scalar::Float(f).json(), &mut line)
+                }
+                Some(Simple::Scalar(s)) => s.write_json(&mut line),
+                Some(Simple::Text(t)) => csv_text(t, &mut line),
+                None => csv_field(&c.json(i), &mut line),
+            }
+        }
+        line.push(b'\n');
+        out.write_all(&line)?;
     }
     Ok(())
 }
@@ -78,7 +128,7 @@ pub fn summarize(cells: &Cells) -> ScanSummary {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut bytes = 0u64;
     for c in &cells.columns {
-        for v in c.cells.iter().flatten() {
+        for v in (0..c.len()).filter_map(|i| c.get(i)) {
             bytes += v.len() as u64;
             for b in v {
                 h ^= u64::from(*b);
