@@ -286,19 +286,18 @@ fn fixed_num<T: Num>(
     let (mut min, mut max) = (T::MAX, T::LOWEST);
     match &tile.validity {
         None => {
+            // One pass over the values: min, max and the sum (which stops
+            // for the rest of the run once it saturates).
             for &(s, e) in ranges {
-                if mm {
-                    for c in s..e {
-                        let v = value(c);
+                let mut summing = sum;
+                for b in tile.data[s * T::W..e * T::W].chunks_exact(T::W) {
+                    let v = T::read(b);
+                    if mm {
                         min = if min < v { min } else { v };
                         max = if max > v { max } else { v };
                     }
-                }
-                if sum {
-                    for c in s..e {
-                        if !value(c).add_to(&mut out.sum) {
-                            break;
-                        }
+                    if summing && !v.add_to(&mut out.sum) {
+                        summing = false;
                     }
                 }
             }
