@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 
 use super::{codec_for, FilterCodec, FilterContext, FilterError, Parts};
-use crate::format::{encode, Chunk, ChunkHeader, Datatype, Filter, Tile};
+use crate::format::{encode, ChunkHeader, Datatype, Filter};
 
 /// How to read: resource limits, and the key of an encrypted array.
 #[derive(Clone, Copy, Default)]
@@ -232,27 +232,32 @@ impl Pipeline {
         starts: &[usize],
         offsets: Option<&RefCell<Vec<u64>>>,
     ) -> Result<Vec<u8>, FilterError> {
-        let mut chunks = Vec::with_capacity(starts.len());
+        let len = |n: usize| {
+            u32::try_from(n).map_err(|_| FilterError::new("pipeline", "a chunk exceeds 4 GiB"))
+        };
+        // The `Tile` table laid out in place (num_chunks, then each chunk's
+        // header, metadata and data), so that a chunk's bytes are copied
+        // once; an empty pipeline's chunks are the tile's bytes as they are.
+        let mut out = Vec::with_capacity(8 + 12 * starts.len() + tile.len());
+        out.extend_from_slice(&(starts.len() as u64).to_le_bytes());
         for (i, s) in starts.iter().enumerate() {
             let e = starts.get(i + 1).copied().unwrap_or(tile.len());
-            let (metadata, data) = self.forward_chunk_with(&tile[*s..e], offsets)?;
-            let len = |n: usize| {
-                u32::try_from(n).map_err(|_| FilterError::new("pipeline", "a chunk exceeds 4 GiB"))
+            let filtered;
+            let (metadata, data): (&[u8], &[u8]) = if self.stages.is_empty() {
+                (&[], &tile[*s..e])
+            } else {
+                filtered = self.forward_chunk_with(&tile[*s..e], offsets)?;
+                (&filtered.0, &filtered.1)
             };
-            chunks.push(Chunk {
-                header: ChunkHeader {
-                    original_length: len(e - s)?,
-                    filtered_length: len(data.len())?,
-                    metadata_length: len(metadata.len())?,
-                },
-                metadata,
-                filtered_data: data,
-            });
+            out.extend_from_slice(&encode(&ChunkHeader {
+                original_length: len(e - s)?,
+                filtered_length: len(data.len())?,
+                metadata_length: len(metadata.len())?,
+            }));
+            out.extend_from_slice(metadata);
+            out.extend_from_slice(data);
         }
-        Ok(encode(&Tile {
-            num_chunks: chunks.len() as u64,
-            chunks,
-        }))
+        Ok(out)
     }
 }
 
