@@ -3,6 +3,8 @@
 
 use std::cell::RefCell;
 
+use rayon::prelude::*;
+
 use super::{codec_for, FilterCodec, FilterContext, FilterError, Parts};
 use crate::format::{encode, ChunkHeader, Datatype, Filter};
 
@@ -159,7 +161,7 @@ impl Pipeline {
         for (codec, dt) in &self.stages {
             parts = codec.forward(&self.cx(*dt, offsets), parts)?;
         }
-        Ok((parts.metadata_bytes(), parts.data_bytes()))
+        Ok((concat(parts.metadata), concat(parts.data)))
     }
 
     /// Filters a whole fixed-size tile into its on-disk form (a `Tile`),
@@ -235,19 +237,37 @@ impl Pipeline {
         let len = |n: usize| {
             u32::try_from(n).map_err(|_| FilterError::new("pipeline", "a chunk exceeds 4 GiB"))
         };
+        let span = |i: usize| (starts[i], starts.get(i + 1).copied().unwrap_or(tile.len()));
+        // The chunks are filtered in parallel, as the engine does; the var
+        // offsets RLE and DICTIONARY fold in come with a single chunk.
+        let filtered: Vec<(Vec<u8>, Vec<u8>)> = if self.stages.is_empty() {
+            Vec::new()
+        } else if offsets.is_none() && starts.len() > 1 {
+            (0..starts.len())
+                .into_par_iter()
+                .map(|i| {
+                    let (s, e) = span(i);
+                    self.forward_chunk_with(&tile[s..e], None)
+                })
+                .collect::<Result<_, _>>()?
+        } else {
+            (0..starts.len())
+                .map(|i| {
+                    let (s, e) = span(i);
+                    self.forward_chunk_with(&tile[s..e], offsets)
+                })
+                .collect::<Result<_, _>>()?
+        };
         // The `Tile` table laid out in place (num_chunks, then each chunk's
         // header, metadata and data), so that a chunk's bytes are copied
         // once; an empty pipeline's chunks are the tile's bytes as they are.
         let mut out = Vec::with_capacity(8 + 12 * starts.len() + tile.len());
         out.extend_from_slice(&(starts.len() as u64).to_le_bytes());
-        for (i, s) in starts.iter().enumerate() {
-            let e = starts.get(i + 1).copied().unwrap_or(tile.len());
-            let filtered;
-            let (metadata, data): (&[u8], &[u8]) = if self.stages.is_empty() {
-                (&[], &tile[*s..e])
-            } else {
-                filtered = self.forward_chunk_with(&tile[*s..e], offsets)?;
-                (&filtered.0, &filtered.1)
+        for i in 0..starts.len() {
+            let (s, e) = span(i);
+            let (metadata, data): (&[u8], &[u8]) = match filtered.get(i) {
+                Some((m, d)) => (m, d),
+                None => (&[], &tile[s..e]),
             };
             out.extend_from_slice(&encode(&ChunkHeader {
                 original_length: len(e - s)?,
@@ -258,6 +278,15 @@ impl Pipeline {
             out.extend_from_slice(data);
         }
         Ok(out)
+    }
+}
+
+/// Parts as one buffer; a single part is moved, not copied.
+fn concat(mut parts: Vec<Vec<u8>>) -> Vec<u8> {
+    if parts.len() == 1 {
+        parts.pop().expect("one part")
+    } else {
+        parts.concat()
     }
 }
 
