@@ -10,7 +10,8 @@ writes it as one fragment, and prints the seconds it spent doing so: making
 the values and starting the process are left out on both sides (the table
 of whole processes shows them). The two sides take turns, the first one
 alternating, on arrays removed before each run. After the first run of each
-case the engine reads the array tiledb-codec wrote and checks every value.
+case the engine reads the array tiledb-codec wrote and checks every value,
+and the two data files are compared byte for byte.
 """
 import os
 import shutil
@@ -35,14 +36,21 @@ def timed(cmd):
     return float(out.split()[-1]), time.perf_counter() - t0
 
 
-def data_bytes(uri):
+def data_files(uri):
+    """The attribute's data file of the array's one fragment."""
     frags = os.path.join(uri, "__fragments")
-    return sum(
-        os.path.getsize(os.path.join(frags, f, n))
-        for f in os.listdir(frags)
-        for n in os.listdir(os.path.join(frags, f))
-        if n.startswith("a")
-    )
+    (frag,) = os.listdir(frags)
+    return os.path.join(frags, frag, "a0.tdb")
+
+
+def same_bytes(a, b):
+    with open(a, "rb") as x, open(b, "rb") as y:
+        while True:
+            p, q = x.read(1 << 24), y.read(1 << 24)
+            if p != q:
+                return False
+            if not p:
+                return True
 
 
 def check(uri, mib):
@@ -75,8 +83,10 @@ def main(argv):
                   file=sys.stderr, flush=True)
             if r == 0:
                 check(o_uri, mib)
-                print(f"  data files: engine {data_bytes(e_uri)} bytes, tiledb-codec {data_bytes(o_uri)} bytes;"
-                      " the engine reads back what tiledb-codec wrote", file=sys.stderr, flush=True)
+                a, b = data_files(e_uri), data_files(o_uri)
+                same = "identical" if same_bytes(a, b) else "different"
+                print(f"  the engine reads back what tiledb-codec wrote; data files {same}"
+                      f" ({os.path.getsize(a)} and {os.path.getsize(b)} bytes)", file=sys.stderr, flush=True)
         shutil.rmtree(e_uri, ignore_errors=True)
         shutil.rmtree(o_uri, ignore_errors=True)
         med = {s: [statistics.median(t[i] for t in runs[s]) for i in (0, 1)] for s in runs}
