@@ -576,6 +576,9 @@ pub struct FragmentWriter {
     tile_cells: Vec<u64>,
     next_ordinal: u64,
     raw_batch: Vec<RawSet>,
+    /// Data buffers of tiles already filtered, for the next rows of tiles
+    /// (fresh 8 MiB buffers cost a page fault per page).
+    spare: Vec<Vec<u8>>,
     pending: Pending,
     received: u64,
     written_cells: u64,
@@ -827,6 +830,7 @@ impl FragmentWriter {
             tile_cells: Vec::new(),
             next_ordinal: 0,
             raw_batch: Vec::new(),
+            spare: Vec::new(),
             pending: Pending::new(opts.pending_memory, opts.scratch_dir.clone()),
             received: 0,
             written_cells: 0,
@@ -1120,7 +1124,7 @@ impl FragmentWriter {
         let mut t: Vec<i128> = grid.tiles.iter().map(|(a, _)| *a).collect();
         t[0] = k;
         let mut sets = Vec::new();
-        if let Some(set) = slab_as_tile(grid, &t, slab, &sort_fields) {
+        if let Some(set) = slab_as_tile(grid, &t, slab, &sort_fields, &mut self.spare) {
             sets.push(set);
         } else {
             loop {
@@ -1166,7 +1170,7 @@ impl FragmentWriter {
     fn filter_batch(&mut self) -> WriteResult<()> {
         let batch = std::mem::take(&mut self.raw_batch);
         let fields = &self.fields;
-        let filtered: Vec<WriteResult<FilteredSet>> = batch
+        let filtered: Vec<WriteResult<(FilteredSet, Vec<RawTile>)>> = batch
             .into_par_iter()
             .map(|raw| {
                 let fs = raw
@@ -1175,16 +1179,24 @@ impl FragmentWriter {
                     .zip(fields.par_iter())
                     .map(|(tile, f)| filter_tile(f, tile, &raw.ranges))
                     .collect::<WriteResult<Vec<_>>>()?;
-                Ok(FilteredSet {
+                let set = FilteredSet {
                     ordinal: raw.ordinal,
                     fields: fs,
                     mbr: raw.mbr,
                     cells: raw.cells,
-                })
+                };
+                Ok((set, raw.tiles))
             })
             .collect();
+        let keep = batch_size() * self.fields.len();
         for f in filtered {
-            self.pending.put(f?)?;
+            let (set, tiles) = f?;
+            for t in tiles {
+                if self.spare.len() < keep {
+                    self.spare.push(t.data);
+                }
+            }
+            self.pending.put(set)?;
         }
         while let Some(set) = self.pending.take(self.next_ordinal)? {
             self.write_set(set)?;
@@ -1760,6 +1772,7 @@ fn slab_as_tile(
     t: &[i128],
     slab: &mut [ColBuf],
     fields: &[SortField],
+    spare: &mut Vec<Vec<u8>>,
 ) -> Option<RawSet> {
     let n = t.len();
     if n > 1 && grid.cell_order == Layout::ColMajor {
@@ -1778,13 +1791,20 @@ fn slab_as_tile(
         let cap = v.capacity();
         std::mem::replace(v, Vec::with_capacity(cap))
     }
+    let mut take_data = |v: &mut Vec<u8>| {
+        let cap = v.capacity();
+        let mut next = spare.pop().unwrap_or_default();
+        next.clear();
+        next.reserve(cap);
+        std::mem::replace(v, next)
+    };
     let tiles = slab
         .iter_mut()
         .zip(fields)
         .map(|(col, f)| RawTile {
             offsets: f.var.then(|| take(&mut col.starts)),
             validity: f.nullable.then(|| take(&mut col.validity)),
-            data: take(&mut col.data),
+            data: take_data(&mut col.data),
             cells: grid.tile_cells,
         })
         .collect();
