@@ -202,7 +202,11 @@ impl FilterCodec for Compression {
                     part_original_length: part_len(name, p.len())?,
                     part_compressed_length: part_len(name, c.len())?,
                 });
-                out.extend_from_slice(&c);
+                if out.is_empty() {
+                    out = c;
+                } else {
+                    out.extend_from_slice(&c);
+                }
             }
         }
         Ok(Parts {
