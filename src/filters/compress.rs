@@ -75,6 +75,45 @@ fn zstd_compress(input: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
 }
 
 impl Compression {
+    /// Compresses each part on its own: the chunk metadata lists them, the
+    /// compressed parts follow one another in the data.
+    fn compress_parts<P: AsRef<[u8]>>(
+        &self,
+        metadata: &[P],
+        data: &[P],
+    ) -> Result<Parts, FilterError> {
+        let name = Self::name_of(self.compressor);
+        let mut out = Vec::new();
+        let mut md = CompressionChunkMetadata {
+            num_metadata_parts: part_len(name, metadata.len())?,
+            num_data_parts: part_len(name, data.len())?,
+            metadata_parts: Vec::new(),
+            data_parts: Vec::new(),
+        };
+        for (parts, list) in [
+            (metadata, &mut md.metadata_parts),
+            (data, &mut md.data_parts),
+        ] {
+            for p in parts {
+                let p = p.as_ref();
+                let c = self.compress(p)?;
+                list.push(CompressedPartMd {
+                    part_original_length: part_len(name, p.len())?,
+                    part_compressed_length: part_len(name, c.len())?,
+                });
+                if out.is_empty() {
+                    out = c;
+                } else {
+                    out.extend_from_slice(&c);
+                }
+            }
+        }
+        Ok(Parts {
+            metadata: vec![encode(&md)],
+            data: vec![out],
+        })
+    }
+
     fn name_of(c: Compressor) -> &'static str {
         match c {
             Compressor::Gzip => "GZIP",
@@ -184,35 +223,15 @@ impl FilterCodec for Compression {
     }
 
     fn forward(&self, _cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
-        let name = self.name();
-        let mut out = Vec::new();
-        let mut md = CompressionChunkMetadata {
-            num_metadata_parts: part_len(name, input.metadata.len())?,
-            num_data_parts: part_len(name, input.data.len())?,
-            metadata_parts: Vec::new(),
-            data_parts: Vec::new(),
-        };
-        for (parts, list) in [
-            (&input.metadata, &mut md.metadata_parts),
-            (&input.data, &mut md.data_parts),
-        ] {
-            for p in parts {
-                let c = self.compress(p)?;
-                list.push(CompressedPartMd {
-                    part_original_length: part_len(name, p.len())?,
-                    part_compressed_length: part_len(name, c.len())?,
-                });
-                if out.is_empty() {
-                    out = c;
-                } else {
-                    out.extend_from_slice(&c);
-                }
-            }
-        }
-        Ok(Parts {
-            metadata: vec![encode(&md)],
-            data: vec![out],
-        })
+        self.compress_parts(&input.metadata, &input.data)
+    }
+
+    fn forward_borrowed(
+        &self,
+        _cx: &FilterContext,
+        chunk: &[u8],
+    ) -> Option<Result<Parts, FilterError>> {
+        Some(self.compress_parts::<&[u8]>(&[], &[chunk]))
     }
 
     fn reverse(

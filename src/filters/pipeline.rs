@@ -157,8 +157,18 @@ impl Pipeline {
         chunk: &[u8],
         offsets: Option<&RefCell<Vec<u64>>>,
     ) -> Result<(Vec<u8>, Vec<u8>), FilterError> {
-        let mut parts = Parts::chunk(chunk);
-        for (codec, dt) in &self.stages {
+        let mut stages = self.stages.iter();
+        let mut parts = match stages.next() {
+            None => Parts::chunk(chunk),
+            Some((codec, dt)) => {
+                let cx = self.cx(*dt, offsets);
+                match codec.forward_borrowed(&cx, chunk) {
+                    Some(parts) => parts?,
+                    None => codec.forward(&cx, Parts::chunk(chunk))?,
+                }
+            }
+        };
+        for (codec, dt) in stages {
             parts = codec.forward(&self.cx(*dt, offsets), parts)?;
         }
         Ok((concat(parts.metadata), concat(parts.data)))
