@@ -575,6 +575,10 @@ pub struct FragmentWriter {
     mbrs: Vec<MbrBytes>,
     tile_cells: Vec<u64>,
     next_ordinal: u64,
+    /// Filtered tiles whose turn has come, written while the next batch is
+    /// filtered; and the ordinal of the next one.
+    ready: Vec<FilteredSet>,
+    ready_next: u64,
     raw_batch: Vec<RawSet>,
     /// Data buffers of tiles already filtered, for the next rows of tiles
     /// (fresh 8 MiB buffers cost a page fault per page).
@@ -627,6 +631,32 @@ fn append_cells(
             .extend(v[from..from + count].iter().map(|x| u8::from(*x != 0)));
     }
     Ok(())
+}
+
+/// Filters a batch of tiles in parallel; gives back the raw tiles too (their
+/// buffers are reused).
+fn filter_sets(
+    fields: &[WField],
+    batch: Vec<RawSet>,
+) -> Vec<WriteResult<(FilteredSet, Vec<RawTile>)>> {
+    batch
+        .into_par_iter()
+        .map(|raw| {
+            let fs = raw
+                .tiles
+                .par_iter()
+                .zip(fields.par_iter())
+                .map(|(tile, f)| filter_tile(f, tile, &raw.ranges))
+                .collect::<WriteResult<Vec<_>>>()?;
+            let set = FilteredSet {
+                ordinal: raw.ordinal,
+                fields: fs,
+                mbr: raw.mbr,
+                cells: raw.cells,
+            };
+            Ok((set, raw.tiles))
+        })
+        .collect()
 }
 
 /// How many tiles are filtered together (in parallel).
@@ -829,6 +859,8 @@ impl FragmentWriter {
             mbrs: Vec::new(),
             tile_cells: Vec::new(),
             next_ordinal: 0,
+            ready: Vec::new(),
+            ready_next: 0,
             raw_batch: Vec::new(),
             spare: Vec::new(),
             pending: Pending::new(opts.pending_memory, opts.scratch_dir.clone()),
@@ -1169,25 +1201,20 @@ impl FragmentWriter {
 
     fn filter_batch(&mut self) -> WriteResult<()> {
         let batch = std::mem::take(&mut self.raw_batch);
-        let fields = &self.fields;
-        let filtered: Vec<WriteResult<(FilteredSet, Vec<RawTile>)>> = batch
-            .into_par_iter()
-            .map(|raw| {
-                let fs = raw
-                    .tiles
-                    .par_iter()
-                    .zip(fields.par_iter())
-                    .map(|(tile, f)| filter_tile(f, tile, &raw.ranges))
-                    .collect::<WriteResult<Vec<_>>>()?;
-                let set = FilteredSet {
-                    ordinal: raw.ordinal,
-                    fields: fs,
-                    mbr: raw.mbr,
-                    cells: raw.cells,
-                };
-                Ok((set, raw.tiles))
-            })
-            .collect();
+        let ready = std::mem::take(&mut self.ready);
+        // The tiles whose turn came with the last batch are written while
+        // this one is filtered.
+        let fields = std::mem::take(&mut self.fields);
+        let (filtered, written) = rayon::join(
+            || filter_sets(&fields, batch),
+            || {
+                ready
+                    .into_iter()
+                    .try_for_each(|set| self.write_set(&fields, set))
+            },
+        );
+        self.fields = fields;
+        written?;
         let keep = batch_size() * self.fields.len();
         for f in filtered {
             let (set, tiles) = f?;
@@ -1198,14 +1225,27 @@ impl FragmentWriter {
             }
             self.pending.put(set)?;
         }
-        while let Some(set) = self.pending.take(self.next_ordinal)? {
-            self.write_set(set)?;
+        while let Some(set) = self.pending.take(self.ready_next)? {
+            self.ready.push(set);
+            self.ready_next += 1;
         }
         Ok(())
     }
 
-    fn write_set(&mut self, set: FilteredSet) -> WriteResult<()> {
-        for ((f, files), x) in self.fields.iter().zip(&mut self.files).zip(&set.fields) {
+    /// Writes the tiles whose turn has come.
+    fn write_ready(&mut self) -> WriteResult<()> {
+        let fields = std::mem::take(&mut self.fields);
+        let res = std::mem::take(&mut self.ready)
+            .into_iter()
+            .try_for_each(|set| self.write_set(&fields, set));
+        self.fields = fields;
+        res
+    }
+
+    /// Appends a filtered tile of every field to the data files (`fields`:
+    /// the writer's, lent while it writes).
+    fn write_set(&mut self, fields: &[WField], set: FilteredSet) -> WriteResult<()> {
+        for ((f, files), x) in fields.iter().zip(&mut self.files).zip(&set.fields) {
             let m = &mut self.meta[f.idx];
             m.written = true;
             m.tile_offsets.push(files.fixed.append(&x.fixed)?);
@@ -1227,7 +1267,7 @@ impl FragmentWriter {
             m.stats.push(&self.specs[f.idx], &x.stats, set.cells);
         }
         for (i, m) in self.meta.iter_mut().enumerate() {
-            if !self.fields.iter().any(|f| f.idx == i) {
+            if !fields.iter().any(|f| f.idx == i) {
                 m.stats.push_empty(&self.specs[i]);
             }
         }
@@ -1325,6 +1365,7 @@ impl FragmentWriter {
             }
         }
         self.filter_batch()?;
+        self.write_ready()?;
         if !self.pending.is_empty() {
             return Err(WriteError::Unsupported(
                 "tiles left waiting (internal error)".into(),
