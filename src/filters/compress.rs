@@ -46,6 +46,32 @@ pub struct Compression {
     pub level: i32,
 }
 
+/// ZSTD at `level` as the engine (TileDB 2.30) runs it: every level
+/// libzstd knows, negative ones included, goes through as it is (so the
+/// default, -1, is ZSTD's fast level -1); below that, ZSTD's default level.
+/// Each thread keeps its compression context for the next chunk, as the
+/// engine keeps a pool of them.
+fn zstd_compress(input: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
+    use std::cell::RefCell;
+    thread_local! {
+        static CONTEXT: RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> =
+            const { RefCell::new(None) };
+    }
+    let level = if zstd::compression_level_range().contains(&level) {
+        level
+    } else {
+        zstd::DEFAULT_COMPRESSION_LEVEL
+    };
+    CONTEXT.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.as_ref().is_none_or(|(l, _)| *l != level) {
+            *c = Some((level, zstd::bulk::Compressor::new(level)?));
+        }
+        let (_, z) = c.as_mut().expect("set above");
+        z.compress(input)
+    })
+}
+
 impl Compression {
     fn name_of(c: Compressor) -> &'static str {
         match c {
@@ -73,10 +99,7 @@ impl Compression {
                 enc.write_all(input).map_err(err)?;
                 enc.finish().map_err(err)
             }
-            Compressor::Zstd => {
-                let level = if self.level == -1 { 3 } else { self.level };
-                zstd::bulk::compress(input, level).map_err(err)
-            }
+            Compressor::Zstd => zstd_compress(input, self.level).map_err(err),
             Compressor::Lz4 => Ok(lz4_flex::block::compress(input)),
             Compressor::Bzip2 => {
                 let level = if (1..=9).contains(&self.level) {
@@ -180,7 +203,19 @@ impl FilterCodec for Compression {
     }
 
     fn forward(&self, _cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
-        frame_forward(self.name(), input, |part| self.compress(part))
+        frame_forward(self.name(), &input.metadata, &input.data, |p| {
+            self.compress(p)
+        })
+    }
+
+    fn forward_borrowed(
+        &self,
+        _cx: &FilterContext,
+        chunk: &[u8],
+    ) -> Option<Result<Parts, FilterError>> {
+        Some(frame_forward::<&[u8]>(self.name(), &[], &[chunk], |p| {
+            self.compress(p)
+        }))
     }
 
     fn reverse(

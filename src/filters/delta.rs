@@ -130,7 +130,7 @@ impl FilterCodec for Delta {
 
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         let w = self.width(cx)?;
-        frame_forward(NAME, input, |p| encode(p, w))
+        frame_forward(NAME, &input.metadata, &input.data, |p| encode(p, w))
     }
 
     fn reverse(

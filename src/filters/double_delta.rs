@@ -73,7 +73,9 @@ impl FilterCodec for DoubleDelta {
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         let t = self.int_type(cx)?;
         let counts_first_delta = cx.tile_version >= 22;
-        frame_forward(NAME, input, |p| encode(p, t, counts_first_delta))
+        frame_forward(NAME, &input.metadata, &input.data, |p| {
+            encode(p, t, counts_first_delta)
+        })
     }
 
     fn reverse(

@@ -186,6 +186,17 @@ pub trait FilterCodec: Send + Sync + std::fmt::Debug {
     /// Runs the filter forward over one chunk.
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError>;
 
+    /// Runs the filter forward over a chunk of a tile as the first filter of
+    /// a pipeline, reading it in place; `None` for filters that need it as
+    /// [`Parts`] (the pipeline then copies it into one data part).
+    fn forward_borrowed(
+        &self,
+        _cx: &FilterContext,
+        _chunk: &[u8],
+    ) -> Option<Result<Parts, FilterError>> {
+        None
+    }
+
     /// Runs the filter backward over one chunk. `metadata` starts with this
     /// filter's own metadata; `data` is its output data.
     fn reverse(

@@ -3,8 +3,10 @@
 
 use std::cell::RefCell;
 
+use rayon::prelude::*;
+
 use super::{codec_for, FilterCodec, FilterContext, FilterError, Parts};
-use crate::format::{encode, Chunk, ChunkHeader, Datatype, Filter, Tile};
+use crate::format::{encode, ChunkHeader, Datatype, Filter};
 
 /// How to read: resource limits, and the key of an encrypted array.
 #[derive(Clone, Copy, Default)]
@@ -172,11 +174,21 @@ impl Pipeline {
         chunk: &[u8],
         offsets: Option<&RefCell<Vec<u64>>>,
     ) -> Result<(Vec<u8>, Vec<u8>), FilterError> {
-        let mut parts = Parts::chunk(chunk);
-        for (codec, dt) in &self.stages {
+        let mut stages = self.stages.iter();
+        let mut parts = match stages.next() {
+            None => Parts::chunk(chunk),
+            Some((codec, dt)) => {
+                let cx = self.cx(*dt, offsets, u64::MAX);
+                match codec.forward_borrowed(&cx, chunk) {
+                    Some(parts) => parts?,
+                    None => codec.forward(&cx, Parts::chunk(chunk))?,
+                }
+            }
+        };
+        for (codec, dt) in stages {
             parts = codec.forward(&self.cx(*dt, offsets, u64::MAX), parts)?;
         }
-        Ok((parts.metadata_bytes(), parts.data_bytes()))
+        Ok((concat(parts.metadata), concat(parts.data)))
     }
 
     /// Filters a whole fixed-size tile into its on-disk form (a `Tile`),
@@ -249,27 +261,59 @@ impl Pipeline {
         starts: &[usize],
         offsets: Option<&RefCell<Vec<u64>>>,
     ) -> Result<Vec<u8>, FilterError> {
-        let mut chunks = Vec::with_capacity(starts.len());
-        for (i, s) in starts.iter().enumerate() {
-            let e = starts.get(i + 1).copied().unwrap_or(tile.len());
-            let (metadata, data) = self.forward_chunk_with(&tile[*s..e], offsets)?;
-            let len = |n: usize| {
-                u32::try_from(n).map_err(|_| FilterError::new("pipeline", "a chunk exceeds 4 GiB"))
+        let len = |n: usize| {
+            u32::try_from(n).map_err(|_| FilterError::new("pipeline", "a chunk exceeds 4 GiB"))
+        };
+        let span = |i: usize| (starts[i], starts.get(i + 1).copied().unwrap_or(tile.len()));
+        // The chunks are filtered in parallel, as the engine does; the var
+        // offsets RLE and DICTIONARY fold in come with a single chunk.
+        let filtered: Vec<(Vec<u8>, Vec<u8>)> = if self.stages.is_empty() {
+            Vec::new()
+        } else if offsets.is_none() && starts.len() > 1 {
+            (0..starts.len())
+                .into_par_iter()
+                .map(|i| {
+                    let (s, e) = span(i);
+                    self.forward_chunk_with(&tile[s..e], None)
+                })
+                .collect::<Result<_, _>>()?
+        } else {
+            (0..starts.len())
+                .map(|i| {
+                    let (s, e) = span(i);
+                    self.forward_chunk_with(&tile[s..e], offsets)
+                })
+                .collect::<Result<_, _>>()?
+        };
+        // The `Tile` table laid out in place (num_chunks, then each chunk's
+        // header, metadata and data), so that a chunk's bytes are copied
+        // once; an empty pipeline's chunks are the tile's bytes as they are.
+        let mut out = Vec::with_capacity(8 + 12 * starts.len() + tile.len());
+        out.extend_from_slice(&(starts.len() as u64).to_le_bytes());
+        for i in 0..starts.len() {
+            let (s, e) = span(i);
+            let (metadata, data): (&[u8], &[u8]) = match filtered.get(i) {
+                Some((m, d)) => (m, d),
+                None => (&[], &tile[s..e]),
             };
-            chunks.push(Chunk {
-                header: ChunkHeader {
-                    original_length: len(e - s)?,
-                    filtered_length: len(data.len())?,
-                    metadata_length: len(metadata.len())?,
-                },
-                metadata,
-                filtered_data: data,
-            });
+            out.extend_from_slice(&encode(&ChunkHeader {
+                original_length: len(e - s)?,
+                filtered_length: len(data.len())?,
+                metadata_length: len(metadata.len())?,
+            }));
+            out.extend_from_slice(metadata);
+            out.extend_from_slice(data);
         }
-        Ok(encode(&Tile {
-            num_chunks: chunks.len() as u64,
-            chunks,
-        }))
+        Ok(out)
+    }
+}
+
+/// Parts as one buffer; a single part is moved, not copied.
+fn concat(mut parts: Vec<Vec<u8>>) -> Vec<u8> {
+    if parts.len() == 1 {
+        parts.pop().expect("one part")
+    } else {
+        parts.concat()
     }
 }
 

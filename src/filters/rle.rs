@@ -70,7 +70,9 @@ impl FilterCodec for Rle {
             return forward_var_strings(input, &offsets.borrow());
         }
         let size = cx.cell_size.max(1) as usize;
-        frame_forward(NAME, input, |part| encode_runs(part, size))
+        frame_forward(NAME, &input.metadata, &input.data, |part| {
+            encode_runs(part, size)
+        })
     }
 
     fn reverse(
@@ -102,29 +104,36 @@ fn part_len(name: &'static str, len: usize) -> Result<u32, FilterError> {
 /// the output metadata is a `CompressionChunkMetadata` listing each part's
 /// lengths (the input metadata is inside the data), the output data the
 /// compressed parts in that order.
-pub(super) fn frame_forward(
+pub(super) fn frame_forward<P: AsRef<[u8]>>(
     name: &'static str,
-    input: Parts,
+    metadata: &[P],
+    data: &[P],
     mut compress: impl FnMut(&[u8]) -> Result<Vec<u8>, FilterError>,
 ) -> Result<Parts, FilterError> {
     let mut md = CompressionChunkMetadata {
-        num_metadata_parts: part_len(name, input.metadata.len())?,
-        num_data_parts: part_len(name, input.data.len())?,
-        metadata_parts: Vec::with_capacity(input.metadata.len()),
-        data_parts: Vec::with_capacity(input.data.len()),
+        num_metadata_parts: part_len(name, metadata.len())?,
+        num_data_parts: part_len(name, data.len())?,
+        metadata_parts: Vec::with_capacity(metadata.len()),
+        data_parts: Vec::with_capacity(data.len()),
     };
     let mut out = Vec::new();
     for (parts, list) in [
-        (&input.metadata, &mut md.metadata_parts),
-        (&input.data, &mut md.data_parts),
+        (metadata, &mut md.metadata_parts),
+        (data, &mut md.data_parts),
     ] {
         for p in parts {
+            let p = p.as_ref();
             let c = compress(p)?;
             list.push(CompressedPartMd {
                 part_original_length: part_len(name, p.len())?,
                 part_compressed_length: part_len(name, c.len())?,
             });
-            out.extend_from_slice(&c);
+            // The first (often the only) part is moved, not copied.
+            if out.is_empty() {
+                out = c;
+            } else {
+                out.extend_from_slice(&c);
+            }
         }
     }
     Ok(Parts {

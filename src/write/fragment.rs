@@ -595,7 +595,14 @@ pub struct FragmentWriter {
     mbrs: Vec<MbrBytes>,
     tile_cells: Vec<u64>,
     next_ordinal: u64,
+    /// Filtered tiles whose turn has come, written while the next batch is
+    /// filtered; and the ordinal of the next one.
+    ready: Vec<FilteredSet>,
+    ready_next: u64,
     raw_batch: Vec<RawSet>,
+    /// Data buffers of tiles already filtered, for the next rows of tiles
+    /// (fresh 8 MiB buffers cost a page fault per page).
+    spare: Vec<Vec<u8>>,
     pending: Pending,
     received: u64,
     written_cells: u64,
@@ -614,6 +621,65 @@ fn filter_err(field: &str) -> impl Fn(FilterError) -> WriteError + '_ {
         filter: e.filter,
         what: e.what,
     }
+}
+
+/// Appends cells `from..from + count` of a column to a field's buffer.
+fn append_cells(
+    buf: &mut ColBuf,
+    f: &WField,
+    c: &Column,
+    from: usize,
+    count: usize,
+) -> WriteResult<()> {
+    match &c.offsets {
+        None => {
+            let w = f.value_size as usize;
+            buf.data
+                .extend_from_slice(&c.data[from * w..(from + count) * w]);
+        }
+        Some(o) => {
+            for i in from..from + count {
+                let e = o.get(i + 1).map_or(c.data.len(), |e| *e as usize);
+                let b = &c.data[o[i] as usize..e];
+                if b.len() as u64 % f.value_size.max(1) != 0 {
+                    return Err(WriteError::cells(&f.name, "a cell is not whole values"));
+                }
+                buf.starts.push(buf.data.len() as u64);
+                buf.data.extend_from_slice(b);
+            }
+        }
+    }
+    if let (true, Some(v)) = (f.nullable, &c.validity) {
+        buf.validity
+            .extend(v[from..from + count].iter().map(|x| u8::from(*x != 0)));
+    }
+    Ok(())
+}
+
+/// Filters a batch of tiles in parallel; gives back the raw tiles too (their
+/// buffers are reused).
+fn filter_sets(
+    fields: &[WField],
+    batch: Vec<RawSet>,
+) -> Vec<WriteResult<(FilteredSet, Vec<RawTile>)>> {
+    batch
+        .into_par_iter()
+        .map(|raw| {
+            let fs = raw
+                .tiles
+                .par_iter()
+                .zip(fields.par_iter())
+                .map(|(tile, f)| filter_tile(f, tile, &raw.ranges))
+                .collect::<WriteResult<Vec<_>>>()?;
+            let set = FilteredSet {
+                ordinal: raw.ordinal,
+                fields: fs,
+                mbr: raw.mbr,
+                cells: raw.cells,
+            };
+            Ok((set, raw.tiles))
+        })
+        .collect()
 }
 
 /// How many tiles are filtered together (in parallel).
@@ -820,7 +886,10 @@ impl FragmentWriter {
             mbrs: Vec::new(),
             tile_cells: Vec::new(),
             next_ordinal: 0,
+            ready: Vec::new(),
+            ready_next: 0,
             raw_batch: Vec::new(),
+            spare: Vec::new(),
             pending: Pending::new(opts.pending_memory, opts.scratch_dir.clone()),
             received: 0,
             written_cells: 0,
@@ -1038,7 +1107,10 @@ impl FragmentWriter {
             (bytes, v)
         };
         if self.is_dense() {
-            for i in 0..n {
+            // Whole runs of cells at a time: up to the end of the current
+            // row of tiles.
+            let mut i = 0;
+            while i < n {
                 let Mode::Dense {
                     grid,
                     slab_k,
@@ -1055,17 +1127,16 @@ impl FragmentWriter {
                         format!("more cells than the rectangle's {total}"),
                     ));
                 }
-                for (fi, f) in self.fields.iter().enumerate() {
-                    let (b, v) = cell(fi, f, i);
-                    if f.var && b.len() as u64 % f.value_size.max(1) != 0 {
-                        return Err(WriteError::cells(&f.name, "a cell is not whole values"));
-                    }
-                    slab[fi].push(&f.sort_field(), b, v);
-                }
-                *slab_len += 1;
-                self.received += 1;
                 let (r0, r1) = grid.slab_rows(*slab_k);
-                if *slab_len == (r1 - r0 + 1) as u64 * grid.row_cells() {
+                let slab_cells = (r1 - r0 + 1) as u64 * grid.row_cells();
+                let run = (slab_cells - *slab_len).min((n - i) as u64) as usize;
+                for ((f, c), buf) in self.fields.iter().zip(&cols).zip(slab.iter_mut()) {
+                    append_cells(buf, f, c, i, run)?;
+                }
+                *slab_len += run as u64;
+                self.received += run as u64;
+                i += run;
+                if *slab_len == slab_cells {
                     self.flush_slab()?;
                 }
             }
@@ -1113,23 +1184,27 @@ impl FragmentWriter {
         let mut t: Vec<i128> = grid.tiles.iter().map(|(a, _)| *a).collect();
         t[0] = k;
         let mut sets = Vec::new();
-        loop {
-            sets.push(dense_tile(grid, &t, r0, slab, &sort_fields));
-            // Next tile along dimensions n-1 .. 1.
-            let mut d = n - 1;
+        if let Some(set) = slab_as_tile(grid, &t, slab, &sort_fields, &mut self.spare) {
+            sets.push(set);
+        } else {
             loop {
+                sets.push(dense_tile(grid, &t, r0, slab, &sort_fields));
+                // Next tile along dimensions n-1 .. 1.
+                let mut d = n - 1;
+                loop {
+                    if d == 0 {
+                        break;
+                    }
+                    if t[d] < grid.tiles[d].1 {
+                        t[d] += 1;
+                        break;
+                    }
+                    t[d] = grid.tiles[d].0;
+                    d -= 1;
+                }
                 if d == 0 {
                     break;
                 }
-                if t[d] < grid.tiles[d].1 {
-                    t[d] += 1;
-                    break;
-                }
-                t[d] = grid.tiles[d].0;
-                d -= 1;
-            }
-            if d == 0 {
-                break;
             }
         }
         for c in slab.iter_mut() {
@@ -1154,35 +1229,51 @@ impl FragmentWriter {
 
     fn filter_batch(&mut self) -> WriteResult<()> {
         let batch = std::mem::take(&mut self.raw_batch);
-        let fields = &self.fields;
-        let filtered: Vec<WriteResult<FilteredSet>> = batch
-            .into_par_iter()
-            .map(|raw| {
-                let fs = raw
-                    .tiles
-                    .par_iter()
-                    .zip(fields.par_iter())
-                    .map(|(tile, f)| filter_tile(f, tile, &raw.ranges))
-                    .collect::<WriteResult<Vec<_>>>()?;
-                Ok(FilteredSet {
-                    ordinal: raw.ordinal,
-                    fields: fs,
-                    mbr: raw.mbr,
-                    cells: raw.cells,
-                })
-            })
-            .collect();
+        let ready = std::mem::take(&mut self.ready);
+        // The tiles whose turn came with the last batch are written while
+        // this one is filtered.
+        let fields = std::mem::take(&mut self.fields);
+        let (filtered, written) = rayon::join(
+            || filter_sets(&fields, batch),
+            || {
+                ready
+                    .into_iter()
+                    .try_for_each(|set| self.write_set(&fields, set))
+            },
+        );
+        self.fields = fields;
+        written?;
+        let keep = batch_size() * self.fields.len();
         for f in filtered {
-            self.pending.put(f?)?;
+            let (set, tiles) = f?;
+            for t in tiles {
+                if self.spare.len() < keep {
+                    self.spare.push(t.data);
+                }
+            }
+            self.pending.put(set)?;
         }
-        while let Some(set) = self.pending.take(self.next_ordinal)? {
-            self.write_set(set)?;
+        while let Some(set) = self.pending.take(self.ready_next)? {
+            self.ready.push(set);
+            self.ready_next += 1;
         }
         Ok(())
     }
 
-    fn write_set(&mut self, set: FilteredSet) -> WriteResult<()> {
-        for ((f, files), x) in self.fields.iter().zip(&mut self.files).zip(&set.fields) {
+    /// Writes the tiles whose turn has come.
+    fn write_ready(&mut self) -> WriteResult<()> {
+        let fields = std::mem::take(&mut self.fields);
+        let res = std::mem::take(&mut self.ready)
+            .into_iter()
+            .try_for_each(|set| self.write_set(&fields, set));
+        self.fields = fields;
+        res
+    }
+
+    /// Appends a filtered tile of every field to the data files (`fields`:
+    /// the writer's, lent while it writes).
+    fn write_set(&mut self, fields: &[WField], set: FilteredSet) -> WriteResult<()> {
+        for ((f, files), x) in fields.iter().zip(&mut self.files).zip(&set.fields) {
             let m = &mut self.meta[f.idx];
             m.written = true;
             m.tile_offsets.push(files.fixed.append(&x.fixed)?);
@@ -1204,7 +1295,7 @@ impl FragmentWriter {
             m.stats.push(&self.specs[f.idx], &x.stats, set.cells);
         }
         for (i, m) in self.meta.iter_mut().enumerate() {
-            if !self.fields.iter().any(|f| f.idx == i) {
+            if !fields.iter().any(|f| f.idx == i) {
                 m.stats.push_empty(&self.specs[i]);
             }
         }
@@ -1302,6 +1393,7 @@ impl FragmentWriter {
             }
         }
         self.filter_batch()?;
+        self.write_ready()?;
         if !self.pending.is_empty() {
             return Err(WriteError::Unsupported(
                 "tiles left waiting (internal error)".into(),
@@ -1741,10 +1833,66 @@ fn dense_grid(
     })
 }
 
+/// The current row of tiles as its one space tile, when it is laid out as
+/// the tile is: a single tile wholly inside the rectangle, in 1-D or in
+/// row-major cell order (the slab is row-major over the rectangle). The
+/// buffers move into the tile instead of being copied.
+fn slab_as_tile(
+    grid: &DenseGrid,
+    t: &[i128],
+    slab: &mut [ColBuf],
+    fields: &[SortField],
+    spare: &mut Vec<Vec<u8>>,
+) -> Option<RawSet> {
+    let n = t.len();
+    if n > 1 && grid.cell_order == Layout::ColMajor {
+        return None;
+    }
+    let tlo: Vec<i128> = (0..n)
+        .map(|d| grid.dom_lo[d] + t[d] * grid.ext[d])
+        .collect();
+    let whole =
+        (0..n).all(|d| grid.rect[d].0 <= tlo[d] && tlo[d] + grid.ext[d] - 1 <= grid.rect[d].1);
+    let one_tile = (1..n).all(|d| grid.tiles[d].0 == grid.tiles[d].1);
+    if !(whole && one_tile) {
+        return None;
+    }
+    fn take<T>(v: &mut Vec<T>) -> Vec<T> {
+        let cap = v.capacity();
+        std::mem::replace(v, Vec::with_capacity(cap))
+    }
+    let mut take_data = |v: &mut Vec<u8>| {
+        let cap = v.capacity();
+        let mut next = spare.pop().unwrap_or_default();
+        next.clear();
+        next.reserve(cap);
+        std::mem::replace(v, next)
+    };
+    let tiles = slab
+        .iter_mut()
+        .zip(fields)
+        .map(|(col, f)| RawTile {
+            offsets: f.var.then(|| take(&mut col.starts)),
+            validity: f.nullable.then(|| take(&mut col.validity)),
+            data: take_data(&mut col.data),
+            cells: grid.tile_cells,
+        })
+        .collect();
+    Some(RawSet {
+        ordinal: grid.ordinal(t),
+        tiles,
+        ranges: metadata_ranges(grid, &tlo),
+        mbr: None,
+        cells: grid.tile_cells,
+    })
+}
+
 /// One space tile of a dense fragment, from the current row of tiles: cells
 /// in the schema's cell order; cells outside the rectangle are zeros (one
 /// zero value for var-sized cells) and null, as the engine's dense tiler
-/// writes them.
+/// writes them. The tile is laid out a line of cells at a time along its
+/// fastest dimension: the part of the line inside the rectangle is a run of
+/// the slab (contiguous in row-major cell order), the rest is filled.
 fn dense_tile(
     grid: &DenseGrid,
     t: &[i128],
@@ -1774,44 +1922,69 @@ fn dense_tile(
             cells: cells as u64,
         })
         .collect();
-    let mut c: Vec<i128> = tlo.clone();
     // Cell order within the tile: the fastest dimension last (row-major) or first.
     let dims_fast_first: Vec<usize> = if grid.cell_order == Layout::ColMajor {
         (0..n).collect()
     } else {
         (0..n).rev().collect()
     };
-    for _ in 0..cells {
-        let inside = (0..n).all(|d| c[d] >= grid.rect[d].0 && c[d] <= grid.rect[d].1);
-        if inside {
-            let mut src = (c[0] - slab_row0) * strides[0];
-            for d in 1..n {
-                src += (c[d] - grid.rect[d].0) * strides[d];
-            }
-            let src = src as usize;
-            for ((tile, f), col) in tiles.iter_mut().zip(fields).zip(slab) {
-                let b = col.cell(f, src);
-                if let Some(o) = &mut tile.offsets {
-                    o.push(tile.data.len() as u64);
-                }
-                tile.data.extend_from_slice(b);
-                if let Some(v) = &mut tile.validity {
-                    v.push(col.valid(f, src));
-                }
-            }
-        } else {
-            for (tile, f) in tiles.iter_mut().zip(fields) {
+    let fast = dims_fast_first[0];
+    let line = grid.ext[fast];
+    let inside = |d: usize, x: i128| x >= grid.rect[d].0 && x <= grid.rect[d].1;
+    let fill = |tiles: &mut [RawTile], count: usize| {
+        for (tile, f) in tiles.iter_mut().zip(fields) {
+            for _ in 0..count {
                 if let Some(o) = &mut tile.offsets {
                     o.push(tile.data.len() as u64);
                 }
                 tile.data.extend(std::iter::repeat_n(0u8, f.cell_size));
-                if let Some(v) = &mut tile.validity {
-                    v.push(0);
-                }
+            }
+            if let Some(v) = &mut tile.validity {
+                v.extend(std::iter::repeat_n(0u8, count));
             }
         }
-        // Next cell.
-        for &d in &dims_fast_first {
+    };
+    let mut c: Vec<i128> = tlo.clone();
+    for _ in 0..cells / line as usize {
+        // The line's cells inside the rectangle: [a, b] along `fast`.
+        let others = (0..n).all(|d| d == fast || inside(d, c[d]));
+        let a = tlo[fast].max(grid.rect[fast].0);
+        let b = (tlo[fast] + line - 1).min(grid.rect[fast].1);
+        if !others || a > b {
+            fill(&mut tiles, line as usize);
+        } else {
+            fill(&mut tiles, (a - tlo[fast]) as usize);
+            let mut src = (c[0] - slab_row0) * strides[0];
+            for d in 1..n {
+                src += (c[d] - grid.rect[d].0) * strides[d];
+            }
+            src += (a - c[fast]) * strides[fast];
+            let (src, run, stride) = (src as usize, (b - a + 1) as usize, strides[fast] as usize);
+            for ((tile, f), col) in tiles.iter_mut().zip(fields).zip(slab) {
+                if !f.var && stride == 1 {
+                    let w = f.cell_size;
+                    tile.data
+                        .extend_from_slice(&col.data[src * w..(src + run) * w]);
+                    if let Some(v) = &mut tile.validity {
+                        v.extend_from_slice(&col.validity[src..src + run]);
+                    }
+                    continue;
+                }
+                for j in 0..run {
+                    let at = src + j * stride;
+                    if let Some(o) = &mut tile.offsets {
+                        o.push(tile.data.len() as u64);
+                    }
+                    tile.data.extend_from_slice(col.cell(f, at));
+                    if let Some(v) = &mut tile.validity {
+                        v.push(col.valid(f, at));
+                    }
+                }
+            }
+            fill(&mut tiles, (tlo[fast] + line - 1 - b) as usize);
+        }
+        // Next line.
+        for &d in &dims_fast_first[1..] {
             if c[d] < tlo[d] + grid.ext[d] - 1 {
                 c[d] += 1;
                 break;
@@ -1849,14 +2022,26 @@ fn metadata_ranges(grid: &DenseGrid, tlo: &[i128]) -> Vec<(usize, usize)> {
         .map(|d| (tlo[d] + grid.ext[d] - 1).min(grid.rect[d].1))
         .collect();
     let mut ranges: Vec<(usize, usize)> = Vec::new();
+    let mut add = |p: usize, len: usize| match ranges.last_mut() {
+        Some(r) if r.1 == p => r.1 = p + len,
+        _ => ranges.push((p, p + len)),
+    };
+    // A line along the last dimension at a time: one run of positions in
+    // row-major cell order, cells `tstride` apart otherwise.
+    let last = n - 1;
+    let len = (hi[last] - lo[last] + 1) as usize;
+    let step = tstride[last] as usize;
     let mut c = lo.clone();
     loop {
         let p = (0..n).map(|d| (c[d] - tlo[d]) * tstride[d]).sum::<i128>() as usize;
-        match ranges.last_mut() {
-            Some(r) if r.1 == p => r.1 = p + 1,
-            _ => ranges.push((p, p + 1)),
+        if step == 1 {
+            add(p, len);
+        } else {
+            for j in 0..len {
+                add(p + j * step, 1);
+            }
         }
-        let mut d = n;
+        let mut d = last;
         loop {
             if d == 0 {
                 return ranges;

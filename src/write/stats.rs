@@ -204,6 +204,8 @@ pub trait Num: Copy + PartialOrd + Sized {
     const MAX: Self;
     const LOWEST: Self;
     const W: usize;
+    /// f32 or f64: NaNs, and a +0 and a -0 that compare equal.
+    const FLOAT: bool;
     fn read(b: &[u8]) -> Self;
     fn write(self) -> Vec<u8>;
     /// Adds to a sum of the engine's sum type, saturating as it does;
@@ -245,11 +247,12 @@ fn add_f64(sum: &mut u64, v: f64) -> bool {
 }
 
 macro_rules! num_impl {
-    ($t:ty, $w:expr, $add:ident, $conv:ty) => {
+    ($t:ty, $w:expr, $add:ident, $conv:ty, $float:expr) => {
         impl Num for $t {
             const MAX: Self = <$t>::MAX;
             const LOWEST: Self = <$t>::MIN;
             const W: usize = $w;
+            const FLOAT: bool = $float;
             fn read(b: &[u8]) -> Self {
                 <$t>::from_le_bytes(b[..$w].try_into().unwrap())
             }
@@ -263,16 +266,57 @@ macro_rules! num_impl {
     };
 }
 
-num_impl!(i8, 1, add_i64, i64);
-num_impl!(i16, 2, add_i64, i64);
-num_impl!(i32, 4, add_i64, i64);
-num_impl!(i64, 8, add_i64, i64);
-num_impl!(u8, 1, add_u64, u64);
-num_impl!(u16, 2, add_u64, u64);
-num_impl!(u32, 4, add_u64, u64);
-num_impl!(u64, 8, add_u64, u64);
-num_impl!(f32, 4, add_f64, f64);
-num_impl!(f64, 8, add_f64, f64);
+num_impl!(i8, 1, add_i64, i64, false);
+num_impl!(i16, 2, add_i64, i64, false);
+num_impl!(i32, 4, add_i64, i64, false);
+num_impl!(i64, 8, add_i64, i64, false);
+num_impl!(u8, 1, add_u64, u64, false);
+num_impl!(u16, 2, add_u64, u64, false);
+num_impl!(u32, 4, add_u64, u64, false);
+num_impl!(u64, 8, add_u64, u64, false);
+num_impl!(f32, 4, add_f64, f64, true);
+num_impl!(f64, 8, add_f64, f64, true);
+
+/// The min and max of some values as the engine's loop (`min = min < v ?
+/// min : v`, in order) finds them, from four interleaved lanes instead of
+/// one chain. For numbers that compare equal only when their bits are equal
+/// the order does not matter; floats may have NaNs (which the loop lets
+/// through) or +0 and -0 (equal, different bits): then `None`, and the
+/// caller runs the loop.
+fn min_max_lanes<T: Num>(values: &[u8]) -> Option<(T, T)> {
+    let (mut mins, mut maxs) = ([T::MAX; 4], [T::LOWEST; 4]);
+    let mut nan = false;
+    let mut quads = values.chunks_exact(4 * T::W);
+    for q in &mut quads {
+        for l in 0..4 {
+            let v = T::read(&q[l * T::W..]);
+            #[allow(clippy::eq_op)]
+            let is_nan = v != v;
+            nan |= is_nan;
+            mins[l] = if mins[l] < v { mins[l] } else { v };
+            maxs[l] = if maxs[l] > v { maxs[l] } else { v };
+        }
+    }
+    for x in quads.remainder().chunks_exact(T::W) {
+        let v = T::read(x);
+        #[allow(clippy::eq_op)]
+        let is_nan = v != v;
+        nan |= is_nan;
+        mins[0] = if mins[0] < v { mins[0] } else { v };
+        maxs[0] = if maxs[0] > v { maxs[0] } else { v };
+    }
+    let min = mins
+        .into_iter()
+        .fold(T::MAX, |m, v| if m < v { m } else { v });
+    let max = maxs
+        .into_iter()
+        .fold(T::LOWEST, |m, v| if m > v { m } else { v });
+    let zero = T::read(&[0; 8]);
+    if T::FLOAT && (nan || min == zero || max == zero) {
+        return None;
+    }
+    Some((min, max))
+}
 
 fn fixed_num<T: Num>(
     spec: &MetaSpec,
@@ -286,18 +330,29 @@ fn fixed_num<T: Num>(
     let (mut min, mut max) = (T::MAX, T::LOWEST);
     match &tile.validity {
         None => {
+            // A block of values at a time (still in cache for the sum, which
+            // stops for the rest of the run once it saturates).
             for &(s, e) in ranges {
-                if mm {
-                    for c in s..e {
-                        let v = value(c);
-                        min = if min < v { min } else { v };
-                        max = if max > v { max } else { v };
+                let mut summing = sum;
+                for block in tile.data[s * T::W..e * T::W].chunks(4096 * T::W) {
+                    if mm {
+                        if let Some((a, b)) = min_max_lanes::<T>(block) {
+                            min = if min < a { min } else { a };
+                            max = if max > b { max } else { b };
+                        } else {
+                            for x in block.chunks_exact(T::W) {
+                                let v = T::read(x);
+                                min = if min < v { min } else { v };
+                                max = if max > v { max } else { v };
+                            }
+                        }
                     }
-                }
-                if sum {
-                    for c in s..e {
-                        if !value(c).add_to(&mut out.sum) {
-                            break;
+                    if summing {
+                        for x in block.chunks_exact(T::W) {
+                            if !T::read(x).add_to(&mut out.sum) {
+                                summing = false;
+                                break;
+                            }
                         }
                     }
                 }
@@ -675,4 +730,63 @@ pub fn fragment_entry(
     out.min_size = out.min.len() as u64;
     out.max_size = out.max.len() as u64;
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine's loop, one value after the other.
+    fn sequential<T: Num>(values: &[T]) -> (T, T) {
+        let (mut min, mut max) = (T::MAX, T::LOWEST);
+        for &v in values {
+            min = if min < v { min } else { v };
+            max = if max > v { max } else { v };
+        }
+        (min, max)
+    }
+
+    fn bits(v: f64) -> u64 {
+        v.to_bits()
+    }
+
+    #[test]
+    fn lanes_find_the_min_and_max_the_engine_loop_finds() {
+        let mut cases: Vec<Vec<f64>> = vec![
+            vec![],
+            vec![1.5],
+            vec![3.0, -2.0, 7.0, 7.0, -2.0, 0.5, 9.0],
+            vec![0.0, -0.0, 1.0, 2.0, 3.0],
+            vec![-0.0, 0.0, -1.0, -2.0, -3.0],
+            vec![1.0, f64::NAN, 2.0, 3.0, 4.0, -5.0, 0.25],
+            vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, f64::NAN],
+            vec![f64::INFINITY, f64::NEG_INFINITY, 2.0, 1e300, -1e-300],
+            vec![f64::INFINITY; 9],
+        ];
+        // A longer series with ties between lanes.
+        cases.push(
+            (0..10_000)
+                .map(|i| ((i * 7919) % 1000) as f64 - 500.5)
+                .collect(),
+        );
+        for values in cases {
+            let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+            let want = sequential(&values);
+            let got = min_max_lanes::<f64>(&bytes).unwrap_or_else(|| {
+                // Not for lanes: the caller runs the loop.
+                sequential(&values)
+            });
+            assert_eq!(
+                (bits(got.0), bits(got.1)),
+                (bits(want.0), bits(want.1)),
+                "{values:?}"
+            );
+            if values.iter().any(|v| v.is_nan()) {
+                assert!(min_max_lanes::<f64>(&bytes).is_none(), "{values:?}");
+            }
+        }
+        let ints: Vec<i32> = (0..1003).map(|i| (i * 37 % 101) - 50).collect();
+        let bytes: Vec<u8> = ints.iter().flat_map(|v| v.to_le_bytes()).collect();
+        assert_eq!(min_max_lanes::<i32>(&bytes), Some(sequential(&ints)));
+    }
 }

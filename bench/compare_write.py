@@ -1,0 +1,110 @@
+"""Side-by-side timing of the TileDB engine (TileDB-Py) and tiledb-codec
+writing the same array, in one run. Prints medians and the ratio
+ours/engine.
+
+Usage: python compare_write.py EXAMPLE OUTDIR [--mib 256] [--repeat 5]
+
+EXAMPLE is the built `examples/write_dense.rs`. Every run is a fresh
+process on each side (`engine_write.py`, EXAMPLE) that creates the array and
+writes it as one fragment, and prints the seconds it spent doing so: making
+the values and starting the process are left out on both sides (the table
+of whole processes shows them). The two sides take turns, the first one
+alternating, on arrays removed before each run. After the first run of each
+case the engine reads the array tiledb-codec wrote and checks every value,
+and the two data files are compared byte for byte.
+"""
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+import tiledb
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from engine_write import values  # noqa: E402
+
+CASES = [("none", "no filter", 0.8), ("zstd", "ZSTD (level -1)", 0.8)]
+
+
+def timed(cmd):
+    """(seconds the process reports, seconds of the whole process)."""
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout
+    return float(out.split()[-1]), time.perf_counter() - t0
+
+
+def data_files(uri):
+    """The attribute's data file of the array's one fragment."""
+    frags = os.path.join(uri, "__fragments")
+    (frag,) = os.listdir(frags)
+    return os.path.join(frags, frag, "a0.tdb")
+
+
+def same_bytes(a, b):
+    with open(a, "rb") as x, open(b, "rb") as y:
+        while True:
+            p, q = x.read(1 << 24), y.read(1 << 24)
+            if p != q:
+                return False
+            if not p:
+                return True
+
+
+def check(uri, mib):
+    with tiledb.open(uri) as A:
+        got = A[:]["v"]
+    want = values(mib * (1 << 20) // 8)
+    if not np.array_equal(got, want):
+        raise SystemExit(f"{uri}: the engine reads other values than were written")
+
+
+def main(argv):
+    example, root = argv[1], argv[2]
+    mib = int(argv[argv.index("--mib") + 1]) if "--mib" in argv else 256
+    repeat = int(argv[argv.index("--repeat") + 1]) if "--repeat" in argv else 5
+    engine_py = os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine_write.py")
+    os.makedirs(root, exist_ok=True)
+    rows = []
+    for filt, label, target in CASES:
+        e_uri, o_uri = os.path.join(root, f"engine_{filt}"), os.path.join(root, f"ours_{filt}")
+        engine = [sys.executable, engine_py, e_uri, "--mib", str(mib), "--filter", filt]
+        ours = [example, o_uri, str(mib), filt]
+        runs = {"engine": [], "ours": []}
+        for r in range(repeat):
+            order = [("engine", engine, e_uri), ("ours", ours, o_uri)]
+            for side, cmd, uri in order if r % 2 == 0 else order[::-1]:
+                shutil.rmtree(uri, ignore_errors=True)
+                runs[side].append(timed(cmd))
+            e, o = runs["engine"][-1][0], runs["ours"][-1][0]
+            print(f"write {filt} run {r + 1}: engine {e:.3f} s, tiledb-codec {o:.3f} s, ratio {o / e:.2f}",
+                  file=sys.stderr, flush=True)
+            if r == 0:
+                check(o_uri, mib)
+                a, b = data_files(e_uri), data_files(o_uri)
+                same = "identical" if same_bytes(a, b) else "different"
+                print(f"  the engine reads back what tiledb-codec wrote; data files {same}"
+                      f" ({os.path.getsize(a)} and {os.path.getsize(b)} bytes)", file=sys.stderr, flush=True)
+        shutil.rmtree(e_uri, ignore_errors=True)
+        shutil.rmtree(o_uri, ignore_errors=True)
+        med = {s: [statistics.median(t[i] for t in runs[s]) for i in (0, 1)] for s in runs}
+        rows.append((label, med["engine"], med["ours"], target))
+    print(f"Writing {mib} MiB of float64 (1-D dense, 8 MiB tiles, one fragment); medians of {repeat} runs.")
+    print()
+    print("| case | engine (s) | tiledb-codec (s) | ratio | target |")
+    print("|---|---|---|---|---|")
+    for label, e, o, t in rows:
+        print(f"| write, {label} | {e[0]:.3f} | {o[0]:.3f} | {o[0] / e[0]:.2f} | {t} |")
+    print()
+    print("Whole processes (with interpreter or process start and making the values):")
+    print()
+    print("| case | engine (s) | tiledb-codec (s) | ratio |")
+    print("|---|---|---|---|")
+    for label, e, o, _ in rows:
+        print(f"| write, {label} | {e[1]:.3f} | {o[1]:.3f} | {o[1] / e[1]:.2f} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
