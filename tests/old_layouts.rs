@@ -18,6 +18,8 @@
 
 mod common;
 
+use common::{same, sorted};
+
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
@@ -798,34 +800,11 @@ fn engine_account(root: &Path) -> Result<Value, String> {
     Ok(serde_json::from_slice(&out.stdout).unwrap())
 }
 
-/// JSON equality where 3 and 3.0 are one number and a one-element list is
-/// its element (as in tests/read_engine.rs).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::String(x), Value::String(y)) => x == y || x.trim_end_matches('\0') == y,
-        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
-        }
-        (Value::Array(x), y) if x.len() == 1 => same(&x[0], y),
-        (x, Value::Array(y)) if y.len() == 1 => same(x, &y[0]),
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
 fn assert_same(what: &str, got: &[Value], want: &[Value]) {
     assert_eq!(got.len(), want.len(), "{what}: {got:?}");
     for (g, w) in got.iter().zip(want) {
         assert!(same(g, w), "{what}: got {g}, expected {w}");
     }
-}
-
-fn sorted(mut v: Vec<Value>) -> Vec<Value> {
-    v.sort_by_key(|x| x.to_string());
-    v
 }
 
 /// Builds `c`, checks our read against the values written (in row-major

@@ -16,23 +16,6 @@ use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::read::field::{read_field, FieldInfo};
 use tiledb_codec::value;
 
-/// The engine's cells of the array, row-major.
-fn engine_cells(path: &Path) -> Vec<Value> {
-    let out = Command::new(common::engine_python())
-        .arg(common::root().join("tests/engine/engine_account.py"))
-        .arg(path)
-        .arg("--cells")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["cells"].as_array().cloned().unwrap()
-}
-
 fn bounds(v: &Value) -> (u64, u64) {
     (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())
 }
@@ -61,7 +44,7 @@ fn check(path: &Path) -> usize {
     assert_eq!(data.values.len() as u64, rows * cols);
     assert!(data.tile_cells.iter().all(|n| *n == ty * tx));
 
-    let engine = engine_cells(path);
+    let engine = common::engine_cells(path, None);
     assert_eq!(engine.len() as u64, rows * cols);
     let tiles_x = cols / tx;
     let mut checked = 0;

@@ -113,3 +113,58 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The engine's full read of an array (`engine_account.py --cells`, with
+/// the key of an encrypted array), or the last lines of its error output.
+pub fn try_engine_cells(path: &Path, key: Option<&str>) -> Result<Vec<serde_json::Value>, String> {
+    let mut cmd = Command::new(engine_python());
+    cmd.arg(root().join("tests/engine/engine_account.py"))
+        .arg(path)
+        .arg("--cells");
+    if let Some(k) = key {
+        cmd.arg("--key").arg(k);
+    }
+    let out = cmd.output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+        return Err(lines[lines.len().saturating_sub(4)..].join(" | "));
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    Ok(v["cells"].as_array().cloned().unwrap_or_default())
+}
+
+/// [`try_engine_cells`] of an array the engine must read.
+pub fn engine_cells(path: &Path, key: Option<&str>) -> Vec<serde_json::Value> {
+    try_engine_cells(path, key).unwrap_or_else(|e| panic!("the engine on {}: {e}", path.display()))
+}
+
+/// JSON equality of cells as the engine and this crate spell them: 3 and
+/// 3.0 are one number, a one-element list is its element, strings are equal
+/// up to trailing NUL bytes (TileDB-Py strips them; the default fill of a
+/// var-sized string is one NUL byte).
+pub fn same(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::String(x), Value::String(y)) => {
+            x.trim_end_matches('\0') == y.trim_end_matches('\0')
+        }
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
+        (Value::Array(x), y) if x.len() == 1 => same(&x[0], y),
+        (x, Value::Array(y)) if y.len() == 1 => same(x, &y[0]),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Cells in a canonical order (by their JSON text), to compare reads as
+/// multisets.
+pub fn sorted(mut v: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
+    v.sort_by_cached_key(|x| x.to_string());
+    v
+}

@@ -14,6 +14,10 @@ use tiledb_codec::read::{export::write_ndjson, ArrayReader, Query};
 #[path = "../common/mod.rs"]
 pub mod common;
 
+// Not every test binary uses every helper.
+#[allow(unused_imports)]
+pub use common::{same, sorted, try_engine_cells as engine_cells_with};
+
 /// A fresh folder under the system's temporary folder, removed on drop.
 pub struct TempDir(pub PathBuf);
 
@@ -59,27 +63,7 @@ pub fn key_bytes(key: &str) -> [u8; 32] {
 /// The engine's full read of an array (`engine_account.py --cells`), or its
 /// error output.
 pub fn engine_cells(path: &Path) -> Result<Vec<Value>, String> {
-    engine_cells_with(path, None)
-}
-
-/// [`engine_cells`] of an array encrypted with `key`.
-pub fn engine_cells_with(path: &Path, key: Option<&str>) -> Result<Vec<Value>, String> {
-    let mut cmd = std::process::Command::new(common::engine_python());
-    cmd.arg(common::root().join("tests/engine/engine_account.py"))
-        .arg(path)
-        .arg("--cells");
-    if let Some(k) = key {
-        cmd.arg("--key").arg(k);
-    }
-    let out = cmd.output().map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
-        let tail = lines[lines.len().saturating_sub(4)..].join(" | ");
-        return Err(tail);
-    }
-    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
-    Ok(v["cells"].as_array().cloned().unwrap_or_default())
+    common::try_engine_cells(path, None)
 }
 
 /// The engine's account of an array (schema, fragments, metadata).
@@ -100,31 +84,6 @@ pub fn engine_account_with(path: &Path, key: Option<&str>) -> Result<Value, Stri
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
     serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())
-}
-
-/// JSON equality where 3 and 3.0 are one number and a one-element list is
-/// its element; strings equal up to trailing NULs (TileDB-Py strips them).
-pub fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::String(x), Value::String(y)) => {
-            x.trim_end_matches('\0') == y.trim_end_matches('\0')
-        }
-        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
-        }
-        (Value::Array(x), y) if x.len() == 1 => same(&x[0], y),
-        (x, Value::Array(y)) if y.len() == 1 => same(x, &y[0]),
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
-pub fn sorted(mut v: Vec<Value>) -> Vec<Value> {
-    v.sort_by_cached_key(|x| x.to_string());
-    v
 }
 
 /// Compares two reads as sorted lists of rows; `None` when equal.
