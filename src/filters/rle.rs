@@ -240,7 +240,13 @@ pub fn encode_runs(input: &[u8], size: usize) -> Result<Vec<u8>, FilterError> {
 /// Decodes [`RleRun`]s of `size`-byte cells into exactly `original` bytes
 /// (`RLE::decompress`).
 pub fn decode_runs(src: &[u8], size: usize, original: usize) -> Result<Vec<u8>, FilterError> {
-    let run_size = size + 2;
+    // A cell size from a damaged header may be anything.
+    let Some(run_size) = size.checked_add(2) else {
+        return Err(FilterError::new(
+            NAME,
+            format!("a cell of {size} bytes is too large"),
+        ));
+    };
     if src.len() % run_size != 0 {
         return Err(FilterError::new(
             NAME,
@@ -254,7 +260,7 @@ pub fn decode_runs(src: &[u8], size: usize, original: usize) -> Result<Vec<u8>, 
     // The length first: the runs must fill exactly what the metadata says.
     let total = src
         .chunks_exact(run_size)
-        .map(|r| run_len(r) * size)
+        .map(|r| run_len(r).saturating_mul(size))
         .fold(0usize, usize::saturating_add);
     if total != original {
         return Err(FilterError::new(
