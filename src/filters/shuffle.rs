@@ -59,9 +59,16 @@ pub fn byteshuffle(ts: usize, input: &[u8], out: &mut Vec<u8>) {
     let start = out.len();
     out.resize(start + input.len(), 0);
     let dest = &mut out[start..];
-    for (i, elem) in input.chunks_exact(ts).enumerate() {
-        for (j, b) in elem.iter().enumerate() {
-            dest[j * n + i] = *b;
+    match ts {
+        2 => shuffle_planes::<2>(&input[..n * 2], &mut dest[..n * 2]),
+        4 => shuffle_planes::<4>(&input[..n * 4], &mut dest[..n * 4]),
+        8 => shuffle_planes::<8>(&input[..n * 8], &mut dest[..n * 8]),
+        _ => {
+            for (i, elem) in input.chunks_exact(ts).enumerate() {
+                for (j, b) in elem.iter().enumerate() {
+                    dest[j * n + i] = *b;
+                }
+            }
         }
     }
     dest[n * ts..].copy_from_slice(&input[n * ts..]);
@@ -74,12 +81,50 @@ pub fn byteunshuffle(ts: usize, input: &[u8], out: &mut Vec<u8>) {
     let start = out.len();
     out.resize(start + input.len(), 0);
     let dest = &mut out[start..];
-    for (i, elem) in dest[..n * ts].chunks_exact_mut(ts).enumerate() {
-        for (j, b) in elem.iter_mut().enumerate() {
-            *b = input[j * n + i];
+    match ts {
+        2 => unshuffle_planes::<2>(&input[..n * 2], &mut dest[..n * 2]),
+        4 => unshuffle_planes::<4>(&input[..n * 4], &mut dest[..n * 4]),
+        8 => unshuffle_planes::<8>(&input[..n * 8], &mut dest[..n * 8]),
+        _ => {
+            for (i, elem) in dest[..n * ts].chunks_exact_mut(ts).enumerate() {
+                for (j, b) in elem.iter_mut().enumerate() {
+                    *b = input[j * n + i];
+                }
+            }
         }
     }
     dest[n * ts..].copy_from_slice(&input[n * ts..]);
+}
+
+/// Byte `j` of every `T`-byte element of `input` into plane `j` of `dest`
+/// (the common sizes, with the loop bounds known to the compiler).
+fn shuffle_planes<const T: usize>(input: &[u8], dest: &mut [u8]) {
+    let n = input.len() / T;
+    let mut planes: Vec<&mut [u8]> = dest.chunks_exact_mut(n.max(1)).take(T).collect();
+    if n == 0 {
+        return;
+    }
+    for (i, elem) in input.chunks_exact(T).enumerate() {
+        for (plane, b) in planes.iter_mut().zip(elem) {
+            plane[i] = *b;
+        }
+    }
+}
+
+/// The inverse of [`shuffle_planes`].
+fn unshuffle_planes<const T: usize>(input: &[u8], dest: &mut [u8]) {
+    let n = input.len() / T;
+    if n == 0 {
+        return;
+    }
+    let planes: [&[u8]; T] = std::array::from_fn(|j| &input[j * n..(j + 1) * n]);
+    for (i, elem) in dest.chunks_exact_mut(T).enumerate() {
+        let mut v = [0u8; T];
+        for (b, plane) in v.iter_mut().zip(&planes) {
+            *b = plane[i];
+        }
+        elem.copy_from_slice(&v);
+    }
 }
 
 /// Transposes an 8x8 bit matrix: bit `c` of byte `r` becomes bit `r` of
