@@ -499,24 +499,36 @@ fn var_stats(spec: &MetaSpec, tile: &RawTile, ranges: &[(usize, usize)], out: &m
                 }
             }
             let value = tile.cell(c, 0);
-            match (min, max) {
-                (Some(m), Some(x)) => {
-                    if var_less(m, value) {
-                        min = Some(value);
-                    }
-                    if var_greater(x, value) {
-                        max = Some(value);
-                    }
-                }
-                _ => {
-                    min = Some(value);
-                    max = Some(value);
-                }
-            }
+            widen_var(&mut min, &mut max, value, value);
         }
     }
     out.min = min.map(<[u8]>::to_vec).unwrap_or_default();
     out.max = max.map(<[u8]>::to_vec).unwrap_or_default();
+}
+
+/// Takes `lo` and `hi` into a running var-sized minimum and maximum with
+/// the engine's comparisons (`var_less`, `var_greater`); the first pair
+/// sets both.
+fn widen_var<'a>(
+    min: &mut Option<&'a [u8]>,
+    max: &mut Option<&'a [u8]>,
+    lo: &'a [u8],
+    hi: &'a [u8],
+) {
+    match (*min, *max) {
+        (Some(m), Some(x)) => {
+            if var_less(m, lo) {
+                *min = Some(lo);
+            }
+            if var_greater(x, hi) {
+                *max = Some(hi);
+            }
+        }
+        _ => {
+            *min = Some(lo);
+            *max = Some(hi);
+        }
+    }
 }
 
 /// The metadata of one tile; `ranges` are the cells that count (all of a
@@ -680,20 +692,7 @@ pub fn fragment_entry(
                 let a = &m.min_var[s..e];
                 let (s, e) = span(&m.maxs, &m.max_var, t);
                 let b = &m.max_var[s..e];
-                match (min, max) {
-                    (Some(x), Some(y)) => {
-                        if var_less(x, a) {
-                            min = Some(a);
-                        }
-                        if var_greater(y, b) {
-                            max = Some(b);
-                        }
-                    }
-                    _ => {
-                        min = Some(a);
-                        max = Some(b);
-                    }
-                }
+                widen_var(&mut min, &mut max, a, b);
             }
             out.min = min.map(<[u8]>::to_vec).unwrap_or_default();
             out.max = max.map(<[u8]>::to_vec).unwrap_or_default();
