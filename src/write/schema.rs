@@ -202,45 +202,37 @@ pub fn parse_filter(v: &Value, field: &str, webp_extents: (u16, u16)) -> WriteRe
         .copied()
         .find(|t| t.name().eq_ignore_ascii_case(&name))
         .ok_or_else(|| err(&tf, format!("unknown filter {name:?}")))?;
-    let i32_of = |key: &str, default: i32| -> WriteResult<i32> {
+    // An option's value: `default` when absent, else what `parse` makes of
+    // it, or an error saying it is not `what`.
+    fn number<T>(
+        m: &serde_json::Map<String, Value>,
+        field: &str,
+        key: &str,
+        default: T,
+        what: &str,
+        parse: impl Fn(&Value) -> Option<T>,
+    ) -> WriteResult<T> {
         match opt(m, key) {
             None => Ok(default),
-            Some(x) => x
-                .as_i64()
-                .and_then(|i| i32::try_from(i).ok())
-                .ok_or_else(|| {
-                    err(
-                        &format!("{field}.{key}"),
-                        format!("expected an integer, got {x}"),
-                    )
-                }),
-        }
-    };
-    let u32_of = |key: &str, default: u32| -> WriteResult<u32> {
-        match opt(m, key) {
-            None => Ok(default),
-            Some(x) => x
-                .as_u64()
-                .and_then(|i| u32::try_from(i).ok())
-                .ok_or_else(|| {
-                    err(
-                        &format!("{field}.{key}"),
-                        format!("expected a count, got {x}"),
-                    )
-                }),
-        }
-    };
-    let f64_of = |key: &str, default: f64| -> WriteResult<f64> {
-        match opt(m, key) {
-            None => Ok(default),
-            Some(x) => json_float(x).ok_or_else(|| {
+            Some(x) => parse(x).ok_or_else(|| {
                 err(
                     &format!("{field}.{key}"),
-                    format!("expected a number, got {x}"),
+                    format!("expected {what}, got {x}"),
                 )
             }),
         }
+    }
+    let i32_of = |key: &str, default: i32| {
+        number(m, field, key, default, "an integer", |x| {
+            x.as_i64().and_then(|i| i32::try_from(i).ok())
+        })
     };
+    let u32_of = |key: &str, default: u32| {
+        number(m, field, key, default, "a count", |x| {
+            x.as_u64().and_then(|i| u32::try_from(i).ok())
+        })
+    };
+    let f64_of = |key: &str, default: f64| number(m, field, key, default, "a number", json_float);
     let (keys, options, size): (&[&str], FilterOptions, u32) = match t {
         FilterType::None
         | FilterType::Bitshuffle
