@@ -58,6 +58,13 @@ pub enum Error {
     /// Something the format allows that this crate does not handle yet.
     #[error("{}: {what}", path.display())]
     Unsupported { path: PathBuf, what: String },
+    /// A query that cannot apply to the array: a range on a dimension of
+    /// another datatype, an unknown field, an aggregate of the wrong type.
+    #[error("{}: {what}", path.display())]
+    Query { path: PathBuf, what: String },
+    /// A query condition that does not parse or does not fit the schema.
+    #[error("condition {text:?}: {what}")]
+    Condition { text: String, what: String },
 }
 
 impl Error {

@@ -1007,6 +1007,7 @@ fn subarray_over_zipped_coordinates() {
     let q = Query {
         attributes: Some(vec!["a".into()]),
         subarray: Some(vec![Some((2, 4)), Some((2, 3))]),
+        ..Query::default()
     };
     let got = r.read(&q).unwrap();
     let rows: Vec<Value> = (0..got.len).map(|i| got.row(i)).collect();

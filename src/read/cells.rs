@@ -10,6 +10,8 @@ use serde_json::{json, Map, Value};
 
 use super::condition::{holds, CellValue};
 use super::field::{read_field, read_zipped_coords, FieldData, FieldInfo};
+use super::query_condition::QueryCondition;
+use super::range::DimRange;
 use crate::array::directory::ArrayDirectory;
 use crate::array::fragment::{Fragment, Metadata};
 use crate::error::{Error, Result};
@@ -25,7 +27,80 @@ pub struct Query {
     /// Attributes to read (`None`: all).
     pub attributes: Option<Vec<String>>,
     /// Per dimension, an inclusive integer range to keep (`None`: no limit).
+    /// The older form of [`Query::ranges`]; both may be given (their
+    /// intersection is read).
     pub subarray: Option<Vec<Option<(i128, i128)>>>,
+    /// Typed ranges by dimension name; several for one dimension make a
+    /// multi-range (the cells of any of them). A dimension not named is not
+    /// limited.
+    pub ranges: Vec<(String, Vec<DimRange>)>,
+    /// Only cells for which this condition holds (dense arrays: the other
+    /// cells hold fill values, as the engine returns them).
+    pub condition: Option<QueryCondition>,
+    /// The order of the result (`None`: row-major, as `export` prints).
+    pub order: Option<Order>,
+    /// Batches of at most this many cells from [`ArrayReader::batches`]
+    /// (`None`: [`Query::DEFAULT_BATCH_CELLS`]).
+    pub batch_cells: Option<usize>,
+    /// The most memory a read may hold at once for its results and decoded
+    /// tiles, in bytes (`None`: [`Query::DEFAULT_MEMORY_BUDGET`]); the
+    /// per-tile limit of [`ReadOptions::max_tile_bytes`] still applies.
+    pub memory_budget: Option<u64>,
+    /// Tiles not to read, as (index into [`ArrayReader::fragments`], tile
+    /// index): sparse reads only, for aggregates answered from tile
+    /// metadata. Dense reads refuse a query that sets it.
+    pub skip_tiles: Option<std::sync::Arc<std::collections::HashSet<(usize, u64)>>>,
+}
+
+impl Query {
+    /// Cells per batch unless [`Query::batch_cells`] says otherwise.
+    pub const DEFAULT_BATCH_CELLS: usize = 1 << 20;
+    /// The memory budget unless [`Query::memory_budget`] says otherwise.
+    pub const DEFAULT_MEMORY_BUDGET: u64 = 1 << 30;
+
+    /// A query of every cell of every attribute.
+    pub fn new() -> Self {
+        Query::default()
+    }
+
+    /// Adds a range on dimension `dim` (a second one on the same dimension
+    /// makes a multi-range).
+    pub fn range(mut self, dim: &str, r: DimRange) -> Self {
+        match self.ranges.iter_mut().find(|(d, _)| d == dim) {
+            Some((_, rs)) => rs.push(r),
+            None => self.ranges.push((dim.to_string(), vec![r])),
+        }
+        self
+    }
+}
+
+/// The order cells come back in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// Row-major order of the coordinates (the last dimension fastest).
+    #[default]
+    RowMajor,
+    /// Column-major order of the coordinates (the first dimension fastest).
+    ColMajor,
+    /// The array's global order (tile order, then cell order within tiles).
+    GlobalOrder,
+    /// Whatever order is fastest (sparse arrays; dense arrays: row-major).
+    Unordered,
+}
+
+impl std::str::FromStr for Order {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s.to_ascii_lowercase().replace(['-', '_'], "").as_str() {
+            "rowmajor" | "c" => Ok(Order::RowMajor),
+            "colmajor" | "f" => Ok(Order::ColMajor),
+            "global" | "globalorder" | "g" => Ok(Order::GlobalOrder),
+            "unordered" | "u" => Ok(Order::Unordered),
+            _ => Err(format!(
+                "unknown order {s:?} (row-major, col-major, global, unordered)"
+            )),
+        }
+    }
 }
 
 /// One column of a result: a field's values for every cell, back to back.
@@ -177,6 +252,30 @@ impl Column {
         }
     }
 
+    /// Cells `start..end` as a column of their own.
+    pub fn slice(&self, start: usize, end: usize) -> Column {
+        let (data, offsets) = match &self.offsets {
+            Some(o) => {
+                let base = o[start];
+                (
+                    self.data[base as usize..o[end] as usize].to_vec(),
+                    Some(o[start..=end].iter().map(|x| x - base).collect()),
+                )
+            }
+            None => {
+                let cs = self.cell_size();
+                (self.data[start * cs..end * cs].to_vec(), None)
+            }
+        };
+        Column {
+            field: self.field.clone(),
+            data,
+            offsets,
+            validity: self.validity.as_ref().map(|v| v[start..end].to_vec()),
+            len: end - start,
+        }
+    }
+
     /// The JSON of cell `i`, as `export` prints it.
     pub fn json(&self, i: usize) -> Value {
         match self.get(i) {
@@ -199,6 +298,21 @@ pub struct Cells {
 }
 
 impl Cells {
+    /// The column of field `name`.
+    pub fn column(&self, name: &str) -> Option<&Column> {
+        self.columns.iter().find(|c| c.field.name == name)
+    }
+
+    /// Cells `start..start + len` (clamped to the cells there are).
+    pub fn slice(&self, start: usize, len: usize) -> Cells {
+        let start = start.min(self.len);
+        let end = start.saturating_add(len).min(self.len);
+        Cells {
+            columns: self.columns.iter().map(|c| c.slice(start, end)).collect(),
+            len: end - start,
+        }
+    }
+
     /// Cell `i` as a JSON object: dimension names, then attribute names.
     pub fn row(&self, i: usize) -> Value {
         let mut m = Map::new();
@@ -206,6 +320,27 @@ impl Cells {
             m.insert(c.field.name.clone(), c.json(i));
         }
         Value::Object(m)
+    }
+}
+
+/// The batches of a read ([`ArrayReader::batches`]).
+pub struct Batches<'a> {
+    _reader: &'a ArrayReader,
+    cells: Cells,
+    at: usize,
+    size: usize,
+}
+
+impl Iterator for Batches<'_> {
+    type Item = Result<Cells>;
+
+    fn next(&mut self) -> Option<Result<Cells>> {
+        if self.at >= self.cells.len {
+            return None;
+        }
+        let b = self.cells.slice(self.at, self.size);
+        self.at += b.len;
+        Some(Ok(b))
     }
 }
 
@@ -471,6 +606,18 @@ impl ArrayReader {
             });
         }
         Ok((dims, attrs))
+    }
+
+    /// The cells the query asks for, in batches of at most
+    /// [`Query::batch_cells`] cells.
+    pub fn batches<'a>(&'a self, q: &Query) -> Result<Batches<'a>> {
+        let cells = self.read(q)?;
+        Ok(Batches {
+            _reader: self,
+            cells,
+            at: 0,
+            size: q.batch_cells.unwrap_or(Query::DEFAULT_BATCH_CELLS).max(1),
+        })
     }
 
     /// Reads the cells the query asks for.

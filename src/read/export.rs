@@ -185,5 +185,6 @@ pub fn query(
     Query {
         attributes,
         subarray,
+        ..Query::default()
     }
 }

@@ -1,9 +1,15 @@
-//! Reading cells: the tiles of a field of a fragment, unfiltered.
+//! Reading cells: plan -> tiles -> filters -> storage, cells back up as
+//! columnar batches.
 
+pub mod aggregate;
 pub mod cells;
 pub mod condition;
 pub mod export;
 pub mod field;
+pub mod query_condition;
+pub mod range;
 
-pub use cells::{ArrayReader, Cells, Column, Query};
+pub use cells::{ArrayReader, Batches, Cells, Column, Order, Query};
 pub use field::{FieldData, FieldInfo};
+pub use query_condition::QueryCondition;
+pub use range::{Bound, DimRange};

@@ -1,0 +1,266 @@
+//! Typed ranges on dimensions: the `LO:HI` of a subarray, in the
+//! dimension's own datatype (every integer width, FLOAT32/64, DATETIME_* and
+//! TIME_* as integers, STRING_ASCII as bytes). Several ranges on one
+//! dimension make a multi-range (their union); a range is inclusive at both
+//! ends, as the engine's.
+
+use crate::format::Datatype;
+use crate::value;
+
+/// One end of a range, in the domain of its dimension's datatype.
+#[derive(Debug, Clone, PartialEq, PartialOrd)]
+pub enum Bound {
+    /// Integer, date and time dimensions.
+    Int(i128),
+    /// FLOAT32 and FLOAT64 dimensions (a FLOAT32 bound is widened exactly).
+    Float(f64),
+    /// String dimensions: bytes, compared bytewise.
+    Text(Vec<u8>),
+}
+
+/// An inclusive range `[lo, hi]` on one dimension.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DimRange {
+    pub lo: Bound,
+    pub hi: Bound,
+}
+
+/// The kind of bound a dimension datatype takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoundKind {
+    Int,
+    Float,
+    Text,
+}
+
+/// What kind of bounds a dimension of `dt` takes (`None`: no range applies).
+pub fn bound_kind(dt: Datatype) -> Option<BoundKind> {
+    if value::is_text(dt) {
+        return Some(BoundKind::Text);
+    }
+    match dt {
+        Datatype::Float32 | Datatype::Float64 => Some(BoundKind::Float),
+        Datatype::Blob | Datatype::Any | Datatype::GeomWkb | Datatype::GeomWkt => None,
+        Datatype::Bool => Some(BoundKind::Int),
+        d if matches!(d.size(), 1 | 2 | 4 | 8) => Some(BoundKind::Int),
+        _ => None,
+    }
+}
+
+impl Bound {
+    /// The value of one coordinate of a dimension of `dt`.
+    pub fn of_cell(dt: Datatype, cell: &[u8]) -> Option<Bound> {
+        match bound_kind(dt)? {
+            BoundKind::Text => Some(Bound::Text(cell.to_vec())),
+            BoundKind::Float => match value::scalar(dt, cell)? {
+                value::Scalar::Float(f) => Some(Bound::Float(f)),
+                _ => None,
+            },
+            BoundKind::Int => match value::scalar(dt, cell)? {
+                value::Scalar::Int(v) => Some(Bound::Int(i128::from(v))),
+                value::Scalar::Uint(v) => Some(Bound::Int(i128::from(v))),
+                value::Scalar::Bool(v) => Some(Bound::Int(i128::from(v))),
+                value::Scalar::Float(_) => None,
+            },
+        }
+    }
+
+    fn kind(&self) -> BoundKind {
+        match self {
+            Bound::Int(_) => BoundKind::Int,
+            Bound::Float(_) => BoundKind::Float,
+            Bound::Text(_) => BoundKind::Text,
+        }
+    }
+
+    /// Parses a literal of a dimension of `dt`: an integer, a float (also
+    /// `inf`, `-inf`), or a string (bare, or a JSON string literal).
+    pub fn parse(dt: Datatype, text: &str) -> Result<Bound, String> {
+        let kind =
+            bound_kind(dt).ok_or_else(|| format!("a {} dimension takes no ranges", dt.name()))?;
+        let text = text.trim();
+        match kind {
+            BoundKind::Text => {
+                if text.starts_with('"') {
+                    let s: String = serde_json::from_str(text)
+                        .map_err(|e| format!("{text} is not a JSON string literal: {e}"))?;
+                    Ok(Bound::Text(s.into_bytes()))
+                } else {
+                    Ok(Bound::Text(text.as_bytes().to_vec()))
+                }
+            }
+            BoundKind::Float => {
+                let v: f64 = match text {
+                    "inf" | "+inf" => f64::INFINITY,
+                    "-inf" => f64::NEG_INFINITY,
+                    t => t
+                        .parse()
+                        .map_err(|_| format!("{t:?} is not a number ({} dimension)", dt.name()))?,
+                };
+                if v.is_nan() {
+                    return Err("NaN is not a range bound".into());
+                }
+                if dt == Datatype::Float32 {
+                    // The engine stores the bound as a float32.
+                    Ok(Bound::Float(f64::from(v as f32)))
+                } else {
+                    Ok(Bound::Float(v))
+                }
+            }
+            BoundKind::Int => {
+                let v: i128 = text
+                    .parse()
+                    .map_err(|_| format!("{text:?} is not an integer ({} dimension)", dt.name()))?;
+                let (lo, hi) = int_limits(dt);
+                if v < lo || v > hi {
+                    return Err(format!(
+                        "{v} is outside the values of a {} dimension ({lo} to {hi})",
+                        dt.name()
+                    ));
+                }
+                Ok(Bound::Int(v))
+            }
+        }
+    }
+}
+
+/// The smallest and largest value of an integer (date, time) datatype.
+pub fn int_limits(dt: Datatype) -> (i128, i128) {
+    match dt {
+        Datatype::Int8 => (i8::MIN.into(), i8::MAX.into()),
+        Datatype::Uint8 | Datatype::Char => (0, u8::MAX.into()),
+        Datatype::Bool => (0, 1),
+        Datatype::Int16 => (i16::MIN.into(), i16::MAX.into()),
+        Datatype::Uint16 => (0, u16::MAX.into()),
+        Datatype::Int32 => (i32::MIN.into(), i32::MAX.into()),
+        Datatype::Uint32 => (0, u32::MAX.into()),
+        Datatype::Uint64 => (0, u64::MAX.into()),
+        _ => (i64::MIN.into(), i64::MAX.into()),
+    }
+}
+
+impl DimRange {
+    /// A range of one value.
+    pub fn point(v: Bound) -> Self {
+        DimRange {
+            lo: v.clone(),
+            hi: v,
+        }
+    }
+
+    /// Parses `LO:HI` (or a single value, a point) for a dimension of `dt`.
+    /// A string may be written as a JSON string literal, so that it can hold
+    /// a colon: `"a:b":"c"`.
+    pub fn parse(dt: Datatype, text: &str) -> Result<Self, String> {
+        let (lo, hi) = split_range(text)?;
+        let lo = Bound::parse(dt, lo)?;
+        let hi = match hi {
+            Some(h) => Bound::parse(dt, h)?,
+            None => lo.clone(),
+        };
+        let r = DimRange { lo, hi };
+        r.check(dt)?;
+        Ok(r)
+    }
+
+    /// Checks that the range applies to a dimension of `dt`: bounds of the
+    /// dimension's kind, `lo <= hi`.
+    pub fn check(&self, dt: Datatype) -> Result<(), String> {
+        let kind =
+            bound_kind(dt).ok_or_else(|| format!("a {} dimension takes no ranges", dt.name()))?;
+        for b in [&self.lo, &self.hi] {
+            if b.kind() != kind {
+                return Err(format!(
+                    "a {} dimension takes {} bounds, not {:?}",
+                    dt.name(),
+                    match kind {
+                        BoundKind::Int => "integer",
+                        BoundKind::Float => "floating-point",
+                        BoundKind::Text => "string",
+                    },
+                    b
+                ));
+            }
+        }
+        if self.lo > self.hi {
+            return Err(format!(
+                "the range's low end {:?} is above its high end {:?}",
+                self.lo, self.hi
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether the coordinate `cell` of a dimension of `dt` lies in the range.
+    pub fn contains(&self, dt: Datatype, cell: &[u8]) -> bool {
+        match (&self.lo, &self.hi) {
+            (Bound::Text(lo), Bound::Text(hi)) => cell >= lo.as_slice() && cell <= hi.as_slice(),
+            _ => Bound::of_cell(dt, cell).is_some_and(|v| v >= self.lo && v <= self.hi),
+        }
+    }
+
+    /// Whether the range meets `[lo, hi]` (an MBR or non-empty domain).
+    pub fn overlaps(&self, lo: &Bound, hi: &Bound) -> bool {
+        !(self.hi < *lo || self.lo > *hi)
+    }
+}
+
+/// Splits `LO:HI` at the colon that is outside JSON string literals.
+fn split_range(text: &str) -> Result<(&str, Option<&str>), String> {
+    let bytes = text.as_bytes();
+    let mut in_str = false;
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_str {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_str = false,
+                _ => {}
+            }
+        } else if b == b'"' {
+            in_str = true;
+        } else if b == b':' && i > 0 {
+            return Ok((&text[..i], Some(&text[i + 1..])));
+        }
+    }
+    if in_str {
+        return Err(format!("{text}: a string literal is not closed"));
+    }
+    Ok((text, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_parse_in_the_dimensions_datatype() {
+        let r = DimRange::parse(Datatype::Int32, "-5:7").unwrap();
+        assert_eq!(r.lo, Bound::Int(-5));
+        assert!(r.contains(Datatype::Int32, &3i32.to_le_bytes()));
+        assert!(!r.contains(Datatype::Int32, &8i32.to_le_bytes()));
+        let f = DimRange::parse(Datatype::Float64, "0:10.5").unwrap();
+        assert!(f.contains(Datatype::Float64, &10.5f64.to_le_bytes()));
+        let s = DimRange::parse(Datatype::StringAscii, r#""a:b":"c""#).unwrap();
+        assert_eq!(s.lo, Bound::Text(b"a:b".to_vec()));
+        assert!(s.contains(Datatype::StringAscii, b"bb"));
+        let p = DimRange::parse(Datatype::Uint8, "4").unwrap();
+        assert_eq!(p.lo, p.hi);
+    }
+
+    #[test]
+    fn ranges_that_cannot_apply_say_why() {
+        assert!(DimRange::parse(Datatype::Int8, "0:300")
+            .unwrap_err()
+            .contains("outside"));
+        assert!(DimRange::parse(Datatype::Int32, "0.5:2")
+            .unwrap_err()
+            .contains("not an integer"));
+        assert!(DimRange::parse(Datatype::Int32, "5:2")
+            .unwrap_err()
+            .contains("above"));
+        let r = DimRange::parse(Datatype::Float64, "1:2").unwrap();
+        assert!(r.check(Datatype::Int64).is_err());
+    }
+}
