@@ -173,13 +173,308 @@ pub fn read_generic_tile<'a>(
     })
 }
 
+/// One chunk of a stored tile, borrowed from the file.
+#[derive(Debug, Clone, Copy)]
+pub struct ChunkView<'a> {
+    /// Where the chunk's header sits in its file.
+    pub at: u64,
+    /// Where the chunk's bytes start in the unfiltered tile.
+    pub start: u64,
+    /// The chunk's unfiltered length.
+    pub original_length: u32,
+    /// The filters' metadata.
+    pub metadata: &'a [u8],
+    /// The filtered bytes (the chunk's own bytes when nothing filtered it).
+    pub data: &'a [u8],
+}
+
+/// A stored tile (`Tile`: chunk count + chunks) as a view of the file: its
+/// chunk headers checked and its chunks borrowed, nothing decoded yet.
+#[derive(Debug, Clone)]
+pub struct TileView<'a> {
+    path: &'a std::path::Path,
+    base: u64,
+    chunks: Vec<ChunkView<'a>>,
+    total: u64,
+}
+
+impl<'a> TileView<'a> {
+    /// Reads the chunk headers of the tile at `base` of `file` (whose stored
+    /// bytes are `bytes`). `expected` is the unfiltered size when a header
+    /// gives it; the chunks' original lengths must add up to it and to no
+    /// more than `limit`. `unfiltered`: the tile's pipeline is empty, so each
+    /// chunk's filtered length must equal its original length.
+    pub fn parse(
+        file: &'a MappedFile,
+        base: u64,
+        bytes: &'a [u8],
+        expected: Option<u64>,
+        limit: u64,
+        unfiltered: bool,
+    ) -> Result<Self> {
+        let path = file.path();
+        let (num_chunks, mut pos) = decode::<u64>(bytes, path, base, ()).map_err(|_| {
+            Error::decode(
+                path,
+                base,
+                "Tile",
+                "num_chunks",
+                "the tile ends before its chunk count",
+            )
+        })?;
+        // Each chunk takes at least its 12-byte header.
+        if num_chunks > (bytes.len() as u64) / 12 {
+            return Err(Error::decode(
+                path,
+                base,
+                "Tile",
+                "num_chunks",
+                format!("{num_chunks} chunks cannot fit in {} bytes", bytes.len()),
+            ));
+        }
+        // First the chunk headers: sizes are checked before anything is decoded.
+        let mut chunks = Vec::with_capacity(num_chunks as usize);
+        let mut total = 0u64;
+        for chunk in 0..num_chunks {
+            let at = base + pos;
+            let (h, used) = decode::<ChunkHeader>(&bytes[pos as usize..], path, at, ())?;
+            pos += used;
+            let md_end = pos + u64::from(h.metadata_length);
+            let data_end = md_end + u64::from(h.filtered_length);
+            if data_end > bytes.len() as u64 {
+                return Err(Error::decode(
+                    path,
+                    at,
+                    "Chunk",
+                    "filtered_data",
+                    format!(
+                        "chunk {chunk} runs {} bytes past the tile",
+                        data_end - bytes.len() as u64
+                    ),
+                ));
+            }
+            if unfiltered && h.filtered_length != h.original_length {
+                return Err(Error::decode(
+                    path,
+                    at,
+                    "ChunkHeader",
+                    "filtered_length",
+                    format!(
+                        "chunk {chunk} has no filters but {} filtered bytes for {} original",
+                        h.filtered_length, h.original_length
+                    ),
+                ));
+            }
+            chunks.push(ChunkView {
+                at,
+                start: total,
+                original_length: h.original_length,
+                metadata: &bytes[pos as usize..md_end as usize],
+                data: &bytes[md_end as usize..data_end as usize],
+            });
+            total += u64::from(h.original_length);
+            pos = data_end;
+        }
+        if let Some(size) = expected {
+            if size != total {
+                return Err(Error::decode(
+                    path,
+                    base,
+                    "GenericTileHeader",
+                    "tile_size",
+                    format!("the chunks hold {total} bytes, the header says {size}"),
+                ));
+            }
+        }
+        if total > limit {
+            return Err(Error::decode(
+                path,
+                base,
+                "ChunkHeader",
+                "original_length",
+                format!("the tile's chunks add up to {total} bytes, over the limit of {limit}"),
+            ));
+        }
+        Ok(TileView {
+            path,
+            base,
+            chunks,
+            total,
+        })
+    }
+
+    /// The tile's unfiltered size in bytes.
+    pub fn len(&self) -> u64 {
+        self.total
+    }
+
+    /// Whether the tile holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// The chunks, in order.
+    pub fn chunks(&self) -> &[ChunkView<'a>] {
+        &self.chunks
+    }
+
+    fn filter_error(&self, chunk: usize, e: crate::filters::FilterError) -> Error {
+        Error::Filter {
+            file: self.path.to_path_buf(),
+            offset: self.base,
+            chunk: chunk as u64,
+            filter: e.filter,
+            what: e.what,
+        }
+    }
+
+    /// The whole tile unfiltered: borrowed from the file when nothing
+    /// filtered it and it is one chunk, else decoded into a buffer of its
+    /// own. `offsets` receives the cell offsets RLE and DICTIONARY recover
+    /// from a var-sized string tile they folded them into.
+    pub fn decode(
+        &self,
+        pipeline: &Pipeline,
+        offsets: Option<&std::cell::RefCell<Vec<u64>>>,
+        limit: u64,
+    ) -> Result<Cow<'a, [u8]>> {
+        if pipeline.is_empty() {
+            if let [c] = self.chunks.as_slice() {
+                return Ok(Cow::Borrowed(c.data));
+            }
+        }
+        if offsets.is_none() {
+            let mut out = vec![0; self.total as usize];
+            self.decode_into(pipeline, limit, &mut out)?;
+            return Ok(Cow::Owned(out));
+        }
+        let mut out = Vec::with_capacity(self.total as usize);
+        for (i, c) in self.chunks.iter().enumerate() {
+            let plain = pipeline
+                .reverse_chunk_within(c.metadata, c.data, offsets, limit)
+                .map_err(|e| self.filter_error(i, e))?;
+            self.check_len(i, c, plain.len())?;
+            out.extend_from_slice(&plain);
+        }
+        Ok(Cow::Owned(out))
+    }
+
+    fn check_len(&self, i: usize, c: &ChunkView, len: usize) -> Result<()> {
+        if len as u64 != u64::from(c.original_length) {
+            return Err(Error::decode(
+                self.path,
+                c.at,
+                "ChunkHeader",
+                "original_length",
+                format!(
+                    "chunk {i} unfilters to {len} bytes, the header says {}",
+                    c.original_length
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Decodes the whole tile into `out` (exactly [`TileView::len`] bytes),
+    /// each chunk straight into its place.
+    pub fn decode_into(&self, pipeline: &Pipeline, limit: u64, out: &mut [u8]) -> Result<()> {
+        if out.len() as u64 != self.total {
+            return Err(Error::decode(
+                self.path,
+                self.base,
+                "Tile",
+                "",
+                format!("{} bytes for a tile of {}", out.len(), self.total),
+            ));
+        }
+        for (i, c) in self.chunks.iter().enumerate() {
+            let dest =
+                &mut out[c.start as usize..(c.start + u64::from(c.original_length)) as usize];
+            pipeline
+                .reverse_chunk_into(c.metadata, c.data, limit, dest)
+                .map_err(|e| self.filter_error(i, e))?;
+        }
+        Ok(())
+    }
+
+    /// The chunks holding bytes `range` of the unfiltered tile.
+    pub fn chunks_for(&self, range: std::ops::Range<u64>) -> std::ops::Range<usize> {
+        let first = self
+            .chunks
+            .partition_point(|c| c.start + u64::from(c.original_length) <= range.start);
+        let last = self.chunks.partition_point(|c| c.start < range.end);
+        first..last.max(first)
+    }
+
+    /// Copies bytes `range` of the unfiltered tile into `out`, decoding only
+    /// the chunks that hold them (chunks decode independently: no filter
+    /// keeps state across chunks). Unfiltered chunks are copied straight
+    /// from the file; a decoded chunk is kept in `cache` for the next call.
+    pub fn read_range_into(
+        &self,
+        pipeline: &Pipeline,
+        limit: u64,
+        range: std::ops::Range<u64>,
+        out: &mut [u8],
+        cache: &mut ChunkCache,
+    ) -> Result<()> {
+        if range.end > self.total || out.len() as u64 != range.end - range.start {
+            return Err(Error::decode(
+                self.path,
+                self.base,
+                "Tile",
+                "",
+                format!(
+                    "bytes {}..{} of a tile of {} into {} bytes",
+                    range.start,
+                    range.end,
+                    self.total,
+                    out.len()
+                ),
+            ));
+        }
+        for i in self.chunks_for(range.clone()) {
+            let c = &self.chunks[i];
+            let c_end = c.start + u64::from(c.original_length);
+            let (s, e) = (range.start.max(c.start), range.end.min(c_end));
+            let dst = &mut out[(s - range.start) as usize..(e - range.start) as usize];
+            let (cs, ce) = ((s - c.start) as usize, (e - c.start) as usize);
+            if pipeline.is_empty() {
+                dst.copy_from_slice(&c.data[cs..ce]);
+                continue;
+            }
+            if cache.key != Some((self.base, i)) {
+                cache.data.resize(c.original_length as usize, 0);
+                cache.key = None;
+                pipeline
+                    .reverse_chunk_into(c.metadata, c.data, limit, &mut cache.data)
+                    .map_err(|e| self.filter_error(i, e))?;
+                cache.key = Some((self.base, i));
+                cache.decoded += 1;
+            }
+            dst.copy_from_slice(&cache.data[cs..ce]);
+        }
+        Ok(())
+    }
+}
+
+/// The last chunk [`TileView::read_range_into`] decoded, kept for the next
+/// read of the same tile.
+#[derive(Debug, Default)]
+pub struct ChunkCache {
+    key: Option<(u64, usize)>,
+    data: Vec<u8>,
+    /// How many chunks were decoded through this cache.
+    pub decoded: u64,
+}
+
 /// Reverses the filters of a serialized `Tile` (chunk count + chunks) that
 /// sits at `base` of `file`. `expected` is the unfiltered size when a header
 /// gives it; the chunks' original lengths must add up to it and to no more
 /// than `limit`. Returns borrowed bytes when nothing was filtered and the
 /// tile is one chunk (no copy).
 pub fn unfilter_tile<'a>(
-    file: &MappedFile,
+    file: &'a MappedFile,
     base: u64,
     bytes: &'a [u8],
     expected: Option<u64>,
@@ -187,120 +482,8 @@ pub fn unfilter_tile<'a>(
     pipeline: &Pipeline,
     offsets: Option<&std::cell::RefCell<Vec<u64>>>,
 ) -> Result<Cow<'a, [u8]>> {
-    let path = file.path();
-    let (num_chunks, mut pos) = decode::<u64>(bytes, path, base, ()).map_err(|_| {
-        Error::decode(
-            path,
-            base,
-            "Tile",
-            "num_chunks",
-            "the tile ends before its chunk count",
-        )
-    })?;
-    // Each chunk takes at least its 12-byte header.
-    if num_chunks > (bytes.len() as u64) / 12 {
-        return Err(Error::decode(
-            path,
-            base,
-            "Tile",
-            "num_chunks",
-            format!("{num_chunks} chunks cannot fit in {} bytes", bytes.len()),
-        ));
-    }
-    // First the chunk headers: sizes are checked before anything is decoded.
-    let mut chunks = Vec::with_capacity(num_chunks as usize);
-    let mut total = 0u64;
-    for chunk in 0..num_chunks {
-        let at = base + pos;
-        let (h, used) = decode::<ChunkHeader>(&bytes[pos as usize..], path, at, ())?;
-        pos += used;
-        let md_end = pos + u64::from(h.metadata_length);
-        let data_end = md_end + u64::from(h.filtered_length);
-        if data_end > bytes.len() as u64 {
-            return Err(Error::decode(
-                path,
-                at,
-                "Chunk",
-                "filtered_data",
-                format!(
-                    "chunk {chunk} runs {} bytes past the tile",
-                    data_end - bytes.len() as u64
-                ),
-            ));
-        }
-        if pipeline.is_empty() && h.filtered_length != h.original_length {
-            return Err(Error::decode(
-                path,
-                at,
-                "ChunkHeader",
-                "filtered_length",
-                format!(
-                    "chunk {chunk} has no filters but {} filtered bytes for {} original",
-                    h.filtered_length, h.original_length
-                ),
-            ));
-        }
-        total += u64::from(h.original_length);
-        chunks.push((
-            at,
-            h,
-            pos as usize..md_end as usize,
-            md_end as usize..data_end as usize,
-        ));
-        pos = data_end;
-    }
-    if let Some(size) = expected {
-        if size != total {
-            return Err(Error::decode(
-                path,
-                base,
-                "GenericTileHeader",
-                "tile_size",
-                format!("the chunks hold {total} bytes, the header says {size}"),
-            ));
-        }
-    }
-    if total > limit {
-        return Err(Error::decode(
-            path,
-            base,
-            "ChunkHeader",
-            "original_length",
-            format!("the tile's chunks add up to {total} bytes, over the limit of {limit}"),
-        ));
-    }
-    if pipeline.is_empty() {
-        if let [(_, _, _, data)] = chunks.as_slice() {
-            return Ok(Cow::Borrowed(&bytes[data.clone()]));
-        }
-    }
-    let mut out = Vec::with_capacity(total as usize);
-    for (chunk, (at, h, md, data)) in chunks.into_iter().enumerate() {
-        let plain = pipeline
-            .reverse_chunk_within(&bytes[md], &bytes[data], offsets, limit)
-            .map_err(|e| Error::Filter {
-                file: path.to_path_buf(),
-                offset: base,
-                chunk: chunk as u64,
-                filter: e.filter,
-                what: e.what,
-            })?;
-        if plain.len() as u64 != u64::from(h.original_length) {
-            return Err(Error::decode(
-                path,
-                at,
-                "ChunkHeader",
-                "original_length",
-                format!(
-                    "chunk {chunk} unfilters to {} bytes, the header says {}",
-                    plain.len(),
-                    h.original_length
-                ),
-            ));
-        }
-        out.extend_from_slice(&plain);
-    }
-    Ok(Cow::Owned(out))
+    TileView::parse(file, base, bytes, expected, limit, pipeline.is_empty())?
+        .decode(pipeline, offsets, limit)
 }
 
 /// Wraps `data` in a generic tile of format `version`, as the engine would

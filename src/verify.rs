@@ -141,7 +141,7 @@ fn check_fragment(frag: &Fragment, opts: &ReadOptions, report: &mut Report) {
                 // Var tiles unfilter to the sizes the metadata records.
                 if let (None, Some(sizes)) = (field.cell_val_num, &rec.var_tile_sizes) {
                     for (t, tile) in tiles.iter().enumerate() {
-                        let got = tile.var.as_ref().map_or(0, |v| v.1.len() as u64);
+                        let got = tile.var.as_ref().map_or(0, |v| v.len() as u64);
                         if sizes.get(t).is_some_and(|s| *s != got) {
                             report.problems.push(Problem {
                                 path: frag.path.clone(),

@@ -8,7 +8,7 @@ mod common;
 use tiledb_codec::array::{ArrayDirectory, Fragment};
 use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::format::{Filter, FilterType};
-use tiledb_codec::read::field::{read_field_tiles, FieldInfo, FieldPipelines};
+use tiledb_codec::read::field::{read_field_tiles, read_stored_tiles, FieldInfo, FieldPipelines};
 
 fn deterministic(filters: &[Filter]) -> bool {
     filters.iter().all(|f| {
@@ -59,8 +59,10 @@ fn deterministic_pipelines_re_encode_the_engine_tiles_exactly() {
                         continue;
                     }
                 };
-                let tiles = match read_field_tiles(&frag, &field, &opts) {
-                    Ok(t) => t,
+                let tiles = match read_field_tiles(&frag, &field, &opts)
+                    .and_then(|t| Ok(t.into_iter().zip(read_stored_tiles(&frag, &field, &opts)?)))
+                {
+                    Ok(t) => t.collect::<Vec<_>>(),
                     Err(err) => {
                         failures.push(format!("{what}: {err}"));
                         continue;
@@ -72,7 +74,7 @@ fn deterministic_pipelines_re_encode_the_engine_tiles_exactly() {
                     .validity_filters
                     .as_ref()
                     .map_or(&[][..], |p| &p.filters);
-                for (t, tile) in tiles.iter().enumerate() {
+                for (t, (tile, stored_tile)) in tiles.iter().enumerate() {
                     let mut check = |kind: &str, stored: &[u8], again: Result<Vec<u8>, tiledb_codec::filters::FilterError>| {
                         checked += 1;
                         match again {
@@ -86,12 +88,13 @@ fn deterministic_pipelines_re_encode_the_engine_tiles_exactly() {
                             if deterministic(&field.filters) {
                                 check(
                                     "data",
-                                    &tile.fixed.0,
-                                    pipes.data.forward_tile(&tile.fixed.1),
+                                    &stored_tile.fixed,
+                                    pipes.data.forward_tile(&tile.fixed),
                                 );
                             }
                         }
-                        Some((stored, plain)) => {
+                        Some(plain) => {
+                            let stored = stored_tile.var.as_deref().unwrap_or_default();
                             let offs = tile.var_offsets.clone().unwrap_or_default();
                             if deterministic(&field.filters) {
                                 check(
@@ -102,11 +105,13 @@ fn deterministic_pipelines_re_encode_the_engine_tiles_exactly() {
                             }
                             if deterministic(offsets_filters) && !pipes.offsets_in_data {
                                 let p = pipes.offsets.as_ref().unwrap();
-                                check("offsets", &tile.fixed.0, p.forward_tile(&tile.fixed.1));
+                                check("offsets", &stored_tile.fixed, p.forward_tile(&tile.fixed));
                             }
                         }
                     }
-                    if let (Some((stored, plain)), Some(p)) = (&tile.validity, &pipes.validity) {
+                    if let (Some(plain), Some(stored), Some(p)) =
+                        (&tile.validity, &stored_tile.validity, &pipes.validity)
+                    {
                         if deterministic(validity_filters) {
                             check("validity", stored, p.forward_tile(plain));
                         }

@@ -142,10 +142,15 @@ impl Compression {
         original: usize,
         out: &mut Vec<u8>,
     ) -> Result<(), FilterError> {
-        let name = Self::name_of(self.compressor);
         let start = out.len();
         out.resize(start + original, 0);
-        let dest = &mut out[start..];
+        self.decompress_into(input, &mut out[start..])
+    }
+
+    /// Decompresses one part into exactly `dest.len()` bytes.
+    fn decompress_into(&self, input: &[u8], dest: &mut [u8]) -> Result<(), FilterError> {
+        let name = Self::name_of(self.compressor);
+        let original = dest.len();
         let produced = match self.compressor {
             Compressor::Gzip => read_exactly(flate2::read::ZlibDecoder::new(input), dest, name)?,
             Compressor::Zstd => {
@@ -247,6 +252,19 @@ impl FilterCodec for Compression {
         frame_reverse(self.name(), cx, metadata, data, |src, original, dest| {
             self.check_ratio(src.len(), original)?;
             self.decompress(src, original, dest)
+        })
+    }
+
+    fn reverse_into(
+        &self,
+        cx: &FilterContext,
+        metadata: &[u8],
+        data: &[u8],
+        out: &mut [u8],
+    ) -> Option<Result<(), FilterError>> {
+        super::rle::frame_reverse_into(self.name(), cx, metadata, data, out, |src, dest| {
+            self.check_ratio(src.len(), dest.len())?;
+            self.decompress_into(src, dest)
         })
     }
 }

@@ -205,6 +205,20 @@ pub trait FilterCodec: Send + Sync + std::fmt::Debug {
         metadata: &[u8],
         data: &[u8],
     ) -> Result<Reversed, FilterError>;
+
+    /// Runs the filter backward over one chunk as the only filter of a
+    /// pipeline, writing the chunk's `out.len()` original bytes straight
+    /// into `out` (the caller's buffer, no intermediate copy); `None` where
+    /// the filter cannot (the pipeline then takes [`FilterCodec::reverse`]).
+    fn reverse_into(
+        &self,
+        _cx: &FilterContext,
+        _metadata: &[u8],
+        _data: &[u8],
+        _out: &mut [u8],
+    ) -> Option<Result<(), FilterError>> {
+        None
+    }
 }
 
 /// The codec of a filter as serialized in a pipeline.

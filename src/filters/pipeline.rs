@@ -161,6 +161,51 @@ impl Pipeline {
         Ok(r.data)
     }
 
+    /// Runs the pipeline backward over one chunk into `out`, which takes
+    /// exactly the chunk's original bytes: unfiltered chunks are copied
+    /// once, a lone compressor decompresses in place, other pipelines
+    /// decode and copy.
+    pub fn reverse_chunk_into(
+        &self,
+        metadata: &[u8],
+        data: &[u8],
+        limit: u64,
+        out: &mut [u8],
+    ) -> Result<(), FilterError> {
+        match self.stages.as_slice() {
+            [] => {
+                if data.len() != out.len() {
+                    return Err(FilterError::new(
+                        "pipeline",
+                        format!("{} bytes for a chunk of {}", data.len(), out.len()),
+                    ));
+                }
+                out.copy_from_slice(data);
+                return Ok(());
+            }
+            [(codec, dt)] => {
+                if let Some(r) = codec.reverse_into(&self.cx(*dt, None, limit), metadata, data, out)
+                {
+                    return r;
+                }
+            }
+            _ => {}
+        }
+        let plain = self.reverse_chunk_within(metadata, data, None, limit)?;
+        if plain.len() != out.len() {
+            return Err(FilterError::new(
+                "pipeline",
+                format!(
+                    "the chunk unfilters to {} bytes, its header says {}",
+                    plain.len(),
+                    out.len()
+                ),
+            ));
+        }
+        out.copy_from_slice(&plain);
+        Ok(())
+    }
+
     /// Runs the pipeline forward over one chunk: (metadata, data).
     pub fn forward_chunk(&self, chunk: &[u8]) -> Result<(Vec<u8>, Vec<u8>), FilterError> {
         self.forward_chunk_with(chunk, None)

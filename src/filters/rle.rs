@@ -199,6 +199,55 @@ pub(super) fn frame_reverse(
     Ok(out)
 }
 
+/// [`frame_reverse`] straight into `out`, for a chunk whose parts are all
+/// data and decode to exactly `out.len()` bytes; `None` when the chunk has
+/// metadata parts or its metadata does not parse (the caller then takes
+/// the general path, which reports the error).
+pub(super) fn frame_reverse_into(
+    name: &'static str,
+    cx: &FilterContext,
+    metadata: &[u8],
+    data: &[u8],
+    out: &mut [u8],
+    mut decompress: impl FnMut(&[u8], &mut [u8]) -> Result<(), FilterError>,
+) -> Option<Result<(), FilterError>> {
+    let (md, used) = decode::<CompressionChunkMetadata>(metadata, Path::new(""), 0, ()).ok()?;
+    if !md.metadata_parts.is_empty() || used as usize != metadata.len() {
+        return None;
+    }
+    let total: u64 = md
+        .data_parts
+        .iter()
+        .map(|p| u64::from(p.part_original_length))
+        .sum();
+    if total != out.len() as u64 {
+        return None;
+    }
+    if let Err(e) = cx.check_output(name, "the parts' original length", total) {
+        return Some(Err(e));
+    }
+    let (mut pos, mut at) = (0usize, 0usize);
+    for part in &md.data_parts {
+        let len = part.part_compressed_length as usize;
+        let Some(src) = pos.checked_add(len).and_then(|end| data.get(pos..end)) else {
+            return Some(Err(FilterError::new(
+                name,
+                format!(
+                    "a part of {len} bytes at {pos} runs past the chunk's {} bytes",
+                    data.len()
+                ),
+            )));
+        };
+        let original = part.part_original_length as usize;
+        if let Err(e) = decompress(src, &mut out[at..at + original]) {
+            return Some(Err(e));
+        }
+        pos += len;
+        at += original;
+    }
+    Some(Ok(()))
+}
+
 // ---------------------------------------------------------------------------
 // Runs of cells
 

@@ -12,7 +12,7 @@ use crate::filters::{Pipeline, ReadOptions};
 use crate::format::{ArraySchema, Datatype, Filter, TileOffsets};
 use crate::inspect::dimension_datatype;
 use crate::storage::MappedFile;
-use crate::tile::unfilter_tile;
+use crate::tile::{unfilter_tile, TileView};
 
 /// What the schema says about a field, and where its data lives.
 #[derive(Debug, Clone)]
@@ -319,19 +319,50 @@ fn to_error(path: &std::path::Path, e: crate::filters::FilterError) -> Error {
     }
 }
 
-/// One tile of a field as stored and as unfiltered.
+/// One tile of a field, unfiltered.
 #[derive(Debug, Clone, Default)]
 pub struct FieldTile {
-    /// The fixed-size tile (the offsets tile of a var-sized field): stored
-    /// bytes and unfiltered bytes.
-    pub fixed: (Vec<u8>, Vec<u8>),
-    /// The var-sized data tile, stored and unfiltered.
-    pub var: Option<(Vec<u8>, Vec<u8>)>,
+    /// The fixed-size tile (the offsets tile of a var-sized field).
+    pub fixed: Vec<u8>,
+    /// The var-sized data tile.
+    pub var: Option<Vec<u8>>,
     /// Cell starts within this tile's var data (from the offsets tile, or
     /// recovered by RLE/dictionary when they folded the offsets in).
     pub var_offsets: Option<Vec<u64>>,
-    /// The validity tile, stored and unfiltered.
-    pub validity: Option<(Vec<u8>, Vec<u8>)>,
+    /// The validity tile.
+    pub validity: Option<Vec<u8>>,
+}
+
+/// One tile of a field as stored in its files (fixed, var, validity).
+#[derive(Debug, Clone, Default)]
+pub struct StoredTile {
+    pub fixed: Vec<u8>,
+    pub var: Option<Vec<u8>>,
+    pub validity: Option<Vec<u8>>,
+}
+
+/// Counts of what a read decoded, for tests and `--stats`.
+#[derive(Debug, Default)]
+pub struct ReadStats {
+    /// Tiles (of any field) whose chunks were decoded, whole or in part.
+    pub tiles_decoded: std::sync::atomic::AtomicU64,
+    /// Unfiltered bytes produced from tiles.
+    pub bytes_decoded: std::sync::atomic::AtomicU64,
+}
+
+impl ReadStats {
+    /// Records one tile of `bytes` unfiltered bytes.
+    pub fn tile(&self, bytes: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.tiles_decoded.fetch_add(1, Relaxed);
+        self.bytes_decoded.fetch_add(bytes, Relaxed);
+    }
+
+    /// Tiles decoded so far.
+    pub fn tiles(&self) -> u64 {
+        self.tiles_decoded
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// The pipelines of a field: data, offsets (var-sized), validity (nullable).
@@ -411,17 +442,17 @@ impl FieldPipelines {
 
 /// The files, tile lists and pipelines of one field of one fragment,
 /// ready to read any tile (from several threads at once).
-struct FieldTiles {
+pub(crate) struct FieldTiles {
     lists: TileLists,
-    pipes: FieldPipelines,
+    pub(crate) pipes: FieldPipelines,
     fixed: TileFile,
     var: Option<TileFile>,
     validity: Option<TileFile>,
-    max: u64,
+    pub(crate) max: u64,
 }
 
 impl FieldTiles {
-    fn open(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Result<Self> {
+    pub(crate) fn open(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Result<Self> {
         let var = field.cell_val_num.is_none();
         let lists = tile_lists(frag, field.idx, var, field.nullable, opts)?;
         let fixed_file = data_file(frag, field, "");
@@ -445,12 +476,40 @@ impl FieldTiles {
         })
     }
 
-    fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.lists.fixed.0.len()
     }
 
-    /// Tile `t`, stored and unfiltered.
-    fn tile(&self, t: usize) -> Result<FieldTile> {
+    /// The fixed-size tile `t` (the offsets tile of a var-sized field) as
+    /// a view of its file, nothing decoded.
+    pub(crate) fn fixed_view(&self, t: usize) -> Result<TileView<'_>> {
+        let (offsets, size) = &self.lists.fixed;
+        let (at, raw) = self.fixed.raw(offsets, t, *size)?;
+        let pipe = self.pipes.offsets.as_ref().unwrap_or(&self.pipes.data);
+        TileView::parse(&self.fixed.file, at, raw, None, self.max, pipe.is_empty())
+    }
+
+    /// Tile `t` as stored (a copy of its bytes in each file).
+    pub(crate) fn stored(&self, t: usize) -> Result<StoredTile> {
+        let (fo, fs) = &self.lists.fixed;
+        let raw = |tf: &TileFile, offsets: &[u64], size: u64| -> Result<Vec<u8>> {
+            Ok(tf.raw(offsets, t, size)?.1.to_vec())
+        };
+        Ok(StoredTile {
+            fixed: raw(&self.fixed, fo, *fs)?,
+            var: match (&self.var, &self.lists.var) {
+                (Some(tf), Some((o, s))) => Some(raw(tf, o, *s)?),
+                _ => None,
+            },
+            validity: match (&self.validity, &self.lists.validity) {
+                (Some(tf), Some((o, s))) if t < o.len() => Some(raw(tf, o, *s)?),
+                _ => None,
+            },
+        })
+    }
+
+    /// Tile `t`, unfiltered.
+    pub(crate) fn tile(&self, t: usize) -> Result<FieldTile> {
         let max = self.max;
         let (fixed_offsets, fixed_size) = &self.lists.fixed;
         let (at, raw) = self.fixed.raw(fixed_offsets, t, *fixed_size)?;
@@ -458,18 +517,17 @@ impl FieldTiles {
         match (&self.var, &self.pipes.offsets, &self.lists.var) {
             (Some(var_tf), Some(off_pipe), Some((var_offsets, var_size))) => {
                 let plain = unfilter_tile(&self.fixed.file, at, raw, None, max, off_pipe, None)?;
-                tile.fixed = (raw.to_vec(), plain.into_owned());
+                tile.fixed = plain.into_owned();
                 let (vat, vraw) = var_tf.raw(var_offsets, t, *var_size)?;
                 let recovered = RefCell::new(Vec::new());
                 let folded = self.pipes.offsets_in_data.then_some(&recovered);
                 let data: Cow<[u8]> =
                     unfilter_tile(&var_tf.file, vat, vraw, None, max, &self.pipes.data, folded)?;
-                tile.var = Some((vraw.to_vec(), data.into_owned()));
+                tile.var = Some(data.into_owned());
                 tile.var_offsets = Some(if self.pipes.offsets_in_data {
                     recovered.into_inner()
                 } else {
                     tile.fixed
-                        .1
                         .chunks_exact(8)
                         .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
                         .collect()
@@ -478,7 +536,7 @@ impl FieldTiles {
             _ => {
                 let plain =
                     unfilter_tile(&self.fixed.file, at, raw, None, max, &self.pipes.data, None)?;
-                tile.fixed = (raw.to_vec(), plain.into_owned());
+                tile.fixed = plain.into_owned();
             }
         }
         if let (Some(tf), Some(pipe), Some((val_offsets, size))) =
@@ -487,15 +545,26 @@ impl FieldTiles {
             if t < val_offsets.len() {
                 let (at, raw) = tf.raw(val_offsets, t, *size)?;
                 let plain = unfilter_tile(&tf.file, at, raw, None, max, pipe, None)?;
-                tile.validity = Some((raw.to_vec(), plain.into_owned()));
+                tile.validity = Some(plain.into_owned());
             }
         }
         Ok(tile)
     }
 }
 
-/// Reads every tile of `field` in `frag`, stored and unfiltered, decoding
-/// tiles in parallel.
+/// Reads every tile of `field` in `frag` as stored (copies of the files'
+/// bytes, for tests that re-encode tiles and compare).
+pub fn read_stored_tiles(
+    frag: &Fragment,
+    field: &FieldInfo,
+    opts: &ReadOptions,
+) -> Result<Vec<StoredTile>> {
+    let tiles = FieldTiles::open(frag, field, opts)?;
+    (0..tiles.count()).map(|t| tiles.stored(t)).collect()
+}
+
+/// Reads every tile of `field` in `frag`, unfiltered, decoding tiles in
+/// parallel.
 pub fn read_field_tiles(
     frag: &Fragment,
     field: &FieldInfo,
@@ -523,14 +592,13 @@ pub fn read_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Res
             // Saturating: a damaged offset past the values is refused by the
             // checks of the cells (`read_checked`), not wrapped into range.
             offsets.extend(tile_offsets.iter().map(|o| o.saturating_add(base)));
-            out.values
-                .extend_from_slice(&tile.var.map(|v| v.1).unwrap_or_default());
+            out.values.extend_from_slice(&tile.var.unwrap_or_default());
         } else {
             out.tile_cells
-                .push(tile.fixed.1.len() as u64 / field.cell_size().max(1));
-            out.values.extend_from_slice(&tile.fixed.1);
+                .push(tile.fixed.len() as u64 / field.cell_size().max(1));
+            out.values.extend_from_slice(&tile.fixed);
         }
-        if let Some((_, v)) = tile.validity {
+        if let Some(v) = tile.validity {
             validity.extend_from_slice(&v);
         }
     }
@@ -567,7 +635,7 @@ pub fn read_zipped_coords(frag: &Fragment, opts: &ReadOptions) -> Result<Vec<Fie
     let stored_zipped = frag.version() <= 1 && !compressed;
     let mut out = vec![FieldData::default(); dim_num];
     for tile in read_field_tiles(frag, &field, opts)? {
-        let data = &tile.fixed.1;
+        let data = &tile.fixed;
         if data.len() % cell != 0 {
             return Err(Error::decode(
                 &data_file(frag, &field, ""),
@@ -653,7 +721,7 @@ pub fn scan_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Res
             .into_par_iter()
             .map(|i| -> Result<ScanTotals> {
                 let tile = tiles.tile(i)?;
-                let data = tile.var.as_ref().map_or(&tile.fixed.1, |v| &v.1);
+                let data = tile.var.as_ref().unwrap_or(&tile.fixed);
                 let cells = match &tile.var_offsets {
                     Some(o) => o.len() as u64,
                     None => data.len() as u64 / field.cell_size().max(1),
