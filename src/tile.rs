@@ -443,13 +443,15 @@ impl<'a> TileView<'a> {
                 dst.copy_from_slice(&c.data[cs..ce]);
                 continue;
             }
-            if cache.key != Some((self.base, i)) {
+            // The chunk's place in memory names it (offsets repeat across files).
+            let key = (c.data.as_ptr() as usize, c.data.len());
+            if cache.key != Some(key) {
                 cache.data.resize(c.original_length as usize, 0);
                 cache.key = None;
                 pipeline
                     .reverse_chunk_into(c.metadata, c.data, limit, &mut cache.data)
                     .map_err(|e| self.filter_error(i, e))?;
-                cache.key = Some((self.base, i));
+                cache.key = Some(key);
                 cache.decoded += 1;
             }
             dst.copy_from_slice(&cache.data[cs..ce]);
@@ -462,7 +464,7 @@ impl<'a> TileView<'a> {
 /// read of the same tile.
 #[derive(Debug, Default)]
 pub struct ChunkCache {
-    key: Option<(u64, usize)>,
+    key: Option<(usize, usize)>,
     data: Vec<u8>,
     /// How many chunks were decoded through this cache.
     pub decoded: u64,

@@ -9,8 +9,10 @@ use std::path::Path;
 use serde_json::{json, Map, Value};
 
 use super::condition::{holds, CellValue};
+use super::dense;
 use super::field::{read_field, read_zipped_coords, FieldData, FieldInfo};
-use super::query_condition::QueryCondition;
+use super::field::{FieldTiles, ReadStats};
+use super::query_condition::{BoundCondition, QueryCondition};
 use super::range::DimRange;
 use crate::array::directory::ArrayDirectory;
 use crate::array::fragment::{Fragment, Metadata};
@@ -50,13 +52,20 @@ pub struct Query {
     /// index): sparse reads only, for aggregates answered from tile
     /// metadata. Dense reads refuse a query that sets it.
     pub skip_tiles: Option<std::sync::Arc<std::collections::HashSet<(usize, u64)>>>,
+    /// Leave the dimensions' columns out of the result (a dense read then
+    /// holds only the attributes, as the engine's `A[:]` returns them).
+    pub skip_coordinates: bool,
 }
 
 impl Query {
     /// Cells per batch unless [`Query::batch_cells`] says otherwise.
     pub const DEFAULT_BATCH_CELLS: usize = 1 << 20;
-    /// The memory budget unless [`Query::memory_budget`] says otherwise.
+    /// The memory budget of [`ArrayReader::batches`] unless
+    /// [`Query::memory_budget`] says otherwise.
     pub const DEFAULT_MEMORY_BUDGET: u64 = 1 << 30;
+    /// The most a whole [`ArrayReader::read`] holds unless
+    /// [`Query::memory_budget`] says otherwise (larger results: batches).
+    pub const DEFAULT_READ_LIMIT: u64 = 16 << 30;
 
     /// A query of every cell of every attribute.
     pub fn new() -> Self {
@@ -119,6 +128,24 @@ pub struct Column {
 }
 
 impl Column {
+    /// A column from its buffers (see [`Column::data`], [`Column::offsets`],
+    /// [`Column::validity`]).
+    pub(crate) fn from_parts(
+        field: FieldInfo,
+        data: Vec<u8>,
+        offsets: Option<Vec<u64>>,
+        validity: Option<Vec<u8>>,
+        len: usize,
+    ) -> Self {
+        Column {
+            field,
+            data,
+            offsets,
+            validity,
+            len,
+        }
+    }
+
     /// An empty column of `field`, room for `capacity` cells.
     fn new(field: FieldInfo, capacity: usize) -> Self {
         let cell_size = field.cell_size() as usize;
@@ -276,6 +303,25 @@ impl Column {
         }
     }
 
+    /// Sets every cell whose `mask` entry is false to `fill` (`None`: null).
+    pub(crate) fn replace_failing(&mut self, mask: &[bool], fill: Option<&[u8]>) {
+        if mask.iter().all(|m| *m) {
+            return;
+        }
+        let fixed = self.offsets.is_none() && fill.is_none_or(|f| f.len() == self.cell_size());
+        if fixed {
+            for (i, _) in mask.iter().enumerate().filter(|(_, m)| !**m) {
+                self.set_fixed(i, fill);
+            }
+            return;
+        }
+        let mut c = Column::new(self.field.clone(), self.len);
+        for (i, m) in mask.iter().enumerate().take(self.len) {
+            c.push(if *m { self.get(i) } else { fill });
+        }
+        *self = c;
+    }
+
     /// The JSON of cell `i`, as `export` prints it.
     pub fn json(&self, i: usize) -> Value {
         match self.get(i) {
@@ -325,27 +371,65 @@ impl Cells {
 
 /// The batches of a read ([`ArrayReader::batches`]).
 pub struct Batches<'a> {
-    _reader: &'a ArrayReader,
-    cells: Cells,
-    at: usize,
-    size: usize,
+    inner: BatchesInner<'a>,
+}
+
+enum BatchesInner<'a> {
+    /// A dense read, a slab of rows at a time.
+    Dense {
+        reader: &'a ArrayReader,
+        plan: Box<DensePlan<'a>>,
+        sels: std::vec::IntoIter<dense::Selection>,
+        query: Box<Query>,
+    },
+    /// A result read whole, handed out in slices.
+    Buffered {
+        cells: Cells,
+        at: usize,
+        size: usize,
+    },
 }
 
 impl Iterator for Batches<'_> {
     type Item = Result<Cells>;
 
     fn next(&mut self) -> Option<Result<Cells>> {
-        if self.at >= self.cells.len {
-            return None;
+        match &mut self.inner {
+            BatchesInner::Dense {
+                reader,
+                plan,
+                sels,
+                query,
+            } => {
+                let sel = sels.next()?;
+                Some(reader.dense_batch(plan, &sel, query))
+            }
+            BatchesInner::Buffered { cells, at, size } => {
+                if *at >= cells.len {
+                    return None;
+                }
+                let b = cells.slice(*at, *size);
+                *at += b.len;
+                Some(Ok(b))
+            }
         }
-        let b = self.cells.slice(self.at, self.size);
-        self.at += b.len;
-        Some(Ok(b))
     }
 }
 
+/// A dense read planned.
+struct DensePlan<'a> {
+    grid: dense::Grid,
+    frags: Vec<dense::DenseFragment<'a>>,
+    dims: Vec<FieldInfo>,
+    attrs: Vec<dense::DenseAttr>,
+    sel: dense::Selection,
+    condition: Option<BoundCondition>,
+    /// How many attributes at the end of `attrs` only the condition reads.
+    extra: usize,
+}
+
 /// An attribute of a dense read while fragments overwrite its cells.
-enum DenseColumn {
+pub(crate) enum DenseColumn {
     /// Cells of the field's cell size, overwritten in place.
     Fixed(Column),
     /// Cells of any size: each cell's place in `arena`, where every write
@@ -364,7 +448,7 @@ impl DenseColumn {
     /// place, a validity byte, then an offset and a validity byte.
     const SPAN_BYTES: u64 = 16 + 1 + 8 + 1;
 
-    fn new(field: FieldInfo, n: usize, fill: Option<&[u8]>) -> Self {
+    pub(crate) fn new(field: FieldInfo, n: usize, fill: Option<&[u8]>) -> Self {
         let cs = field.cell_size() as usize;
         if field.cell_val_num.is_some() && fill.is_none_or(|f| f.len() == cs) {
             return DenseColumn::Fixed(Column::filled(field, n, fill));
@@ -379,15 +463,8 @@ impl DenseColumn {
         }
     }
 
-    fn field(&self) -> &FieldInfo {
-        match self {
-            DenseColumn::Fixed(c) => &c.field,
-            DenseColumn::Spans { field, .. } => field,
-        }
-    }
-
     /// Overwrites cell `i` (`None`: null).
-    fn set(&mut self, i: usize, cell: Option<&[u8]>) {
+    pub(crate) fn set(&mut self, i: usize, cell: Option<&[u8]>) {
         if let DenseColumn::Fixed(c) = self {
             if cell.is_none_or(|b| b.len() == c.cell_size()) {
                 return c.set_fixed(i, cell);
@@ -432,7 +509,7 @@ impl DenseColumn {
         }
     }
 
-    fn finish(self) -> Column {
+    pub(crate) fn finish(self) -> Column {
         match self {
             DenseColumn::Fixed(c) => c,
             DenseColumn::Spans {
@@ -459,6 +536,7 @@ pub struct ArrayReader {
     pub schema: ArraySchema,
     pub fragments: Vec<Fragment>,
     opts: ReadOptions,
+    stats: ReadStats,
 }
 
 /// Reads a field of a fragment and checks what the files gave against
@@ -552,6 +630,7 @@ impl ArrayReader {
             schema,
             fragments,
             opts: *opts,
+            stats: ReadStats::default(),
         })
     }
 
@@ -609,15 +688,36 @@ impl ArrayReader {
     }
 
     /// The cells the query asks for, in batches of at most
-    /// [`Query::batch_cells`] cells.
+    /// [`Query::batch_cells`] cells, holding at most about
+    /// [`Query::memory_budget`] bytes at once.
     pub fn batches<'a>(&'a self, q: &Query) -> Result<Batches<'a>> {
+        let size = q.batch_cells.unwrap_or(Query::DEFAULT_BATCH_CELLS).max(1);
+        let budget = q.memory_budget.unwrap_or(Query::DEFAULT_MEMORY_BUDGET);
+        if self.schema.array_type == ArrayType::Dense.value() {
+            let plan = self.dense_plan(q)?;
+            let per_cell = Self::dense_cell_bytes(&plan, true).max(1);
+            // Half the budget for the batch, the rest for tiles being decoded.
+            let cells = (budget / 2 / per_cell).max(1);
+            let size = size.min(usize::try_from(cells).unwrap_or(usize::MAX));
+            let sels = dense::batches(&plan.sel, size);
+            return Ok(Batches {
+                inner: BatchesInner::Dense {
+                    reader: self,
+                    plan: Box::new(plan),
+                    sels: sels.into_iter(),
+                    query: Box::new(q.clone()),
+                },
+            });
+        }
         let cells = self.read(q)?;
         Ok(Batches {
-            _reader: self,
-            cells,
-            at: 0,
-            size: q.batch_cells.unwrap_or(Query::DEFAULT_BATCH_CELLS).max(1),
+            inner: BatchesInner::Buffered { cells, at: 0, size },
         })
+    }
+
+    /// What reads of this reader decoded so far.
+    pub fn stats(&self) -> &ReadStats {
+        &self.stats
     }
 
     /// Reads the cells the query asks for.
@@ -672,209 +772,174 @@ impl ArrayReader {
             .collect()
     }
 
-    fn read_dense(&self, q: &Query) -> Result<Cells> {
+    /// What a dense read of `q` reads: the grid, the fragments, the fields
+    /// (with the condition's), the selection in the result's order.
+    fn dense_plan(&self, q: &Query) -> Result<DensePlan<'_>> {
+        if q.skip_tiles.is_some() {
+            return Err(Error::Query {
+                path: self.dir.root.clone(),
+                what: "skipped tiles apply to sparse reads only".into(),
+            });
+        }
         let (dims, attrs) = self.fields(q)?;
         let ranges = self.dim_ranges()?;
-        let neds: Vec<Vec<(i128, i128)>> = self
+        let frags: Vec<dense::DenseFragment> = self
             .fragments
             .iter()
             .map(|f| {
                 self.fragment_ned(f)
                     .filter(|ned| ned.len() == ranges.len())
+                    .map(|ned| dense::DenseFragment { frag: f, ned })
                     .ok_or_else(|| Error::Unsupported {
                         path: f.path.clone(),
                         what: "non-empty domain".into(),
                     })
             })
             .collect::<Result<_>>()?;
-        // The region: the subarray, else the union box of the fragments.
-        let nd = ranges.len();
-        let mut region: Vec<(i128, i128)> = Vec::with_capacity(nd);
-        for d in 0..nd {
-            let from_q = q
-                .subarray
-                .as_ref()
-                .and_then(|s| s.get(d).copied().flatten());
-            let r = match from_q {
-                Some(r) => r,
-                None if neds.is_empty() => (0, -1),
-                None => (
-                    neds.iter().map(|n| n[d].0).min().unwrap(),
-                    neds.iter().map(|n| n[d].1).max().unwrap(),
-                ),
-            };
-            region.push(r);
+        let grid = dense::Grid {
+            lo: ranges.iter().map(|r| r.1).collect(),
+            hi: ranges.iter().map(|r| r.2).collect(),
+            ext: ranges.iter().map(|r| r.3).collect(),
+            tile_layout: Layout::from_value(self.schema.tile_order),
+            cell_layout: Layout::from_value(self.schema.cell_order),
+        };
+        let neds: Vec<Vec<(i128, i128)>> = frags.iter().map(|f| f.ned.clone()).collect();
+        let sel = dense::selection(&self.dir.root, &grid, &dims, q, &neds)?;
+        let nd = dims.len();
+        let perm: Vec<usize> = match q.order {
+            Some(Order::ColMajor) => (0..nd).rev().collect(),
+            _ => (0..nd).collect(),
+        };
+        let condition = match &q.condition {
+            Some(c) => Some(c.bind(self)?),
+            None => None,
+        };
+        // The condition's attributes are read too.
+        let mut all = attrs.clone();
+        let mut extra = 0;
+        if let Some(c) = &q.condition {
+            for n in c.field_names() {
+                if dims.iter().any(|d| d.name == n) || all.iter().any(|a| a.name == n) {
+                    continue;
+                }
+                let f = FieldInfo::lookup(&self.schema, &n).ok_or_else(|| Error::Condition {
+                    text: format!("{c:?}"),
+                    what: format!("the array has no field {n:?}"),
+                })?;
+                all.push(f);
+                extra += 1;
+            }
         }
-        let extent: Vec<i128> = region.iter().map(|(l, h)| (h - l + 1).max(0)).collect();
-        // The result takes a cell's bytes (or its fill value's) per field
-        // and cell, and var-sized cells their offsets and places while
-        // fragments overwrite them: a region from damaged non-empty domains
-        // must not allocate past the limit (nor overflow counting its cells).
-        let fill_len = |f: &FieldInfo| {
-            self.schema
+        let mut dattrs = Vec::with_capacity(all.len());
+        for a in &all {
+            let spec = self
+                .schema
                 .attributes
                 .iter()
-                .find(|x| x.name == f.name.as_bytes())
-                .and_then(|x| x.fill_value.as_ref())
-                .map(|v| v.len() as u64)
+                .find(|x| x.name == a.name.as_bytes())
+                .expect("attributes come from the schema");
+            let fill = spec
+                .fill_value
+                .clone()
+                .unwrap_or_else(|| vec![0; a.cell_size() as usize]);
+            let fill_valid = spec.fill_value_validity.unwrap_or(0) != 0 || !a.nullable;
+            let tiles = frags
+                .iter()
+                .map(|f| match FieldInfo::lookup(&f.frag.schema, &a.name) {
+                    Some(fa) => FieldTiles::open(f.frag, &fa, &self.opts).map(Some),
+                    None => Ok(None),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            dattrs.push(dense::DenseAttr {
+                field: a.clone(),
+                fill: fill_valid.then_some(fill),
+                tiles,
+            });
+        }
+        Ok(DensePlan {
+            grid,
+            frags,
+            dims,
+            attrs: dattrs,
+            sel: dense::Selection { dims: sel, perm },
+            condition,
+            extra,
+        })
+    }
+
+    /// Bytes a cell of the result takes (and more for var-sized cells
+    /// while they are overwritten).
+    fn dense_cell_bytes(plan: &DensePlan, coords: bool) -> u64 {
+        let d: u64 = if coords {
+            plan.dims.iter().map(|f| f.cell_size()).sum()
+        } else {
+            0
         };
-        let per_cell: u64 = dims
+        d + plan
+            .attrs
             .iter()
-            .chain(&attrs)
-            .map(|f| {
-                let fill = fill_len(f);
-                let bytes = f.cell_size().max(fill.unwrap_or(0));
-                let fixed = f.cell_val_num.is_some() && fill.is_none_or(|l| l == f.cell_size());
-                if f.is_dimension || fixed {
-                    bytes.saturating_add(u64::from(f.nullable))
+            .map(|a| {
+                let bytes = a
+                    .field
+                    .cell_size()
+                    .max(a.fill.as_ref().map_or(0, |f| f.len() as u64));
+                if a.field.cell_val_num.is_some() {
+                    bytes + u64::from(a.field.nullable)
                 } else {
                     bytes
                         .saturating_mul(2)
                         .saturating_add(DenseColumn::SPAN_BYTES)
                 }
             })
-            .fold(0, u64::saturating_add);
-        let limit = self.opts.max_tile_bytes();
-        let cells = extent.iter().try_fold(1i128, |a, e| a.checked_mul(*e));
-        let n = cells
-            .and_then(|c| u64::try_from(c).ok())
-            .filter(|c| c.checked_mul(per_cell).is_some_and(|b| b <= limit))
-            .and_then(|c| usize::try_from(c).ok());
-        let Some(n) = n else {
-            let cells = cells.map_or_else(|| "too many".to_string(), |c| c.to_string());
-            return Err(Error::Unsupported {
+            .sum::<u64>()
+    }
+
+    /// One batch of a dense read: its cells, the condition applied.
+    fn dense_batch(&self, plan: &DensePlan, sel: &dense::Selection, q: &Query) -> Result<Cells> {
+        let coords = !q.skip_coordinates || plan.condition.is_some();
+        let mut cells = dense::read_batch(
+            &plan.grid,
+            &plan.frags,
+            &plan.dims,
+            &plan.attrs,
+            sel,
+            coords,
+            &self.stats,
+        )?;
+        if let Some(c) = &plan.condition {
+            let mask = c.evaluate(&cells)?;
+            let nd = if coords { plan.dims.len() } else { 0 };
+            for (col, a) in cells.columns[nd..].iter_mut().zip(&plan.attrs) {
+                col.replace_failing(&mask, a.fill.as_deref());
+            }
+            let keep = cells.columns.len() - plan.extra;
+            cells.columns.truncate(keep);
+            if q.skip_coordinates {
+                cells.columns.drain(..plan.dims.len());
+            }
+        }
+        Ok(cells)
+    }
+
+    fn read_dense(&self, q: &Query) -> Result<Cells> {
+        let plan = self.dense_plan(q)?;
+        let per_cell = Self::dense_cell_bytes(&plan, true);
+        let limit = q.memory_budget.unwrap_or(Query::DEFAULT_READ_LIMIT);
+        let cells = plan.sel.cells();
+        let fits = u64::try_from(cells)
+            .ok()
+            .and_then(|c| c.checked_mul(per_cell))
+            .is_some_and(|b| b <= limit);
+        if !fits {
+            return Err(Error::Query {
                 path: self.dir.root.clone(),
                 what: format!(
-                    "a dense read of {cells} cells of {per_cell} bytes exceeds the limit of {limit} bytes"
+                    "a dense read of {cells} cells of {per_cell} bytes exceeds the memory budget of {limit} bytes: read it in batches (ArrayReader::batches), or raise Query::memory_budget"
                 ),
             });
-        };
-        let mut columns: Vec<DenseColumn> = Vec::new();
-        for a in &attrs {
-            let spec = self
-                .schema
-                .attributes
-                .iter()
-                .find(|x| x.name == a.name.as_bytes())
-                .unwrap();
-            let fill = spec
-                .fill_value
-                .clone()
-                .unwrap_or_else(|| vec![0; a.cell_size() as usize]);
-            let fill_valid = spec.fill_value_validity.unwrap_or(0) != 0 || !a.nullable;
-            columns.push(DenseColumn::new(
-                a.clone(),
-                n,
-                fill_valid.then_some(&fill[..]),
-            ));
         }
-        let cell_layout = Layout::from_value(self.schema.cell_order);
-        let tile_layout = Layout::from_value(self.schema.tile_order);
-        let ext: Vec<i128> = ranges.iter().map(|r| r.3).collect();
-        // Checked: tile extents and domains come from the files.
-        let cells_per_tile = ext.iter().try_fold(1i128, |a, e| a.checked_mul(*e));
-        let mut tile = vec![0i128; nd];
-        let mut within = vec![0i128; nd];
-        for (fi, frag) in self.fragments.iter().enumerate() {
-            let ned = &neds[fi];
-            // The box of cells this fragment wrote that the region holds.
-            let boxed: Vec<(i128, i128)> = (0..nd)
-                .map(|d| (ned[d].0.max(region[d].0), ned[d].1.min(region[d].1)))
-                .collect();
-            if boxed.iter().any(|(l, h)| l > h) {
-                continue;
-            }
-            // The fragment's tiles: the space tiles its domain touches, in tile order.
-            let t_lo: Vec<i128> = (0..nd)
-                .map(|d| (ned[d].0 - ranges[d].1).div_euclid(ranges[d].3))
-                .collect();
-            let t_hi: Vec<i128> = (0..nd)
-                .map(|d| (ned[d].1 - ranges[d].1).div_euclid(ranges[d].3))
-                .collect();
-            let t_n: Vec<i128> = (0..nd).map(|d| t_hi[d] - t_lo[d] + 1).collect();
-            let order = |idx: &[i128], sizes: &[i128], layout: Option<Layout>| -> Option<i128> {
-                let step = |i: i128, d: usize| i.checked_mul(sizes[d])?.checked_add(idx[d]);
-                if layout == Some(Layout::ColMajor) {
-                    (0..nd).rev().try_fold(0i128, step)
-                } else {
-                    (0..nd).try_fold(0i128, step)
-                }
-            };
-            // Each fragment is read with the schema it names (schema
-            // evolution); an attribute it does not have keeps the fill value.
-            let datas: Vec<Option<FieldData>> = attrs
-                .iter()
-                .map(|a| match FieldInfo::lookup(&frag.schema, &a.name) {
-                    Some(fa) => read_checked(frag, &fa, &self.opts, None).map(Some),
-                    None => Ok(None),
-                })
-                .collect::<Result<_>>()?;
-            let held: Vec<usize> = columns
-                .iter()
-                .zip(&datas)
-                .map(|(col, data)| data.as_ref().map_or(0, |d| d.len(col.field().cell_size())))
-                .collect();
-            let mut c: Vec<i128> = boxed.iter().map(|b| b.0).collect();
-            loop {
-                for d in 0..nd {
-                    tile[d] = (c[d] - ranges[d].1).div_euclid(ext[d]) - t_lo[d];
-                    within[d] = (c[d] - ranges[d].1).rem_euclid(ext[d]);
-                }
-                let cell = order(&tile, &t_n, tile_layout)
-                    .zip(cells_per_tile)
-                    .and_then(|(t, per)| t.checked_mul(per))
-                    .zip(order(&within, &ext, cell_layout))
-                    .and_then(|(t, w)| t.checked_add(w))
-                    .and_then(|c| usize::try_from(c).ok())
-                    .unwrap_or(usize::MAX);
-                // Row-major position of the coordinate inside the region.
-                let oi = (0..nd).fold(0i128, |i, d| i * extent[d] + (c[d] - region[d].0)) as usize;
-                for ((col, data), &held) in columns.iter_mut().zip(&datas).zip(&held) {
-                    let Some(data) = data else { continue };
-                    let i = cell;
-                    if i >= held {
-                        return Err(Error::decode(
-                            &frag.path,
-                            0,
-                            "Tile",
-                            "",
-                            format!(
-                                "{} holds fewer cells than its domain needs",
-                                col.field().name
-                            ),
-                        ));
-                    }
-                    let valid = data
-                        .validity
-                        .as_ref()
-                        .is_none_or(|v| v.get(i).is_some_and(|b| *b != 0));
-                    let cs = col.field().cell_size();
-                    col.set(oi, valid.then(|| data.cell(i, cs)));
-                }
-                if !next_coordinate(&mut c, &boxed) {
-                    break;
-                }
-            }
-        }
-        // Coordinates of every cell of the region, row-major.
-        let mut dim_cols: Vec<Column> = dims.iter().map(|f| Column::new(f.clone(), n)).collect();
-        if n > 0 {
-            let mut c: Vec<i128> = region.iter().map(|r| r.0).collect();
-            loop {
-                for (d, col) in dim_cols.iter_mut().enumerate() {
-                    let w = col.field.datatype.size() as usize;
-                    col.push(Some(&c[d].to_le_bytes()[..w]));
-                }
-                if !next_coordinate(&mut c, &region) {
-                    break;
-                }
-            }
-        }
-        dim_cols.extend(columns.into_iter().map(DenseColumn::finish));
-        Ok(Cells {
-            columns: dim_cols,
-            len: n,
-        })
+        let sel = plan.sel.clone();
+        self.dense_batch(&plan, &sel, q)
     }
 
     fn deletes(&self) -> Result<Vec<(u64, String, ConditionNode)>> {
@@ -1257,19 +1322,6 @@ fn cmp_values(a: &[Value], b: &[Value]) -> std::cmp::Ordering {
         }
     }
     std::cmp::Ordering::Equal
-}
-
-/// Steps `c` to the next coordinate of the box in row-major order; false
-/// after the last.
-fn next_coordinate(c: &mut [i128], bounds: &[(i128, i128)]) -> bool {
-    for d in (0..c.len()).rev() {
-        if c[d] < bounds[d].1 {
-            c[d] += 1;
-            return true;
-        }
-        c[d] = bounds[d].0;
-    }
-    false
 }
 
 impl ArrayReader {

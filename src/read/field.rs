@@ -489,6 +489,21 @@ impl FieldTiles {
         TileView::parse(&self.fixed.file, at, raw, None, self.max, pipe.is_empty())
     }
 
+    /// The validity tile `t` of a nullable field as a view of its file
+    /// (`None`: the fragment has no validity tile there).
+    pub(crate) fn validity_view(&self, t: usize) -> Result<Option<TileView<'_>>> {
+        let (Some(tf), Some(pipe), Some((offsets, size))) =
+            (&self.validity, &self.pipes.validity, &self.lists.validity)
+        else {
+            return Ok(None);
+        };
+        if t >= offsets.len() {
+            return Ok(None);
+        }
+        let (at, raw) = tf.raw(offsets, t, *size)?;
+        TileView::parse(&tf.file, at, raw, None, self.max, pipe.is_empty()).map(Some)
+    }
+
     /// Tile `t` as stored (a copy of its bytes in each file).
     pub(crate) fn stored(&self, t: usize) -> Result<StoredTile> {
         let (fo, fs) = &self.lists.fixed;

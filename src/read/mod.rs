@@ -4,6 +4,7 @@
 pub mod aggregate;
 pub mod cells;
 pub mod condition;
+mod dense;
 pub mod export;
 pub mod field;
 pub mod query_condition;

@@ -1,0 +1,797 @@
+//! Dense reads, planned: the selection (sorted, disjoint integer intervals
+//! per dimension) meets each fragment's non-empty domain; only the space
+//! tiles it touches are read, and of those only the chunks that hold
+//! selected cells. Cells go from the mapping (or from the chunk a filter
+//! decoded into) straight into the result's column buffers; a tile the
+//! result takes whole, in order, is decoded directly into its place.
+//!
+//! The result is laid out in row-major (or column-major) order of the
+//! selection; batches are runs of the outermost dimension, and the slabs of
+//! one batch that lie in different tile rows are filled in parallel.
+
+use rayon::prelude::*;
+
+use super::cells::{Cells, Column, DenseColumn, Query};
+use super::field::{FieldInfo, FieldTiles, ReadStats};
+use crate::array::fragment::Fragment;
+use crate::error::{Error, Result};
+use crate::filters::Pipeline;
+use crate::format::Layout;
+use crate::tile::{ChunkCache, TileView};
+
+/// Inclusive integer intervals of one dimension, sorted and disjoint.
+pub(crate) type Intervals = Vec<(i128, i128)>;
+
+/// The geometry of the array's domain.
+#[derive(Debug, Clone)]
+pub(crate) struct Grid {
+    pub lo: Vec<i128>,
+    pub hi: Vec<i128>,
+    pub ext: Vec<i128>,
+    pub tile_layout: Option<Layout>,
+    pub cell_layout: Option<Layout>,
+}
+
+impl Grid {
+    fn nd(&self) -> usize {
+        self.ext.len()
+    }
+
+    /// Cells of one space tile.
+    fn tile_cells(&self) -> Option<i128> {
+        self.ext.iter().try_fold(1i128, |a, e| a.checked_mul(*e))
+    }
+
+    /// Strides of the cells inside a tile (by the cell order).
+    fn cell_strides(&self) -> Vec<i128> {
+        strides(&self.ext, self.cell_layout == Some(Layout::ColMajor))
+    }
+
+    fn tile_of(&self, d: usize, c: i128) -> i128 {
+        (c - self.lo[d]).div_euclid(self.ext[d])
+    }
+}
+
+/// Row-major (or column-major) strides of a box of `sizes`.
+fn strides(sizes: &[i128], col_major: bool) -> Vec<i128> {
+    let nd = sizes.len();
+    let mut s = vec![1i128; nd];
+    if col_major {
+        for d in 1..nd {
+            s[d] = s[d - 1] * sizes[d - 1];
+        }
+    } else {
+        for d in (0..nd.saturating_sub(1)).rev() {
+            s[d] = s[d + 1] * sizes[d + 1];
+        }
+    }
+    s
+}
+
+/// Sorts and merges intervals (overlapping or adjacent ones become one).
+pub(crate) fn normalize(mut v: Intervals) -> Intervals {
+    v.sort_unstable();
+    let mut out: Intervals = Vec::with_capacity(v.len());
+    for (lo, hi) in v {
+        match out.last_mut() {
+            Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+            _ => out.push((lo, hi)),
+        }
+    }
+    out
+}
+
+/// The intervals of `a` inside `[lo, hi]`.
+fn clip(a: &[(i128, i128)], lo: i128, hi: i128) -> Intervals {
+    a.iter()
+        .filter(|(l, h)| *h >= lo && *l <= hi)
+        .map(|(l, h)| ((*l).max(lo), (*h).min(hi)))
+        .collect()
+}
+
+fn count(a: &[(i128, i128)]) -> i128 {
+    a.iter().map(|(l, h)| h - l + 1).sum()
+}
+
+/// One fragment as a dense read sees it.
+pub(crate) struct DenseFragment<'a> {
+    pub frag: &'a Fragment,
+    /// Its non-empty domain.
+    pub ned: Vec<(i128, i128)>,
+}
+
+impl DenseFragment<'_> {
+    /// The fragment's own tile numbering: tiles of the space tile grid its
+    /// non-empty domain touches, in tile order.
+    fn tile_index(&self, grid: &Grid, tc: &[i128]) -> Option<u64> {
+        let nd = grid.nd();
+        let t_lo: Vec<i128> = (0..nd).map(|d| grid.tile_of(d, self.ned[d].0)).collect();
+        let t_n: Vec<i128> = (0..nd)
+            .map(|d| grid.tile_of(d, self.ned[d].1) - t_lo[d] + 1)
+            .collect();
+        let st = strides(&t_n, grid.tile_layout == Some(Layout::ColMajor));
+        let idx = (0..nd).try_fold(0i128, |a, d| {
+            a.checked_add((tc[d] - t_lo[d]).checked_mul(st[d])?)
+        })?;
+        u64::try_from(idx).ok()
+    }
+}
+
+/// Where a fixed-size tile's bytes come from: a field's data tiles or its
+/// validity tiles.
+#[derive(Clone, Copy)]
+enum Source {
+    Data,
+    Validity,
+}
+
+fn view<'t>(tiles: &'t FieldTiles, source: Source, t: usize) -> Result<Option<TileView<'t>>> {
+    match source {
+        Source::Data => tiles.fixed_view(t).map(Some),
+        Source::Validity => tiles.validity_view(t),
+    }
+}
+
+fn pipeline(tiles: &FieldTiles, source: Source) -> &Pipeline {
+    match source {
+        Source::Data => &tiles.pipes.data,
+        Source::Validity => tiles.pipes.validity.as_ref().unwrap_or(&tiles.pipes.data),
+    }
+}
+
+/// The selection of one batch, and how its cells are laid out.
+#[derive(Clone)]
+pub(crate) struct Selection {
+    pub dims: Vec<Intervals>,
+    /// The dimensions from outermost to innermost of the result's order.
+    pub perm: Vec<usize>,
+}
+
+impl Selection {
+    pub fn cells(&self) -> i128 {
+        self.dims.iter().map(|d| count(d)).product()
+    }
+
+    /// Result strides of each dimension (by the result's order).
+    fn out_strides(&self) -> Vec<i128> {
+        let nd = self.dims.len();
+        let mut s = vec![1i128; nd];
+        let mut acc = 1i128;
+        for &d in self.perm.iter().rev() {
+            s[d] = acc;
+            acc *= count(&self.dims[d]);
+        }
+        s
+    }
+
+    /// Rank prefix of each interval of each dimension.
+    fn prefixes(&self) -> Vec<Vec<i128>> {
+        self.dims
+            .iter()
+            .map(|iv| {
+                let mut acc = 0;
+                iv.iter()
+                    .map(|(l, h)| {
+                        let p = acc;
+                        acc += h - l + 1;
+                        p
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Splits the outermost dimension at tile boundaries: slabs whose cells
+    /// lie in one row of tiles each.
+    fn slabs(&self, grid: &Grid) -> Vec<Selection> {
+        let outer = self.perm[0];
+        let mut out = Vec::new();
+        for &(lo, hi) in &self.dims[outer] {
+            let mut s = lo;
+            while s <= hi {
+                let tile_end = grid.lo[outer] + (grid.tile_of(outer, s) + 1) * grid.ext[outer] - 1;
+                let e = tile_end.min(hi);
+                let mut dims = self.dims.clone();
+                dims[outer] = vec![(s, e)];
+                out.push(Selection {
+                    dims,
+                    perm: self.perm.clone(),
+                });
+                s = e + 1;
+            }
+        }
+        out
+    }
+}
+
+/// Copies the cells of `sel` that the fragments hold from their tiles into
+/// `out` (`cs` bytes a cell, in the selection's order), the newest fragment
+/// last so that its cells win.
+#[allow(clippy::too_many_arguments)]
+fn fill_fixed(
+    grid: &Grid,
+    frags: &[DenseFragment],
+    tiles: &[Option<FieldTiles>],
+    source: Source,
+    cs: usize,
+    sel: &Selection,
+    out: &mut [u8],
+    stats: &ReadStats,
+) -> Result<()> {
+    let nd = grid.nd();
+    let ostr = sel.out_strides();
+    let pref = sel.prefixes();
+    let cstr = grid.cell_strides();
+    let per_tile = grid.tile_cells().unwrap_or(i128::MAX);
+    let inner = *sel.perm.last().expect("a dimension");
+    let mut cache = ChunkCache::default();
+    for (fi, f) in frags.iter().enumerate() {
+        let Some(ft) = &tiles[fi] else { continue };
+        // The selection's bounding box within the fragment.
+        let mut bbox = Vec::with_capacity(nd);
+        for d in 0..nd {
+            let (Some(first), Some(last)) = (sel.dims[d].first(), sel.dims[d].last()) else {
+                return Ok(());
+            };
+            let (l, h) = (first.0.max(f.ned[d].0), last.1.min(f.ned[d].1));
+            if l > h {
+                break;
+            }
+            bbox.push((l, h));
+        }
+        if bbox.len() < nd {
+            continue;
+        }
+        let t_lo: Vec<i128> = (0..nd).map(|d| grid.tile_of(d, bbox[d].0)).collect();
+        let t_hi: Vec<i128> = (0..nd).map(|d| grid.tile_of(d, bbox[d].1)).collect();
+        let mut tc = t_lo.clone();
+        'tiles: loop {
+            // The tile's box within the fragment and the selection.
+            let mut ivs: Vec<Intervals> = Vec::with_capacity(nd);
+            let mut origin = Vec::with_capacity(nd);
+            for d in 0..nd {
+                let o = grid.lo[d] + tc[d] * grid.ext[d];
+                origin.push(o);
+                let (l, h) = (o.max(bbox[d].0), (o + grid.ext[d] - 1).min(bbox[d].1));
+                ivs.push(clip(&sel.dims[d], l, h));
+            }
+            if ivs.iter().all(|v| !v.is_empty()) {
+                let t = f.tile_index(grid, &tc).ok_or_else(|| {
+                    Error::decode(&f.frag.path, 0, "Tile", "", "a tile index out of range")
+                })?;
+                if let Some(v) = view(ft, source, t as usize)? {
+                    if v.len() as i128 != per_tile * cs as i128 {
+                        return Err(Error::decode(
+                            &f.frag.path,
+                            0,
+                            "Tile",
+                            "",
+                            format!(
+                                "tile {t} holds {} bytes, a space tile of {per_tile} cells takes {}",
+                                v.len(),
+                                per_tile * cs as i128
+                            ),
+                        ));
+                    }
+                    stats.tile(v.len());
+                    copy_tile(
+                        &v,
+                        pipeline(ft, source),
+                        ft.max,
+                        cs,
+                        &ivs,
+                        &origin,
+                        &cstr,
+                        &ostr,
+                        &pref,
+                        sel,
+                        inner,
+                        out,
+                        &mut cache,
+                    )?;
+                }
+            }
+            // Next tile, row-major over the tile box.
+            for d in (0..nd).rev() {
+                if tc[d] < t_hi[d] {
+                    tc[d] += 1;
+                    continue 'tiles;
+                }
+                tc[d] = t_lo[d];
+            }
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Copies the cells of one tile in the boxes `ivs` into `out`.
+#[allow(clippy::too_many_arguments)]
+fn copy_tile(
+    v: &TileView,
+    pipe: &Pipeline,
+    limit: u64,
+    cs: usize,
+    ivs: &[Intervals],
+    origin: &[i128],
+    cstr: &[i128],
+    ostr: &[i128],
+    pref: &[Vec<i128>],
+    sel: &Selection,
+    inner: usize,
+    out: &mut [u8],
+    cache: &mut ChunkCache,
+) -> Result<()> {
+    let nd = ivs.len();
+    // Position in `ivs` of each dimension: (interval, coordinate).
+    let mut at: Vec<(usize, i128)> = ivs.iter().map(|v| (0, v[0].0)).collect();
+    let rank = |d: usize, c: i128| -> i128 {
+        // The interval of the selection that holds c.
+        let k = sel.dims[d].partition_point(|(_, h)| *h < c);
+        pref[d][k] + (c - sel.dims[d][k].0)
+    };
+    let outer: Vec<usize> = sel.perm.iter().copied().filter(|d| *d != inner).collect();
+    let contiguous = cstr[inner] == 1;
+    // The whole tile in one run, in the result's order: decode in place.
+    let whole = contiguous
+        && ostr[inner] == 1
+        && ivs[inner].len() == 1
+        && ivs[inner][0].0 == origin[inner]
+        && outer
+            .iter()
+            .all(|d| ivs[*d].len() == 1 && ivs[*d][0].0 == ivs[*d][0].1)
+        && count(&ivs[inner]) * cs as i128 == v.len() as i128;
+    if whole {
+        let first: i128 = (0..nd).map(|d| rank(d, ivs[d][0].0) * ostr[d]).sum();
+        let s = first as usize * cs;
+        return v.decode_into(pipe, limit, &mut out[s..s + v.len() as usize]);
+    }
+    loop {
+        // One run along the inner dimension for each interval there.
+        for &(lo, hi) in &ivs[inner] {
+            at[inner] = (0, lo);
+            let tpos: i128 = (0..nd).map(|d| (at[d].1 - origin[d]) * cstr[d]).sum();
+            let opos: i128 = (0..nd).map(|d| rank(d, at[d].1) * ostr[d]).sum();
+            let n = hi - lo + 1;
+            if contiguous && ostr[inner] == 1 {
+                let (ts, os) = (tpos as usize * cs, opos as usize * cs);
+                let len = n as usize * cs;
+                v.read_range_into(
+                    pipe,
+                    limit,
+                    ts as u64..(ts + len) as u64,
+                    &mut out[os..os + len],
+                    cache,
+                )?;
+            } else {
+                for k in 0..n {
+                    let ts = (tpos + k * cstr[inner]) as usize * cs;
+                    let os = (opos + k * ostr[inner]) as usize * cs;
+                    v.read_range_into(
+                        pipe,
+                        limit,
+                        ts as u64..(ts + cs) as u64,
+                        &mut out[os..os + cs],
+                        cache,
+                    )?;
+                }
+            }
+        }
+        // Next coordinate of the outer dimensions.
+        let mut moved = false;
+        for &d in outer.iter().rev() {
+            let (k, c) = at[d];
+            if c < ivs[d][k].1 {
+                at[d].1 = c + 1;
+                moved = true;
+                break;
+            }
+            if k + 1 < ivs[d].len() {
+                at[d] = (k + 1, ivs[d][k + 1].0);
+                moved = true;
+                break;
+            }
+            at[d] = (0, ivs[d][0].0);
+        }
+        if !moved {
+            return Ok(());
+        }
+    }
+}
+
+/// Every (cell of the selection, fragment cell) pair of var-sized tiles:
+/// calls `each(result index, tile, cell index in the tile)` for the cells
+/// the fragments hold, oldest fragment first.
+fn for_each_cell(
+    grid: &Grid,
+    frags: &[DenseFragment],
+    tiles: &[Option<FieldTiles>],
+    sel: &Selection,
+    stats: &ReadStats,
+    mut each: impl FnMut(usize, &super::field::FieldTile, usize) -> Result<()>,
+) -> Result<()> {
+    let nd = grid.nd();
+    let ostr = sel.out_strides();
+    let pref = sel.prefixes();
+    let cstr = grid.cell_strides();
+    let rank = |d: usize, c: i128| -> i128 {
+        let k = sel.dims[d].partition_point(|(_, h)| *h < c);
+        pref[d][k] + (c - sel.dims[d][k].0)
+    };
+    for (fi, f) in frags.iter().enumerate() {
+        let Some(ft) = &tiles[fi] else { continue };
+        let mut bbox = Vec::with_capacity(nd);
+        for d in 0..nd {
+            let (Some(first), Some(last)) = (sel.dims[d].first(), sel.dims[d].last()) else {
+                return Ok(());
+            };
+            let (l, h) = (first.0.max(f.ned[d].0), last.1.min(f.ned[d].1));
+            if l > h {
+                break;
+            }
+            bbox.push((l, h));
+        }
+        if bbox.len() < nd {
+            continue;
+        }
+        let t_lo: Vec<i128> = (0..nd).map(|d| grid.tile_of(d, bbox[d].0)).collect();
+        let t_hi: Vec<i128> = (0..nd).map(|d| grid.tile_of(d, bbox[d].1)).collect();
+        let mut tc = t_lo.clone();
+        'tiles: loop {
+            let mut ivs: Vec<Intervals> = Vec::with_capacity(nd);
+            let mut origin = Vec::with_capacity(nd);
+            for d in 0..nd {
+                let o = grid.lo[d] + tc[d] * grid.ext[d];
+                origin.push(o);
+                let (l, h) = (o.max(bbox[d].0), (o + grid.ext[d] - 1).min(bbox[d].1));
+                ivs.push(clip(&sel.dims[d], l, h));
+            }
+            if ivs.iter().all(|v| !v.is_empty()) {
+                let t = f.tile_index(grid, &tc).ok_or_else(|| {
+                    Error::decode(&f.frag.path, 0, "Tile", "", "a tile index out of range")
+                })?;
+                let tile = ft.tile(t as usize)?;
+                stats.tile(tile.var.as_ref().map_or(tile.fixed.len(), Vec::len) as u64);
+                // Every cell of the boxes.
+                let mut c: Vec<(usize, i128)> = ivs.iter().map(|v| (0, v[0].0)).collect();
+                loop {
+                    let tpos: i128 = (0..nd).map(|d| (c[d].1 - origin[d]) * cstr[d]).sum();
+                    let opos: i128 = (0..nd).map(|d| rank(d, c[d].1) * ostr[d]).sum();
+                    each(opos as usize, &tile, tpos as usize)?;
+                    let mut moved = false;
+                    for d in (0..nd).rev() {
+                        let (k, x) = c[d];
+                        if x < ivs[d][k].1 {
+                            c[d].1 = x + 1;
+                            moved = true;
+                            break;
+                        }
+                        if k + 1 < ivs[d].len() {
+                            c[d] = (k + 1, ivs[d][k + 1].0);
+                            moved = true;
+                            break;
+                        }
+                        c[d] = (0, ivs[d][0].0);
+                    }
+                    if !moved {
+                        break;
+                    }
+                }
+            }
+            for d in (0..nd).rev() {
+                if tc[d] < t_hi[d] {
+                    tc[d] += 1;
+                    continue 'tiles;
+                }
+                tc[d] = t_lo[d];
+            }
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// What a dense read needs of an attribute.
+pub(crate) struct DenseAttr {
+    pub field: FieldInfo,
+    /// The fill value (`None`: null).
+    pub fill: Option<Vec<u8>>,
+    /// Per fragment, its tiles of the attribute (`None`: the fragment's
+    /// schema does not have it).
+    pub tiles: Vec<Option<FieldTiles>>,
+}
+
+/// Reads one batch: the cells of `sel`, one column per dimension (unless
+/// `coords` is false) and per attribute.
+pub(crate) fn read_batch(
+    grid: &Grid,
+    frags: &[DenseFragment],
+    dims: &[FieldInfo],
+    attrs: &[DenseAttr],
+    sel: &Selection,
+    coords: bool,
+    stats: &ReadStats,
+) -> Result<Cells> {
+    let n = usize::try_from(sel.cells()).map_err(|_| Error::Query {
+        path: frags
+            .first()
+            .map(|f| f.frag.path.clone())
+            .unwrap_or_default(),
+        what: "too many cells".into(),
+    })?;
+    let slabs = sel.slabs(grid);
+    let slab_cells: Vec<usize> = slabs.iter().map(|s| s.cells() as usize).collect();
+    let mut columns = Vec::new();
+    if coords {
+        columns.extend(coordinate_columns(dims, sel, n));
+    }
+    // Whether one fragment holding the attribute covers the selection: then
+    // no cell keeps its fill value, and the buffers need not be filled first.
+    let covered = |tiles: &[Option<FieldTiles>]| {
+        frags.iter().zip(tiles).any(|(f, t)| {
+            t.is_some()
+                && (0..grid.nd()).all(|d| {
+                    let iv = &sel.dims[d];
+                    iv.first().is_some_and(|x| x.0 >= f.ned[d].0)
+                        && iv.last().is_some_and(|x| x.1 <= f.ned[d].1)
+                })
+        })
+    };
+    for a in attrs {
+        let cs = a.field.cell_size() as usize;
+        let fixed_fill = a.fill.as_ref().is_none_or(|f| f.len() == cs);
+        if a.field.cell_val_num.is_some() && fixed_fill {
+            let mut data = if covered(&a.tiles) && a.fill.is_some() {
+                vec![0u8; n * cs]
+            } else {
+                match &a.fill {
+                    Some(f) => f.repeat(n),
+                    None => vec![0u8; n * cs],
+                }
+            };
+            fill_parallel(
+                grid,
+                frags,
+                &a.tiles,
+                Source::Data,
+                cs,
+                &slabs,
+                &slab_cells,
+                &mut data,
+                stats,
+            )?;
+            let validity = if a.field.nullable {
+                let mut v = vec![u8::from(a.fill.is_some()); n];
+                fill_parallel(
+                    grid,
+                    frags,
+                    &a.tiles,
+                    Source::Validity,
+                    1,
+                    &slabs,
+                    &slab_cells,
+                    &mut v,
+                    stats,
+                )?;
+                Some(v)
+            } else {
+                None
+            };
+            columns.push(Column::from_parts(a.field.clone(), data, None, validity, n));
+        } else {
+            let mut col = DenseColumn::new(a.field.clone(), n, a.fill.as_deref());
+            let cs1 = a.field.cell_size();
+            for_each_cell(grid, frags, &a.tiles, sel, stats, |oi, tile, i| {
+                let valid = tile
+                    .validity
+                    .as_ref()
+                    .is_none_or(|v| v.get(i).is_some_and(|b| *b != 0));
+                let cell = match &tile.var_offsets {
+                    Some(o) => {
+                        let data = tile.var.as_deref().unwrap_or_default();
+                        let s = *o.get(i).ok_or_else(|| short(frags, &a.field))? as usize;
+                        let e = o.get(i + 1).map_or(data.len(), |x| *x as usize);
+                        data.get(s..e).ok_or_else(|| short(frags, &a.field))?
+                    }
+                    None => {
+                        let s = i * cs1 as usize;
+                        tile.fixed
+                            .get(s..s + cs1 as usize)
+                            .ok_or_else(|| short(frags, &a.field))?
+                    }
+                };
+                col.set(oi, valid.then_some(cell));
+                Ok(())
+            })?;
+            columns.push(col.finish());
+        }
+    }
+    Ok(Cells { columns, len: n })
+}
+
+fn short(frags: &[DenseFragment], f: &FieldInfo) -> Error {
+    Error::decode(
+        frags
+            .first()
+            .map_or(std::path::Path::new(""), |f| f.frag.path.as_path()),
+        0,
+        "Tile",
+        &f.name,
+        format!("{} holds fewer cells than its domain needs", f.name),
+    )
+}
+
+/// [`fill_fixed`] over the slabs of a batch, in parallel: each slab fills
+/// its own part of `out`.
+#[allow(clippy::too_many_arguments)]
+fn fill_parallel(
+    grid: &Grid,
+    frags: &[DenseFragment],
+    tiles: &[Option<FieldTiles>],
+    source: Source,
+    cs: usize,
+    slabs: &[Selection],
+    slab_cells: &[usize],
+    out: &mut [u8],
+    stats: &ReadStats,
+) -> Result<()> {
+    let mut parts = Vec::with_capacity(slabs.len());
+    let mut rest = out;
+    for (s, &n) in slabs.iter().zip(slab_cells) {
+        let (a, b) = rest.split_at_mut(n * cs);
+        parts.push((s, a));
+        rest = b;
+    }
+    parts
+        .into_par_iter()
+        .try_for_each(|(s, part)| fill_fixed(grid, frags, tiles, source, cs, s, part, stats))
+}
+
+/// The coordinates of every cell of the selection, in its order.
+fn coordinate_columns(dims: &[FieldInfo], sel: &Selection, n: usize) -> Vec<Column> {
+    let nd = dims.len();
+    let ostr = sel.out_strides();
+    let mut cols = Vec::with_capacity(nd);
+    for (d, f) in dims.iter().enumerate() {
+        let w = f.datatype.size() as usize;
+        let mut data = Vec::with_capacity(n * w);
+        let values: Vec<i128> = sel.dims[d].iter().flat_map(|(l, h)| *l..=*h).collect();
+        let stride = ostr[d] as usize;
+        let m = values.len().max(1);
+        // Each value repeats `stride` times, and the pattern repeats.
+        let mut i = 0;
+        while i < n {
+            let v = values[(i / stride) % m];
+            let b = v.to_le_bytes();
+            for _ in 0..stride.min(n - i) {
+                data.extend_from_slice(&b[..w]);
+            }
+            i += stride;
+        }
+        cols.push(Column::from_parts(f.clone(), data, None, None, n));
+    }
+    cols
+}
+
+/// The selection of a dense query: per dimension, the intervals of the
+/// query's ranges (and old subarray), else the union box of the fragments'
+/// non-empty domains.
+pub(crate) fn selection(
+    path: &std::path::Path,
+    grid: &Grid,
+    dims: &[FieldInfo],
+    q: &Query,
+    neds: &[Vec<(i128, i128)>],
+) -> Result<Vec<Intervals>> {
+    let nd = grid.nd();
+    let mut out = Vec::with_capacity(nd);
+    for (d, f) in dims.iter().enumerate().take(nd) {
+        let mut iv: Option<Intervals> = None;
+        for (name, rs) in &q.ranges {
+            if *name != f.name {
+                continue;
+            }
+            let mut v = Vec::new();
+            for r in rs {
+                r.check(f.datatype).map_err(|what| Error::Query {
+                    path: path.to_path_buf(),
+                    what: format!("range on {:?}: {what}", f.name),
+                })?;
+                let (super::range::Bound::Int(lo), super::range::Bound::Int(hi)) = (&r.lo, &r.hi)
+                else {
+                    return Err(Error::Query {
+                        path: path.to_path_buf(),
+                        what: format!("dense dimension {:?} takes integer ranges", f.name),
+                    });
+                };
+                if *lo < grid.lo[d] || *hi > grid.hi[d] {
+                    return Err(Error::Query {
+                        path: path.to_path_buf(),
+                        what: format!(
+                            "range {lo}:{hi} on {:?} is outside the domain {}:{}",
+                            f.name, grid.lo[d], grid.hi[d]
+                        ),
+                    });
+                }
+                v.push((*lo, *hi));
+            }
+            let v = normalize(v);
+            iv = Some(match iv {
+                None => v,
+                Some(prev) => intersect(&prev, &v),
+            });
+        }
+        if let Some((lo, hi)) = q
+            .subarray
+            .as_ref()
+            .and_then(|s| s.get(d).copied().flatten())
+        {
+            iv = Some(match iv {
+                None => vec![(lo, hi)],
+                Some(prev) => clip(&prev, lo, hi),
+            });
+        }
+        let iv = match iv {
+            Some(v) => v,
+            None if neds.is_empty() => Vec::new(),
+            None => vec![(
+                neds.iter().map(|n| n[d].0).min().unwrap_or(0),
+                neds.iter().map(|n| n[d].1).max().unwrap_or(-1),
+            )],
+        };
+        out.push(iv.into_iter().filter(|(l, h)| l <= h).collect());
+    }
+    Ok(out)
+}
+
+fn intersect(a: &[(i128, i128)], b: &[(i128, i128)]) -> Intervals {
+    let mut out = Vec::new();
+    for &(l, h) in b {
+        out.extend(clip(a, l, h));
+    }
+    normalize(out)
+}
+
+/// Splits a selection into batches of at most `max_cells` cells (at least
+/// one row of the outermost dimension each).
+pub(crate) fn batches(sel: &Selection, max_cells: usize) -> Vec<Selection> {
+    let outer = sel.perm[0];
+    let row: i128 = (0..sel.dims.len())
+        .filter(|d| *d != outer)
+        .map(|d| count(&sel.dims[d]))
+        .product();
+    if row == 0 || sel.dims[outer].is_empty() {
+        return Vec::new();
+    }
+    let rows_per = (max_cells as i128 / row).max(1);
+    let mut out = Vec::new();
+    let mut cur: Intervals = Vec::new();
+    let mut in_cur = 0i128;
+    for &(lo, hi) in &sel.dims[outer] {
+        let mut s = lo;
+        while s <= hi {
+            let take = (rows_per - in_cur).min(hi - s + 1);
+            cur.push((s, s + take - 1));
+            in_cur += take;
+            s += take;
+            if in_cur == rows_per {
+                let mut dims = sel.dims.clone();
+                dims[outer] = std::mem::take(&mut cur);
+                out.push(Selection {
+                    dims,
+                    perm: sel.perm.clone(),
+                });
+                in_cur = 0;
+            }
+        }
+    }
+    if !cur.is_empty() {
+        let mut dims = sel.dims.clone();
+        dims[outer] = cur;
+        out.push(Selection {
+            dims,
+            perm: sel.perm.clone(),
+        });
+    }
+    out
+}
