@@ -14,6 +14,7 @@ use super::field::{read_field, read_zipped_coords, FieldData, FieldInfo};
 use super::field::{FieldTiles, ReadStats};
 use super::query_condition::{BoundCondition, QueryCondition};
 use super::range::DimRange;
+use super::sparse;
 use crate::array::directory::ArrayDirectory;
 use crate::array::fragment::{Fragment, Metadata};
 use crate::error::{Error, Result};
@@ -344,6 +345,26 @@ pub struct Cells {
 }
 
 impl Cells {
+    /// The cells whose `mask` entry is true.
+    pub fn filter(&self, mask: &[bool]) -> Cells {
+        let len = mask.iter().take(self.len).filter(|m| **m).count();
+        let columns = self
+            .columns
+            .iter()
+            .map(|c| {
+                let mut out = Column::new(c.field.clone(), len);
+                for (i, _) in mask.iter().enumerate().take(self.len).filter(|(_, m)| **m) {
+                    out.push(c.get(i));
+                }
+                if c.validity.is_some() && out.validity.is_none() {
+                    out.validity = Some(vec![1; len]);
+                }
+                out
+            })
+            .collect();
+        Cells { columns, len }
+    }
+
     /// The column of field `name`.
     pub fn column(&self, name: &str) -> Option<&Column> {
         self.columns.iter().find(|c| c.field.name == name)
@@ -959,16 +980,97 @@ impl ArrayReader {
         Ok(out)
     }
 
+    /// The typed ranges of each dimension of a query: its `ranges` (each
+    /// checked against the dimension's datatype) and its old `subarray`.
+    fn dim_ranges_of(&self, q: &Query, dims: &[FieldInfo]) -> Result<sparse::DimRanges> {
+        let mut out: sparse::DimRanges = vec![Vec::new(); dims.len()];
+        for (name, rs) in &q.ranges {
+            let d = dims
+                .iter()
+                .position(|d| d.name == *name)
+                .ok_or_else(|| Error::Query {
+                    path: self.dir.root.clone(),
+                    what: format!("the array has no dimension {name:?}"),
+                })?;
+            for r in rs {
+                r.check(dims[d].datatype).map_err(|what| Error::Query {
+                    path: self.dir.root.clone(),
+                    what: format!("range on {name:?}: {what}"),
+                })?;
+            }
+            out[d].extend(rs.iter().cloned());
+        }
+        if let Some(sub) = &q.subarray {
+            for (d, r) in sub.iter().enumerate().take(dims.len()) {
+                if let Some((lo, hi)) = r {
+                    let r = DimRange {
+                        lo: super::range::Bound::Int(*lo),
+                        hi: super::range::Bound::Int(*hi),
+                    };
+                    if out[d].is_empty() {
+                        out[d].push(r);
+                    } else {
+                        // Both given: the ranges within the subarray.
+                        out[d] = out[d]
+                            .iter()
+                            .filter(|x| x.overlaps(&r.lo, &r.hi))
+                            .map(|x| DimRange {
+                                lo: if x.lo > r.lo {
+                                    x.lo.clone()
+                                } else {
+                                    r.lo.clone()
+                                },
+                                hi: if x.hi < r.hi {
+                                    x.hi.clone()
+                                } else {
+                                    r.hi.clone()
+                                },
+                            })
+                            .collect();
+                        if out[d].is_empty() {
+                            // Nothing of the dimension is selected.
+                            out[d].push(DimRange {
+                                lo: super::range::Bound::Int(1),
+                                hi: super::range::Bound::Int(0),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
     fn read_sparse(&self, q: &Query) -> Result<Cells> {
-        let (dims, attrs) = self.fields(q)?;
+        let (dims, requested) = self.fields(q)?;
         let deletes = self.deletes()?;
         let allows_dups = self.schema.allows_dups.unwrap_or(0) != 0;
-        // Every field a delete condition names must be read too.
+        let ranges = self.dim_ranges_of(q, &dims)?;
+        let condition = match &q.condition {
+            Some(c) => Some((c.bind(self)?, c.field_names())),
+            None => None,
+        };
+        // The condition's attributes are read too, and dropped at the end.
+        let mut attrs = requested.clone();
+        if let Some((_, names)) = &condition {
+            for n in names {
+                if dims.iter().any(|d| d.name == *n) || attrs.iter().any(|a| a.name == *n) {
+                    continue;
+                }
+                let f = FieldInfo::lookup(&self.schema, n)
+                    .filter(|f| !f.is_dimension)
+                    .ok_or_else(|| Error::Condition {
+                        text: format!("{:?}", q.condition),
+                        what: format!("the array has no field {n:?}"),
+                    })?;
+                attrs.push(f);
+            }
+        }
         struct Frag {
             dims: Vec<FieldData>,
             attrs: Vec<Option<FieldData>>,
             timestamps: Option<Vec<u64>>,
-            processed: Vec<String>,
+            processed: std::sync::Arc<Vec<String>>,
             t1: u64,
         }
         let mut frags = Vec::new();
@@ -978,10 +1080,46 @@ impl ArrayReader {
             .iter()
             .filter_map(|a| FieldInfo::lookup(&self.schema, &String::from_utf8_lossy(&a.name)))
             .collect();
-        for f in &self.fragments {
-            // Every field must hold as many cells as the first dimension.
-            // A field's place in the fragment's files is in the schema the
-            // fragment names (a later schema may have added attributes).
+        // The attributes to decode: those asked for, and those a condition
+        // or a delete names.
+        let mut delete_fields = Vec::new();
+        for (_, _, node) in &deletes {
+            condition_fields(node, &mut delete_fields);
+        }
+        let needed: Vec<bool> = all_attrs
+            .iter()
+            .map(|a| {
+                attrs.iter().any(|x| x.name == a.name)
+                    || delete_fields.iter().any(|f| f == a.name.as_bytes())
+            })
+            .collect();
+        for (fi, f) in self.fragments.iter().enumerate() {
+            let processed = std::sync::Arc::new(f.processed_conditions(&self.opts)?);
+            if let Some(mut tiles) = sparse::select_tiles(f, &dims, &ranges, &self.opts)? {
+                if let Some(skip) = &q.skip_tiles {
+                    tiles.retain(|(t, _)| !skip.contains(&(fi, *t as u64)));
+                }
+                if tiles.is_empty() {
+                    continue;
+                }
+                let fields =
+                    sparse::FragmentFields::open(f, &dims, &all_attrs, &needed, &self.opts)?;
+                for t in fields.tiles(f, &tiles, &ranges, &self.stats)? {
+                    frags.push(Frag {
+                        dims: t.dims,
+                        attrs: t.attrs,
+                        timestamps: t.timestamps,
+                        processed: processed.clone(),
+                        t1: f.name.t1,
+                    });
+                }
+                continue;
+            }
+            // Fragments with no R-tree to go by (before version 5): every
+            // field whole. Every field must hold as many cells as the first
+            // dimension. A field's place in the fragment's files is in the
+            // schema the fragment names (a later schema may have added
+            // attributes).
             let mut n = None;
             let mut dims_d = Vec::with_capacity(dims.len());
             if f.version() < 5 {
@@ -1002,16 +1140,17 @@ impl ArrayReader {
             }
             let attrs_d = all_attrs
                 .iter()
-                .map(|a| match FieldInfo::lookup(&f.schema, &a.name) {
-                    Some(fa) => read_checked(f, &fa, &self.opts, n).map(Some),
-                    None => Ok(None),
+                .zip(&needed)
+                .map(|(a, need)| match FieldInfo::lookup(&f.schema, &a.name) {
+                    Some(fa) if *need => read_checked(f, &fa, &self.opts, n).map(Some),
+                    _ => Ok(None),
                 })
                 .collect::<Result<Vec<_>>>()?;
             let has_timestamps = matches!(
                 &f.metadata,
                 Metadata::Footer(footer) if footer.includes_timestamps == Some(1)
             );
-            let timestamps = if has_timestamps {
+            let timestamps: Option<Vec<u64>> = if has_timestamps {
                 let t = FieldInfo::timestamps(&f.schema);
                 let d = read_checked(f, &t, &self.opts, n)?;
                 Some(
@@ -1023,11 +1162,36 @@ impl ArrayReader {
             } else {
                 None
             };
-            let processed = f.processed_conditions(&self.opts)?;
+            // The cells in the ranges.
+            let n = n.unwrap_or(0);
+            let keep: Vec<bool> = (0..n)
+                .map(|i| {
+                    ranges.iter().zip(&dims).zip(&dims_d).all(|((rs, f), d)| {
+                        rs.is_empty()
+                            || rs
+                                .iter()
+                                .any(|r| r.contains(f.datatype, d.cell(i, f.cell_size())))
+                    })
+                })
+                .collect();
             frags.push(Frag {
-                dims: dims_d,
-                attrs: attrs_d,
-                timestamps,
+                dims: dims_d
+                    .iter()
+                    .zip(&dims)
+                    .map(|(d, f)| d.select(&keep, f.cell_size()))
+                    .collect(),
+                attrs: attrs_d
+                    .iter()
+                    .zip(&all_attrs)
+                    .map(|(d, f)| d.as_ref().map(|d| d.select(&keep, f.cell_size())))
+                    .collect(),
+                timestamps: timestamps.map(|t| {
+                    t.into_iter()
+                        .zip(&keep)
+                        .filter(|(_, k)| **k)
+                        .map(|(t, _)| t)
+                        .collect()
+                }),
                 processed,
                 t1: f.name.t1,
             });
@@ -1037,17 +1201,6 @@ impl ArrayReader {
         for (fi, fr) in frags.iter().enumerate() {
             let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
             'cell: for i in 0..n {
-                if let Some(sub) = &q.subarray {
-                    for (d, r) in sub.iter().enumerate() {
-                        if let Some((lo, hi)) = r {
-                            let v =
-                                int_of(dims[d].datatype, fr.dims[d].cell(i, dims[d].cell_size()));
-                            if v.is_none_or(|v| v < *lo || v > *hi) {
-                                continue 'cell;
-                            }
-                        }
-                    }
-                }
                 let ts = fr.timestamps.as_ref().map_or(fr.t1, |t| t[i]);
                 for (dt, name, cond) in &deletes {
                     if ts > *dt || fr.processed.contains(name) {
@@ -1088,9 +1241,12 @@ impl ArrayReader {
         };
         // Row-major order of the coordinates (the order `export` prints),
         // ties in (fragment, cell) order.
-        let keys = SortKeys::new(&dims, picked.len(), coords);
+        let unordered = q.order == Some(Order::Unordered) && allows_dups;
+        let keys = SortKeys::new(&dims, if unordered { 0 } else { picked.len() }, coords);
         let mut order: Vec<usize> = (0..picked.len()).collect();
-        order.sort_unstable_by(|&p, &q| keys.cmp(p, q, coords).then(p.cmp(&q)));
+        if !unordered {
+            order.sort_unstable_by(|&p, &q| keys.cmp(p, q, coords).then(p.cmp(&q)));
+        }
         if !allows_dups {
             // The newest write of each coordinate wins (ties: the later
             // fragment, the later cell). Cells of one coordinate have equal
@@ -1134,6 +1290,22 @@ impl ArrayReader {
                 start = end;
             }
             order = kept;
+        }
+        match q.order {
+            Some(Order::ColMajor) => {
+                order.sort_by(|&p, &q| keys.cmp_reversed(p, q, coords));
+            }
+            Some(Order::GlobalOrder) => {
+                let go = crate::write::order::GlobalOrder::new(&self.schema);
+                let cs = |p: usize| -> Vec<crate::write::order::Coord> {
+                    (0..dims.len()).map(|d| go.coord(d, coords(p, d))).collect()
+                };
+                let mut keyed: Vec<(Vec<u64>, usize)> =
+                    order.iter().map(|&p| (go.key(&cs(p)), p)).collect();
+                keyed.sort_by(|(ka, p), (kb, q)| go.cmp(ka, &cs(*p), kb, &cs(*q)));
+                order = keyed.into_iter().map(|(_, p)| p).collect();
+            }
+            _ => {}
         }
         let mut columns = Vec::new();
         for (d, f) in dims.iter().enumerate() {
@@ -1181,10 +1353,29 @@ impl ArrayReader {
             }
             columns.push(col);
         }
-        Ok(Cells {
+        let mut cells = Cells {
             len: order.len(),
             columns,
-        })
+        };
+        if let Some((c, _)) = &condition {
+            let mask = c.evaluate(&cells)?;
+            cells = cells.filter(&mask);
+            cells.columns.truncate(dims.len() + requested.len());
+        }
+        if q.skip_coordinates {
+            cells.columns.drain(..dims.len());
+        }
+        Ok(cells)
+    }
+}
+
+/// The field names a delete condition reads.
+fn condition_fields(node: &ConditionNode, out: &mut Vec<Vec<u8>>) {
+    match &node.body {
+        crate::format::ConditionNodeBody::Expression(e) => {
+            e.children.iter().for_each(|c| condition_fields(c, out))
+        }
+        crate::format::ConditionNodeBody::Value(v) => out.push(v.field_name.clone()),
     }
 }
 
@@ -1253,6 +1444,32 @@ impl SortKeys {
             general: Some((0..n).map(key).collect()),
             exact: false,
         }
+    }
+
+    /// [`SortKeys::cmp`] with the last dimension compared first
+    /// (column-major order).
+    fn cmp_reversed<'a>(
+        &self,
+        p: usize,
+        q: usize,
+        coords: impl Fn(usize, usize) -> &'a [u8],
+    ) -> std::cmp::Ordering {
+        if let Some(g) = &self.general {
+            let (mut a, mut b) = (g[p].clone(), g[q].clone());
+            a.reverse();
+            b.reverse();
+            return cmp_values(&a, &b);
+        }
+        for (d, k) in self.dims.iter().enumerate().rev() {
+            let o = match k {
+                Some(k) => k[p].cmp(&k[q]),
+                None => coords(p, d).cmp(coords(q, d)),
+            };
+            if o.is_ne() {
+                return o;
+            }
+        }
+        std::cmp::Ordering::Equal
     }
 
     fn cmp<'a>(

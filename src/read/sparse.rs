@@ -1,0 +1,362 @@
+//! Sparse reads, planned: fragments whose non-empty domain misses the
+//! query's ranges are skipped, the R-tree's leaf MBRs choose the tiles that
+//! may hold selected cells, and only those tiles of the fields the query
+//! needs are decoded; cells outside the ranges are dropped tile by tile.
+
+use rayon::prelude::*;
+
+use super::field::{FieldData, FieldInfo, FieldTile, FieldTiles, ReadStats};
+use super::range::{Bound, DimRange};
+use crate::array::fragment::{dims_for, Fragment, Metadata};
+use crate::error::{Error, Result};
+use crate::filters::ReadOptions;
+use crate::format::{Datatype, Range1D};
+
+/// The ranges of each dimension (an empty list: no limit).
+pub(crate) type DimRanges = Vec<Vec<DimRange>>;
+
+/// The bounds a `Range1D` (of an MBR or a non-empty domain) holds.
+pub(crate) fn range_bounds(dt: Datatype, r: &Range1D) -> Option<(Bound, Bound)> {
+    let (lo, hi) = match r.min_length {
+        Some(m) => {
+            let m = usize::try_from(m).ok()?.min(r.range.len());
+            (&r.range[..m], &r.range[m..])
+        }
+        None => r.range.split_at(r.range.len() / 2),
+    };
+    Some((Bound::of_cell(dt, lo)?, Bound::of_cell(dt, hi)?))
+}
+
+/// Whether the box of `bounds` meets the ranges (per dimension, one of its
+/// ranges), and whether it lies inside them. Unknown bounds meet anything.
+fn meets(ranges: &DimRanges, bounds: &[Option<(Bound, Bound)>]) -> (bool, bool) {
+    let mut inside = true;
+    for (rs, b) in ranges.iter().zip(bounds) {
+        if rs.is_empty() {
+            continue;
+        }
+        let Some((lo, hi)) = b else {
+            inside = false;
+            continue;
+        };
+        if !rs.iter().any(|r| r.overlaps(lo, hi)) {
+            return (false, false);
+        }
+        inside &= rs.iter().any(|r| r.lo <= *lo && *hi <= r.hi);
+    }
+    (true, inside)
+}
+
+/// The tiles of `frag` the ranges may select, each with whether its MBR
+/// lies inside them; `None` when the fragment has no R-tree to go by.
+pub(crate) fn select_tiles(
+    frag: &Fragment,
+    dims: &[FieldInfo],
+    ranges: &DimRanges,
+    opts: &ReadOptions,
+) -> Result<Option<Vec<(usize, bool)>>> {
+    if frag.version() < 5 || !matches!(frag.metadata, Metadata::Footer(_)) {
+        return Ok(None);
+    }
+    let dts: Vec<Datatype> = dims.iter().map(|d| d.datatype).collect();
+    // The fragment's non-empty domain first.
+    if let Metadata::Footer(f) = &frag.metadata {
+        if let Some(ned) = &f.non_empty_domain {
+            let b: Vec<_> = ned
+                .ranges
+                .iter()
+                .zip(&dts)
+                .map(|(r, dt)| range_bounds(*dt, r))
+                .collect();
+            if !meets(ranges, &b).0 {
+                return Ok(Some(Vec::new()));
+            }
+        }
+    }
+    let Some(rtree) = frag.rtree(opts)? else {
+        return Ok(None);
+    };
+    let Some(leaves) = rtree.levels.last() else {
+        return Ok(Some(Vec::new()));
+    };
+    let _ = dims_for(&frag.schema);
+    Ok(Some(
+        leaves
+            .mbrs
+            .iter()
+            .enumerate()
+            .filter_map(|(t, mbr)| {
+                let b: Vec<_> = mbr
+                    .ranges
+                    .iter()
+                    .zip(&dts)
+                    .map(|(r, dt)| range_bounds(*dt, r))
+                    .collect();
+                let (hit, inside) = meets(ranges, &b);
+                hit.then_some((t, inside))
+            })
+            .collect(),
+    ))
+}
+
+/// A tile's field as `FieldData` (cell starts relative to its var data).
+fn tile_data(tile: FieldTile, var: bool, nullable: bool) -> FieldData {
+    let n_cells = tile.var_offsets.as_ref().map(Vec::len);
+    FieldData {
+        tile_cells: Vec::new(),
+        values: if var {
+            tile.var.unwrap_or_default()
+        } else {
+            tile.fixed
+        },
+        offsets: if var {
+            Some(tile.var_offsets.unwrap_or_default())
+        } else {
+            None
+        },
+        validity: if nullable {
+            Some(
+                tile.validity
+                    .unwrap_or_else(|| vec![1; n_cells.unwrap_or(0)]),
+            )
+        } else {
+            None
+        },
+    }
+}
+
+impl FieldData {
+    /// The cells whose `keep` entry is true.
+    pub(crate) fn select(&self, keep: &[bool], cell_size: u64) -> FieldData {
+        let n = keep.iter().filter(|k| **k).count();
+        let mut out = FieldData {
+            values: Vec::new(),
+            offsets: self.offsets.as_ref().map(|_| Vec::with_capacity(n)),
+            validity: self.validity.as_ref().map(|_| Vec::with_capacity(n)),
+            tile_cells: Vec::new(),
+        };
+        for (i, _) in keep.iter().enumerate().filter(|(_, k)| **k) {
+            if let Some(o) = &mut out.offsets {
+                o.push(out.values.len() as u64);
+            }
+            out.values.extend_from_slice(self.cell(i, cell_size));
+            if let (Some(v), Some(src)) = (&mut out.validity, &self.validity) {
+                v.push(src[i]);
+            }
+        }
+        out
+    }
+}
+
+/// The cells of one tile of a fragment that the ranges select: per
+/// dimension, per attribute (`None`: not read, or not in the fragment's
+/// schema) and the write timestamps when the fragment has them.
+pub(crate) struct TileCells {
+    pub dims: Vec<FieldData>,
+    pub attrs: Vec<Option<FieldData>>,
+    pub timestamps: Option<Vec<u64>>,
+}
+
+/// The fields of a fragment a read decodes, opened once.
+pub(crate) struct FragmentFields {
+    dims: Vec<(FieldInfo, FieldTiles)>,
+    attrs: Vec<Option<(FieldInfo, FieldTiles)>>,
+    timestamps: Option<(FieldInfo, FieldTiles)>,
+}
+
+impl FragmentFields {
+    /// Opens the dimensions and the `needed` attributes (by the array
+    /// schema's `all_attrs`) of `frag`, each as its own schema names it.
+    pub fn open(
+        frag: &Fragment,
+        dims: &[FieldInfo],
+        all_attrs: &[FieldInfo],
+        needed: &[bool],
+        opts: &ReadOptions,
+    ) -> Result<Self> {
+        let dims = dims
+            .iter()
+            .map(|d| {
+                let d = FieldInfo::lookup(&frag.schema, &d.name)
+                    .filter(|x| x.is_dimension)
+                    .ok_or_else(|| Error::Unsupported {
+                        path: frag.path.clone(),
+                        what: format!("the fragment's schema has no dimension {:?}", d.name),
+                    })?;
+                let t = FieldTiles::open(frag, &d, opts)?;
+                Ok((d, t))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let attrs = all_attrs
+            .iter()
+            .zip(needed)
+            .map(|(a, need)| match FieldInfo::lookup(&frag.schema, &a.name) {
+                Some(fa) if *need => {
+                    let t = FieldTiles::open(frag, &fa, opts)?;
+                    Ok(Some((fa, t)))
+                }
+                _ => Ok(None),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let has_timestamps = matches!(
+            &frag.metadata,
+            Metadata::Footer(footer) if footer.includes_timestamps == Some(1)
+        );
+        let timestamps = if has_timestamps {
+            let t = FieldInfo::timestamps(&frag.schema);
+            let tiles = FieldTiles::open(frag, &t, opts)?;
+            Some((t, tiles))
+        } else {
+            None
+        };
+        Ok(FragmentFields {
+            dims,
+            attrs,
+            timestamps,
+        })
+    }
+
+    /// Reads tile `t`: the dimensions, the cells in the ranges (all of them
+    /// when `inside`), then those cells of every opened attribute.
+    pub fn tile(
+        &self,
+        frag: &Fragment,
+        t: usize,
+        ranges: &DimRanges,
+        inside: bool,
+        stats: &ReadStats,
+    ) -> Result<TileCells> {
+        let read = |f: &FieldInfo, tiles: &FieldTiles| -> Result<FieldData> {
+            let tile = tiles.tile(t)?;
+            stats.tile(tile.var.as_ref().map_or(tile.fixed.len(), Vec::len) as u64);
+            Ok(tile_data(tile, f.cell_val_num.is_none(), f.nullable))
+        };
+        let mut dims = Vec::with_capacity(self.dims.len());
+        let mut n: Option<usize> = None;
+        for (f, tiles) in &self.dims {
+            let data = read(f, tiles)?;
+            let len = data.len(f.cell_size());
+            check_cells(frag, f, &data, n)?;
+            n = Some(len);
+            dims.push(data);
+        }
+        let n = n.unwrap_or(0);
+        let keep: Option<Vec<bool>> = (!inside).then(|| {
+            (0..n)
+                .map(|i| {
+                    ranges
+                        .iter()
+                        .zip(&self.dims)
+                        .zip(&dims)
+                        .all(|((rs, (f, _)), d)| {
+                            rs.is_empty()
+                                || rs
+                                    .iter()
+                                    .any(|r| r.contains(f.datatype, d.cell(i, f.cell_size())))
+                        })
+                })
+                .collect()
+        });
+        let all = keep.as_ref().is_none_or(|k| k.iter().all(|x| *x));
+        let pick = |f: &FieldInfo, d: FieldData| -> FieldData {
+            match &keep {
+                Some(k) if !all => d.select(k, f.cell_size()),
+                _ => d,
+            }
+        };
+        let none = keep.as_ref().is_some_and(|k| !k.iter().any(|x| *x));
+        let dims: Vec<FieldData> = self
+            .dims
+            .iter()
+            .zip(dims)
+            .map(|((f, _), d)| pick(f, d))
+            .collect();
+        if none {
+            return Ok(TileCells {
+                dims,
+                attrs: self.attrs.iter().map(|_| None).collect(),
+                timestamps: None,
+            });
+        }
+        let mut attrs = Vec::with_capacity(self.attrs.len());
+        for a in &self.attrs {
+            attrs.push(match a {
+                Some((f, tiles)) => {
+                    let d = read(f, tiles)?;
+                    check_cells(frag, f, &d, Some(n))?;
+                    Some(pick(f, d))
+                }
+                None => None,
+            });
+        }
+        let timestamps = match &self.timestamps {
+            Some((f, tiles)) => {
+                let d = read(f, tiles)?;
+                check_cells(frag, f, &d, Some(n))?;
+                let d = pick(f, d);
+                Some(
+                    d.values
+                        .chunks_exact(8)
+                        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+                        .collect(),
+                )
+            }
+            None => None,
+        };
+        Ok(TileCells {
+            dims,
+            attrs,
+            timestamps,
+        })
+    }
+
+    /// Reads the tiles `tiles` (in parallel), in tile order.
+    pub fn tiles(
+        &self,
+        frag: &Fragment,
+        tiles: &[(usize, bool)],
+        ranges: &DimRanges,
+        stats: &ReadStats,
+    ) -> Result<Vec<TileCells>> {
+        tiles
+            .par_iter()
+            .map(|(t, inside)| self.tile(frag, *t, ranges, *inside, stats))
+            .collect()
+    }
+}
+
+/// Checks a field's tile against itself and the tile's cell count: var
+/// offsets rise within the var data, validity covers every cell.
+fn check_cells(frag: &Fragment, f: &FieldInfo, d: &FieldData, n: Option<usize>) -> Result<()> {
+    let bad = |what: String| Err(Error::decode(&frag.path, 0, "Tile", &f.name, what));
+    let len = d.len(f.cell_size());
+    if let Some(offsets) = &d.offsets {
+        let total = d.values.len() as u64;
+        let mut prev = 0;
+        for (i, &o) in offsets.iter().enumerate() {
+            if o < prev || o > total {
+                return bad(format!(
+                    "cell {i} starts at byte {o}, after the previous cell's {prev} or past the {total} bytes of var data"
+                ));
+            }
+            prev = o;
+        }
+    } else if d.values.len() as u64 % f.cell_size().max(1) != 0 {
+        return bad(format!(
+            "a tile of {} bytes for cells of {} bytes",
+            d.values.len(),
+            f.cell_size()
+        ));
+    }
+    if let Some(v) = &d.validity {
+        if v.len() < len {
+            return bad(format!("{} validity values for {len} cells", v.len()));
+        }
+    }
+    if let Some(n) = n {
+        if len != n {
+            return bad(format!("{len} cells, the tile's first dimension has {n}"));
+        }
+    }
+    Ok(())
+}
