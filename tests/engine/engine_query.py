@@ -3,6 +3,7 @@
 
 Usage:  python engine_query.py PATH COND
         python engine_query.py PATH --tree JSON
+        python engine_query.py PATH --batch JSON
 
 COND is a TileDB-Py condition string (`A.query(cond=COND)[:]`).  --tree gives
 a condition TileDB-Py's parser cannot spell (negative members of `in`, `in`
@@ -18,7 +19,8 @@ with D a PyQueryCondition type name (int8 ... float64, string).
 
 Output: {"cells": [...]} in the shape of `engine_account.py --cells` (its
 cell-to-JSON code is imported, not copied), or {"error": "..."} when the
-engine refuses the condition.
+engine refuses the condition.  --batch takes a list of {"cond": COND} or
+{"tree": JSON} and prints {"results": [...]}, one output each, in one run.
 """
 
 import argparse
@@ -77,22 +79,17 @@ class Prebuilt(tiledb.QueryCondition):
         pass
 
 
-def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("path")
-    ap.add_argument("cond", nargs="?")
-    ap.add_argument("--tree", default=None)
-    args = ap.parse_args(argv)
-    uri = os.path.abspath(args.path)
-    ctx = tiledb.default_ctx()
-    cond = args.cond
-    if args.tree is not None:
+def cells(uri, cond):
+    """The engine's cells of `uri` for `cond` (a string or a PyQueryCondition)."""
+    import tiledb.query_condition as mod
+    if isinstance(cond, qc.PyQueryCondition):
         # TileDB-Py reads `cond` only as a string and makes its
         # QueryCondition where the read happens: hand it the prebuilt one.
-        pre = Prebuilt(build(ctx, json.loads(args.tree)))
-        import tiledb.query_condition as mod
+        pre = Prebuilt(cond)
         mod.QueryCondition = lambda _text: pre
         cond = "<prebuilt>"
+    else:
+        mod.QueryCondition = ORIGINAL
     try:
         with tiledb.open(uri, "r") as A:
             s = A.schema
@@ -109,10 +106,39 @@ def main(argv):
                      for a in (s.attr(i) for i in range(s.nattr))]
             cols = {name: column(res[name], dt, cvn) for name, dt, cvn in dims + attrs}
             n = len(next(iter(cols.values()))) if cols else 0
-            cells = [{name: cols[name][i] for name, _, _ in dims + attrs} for i in range(n)]
-            out = {"cells": cells}
+            return {"cells": [{name: cols[name][i] for name, _, _ in dims + attrs}
+                              for i in range(n)]}
     except tiledb.TileDBError as e:
-        out = {"error": str(e)}
+        return {"error": str(e)}
+
+
+ORIGINAL = tiledb.QueryCondition
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("path")
+    ap.add_argument("cond", nargs="?")
+    ap.add_argument("--tree", default=None)
+    ap.add_argument("--batch", default=None)
+    args = ap.parse_args(argv)
+    uri = os.path.abspath(args.path)
+    ctx = tiledb.default_ctx()
+
+    def one(spec):
+        if "tree" in spec:
+            try:
+                return cells(uri, build(ctx, spec["tree"]))
+            except tiledb.TileDBError as e:
+                return {"error": str(e)}
+        return cells(uri, spec["cond"])
+
+    if args.batch is not None:
+        out = {"results": [one(spec) for spec in json.loads(args.batch)]}
+    elif args.tree is not None:
+        out = one({"tree": json.loads(args.tree)})
+    else:
+        out = one({"cond": args.cond})
     print(json.dumps(out, ensure_ascii=False, allow_nan=False))
     return 0
 
