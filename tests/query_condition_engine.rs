@@ -386,3 +386,17 @@ fn numeric_widths_nan_and_signed_zero() {
         ],
     );
 }
+
+#[test]
+fn datetimes_compare_as_integers() {
+    check(
+        "v22/sparse_datetime_dim",
+        &[
+            same_text("day > 18793"),
+            same_text("day in [18262, 22279, 5]"),
+            same_text("18000 < day < 20000 and v < 0"),
+            // Out of the int16 range of v: both refuse.
+            refused("v > -100000"),
+        ],
+    );
+}

@@ -1501,8 +1501,8 @@ fn for_each_cell(col: &Column, mut f: impl FnMut(usize, &[u8])) {
     let data = col.data();
     match col.offsets() {
         Some(o) => {
-            for i in 0..col.len() {
-                let (s, e) = (o[i] as usize, o[i + 1] as usize);
+            for (i, w) in o.windows(2).take(col.len()).enumerate() {
+                let (s, e) = (w[0] as usize, w[1] as usize);
                 f(i, data.get(s..e.max(s)).unwrap_or_default());
             }
         }
