@@ -24,9 +24,14 @@ pub struct Report {
     pub fields: usize,
     pub tiles: usize,
     pub problems: Vec<Problem>,
+    /// Things the engine reads past but that are not as the fragment
+    /// metadata records them: a data file longer than its recorded size
+    /// (TileDB-Vector-Search writes such files).
+    pub warnings: Vec<Problem>,
 }
 
 impl Report {
+    /// No problems (warnings aside).
     pub fn ok(&self) -> bool {
         self.problems.is_empty()
     }
@@ -128,9 +133,18 @@ fn check_fragment(frag: &Fragment, opts: &ReadOptions, report: &mut Report) {
                     path: p,
                     what: "the data file is missing".into(),
                 }),
-                (Some(n), Some(x)) if n != x => report.problems.push(Problem {
+                (Some(n), Some(x)) if n < x => report.problems.push(Problem {
                     path: p,
                     what: format!("the file has {n} bytes, the fragment metadata says {x}"),
+                }),
+                // The engine reads the recorded tiles and never looks past
+                // them.
+                (Some(n), Some(x)) if n > x => report.warnings.push(Problem {
+                    path: p,
+                    what: format!(
+                        "{} bytes past the {x} the fragment metadata records (the file has {n})",
+                        n - x
+                    ),
                 }),
                 _ => {}
             }

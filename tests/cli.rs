@@ -467,3 +467,158 @@ fn import_with_an_encryption_key_makes_an_encrypted_array() {
     assert!(String::from_utf8_lossy(&plain.stderr).contains("encryption key is needed"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn verify_warns_of_bytes_past_the_recorded_size_and_fails_on_a_short_file() {
+    let dir = temp_copy("v22/sparse_int_2d", "verify-size");
+    let frag = std::fs::read_dir(dir.join("__fragments"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let file = frag.join("a0.tdb");
+    let original = std::fs::read(&file).unwrap();
+    // Longer than recorded, as TileDB-Vector-Search writes some files: the
+    // engine reads the array, verify warns and passes.
+    let mut longer = original.clone();
+    longer.extend_from_slice(&[0xAB; 17]);
+    std::fs::write(&file, &longer).unwrap();
+    let out = cli(&["verify", dir.to_str().unwrap()]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{report}");
+    assert!(report.contains(" 0 problems"), "{report}");
+    assert!(
+        report.contains("warning: ")
+            && report.contains("a0.tdb")
+            && report.contains("17 bytes past"),
+        "{report}"
+    );
+    let engine = common::engine_cells(&dir, None);
+    let ours = ok_stdout(&["export", dir.to_str().unwrap()]);
+    assert_eq!(engine.len(), ours.lines().count());
+    // Shorter than recorded: a problem, exit 1.
+    std::fs::write(&file, &original[..original.len() - 1]).unwrap();
+    let out = cli(&["verify", dir.to_str().unwrap()]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("problem: ") && report.contains("a0.tdb") && report.contains("bytes"),
+        "{report}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn import_of_no_cells_creates_the_array_and_commits_nothing() {
+    let dir = scratch("import-empty");
+    for (fixture, format, input) in [
+        ("v22/sparse_int_2d", "ndjson", ""),
+        ("v22/dense_int_2d", "ndjson", ""),
+        ("v22/sparse_int_2d", "csv", "header"),
+    ] {
+        let schema = dir.join("schema.json");
+        let fixture_path = common::root().join("tests/fixtures").join(fixture);
+        std::fs::write(
+            &schema,
+            ok_stdout(&["inspect", "--json", fixture_path.to_str().unwrap()]),
+        )
+        .unwrap();
+        let cells = dir.join(format!("cells.{format}"));
+        let text = if input == "header" {
+            // The header line of the fixture's CSV export, no cell.
+            let csv = ok_stdout(&["export", "--format", "csv", fixture_path.to_str().unwrap()]);
+            format!("{}\n", csv.lines().next().unwrap())
+        } else {
+            String::new()
+        };
+        std::fs::write(&cells, text).unwrap();
+        // A bare relative name, the array made in the working folder.
+        let name = format!("new-{}-{format}", fixture.replace('/', "-"));
+        let out = Command::new(env!("CARGO_BIN_EXE_tiledb-codec"))
+            .current_dir(&dir)
+            .args(["import", &name, "--schema", "schema.json"])
+            .args(["--cells", &format!("cells.{format}"), "--format", format])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{fixture} {format}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).contains("imported 0 cells"));
+        let array = dir.join(&name);
+        assert_eq!(committed_fragments(&array), 0, "{fixture} {format}");
+        let engine = common::engine_cells(&array, None);
+        assert!(engine.is_empty(), "{fixture} {format}: {engine:?}");
+        assert_eq!(ok_stdout(&["export", array.to_str().unwrap()]), "");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ranges_on_dimensions_that_cannot_take_them_exit_1_saying_why() {
+    let path = common::root().join("tests/fixtures/v22/sparse_int_2d");
+    let p = path.to_str().unwrap();
+    for (args, why) in [
+        (vec!["--range", "nope=1:2"], "no dimension \"nope\""),
+        (vec!["--range", "r=1.5:2"], "not an integer"),
+        (vec!["--range", "r=5:2"], "above"),
+        (vec!["--range", "r"], "expected DIM=LO:HI"),
+        (vec!["--order", "sideways"], "unknown order"),
+    ] {
+        for cmd in ["export", "scan"] {
+            let out = cli(&[&[cmd, p][..], &args].concat());
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_ne!(out.status.code(), Some(0), "{cmd} {args:?}");
+            assert!(err.contains(why), "{cmd} {args:?}: {err}");
+            assert!(out.stdout.is_empty(), "{cmd} {args:?}");
+        }
+    }
+}
+
+#[test]
+fn ranges_select_the_cells_in_them() {
+    // A multi-range on one dimension and a point on the other; --subarray
+    // keeps working beside it.
+    let path = common::root().join("tests/fixtures/v22/sparse_int_2d");
+    let p = path.to_str().unwrap();
+    let all: Vec<serde_json::Value> = ok_stdout(&["export", p])
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let want: Vec<String> = all
+        .iter()
+        .filter(|c| {
+            let r = c["r"].as_i64().unwrap();
+            ((0..=1).contains(&r) || (3..=3).contains(&r)) && c["c"].as_i64().unwrap() <= 2
+        })
+        .map(|c| c.to_string())
+        .collect();
+    let got = ok_stdout(&[
+        "export",
+        p,
+        "--range",
+        "r=0:1",
+        "--range",
+        "r=3",
+        "--subarray",
+        "c=-100:2",
+    ]);
+    let got: Vec<String> = got
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l)
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(got, want);
+    let scan = ok_stdout(&[
+        "scan", p, "--range", "r=0:1", "--range", "r=3", "--range", "c=-100:2",
+    ]);
+    assert!(
+        scan.starts_with(&format!("cells {} ", want.len())),
+        "{scan}"
+    );
+}

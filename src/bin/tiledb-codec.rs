@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tiledb_codec::filters::ReadOptions;
-use tiledb_codec::read::{export, ArrayReader};
+use tiledb_codec::read::{export, ArrayReader, Order, Query, QueryCondition};
 use tiledb_codec::write::{self, CellFormat, ImportOptions, ImportSummary};
 use tiledb_codec::{inspect, verify, Error};
 
@@ -38,6 +38,49 @@ impl KeyArg {
     }
 }
 
+/// What part of the array to read: ranges, a condition, an order.
+#[derive(Args, Clone, Default)]
+struct SelectArgs {
+    /// Only cells with DIM in LO:HI (inclusive; LO and HI in the
+    /// dimension's datatype, a string may be a JSON string literal; a
+    /// single value is a point). Repeat it: several ranges on one dimension
+    /// make a multi-range.
+    #[arg(long = "range", value_name = "DIM=LO:HI")]
+    ranges: Vec<String>,
+    /// Only cells for which CONDITION holds, e.g. `a > 5 and b == "x"`
+    /// (dense arrays: the other cells hold fill values, as the engine
+    /// returns them).
+    #[arg(long = "where", value_name = "CONDITION")]
+    condition: Option<String>,
+    /// The order of the cells: row-major, col-major, global or unordered.
+    #[arg(long, value_name = "ORDER", value_parser = parse_order)]
+    order: Option<Order>,
+}
+
+impl SelectArgs {
+    fn any(&self) -> bool {
+        !self.ranges.is_empty() || self.condition.is_some() || self.order.is_some()
+    }
+
+    /// Puts the ranges, condition and order into `q`, checked against the
+    /// array `reader` opened.
+    fn apply(&self, reader: &ArrayReader, q: &mut Query) -> Result<(), String> {
+        q.ranges = export::parse_ranges(&self.ranges, &export::dimensions(reader))
+            .map_err(|e| format!("--range {e}"))?;
+        if let Some(c) = &self.condition {
+            let cond = QueryCondition::parse(c).map_err(|e| format!("--where: {e}"))?;
+            cond.bind(reader).map_err(|e| format!("--where: {e}"))?;
+            q.condition = Some(cond);
+        }
+        q.order = self.order;
+        Ok(())
+    }
+}
+
+fn parse_order(s: &str) -> Result<Order, String> {
+    s.parse()
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
     Ndjson,
@@ -64,9 +107,12 @@ enum Command {
         /// Attributes to print (default: all), comma-separated.
         #[arg(long, value_delimiter = ',')]
         attrs: Option<Vec<String>>,
-        /// Only cells in DIM=LO:HI,... (integer dimensions).
+        /// Only cells in DIM=LO:HI,... (integer dimensions; the older form
+        /// of --range).
         #[arg(long)]
         subarray: Option<String>,
+        #[command(flatten)]
+        select: SelectArgs,
         /// Read the array as of this time (milliseconds since 1970).
         #[arg(long)]
         timestamp: Option<u64>,
@@ -82,6 +128,10 @@ enum Command {
         /// Only open the array (schema and every fragment's footer) and stop.
         #[arg(long)]
         open_only: bool,
+        /// With --range, --where or --order the scan reads the cells the
+        /// query selects, batch by batch.
+        #[command(flatten)]
+        select: SelectArgs,
         #[command(flatten)]
         key: KeyArg,
     },
@@ -133,6 +183,7 @@ fn run_export(
     format: Format,
     attrs: Option<Vec<String>>,
     subarray: Option<String>,
+    select: &SelectArgs,
     timestamp: Option<u64>,
     opts: &ReadOptions,
 ) -> Result<(), String> {
@@ -157,9 +208,9 @@ fn run_export(
         }
         None => None,
     };
-    let cells = reader
-        .read(&export::query(attrs, sub))
-        .map_err(|e| e.to_string())?;
+    let mut query = export::query(attrs, sub);
+    select.apply(&reader, &mut query)?;
+    let cells = reader.read(&query).map_err(|e| e.to_string())?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let written = match format {
@@ -173,14 +224,32 @@ fn run_scan(
     array: &Path,
     attrs: Option<Vec<String>>,
     open_only: bool,
+    select: &SelectArgs,
     opts: &ReadOptions,
-) -> Result<(), Error> {
-    let reader = ArrayReader::open(array, opts)?;
+) -> Result<(), String> {
+    let err = |e: Error| e.to_string();
+    let reader = ArrayReader::open(array, opts).map_err(err)?;
     if open_only {
         println!("fragments {}", reader.fragments.len());
         return Ok(());
     }
-    let summary = reader.scan(attrs.as_deref())?;
+    let summary = if select.any() {
+        // The query's cells, batch by batch.
+        let mut query = export::query(attrs, None);
+        select.apply(&reader, &mut query)?;
+        let mut summary = export::ScanSummary::default();
+        for batch in reader.batches(&query).map_err(err)? {
+            summary.add(&batch.map_err(err)?);
+        }
+        summary
+    } else {
+        let s = reader.scan(attrs.as_deref()).map_err(err)?;
+        export::ScanSummary {
+            cells: s.cells,
+            bytes: s.bytes,
+            checksum: s.checksum,
+        }
+    };
     println!(
         "cells {} bytes {} checksum {:016x} fragments {}",
         summary.cells,
@@ -259,15 +328,25 @@ fn main() -> ExitCode {
             format,
             attrs,
             subarray,
+            select,
             timestamp,
             key,
-        } => run_export(&array, format, attrs, subarray, timestamp, &key.options()),
+        } => run_export(
+            &array,
+            format,
+            attrs,
+            subarray,
+            &select,
+            timestamp,
+            &key.options(),
+        ),
         Command::Scan {
             array,
             attrs,
             open_only,
+            select,
             key,
-        } => run_scan(&array, attrs, open_only, &key.options()).map_err(|e| e.to_string()),
+        } => run_scan(&array, attrs, open_only, &select, &key.options()),
         Command::Verify { array, key } => match verify::verify(&array, &key.options()) {
             Ok(report) => {
                 println!(
@@ -277,6 +356,9 @@ fn main() -> ExitCode {
                     report.tiles,
                     report.problems.len()
                 );
+                for w in &report.warnings {
+                    println!("warning: {}: {}", w.path.display(), w.what);
+                }
                 for p in &report.problems {
                     println!("problem: {}: {}", p.path.display(), p.what);
                 }

@@ -5,8 +5,10 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use super::cells::{Cells, Column, Query};
+use super::cells::{ArrayReader, Cells, Column, Query};
+use super::range::DimRange;
 use crate::format::Datatype;
+use crate::inspect;
 use crate::value;
 
 /// Cell `i` of a column when it is one number or text, decoded without
@@ -123,11 +125,44 @@ pub struct ScanSummary {
     pub checksum: u64,
 }
 
+impl Default for ScanSummary {
+    fn default() -> Self {
+        ScanSummary {
+            cells: 0,
+            bytes: 0,
+            checksum: FNV_OFFSET,
+        }
+    }
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+impl ScanSummary {
+    /// Adds a batch of a read: its cells, and the bytes and values of its
+    /// attributes (as `scan` counts them; dimensions aside) to the
+    /// checksum, field by field within the batch (so the checksum of a read
+    /// depends on how it was cut into batches).
+    pub fn add(&mut self, cells: &Cells) {
+        let s = summarize_from(cells, self.checksum, true);
+        self.cells += s.cells;
+        self.bytes += s.bytes;
+        self.checksum = s.checksum;
+    }
+}
+
 /// Sums up a read.
 pub fn summarize(cells: &Cells) -> ScanSummary {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    summarize_from(cells, FNV_OFFSET, false)
+}
+
+fn summarize_from(cells: &Cells, seed: u64, attributes_only: bool) -> ScanSummary {
+    let mut h: u64 = seed;
     let mut bytes = 0u64;
-    for c in &cells.columns {
+    for c in cells
+        .columns
+        .iter()
+        .filter(|c| !(attributes_only && c.field.is_dimension))
+    {
         for v in (0..c.len()).filter_map(|i| c.get(i)) {
             bytes += v.len() as u64;
             for b in v {
@@ -187,4 +222,55 @@ pub fn query(
         subarray,
         ..Query::default()
     }
+}
+
+/// The dimensions of the array `reader` opened: name and datatype (`None`:
+/// a datatype this crate does not know).
+pub fn dimensions(reader: &ArrayReader) -> Vec<(String, Option<Datatype>)> {
+    reader
+        .schema
+        .domain
+        .dimensions
+        .iter()
+        .map(|d| {
+            (
+                String::from_utf8_lossy(&d.name).into_owned(),
+                Datatype::from_value(inspect::dimension_datatype(&reader.schema, d)),
+            )
+        })
+        .collect()
+}
+
+/// Parses `--range` arguments, each `DIM=LO:HI` (or `DIM=V`, a point), into
+/// a query's typed ranges: split at the first `=`, the range parsed in the
+/// dimension's datatype ([`DimRange::parse`]). Several for one dimension
+/// make a multi-range, in the order given. A dimension the array does not
+/// have, or a range that cannot apply to its datatype, is an error saying
+/// why.
+pub fn parse_ranges(
+    specs: &[String],
+    dims: &[(String, Option<Datatype>)],
+) -> Result<Vec<(String, Vec<DimRange>)>, String> {
+    let mut out: Vec<(String, Vec<DimRange>)> = Vec::new();
+    for spec in specs {
+        let (name, range) = spec
+            .split_once('=')
+            .ok_or_else(|| format!("{spec:?}: expected DIM=LO:HI"))?;
+        let (_, dt) = dims.iter().find(|(n, _)| n == name).ok_or_else(|| {
+            let names: Vec<&str> = dims.iter().map(|(n, _)| n.as_str()).collect();
+            format!(
+                "{spec:?}: the array has no dimension {name:?} (its dimensions: {})",
+                names.join(", ")
+            )
+        })?;
+        let dt = dt.ok_or_else(|| {
+            format!("{spec:?}: dimension {name:?} has a datatype this crate does not know")
+        })?;
+        let r = DimRange::parse(dt, range).map_err(|e| format!("{spec:?}: {e}"))?;
+        match out.iter_mut().find(|(n, _)| n == name) {
+            Some((_, rs)) => rs.push(r),
+            None => out.push((name.to_string(), vec![r])),
+        }
+    }
+    Ok(out)
 }

@@ -157,7 +157,13 @@ pub fn import_with(
             encryption_key: key,
             ..opts.create
         };
-        create_array_from_spec(array, &spec, &create)?;
+        if let Err(e) = create_array_from_spec(array, &spec, &create) {
+            // A failure after the new array took its name leaves nothing.
+            if array_exists(array) {
+                let _ = std::fs::remove_dir_all(array);
+            }
+            return Err(e);
+        }
     }
     let result = run_import(array, cells, format, opts);
     match result {

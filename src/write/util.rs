@@ -55,7 +55,12 @@ pub fn create_dir(path: &Path) -> WriteResult<()> {
 pub fn rename_synced(from: &Path, to: &Path) -> WriteResult<()> {
     fs::rename(from, to).map_err(|e| WriteError::io(to, e))?;
     if let Some(parent) = to.parent() {
-        sync_dir(parent)?;
+        // The parent of a bare relative name is "", the current folder.
+        sync_dir(if parent.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            parent
+        })?;
     }
     Ok(())
 }
