@@ -555,6 +555,11 @@ impl ArrayReader {
         })
     }
 
+    /// The options the array was opened with.
+    pub fn options(&self) -> &ReadOptions {
+        &self.opts
+    }
+
     fn fields(&self, q: &Query) -> Result<(Vec<FieldInfo>, Vec<FieldInfo>)> {
         let dims = self
             .schema
@@ -971,7 +976,13 @@ impl ArrayReader {
         let mut picked: Vec<(usize, usize)> = Vec::new();
         for (fi, fr) in frags.iter().enumerate() {
             let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
+            let capacity = self.fragments[fi].schema.capacity.max(1);
             'cell: for i in 0..n {
+                if let Some(skip) = &q.skip_tiles {
+                    if skip.contains(&(fi, i as u64 / capacity)) {
+                        continue;
+                    }
+                }
                 if let Some(sub) = &q.subarray {
                     for (d, r) in sub.iter().enumerate() {
                         if let Some((lo, hi)) = r {
