@@ -309,10 +309,14 @@ fn dense_floats_column_major() {
         "max(f64)",
         "mean(f64)",
     ];
+    // Not [[3, 5], [2, 3]]: there the engine's float sum with -inf depends on
+    // the order in which it merges its cell slabs' partial sums (-inf, then
+    // a negative partial: "overflow", f64::MAX), while we add the cells in
+    // row-major order (-inf). TileDB 2.30 says f64::MAX; we say -inf.
     for sub in [
         None,
         Some(json!([[0, 2], [0, 1]])),
-        Some(json!([[3, 5], [2, 3]])),
+        Some(json!([[3, 5], [0, 1]])),
     ] {
         check("dense_float_2d_colmajor", &exprs, sub);
     }
