@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::filters::ReadOptions;
 use crate::format::{
     decode, decode_all, rt, ArraySchema, ArrayType, Datatype, FooterLength, FragmentFooter,
-    LegacyFragmentMetadata, RTree, TileOffsets,
+    LegacyFragmentMetadata, RTree, TileMinMax, TileNullCounts, TileOffsets, TileSums,
 };
 use crate::inspect::dimension_datatype;
 use crate::storage::MappedFile;
@@ -306,6 +306,63 @@ impl Fragment {
     pub fn generic_tile_offsets(&self, offset: u64, opts: &ReadOptions) -> Result<TileOffsets> {
         let tile = read_generic_tile(&self.meta_file, offset, opts)?;
         decode_all(&tile.data, self.meta_file.path(), offset, ())
+    }
+
+    /// The offset of field `idx`'s entry in one of the footer's per-field
+    /// tile metadata lists (version 11 on).
+    fn tile_metadata_offset(
+        &self,
+        idx: usize,
+        pick: fn(&FragmentFooter) -> Option<&Vec<u64>>,
+    ) -> Option<u64> {
+        let Metadata::Footer(f) = &self.metadata else {
+            return None;
+        };
+        pick(f).and_then(|v| v.get(idx)).copied()
+    }
+
+    /// The tile mins (`max` false) or tile maxes (`max` true) of field
+    /// `idx`, read on demand (`None` before version 11).
+    pub fn tile_min_max(
+        &self,
+        idx: usize,
+        max: bool,
+        opts: &ReadOptions,
+    ) -> Result<Option<TileMinMax>> {
+        let pick: fn(&FragmentFooter) -> Option<&Vec<u64>> = if max {
+            |f| f.tile_maxes_offsets.as_ref()
+        } else {
+            |f| f.tile_mins_offsets.as_ref()
+        };
+        let Some(off) = self.tile_metadata_offset(idx, pick) else {
+            return Ok(None);
+        };
+        let tile = read_generic_tile(&self.meta_file, off, opts)?;
+        decode_all(&tile.data, self.meta_file.path(), off, ()).map(Some)
+    }
+
+    /// The tile sums of field `idx`, read on demand (`None` before version 11).
+    pub fn tile_sums(&self, idx: usize, opts: &ReadOptions) -> Result<Option<TileSums>> {
+        let Some(off) = self.tile_metadata_offset(idx, |f| f.tile_sums_offsets.as_ref()) else {
+            return Ok(None);
+        };
+        let tile = read_generic_tile(&self.meta_file, off, opts)?;
+        decode_all(&tile.data, self.meta_file.path(), off, ()).map(Some)
+    }
+
+    /// The tile null counts of field `idx`, read on demand (`None` before
+    /// version 11).
+    pub fn tile_null_counts(
+        &self,
+        idx: usize,
+        opts: &ReadOptions,
+    ) -> Result<Option<TileNullCounts>> {
+        let Some(off) = self.tile_metadata_offset(idx, |f| f.tile_null_counts_offsets.as_ref())
+        else {
+            return Ok(None);
+        };
+        let tile = read_generic_tile(&self.meta_file, off, opts)?;
+        decode_all(&tile.data, self.meta_file.path(), off, ()).map(Some)
     }
 
     /// The names of the delete and update commit files already applied to

@@ -142,6 +142,24 @@ enum Command {
         #[command(flatten)]
         key: KeyArg,
     },
+    /// Aggregates of an array's cells, printed as one JSON object keyed by
+    /// the expressions as written: count(*), count(a), sum(a), min(a),
+    /// max(a), mean(a), null_count(a), with the engine's result types.
+    Aggregate {
+        array: PathBuf,
+        /// The aggregates, e.g. 'sum(a)' 'count(*)'.
+        #[arg(required = true, value_name = "EXPR")]
+        exprs: Vec<String>,
+        /// Only cells with DIM in LO:HI (inclusive); repeat for more
+        /// dimensions, or on one dimension for a multi-range.
+        #[arg(long = "range", value_name = "DIM=LO:HI")]
+        ranges: Vec<String>,
+        /// Only cells for which this condition holds (TileDB-Py syntax).
+        #[arg(long = "where", value_name = "CONDITION")]
+        condition: Option<String>,
+        #[command(flatten)]
+        key: KeyArg,
+    },
     /// Write cells into ARRAY as one new fragment, creating ARRAY first if it
     /// does not exist.
     ///
@@ -308,6 +326,45 @@ fn run_import(
     })
 }
 
+fn run_aggregate(
+    array: &Path,
+    exprs: &[String],
+    ranges: &[String],
+    condition: Option<&str>,
+    opts: &ReadOptions,
+) -> Result<(), String> {
+    use tiledb_codec::read::aggregate::{aggregate, Aggregate};
+    use tiledb_codec::read::{DimRange, FieldInfo, Query, QueryCondition};
+    let aggs = exprs
+        .iter()
+        .map(|e| Aggregate::parse(e))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let reader = ArrayReader::open(array, opts).map_err(|e| e.to_string())?;
+    let mut query = Query::new();
+    for r in ranges {
+        let (dim, range) = r
+            .split_once('=')
+            .ok_or_else(|| format!("--range {r}: expected DIM=LO:HI"))?;
+        let field = FieldInfo::lookup(&reader.schema, dim)
+            .filter(|f| f.is_dimension)
+            .ok_or_else(|| format!("--range {r}: the array has no dimension {dim:?}"))?;
+        let range =
+            DimRange::parse(field.datatype, range).map_err(|e| format!("--range {r}: {e}"))?;
+        query = query.range(dim, range);
+    }
+    if let Some(c) = condition {
+        query.condition = Some(QueryCondition::parse(c).map_err(|e| e.to_string())?);
+    }
+    let values = aggregate(&reader, &query, &aggs).map_err(|e| e.to_string())?;
+    let mut out = serde_json::Map::new();
+    for (e, v) in exprs.iter().zip(values) {
+        out.insert(e.clone(), v.json());
+    }
+    println!("{}", serde_json::Value::Object(out));
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), String> = match cli.command {
@@ -347,6 +404,19 @@ fn main() -> ExitCode {
             select,
             key,
         } => run_scan(&array, attrs, open_only, &select, &key.options()),
+        Command::Aggregate {
+            array,
+            exprs,
+            ranges,
+            condition,
+            key,
+        } => run_aggregate(
+            &array,
+            &exprs,
+            &ranges,
+            condition.as_deref(),
+            &key.options(),
+        ),
         Command::Verify { array, key } => match verify::verify(&array, &key.options()) {
             Ok(report) => {
                 println!(

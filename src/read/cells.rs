@@ -655,6 +655,11 @@ impl ArrayReader {
         })
     }
 
+    /// The options the array was opened with.
+    pub fn options(&self) -> &ReadOptions {
+        &self.opts
+    }
+
     fn fields(&self, q: &Query) -> Result<(Vec<FieldInfo>, Vec<FieldInfo>)> {
         let dims = self
             .schema

@@ -38,7 +38,6 @@ use std::collections::BTreeSet;
 
 use crate::array::schema::{enumeration_values, read_enumeration};
 use crate::error::{Error, Result};
-use crate::filters::ReadOptions;
 use crate::format::{ArrayType, Datatype};
 use crate::read::cells::{ArrayReader, Cells, Column};
 use crate::read::field::FieldInfo;
@@ -1195,9 +1194,7 @@ impl Binder<'_> {
                     field.name
                 ))
             })?;
-        // Enumerations of encrypted arrays would need the key, which the
-        // reader keeps to itself.
-        let e = read_enumeration(path, &ReadOptions::default())?;
+        let e = read_enumeration(path, self.reader.options())?;
         let values = enumeration_values(&e, path)?
             .into_iter()
             .map(<[u8]>::to_vec)
