@@ -62,6 +62,12 @@ impl MappedFile {
         }
     }
 
+    /// Whether the bytes are a memory map of the file (files above
+    /// [`MappedFile::READ_BELOW`] bytes), not a copy read into memory.
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.bytes, Bytes::Map(_))
+    }
+
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path
