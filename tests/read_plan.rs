@@ -227,3 +227,45 @@ fn a_one_tile_sparse_range_decodes_one_tile_per_fragment_holding_it() {
         .unwrap();
     assert_eq!((reader.stats().tiles() - before, cells.len), (0, 0));
 }
+
+#[test]
+fn arrays_in_memory_read_through_the_storage_seam_as_from_files() {
+    use std::sync::Arc;
+    use tiledb_codec::storage::{MemoryStorage, StorageRef};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/v22");
+    for name in [
+        "dense_var_nullable",
+        "sparse_int_2d",
+        "enumerations",
+        "consolidated_fragment_meta",
+    ] {
+        let local = ArrayReader::open(&root.join(name), &ReadOptions::default()).unwrap();
+        let mem = MemoryStorage::new();
+        let at = Path::new("/in-memory").join(name);
+        mem.put_folder(&root.join(name), &at).unwrap();
+        let stored = ArrayReader::open_in(
+            StorageRef(Arc::new(mem)),
+            &at,
+            None,
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(stored.fragments.len(), local.fragments.len(), "{name}");
+        let (a, b) = (
+            local.read(&Query::default()).unwrap(),
+            stored.read(&Query::default()).unwrap(),
+        );
+        assert!(a.len > 0, "{name}");
+        let rows = |c: &tiledb_codec::read::Cells| (0..c.len).map(|i| c.row(i)).collect::<Vec<_>>();
+        assert_eq!(rows(&a), rows(&b), "{name}");
+    }
+    // A path the store does not hold is not an array.
+    let empty = MemoryStorage::new();
+    assert!(ArrayReader::open_in(
+        StorageRef(Arc::new(empty)),
+        Path::new("/nothing"),
+        None,
+        &ReadOptions::default()
+    )
+    .is_err());
+}

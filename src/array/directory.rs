@@ -11,7 +11,7 @@ use std::sync::Arc;
 use super::name::{self, TimestampedName};
 use crate::error::{Error, Result};
 use crate::format::{decode_all, ConsolidatedCommits, IgnoreFile, VacuumFile};
-use crate::storage::MappedFile;
+use crate::storage::{Kind, Storage, StorageRef};
 
 /// A file or folder of the array with a timestamped name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +24,8 @@ pub struct Entry {
 #[derive(Debug, Default)]
 pub struct ArrayDirectory {
     pub root: PathBuf,
+    /// Where the array's objects are read from.
+    pub storage: StorageRef,
     /// `__array_schema.tdb`, when present (versions before 10).
     pub legacy_schema: Option<PathBuf>,
     /// `__schema/<timestamped_name>`, oldest first.
@@ -83,7 +85,7 @@ impl ConsolidatedFooters {
         // The engine's order: the listing's (by name).
         metas.sort_by(|a, b| a.path.cmp(&b.path));
         for e in metas {
-            let f = MappedFile::open(&e.path)?;
+            let f = dir.storage.open(&e.path)?;
             let tile = crate::tile::read_generic_tile(&f, 0, opts)?;
             let (table, _) = crate::format::decode::<crate::format::ConsolidatedFragmentMetadata>(
                 &tile.data,
@@ -106,18 +108,8 @@ impl ConsolidatedFooters {
 /// Schemas by path, shared by the fragments that name them.
 type SchemaCache = std::collections::HashMap<std::ffi::OsString, Arc<crate::format::ArraySchema>>;
 
-fn list(dir: &Path) -> Result<Vec<PathBuf>> {
-    if !dir.is_dir() {
-        return Ok(Vec::new());
-    }
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
-        let e = e.map_err(|e| Error::io(dir, e))?;
-        out.push((e.file_name(), e.path()));
-    }
-    // By name (cheaper than comparing whole paths component by component).
-    out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    Ok(out.into_iter().map(|(_, p)| p).collect())
+fn list(storage: &dyn Storage, dir: &Path) -> Result<Vec<PathBuf>> {
+    Ok(storage.list(dir)?.into_iter().map(|e| e.path).collect())
 }
 
 fn file_name(p: &Path) -> String {
@@ -151,8 +143,13 @@ fn uri_name(uri: &[u8]) -> String {
 impl ArrayDirectory {
     /// Lists and classifies the array at `root`.
     pub fn open(root: impl AsRef<Path>) -> Result<Self> {
+        Self::open_in(StorageRef::default(), root)
+    }
+
+    /// Lists and classifies the array at `root` of `storage`.
+    pub fn open_in(storage: StorageRef, root: impl AsRef<Path>) -> Result<Self> {
         let root = root.as_ref().to_path_buf();
-        if !root.is_dir() {
+        if storage.kind(&root) != Some(Kind::Folder) {
             return Err(Error::NotTileDb {
                 path: root,
                 what: "not a folder".into(),
@@ -160,15 +157,18 @@ impl ArrayDirectory {
         }
         let mut d = ArrayDirectory {
             root: root.clone(),
+            storage,
             ..Default::default()
         };
+        let st = d.storage.clone();
+        let st: &dyn Storage = &*st;
         let legacy = root.join("__array_schema.tdb");
-        if legacy.is_file() {
+        if st.kind(&legacy) == Some(Kind::File) {
             d.legacy_schema = Some(legacy);
         }
-        for p in list(&root.join("__schema"))? {
+        for p in list(st, &root.join("__schema"))? {
             if file_name(&p) == "__enumerations" {
-                d.enumerations = list(&p)?;
+                d.enumerations = list(st, &p)?;
             } else if let Some(e) = entry(p) {
                 d.schemas.push(e);
             }
@@ -179,9 +179,10 @@ impl ArrayDirectory {
         let mut committed: HashSet<String> = HashSet::new();
         let mut root_ok = BTreeSet::new();
         let mut root_dirs = Vec::new();
-        for p in list(&root)? {
+        for le in st.list(&root)? {
+            let p = le.path;
             let n = file_name(&p);
-            if p.is_dir() {
+            if le.kind == Kind::Folder {
                 if let Some(e) = entry(p) {
                     root_dirs.push(e);
                 }
@@ -193,7 +194,7 @@ impl ArrayDirectory {
                 d.vacuum_files.extend(entry(p));
             }
         }
-        for p in list(&root.join("__commits"))? {
+        for p in list(st, &root.join("__commits"))? {
             let n = file_name(&p);
             if let Some(stem) = n.strip_suffix(".wrt") {
                 if name::parse(stem).is_some() {
@@ -211,7 +212,7 @@ impl ArrayDirectory {
                 _ => {}
             }
         }
-        for p in list(&root.join("__fragment_meta"))? {
+        for p in list(st, &root.join("__fragment_meta"))? {
             if file_name(&p).ends_with(".meta") {
                 d.fragment_meta.extend(entry(p));
             }
@@ -220,7 +221,7 @@ impl ArrayDirectory {
         // Commits named by consolidated commit files, less ignored ones.
         let mut ignored = BTreeSet::new();
         for ign in &d.ignore_files {
-            let f = MappedFile::open(&ign.path)?;
+            let f = st.open(&ign.path)?;
             let lines: IgnoreFile = decode_all(f.bytes(), &ign.path, 0, ())?;
             for l in lines.entries {
                 ignored.insert(uri_name(&l.uri));
@@ -228,7 +229,7 @@ impl ArrayDirectory {
         }
         let mut consolidated = BTreeSet::new();
         for con in &d.consolidated_commits {
-            let f = MappedFile::open(&con.path)?;
+            let f = st.open(&con.path)?;
             let c: ConsolidatedCommits = decode_all(f.bytes(), &con.path, 0, ())?;
             for e in c.entries {
                 let n = uri_name(&e.uri);
@@ -239,11 +240,12 @@ impl ArrayDirectory {
         }
 
         let frag_dir = root.join("__fragments");
-        let mut candidates: Vec<Entry> = list(&frag_dir)?.into_iter().filter_map(entry).collect();
+        let mut candidates: Vec<Entry> =
+            list(st, &frag_dir)?.into_iter().filter_map(entry).collect();
         candidates.extend(root_dirs);
         let mut vacuumed = BTreeSet::new();
         for vac in &d.vacuum_files {
-            let f = MappedFile::open(&vac.path)?;
+            let f = st.open(&vac.path)?;
             let v: VacuumFile = decode_all(f.bytes(), &vac.path, 0, ())?;
             for l in v.entries {
                 vacuumed.insert(uri_name(&l.uri));
@@ -271,10 +273,10 @@ impl ArrayDirectory {
         let mut meta_vacuumed = BTreeSet::new();
         let meta_dir = root.join("__meta");
         let mut meta = Vec::new();
-        for p in list(&meta_dir)? {
+        for p in list(st, &meta_dir)? {
             let n = file_name(&p);
             if n.ends_with(".vac") {
-                let f = MappedFile::open(&p)?;
+                let f = st.open(&p)?;
                 let v: VacuumFile = decode_all(f.bytes(), &p, 0, ())?;
                 for l in v.entries {
                     meta_vacuumed.insert(uri_name(&l.uri));
@@ -329,7 +331,10 @@ impl ArrayDirectory {
         {
             return Ok(s);
         }
-        let s = Arc::new(super::schema::read_schema(path, opts)?);
+        let s = Arc::new(super::schema::read_schema_file(
+            &self.storage.open(path)?,
+            opts,
+        )?);
         if let Ok(mut c) = self.schema_cache.lock() {
             c.insert(path.as_os_str().to_owned(), s.clone());
         }

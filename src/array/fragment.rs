@@ -43,6 +43,8 @@ pub struct Fragment {
     /// `None`: from `__fragment_metadata.tdb`.
     pub footer_from: Option<PathBuf>,
     meta_file: MappedFile,
+    /// Where the fragment's files are read from.
+    pub storage: crate::storage::StorageRef,
 }
 
 /// Per-dimension coordinate sizes as the footer of `version` lays them out:
@@ -128,7 +130,7 @@ impl Fragment {
     /// the schema it was written with.
     pub fn open(dir: &ArrayDirectory, entry: &Entry, opts: &ReadOptions) -> Result<Self> {
         let meta_path = entry.path.join("__fragment_metadata.tdb");
-        let meta_file = MappedFile::open(&meta_path)?;
+        let meta_file = dir.storage.open(&meta_path)?;
         let latest = dir.latest_schema().ok_or_else(|| Error::NotTileDb {
             path: dir.root.clone(),
             what: "the array has no schema".into(),
@@ -154,7 +156,7 @@ impl Fragment {
                 0,
                 (schema.attributes.len() as u64, mbr, bounding),
             )?;
-            let dense = !entry.path.join("__coords.tdb").exists();
+            let dense = dir.storage.kind(&entry.path.join("__coords.tdb")).is_none();
             return Ok(Fragment {
                 path: entry.path.clone(),
                 name: entry.name.clone(),
@@ -165,6 +167,7 @@ impl Fragment {
                 footer_range: (0, 0),
                 footer_from: None,
                 meta_file,
+                storage: dir.storage.clone(),
             });
         }
         // The footer names its schema, but its layout depends on that
@@ -235,6 +238,7 @@ impl Fragment {
             footer_range,
             footer_from: from_meta.map(|(_, p, _)| p.to_path_buf()),
             meta_file,
+            storage: dir.storage.clone(),
         })
     }
 

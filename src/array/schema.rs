@@ -14,8 +14,13 @@ pub const MAX_FORMAT_VERSION: u32 = 23;
 
 /// Reads an array schema file.
 pub fn read_schema(path: &Path, opts: &ReadOptions) -> Result<ArraySchema> {
-    let file = MappedFile::open(path)?;
-    let tile = read_generic_tile(&file, 0, opts)?;
+    read_schema_file(&MappedFile::open(path)?, opts)
+}
+
+/// Reads an array schema from its file's bytes.
+pub fn read_schema_file(file: &MappedFile, opts: &ReadOptions) -> Result<ArraySchema> {
+    let path = file.path();
+    let tile = read_generic_tile(file, 0, opts)?;
     let schema: ArraySchema = decode_all(&tile.data, path, 0, ())?;
     if schema.array_version > MAX_FORMAT_VERSION || schema.array_version == 0 {
         return Err(Error::decode(
@@ -34,8 +39,13 @@ pub fn read_schema(path: &Path, opts: &ReadOptions) -> Result<ArraySchema> {
 
 /// Reads an enumeration file of `__schema/__enumerations`.
 pub fn read_enumeration(path: &Path, opts: &ReadOptions) -> Result<Enumeration> {
-    let file = MappedFile::open(path)?;
-    let tile = read_generic_tile(&file, 0, opts)?;
+    read_enumeration_file(&MappedFile::open(path)?, opts)
+}
+
+/// Reads an enumeration from its file's bytes.
+pub fn read_enumeration_file(file: &MappedFile, opts: &ReadOptions) -> Result<Enumeration> {
+    let path = file.path();
+    let tile = read_generic_tile(file, 0, opts)?;
     decode_all(&tile.data, path, 0, ())
 }
 

@@ -20,7 +20,7 @@ use crate::array::fragment::{Fragment, Metadata};
 use crate::error::{Error, Result};
 use crate::filters::ReadOptions;
 use crate::format::{decode_all, ArraySchema, ArrayType, ConditionNode, Datatype, Layout};
-use crate::storage::MappedFile;
+use crate::storage::StorageRef;
 use crate::tile::read_generic_tile;
 use crate::value;
 
@@ -617,12 +617,25 @@ impl ArrayReader {
     /// Opens the array as of the timestamp range `[t1, t2]` (milliseconds):
     /// fragments, deletes and metadata written in it.
     pub fn open_at(path: &Path, range: Option<(u64, u64)>, opts: &ReadOptions) -> Result<Self> {
-        let mut dir = ArrayDirectory::open(path)?;
+        Self::open_in(StorageRef::default(), path, range, opts)
+    }
+
+    /// Opens the array at `path` of `storage` (local files, objects in
+    /// memory, or any other [`crate::storage::Storage`]), as of the
+    /// timestamp range `range` when given.
+    pub fn open_in(
+        storage: StorageRef,
+        path: &Path,
+        range: Option<(u64, u64)>,
+        opts: &ReadOptions,
+    ) -> Result<Self> {
+        let mut dir = ArrayDirectory::open_in(storage, path)?;
         let schema_path = dir.latest_schema().ok_or_else(|| Error::NotTileDb {
             path: path.to_path_buf(),
             what: "the array has no schema".into(),
         })?;
-        let schema = crate::array::schema::read_schema(&schema_path, opts)?;
+        let schema =
+            crate::array::schema::read_schema_file(&dir.storage.open(&schema_path)?, opts)?;
         if let Some((s, e)) = range {
             let dense = schema.array_type == ArrayType::Dense.value();
             // Dense arrays and old fragments: whole fragments inside the range;
@@ -971,7 +984,7 @@ impl ArrayReader {
     fn deletes(&self) -> Result<Vec<(u64, String, ConditionNode)>> {
         let mut out = Vec::new();
         for d in &self.dir.deletes {
-            let file = MappedFile::open(&d.path)?;
+            let file = self.dir.storage.open(&d.path)?;
             let tile = read_generic_tile(&file, 0, &self.opts)?;
             let node: ConditionNode = decode_all(&tile.data, &d.path, 0, (0,))?;
             let name = d

@@ -153,9 +153,9 @@ struct TileFile {
 }
 
 impl TileFile {
-    fn open(path: PathBuf) -> Result<Self> {
+    fn open(frag: &Fragment, path: PathBuf) -> Result<Self> {
         Ok(TileFile {
-            file: MappedFile::open(path)?,
+            file: frag.storage.open(&path)?,
         })
     }
 
@@ -459,15 +459,15 @@ impl FieldTiles {
         let pipes = FieldPipelines::for_fragment(frag, field, opts.encryption_key)
             .map_err(|e| to_error(&fixed_file, e))?;
         let var = match (&pipes.offsets, &lists.var) {
-            (Some(_), Some(_)) => Some(TileFile::open(data_file(frag, field, "_var"))?),
+            (Some(_), Some(_)) => Some(TileFile::open(frag, data_file(frag, field, "_var"))?),
             _ => None,
         };
         let validity = match (&pipes.validity, &lists.validity) {
-            (Some(_), Some(_)) => Some(TileFile::open(data_file(frag, field, "_validity"))?),
+            (Some(_), Some(_)) => Some(TileFile::open(frag, data_file(frag, field, "_validity"))?),
             _ => None,
         };
         Ok(FieldTiles {
-            fixed: TileFile::open(fixed_file)?,
+            fixed: TileFile::open(frag, fixed_file)?,
             lists,
             pipes,
             var,
@@ -753,7 +753,7 @@ pub fn scan_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Res
     let file = data_file(frag, field, "");
     let pipes = FieldPipelines::for_fragment(frag, field, opts.encryption_key)
         .map_err(|e| to_error(&file, e))?;
-    let tf = TileFile::open(file)?;
+    let tf = TileFile::open(frag, file)?;
     let max = opts.max_tile_bytes();
     let cell = field.cell_size().max(1);
     (0..offsets.len())

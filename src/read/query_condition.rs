@@ -36,7 +36,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::array::schema::{enumeration_values, read_enumeration};
+use crate::array::schema::{enumeration_values, read_enumeration_file};
 use crate::error::{Error, Result};
 use crate::format::{ArrayType, Datatype};
 use crate::read::cells::{ArrayReader, Cells, Column};
@@ -1194,7 +1194,7 @@ impl Binder<'_> {
                     field.name
                 ))
             })?;
-        let e = read_enumeration(path, self.reader.options())?;
+        let e = read_enumeration_file(&self.reader.dir.storage.open(path)?, self.reader.options())?;
         let values = enumeration_values(&e, path)?
             .into_iter()
             .map(<[u8]>::to_vec)

@@ -1,14 +1,20 @@
-//! Mapped files: the only place with `unsafe`.
+//! Storage: the one seam every read goes through ([`Storage`]: named
+//! objects, listed and read), local files mapped ([`LocalStorage`]; the only
+//! place with `unsafe`) and objects held in memory ([`MemoryStorage`]).
 //!
 //! Every byte the crate reads from an array comes from a [`MappedFile`]; tiles
 //! and tables borrow from it.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
 
 use crate::error::{Error, Result};
 
 enum Bytes {
     Map(memmap2::Mmap),
+    /// Bytes shared with a [`MemoryStorage`].
+    Shared(std::sync::Arc<[u8]>),
     /// Zero-length files cannot be mapped on every platform.
     Empty,
     /// Bytes held in memory (tests, fuzzing, data that is not a file).
@@ -77,6 +83,7 @@ impl MappedFile {
     pub fn bytes(&self) -> &[u8] {
         match &self.bytes {
             Bytes::Map(m) => m,
+            Bytes::Shared(b) => b,
             Bytes::Empty => &[],
             Bytes::Owned(v) => v,
         }
@@ -88,5 +95,188 @@ impl MappedFile {
 
     pub fn is_empty(&self) -> bool {
         self.bytes().is_empty()
+    }
+}
+
+/// What a name in a listing is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    File,
+    Folder,
+}
+
+/// One name of a folder's listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListEntry {
+    /// The object's path (the folder's path joined with its name).
+    pub path: PathBuf,
+    pub kind: Kind,
+}
+
+/// Where an array's objects live: the reader lists folders and reads named
+/// objects through this trait only, so an object store can stand behind it
+/// without the reader changing.
+pub trait Storage: Send + Sync + std::fmt::Debug {
+    /// The object at `path`, whole (a local file is mapped).
+    fn open(&self, path: &Path) -> Result<MappedFile>;
+
+    /// Bytes `range` of the object at `path` (an object store fetches only
+    /// those).
+    fn read_range(&self, path: &Path, range: std::ops::Range<u64>) -> Result<Vec<u8>> {
+        let f = self.open(path)?;
+        let b = f.bytes();
+        let end = range.end.min(b.len() as u64);
+        Ok(b[range.start.min(end) as usize..end as usize].to_vec())
+    }
+
+    /// The names in the folder `dir`, sorted by name; empty when there is
+    /// no such folder.
+    fn list(&self, dir: &Path) -> Result<Vec<ListEntry>>;
+
+    /// What `path` is, if anything.
+    fn kind(&self, path: &Path) -> Option<Kind>;
+}
+
+/// Local files, mapped.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct LocalStorage;
+
+impl Storage for LocalStorage {
+    fn open(&self, path: &Path) -> Result<MappedFile> {
+        MappedFile::open(path)
+    }
+
+    fn list(&self, dir: &Path) -> Result<Vec<ListEntry>> {
+        if !dir.is_dir() {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
+            let e = e.map_err(|e| Error::io(dir, e))?;
+            let is_dir = e
+                .file_type()
+                .map_err(|err| Error::io(&e.path(), err))?
+                .is_dir()
+                || e.path().is_dir();
+            out.push((
+                e.file_name(),
+                ListEntry {
+                    path: e.path(),
+                    kind: if is_dir { Kind::Folder } else { Kind::File },
+                },
+            ));
+        }
+        // By name (cheaper than comparing whole paths component by component).
+        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        Ok(out.into_iter().map(|(_, e)| e).collect())
+    }
+
+    fn kind(&self, path: &Path) -> Option<Kind> {
+        let m = std::fs::metadata(path).ok()?;
+        Some(if m.is_dir() { Kind::Folder } else { Kind::File })
+    }
+}
+
+/// Objects held in memory, by path: for tests, fuzzing, and arrays that
+/// do not come from files. Folders are the prefixes of the paths.
+#[derive(Debug, Default)]
+pub struct MemoryStorage {
+    objects: RwLock<BTreeMap<PathBuf, Arc<[u8]>>>,
+}
+
+impl MemoryStorage {
+    /// An empty store.
+    pub fn new() -> Self {
+        MemoryStorage::default()
+    }
+
+    /// Puts `bytes` at `path`.
+    pub fn put(&self, path: impl Into<PathBuf>, bytes: Vec<u8>) {
+        self.objects
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(path.into(), bytes.into());
+    }
+
+    /// Copies every file below the local folder `from` to `to` in the store.
+    pub fn put_folder(&self, from: &Path, to: &Path) -> Result<()> {
+        for e in LocalStorage.list(from)? {
+            let name = e.path.file_name().unwrap_or_default();
+            match e.kind {
+                Kind::Folder => self.put_folder(&e.path, &to.join(name))?,
+                Kind::File => {
+                    let bytes = std::fs::read(&e.path).map_err(|err| Error::io(&e.path, err))?;
+                    self.put(to.join(name), bytes);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Storage for MemoryStorage {
+    fn open(&self, path: &Path) -> Result<MappedFile> {
+        let objects = self.objects.read().unwrap_or_else(|e| e.into_inner());
+        match objects.get(path) {
+            Some(b) => Ok(MappedFile {
+                path: path.to_path_buf(),
+                bytes: Bytes::Shared(b.clone()),
+            }),
+            None => Err(Error::io(
+                path,
+                std::io::Error::new(std::io::ErrorKind::NotFound, "no such object"),
+            )),
+        }
+    }
+
+    fn list(&self, dir: &Path) -> Result<Vec<ListEntry>> {
+        let objects = self.objects.read().unwrap_or_else(|e| e.into_inner());
+        let mut out: Vec<ListEntry> = Vec::new();
+        for p in objects.keys() {
+            let Ok(rest) = p.strip_prefix(dir) else {
+                continue;
+            };
+            let mut parts = rest.components();
+            let Some(first) = parts.next() else { continue };
+            let path = dir.join(first);
+            let kind = if parts.next().is_some() {
+                Kind::Folder
+            } else {
+                Kind::File
+            };
+            if out.last().is_none_or(|l| l.path != path) {
+                out.push(ListEntry { path, kind });
+            }
+        }
+        Ok(out)
+    }
+
+    fn kind(&self, path: &Path) -> Option<Kind> {
+        let objects = self.objects.read().unwrap_or_else(|e| e.into_inner());
+        if objects.contains_key(path) {
+            return Some(Kind::File);
+        }
+        objects
+            .range(path.to_path_buf()..)
+            .next()
+            .filter(|(p, _)| p.starts_with(path))
+            .map(|_| Kind::Folder)
+    }
+}
+
+/// The storage an array is read from (local files unless said otherwise).
+#[derive(Debug, Clone)]
+pub struct StorageRef(pub Arc<dyn Storage>);
+
+impl Default for StorageRef {
+    fn default() -> Self {
+        StorageRef(Arc::new(LocalStorage))
+    }
+}
+
+impl std::ops::Deref for StorageRef {
+    type Target = dyn Storage;
+    fn deref(&self) -> &(dyn Storage + 'static) {
+        &*self.0
     }
 }
