@@ -1,23 +1,46 @@
 """Makes the benchmark arrays with the TileDB engine (TileDB-Py).
 
-Usage: python make_arrays.py OUTDIR [--mib 256]
+Usage: python make_arrays.py OUTDIR [--mib 256] [--frags 10000]
 
 Writes, unless already there:
   OUTDIR/f64_none, f64_zstd, f64_shuffle_lz4: dense 1-D float64, MIB MiB of
       data, 8 MiB tiles (1,048,576 cells), one fragment, no filter / ZSTD /
       BYTESHUFFLE+LZ4;
-  OUTDIR/frags_1000: dense 1-D int32 with 1,000 small fragments (open time).
+  OUTDIR/f64_big: the same as f64_none with 8 * MIB MiB (2 GiB at the
+      default size), for the streamed read's peak memory;
+  OUTDIR/sparse_2d: sparse 2-D, INT64 dimensions x and y, FLOAT64 attribute
+      a (uniform in [0, 1)), 4,194,304 cells at the default size (16,384 per
+      MiB: every point of a square grid once) in 4 fragments of random points;
+  OUTDIR/frags_1000, frags_FRAGS: dense 1-D int32 with 1,000 and FRAGS small
+      fragments (open time).
 """
+import functools
 import os
+import shutil
 import sys
 
 import numpy as np
 import tiledb
 
 
+def atomic(make):
+    """Makes the array under a temporary name and renames it into place, so
+    that an interrupted run leaves no array that looks finished."""
+
+    @functools.wraps(make)
+    def wrapper(uri, *args):
+        if os.path.exists(uri):
+            return
+        tmp = uri + ".partial"
+        shutil.rmtree(tmp, ignore_errors=True)
+        make(tmp, *args)
+        os.rename(tmp, uri)
+
+    return wrapper
+
+
+@atomic
 def dense(uri, cells, filters):
-    if os.path.exists(uri):
-        return
     tile = 1 << 20
     dom = tiledb.Domain(tiledb.Dim("d", domain=(0, cells - 1), tile=tile, dtype=np.int64))
     att = tiledb.Attr("v", dtype=np.float64, filters=tiledb.FilterList(filters))
@@ -35,9 +58,23 @@ def dense(uri, cells, filters):
     tiledb.vacuum(uri)
 
 
+@atomic
+def sparse_2d(uri, cells, fragments=4):
+    """Every point of a side x side grid once, shuffled, in `fragments` writes."""
+    side = int(cells**0.5)
+    dims = [tiledb.Dim(n, domain=(0, side - 1), tile=max(side // 8, 1), dtype=np.int64) for n in "xy"]
+    att = tiledb.Attr("a", dtype=np.float64)
+    schema = tiledb.ArraySchema(domain=tiledb.Domain(*dims), attrs=[att], sparse=True, capacity=10000)
+    tiledb.Array.create(uri, schema)
+    rng = np.random.default_rng(11)
+    points = rng.permutation(side * side)
+    for i, part in enumerate(np.array_split(points, fragments)):
+        with tiledb.open(uri, "w", timestamp=i + 1) as A:
+            A[part // side, part % side] = rng.random(len(part))
+
+
+@atomic
 def many_fragments(uri, n=1000):
-    if os.path.exists(uri):
-        return
     dom = tiledb.Domain(tiledb.Dim("d", domain=(0, n * 4 - 1), tile=4, dtype=np.int64))
     tiledb.Array.create(uri, tiledb.ArraySchema(domain=dom, attrs=[tiledb.Attr("a", dtype=np.int32)]))
     with tiledb.open(uri, "w") as A:
@@ -50,12 +87,16 @@ def many_fragments(uri, n=1000):
 def main(argv):
     out = argv[1]
     mib = int(argv[argv.index("--mib") + 1]) if "--mib" in argv else 256
+    frags = int(argv[argv.index("--frags") + 1]) if "--frags" in argv else 10000
     cells = mib * (1 << 20) // 8
     os.makedirs(out, exist_ok=True)
     dense(os.path.join(out, "f64_none"), cells, [])
     dense(os.path.join(out, "f64_zstd"), cells, [tiledb.ZstdFilter()])
     dense(os.path.join(out, "f64_shuffle_lz4"), cells, [tiledb.ByteShuffleFilter(), tiledb.LZ4Filter()])
+    dense(os.path.join(out, "f64_big"), 8 * cells, [])
+    sparse_2d(os.path.join(out, "sparse_2d"), mib * 16384)
     many_fragments(os.path.join(out, "frags_1000"))
+    many_fragments(os.path.join(out, f"frags_{frags}"), frags)
 
 
 if __name__ == "__main__":

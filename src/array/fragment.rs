@@ -11,7 +11,8 @@ use crate::error::{Error, Result};
 use crate::filters::ReadOptions;
 use crate::format::{
     decode, decode_all, rt, ArraySchema, ArrayType, Datatype, FooterLength, FragmentFooter,
-    LegacyFragmentMetadata, RTree, TileMinMax, TileNullCounts, TileOffsets, TileSums,
+    LegacyFragmentMetadata, OptionalSectionIdentifier, RTree, TileGlobalOrderBounds, TileMinMax,
+    TileNullCounts, TileOffsets, TileSums,
 };
 use crate::inspect::dimension_datatype;
 use crate::storage::MappedFile;
@@ -228,6 +229,7 @@ impl Fragment {
             (footer, footer_range) = read_footer(&schema)?;
         }
         let dense = footer.dense != 0;
+        check_optional_sections(&footer, &schema, &meta_path, footer_range.0)?;
         Ok(Fragment {
             path: entry.path.clone(),
             name: entry.name.clone(),
@@ -388,6 +390,97 @@ impl Fragment {
             .collect())
     }
 
+    /// The tile global order bounds section of the footer (version 23,
+    /// sparse fragments): per dimension the offsets of the generic tiles
+    /// with every tile's first and last coordinates in global order. `None`
+    /// when the footer has no such section. Sections of other identifiers
+    /// are skipped, as the spec asks (`format_spec/fragment.md#optional-section`);
+    /// of several sections 0 the last counts, as in the engine.
+    pub fn tile_global_order_bounds(&self) -> Result<Option<TileGlobalOrderBounds>> {
+        let Metadata::Footer(f) = &self.metadata else {
+            return Ok(None);
+        };
+        let id = OptionalSectionIdentifier::TileGlobalOrderOffsets.value();
+        let Some(section) = f
+            .optional_sections
+            .iter()
+            .flatten()
+            .rfind(|s| s.identifier == id)
+        else {
+            return Ok(None);
+        };
+        let d = self.schema.domain.dimensions.len() as u64;
+        decode_all(
+            &section.data,
+            self.meta_file.path(),
+            self.footer_range.0,
+            (d,),
+        )
+        .map(Some)
+    }
+
+    /// The global-order first and last coordinates of every tile along
+    /// dimension `dim` (the tile min/max layout: fixed-size coordinates, or
+    /// u64 offsets into the var buffer), read on demand; `None` without a
+    /// tile global order bounds section.
+    pub fn tile_global_order_values(
+        &self,
+        dim: usize,
+        opts: &ReadOptions,
+    ) -> Result<Option<(TileMinMax, TileMinMax)>> {
+        let Some(b) = self.tile_global_order_bounds()? else {
+            return Ok(None);
+        };
+        let (Some(lo), Some(hi)) = (b.min_offsets.get(dim), b.max_offsets.get(dim)) else {
+            return Ok(None);
+        };
+        let read = |off: u64| -> Result<TileMinMax> {
+            let tile = read_generic_tile(&self.meta_file, off, opts)?;
+            decode_all(&tile.data, self.meta_file.path(), off, ())
+        };
+        Ok(Some((read(*lo)?, read(*hi)?)))
+    }
+
+    /// The footer's optional sections as `inspect --json` shows them: the
+    /// identifier, its name when the format defines it, the data size, and
+    /// the decoded payload of known sections (unknown ones are skipped).
+    fn optional_sections_json(&self) -> Value {
+        let Metadata::Footer(f) = &self.metadata else {
+            return Value::Null;
+        };
+        let Some(sections) = &f.optional_sections else {
+            return Value::Null;
+        };
+        let d = self.schema.domain.dimensions.len() as u64;
+        Value::Array(
+            sections
+                .iter()
+                .map(|s| {
+                    let known = OptionalSectionIdentifier::from_value(s.identifier);
+                    let mut v = json!({
+                        "identifier": s.identifier,
+                        "name": known.map(|k| k.name()),
+                        "data_size": s.data_size,
+                    });
+                    if known == Some(OptionalSectionIdentifier::TileGlobalOrderOffsets) {
+                        if let Ok(b) = decode_all::<TileGlobalOrderBounds>(
+                            &s.data,
+                            self.meta_file.path(),
+                            0,
+                            (d,),
+                        ) {
+                            v["tile_global_order_bounds"] = json!({
+                                "min_offsets": b.min_offsets,
+                                "max_offsets": b.max_offsets,
+                            });
+                        }
+                    }
+                    v
+                })
+                .collect(),
+        )
+    }
+
     /// The metadata file's path.
     pub fn metadata_path(&self) -> &Path {
         self.meta_file.path()
@@ -499,8 +592,39 @@ impl Fragment {
             "array_schema_name": self.schema_name,
             "array_type": array_type,
             "footer": footer,
+            "optional_sections": self.optional_sections_json(),
         })
     }
+}
+
+/// The engine's check of the known optional sections
+/// (fragment_metadata.cc `load_optional_sections`): a tile global order
+/// bounds section holds exactly two u64 offsets per dimension. Unknown
+/// identifiers are not looked at.
+fn check_optional_sections(
+    footer: &FragmentFooter,
+    schema: &ArraySchema,
+    path: &Path,
+    offset: u64,
+) -> Result<()> {
+    let want = 16 * schema.domain.dimensions.len() as u64;
+    let id = OptionalSectionIdentifier::TileGlobalOrderOffsets.value();
+    for s in footer.optional_sections.iter().flatten() {
+        if s.identifier == id && u64::from(s.data_size) != want {
+            return Err(Error::decode(
+                path,
+                offset,
+                "OptionalSection",
+                "data_size",
+                format!(
+                    "a tile global order bounds section of {} bytes; {} dimensions need {want}",
+                    s.data_size,
+                    schema.domain.dimensions.len()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn int(v: Value) -> Option<i128> {

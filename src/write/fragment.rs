@@ -30,8 +30,9 @@ use crate::array::schema::read_schema;
 use crate::filters::{FilterError, ReadOptions};
 use crate::format::{
     encode, ArraySchema, ArrayType, Datatype, FooterLength, FragmentFooter,
-    FragmentMinMaxSumNullCount, Layout, Mbr, ProcessedConditions, RTree, RTreeLevel, Range1D,
-    TileMinMax, TileNullCounts, TileOffsets, TileSums,
+    FragmentMinMaxSumNullCount, Layout, Mbr, OptionalSection, OptionalSectionIdentifier,
+    ProcessedConditions, RTree, RTreeLevel, Range1D, TileGlobalOrderBounds, TileMinMax,
+    TileNullCounts, TileOffsets, TileSums,
 };
 use crate::inspect::dimension_datatype;
 use crate::read::field::{FieldInfo, FieldPipelines};
@@ -42,7 +43,7 @@ use super::order::{int_value, Coord, GlobalOrder};
 use super::sort::{CellSorter, ColBuf, OwnedCell, SortField};
 use super::stats::{fragment_entry, tile_stats, FieldMeta, MetaSpec, RawTile, TileStats};
 use super::util;
-use super::{FORMAT_VERSION, MIN_WRITE_VERSION};
+use super::{MAX_WRITE_VERSION, MIN_WRITE_VERSION};
 
 /// The steps of a fragment write, in order; [`FragmentWriter::fail_after`]
 /// stops the writer right after one of them, as a crash would.
@@ -89,7 +90,7 @@ impl FailPoint {
 /// How to write a fragment.
 #[derive(Clone)]
 pub struct WriteOptions {
-    /// Format version of the fragment (10 to 22); `None`: the array
+    /// Format version of the fragment (10 to 23); `None`: the array
     /// schema's version.
     pub version: Option<u32>,
     /// The fragment's timestamp in milliseconds (default: now, and later
@@ -286,6 +287,10 @@ struct RawSet {
     ranges: Vec<(usize, usize)>,
     /// Sparse: the tile's MBR, one `(lo, hi)` per dimension.
     mbr: Option<MbrBytes>,
+    /// Sparse: the coordinates of the tile's first and last cell in global
+    /// order, one `(first, last)` per dimension (the version 23 tile global
+    /// order bounds).
+    bounds: Option<MbrBytes>,
     cells: u64,
 }
 
@@ -303,6 +308,7 @@ struct FilteredSet {
     ordinal: u64,
     fields: Vec<Filtered>,
     mbr: Option<MbrBytes>,
+    bounds: Option<MbrBytes>,
     cells: u64,
 }
 
@@ -375,16 +381,18 @@ fn encode_set(set: &FilteredSet) -> Vec<u8> {
         out.extend_from_slice(&f.stats.sum.to_le_bytes());
         out.extend_from_slice(&f.stats.null_count.to_le_bytes());
     }
-    match &set.mbr {
-        Some(m) => {
-            out.push(1);
-            out.extend_from_slice(&(m.len() as u64).to_le_bytes());
-            for (lo, hi) in m {
-                put_bytes(&mut out, lo);
-                put_bytes(&mut out, hi);
+    for pairs in [&set.mbr, &set.bounds] {
+        match pairs {
+            Some(m) => {
+                out.push(1);
+                out.extend_from_slice(&(m.len() as u64).to_le_bytes());
+                for (lo, hi) in m {
+                    put_bytes(&mut out, lo);
+                    put_bytes(&mut out, hi);
+                }
             }
+            None => out.push(0),
         }
-        None => out.push(0),
     }
     out
 }
@@ -414,14 +422,19 @@ fn decode_set(b: &[u8]) -> FilteredSet {
             stats,
         });
     }
-    let mbr = (c.u8() == 1).then(|| {
-        let d = c.u64() as usize;
-        (0..d).map(|_| (c.bytes(), c.bytes())).collect()
-    });
+    let mut pairs = || {
+        (c.u8() == 1).then(|| {
+            let d = c.u64() as usize;
+            (0..d).map(|_| (c.bytes(), c.bytes())).collect()
+        })
+    };
+    let mbr = pairs();
+    let bounds = pairs();
     FilteredSet {
         ordinal,
         fields,
         mbr,
+        bounds,
         cells,
     }
 }
@@ -593,6 +606,8 @@ pub struct FragmentWriter {
     meta: Vec<IdxMeta>,
     mode: Mode,
     mbrs: Vec<MbrBytes>,
+    /// Sparse: every tile's first and last coordinates in global order.
+    global_order_bounds: Vec<MbrBytes>,
     tile_cells: Vec<u64>,
     next_ordinal: u64,
     /// Filtered tiles whose turn has come, written while the next batch is
@@ -675,6 +690,7 @@ fn filter_sets(
                 ordinal: raw.ordinal,
                 fields: fs,
                 mbr: raw.mbr,
+                bounds: raw.bounds,
                 cells: raw.cells,
             };
             Ok((set, raw.tiles))
@@ -743,10 +759,10 @@ impl FragmentWriter {
             .into_owned();
         let version = opts
             .version
-            .unwrap_or(schema.array_version.min(FORMAT_VERSION));
-        if !(MIN_WRITE_VERSION..=FORMAT_VERSION).contains(&version) {
+            .unwrap_or(schema.array_version.min(MAX_WRITE_VERSION));
+        if !(MIN_WRITE_VERSION..=MAX_WRITE_VERSION).contains(&version) {
             return Err(WriteError::Unsupported(format!(
-                "writing fragments of format version {version} (this crate writes {MIN_WRITE_VERSION} to {FORMAT_VERSION})"
+                "writing fragments of format version {version} (this crate writes {MIN_WRITE_VERSION} to {MAX_WRITE_VERSION})"
             )));
         }
         if version > schema.array_version {
@@ -884,6 +900,7 @@ impl FragmentWriter {
             specs,
             mode,
             mbrs: Vec::new(),
+            global_order_bounds: Vec::new(),
             tile_cells: Vec::new(),
             next_ordinal: 0,
             ready: Vec::new(),
@@ -1302,6 +1319,9 @@ impl FragmentWriter {
         if let Some(mbr) = set.mbr {
             self.mbrs.push(mbr);
         }
+        if let Some(b) = set.bounds {
+            self.global_order_bounds.push(b);
+        }
         self.tile_cells.push(set.cells);
         self.written_cells += set.cells;
         self.next_ordinal += 1;
@@ -1531,6 +1551,7 @@ impl FragmentWriter {
             tile_validity_offsets.push(push(list(&m.tile_validity_offsets), &mut out)?);
         }
         let (mut mins, mut maxs, mut sums, mut nulls) = (None, None, None, None);
+        let mut optional_sections = Vec::new();
         let mut frag_mmsn = None;
         let mut processed = None;
         if v >= 11 {
@@ -1552,6 +1573,40 @@ impl FragmentWriter {
                 o.push(push(minmax(&m.stats.maxs, &m.stats.max_var), &mut out)?);
             }
             maxs = Some(o);
+            if v >= 23 && !dense {
+                // Version 23, sparse: the tiles' global-order bounds, one
+                // generic tile of mins per dimension, then one of maxes, in
+                // the tile min/max layout (fragment_metadata.cc
+                // `store_tile_global_order_mins`), between the maxes and the
+                // sums as the engine places them.
+                let mut min_offsets = Vec::new();
+                let mut max_offsets = Vec::new();
+                for (end, offsets) in [(0, &mut min_offsets), (1, &mut max_offsets)] {
+                    for (d, cs) in coord_sizes.iter().enumerate() {
+                        let (mut fixed, mut var) = (Vec::new(), Vec::new());
+                        for b in &self.global_order_bounds {
+                            let cell = if end == 0 { &b[d].0 } else { &b[d].1 };
+                            if *cs == 0 {
+                                fixed.extend_from_slice(&(var.len() as u64).to_le_bytes());
+                                var.extend_from_slice(cell);
+                            } else {
+                                fixed.extend_from_slice(cell);
+                            }
+                        }
+                        offsets.push(push(minmax(&fixed, &var), &mut out)?);
+                    }
+                }
+                let bounds = TileGlobalOrderBounds {
+                    min_offsets,
+                    max_offsets,
+                };
+                let data = encode(&bounds);
+                optional_sections.push(OptionalSection {
+                    identifier: OptionalSectionIdentifier::TileGlobalOrderOffsets.value(),
+                    data_size: data.len() as u32,
+                    data,
+                });
+            }
             let mut o = Vec::new();
             for m in &self.meta {
                 let t = TileSums {
@@ -1623,8 +1678,8 @@ impl FragmentWriter {
             tile_null_counts_offsets: nulls,
             fragment_min_max_sum_null_count_offset: frag_mmsn,
             processed_conditions_offset: if v >= 16 { processed } else { None },
-            num_optional_sections: None,
-            optional_sections: None,
+            num_optional_sections: (v >= 23).then_some(optional_sections.len() as u32),
+            optional_sections: (v >= 23).then_some(optional_sections),
         };
         let footer_bytes = encode(&footer);
         out.extend_from_slice(&footer_bytes);
@@ -1883,6 +1938,7 @@ fn slab_as_tile(
         tiles,
         ranges: metadata_ranges(grid, &tlo),
         mbr: None,
+        bounds: None,
         cells: grid.tile_cells,
     })
 }
@@ -1997,6 +2053,7 @@ fn dense_tile(
         tiles,
         ranges: metadata_ranges(grid, &tlo),
         mbr: None,
+        bounds: None,
         cells: cells as u64,
     }
 }
@@ -2180,10 +2237,21 @@ impl SparseTiles {
 
     fn take(&mut self) -> RawSet {
         let tiles = std::mem::take(&mut self.current);
+        // Cells arrive in global order: the first and the last cell of the
+        // tile are its global-order bounds.
+        let bounds = tiles[self.n_attr..self.n_attr + self.n_dim]
+            .iter()
+            .map(|t| {
+                let size = t.data.len() / t.cells.max(1) as usize;
+                let last = t.cells.saturating_sub(1) as usize;
+                (t.cell(0, size).to_vec(), t.cell(last, size).to_vec())
+            })
+            .collect();
         let set = RawSet {
             ordinal: self.ordinal,
             ranges: vec![(0, self.cells as usize)],
             mbr: Some(std::mem::take(&mut self.mbr)),
+            bounds: Some(bounds),
             cells: self.cells,
             tiles,
         };

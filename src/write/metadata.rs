@@ -56,7 +56,7 @@ fn write_entry(
     entry: MetadataEntry,
     opts: &MetadataOptions,
 ) -> WriteResult<std::path::PathBuf> {
-    let version = array_version(array, opts.encryption_key)?.min(super::FORMAT_VERSION);
+    let version = array_version(array, opts.encryption_key)?.min(super::MAX_WRITE_VERSION);
     let dir = array.join("__meta");
     util::create_dir(&dir)?;
     let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir));

@@ -1,4 +1,4 @@
-//! Writing TileDB arrays (format version 22 by default, 10 to 22 on request):
+//! Writing TileDB arrays (format version 22 by default, 10 to 23 on request):
 //! array creation from the JSON shape of [`crate::inspect::schema_json`],
 //! fragments from cells given column-wise ([`FragmentWriter`]), NDJSON/CSV
 //! import ([`import()`]) and array metadata ([`put_metadata`],
@@ -44,6 +44,12 @@ pub use schema::{build_schema, create_array, create_array_with, CreateOptions, S
 
 /// The format version this crate writes unless told otherwise (TileDB 2.30).
 pub const FORMAT_VERSION: u32 = 22;
+
+/// The newest format version this crate writes, on request (TileDB 2.30's
+/// successors: the fragment footer gains optional sections,
+/// `format_spec/fragment.md#optional-section`). The installed engine reads
+/// up to 22, so 22 stays the default.
+pub const MAX_WRITE_VERSION: u32 = 23;
 
 /// The oldest format version this crate writes.
 pub const MIN_WRITE_VERSION: u32 = 10;

@@ -23,7 +23,7 @@ use super::error::{WriteError, WriteResult};
 use super::generic::generic_tile;
 use super::util;
 use super::values::{cell_bytes, default_fill_value, json_float, push_value};
-use super::{FORMAT_VERSION, MIN_WRITE_VERSION};
+use super::{FORMAT_VERSION, MAX_WRITE_VERSION, MIN_WRITE_VERSION};
 
 /// A dimension of a [`SchemaSpec`].
 #[derive(Debug, Clone, PartialEq)]
@@ -948,9 +948,9 @@ impl SchemaSpec {
     /// The `ArraySchema` table of format `version` (every field the version
     /// has is set; the current domain, from version 22, is empty).
     pub fn to_table(&self, version: u32) -> WriteResult<ArraySchema> {
-        if !(MIN_WRITE_VERSION..=FORMAT_VERSION).contains(&version) {
+        if !(MIN_WRITE_VERSION..=MAX_WRITE_VERSION).contains(&version) {
             return Err(WriteError::Unsupported(format!(
-                "writing format version {version} (this crate writes {MIN_WRITE_VERSION} to {FORMAT_VERSION})"
+                "writing format version {version} (this crate writes {MIN_WRITE_VERSION} to {MAX_WRITE_VERSION})"
             )));
         }
         if version < 20 && !self.enumerations.is_empty() {

@@ -144,7 +144,8 @@ pub struct RawTile {
 }
 
 impl RawTile {
-    fn cell(&self, c: usize, cell_size: usize) -> &[u8] {
+    /// Cell `c` (`cell_size` is ignored for var-sized tiles).
+    pub(crate) fn cell(&self, c: usize, cell_size: usize) -> &[u8] {
         match &self.offsets {
             Some(o) => {
                 let end = o.get(c + 1).map_or(self.data.len(), |e| *e as usize);

@@ -1,0 +1,205 @@
+//! The library calls behind `bash bench/read.sh`, each timed in-process with
+//! `std::time::Instant` (open + read, as the engine's side is timed around
+//! `tiledb.open` + the read inside Python).
+//!
+//! `read_bench serve`: reads one case per line on standard input and answers
+//! each with one line, `SECONDS CELLS CHECKSUM` (or `error: ...`), so that
+//! `bench/read_bench.py` can take turns with the engine while both sides
+//! time themselves. The cases:
+//!
+//! - `read ARRAY ATTR [DIM=LO:HI ...]`: `ArrayReader::open` +
+//!   `read(&Query { attributes: [ATTR], ranges })`; CHECKSUM: the sum of the
+//!   attribute (FLOAT64).
+//! - `cond ARRAY ATTR CONDITION`: the same with `Query::condition`.
+//! - `sum ARRAY ATTR`: the sum aggregate over every cell.
+//! - `open ARRAY`: `ArrayReader::open` and drop.
+//! - `memcpy MIB`: copies a buffer of MIB MiB once (CELLS: the bytes).
+//!
+//! `read_bench peak ARRAY ATTR BUDGET_MIB BATCH_CELLS`: a fresh process's
+//! streamed full read through `batches` with that memory budget, summing
+//! the attribute; prints `VMHWM_BYTES CELLS SUM` (peak resident memory from
+//! `/proc/self/status`).
+//!
+//! `cargo run --release --example read_bench -- serve < cases.txt`
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::time::Instant;
+
+use tiledb_codec::filters::ReadOptions;
+use tiledb_codec::read::aggregate::{aggregate, Aggregate, AggregateValue};
+use tiledb_codec::read::{ArrayReader, Cells, DimRange, FieldInfo, Query, QueryCondition};
+
+type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+/// Sum of a FLOAT64 column, nulls left out.
+fn sum_f64(cells: &Cells, attr: &str) -> Res<f64> {
+    let col = cells
+        .column(attr)
+        .ok_or_else(|| format!("no column {attr:?} in the result"))?;
+    let mut sum = 0.0;
+    match col.validity() {
+        None => {
+            for c in col.data().chunks_exact(8) {
+                sum += f64::from_le_bytes(c.try_into()?);
+            }
+        }
+        Some(v) => {
+            for (c, ok) in col.data().chunks_exact(8).zip(v) {
+                if *ok != 0 {
+                    sum += f64::from_le_bytes(c.try_into()?);
+                }
+            }
+        }
+    }
+    Ok(sum)
+}
+
+fn open(path: &str) -> Res<ArrayReader> {
+    Ok(ArrayReader::open(Path::new(path), &ReadOptions::default())?)
+}
+
+fn is_dense(reader: &ArrayReader) -> bool {
+    reader.schema.array_type == tiledb_codec::format::ArrayType::Dense.value()
+}
+
+fn attrs(attr: &str) -> Option<Vec<String>> {
+    Some(vec![attr.to_string()])
+}
+
+/// One case: (seconds, cells, checksum).
+fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
+    match words {
+        ["read", path, attr, ranges @ ..] => {
+            let t = Instant::now();
+            let reader = open(path)?;
+            // A dense read returns the attribute alone, as the engine's does.
+            let mut q = Query {
+                attributes: attrs(attr),
+                skip_coordinates: is_dense(&reader),
+                ..Query::new()
+            };
+            for r in ranges {
+                let (dim, text) = r.split_once('=').ok_or("a range is DIM=LO:HI")?;
+                let field = FieldInfo::lookup(&reader.schema, dim)
+                    .filter(|f| f.is_dimension)
+                    .ok_or_else(|| format!("no dimension {dim:?}"))?;
+                q = q.range(dim, DimRange::parse(field.datatype, text)?);
+            }
+            let cells = reader.read(&q)?;
+            let secs = t.elapsed().as_secs_f64();
+            Ok((secs, cells.len as u64, sum_f64(&cells, attr)?))
+        }
+        ["cond", path, attr, condition @ ..] => {
+            let text = condition.join(" ");
+            let t = Instant::now();
+            let reader = open(path)?;
+            let q = Query {
+                attributes: attrs(attr),
+                condition: Some(QueryCondition::parse(&text)?),
+                skip_coordinates: is_dense(&reader),
+                ..Query::new()
+            };
+            let cells = reader.read(&q)?;
+            let secs = t.elapsed().as_secs_f64();
+            Ok((secs, cells.len as u64, sum_f64(&cells, attr)?))
+        }
+        ["sum", path, attr] => {
+            let t = Instant::now();
+            let reader = open(path)?;
+            let aggs = [Aggregate::parse(&format!("sum({attr})"))?];
+            let out = aggregate(&reader, &Query::new(), &aggs)?;
+            let secs = t.elapsed().as_secs_f64();
+            let sum = match out.first() {
+                Some(AggregateValue::Float(v)) => *v,
+                Some(AggregateValue::Int(v)) => *v as f64,
+                Some(AggregateValue::Uint(v)) => *v as f64,
+                other => return Err(format!("sum({attr}) gave {other:?}").into()),
+            };
+            Ok((secs, reader.fragments.len() as u64, sum))
+        }
+        ["open", path] => {
+            let t = Instant::now();
+            let reader = open(path)?;
+            let n = reader.fragments.len() as u64;
+            drop(reader);
+            Ok((t.elapsed().as_secs_f64(), n, 0.0))
+        }
+        ["memcpy", mib] => {
+            let bytes = mib.parse::<usize>()? << 20;
+            // Both buffers written first, so that the copy does not time
+            // the kernel handing out fresh pages.
+            let src: Vec<u8> = (0..bytes).map(|i| i as u8).collect();
+            let mut dst = vec![1u8; bytes];
+            let t = Instant::now();
+            dst.copy_from_slice(&src);
+            let secs = t.elapsed().as_secs_f64();
+            let check = f64::from(dst[bytes / 2]) + f64::from(dst[bytes - 1]);
+            Ok((secs, bytes as u64, check))
+        }
+        _ => Err(format!("unknown case {words:?}").into()),
+    }
+}
+
+/// Peak resident memory of this process (`VmHWM`), in bytes.
+fn vm_hwm() -> Res<u64> {
+    let status = std::fs::read_to_string("/proc/self/status")?;
+    let line = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .ok_or("no VmHWM in /proc/self/status")?;
+    let kib: u64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()?;
+    Ok(kib * 1024)
+}
+
+fn peak(path: &str, attr: &str, budget_mib: u64, batch_cells: usize) -> Res<()> {
+    let reader = open(path)?;
+    let q = Query {
+        attributes: attrs(attr),
+        skip_coordinates: true,
+        memory_budget: Some(budget_mib << 20),
+        batch_cells: Some(batch_cells),
+        ..Query::new()
+    };
+    let (mut cells, mut sum) = (0u64, 0.0);
+    for batch in reader.batches(&q)? {
+        let batch = batch?;
+        cells += batch.len as u64;
+        sum += sum_f64(&batch, attr)?;
+    }
+    println!("{} {cells} {sum}", vm_hwm()?);
+    Ok(())
+}
+
+fn main() -> Res<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args.as_slice() {
+        ["serve"] => {
+            let stdin = std::io::stdin();
+            let mut stdout = std::io::stdout();
+            for line in stdin.lock().lines() {
+                let line = line?;
+                let words: Vec<&str> = line.split_whitespace().collect();
+                if words.is_empty() {
+                    continue;
+                }
+                match run(&words) {
+                    Ok((secs, cells, check)) => writeln!(stdout, "{secs:.6} {cells} {check}")?,
+                    Err(e) => writeln!(stdout, "error: {}", e.to_string().replace('\n', " "))?,
+                }
+                stdout.flush()?;
+            }
+            Ok(())
+        }
+        ["peak", path, attr, budget, batch] => peak(path, attr, budget.parse()?, batch.parse()?),
+        _ => Err(
+            "usage: read_bench serve | read_bench peak ARRAY ATTR BUDGET_MIB BATCH_CELLS".into(),
+        ),
+    }
+}
