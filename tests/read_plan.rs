@@ -269,3 +269,83 @@ fn arrays_in_memory_read_through_the_storage_seam_as_from_files() {
     )
     .is_err());
 }
+
+#[test]
+fn batches_within_a_small_budget_give_the_cells_of_one_read_in_order() {
+    // Sparse 2-D, capacity 16, 3 fragments with overlapping coordinates
+    // (no duplicates: the newest wins), read in slabs of the first
+    // dimension when the budget is small.
+    let p = fresh("sparse_slabs");
+    create_array(
+        &p,
+        &json!({
+            "array_type": "sparse",
+            "capacity": 16,
+            "dimensions": [
+                {"name": "x", "datatype": "INT64", "domain": [0, 99], "tile_extent": 10},
+                {"name": "y", "datatype": "INT64", "domain": [0, 99], "tile_extent": 10}
+            ],
+            "attributes": [{"name": "a", "datatype": "INT64"}],
+        }),
+    )
+    .unwrap();
+    for t in 0..3i64 {
+        let coords: Vec<(i64, i64)> = (0..400)
+            .map(|i| ((i * 7 + t * 13) % 100, (i * 11 + t * 5) % 100))
+            .collect();
+        let opts = WriteOptions {
+            timestamp: Some(10 + t as u64),
+            ..WriteOptions::default()
+        };
+        let mut w = FragmentWriter::sparse(&p, opts).unwrap();
+        w.write(&[
+            Column::fixed("x", ints(coords.iter().map(|c| c.0))),
+            Column::fixed("y", ints(coords.iter().map(|c| c.1))),
+            Column::fixed("a", ints((0..400).map(|i| t * 1000 + i))),
+        ])
+        .unwrap();
+        w.finish().unwrap();
+    }
+    let reader = ArrayReader::open(&p, &ReadOptions::default()).unwrap();
+    for order in [None, Some(tiledb_codec::read::Order::ColMajor)] {
+        let q = Query {
+            order,
+            ..Query::default()
+        }
+        .range("y", int64_range("5:80"));
+        let whole = reader.read(&q).unwrap();
+        assert!(whole.len > 150, "{}", whole.len);
+        let small = Query {
+            memory_budget: Some(2_000),
+            batch_cells: Some(50),
+            ..q.clone()
+        };
+        let mut rows = Vec::new();
+        let mut batches = 0;
+        for b in reader.batches(&small).unwrap() {
+            let b = b.unwrap();
+            assert!(b.len <= 50);
+            batches += 1;
+            rows.extend((0..b.len).map(|i| b.row(i)));
+        }
+        let expect: Vec<_> = (0..whole.len).map(|i| whole.row(i)).collect();
+        assert_eq!(rows, expect, "{order:?}");
+        assert!(batches > whole.len / 50, "{batches} batches");
+    }
+    // Dense batches likewise.
+    let d = dense_array("dense_batches");
+    let reader = ArrayReader::open(&d, &ReadOptions::default()).unwrap();
+    let q = Query::default().range("d", int64_range("95:905"));
+    let whole = reader.read(&q).unwrap();
+    let small = Query {
+        memory_budget: Some(1_000),
+        ..q.clone()
+    };
+    let mut got = Vec::new();
+    for b in reader.batches(&small).unwrap() {
+        let b = b.unwrap();
+        assert!(b.len * 16 <= 1_000, "a batch of {} cells", b.len);
+        got.extend(values(&b, "a"));
+    }
+    assert_eq!(got, values(&whole, "a"));
+}

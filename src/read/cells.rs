@@ -13,8 +13,9 @@ use super::dense;
 use super::field::{read_field, read_zipped_coords, FieldData, FieldInfo};
 use super::field::{FieldTiles, ReadStats};
 use super::query_condition::{BoundCondition, QueryCondition};
-use super::range::DimRange;
+use super::range::{Bound, DimRange};
 use super::sparse;
+use super::sparse::below;
 use crate::array::directory::ArrayDirectory;
 use crate::array::fragment::{Fragment, Metadata};
 use crate::error::{Error, Result};
@@ -409,6 +410,13 @@ enum BatchesInner<'a> {
         at: usize,
         size: usize,
     },
+    /// A sparse read a slab at a time, each handed out in slices.
+    Slabs {
+        reader: &'a ArrayReader,
+        slabs: std::vec::IntoIter<Query>,
+        size: usize,
+        current: Option<(Cells, usize)>,
+    },
 }
 
 impl Iterator for Batches<'_> {
@@ -425,6 +433,25 @@ impl Iterator for Batches<'_> {
                 let sel = sels.next()?;
                 Some(reader.dense_batch(plan, &sel, query))
             }
+            BatchesInner::Slabs {
+                reader,
+                slabs,
+                size,
+                current,
+            } => loop {
+                if let Some((cells, at)) = current {
+                    if *at < cells.len {
+                        let b = cells.slice(*at, *size);
+                        *at += b.len;
+                        return Some(Ok(b));
+                    }
+                }
+                let slab = slabs.next()?;
+                match reader.read(&slab) {
+                    Ok(c) => *current = Some((c, 0)),
+                    Err(e) => return Some(Err(e)),
+                }
+            },
             BatchesInner::Buffered { cells, at, size } => {
                 if *at >= cells.len {
                     return None;
@@ -748,10 +775,104 @@ impl ArrayReader {
                 },
             });
         }
+        // Sparse: when the cells the query may select would not fit half
+        // the budget, slabs of the outermost dimension of the order, cut
+        // where tiles start, are read one after the other.
+        if let Some(slabs) = self.sparse_slabs(q, budget)? {
+            return Ok(Batches {
+                inner: BatchesInner::Slabs {
+                    reader: self,
+                    slabs: slabs.into_iter(),
+                    size,
+                    current: None,
+                },
+            });
+        }
         let cells = self.read(q)?;
         Ok(Batches {
             inner: BatchesInner::Buffered { cells, at: 0, size },
         })
+    }
+
+    /// The queries of the slabs of a sparse read larger than half of
+    /// `budget`, in the order of the result; `None`: one read (it fits, or
+    /// the order or the dimension cannot be cut: global order, strings).
+    fn sparse_slabs(&self, q: &Query, budget: u64) -> Result<Option<Vec<Query>>> {
+        let (dims, attrs) = self.fields(q)?;
+        let d = match q.order {
+            None | Some(Order::RowMajor) | Some(Order::Unordered) => 0,
+            Some(Order::ColMajor) => dims.len() - 1,
+            Some(Order::GlobalOrder) => return Ok(None),
+        };
+        let ranges = self.dim_ranges_of(q, &dims)?;
+        let Some(mut lows) = sparse::tile_lows(&self.fragments, &dims, &ranges, d, &self.opts)?
+        else {
+            return Ok(None);
+        };
+        let per_cell: u64 = dims
+            .iter()
+            .chain(&attrs)
+            .map(|f| match f.cell_val_num {
+                Some(_) => f.cell_size() + u64::from(f.nullable),
+                None => 40,
+            })
+            .sum();
+        let per_tile = self.schema.capacity.max(1).saturating_mul(per_cell);
+        // Tiles of one slab: half the budget, at least one.
+        let tiles_per = (budget / 2 / per_tile.max(1)).max(1) as usize;
+        if lows.len() <= tiles_per {
+            return Ok(None);
+        }
+        lows.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+        let mut cuts: Vec<Bound> = Vec::new();
+        for lo in lows.iter().skip(tiles_per).step_by(tiles_per) {
+            if cuts.last() != Some(lo) && below(lo).is_some() {
+                cuts.push(lo.clone());
+            }
+        }
+        let (lo_dom, hi_dom) = self.domain_bounds(&dims[d], d)?;
+        cuts.retain(|c| *c > lo_dom && *c <= hi_dom);
+        if cuts.is_empty() {
+            return Ok(None);
+        }
+        let name = dims[d].name.clone();
+        let mut slabs = Vec::with_capacity(cuts.len() + 1);
+        let mut from = lo_dom;
+        for cut in cuts.iter().chain(std::iter::once(&hi_dom)) {
+            let last = std::ptr::eq(cut, &hi_dom);
+            let to = if last {
+                hi_dom.clone()
+            } else {
+                below(cut).expect("checked")
+            };
+            let mut s = q.clone();
+            s.ranges.push((
+                name.clone(),
+                vec![DimRange {
+                    lo: from.clone(),
+                    hi: to,
+                }],
+            ));
+            slabs.push(s);
+            from = cut.clone();
+        }
+        Ok(Some(slabs))
+    }
+
+    /// The domain of dimension `d` as bounds.
+    fn domain_bounds(&self, f: &FieldInfo, d: usize) -> Result<(Bound, Bound)> {
+        let dim = &self.schema.domain.dimensions[d];
+        let w = dim.domain.len() / 2;
+        match (
+            Bound::of_cell(f.datatype, &dim.domain[..w]),
+            Bound::of_cell(f.datatype, &dim.domain[w..]),
+        ) {
+            (Some(lo), Some(hi)) => Ok((lo, hi)),
+            _ => Err(Error::Unsupported {
+                path: self.dir.root.clone(),
+                what: format!("the domain of {:?}", f.name),
+            }),
+        }
     }
 
     /// What reads of this reader decoded so far.
@@ -1001,14 +1122,29 @@ impl ArrayReader {
     /// The typed ranges of each dimension of a query: its `ranges` (each
     /// checked against the dimension's datatype) and its old `subarray`.
     fn dim_ranges_of(&self, q: &Query, dims: &[FieldInfo]) -> Result<sparse::DimRanges> {
-        let mut out: sparse::DimRanges = vec![Vec::new(); dims.len()];
+        // Per dimension, the ranges of each entry that names it; several
+        // entries for one dimension intersect (as the old subarray does
+        // with them), the ranges of one entry are a multi-range.
+        let mut out: Vec<Option<Vec<DimRange>>> = vec![None; dims.len()];
+        let mut add = |d: usize, rs: Vec<DimRange>| {
+            out[d] = Some(match out[d].take() {
+                None => rs,
+                Some(prev) => intersect_ranges(&prev, &rs),
+            });
+        };
         for (name, rs) in &q.ranges {
             let d = dims
                 .iter()
                 .position(|d| d.name == *name)
                 .ok_or_else(|| Error::Query {
                     path: self.dir.root.clone(),
-                    what: format!("the array has no dimension {name:?}"),
+                    what: format!(
+                        "the array has no dimension {name:?} (its dimensions: {})",
+                        dims.iter()
+                            .map(|d| d.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                 })?;
             for r in rs {
                 r.check(dims[d].datatype).map_err(|what| Error::Query {
@@ -1016,47 +1152,32 @@ impl ArrayReader {
                     what: format!("range on {name:?}: {what}"),
                 })?;
             }
-            out[d].extend(rs.iter().cloned());
+            add(d, rs.clone());
         }
         if let Some(sub) = &q.subarray {
             for (d, r) in sub.iter().enumerate().take(dims.len()) {
                 if let Some((lo, hi)) = r {
-                    let r = DimRange {
-                        lo: super::range::Bound::Int(*lo),
-                        hi: super::range::Bound::Int(*hi),
-                    };
-                    if out[d].is_empty() {
-                        out[d].push(r);
-                    } else {
-                        // Both given: the ranges within the subarray.
-                        out[d] = out[d]
-                            .iter()
-                            .filter(|x| x.overlaps(&r.lo, &r.hi))
-                            .map(|x| DimRange {
-                                lo: if x.lo > r.lo {
-                                    x.lo.clone()
-                                } else {
-                                    r.lo.clone()
-                                },
-                                hi: if x.hi < r.hi {
-                                    x.hi.clone()
-                                } else {
-                                    r.hi.clone()
-                                },
-                            })
-                            .collect();
-                        if out[d].is_empty() {
-                            // Nothing of the dimension is selected.
-                            out[d].push(DimRange {
-                                lo: super::range::Bound::Int(1),
-                                hi: super::range::Bound::Int(0),
-                            });
-                        }
-                    }
+                    add(
+                        d,
+                        vec![DimRange {
+                            lo: Bound::Int(*lo),
+                            hi: Bound::Int(*hi),
+                        }],
+                    );
                 }
             }
         }
-        Ok(out)
+        Ok(out
+            .into_iter()
+            .map(|rs| match rs {
+                // Nothing of the dimension is selected: a range no value is in.
+                Some(rs) if rs.is_empty() => vec![DimRange {
+                    lo: Bound::Int(1),
+                    hi: Bound::Int(0),
+                }],
+                rs => rs.unwrap_or_default(),
+            })
+            .collect())
     }
 
     fn read_sparse(&self, q: &Query) -> Result<Cells> {
@@ -1385,6 +1506,30 @@ impl ArrayReader {
         }
         Ok(cells)
     }
+}
+
+/// The ranges both lists hold.
+fn intersect_ranges(a: &[DimRange], b: &[DimRange]) -> Vec<DimRange> {
+    let mut out = Vec::new();
+    for x in a {
+        for y in b {
+            if x.overlaps(&y.lo, &y.hi) {
+                out.push(DimRange {
+                    lo: if x.lo > y.lo {
+                        x.lo.clone()
+                    } else {
+                        y.lo.clone()
+                    },
+                    hi: if x.hi < y.hi {
+                        x.hi.clone()
+                    } else {
+                        y.hi.clone()
+                    },
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The field names a delete condition reads.

@@ -99,6 +99,65 @@ pub(crate) fn select_tiles(
     ))
 }
 
+/// The low end on dimension `d` of the MBR of every tile the ranges may
+/// select, over all fragments (fragments with no R-tree: `None`, the
+/// caller cannot plan slabs).
+pub(crate) fn tile_lows(
+    frags: &[Fragment],
+    dims: &[FieldInfo],
+    ranges: &DimRanges,
+    d: usize,
+    opts: &ReadOptions,
+) -> Result<Option<Vec<Bound>>> {
+    let mut out = Vec::new();
+    for f in frags {
+        let Some(tiles) = select_tiles(f, dims, ranges, opts)? else {
+            return Ok(None);
+        };
+        if tiles.is_empty() {
+            continue;
+        }
+        let Some(rtree) = f.rtree(opts)? else {
+            return Ok(None);
+        };
+        let Some(leaves) = rtree.levels.last() else {
+            continue;
+        };
+        for (t, _) in tiles {
+            let lo = leaves
+                .mbrs
+                .get(t)
+                .and_then(|m| m.ranges.get(d))
+                .and_then(|r| range_bounds(dims[d].datatype, r))
+                .map(|(lo, _)| lo);
+            match lo {
+                Some(lo) => out.push(lo),
+                None => return Ok(None),
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+/// The largest value below `b` of its kind (for integer and float bounds).
+pub(crate) fn below(b: &Bound) -> Option<Bound> {
+    match b {
+        Bound::Int(v) => Some(Bound::Int(v.checked_sub(1)?)),
+        Bound::Float(v) if v.is_finite() => {
+            let bits = v.to_bits();
+            let down = if *v == 0.0 {
+                -f64::from_bits(1)
+            } else if *v > 0.0 {
+                f64::from_bits(bits - 1)
+            } else {
+                f64::from_bits(bits + 1)
+            };
+            Some(Bound::Float(down))
+        }
+        _ => None,
+    }
+}
+
 /// A tile's field as `FieldData` (cell starts relative to its var data).
 fn tile_data(tile: FieldTile, var: bool, nullable: bool) -> FieldData {
     let n_cells = tile.var_offsets.as_ref().map(Vec::len);
