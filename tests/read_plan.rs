@@ -349,3 +349,44 @@ fn batches_within_a_small_budget_give_the_cells_of_one_read_in_order() {
     }
     assert_eq!(got, values(&whole, "a"));
 }
+
+#[test]
+fn tiles_a_condition_cannot_match_are_not_decoded() {
+    // One sparse fragment of 100 cells in tiles of 10: a = 100 + d.
+    let p = fresh("sparse_pruned");
+    create_array(
+        &p,
+        &json!({
+            "array_type": "sparse",
+            "capacity": 10,
+            "dimensions": [{"name": "d", "datatype": "INT64", "domain": [0, 999], "tile_extent": 1000}],
+            "attributes": [{"name": "a", "datatype": "INT64"}],
+        }),
+    )
+    .unwrap();
+    let mut w = FragmentWriter::sparse(&p, WriteOptions::default()).unwrap();
+    w.write(&[
+        Column::fixed("d", ints(0..100)),
+        Column::fixed("a", ints(100..200)),
+    ])
+    .unwrap();
+    w.finish().unwrap();
+    let reader = ArrayReader::open(&p, &ReadOptions::default()).unwrap();
+    let q = Query {
+        condition: Some(tiledb_codec::read::QueryCondition::parse("a > 195").unwrap()),
+        ..Query::default()
+    };
+    let before = reader.stats().tiles();
+    let cells = reader.read(&q).unwrap();
+    // The last tile alone (its dimension and attribute tiles).
+    assert_eq!(reader.stats().tiles() - before, 2);
+    assert_eq!(values(&cells, "a"), (196..200).collect::<Vec<_>>());
+    // A condition no tile can match decodes nothing.
+    let q = Query {
+        condition: Some(tiledb_codec::read::QueryCondition::parse("a < 0 or a > 500").unwrap()),
+        ..Query::default()
+    };
+    let before = reader.stats().tiles();
+    assert_eq!(reader.read(&q).unwrap().len, 0);
+    assert_eq!(reader.stats().tiles() - before, 0);
+}

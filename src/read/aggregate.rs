@@ -837,15 +837,20 @@ fn ned_ints(f: &Fragment) -> Option<Vec<(i128, i128)>> {
 
 /// The tile metadata of one field of one fragment, as far as it exists.
 #[derive(Default)]
-struct FieldMd {
-    mins: Option<crate::format::TileMinMax>,
-    maxes: Option<crate::format::TileMinMax>,
-    sums: Option<Vec<u64>>,
-    nulls: Option<Vec<u64>>,
+pub(crate) struct FieldMd {
+    pub(crate) mins: Option<crate::format::TileMinMax>,
+    pub(crate) maxes: Option<crate::format::TileMinMax>,
+    pub(crate) sums: Option<Vec<u64>>,
+    pub(crate) nulls: Option<Vec<u64>>,
 }
 
 impl FieldMd {
-    fn load(f: &Fragment, field: &FieldInfo, reader: &ArrayReader, need: Need) -> Result<FieldMd> {
+    pub(crate) fn load(
+        f: &Fragment,
+        field: &FieldInfo,
+        reader: &ArrayReader,
+        need: Need,
+    ) -> Result<FieldMd> {
         let opts = reader.options();
         let Some(ff) = FieldInfo::lookup(&f.schema, &field.name) else {
             return Ok(FieldMd::default());
@@ -877,7 +882,11 @@ impl FieldMd {
 
     /// The min or max of tile `t` (a field of `cell_size` bytes, `None`:
     /// var-sized).
-    fn value(tiles: &crate::format::TileMinMax, t: u64, cell_size: Option<u64>) -> Option<&[u8]> {
+    pub(crate) fn value(
+        tiles: &crate::format::TileMinMax,
+        t: u64,
+        cell_size: Option<u64>,
+    ) -> Option<&[u8]> {
         let t = usize::try_from(t).ok()?;
         match cell_size {
             Some(cs) => {
@@ -905,11 +914,11 @@ impl FieldMd {
 
 /// What metadata a field's aggregates need.
 #[derive(Debug, Clone, Copy, Default)]
-struct Need {
-    min: bool,
-    max: bool,
-    sum: bool,
-    nulls: bool,
+pub(crate) struct Need {
+    pub(crate) min: bool,
+    pub(crate) max: bool,
+    pub(crate) sum: bool,
+    pub(crate) nulls: bool,
 }
 
 fn needs(targets: &[Target]) -> HashMap<String, (FieldInfo, Need)> {

@@ -1180,6 +1180,56 @@ impl ArrayReader {
             .collect())
     }
 
+    /// Drops the tiles of `frag` whose mins, maxes and null counts prove
+    /// that no cell matches the condition.
+    fn prune_tiles(
+        &self,
+        frag: &Fragment,
+        c: &BoundCondition,
+        names: &[String],
+        tiles: &mut Vec<(usize, bool)>,
+    ) -> Result<()> {
+        use super::aggregate::{FieldMd, Need};
+        let need = Need {
+            min: true,
+            max: true,
+            sum: false,
+            nulls: true,
+        };
+        let mut mds = Vec::new();
+        for n in names {
+            let Some(field) = FieldInfo::lookup(&frag.schema, n) else {
+                continue;
+            };
+            let md = FieldMd::load(frag, &field, self, need)?;
+            mds.push((n.as_str(), field, md));
+        }
+        let cells = |t: usize| match &frag.metadata {
+            Metadata::Footer(f) if t as u64 + 1 == f.sparse_tile_num => f.last_tile_cell_num,
+            _ => self.schema.capacity,
+        };
+        tiles.retain(|(t, _)| {
+            let stats = |name: &str| -> Option<super::query_condition::FieldTileStats<'_>> {
+                let (_, field, md) = mds.iter().find(|(n, _, _)| *n == name)?;
+                let cs = field.cell_val_num.map(|_| field.cell_size());
+                Some(super::query_condition::FieldTileStats {
+                    min: md
+                        .mins
+                        .as_ref()
+                        .and_then(|m| FieldMd::value(m, *t as u64, cs)),
+                    max: md
+                        .maxes
+                        .as_ref()
+                        .and_then(|m| FieldMd::value(m, *t as u64, cs)),
+                    null_count: md.nulls.as_ref().and_then(|v| v.get(*t).copied()),
+                    cell_count: cells(*t),
+                })
+            };
+            c.may_match(&stats)
+        });
+        Ok(())
+    }
+
     fn read_sparse(&self, q: &Query) -> Result<Cells> {
         let (dims, requested) = self.fields(q)?;
         let deletes = self.deletes()?;
@@ -1237,6 +1287,15 @@ impl ArrayReader {
             if let Some(mut tiles) = sparse::select_tiles(f, &dims, &ranges, &self.opts)? {
                 if let Some(skip) = &q.skip_tiles {
                     tiles.retain(|(t, _)| !skip.contains(&(fi, *t as u64)));
+                }
+                // Tiles the condition cannot match, by their metadata: only
+                // where no cell of them can hide an older cell (duplicates
+                // allowed, or a single fragment), as the condition applies
+                // after the newest cell of each coordinate is chosen.
+                if let Some((c, names)) = &condition {
+                    if allows_dups || self.fragments.len() == 1 {
+                        self.prune_tiles(f, c, names, &mut tiles)?;
+                    }
                 }
                 if tiles.is_empty() {
                     continue;
