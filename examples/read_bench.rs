@@ -107,7 +107,10 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
         ["sum", path, attr] => {
             let t = Instant::now();
             let reader = open(path)?;
-            let aggs = [Aggregate::parse(&format!("sum({attr})"))?];
+            let aggs = [
+                Aggregate::parse(&format!("sum({attr})"))?,
+                Aggregate::parse("count(*)")?,
+            ];
             let out = aggregate(&reader, &Query::new(), &aggs)?;
             let secs = t.elapsed().as_secs_f64();
             let sum = match out.first() {
@@ -116,7 +119,11 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
                 Some(AggregateValue::Uint(v)) => *v as f64,
                 other => return Err(format!("sum({attr}) gave {other:?}").into()),
             };
-            Ok((secs, reader.fragments.len() as u64, sum))
+            let cells = match out.get(1) {
+                Some(AggregateValue::Uint(n)) => *n,
+                other => return Err(format!("count(*) gave {other:?}").into()),
+            };
+            Ok((secs, cells, sum))
         }
         ["open", path] => {
             let t = Instant::now();

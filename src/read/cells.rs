@@ -10,8 +10,8 @@ use serde_json::{json, Map, Value};
 
 use super::condition::{holds, CellValue};
 use super::dense;
+use super::field::ReadStats;
 use super::field::{read_field, read_zipped_coords, FieldData, FieldInfo};
-use super::field::{FieldTiles, ReadStats};
 use super::query_condition::{BoundCondition, QueryCondition};
 use super::range::{Bound, DimRange};
 use super::sparse;
@@ -1003,17 +1003,14 @@ impl ArrayReader {
                 .clone()
                 .unwrap_or_else(|| vec![0; a.cell_size() as usize]);
             let fill_valid = spec.fill_value_validity.unwrap_or(0) != 0 || !a.nullable;
-            let tiles = frags
+            let fields = frags
                 .iter()
-                .map(|f| match FieldInfo::lookup(&f.frag.schema, &a.name) {
-                    Some(fa) => FieldTiles::open(f.frag, &fa, &self.opts).map(Some),
-                    None => Ok(None),
-                })
-                .collect::<Result<Vec<_>>>()?;
+                .map(|f| FieldInfo::lookup(&f.frag.schema, &a.name))
+                .collect();
             dattrs.push(dense::DenseAttr {
                 field: a.clone(),
                 fill: fill_valid.then_some(fill),
-                tiles,
+                fields,
             });
         }
         Ok(DensePlan {
@@ -1065,6 +1062,7 @@ impl ArrayReader {
             sel,
             coords,
             &self.stats,
+            &self.opts,
         )?;
         if let Some(c) = &plan.condition {
             let mask = c.evaluate(&cells)?;
@@ -1505,16 +1503,18 @@ impl ArrayReader {
             }
             _ => {}
         }
-        let mut columns = Vec::new();
-        for (d, f) in dims.iter().enumerate() {
-            let mut col = Column::new(f.clone(), order.len());
-            for &p in &order {
+        let dim_column = |d: usize, order: &[usize]| {
+            let mut col = Column::new(dims[d].clone(), order.len());
+            for &p in order {
                 col.push(Some(coords(p, d)));
             }
-            columns.push(col);
-        }
-        for a in &attrs {
-            let ai = all_attrs.iter().position(|x| x.name == a.name).unwrap();
+            col
+        };
+        let attr_column = |a: &FieldInfo, order: &[usize]| -> Result<Column> {
+            let ai = all_attrs
+                .iter()
+                .position(|x| x.name == a.name)
+                .expect("attributes come from the schema");
             let spec = &self.schema.attributes[ai];
             let fill = (!a.nullable || spec.fill_value_validity.unwrap_or(0) != 0).then(|| {
                 spec.fill_value
@@ -1538,7 +1538,7 @@ impl ArrayReader {
                 });
             }
             let mut col = Column::new(a.clone(), order.len());
-            for &p in &order {
+            for &p in order {
                 let (fi, i) = picked[p];
                 col.push(match &frags[fi].attrs[ai] {
                     Some(data) => {
@@ -1549,17 +1549,42 @@ impl ArrayReader {
                     None => fill.as_deref(),
                 });
             }
-            columns.push(col);
+            Ok(col)
+        };
+        // The condition first, on the columns it reads: only the cells it
+        // keeps are gathered into the result.
+        if let Some((c, names)) = &condition {
+            let mut columns = Vec::new();
+            for (d, f) in dims.iter().enumerate() {
+                if names.contains(&f.name) {
+                    columns.push(dim_column(d, &order));
+                }
+            }
+            for a in attrs.iter().filter(|a| names.contains(&a.name)) {
+                columns.push(attr_column(a, &order)?);
+            }
+            let mask = c.evaluate(&Cells {
+                len: order.len(),
+                columns,
+            })?;
+            order = order
+                .into_iter()
+                .zip(mask)
+                .filter(|(_, m)| *m)
+                .map(|(p, _)| p)
+                .collect();
+        }
+        let mut columns = Vec::new();
+        for d in 0..dims.len() {
+            columns.push(dim_column(d, &order));
+        }
+        for a in &requested {
+            columns.push(attr_column(a, &order)?);
         }
         let mut cells = Cells {
             len: order.len(),
             columns,
         };
-        if let Some((c, _)) = &condition {
-            let mask = c.evaluate(&cells)?;
-            cells = cells.filter(&mask);
-            cells.columns.truncate(dims.len() + requested.len());
-        }
         if q.skip_coordinates {
             cells.columns.drain(..dims.len());
         }

@@ -496,13 +496,15 @@ pub(crate) struct DenseAttr {
     pub field: FieldInfo,
     /// The fill value (`None`: null).
     pub fill: Option<Vec<u8>>,
-    /// Per fragment, its tiles of the attribute (`None`: the fragment's
-    /// schema does not have it).
-    pub tiles: Vec<Option<FieldTiles>>,
+    /// Per fragment, the attribute as the fragment's schema has it
+    /// (`None`: it does not). Its tiles are opened batch by batch, so that
+    /// the mapped pages a batch touched are let go with it.
+    pub fields: Vec<Option<FieldInfo>>,
 }
 
 /// Reads one batch: the cells of `sel`, one column per dimension (unless
 /// `coords` is false) and per attribute.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn read_batch(
     grid: &Grid,
     frags: &[DenseFragment],
@@ -511,6 +513,7 @@ pub(crate) fn read_batch(
     sel: &Selection,
     coords: bool,
     stats: &ReadStats,
+    opts: &crate::filters::ReadOptions,
 ) -> Result<Cells> {
     let n = usize::try_from(sel.cells()).map_err(|_| Error::Query {
         path: frags
@@ -538,10 +541,20 @@ pub(crate) fn read_batch(
         })
     };
     for a in attrs {
+        // The fragments that hold cells of this batch.
+        let tiles = frags
+            .iter()
+            .zip(&a.fields)
+            .map(|(f, field)| match field {
+                Some(field) if meets(f, sel) => FieldTiles::open(f.frag, field, opts).map(Some),
+                _ => Ok(None),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let tiles = tiles.as_slice();
         let cs = a.field.cell_size() as usize;
         let fixed_fill = a.fill.as_ref().is_none_or(|f| f.len() == cs);
         if a.field.cell_val_num.is_some() && fixed_fill {
-            let mut data = if covered(&a.tiles) && a.fill.is_some() {
+            let mut data = if covered(tiles) && a.fill.is_some() {
                 vec![0u8; n * cs]
             } else {
                 match &a.fill {
@@ -552,7 +565,7 @@ pub(crate) fn read_batch(
             fill_parallel(
                 grid,
                 frags,
-                &a.tiles,
+                tiles,
                 Source::Data,
                 cs,
                 &slabs,
@@ -565,7 +578,7 @@ pub(crate) fn read_batch(
                 fill_parallel(
                     grid,
                     frags,
-                    &a.tiles,
+                    tiles,
                     Source::Validity,
                     1,
                     &slabs,
@@ -581,7 +594,7 @@ pub(crate) fn read_batch(
         } else {
             let mut col = DenseColumn::new(a.field.clone(), n, a.fill.as_deref());
             let cs1 = a.field.cell_size();
-            for_each_cell(grid, frags, &a.tiles, sel, stats, |oi, tile, i| {
+            for_each_cell(grid, frags, tiles, sel, stats, |oi, tile, i| {
                 let valid = tile
                     .validity
                     .as_ref()
@@ -607,6 +620,13 @@ pub(crate) fn read_batch(
         }
     }
     Ok(Cells { columns, len: n })
+}
+
+/// Whether the fragment holds cells of the selection's bounding box.
+fn meets(f: &DenseFragment, sel: &Selection) -> bool {
+    sel.dims.iter().zip(&f.ned).all(|(iv, (lo, hi))| {
+        iv.first().is_some_and(|x| x.0 <= *hi) && iv.last().is_some_and(|x| x.1 >= *lo)
+    })
 }
 
 fn short(frags: &[DenseFragment], f: &FieldInfo) -> Error {
