@@ -155,6 +155,18 @@ fn a_one_tile_dense_range_decodes_one_tile_per_fragment_holding_it() {
         .map(|i| if i >= 150 { 1000 + i } else { i })
         .collect();
     assert_eq!(values(&cells, "a"), expect);
+    // The same values viewed in place through zerocopy's little-endian type
+    // (the column's bytes need no alignment), and no view of another size.
+    use zerocopy::byteorder::little_endian::{I32, I64};
+    let col = cells.column("a").unwrap();
+    let typed: Vec<i64> = col
+        .values::<I64>()
+        .unwrap()
+        .iter()
+        .map(|v| v.get())
+        .collect();
+    assert_eq!(typed, expect);
+    assert!(col.values::<I32>().is_none());
     // Tile 7 ([700, 799]): the first and the third.
     let before = reader.stats().tiles();
     let cells = reader

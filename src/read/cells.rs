@@ -214,6 +214,22 @@ impl Column {
         })
     }
 
+    /// The values of a fixed-size column viewed in place (no copy) as `T`,
+    /// one of zerocopy's unaligned little-endian types
+    /// (`zerocopy::byteorder::little_endian::{I32, U64, F64, ..}`, or `u8`,
+    /// `i8`), whose size must be the datatype's; `None` for var-sized
+    /// columns or a `T` of another size. Null cells hold zeros (see
+    /// [`Column::validity`]).
+    pub fn values<T>(&self) -> Option<&[T]>
+    where
+        T: zerocopy::FromBytes + zerocopy::Immutable + zerocopy::KnownLayout + zerocopy::Unaligned,
+    {
+        if self.offsets.is_some() || std::mem::size_of::<T>() as u64 != self.field.datatype.size() {
+            return None;
+        }
+        <[T] as zerocopy::FromBytes>::ref_from_bytes(&self.data).ok()
+    }
+
     /// Every cell's bytes, back to back.
     pub fn data(&self) -> &[u8] {
         &self.data
