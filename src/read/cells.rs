@@ -1457,7 +1457,16 @@ impl ArrayReader {
         let keys = SortKeys::new(&dims, if unordered { 0 } else { picked.len() }, coords);
         let mut order: Vec<usize> = (0..picked.len()).collect();
         if !unordered {
-            order.sort_unstable_by(|&p, &q| keys.cmp(p, q, coords).then(p.cmp(&q)));
+            match keys.packed() {
+                // One or two numeric dimensions: sort (key, index) pairs,
+                // the index breaking ties as the comparison below does.
+                Some(packed) => {
+                    let mut pairs: Vec<(u128, usize)> = packed.zip(0..picked.len()).collect();
+                    pairs.sort_unstable();
+                    order = pairs.into_iter().map(|(_, p)| p).collect();
+                }
+                None => order.sort_unstable_by(|&p, &q| keys.cmp(p, q, coords).then(p.cmp(&q))),
+            }
         }
         if !allows_dups {
             // The newest write of each coordinate wins (ties: the later
@@ -1682,6 +1691,23 @@ impl SortKeys {
             general: None,
             exact,
         }
+    }
+
+    /// Each cell's keys packed into one number of the same order, when
+    /// there are one or two dimensions and every one has numeric keys.
+    fn packed(&self) -> Option<impl Iterator<Item = u128> + '_> {
+        if self.general.is_some() || self.dims.is_empty() || self.dims.len() > 2 {
+            return None;
+        }
+        let k0 = self.dims[0].as_ref()?;
+        let k1 = match self.dims.get(1) {
+            Some(k) => Some(k.as_ref()?),
+            None => None,
+        };
+        Some(
+            (0..k0.len())
+                .map(move |p| (u128::from(k0[p]) << 64) | k1.map_or(0, |k| u128::from(k[p]))),
+        )
     }
 
     fn general<'a>(
