@@ -1743,22 +1743,7 @@ impl SortKeys {
         q: usize,
         coords: impl Fn(usize, usize) -> &'a [u8],
     ) -> std::cmp::Ordering {
-        if let Some(g) = &self.general {
-            let (mut a, mut b) = (g[p].clone(), g[q].clone());
-            a.reverse();
-            b.reverse();
-            return cmp_values(&a, &b);
-        }
-        for (d, k) in self.dims.iter().enumerate().rev() {
-            let o = match k {
-                Some(k) => k[p].cmp(&k[q]),
-                None => coords(p, d).cmp(coords(q, d)),
-            };
-            if o.is_ne() {
-                return o;
-            }
-        }
-        std::cmp::Ordering::Equal
+        self.cmp_in(p, q, coords, true)
     }
 
     fn cmp<'a>(
@@ -1767,11 +1752,31 @@ impl SortKeys {
         q: usize,
         coords: impl Fn(usize, usize) -> &'a [u8],
     ) -> std::cmp::Ordering {
+        self.cmp_in(p, q, coords, false)
+    }
+
+    /// Compares cells `p` and `q` by their coordinates, the first dimension
+    /// first (`reversed`: the last first).
+    fn cmp_in<'a>(
+        &self,
+        p: usize,
+        q: usize,
+        coords: impl Fn(usize, usize) -> &'a [u8],
+        reversed: bool,
+    ) -> std::cmp::Ordering {
         if let Some(g) = &self.general {
+            if reversed {
+                let (mut a, mut b) = (g[p].clone(), g[q].clone());
+                a.reverse();
+                b.reverse();
+                return cmp_values(&a, &b);
+            }
             return cmp_values(&g[p], &g[q]);
         }
-        for (d, k) in self.dims.iter().enumerate() {
-            let o = match k {
+        let n = self.dims.len();
+        for i in 0..n {
+            let d = if reversed { n - 1 - i } else { i };
+            let o = match &self.dims[d] {
                 Some(k) => k[p].cmp(&k[q]),
                 None => coords(p, d).cmp(coords(q, d)),
             };

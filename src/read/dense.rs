@@ -204,27 +204,19 @@ impl Selection {
     }
 }
 
-/// Copies the cells of `sel` that the fragments hold from their tiles into
-/// `out` (`cs` bytes a cell, in the selection's order), the newest fragment
-/// last so that its cells win.
-#[allow(clippy::too_many_arguments)]
-fn fill_fixed(
+/// Calls `each(fragment, its tiles, tile index, boxes, origin)` for every
+/// tile of every fragment (oldest first) that holds cells of `sel`: the
+/// boxes are, per dimension, the selection's intervals inside the tile and
+/// the fragment's non-empty domain; the origin is the tile's first
+/// coordinate.
+fn for_each_tile<'t>(
     grid: &Grid,
     frags: &[DenseFragment],
-    tiles: &[Option<FieldTiles>],
-    source: Source,
-    cs: usize,
+    tiles: &'t [Option<FieldTiles>],
     sel: &Selection,
-    out: &mut [u8],
-    stats: &ReadStats,
+    mut each: impl FnMut(&DenseFragment, &'t FieldTiles, usize, &[Intervals], &[i128]) -> Result<()>,
 ) -> Result<()> {
     let nd = grid.nd();
-    let ostr = sel.out_strides();
-    let pref = sel.prefixes();
-    let cstr = grid.cell_strides();
-    let per_tile = grid.tile_cells().unwrap_or(i128::MAX);
-    let inner = *sel.perm.last().expect("a dimension");
-    let mut cache = ChunkCache::default();
     for (fi, f) in frags.iter().enumerate() {
         let Some(ft) = &tiles[fi] else { continue };
         // The selection's bounding box within the fragment.
@@ -259,37 +251,7 @@ fn fill_fixed(
                 let t = f.tile_index(grid, &tc).ok_or_else(|| {
                     Error::decode(&f.frag.path, 0, "Tile", "", "a tile index out of range")
                 })?;
-                if let Some(v) = view(ft, source, t as usize)? {
-                    if v.len() as i128 != per_tile * cs as i128 {
-                        return Err(Error::decode(
-                            &f.frag.path,
-                            0,
-                            "Tile",
-                            "",
-                            format!(
-                                "tile {t} holds {} bytes, a space tile of {per_tile} cells takes {}",
-                                v.len(),
-                                per_tile * cs as i128
-                            ),
-                        ));
-                    }
-                    stats.tile(v.len());
-                    copy_tile(
-                        &v,
-                        pipeline(ft, source),
-                        ft.max,
-                        cs,
-                        &ivs,
-                        &origin,
-                        &cstr,
-                        &ostr,
-                        &pref,
-                        sel,
-                        inner,
-                        out,
-                        &mut cache,
-                    )?;
-                }
+                each(f, ft, t as usize, &ivs, &origin)?;
             }
             // Next tile, row-major over the tile box.
             for d in (0..nd).rev() {
@@ -303,6 +265,62 @@ fn fill_fixed(
         }
     }
     Ok(())
+}
+
+/// Copies the cells of `sel` that the fragments hold from their tiles into
+/// `out` (`cs` bytes a cell, in the selection's order), the newest fragment
+/// last so that its cells win.
+#[allow(clippy::too_many_arguments)]
+fn fill_fixed(
+    grid: &Grid,
+    frags: &[DenseFragment],
+    tiles: &[Option<FieldTiles>],
+    source: Source,
+    cs: usize,
+    sel: &Selection,
+    out: &mut [u8],
+    stats: &ReadStats,
+) -> Result<()> {
+    let ostr = sel.out_strides();
+    let pref = sel.prefixes();
+    let cstr = grid.cell_strides();
+    let per_tile = grid.tile_cells().unwrap_or(i128::MAX);
+    let inner = *sel.perm.last().expect("a dimension");
+    let mut cache = ChunkCache::default();
+    for_each_tile(grid, frags, tiles, sel, |f, ft, t, ivs, origin| {
+        let Some(v) = view(ft, source, t)? else {
+            return Ok(());
+        };
+        if v.len() as i128 != per_tile * cs as i128 {
+            return Err(Error::decode(
+                &f.frag.path,
+                0,
+                "Tile",
+                "",
+                format!(
+                    "tile {t} holds {} bytes, a space tile of {per_tile} cells takes {}",
+                    v.len(),
+                    per_tile * cs as i128
+                ),
+            ));
+        }
+        stats.tile(v.len());
+        copy_tile(
+            &v,
+            pipeline(ft, source),
+            ft.max,
+            cs,
+            ivs,
+            origin,
+            &cstr,
+            &ostr,
+            &pref,
+            sel,
+            inner,
+            out,
+            &mut cache,
+        )
+    })
 }
 
 /// Copies the cells of one tile in the boxes `ivs` into `out`.
@@ -378,22 +396,7 @@ fn copy_tile(
             }
         }
         // Next coordinate of the outer dimensions.
-        let mut moved = false;
-        for &d in outer.iter().rev() {
-            let (k, c) = at[d];
-            if c < ivs[d][k].1 {
-                at[d].1 = c + 1;
-                moved = true;
-                break;
-            }
-            if k + 1 < ivs[d].len() {
-                at[d] = (k + 1, ivs[d][k + 1].0);
-                moved = true;
-                break;
-            }
-            at[d] = (0, ivs[d][0].0);
-        }
-        if !moved {
+        if !next_in_boxes(&mut at, ivs, outer.iter().rev().copied()) {
             return Ok(());
         }
     }
@@ -418,77 +421,43 @@ fn for_each_cell(
         let k = sel.dims[d].partition_point(|(_, h)| *h < c);
         pref[d][k] + (c - sel.dims[d][k].0)
     };
-    for (fi, f) in frags.iter().enumerate() {
-        let Some(ft) = &tiles[fi] else { continue };
-        let mut bbox = Vec::with_capacity(nd);
-        for d in 0..nd {
-            let (Some(first), Some(last)) = (sel.dims[d].first(), sel.dims[d].last()) else {
+    for_each_tile(grid, frags, tiles, sel, |_, ft, t, ivs, origin| {
+        let tile = ft.tile(t)?;
+        stats.tile(tile.var.as_ref().map_or(tile.fixed.len(), Vec::len) as u64);
+        // Every cell of the boxes.
+        let mut c: Vec<(usize, i128)> = ivs.iter().map(|v| (0, v[0].0)).collect();
+        loop {
+            let tpos: i128 = (0..nd).map(|d| (c[d].1 - origin[d]) * cstr[d]).sum();
+            let opos: i128 = (0..nd).map(|d| rank(d, c[d].1) * ostr[d]).sum();
+            each(opos as usize, &tile, tpos as usize)?;
+            if !next_in_boxes(&mut c, ivs, (0..nd).rev()) {
                 return Ok(());
-            };
-            let (l, h) = (first.0.max(f.ned[d].0), last.1.min(f.ned[d].1));
-            if l > h {
-                break;
             }
-            bbox.push((l, h));
         }
-        if bbox.len() < nd {
-            continue;
+    })
+}
+
+/// Steps `at` (per dimension: interval, coordinate) to the next cell of the
+/// boxes `ivs`, the dimensions of `order` from fastest to slowest; false
+/// after the last.
+fn next_in_boxes(
+    at: &mut [(usize, i128)],
+    ivs: &[Intervals],
+    order: impl Iterator<Item = usize>,
+) -> bool {
+    for d in order {
+        let (k, x) = at[d];
+        if x < ivs[d][k].1 {
+            at[d].1 = x + 1;
+            return true;
         }
-        let t_lo: Vec<i128> = (0..nd).map(|d| grid.tile_of(d, bbox[d].0)).collect();
-        let t_hi: Vec<i128> = (0..nd).map(|d| grid.tile_of(d, bbox[d].1)).collect();
-        let mut tc = t_lo.clone();
-        'tiles: loop {
-            let mut ivs: Vec<Intervals> = Vec::with_capacity(nd);
-            let mut origin = Vec::with_capacity(nd);
-            for d in 0..nd {
-                let o = grid.lo[d] + tc[d] * grid.ext[d];
-                origin.push(o);
-                let (l, h) = (o.max(bbox[d].0), (o + grid.ext[d] - 1).min(bbox[d].1));
-                ivs.push(clip(&sel.dims[d], l, h));
-            }
-            if ivs.iter().all(|v| !v.is_empty()) {
-                let t = f.tile_index(grid, &tc).ok_or_else(|| {
-                    Error::decode(&f.frag.path, 0, "Tile", "", "a tile index out of range")
-                })?;
-                let tile = ft.tile(t as usize)?;
-                stats.tile(tile.var.as_ref().map_or(tile.fixed.len(), Vec::len) as u64);
-                // Every cell of the boxes.
-                let mut c: Vec<(usize, i128)> = ivs.iter().map(|v| (0, v[0].0)).collect();
-                loop {
-                    let tpos: i128 = (0..nd).map(|d| (c[d].1 - origin[d]) * cstr[d]).sum();
-                    let opos: i128 = (0..nd).map(|d| rank(d, c[d].1) * ostr[d]).sum();
-                    each(opos as usize, &tile, tpos as usize)?;
-                    let mut moved = false;
-                    for d in (0..nd).rev() {
-                        let (k, x) = c[d];
-                        if x < ivs[d][k].1 {
-                            c[d].1 = x + 1;
-                            moved = true;
-                            break;
-                        }
-                        if k + 1 < ivs[d].len() {
-                            c[d] = (k + 1, ivs[d][k + 1].0);
-                            moved = true;
-                            break;
-                        }
-                        c[d] = (0, ivs[d][0].0);
-                    }
-                    if !moved {
-                        break;
-                    }
-                }
-            }
-            for d in (0..nd).rev() {
-                if tc[d] < t_hi[d] {
-                    tc[d] += 1;
-                    continue 'tiles;
-                }
-                tc[d] = t_lo[d];
-            }
-            break;
+        if k + 1 < ivs[d].len() {
+            at[d] = (k + 1, ivs[d][k + 1].0);
+            return true;
         }
+        at[d] = (0, ivs[d][0].0);
     }
-    Ok(())
+    false
 }
 
 /// What a dense read needs of an attribute.
