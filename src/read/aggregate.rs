@@ -16,7 +16,12 @@
 //! - `min`, `max`: in the field's type (FLOAT32 widened exactly), strings
 //!   (STRING_ASCII, fixed or var-sized) compared bytewise. The first value
 //!   seen is kept until a smaller (larger) one comes, so a NaN seen first
-//!   stays and later NaNs are passed over.
+//!   stays and later NaNs are passed over. Dense reads do this per space
+//!   tile (a tile answered from metadata gives its min/max), then merge the
+//!   tiles' results the same way in tile order: a tile starting at a NaN is
+//!   NaN, and sticks only when it is the first tile. This is the engine on
+//!   one thread; on several, its threads merge tiles in the order they
+//!   finish, and a NaN tile may or may not win.
 //! - `count(*)` and `count(a)`: cells, nulls included (the engine's count
 //!   of an attribute is the count of rows).
 //! - `null_count(a)`: nullable fields only.
@@ -29,10 +34,11 @@
 //! spans its whole domain; `count` counts every cell of the region (cells no
 //! fragment wrote too, and whatever the condition says); the other
 //! aggregates see only cells some fragment wrote. A space tile inside the
-//! region that only one fragment (not covered by a newer one there) writes
-//! is answered from that fragment's tile metadata, as the engine answers
-//! it: its count is the whole tile while its sums, mins, maxes and null
-//! counts cover the cells written, which shows in `mean`. A non-nullable
+//! region (every cell of it in one range, or in a multi-range's union) that
+//! only one fragment (not covered by a newer one there) writes is answered
+//! from that fragment's tile metadata, as the engine answers it: its count
+//! is the whole tile while its sums, mins, maxes and null counts cover the
+//! cells written, which shows in `mean`. A non-nullable
 //! field's `min`/`max` over a region with cells but no written value is 0
 //! (the engine's default), null over an empty region.
 //!
@@ -42,7 +48,7 @@
 //! are answered from tile metadata and skipped by the read
 //! ([`Query::skip_tiles`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -504,6 +510,39 @@ impl Acc {
         }
     }
 
+    /// The same aggregate with nothing folded yet.
+    fn fresh(&self) -> Acc {
+        match self {
+            Acc::Best { class, max, .. } => Acc::Best {
+                class: *class,
+                max: *max,
+                best: None,
+            },
+            Acc::Count(_) => Acc::Count(0),
+            Acc::NullCount(_) => Acc::NullCount(0),
+            Acc::Sum { class, mean, .. } => Acc::Sum {
+                class: *class,
+                i: 0,
+                u: 0,
+                f: 0.0,
+                count: 0,
+                overflow: false,
+                mean: *mean,
+            },
+        }
+    }
+
+    /// Folds the min/max of a part (a tile) as the engine merges the
+    /// results of its parts: the first one seeds, a later one replaces it
+    /// when it is smaller (larger), so a NaN part sticks only when first.
+    fn merge_best(&mut self, part: Acc) {
+        if let (Acc::Best { max, best, .. }, Acc::Best { best: Some(v), .. }) = (self, part) {
+            if best.as_ref().is_none_or(|cur| v.beats(cur, *max)) {
+                *best = Some(v);
+            }
+        }
+    }
+
     fn finish(self, nullable: bool, region_cells: u64) -> AggregateValue {
         match self {
             Acc::Count(n) | Acc::NullCount(n) => AggregateValue::Uint(n),
@@ -559,6 +598,9 @@ impl Acc {
 struct Target {
     field: Option<FieldInfo>,
     acc: Acc,
+    /// Dense min/max: the extreme of each space tile (by its place in the
+    /// tile order), merged into `acc` in that order at the end.
+    tiles: BTreeMap<Vec<i128>, Acc>,
 }
 
 /// The aggregates of `aggs` over the cells `query` selects (its attributes
@@ -599,6 +641,7 @@ pub fn aggregate_with_stats(
         targets.push(Target {
             acc: Acc::new(a.op, class),
             field,
+            tiles: BTreeMap::new(),
         });
     }
     let bound = match &query.condition {
@@ -711,8 +754,6 @@ struct Plan {
     ranges: Vec<Vec<DimRange>>,
     /// Per dimension, the box every cell lies in (`None`: unlimited).
     boxes: Vec<Option<(Bound, Bound)>>,
-    /// Whether some dimension has several ranges.
-    multi: bool,
 }
 
 impl Plan {
@@ -737,7 +778,6 @@ impl Plan {
         let mut sub: Vec<Option<(i128, i128)>> = Vec::with_capacity(dims.len());
         let mut ranges = Vec::with_capacity(dims.len());
         let mut boxes = Vec::with_capacity(dims.len());
-        let mut multi = false;
         for (i, d) in dims.iter().enumerate() {
             let mut b = q
                 .subarray
@@ -757,8 +797,6 @@ impl Plan {
                         None => (*lo, *hi),
                     });
                 }
-            } else if rs.len() > 1 {
-                multi = true;
             }
             if b.is_none() && dense && rs.is_empty() {
                 // The engine reads a dense array's whole domain.
@@ -772,7 +810,6 @@ impl Plan {
             subarray: sub.iter().any(Option::is_some).then_some(sub),
             ranges,
             boxes,
-            multi,
         })
     }
 
@@ -971,11 +1008,15 @@ fn tile_md(
 
 /// Folds a batch of read cells into the targets; `keep(i, field)` says
 /// whether cell `i` counts for the field's aggregates.
+///
+/// `tile_of(i)` (dense reads) names the space tile of cell `i`: min and max
+/// fold per tile there, as the engine's dense reader does.
 fn fold_batch(
     cells: &Cells,
     mask: Option<&[bool]>,
     targets: &mut [Target],
     keep: &dyn Fn(usize, &str) -> bool,
+    tile_of: Option<&dyn Fn(usize) -> Vec<i128>>,
     count_all: bool,
 ) -> Result<u64> {
     let mut folded = 0;
@@ -1002,8 +1043,16 @@ fn fold_batch(
             let (Some(f), Some(col)) = (&t.field, col) else {
                 continue;
             };
-            if keep(i, &f.name) {
-                t.acc.cell(f.datatype, col.get(i));
+            if !keep(i, &f.name) {
+                continue;
+            }
+            match tile_of {
+                Some(tile_of) if matches!(t.acc, Acc::Best { .. }) => t
+                    .tiles
+                    .entry(tile_of(i))
+                    .or_insert_with(|| t.acc.fresh())
+                    .cell(f.datatype, col.get(i)),
+                _ => t.acc.cell(f.datatype, col.get(i)),
             }
         }
     }
@@ -1030,14 +1079,16 @@ fn dense_aggregate(
         what: "dense arrays need integer dimensions with tile extents".into(),
     })?;
     let neds: Vec<Option<Vec<(i128, i128)>>> = reader.fragments.iter().map(ned_ints).collect();
-    let region: Option<Vec<(i128, i128)>> = match (&plan.subarray, plan.multi) {
-        (Some(s), false) => s.iter().copied().collect(),
-        _ => None,
-    };
+    let region = dense_region(plan, dims.len());
+    let empty = |r: &[Vec<(i128, i128)>]| r.iter().any(|ivs| ivs.iter().all(|(l, h)| l > h));
     let region_cells = region.as_ref().map(|r| {
         r.iter()
-            .try_fold(1u128, |a, (l, h)| {
-                let n = if h < l { 0 } else { (h - l + 1) as u128 };
+            .try_fold(1u128, |a, ivs| {
+                let n = ivs
+                    .iter()
+                    .filter(|(l, h)| l <= h)
+                    .map(|(l, h)| (h - l + 1) as u128)
+                    .sum::<u128>();
                 a.checked_mul(n)
             })
             .map_or(u64::MAX, |c| u64::try_from(c).unwrap_or(u64::MAX))
@@ -1047,23 +1098,32 @@ fn dense_aggregate(
     let mut need_read = region.is_none();
     let want = needs(targets);
     let col_major = Layout::from_value(reader.schema.tile_order) == Some(Layout::ColMajor);
+    // A space tile's place in the tile order, as a key that sorts so.
+    let tile_key = |tc: &[i128]| -> Vec<i128> {
+        if col_major {
+            tc.iter().rev().copied().collect()
+        } else {
+            tc.to_vec()
+        }
+    };
     if let (Some(region), None) = (&region, bound) {
+        // The tiles of the region's bounding box.
         let t_lo: Vec<i128> = region
             .iter()
             .zip(&geo)
-            .map(|((l, _), (dl, _, e))| (l - dl).div_euclid(*e))
+            .map(|(ivs, (dl, _, e))| ivs.first().map_or(0, |iv| (iv.0 - dl).div_euclid(*e)))
             .collect();
         let t_hi: Vec<i128> = region
             .iter()
             .zip(&geo)
-            .map(|((_, h), (dl, _, e))| (h - dl).div_euclid(*e))
+            .map(|(ivs, (dl, _, e))| ivs.last().map_or(-1, |iv| (iv.1 - dl).div_euclid(*e)))
             .collect();
         let tiles = t_lo
             .iter()
             .zip(&t_hi)
             .try_fold(1i128, |a, (l, h)| a.checked_mul((h - l + 1).max(0)));
-        if region.iter().any(|(l, h)| l > h) || tiles.is_none_or(|n| n > 1 << 16) {
-            need_read = !region.iter().any(|(l, h)| l > h);
+        if empty(region) || tiles.is_none_or(|n| n > 1 << 16) {
+            need_read = !empty(region);
         } else {
             let mut loaded: HashMap<(usize, String), FieldMd> = HashMap::new();
             let mut used: HashSet<(usize, u64)> = HashSet::new();
@@ -1074,10 +1134,13 @@ fn dense_aggregate(
                     .zip(&geo)
                     .map(|(t, (dl, _, e))| (dl + t * e, dl + (t + 1) * e - 1))
                     .collect();
+                // The engine's dense reader takes a tile as covered when
+                // every cell of it is in the query, by one range or by
+                // several (a multi-range's union).
                 let full = tbox
                     .iter()
                     .zip(region)
-                    .all(|((tl, th), (l, h))| l <= tl && th <= h);
+                    .all(|((tl, th), ivs)| ivs.iter().any(|(l, h)| l <= tl && th <= h));
                 // The fragments of this tile, newest first, without those a
                 // newer fragment covers here.
                 let slice = |fi: usize| -> Option<Vec<(i128, i128)>> {
@@ -1156,12 +1219,19 @@ fn dense_aggregate(
                             continue;
                         };
                         for t in targets.iter_mut() {
-                            if t.field.as_ref().is_some_and(|f| f.name == *name)
-                                && !matches!(t.acc, Acc::Count(_))
+                            if !t.field.as_ref().is_some_and(|f| f.name == *name)
+                                || matches!(t.acc, Acc::Count(_))
                             {
-                                t.acc
-                                    .tile(cells as u64, nulls, sum, min.clone(), max.clone());
+                                continue;
                             }
+                            let acc = if matches!(t.acc, Acc::Best { .. }) {
+                                t.tiles
+                                    .entry(tile_key(&tc))
+                                    .or_insert_with(|| t.acc.fresh())
+                            } else {
+                                &mut t.acc
+                            };
+                            acc.tile(cells as u64, nulls, sum, min.clone(), max.clone());
                         }
                         md_tiles.entry(name.clone()).or_default().insert(tc.clone());
                         used.insert((fi, idx as u64));
@@ -1185,7 +1255,7 @@ fn dense_aggregate(
             stats.tiles_from_metadata = used.len() as u64;
         }
     } else if let Some(region) = &region {
-        need_read = !region.iter().any(|(l, h)| l > h);
+        need_read = !empty(region);
     }
     // With only counts to answer over a box, nothing needs reading.
     if want.is_empty() && region.is_some() {
@@ -1232,8 +1302,26 @@ fn dense_aggregate(
                     }
                 }
             };
-            stats.cells_folded += fold_batch(&batch, mask.as_deref(), targets, &keep, true)?;
+            let tile_of = |i: usize| -> Vec<i128> {
+                let tc: Vec<i128> = (0..nd)
+                    .map(|d| (coords[d][i] - geo[d].0).div_euclid(geo[d].2))
+                    .collect();
+                tile_key(&tc)
+            };
+            stats.cells_folded += fold_batch(
+                &batch,
+                mask.as_deref(),
+                targets,
+                &keep,
+                Some(&tile_of),
+                true,
+            )?;
             counted += batch.len as u64;
+        }
+    }
+    for t in targets.iter_mut() {
+        for part in std::mem::take(&mut t.tiles).into_values() {
+            t.acc.merge_best(part);
         }
     }
     // The engine counts every cell of the region, whatever the condition.
@@ -1244,6 +1332,53 @@ fn dense_aggregate(
         }
     }
     Ok((stats, region_cells))
+}
+
+/// The region of a dense read, per dimension as sorted, disjoint integer
+/// intervals, adjacent ones joined (a multi-range's union; one interval
+/// without one). `None` when that is not known: a dimension without a
+/// bound, or ranges that overlap (the engine reads their common cells
+/// twice).
+fn dense_region(plan: &Plan, ndims: usize) -> Option<Vec<Vec<(i128, i128)>>> {
+    (0..ndims)
+        .map(|d| {
+            let b = plan
+                .subarray
+                .as_ref()
+                .and_then(|s| s.get(d).copied().flatten());
+            let rs = &plan.ranges[d];
+            if rs.len() <= 1 {
+                // One range is already in the box.
+                return b.map(|iv| vec![iv]);
+            }
+            let mut ivs: Vec<(i128, i128)> = rs
+                .iter()
+                .map(|r| match (&r.lo, &r.hi) {
+                    (Bound::Int(l), Bound::Int(h)) => Some((*l, *h)),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?;
+            ivs.sort_unstable();
+            if ivs.windows(2).any(|w| w[1].0 <= w[0].1) {
+                return None;
+            }
+            let mut out: Vec<(i128, i128)> = Vec::with_capacity(ivs.len());
+            for (l, h) in ivs {
+                let (l, h) = match b {
+                    Some((bl, bh)) => (l.max(bl), h.min(bh)),
+                    None => (l, h),
+                };
+                if l > h {
+                    continue;
+                }
+                match out.last_mut() {
+                    Some(last) if last.1.checked_add(1) == Some(l) => last.1 = h,
+                    _ => out.push((l, h)),
+                }
+            }
+            Some(out)
+        })
+        .collect()
 }
 
 fn sparse_aggregate(
@@ -1389,7 +1524,7 @@ fn sparse_aggregate(
         for batch in reader.batches(&inner)? {
             let batch = batch?;
             let mask = bound.map(|b| b.evaluate(&batch)).transpose()?;
-            folded += fold_batch(&batch, mask.as_deref(), targets, &|_, _| true, false)?;
+            folded += fold_batch(&batch, mask.as_deref(), targets, &|_, _| true, None, false)?;
         }
     }
     stats.cells_folded = folded;
@@ -1488,6 +1623,39 @@ mod tests {
             t.cell(Datatype::StringAscii, Some(w));
         }
         assert_eq!(t.finish(false, 3), AggregateValue::Text(b"ab".to_vec()));
+    }
+
+    #[test]
+    fn tile_extremes_merge_in_order_a_nan_tile_sticking_only_when_first() {
+        let f = |v: f32| v.to_le_bytes();
+        let tile = |vals: &[f32]| {
+            let mut t = Acc::new(AggregateOp::Min, Some(Num::F));
+            for v in vals {
+                t.cell(Datatype::Float32, Some(&f(*v)));
+            }
+            t
+        };
+        // A tile that starts at a NaN is NaN, whatever follows in it.
+        let nan_tile = tile(&[f32::NAN, 1.5, -4.0]);
+        assert!(
+            matches!(nan_tile.clone().finish(false, 3), AggregateValue::Float(v) if v.is_nan())
+        );
+        // A NaN tile after a value is passed over ...
+        let mut m = Acc::new(AggregateOp::Min, Some(Num::F));
+        m.merge_best(tile(&[2.0, 3.0]));
+        m.merge_best(nan_tile.clone());
+        m.merge_best(tile(&[1.0]));
+        assert_eq!(m.finish(false, 6), AggregateValue::Float(1.0));
+        // ... and sticks when first.
+        let mut m = Acc::new(AggregateOp::Min, Some(Num::F));
+        m.merge_best(nan_tile);
+        m.merge_best(tile(&[1.0]));
+        assert!(matches!(m.finish(false, 4), AggregateValue::Float(v) if v.is_nan()));
+        // A tile with no value (all null) changes nothing.
+        let mut m = Acc::new(AggregateOp::Max, Some(Num::F));
+        m.merge_best(Acc::new(AggregateOp::Max, Some(Num::F)));
+        m.merge_best(tile(&[5.0]).fresh());
+        assert_eq!(m.finish(true, 2), AggregateValue::Null);
     }
 
     #[test]
