@@ -434,12 +434,23 @@ fn dense_multi_ranges_take_tiles_their_union_covers_from_metadata() {
 }
 
 #[test]
-fn float_min_max_with_nan_follow_the_engine_tile_by_tile() {
+fn float_sums_and_extremes_with_nan_and_inf_follow_the_engine_slab_by_slab() {
     // types_numeric: f32/f64 of d = 0..5 are -0.0, NaN, 1.5, inf, 1e30,
-    // -1e-30, tiles of 4. A tile's extreme seeds with its first value, so
-    // a tile starting at the NaN is NaN, and a NaN tile result sticks when
-    // it comes first in tile order (tile 4-7 from metadata comes after).
-    let exprs = ["min(f32)", "max(f32)", "min(f64)", "max(f64)"];
+    // -1e-30, tiles of 4. The engine aggregates each run of cells of a
+    // tile inside one range from scratch and merges the results in order:
+    // a run starting at the NaN has min NaN, which sticks when first; a
+    // run's sum with inf overflows (the largest double) unless a NaN came
+    // before it in that run. Adjacent ranges are one run; ranges keep the
+    // query's order inside a tile.
+    let exprs = [
+        "min(f32)",
+        "max(f32)",
+        "min(f64)",
+        "max(f64)",
+        "sum(f64)",
+        "sum(f32)",
+        "mean(f64)",
+    ];
     for sub in [
         json!([[[1, 1], [2, 4]]]),
         json!([[[1, 1], [4, 4]]]),
@@ -447,6 +458,11 @@ fn float_min_max_with_nan_follow_the_engine_tile_by_tile() {
         json!([[2, 7]]),
         json!([[[0, 0], [1, 1], [3, 3]]]),
         json!([[[0, 0], [1, 3]]]),
+        json!([[[0, 1], [3, 5]]]),
+        json!([[[1, 1], [3, 3]]]),
+        json!([[[1, 1], [2, 3]]]),
+        json!([[[2, 3], [1, 1]]]),
+        json!([[[5, 5], [1, 1]]]),
     ] {
         check("types_numeric", &exprs, Some(sub));
     }

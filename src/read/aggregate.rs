@@ -16,12 +16,17 @@
 //! - `min`, `max`: in the field's type (FLOAT32 widened exactly), strings
 //!   (STRING_ASCII, fixed or var-sized) compared bytewise. The first value
 //!   seen is kept until a smaller (larger) one comes, so a NaN seen first
-//!   stays and later NaNs are passed over. Dense reads do this per space
-//!   tile (a tile answered from metadata gives its min/max), then merge the
-//!   tiles' results the same way in tile order: a tile starting at a NaN is
-//!   NaN, and sticks only when it is the first tile. This is the engine on
-//!   one thread; on several, its threads merge tiles in the order they
-//!   finish, and a NaN tile may or may not win.
+//!   stays and later NaNs are passed over.
+//! - Dense reads aggregate by parts as the engine's dense reader does: per
+//!   space tile in tile order, per cell slab (a run of cells along the
+//!   fastest dimension inside one range; ranges in the query's order,
+//!   adjacent ones joined), per fragment, newest first; a tile answered
+//!   from metadata is one part. Each part's sum and min/max start afresh;
+//!   the results merge in that order (sums adding with the overflow check,
+//!   extremes as above, a part's NaN sticking only when it comes first).
+//!   This is the engine on one thread; on several its threads merge parts
+//!   in the order they finish, and whether a NaN part wins varies from run
+//!   to run.
 //! - `count(*)` and `count(a)`: cells, nulls included (the engine's count
 //!   of an attribute is the count of rows).
 //! - `null_count(a)`: nullable fields only.
@@ -532,14 +537,59 @@ impl Acc {
         }
     }
 
-    /// Folds the min/max of a part (a tile) as the engine merges the
-    /// results of its parts: the first one seeds, a later one replaces it
-    /// when it is smaller (larger), so a NaN part sticks only when first.
-    fn merge_best(&mut self, part: Acc) {
-        if let (Acc::Best { max, best, .. }, Acc::Best { best: Some(v), .. }) = (self, part) {
-            if best.as_ref().is_none_or(|cur| v.beats(cur, *max)) {
-                *best = Some(v);
+    /// Whether the engine aggregates this by parts whose results it merges
+    /// (sums, means, mins and maxes).
+    fn by_parts(&self) -> bool {
+        matches!(self, Acc::Sum { .. } | Acc::Best { .. })
+    }
+
+    /// Folds the result of a part as the engine merges its parts' results.
+    /// Min/max: the first one seeds, a later one replaces it when smaller
+    /// (larger), so a NaN part sticks only when first. Sums: the part's sum
+    /// (from 0) is added with the overflow check, an overflow in the part
+    /// or in the addition sticks.
+    fn merge(&mut self, part: Acc) {
+        match (self, part) {
+            (Acc::Best { max, best, .. }, Acc::Best { best: Some(v), .. }) => {
+                if best.as_ref().is_none_or(|cur| v.beats(cur, *max)) {
+                    *best = Some(v);
+                }
             }
+            (
+                Acc::Sum {
+                    class,
+                    i,
+                    u,
+                    f,
+                    count,
+                    overflow,
+                    ..
+                },
+                Acc::Sum {
+                    i: pi,
+                    u: pu,
+                    f: pf,
+                    count: pc,
+                    overflow: po,
+                    ..
+                },
+            ) => {
+                if *overflow {
+                    return;
+                }
+                let ok = !po
+                    && match class {
+                        Num::I => add_i(i, pi),
+                        Num::U => add_u(u, pu),
+                        _ => add_f(f, pf),
+                    };
+                if ok {
+                    *count += pc;
+                } else {
+                    *overflow = true;
+                }
+            }
+            _ => {}
         }
     }
 
@@ -598,9 +648,11 @@ impl Acc {
 struct Target {
     field: Option<FieldInfo>,
     acc: Acc,
-    /// Dense min/max: the extreme of each space tile (by its place in the
-    /// tile order), merged into `acc` in that order at the end.
-    tiles: BTreeMap<Vec<i128>, Acc>,
+    /// Dense sums, means, mins and maxes: the result of each part the
+    /// engine's dense reader aggregates on its own (see `dense_aggregate`),
+    /// keyed by the part's place in its order, merged into `acc` in that
+    /// order at the end.
+    parts: BTreeMap<Vec<i128>, Acc>,
 }
 
 /// The aggregates of `aggs` over the cells `query` selects (its attributes
@@ -641,7 +693,7 @@ pub fn aggregate_with_stats(
         targets.push(Target {
             acc: Acc::new(a.op, class),
             field,
-            tiles: BTreeMap::new(),
+            parts: BTreeMap::new(),
         });
     }
     let bound = match &query.condition {
@@ -1009,14 +1061,14 @@ fn tile_md(
 /// Folds a batch of read cells into the targets; `keep(i, field)` says
 /// whether cell `i` counts for the field's aggregates.
 ///
-/// `tile_of(i)` (dense reads) names the space tile of cell `i`: min and max
-/// fold per tile there, as the engine's dense reader does.
+/// `part_of(i)` (dense reads) names the part cell `i` is aggregated in
+/// (`Target::parts`).
 fn fold_batch(
     cells: &Cells,
     mask: Option<&[bool]>,
     targets: &mut [Target],
     keep: &dyn Fn(usize, &str) -> bool,
-    tile_of: Option<&dyn Fn(usize) -> Vec<i128>>,
+    part_of: Option<&dyn Fn(usize) -> Vec<i128>>,
     count_all: bool,
 ) -> Result<u64> {
     let mut folded = 0;
@@ -1046,10 +1098,10 @@ fn fold_batch(
             if !keep(i, &f.name) {
                 continue;
             }
-            match tile_of {
-                Some(tile_of) if matches!(t.acc, Acc::Best { .. }) => t
-                    .tiles
-                    .entry(tile_of(i))
+            match part_of {
+                Some(part_of) if t.acc.by_parts() => t
+                    .parts
+                    .entry(part_of(i))
                     .or_insert_with(|| t.acc.fresh())
                     .cell(f.datatype, col.get(i)),
                 _ => t.acc.cell(f.datatype, col.get(i)),
@@ -1106,17 +1158,35 @@ fn dense_aggregate(
             tc.to_vec()
         }
     };
+    // The engine's dense reader aggregates a cell slab of a tile (a run of
+    // cells along the fastest dimension of the cell order, inside one
+    // range) fragment by fragment, newest first: each such part from
+    // scratch, merging the parts' results in that order. A part's key:
+    // the tile's, the slab's place in the tile, the fragment (newest
+    // first); `part_len` long.
+    let cells_col_major = Layout::from_value(reader.schema.cell_order) == Some(Layout::ColMajor);
+    let part_len = 2 * dims.len() + 1;
     if let (Some(region), None) = (&region, bound) {
         // The tiles of the region's bounding box.
         let t_lo: Vec<i128> = region
             .iter()
             .zip(&geo)
-            .map(|(ivs, (dl, _, e))| ivs.first().map_or(0, |iv| (iv.0 - dl).div_euclid(*e)))
+            .map(|(ivs, (dl, _, e))| {
+                ivs.iter()
+                    .map(|iv| (iv.0 - dl).div_euclid(*e))
+                    .min()
+                    .unwrap_or(0)
+            })
             .collect();
         let t_hi: Vec<i128> = region
             .iter()
             .zip(&geo)
-            .map(|(ivs, (dl, _, e))| ivs.last().map_or(-1, |iv| (iv.1 - dl).div_euclid(*e)))
+            .map(|(ivs, (dl, _, e))| {
+                ivs.iter()
+                    .map(|iv| (iv.1 - dl).div_euclid(*e))
+                    .max()
+                    .unwrap_or(-1)
+            })
             .collect();
         let tiles = t_lo
             .iter()
@@ -1224,10 +1294,11 @@ fn dense_aggregate(
                             {
                                 continue;
                             }
-                            let acc = if matches!(t.acc, Acc::Best { .. }) {
-                                t.tiles
-                                    .entry(tile_key(&tc))
-                                    .or_insert_with(|| t.acc.fresh())
+                            let acc = if t.acc.by_parts() {
+                                // The tile is one part, at its place.
+                                let mut key = tile_key(&tc);
+                                key.resize(part_len, 0);
+                                t.parts.entry(key).or_insert_with(|| t.acc.fresh())
                             } else {
                                 &mut t.acc
                             };
@@ -1281,15 +1352,18 @@ fn dense_aggregate(
                         .collect()
                 })
                 .collect();
-            let written: Vec<bool> = (0..batch.len)
+            // The newest fragment that wrote each cell.
+            let owner: Vec<Option<usize>> = (0..batch.len)
                 .map(|i| {
-                    neds.iter()
-                        .flatten()
-                        .any(|n| (0..nd).all(|d| n[d].0 <= coords[d][i] && coords[d][i] <= n[d].1))
+                    neds.iter().rposition(|n| {
+                        n.as_ref().is_some_and(|n| {
+                            (0..nd).all(|d| n[d].0 <= coords[d][i] && coords[d][i] <= n[d].1)
+                        })
+                    })
                 })
                 .collect();
             let keep = |i: usize, name: &str| -> bool {
-                if !written[i] {
+                if owner[i].is_none() {
                     return false;
                 }
                 match md_tiles.get(name) {
@@ -1302,26 +1376,44 @@ fn dense_aggregate(
                     }
                 }
             };
-            let tile_of = |i: usize| -> Vec<i128> {
+            let part_of = |i: usize| -> Vec<i128> {
                 let tc: Vec<i128> = (0..nd)
                     .map(|d| (coords[d][i] - geo[d].0).div_euclid(geo[d].2))
                     .collect();
-                tile_key(&tc)
+                let mut key = tile_key(&tc);
+                // The slab: the other dimensions' coordinates, slowest
+                // first, then which range of the fastest one it is in.
+                let fastest = if cells_col_major { 0 } else { nd - 1 };
+                let others: Vec<usize> = if cells_col_major {
+                    (1..nd).rev().collect()
+                } else {
+                    (0..nd - 1).collect()
+                };
+                key.extend(others.iter().map(|&d| coords[d][i]));
+                let x = coords[fastest][i];
+                let range = region
+                    .as_ref()
+                    .and_then(|r| r[fastest].iter().position(|(l, h)| *l <= x && x <= *h))
+                    .unwrap_or(0);
+                key.push(range as i128);
+                key.push(-(owner[i].unwrap_or(0) as i128));
+                key.resize(part_len, 0);
+                key
             };
             stats.cells_folded += fold_batch(
                 &batch,
                 mask.as_deref(),
                 targets,
                 &keep,
-                Some(&tile_of),
+                Some(&part_of),
                 true,
             )?;
             counted += batch.len as u64;
         }
     }
     for t in targets.iter_mut() {
-        for part in std::mem::take(&mut t.tiles).into_values() {
-            t.acc.merge_best(part);
+        for part in std::mem::take(&mut t.parts).into_values() {
+            t.acc.merge(part);
         }
     }
     // The engine counts every cell of the region, whatever the condition.
@@ -1334,11 +1426,11 @@ fn dense_aggregate(
     Ok((stats, region_cells))
 }
 
-/// The region of a dense read, per dimension as sorted, disjoint integer
-/// intervals, adjacent ones joined (a multi-range's union; one interval
-/// without one). `None` when that is not known: a dimension without a
-/// bound, or ranges that overlap (the engine reads their common cells
-/// twice).
+/// The region of a dense read, per dimension as disjoint integer
+/// intervals in the query's order, a range that starts where the one
+/// before it ends joined to it, as the engine's subarray coalesces them (a
+/// multi-range; one interval without one). `None` when that is not known:
+/// a dimension without a bound, or ranges that overlap.
 fn dense_region(plan: &Plan, ndims: usize) -> Option<Vec<Vec<(i128, i128)>>> {
     (0..ndims)
         .map(|d| {
@@ -1351,15 +1443,16 @@ fn dense_region(plan: &Plan, ndims: usize) -> Option<Vec<Vec<(i128, i128)>>> {
                 // One range is already in the box.
                 return b.map(|iv| vec![iv]);
             }
-            let mut ivs: Vec<(i128, i128)> = rs
+            let ivs: Vec<(i128, i128)> = rs
                 .iter()
                 .map(|r| match (&r.lo, &r.hi) {
                     (Bound::Int(l), Bound::Int(h)) => Some((*l, *h)),
                     _ => None,
                 })
                 .collect::<Option<_>>()?;
-            ivs.sort_unstable();
-            if ivs.windows(2).any(|w| w[1].0 <= w[0].1) {
+            let mut sorted = ivs.clone();
+            sorted.sort_unstable();
+            if sorted.windows(2).any(|w| w[1].0 <= w[0].1) {
                 return None;
             }
             let mut out: Vec<(i128, i128)> = Vec::with_capacity(ivs.len());
@@ -1642,20 +1735,58 @@ mod tests {
         );
         // A NaN tile after a value is passed over ...
         let mut m = Acc::new(AggregateOp::Min, Some(Num::F));
-        m.merge_best(tile(&[2.0, 3.0]));
-        m.merge_best(nan_tile.clone());
-        m.merge_best(tile(&[1.0]));
+        m.merge(tile(&[2.0, 3.0]));
+        m.merge(nan_tile.clone());
+        m.merge(tile(&[1.0]));
         assert_eq!(m.finish(false, 6), AggregateValue::Float(1.0));
         // ... and sticks when first.
         let mut m = Acc::new(AggregateOp::Min, Some(Num::F));
-        m.merge_best(nan_tile);
-        m.merge_best(tile(&[1.0]));
+        m.merge(nan_tile);
+        m.merge(tile(&[1.0]));
         assert!(matches!(m.finish(false, 4), AggregateValue::Float(v) if v.is_nan()));
         // A tile with no value (all null) changes nothing.
         let mut m = Acc::new(AggregateOp::Max, Some(Num::F));
-        m.merge_best(Acc::new(AggregateOp::Max, Some(Num::F)));
-        m.merge_best(tile(&[5.0]).fresh());
+        m.merge(Acc::new(AggregateOp::Max, Some(Num::F)));
+        m.merge(tile(&[5.0]).fresh());
         assert_eq!(m.finish(true, 2), AggregateValue::Null);
+    }
+
+    #[test]
+    fn part_sums_start_afresh_and_an_overflow_sticks() {
+        let part = |vals: &[f64]| {
+            let mut t = Acc::new(AggregateOp::Sum, Some(Num::F));
+            for v in vals {
+                t.cell(Datatype::Float64, Some(&v.to_le_bytes()));
+            }
+            t
+        };
+        // One part: a NaN first hides the overflow of inf.
+        let p = part(&[f64::NAN, f64::INFINITY]);
+        assert!(matches!(p.clone().finish(false, 2), AggregateValue::Float(v) if v.is_nan()));
+        // Two parts: inf alone overflows, and that sticks over the NaN.
+        let mut s = Acc::new(AggregateOp::Sum, Some(Num::F));
+        s.merge(part(&[f64::NAN]));
+        s.merge(part(&[f64::INFINITY]));
+        assert_eq!(s.finish(false, 2), AggregateValue::Float(f64::MAX));
+        // Integer parts add up, their counts too (the mean).
+        let ipart = |vals: &[i64]| {
+            let mut t = Acc::new(AggregateOp::Mean, Some(Num::I));
+            for v in vals {
+                t.cell(Datatype::Int64, Some(&v.to_le_bytes()));
+            }
+            t
+        };
+        let mut m = Acc::new(AggregateOp::Mean, Some(Num::I));
+        m.merge(ipart(&[1, 2]));
+        m.merge(ipart(&[]));
+        m.merge(ipart(&[6]));
+        assert_eq!(m.finish(false, 3), AggregateValue::Float(3.0));
+        let mut o = Acc::new(AggregateOp::Sum, Some(Num::I));
+        o.merge(ipart(&[i64::MAX]).fresh());
+        o.merge(ipart(&[i64::MAX]));
+        o.merge(ipart(&[1]));
+        o.merge(ipart(&[-5]));
+        assert_eq!(o.finish(false, 4), AggregateValue::Int(i64::MAX));
     }
 
     #[test]
