@@ -334,40 +334,60 @@ impl Q {
     }
 }
 
+/// One run of engine_queries.py over `reqs`: its answers (fewer than
+/// asked when it crashed) and its exit status.
+fn engine_run(reqs: &[Value]) -> (Vec<Value>, std::process::Output) {
+    let mut child = Command::new(common::engine_python())
+        .arg(common::root().join("tests/engine/engine_queries.py"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine's python runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(serde_json::to_string(reqs).unwrap().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let got: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("engine_queries.py prints JSON lines"))
+        .collect();
+    assert!(
+        got.len() == reqs.len() || !out.status.success(),
+        "engine_queries.py answered {} of {} requests: {}",
+        got.len(),
+        reqs.len(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (got, out)
+}
+
 /// The engine's answers to `reqs`, one per request; a request on which the
 /// engine crashed answers `{"crash": ...}` (the rest are asked again).
+///
+/// TileDB-Py 0.36.1 now and then dies (SIGSEGV) on a request deep in a
+/// batch that it answers in a process of its own, every time: seen on
+/// `(v <= 1) and (v > 1)` in global order on sparse_datetime_dim and on an
+/// aggregate over nullable_var_sparse. So a request the engine crashed on
+/// is asked once more, alone, in a new process; only a second crash is
+/// the answer.
 fn engine(reqs: &[Value]) -> Vec<Value> {
     let mut answers = Vec::new();
     while answers.len() < reqs.len() {
         let rest = &reqs[answers.len()..];
-        let mut child = Command::new(common::engine_python())
-            .arg(common::root().join("tests/engine/engine_queries.py"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the engine's python runs");
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(serde_json::to_string(rest).unwrap().as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        let got: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("engine_queries.py prints JSON lines"))
-            .collect();
+        let (got, _) = engine_run(rest);
         let n = got.len();
         answers.extend(got);
         if n < rest.len() {
-            assert!(
-                !out.status.success(),
-                "engine_queries.py answered {n} of {} requests: {}",
-                rest.len(),
-                String::from_utf8_lossy(&out.stderr)
+            let (mut again, out) = engine_run(&rest[n..=n]);
+            answers.push(
+                again
+                    .pop()
+                    .unwrap_or_else(|| json!({"crash": format!("{:?}", out.status)})),
             );
-            answers.push(json!({"crash": format!("{:?}", out.status)}));
         }
     }
     answers

@@ -20,8 +20,10 @@
 //! - Dense reads aggregate by parts as the engine's dense reader does: per
 //!   space tile in tile order, per cell slab (a run of cells along the
 //!   fastest dimension inside one range; ranges in the query's order,
-//!   adjacent ones joined), per fragment, newest first; a tile answered
-//!   from metadata is one part. Each part's sum and min/max start afresh;
+//!   adjacent ones joined), per fragment, newest first (cell by cell when
+//!   the cell order is col-major and there are several dimensions: the
+//!   engine's row-major layout is not the cell order then); a tile
+//!   answered from metadata is one part. Each part's sum and min/max start afresh;
 //!   the results merge in that order (sums adding with the overflow check,
 //!   extremes as above, a part's NaN sticking only when it comes first).
 //!   This is the engine on one thread; on several its threads merge parts
@@ -1161,11 +1163,15 @@ fn dense_aggregate(
     // The engine's dense reader aggregates a cell slab of a tile (a run of
     // cells along the fastest dimension of the cell order, inside one
     // range) fragment by fragment, newest first: each such part from
-    // scratch, merging the parts' results in that order. A part's key:
-    // the tile's, the slab's place in the tile, the fragment (newest
-    // first); `part_len` long.
+    // scratch, merging the parts' results in that order. When the query's
+    // layout (row-major here, as TileDB-Py asks) is not the cell order of
+    // a 2+-dimensional array, it goes cell by cell instead (`stride != 1`
+    // in `DenseReader::aggregate_tiles`): each cell is a part. A part's
+    // key: the tile's, the slab's place in the tile, the fragment (newest
+    // first), the cell (by cell only); `part_len` long.
     let cells_col_major = Layout::from_value(reader.schema.cell_order) == Some(Layout::ColMajor);
-    let part_len = 2 * dims.len() + 1;
+    let by_cell = cells_col_major && dims.len() > 1;
+    let part_len = 2 * dims.len() + 2;
     if let (Some(region), None) = (&region, bound) {
         // The tiles of the region's bounding box.
         let t_lo: Vec<i128> = region
@@ -1397,6 +1403,9 @@ fn dense_aggregate(
                     .unwrap_or(0);
                 key.push(range as i128);
                 key.push(-(owner[i].unwrap_or(0) as i128));
+                if by_cell {
+                    key.push(x);
+                }
                 key.resize(part_len, 0);
                 key
             };
