@@ -336,14 +336,19 @@ fn dense_floats_column_major() {
         "max(f64)",
         "mean(f64)",
     ];
-    // Not [[3, 5], [2, 3]]: there the engine's float sum with -inf depends on
-    // the order in which it merges its cell slabs' partial sums (-inf, then
-    // a negative partial: "overflow", f64::MAX), while we add the cells in
-    // row-major order (-inf). TileDB 2.30 says f64::MAX; we say -inf.
+    // f32 has inf at (0, 0) and -inf at (5, 3), f64 a NaN at (1, 1); tiles
+    // of 3x2 cells in column-major order. The engine goes cell by cell
+    // (its row-major layout is not the cell order), tile by tile, and
+    // within a tile row by row, newest fragment first: an inf overflows
+    // from a sum of 0 or more, -inf only from a negative one.
     for sub in [
         None,
         Some(json!([[0, 2], [0, 1]])),
         Some(json!([[3, 5], [0, 1]])),
+        Some(json!([[3, 5], [2, 3]])),
+        Some(json!([[1, 2], [1, 3]])),
+        Some(json!([[[1, 1], [4, 5]], [[0, 1], [3, 3]]])),
+        Some(json!([[[0, 0], [4, 5]], [[1, 1], [3, 3]]])),
     ] {
         check("dense_float_2d_colmajor", &exprs, sub);
     }

@@ -1068,7 +1068,14 @@ fn aggregates_match_the_engine() {
                     aggs.push((op.into(), Some(f.name.clone())));
                 }
             }
-            if f.nullable {
+            // TileDB 2.30 fails null_count of a var-sized nullable string
+            // of a v21 fragment whose tiles it takes from metadata
+            // ("FragmentMetadata: Trying to access tile min metadata
+            // that's not present"; v21/nullable_var_sparse, null_count(s)
+            // over the whole array), where no min is needed: left out on
+            // v21 fixtures.
+            let engine_fails = a.id.starts_with("v21/") && f.cell_val_num.is_none();
+            if f.nullable && !engine_fails {
                 aggs.push(("null_count".into(), Some(f.name.clone())));
             }
         }

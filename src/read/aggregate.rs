@@ -19,11 +19,10 @@
 //!   stays and later NaNs are passed over.
 //! - Dense reads aggregate by parts as the engine's dense reader does: per
 //!   space tile in tile order, per cell slab (a run of cells along the
-//!   fastest dimension inside one range; ranges in the query's order,
-//!   adjacent ones joined), per fragment, newest first (cell by cell when
-//!   the cell order is col-major and there are several dimensions: the
-//!   engine's row-major layout is not the cell order then); a tile
-//!   answered from metadata is one part. Each part's sum and min/max start afresh;
+//!   last dimension, row-major being the layout, inside one range; ranges
+//!   in the query's order, adjacent ones joined), per fragment, newest
+//!   first (cell by cell when the cell order is col-major and there are
+//!   several dimensions); a tile answered from metadata is one part. Each part's sum and min/max start afresh;
 //!   the results merge in that order (sums adding with the overflow check,
 //!   extremes as above, a part's NaN sticking only when it comes first).
 //!   This is the engine on one thread; on several its threads merge parts
@@ -1161,12 +1160,13 @@ fn dense_aggregate(
         }
     };
     // The engine's dense reader aggregates a cell slab of a tile (a run of
-    // cells along the fastest dimension of the cell order, inside one
-    // range) fragment by fragment, newest first: each such part from
-    // scratch, merging the parts' results in that order. When the query's
-    // layout (row-major here, as TileDB-Py asks) is not the cell order of
-    // a 2+-dimensional array, it goes cell by cell instead (`stride != 1`
-    // in `DenseReader::aggregate_tiles`): each cell is a part. A part's
+    // cells along the fastest dimension of the query's layout, row-major
+    // here as TileDB-Py asks, inside one range) fragment by fragment,
+    // newest first: each such part from scratch, merging the parts'
+    // results in that order. When the layout is not the cell order of a
+    // 2+-dimensional array, it goes cell by cell along the slab instead
+    // (`stride != 1` in `DenseReader::aggregate_tiles`): each cell is a
+    // part. A part's
     // key: the tile's, the slab's place in the tile, the fragment (newest
     // first), the cell (by cell only); `part_len` long.
     let cells_col_major = Layout::from_value(reader.schema.cell_order) == Some(Layout::ColMajor);
@@ -1387,15 +1387,11 @@ fn dense_aggregate(
                     .map(|d| (coords[d][i] - geo[d].0).div_euclid(geo[d].2))
                     .collect();
                 let mut key = tile_key(&tc);
-                // The slab: the other dimensions' coordinates, slowest
-                // first, then which range of the fastest one it is in.
-                let fastest = if cells_col_major { 0 } else { nd - 1 };
-                let others: Vec<usize> = if cells_col_major {
-                    (1..nd).rev().collect()
-                } else {
-                    (0..nd - 1).collect()
-                };
-                key.extend(others.iter().map(|&d| coords[d][i]));
+                // The slab (along the layout's fastest dimension, the
+                // last): the other dimensions' coordinates, then which
+                // range of the fastest one it is in.
+                let fastest = nd - 1;
+                key.extend(coords[..fastest].iter().map(|c| c[i]));
                 let x = coords[fastest][i];
                 let range = region
                     .as_ref()
