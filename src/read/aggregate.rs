@@ -551,10 +551,10 @@ impl Acc {
     /// or in the addition sticks.
     fn merge(&mut self, part: Acc) {
         match (self, part) {
-            (Acc::Best { max, best, .. }, Acc::Best { best: Some(v), .. }) => {
-                if best.as_ref().is_none_or(|cur| v.beats(cur, *max)) {
-                    *best = Some(v);
-                }
+            (Acc::Best { max, best, .. }, Acc::Best { best: Some(v), .. })
+                if best.as_ref().is_none_or(|cur| v.beats(cur, *max)) =>
+            {
+                *best = Some(v);
             }
             (
                 Acc::Sum {
@@ -1295,7 +1295,7 @@ fn dense_aggregate(
                             continue;
                         };
                         for t in targets.iter_mut() {
-                            if !t.field.as_ref().is_some_and(|f| f.name == *name)
+                            if t.field.as_ref().is_none_or(|f| f.name != *name)
                                 || matches!(t.acc, Acc::Count(_))
                             {
                                 continue;
