@@ -227,12 +227,37 @@ fn cmp_values(a: &Value, b: &Value) -> std::cmp::Ordering {
 // ---------------------------------------------------------------------------
 // Queries
 
+/// A query condition: our text and an equivalent one the engine takes.
+///
+/// TileDB-Py 0.36.1 cannot negate everything we can (see `condition`), so
+/// the engine is sent our condition with `not` pushed down where it would
+/// refuse or crash: by De Morgan over `and`/`or`, `in` and `not in`
+/// swapped. This is the engine's own meaning of `not` (TileDB's
+/// `get_negated_tree` pushes the negation into the comparisons, so a null
+/// cell fails both `n < 3` and `not (n < 3)`); ours keeps the `not`, so our
+/// negation of whole subtrees is what is compared.
+#[derive(Debug, Clone)]
+struct Cond {
+    ours: String,
+    engine: String,
+}
+
+impl Cond {
+    /// A condition both sides take as it is.
+    fn same(text: &str) -> Cond {
+        Cond {
+            ours: text.to_string(),
+            engine: text.to_string(),
+        }
+    }
+}
+
 /// One query, in the shape engine_queries.py takes.
 #[derive(Debug, Clone, Default)]
 struct Q {
     /// Per dimension, inclusive ranges (sorted, disjoint).
     ranges: Vec<(String, Vec<(Value, Value)>)>,
-    cond: Option<String>,
+    cond: Option<Cond>,
     order: Option<&'static str>,
     attrs: Option<Vec<String>>,
     aggregates: Option<Vec<(String, Option<String>)>>,
@@ -253,7 +278,7 @@ impl Q {
         let mut r = json!({
             "array": a.path,
             "ranges": ranges,
-            "cond": self.cond,
+            "cond": self.cond.as_ref().map(|c| &c.engine),
             "attrs": self.attrs,
             "order": self.order,
         });
@@ -264,6 +289,16 @@ impl Q {
                 .collect::<Vec<_>>());
         }
         r
+    }
+
+    /// The query for a failure message: our arguments, and the engine's
+    /// condition when it is not ours.
+    fn shown(&self) -> String {
+        let mut s = format!("{:?}", self.args());
+        if let Some(c) = self.cond.as_ref().filter(|c| c.engine != c.ours) {
+            s.push_str(&format!(" (the engine's condition: {:?})", c.engine));
+        }
+        s
     }
 
     /// Our command line's arguments for the query (after the array).
@@ -285,7 +320,7 @@ impl Q {
         }
         if let Some(c) = &self.cond {
             out.push("--where".into());
-            out.push(c.clone());
+            out.push(c.ours.clone());
         }
         if let Some(o) = self.order {
             out.push("--order".into());
@@ -299,40 +334,60 @@ impl Q {
     }
 }
 
+/// One run of engine_queries.py over `reqs`: its answers (fewer than
+/// asked when it crashed) and its exit status.
+fn engine_run(reqs: &[Value]) -> (Vec<Value>, std::process::Output) {
+    let mut child = Command::new(common::engine_python())
+        .arg(common::root().join("tests/engine/engine_queries.py"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine's python runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(serde_json::to_string(reqs).unwrap().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let got: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("engine_queries.py prints JSON lines"))
+        .collect();
+    assert!(
+        got.len() == reqs.len() || !out.status.success(),
+        "engine_queries.py answered {} of {} requests: {}",
+        got.len(),
+        reqs.len(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (got, out)
+}
+
 /// The engine's answers to `reqs`, one per request; a request on which the
 /// engine crashed answers `{"crash": ...}` (the rest are asked again).
+///
+/// TileDB-Py 0.36.1 now and then dies (SIGSEGV) on a request deep in a
+/// batch that it answers in a process of its own, every time: seen on
+/// `(v <= 1) and (v > 1)` in global order on sparse_datetime_dim and on an
+/// aggregate over nullable_var_sparse. So a request the engine crashed on
+/// is asked once more, alone, in a new process; only a second crash is
+/// the answer.
 fn engine(reqs: &[Value]) -> Vec<Value> {
     let mut answers = Vec::new();
     while answers.len() < reqs.len() {
         let rest = &reqs[answers.len()..];
-        let mut child = Command::new(common::engine_python())
-            .arg(common::root().join("tests/engine/engine_queries.py"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the engine's python runs");
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(serde_json::to_string(rest).unwrap().as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        let got: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("engine_queries.py prints JSON lines"))
-            .collect();
+        let (got, _) = engine_run(rest);
         let n = got.len();
         answers.extend(got);
         if n < rest.len() {
-            assert!(
-                !out.status.success(),
-                "engine_queries.py answered {n} of {} requests: {}",
-                rest.len(),
-                String::from_utf8_lossy(&out.stderr)
+            let (mut again, out) = engine_run(&rest[n..=n]);
+            answers.push(
+                again
+                    .pop()
+                    .unwrap_or_else(|| json!({"crash": format!("{:?}", out.status)})),
             );
-            answers.push(json!({"crash": format!("{:?}", out.status)}));
         }
     }
     answers
@@ -560,16 +615,20 @@ fn field_ref(f: &Field, is_dim: bool) -> String {
 
 /// Leaf conditions on one field: comparisons, `in`, `not in`, null tests,
 /// literals drawn from the field's values (labels of an enumeration).
-fn leaves(a: &Array, f: &Field, is_dim: bool) -> Vec<BoxedStrategy<String>> {
+fn leaves(a: &Array, f: &Field, is_dim: bool) -> Vec<BoxedStrategy<Tree>> {
     // Fields TileDB-Py's conditions do not take: several values per cell,
     // blobs, booleans, dates and times (its parser wants numpy datetimes).
     let scalar = f.cell_val_num == Some(1) || (f.cell_val_num.is_none() && f.is_string());
     let kind_ok = f.is_int() || f.is_float() || f.is_string() || f.labels.is_some();
-    let mut out: Vec<BoxedStrategy<String>> = Vec::new();
+    let mut out: Vec<BoxedStrategy<Tree>> = Vec::new();
     let name = field_ref(f, is_dim);
     if f.nullable && !is_dim {
         let n = name.clone();
-        out.push(prop_oneof![Just(format!("{n} == None")), Just(format!("{n} != None"))].boxed());
+        out.push(
+            prop_oneof![Just(format!("{n} == None")), Just(format!("{n} != None"))]
+                .prop_map(Tree::leaf)
+                .boxed(),
+        );
     }
     if !scalar
         || !kind_ok
@@ -587,9 +646,12 @@ fn leaves(a: &Array, f: &Field, is_dim: bool) -> Vec<BoxedStrategy<String>> {
             .collect(),
         None => a.values(f),
     };
+    // (literal, whether it has a minus sign: -0.0 too).
     let lits: Vec<(String, bool)> = values
         .iter()
-        .filter_map(|v| literal(f, v).map(|l| (l, v.as_f64().is_some_and(|x| x < 0.0))))
+        .filter_map(|v| {
+            literal(f, v).map(|l| (l, v.as_f64().is_some_and(|x| x.is_sign_negative())))
+        })
         .collect();
     if lits.is_empty() {
         return out;
@@ -606,10 +668,11 @@ fn leaves(a: &Array, f: &Field, is_dim: bool) -> Vec<BoxedStrategy<String>> {
     let (n, l) = (name.clone(), lits.clone());
     out.push(
         (prop::sample::select(cmp_ops), prop::sample::select(l))
-            .prop_map(move |(op, (lit, _))| format!("{n} {op} {lit}"))
+            .prop_map(move |(op, (lit, _))| Tree::leaf(format!("{n} {op} {lit}")))
             .boxed(),
     );
-    // TileDB-Py's parser refuses negative members of an `in` list, and
+    // TileDB-Py's parser refuses negative members of an `in` list (-0.0
+    // too: "right-hand sides must be constant expressions"), and
     // `in` on INT16, UINT8 (so BOOL) fields: PyQueryCondition has no
     // create_int16/create_uint8. Our parser takes them (the condition
     // engineer's unit tests cover them); here they are left out.
@@ -634,7 +697,16 @@ fn leaves(a: &Array, f: &Field, is_dim: bool) -> Vec<BoxedStrategy<String>> {
                 any::<bool>(),
             )
                 .prop_map(move |(m, not)| {
-                    format!("{n} {}in [{}]", if not { "not " } else { "" }, m.join(", "))
+                    let list = m.join(", ");
+                    let (yes, no) = (format!("{n} in [{list}]"), format!("{n} not in [{list}]"));
+                    // `not (a in [..])` kills the engine (SIGSEGV): it is
+                    // sent `a not in [..]` (and the reverse), which is
+                    // what TileDB's negation of IN is (NOT_IN).
+                    if not {
+                        Tree::leaf_negated(no, yes)
+                    } else {
+                        Tree::leaf_negated(yes, no)
+                    }
                 })
                 .boxed(),
         );
@@ -642,14 +714,65 @@ fn leaves(a: &Array, f: &Field, is_dim: bool) -> Vec<BoxedStrategy<String>> {
     out
 }
 
+/// A generated condition: our text, the engine's equivalent, and the
+/// engine's equivalent of its negation (see `Cond`).
+#[derive(Debug, Clone)]
+struct Tree {
+    ours: String,
+    engine: String,
+    engine_not: String,
+}
+
+impl Tree {
+    /// A comparison or null test: the engine negates it with `not (..)`.
+    fn leaf(text: String) -> Tree {
+        let engine_not = format!("not ({text})");
+        Tree::leaf_negated(text, engine_not)
+    }
+
+    /// A leaf whose negation the engine is sent as `engine_not`.
+    fn leaf_negated(text: String, engine_not: String) -> Tree {
+        Tree {
+            ours: text.clone(),
+            engine: text,
+            engine_not,
+        }
+    }
+
+    fn and(x: Tree, y: Tree) -> Tree {
+        Tree {
+            ours: format!("({}) and ({})", x.ours, y.ours),
+            engine: format!("({}) and ({})", x.engine, y.engine),
+            engine_not: format!("({}) or ({})", x.engine_not, y.engine_not),
+        }
+    }
+
+    fn or(x: Tree, y: Tree) -> Tree {
+        Tree {
+            ours: format!("({}) or ({})", x.ours, y.ours),
+            engine: format!("({}) or ({})", x.engine, y.engine),
+            engine_not: format!("({}) and ({})", x.engine_not, y.engine_not),
+        }
+    }
+
+    fn not(x: Tree) -> Tree {
+        Tree {
+            ours: format!("not ({})", x.ours),
+            engine: x.engine_not,
+            engine_not: x.engine,
+        }
+    }
+}
+
 /// Random condition trees of `and`, `or`, `not` over the leaves.
 ///
-/// TileDB 2.30 (TileDB-Py 0.36.1) fails on some negations, so `not` is only
-/// put over subtrees with neither `in`/`not in` nor another `not` in them:
-/// `not (a in [4])` and `not (not (a > 60))` kill the process (SIGSEGV),
-/// `not ((b in [..]) and ..)` fails with "RuntimeError: bad_function_call"
-/// (query_condition.py, visit_UnaryOp). Our parser takes all of them.
-fn condition(a: &Array) -> Option<BoxedStrategy<String>> {
+/// TileDB 2.30 (TileDB-Py 0.36.1) fails on most negations: `not (a in
+/// [4])` and `not (not (a > 60))` kill the process (SIGSEGV), `not` over
+/// `and`/`or` fails with "RuntimeError: bad_function_call"
+/// (query_condition.py, visit_UnaryOp). Only `not` over a comparison or a
+/// null test works. So our side gets `not` anywhere, and the engine the
+/// same condition with the negation pushed down (`Tree`).
+fn condition(a: &Array) -> Option<BoxedStrategy<Cond>> {
     let mut all = Vec::new();
     // Dense arrays: the engine refuses conditions on dimensions ("Cannot
     // apply query condition to dimensions on dense arrays").
@@ -664,29 +787,20 @@ fn condition(a: &Array) -> Option<BoxedStrategy<String>> {
     if all.is_empty() {
         return None;
     }
-    // (text, whether a `not` may not be put over it).
-    let leaf = prop::strategy::Union::new(all)
-        .prop_map(|t| {
-            let has_in = t.contains(" in [");
-            (t, has_in)
-        })
-        .boxed();
     Some(
-        leaf.prop_recursive(3, 8, 2, |inner| {
-            prop_oneof![
-                (inner.clone(), inner.clone())
-                    .prop_map(|(x, y)| (format!("({}) and ({})", x.0, y.0), x.1 || y.1)),
-                (inner.clone(), inner.clone())
-                    .prop_map(|(x, y)| (format!("({}) or ({})", x.0, y.0), x.1 || y.1)),
-                inner.prop_map(|x| if x.1 {
-                    x
-                } else {
-                    (format!("not ({})", x.0), true)
-                }),
-            ]
-        })
-        .prop_map(|(t, _)| t)
-        .boxed(),
+        prop::strategy::Union::new(all)
+            .prop_recursive(3, 8, 2, |inner| {
+                prop_oneof![
+                    (inner.clone(), inner.clone()).prop_map(|(x, y)| Tree::and(x, y)),
+                    (inner.clone(), inner.clone()).prop_map(|(x, y)| Tree::or(x, y)),
+                    inner.prop_map(Tree::not),
+                ]
+            })
+            .prop_map(|t| Cond {
+                ours: t.ours,
+                engine: t.engine,
+            })
+            .boxed(),
     )
 }
 
@@ -719,22 +833,22 @@ fn compare_reads(queries: &[(Array, Q)]) -> Vec<String> {
         let Some(cells) = e["cells"].as_array() else {
             // The engine refused the query or crashed: generation should
             // not make such queries.
-            failures.push(format!("{} {:?}: the engine answered {e}", a.id, q.args()));
+            failures.push(format!("{} {}: the engine answered {e}", a.id, q.shown()));
             continue;
         };
         compared += 1;
         match ours(a, q) {
             Ok(got) if same_cells(a, q, &got, cells) => {}
             Ok(got) => failures.push(format!(
-                "{} {:?}: we read {} cells, the engine {}\n  ours:   {}\n  engine: {}",
+                "{} {}: we read {} cells, the engine {}\n  ours:   {}\n  engine: {}",
                 a.id,
-                q.args(),
+                q.shown(),
                 got.len(),
                 cells.len(),
                 truncate(&json!(got)),
                 truncate(&json!(cells)),
             )),
-            Err(err) => failures.push(format!("{} {:?}: we failed: {err}", a.id, q.args())),
+            Err(err) => failures.push(format!("{} {}: we failed: {err}", a.id, q.shown())),
         }
     }
     assert!(compared > 0, "no query was compared");
@@ -954,7 +1068,14 @@ fn aggregates_match_the_engine() {
                     aggs.push((op.into(), Some(f.name.clone())));
                 }
             }
-            if f.nullable {
+            // TileDB 2.30 fails null_count of a var-sized nullable string
+            // of a v21 fragment whose tiles it takes from metadata
+            // ("FragmentMetadata: Trying to access tile min metadata
+            // that's not present"; v21/nullable_var_sparse, null_count(s)
+            // over the whole array), where no min is needed: left out on
+            // v21 fixtures.
+            let engine_fails = a.id.starts_with("v21/") && f.cell_val_num.is_none();
+            if f.nullable && !engine_fails {
                 aggs.push(("null_count".into(), Some(f.name.clone())));
             }
         }
@@ -986,10 +1107,10 @@ fn aggregates_match_the_engine() {
     for ((a, q), e) in queries.iter().zip(&answers) {
         let Some(want) = e["aggregates"].as_object() else {
             failures.push(format!(
-                "{} {:?} {:?}: the engine answered {e}",
+                "{} {:?} {}: the engine answered {e}",
                 a.id,
                 q.aggregates,
-                q.args()
+                q.shown()
             ));
             continue;
         };
@@ -999,15 +1120,15 @@ fn aggregates_match_the_engine() {
                 for (k, w) in want {
                     if !got.get(k).is_some_and(|g| same_aggregate(g, w)) {
                         failures.push(format!(
-                            "{} {:?}: {k}: ours {}, the engine {w}",
+                            "{} {}: {k}: ours {}, the engine {w}",
                             a.id,
-                            q.args(),
+                            q.shown(),
                             got.get(k).map_or("missing".to_string(), |g| g.to_string())
                         ));
                     }
                 }
             }
-            Err(err) => failures.push(format!("{} {:?}: we failed: {err}", a.id, q.args())),
+            Err(err) => failures.push(format!("{} {}: we failed: {err}", a.id, q.shown())),
         }
     }
     assert!(compared > 0);
@@ -1035,7 +1156,7 @@ fn the_engine_driver_answers_in_order_and_says_what_it_refuses() {
         }
         .request(&a),
         Q {
-            cond: Some("nope > 1".into()),
+            cond: Some(Cond::same("nope > 1")),
             ..Q::default()
         }
         .request(&a),

@@ -17,6 +17,17 @@
 //!   (STRING_ASCII, fixed or var-sized) compared bytewise. The first value
 //!   seen is kept until a smaller (larger) one comes, so a NaN seen first
 //!   stays and later NaNs are passed over.
+//! - Dense reads aggregate by parts as the engine's dense reader does: per
+//!   space tile in tile order, per cell slab (a run of cells along the
+//!   last dimension, row-major being the layout, inside one range; ranges
+//!   in the query's order, adjacent ones joined), per fragment, newest
+//!   first (cell by cell when the cell order is col-major and there are
+//!   several dimensions); a tile answered from metadata is one part. Each part's sum and min/max start afresh;
+//!   the results merge in that order (sums adding with the overflow check,
+//!   extremes as above, a part's NaN sticking only when it comes first).
+//!   This is the engine on one thread; on several its threads merge parts
+//!   in the order they finish, and whether a NaN part wins varies from run
+//!   to run.
 //! - `count(*)` and `count(a)`: cells, nulls included (the engine's count
 //!   of an attribute is the count of rows).
 //! - `null_count(a)`: nullable fields only.
@@ -29,10 +40,11 @@
 //! spans its whole domain; `count` counts every cell of the region (cells no
 //! fragment wrote too, and whatever the condition says); the other
 //! aggregates see only cells some fragment wrote. A space tile inside the
-//! region that only one fragment (not covered by a newer one there) writes
-//! is answered from that fragment's tile metadata, as the engine answers
-//! it: its count is the whole tile while its sums, mins, maxes and null
-//! counts cover the cells written, which shows in `mean`. A non-nullable
+//! region (every cell of it in one range, or in a multi-range's union) that
+//! only one fragment (not covered by a newer one there) writes is answered
+//! from that fragment's tile metadata, as the engine answers it: its count
+//! is the whole tile while its sums, mins, maxes and null counts cover the
+//! cells written, which shows in `mean`. A non-nullable
 //! field's `min`/`max` over a region with cells but no written value is 0
 //! (the engine's default), null over an empty region.
 //!
@@ -42,7 +54,7 @@
 //! are answered from tile metadata and skipped by the read
 //! ([`Query::skip_tiles`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -504,6 +516,84 @@ impl Acc {
         }
     }
 
+    /// The same aggregate with nothing folded yet.
+    fn fresh(&self) -> Acc {
+        match self {
+            Acc::Best { class, max, .. } => Acc::Best {
+                class: *class,
+                max: *max,
+                best: None,
+            },
+            Acc::Count(_) => Acc::Count(0),
+            Acc::NullCount(_) => Acc::NullCount(0),
+            Acc::Sum { class, mean, .. } => Acc::Sum {
+                class: *class,
+                i: 0,
+                u: 0,
+                f: 0.0,
+                count: 0,
+                overflow: false,
+                mean: *mean,
+            },
+        }
+    }
+
+    /// Whether the engine aggregates this by parts whose results it merges
+    /// (sums, means, mins and maxes).
+    fn by_parts(&self) -> bool {
+        matches!(self, Acc::Sum { .. } | Acc::Best { .. })
+    }
+
+    /// Folds the result of a part as the engine merges its parts' results.
+    /// Min/max: the first one seeds, a later one replaces it when smaller
+    /// (larger), so a NaN part sticks only when first. Sums: the part's sum
+    /// (from 0) is added with the overflow check, an overflow in the part
+    /// or in the addition sticks.
+    fn merge(&mut self, part: Acc) {
+        match (self, part) {
+            (Acc::Best { max, best, .. }, Acc::Best { best: Some(v), .. })
+                if best.as_ref().is_none_or(|cur| v.beats(cur, *max)) =>
+            {
+                *best = Some(v);
+            }
+            (
+                Acc::Sum {
+                    class,
+                    i,
+                    u,
+                    f,
+                    count,
+                    overflow,
+                    ..
+                },
+                Acc::Sum {
+                    i: pi,
+                    u: pu,
+                    f: pf,
+                    count: pc,
+                    overflow: po,
+                    ..
+                },
+            ) => {
+                if *overflow {
+                    return;
+                }
+                let ok = !po
+                    && match class {
+                        Num::I => add_i(i, pi),
+                        Num::U => add_u(u, pu),
+                        _ => add_f(f, pf),
+                    };
+                if ok {
+                    *count += pc;
+                } else {
+                    *overflow = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn finish(self, nullable: bool, region_cells: u64) -> AggregateValue {
         match self {
             Acc::Count(n) | Acc::NullCount(n) => AggregateValue::Uint(n),
@@ -559,6 +649,11 @@ impl Acc {
 struct Target {
     field: Option<FieldInfo>,
     acc: Acc,
+    /// Dense sums, means, mins and maxes: the result of each part the
+    /// engine's dense reader aggregates on its own (see `dense_aggregate`),
+    /// keyed by the part's place in its order, merged into `acc` in that
+    /// order at the end.
+    parts: BTreeMap<Vec<i128>, Acc>,
 }
 
 /// The aggregates of `aggs` over the cells `query` selects (its attributes
@@ -599,6 +694,7 @@ pub fn aggregate_with_stats(
         targets.push(Target {
             acc: Acc::new(a.op, class),
             field,
+            parts: BTreeMap::new(),
         });
     }
     let bound = match &query.condition {
@@ -711,8 +807,6 @@ struct Plan {
     ranges: Vec<Vec<DimRange>>,
     /// Per dimension, the box every cell lies in (`None`: unlimited).
     boxes: Vec<Option<(Bound, Bound)>>,
-    /// Whether some dimension has several ranges.
-    multi: bool,
 }
 
 impl Plan {
@@ -737,7 +831,6 @@ impl Plan {
         let mut sub: Vec<Option<(i128, i128)>> = Vec::with_capacity(dims.len());
         let mut ranges = Vec::with_capacity(dims.len());
         let mut boxes = Vec::with_capacity(dims.len());
-        let mut multi = false;
         for (i, d) in dims.iter().enumerate() {
             let mut b = q
                 .subarray
@@ -757,8 +850,6 @@ impl Plan {
                         None => (*lo, *hi),
                     });
                 }
-            } else if rs.len() > 1 {
-                multi = true;
             }
             if b.is_none() && dense && rs.is_empty() {
                 // The engine reads a dense array's whole domain.
@@ -772,7 +863,6 @@ impl Plan {
             subarray: sub.iter().any(Option::is_some).then_some(sub),
             ranges,
             boxes,
-            multi,
         })
     }
 
@@ -980,11 +1070,15 @@ fn tile_md(
 
 /// Folds a batch of read cells into the targets; `keep(i, field)` says
 /// whether cell `i` counts for the field's aggregates.
+///
+/// `part_of(i)` (dense reads) names the part cell `i` is aggregated in
+/// (`Target::parts`).
 fn fold_batch(
     cells: &Cells,
     mask: Option<&[bool]>,
     targets: &mut [Target],
     keep: &dyn Fn(usize, &str) -> bool,
+    part_of: Option<&dyn Fn(usize) -> Vec<i128>>,
     count_all: bool,
 ) -> Result<u64> {
     let mut folded = 0;
@@ -1011,8 +1105,16 @@ fn fold_batch(
             let (Some(f), Some(col)) = (&t.field, col) else {
                 continue;
             };
-            if keep(i, &f.name) {
-                t.acc.cell(f.datatype, col.get(i));
+            if !keep(i, &f.name) {
+                continue;
+            }
+            match part_of {
+                Some(part_of) if t.acc.by_parts() => t
+                    .parts
+                    .entry(part_of(i))
+                    .or_insert_with(|| t.acc.fresh())
+                    .cell(f.datatype, col.get(i)),
+                _ => t.acc.cell(f.datatype, col.get(i)),
             }
         }
     }
@@ -1039,14 +1141,16 @@ fn dense_aggregate(
         what: "dense arrays need integer dimensions with tile extents".into(),
     })?;
     let neds: Vec<Option<Vec<(i128, i128)>>> = reader.fragments.iter().map(ned_ints).collect();
-    let region: Option<Vec<(i128, i128)>> = match (&plan.subarray, plan.multi) {
-        (Some(s), false) => s.iter().copied().collect(),
-        _ => None,
-    };
+    let region = dense_region(plan, dims.len());
+    let empty = |r: &[Vec<(i128, i128)>]| r.iter().any(|ivs| ivs.iter().all(|(l, h)| l > h));
     let region_cells = region.as_ref().map(|r| {
         r.iter()
-            .try_fold(1u128, |a, (l, h)| {
-                let n = if h < l { 0 } else { (h - l + 1) as u128 };
+            .try_fold(1u128, |a, ivs| {
+                let n = ivs
+                    .iter()
+                    .filter(|(l, h)| l <= h)
+                    .map(|(l, h)| (h - l + 1) as u128)
+                    .sum::<u128>();
                 a.checked_mul(n)
             })
             .map_or(u64::MAX, |c| u64::try_from(c).unwrap_or(u64::MAX))
@@ -1056,23 +1160,55 @@ fn dense_aggregate(
     let mut need_read = region.is_none();
     let want = needs(targets);
     let col_major = Layout::from_value(reader.schema.tile_order) == Some(Layout::ColMajor);
+    // A space tile's place in the tile order, as a key that sorts so.
+    let tile_key = |tc: &[i128]| -> Vec<i128> {
+        if col_major {
+            tc.iter().rev().copied().collect()
+        } else {
+            tc.to_vec()
+        }
+    };
+    // The engine's dense reader aggregates a cell slab of a tile (a run of
+    // cells along the fastest dimension of the query's layout, row-major
+    // here as TileDB-Py asks, inside one range) fragment by fragment,
+    // newest first: each such part from scratch, merging the parts'
+    // results in that order. When the layout is not the cell order of a
+    // 2+-dimensional array, it goes cell by cell along the slab instead
+    // (`stride != 1` in `DenseReader::aggregate_tiles`): each cell is a
+    // part. A part's
+    // key: the tile's, the slab's place in the tile, the fragment (newest
+    // first), the cell (by cell only); `part_len` long.
+    let cells_col_major = Layout::from_value(reader.schema.cell_order) == Some(Layout::ColMajor);
+    let by_cell = cells_col_major && dims.len() > 1;
+    let part_len = 2 * dims.len() + 2;
     if let (Some(region), None) = (&region, bound) {
+        // The tiles of the region's bounding box.
         let t_lo: Vec<i128> = region
             .iter()
             .zip(&geo)
-            .map(|((l, _), (dl, _, e))| (l - dl).div_euclid(*e))
+            .map(|(ivs, (dl, _, e))| {
+                ivs.iter()
+                    .map(|iv| (iv.0 - dl).div_euclid(*e))
+                    .min()
+                    .unwrap_or(0)
+            })
             .collect();
         let t_hi: Vec<i128> = region
             .iter()
             .zip(&geo)
-            .map(|((_, h), (dl, _, e))| (h - dl).div_euclid(*e))
+            .map(|(ivs, (dl, _, e))| {
+                ivs.iter()
+                    .map(|iv| (iv.1 - dl).div_euclid(*e))
+                    .max()
+                    .unwrap_or(-1)
+            })
             .collect();
         let tiles = t_lo
             .iter()
             .zip(&t_hi)
             .try_fold(1i128, |a, (l, h)| a.checked_mul((h - l + 1).max(0)));
-        if region.iter().any(|(l, h)| l > h) || tiles.is_none_or(|n| n > 1 << 16) {
-            need_read = !region.iter().any(|(l, h)| l > h);
+        if empty(region) || tiles.is_none_or(|n| n > 1 << 16) {
+            need_read = !empty(region);
         } else {
             let mut loaded: HashMap<(usize, String), FieldMd> = HashMap::new();
             let mut used: HashSet<(usize, u64)> = HashSet::new();
@@ -1083,10 +1219,13 @@ fn dense_aggregate(
                     .zip(&geo)
                     .map(|(t, (dl, _, e))| (dl + t * e, dl + (t + 1) * e - 1))
                     .collect();
+                // The engine's dense reader takes a tile as covered when
+                // every cell of it is in the query, by one range or by
+                // several (a multi-range's union).
                 let full = tbox
                     .iter()
                     .zip(region)
-                    .all(|((tl, th), (l, h))| l <= tl && th <= h);
+                    .all(|((tl, th), ivs)| ivs.iter().any(|(l, h)| l <= tl && th <= h));
                 // The fragments of this tile, newest first, without those a
                 // newer fragment covers here.
                 let slice = |fi: usize| -> Option<Vec<(i128, i128)>> {
@@ -1165,12 +1304,20 @@ fn dense_aggregate(
                             continue;
                         };
                         for t in targets.iter_mut() {
-                            if t.field.as_ref().is_some_and(|f| f.name == *name)
-                                && !matches!(t.acc, Acc::Count(_))
+                            if t.field.as_ref().is_none_or(|f| f.name != *name)
+                                || matches!(t.acc, Acc::Count(_))
                             {
-                                t.acc
-                                    .tile(cells as u64, nulls, sum, min.clone(), max.clone());
+                                continue;
                             }
+                            let acc = if t.acc.by_parts() {
+                                // The tile is one part, at its place.
+                                let mut key = tile_key(&tc);
+                                key.resize(part_len, 0);
+                                t.parts.entry(key).or_insert_with(|| t.acc.fresh())
+                            } else {
+                                &mut t.acc
+                            };
+                            acc.tile(cells as u64, nulls, sum, min.clone(), max.clone());
                         }
                         md_tiles.entry(name.clone()).or_default().insert(tc.clone());
                         used.insert((fi, idx as u64));
@@ -1194,7 +1341,7 @@ fn dense_aggregate(
             stats.tiles_from_metadata = used.len() as u64;
         }
     } else if let Some(region) = &region {
-        need_read = !region.iter().any(|(l, h)| l > h);
+        need_read = !empty(region);
     }
     // With only counts to answer over a box, nothing needs reading.
     if want.is_empty() && region.is_some() {
@@ -1220,15 +1367,18 @@ fn dense_aggregate(
                         .collect()
                 })
                 .collect();
-            let written: Vec<bool> = (0..batch.len)
+            // The newest fragment that wrote each cell.
+            let owner: Vec<Option<usize>> = (0..batch.len)
                 .map(|i| {
-                    neds.iter()
-                        .flatten()
-                        .any(|n| (0..nd).all(|d| n[d].0 <= coords[d][i] && coords[d][i] <= n[d].1))
+                    neds.iter().rposition(|n| {
+                        n.as_ref().is_some_and(|n| {
+                            (0..nd).all(|d| n[d].0 <= coords[d][i] && coords[d][i] <= n[d].1)
+                        })
+                    })
                 })
                 .collect();
             let keep = |i: usize, name: &str| -> bool {
-                if !written[i] {
+                if owner[i].is_none() {
                     return false;
                 }
                 match md_tiles.get(name) {
@@ -1241,8 +1391,43 @@ fn dense_aggregate(
                     }
                 }
             };
-            stats.cells_folded += fold_batch(&batch, mask.as_deref(), targets, &keep, true)?;
+            let part_of = |i: usize| -> Vec<i128> {
+                let tc: Vec<i128> = (0..nd)
+                    .map(|d| (coords[d][i] - geo[d].0).div_euclid(geo[d].2))
+                    .collect();
+                let mut key = tile_key(&tc);
+                // The slab (along the layout's fastest dimension, the
+                // last): the other dimensions' coordinates, then which
+                // range of the fastest one it is in.
+                let fastest = nd - 1;
+                key.extend(coords[..fastest].iter().map(|c| c[i]));
+                let x = coords[fastest][i];
+                let range = region
+                    .as_ref()
+                    .and_then(|r| r[fastest].iter().position(|(l, h)| *l <= x && x <= *h))
+                    .unwrap_or(0);
+                key.push(range as i128);
+                key.push(-(owner[i].unwrap_or(0) as i128));
+                if by_cell {
+                    key.push(x);
+                }
+                key.resize(part_len, 0);
+                key
+            };
+            stats.cells_folded += fold_batch(
+                &batch,
+                mask.as_deref(),
+                targets,
+                &keep,
+                Some(&part_of),
+                true,
+            )?;
             counted += batch.len as u64;
+        }
+    }
+    for t in targets.iter_mut() {
+        for part in std::mem::take(&mut t.parts).into_values() {
+            t.acc.merge(part);
         }
     }
     // The engine counts every cell of the region, whatever the condition.
@@ -1253,6 +1438,54 @@ fn dense_aggregate(
         }
     }
     Ok((stats, region_cells))
+}
+
+/// The region of a dense read, per dimension as disjoint integer
+/// intervals in the query's order, a range that starts where the one
+/// before it ends joined to it, as the engine's subarray coalesces them (a
+/// multi-range; one interval without one). `None` when that is not known:
+/// a dimension without a bound, or ranges that overlap.
+fn dense_region(plan: &Plan, ndims: usize) -> Option<Vec<Vec<(i128, i128)>>> {
+    (0..ndims)
+        .map(|d| {
+            let b = plan
+                .subarray
+                .as_ref()
+                .and_then(|s| s.get(d).copied().flatten());
+            let rs = &plan.ranges[d];
+            if rs.len() <= 1 {
+                // One range is already in the box.
+                return b.map(|iv| vec![iv]);
+            }
+            let ivs: Vec<(i128, i128)> = rs
+                .iter()
+                .map(|r| match (&r.lo, &r.hi) {
+                    (Bound::Int(l), Bound::Int(h)) => Some((*l, *h)),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?;
+            let mut sorted = ivs.clone();
+            sorted.sort_unstable();
+            if sorted.windows(2).any(|w| w[1].0 <= w[0].1) {
+                return None;
+            }
+            let mut out: Vec<(i128, i128)> = Vec::with_capacity(ivs.len());
+            for (l, h) in ivs {
+                let (l, h) = match b {
+                    Some((bl, bh)) => (l.max(bl), h.min(bh)),
+                    None => (l, h),
+                };
+                if l > h {
+                    continue;
+                }
+                match out.last_mut() {
+                    Some(last) if last.1.checked_add(1) == Some(l) => last.1 = h,
+                    _ => out.push((l, h)),
+                }
+            }
+            Some(out)
+        })
+        .collect()
 }
 
 fn sparse_aggregate(
@@ -1398,7 +1631,7 @@ fn sparse_aggregate(
         for batch in reader.batches(&inner)? {
             let batch = batch?;
             let mask = bound.map(|b| b.evaluate(&batch)).transpose()?;
-            folded += fold_batch(&batch, mask.as_deref(), targets, &|_, _| true, false)?;
+            folded += fold_batch(&batch, mask.as_deref(), targets, &|_, _| true, None, false)?;
         }
     }
     stats.cells_folded = folded;
@@ -1497,6 +1730,77 @@ mod tests {
             t.cell(Datatype::StringAscii, Some(w));
         }
         assert_eq!(t.finish(false, 3), AggregateValue::Text(b"ab".to_vec()));
+    }
+
+    #[test]
+    fn tile_extremes_merge_in_order_a_nan_tile_sticking_only_when_first() {
+        let f = |v: f32| v.to_le_bytes();
+        let tile = |vals: &[f32]| {
+            let mut t = Acc::new(AggregateOp::Min, Some(Num::F));
+            for v in vals {
+                t.cell(Datatype::Float32, Some(&f(*v)));
+            }
+            t
+        };
+        // A tile that starts at a NaN is NaN, whatever follows in it.
+        let nan_tile = tile(&[f32::NAN, 1.5, -4.0]);
+        assert!(
+            matches!(nan_tile.clone().finish(false, 3), AggregateValue::Float(v) if v.is_nan())
+        );
+        // A NaN tile after a value is passed over ...
+        let mut m = Acc::new(AggregateOp::Min, Some(Num::F));
+        m.merge(tile(&[2.0, 3.0]));
+        m.merge(nan_tile.clone());
+        m.merge(tile(&[1.0]));
+        assert_eq!(m.finish(false, 6), AggregateValue::Float(1.0));
+        // ... and sticks when first.
+        let mut m = Acc::new(AggregateOp::Min, Some(Num::F));
+        m.merge(nan_tile);
+        m.merge(tile(&[1.0]));
+        assert!(matches!(m.finish(false, 4), AggregateValue::Float(v) if v.is_nan()));
+        // A tile with no value (all null) changes nothing.
+        let mut m = Acc::new(AggregateOp::Max, Some(Num::F));
+        m.merge(Acc::new(AggregateOp::Max, Some(Num::F)));
+        m.merge(tile(&[5.0]).fresh());
+        assert_eq!(m.finish(true, 2), AggregateValue::Null);
+    }
+
+    #[test]
+    fn part_sums_start_afresh_and_an_overflow_sticks() {
+        let part = |vals: &[f64]| {
+            let mut t = Acc::new(AggregateOp::Sum, Some(Num::F));
+            for v in vals {
+                t.cell(Datatype::Float64, Some(&v.to_le_bytes()));
+            }
+            t
+        };
+        // One part: a NaN first hides the overflow of inf.
+        let p = part(&[f64::NAN, f64::INFINITY]);
+        assert!(matches!(p.clone().finish(false, 2), AggregateValue::Float(v) if v.is_nan()));
+        // Two parts: inf alone overflows, and that sticks over the NaN.
+        let mut s = Acc::new(AggregateOp::Sum, Some(Num::F));
+        s.merge(part(&[f64::NAN]));
+        s.merge(part(&[f64::INFINITY]));
+        assert_eq!(s.finish(false, 2), AggregateValue::Float(f64::MAX));
+        // Integer parts add up, their counts too (the mean).
+        let ipart = |vals: &[i64]| {
+            let mut t = Acc::new(AggregateOp::Mean, Some(Num::I));
+            for v in vals {
+                t.cell(Datatype::Int64, Some(&v.to_le_bytes()));
+            }
+            t
+        };
+        let mut m = Acc::new(AggregateOp::Mean, Some(Num::I));
+        m.merge(ipart(&[1, 2]));
+        m.merge(ipart(&[]));
+        m.merge(ipart(&[6]));
+        assert_eq!(m.finish(false, 3), AggregateValue::Float(3.0));
+        let mut o = Acc::new(AggregateOp::Sum, Some(Num::I));
+        o.merge(ipart(&[i64::MAX]).fresh());
+        o.merge(ipart(&[i64::MAX]));
+        o.merge(ipart(&[1]));
+        o.merge(ipart(&[-5]));
+        assert_eq!(o.finish(false, 4), AggregateValue::Int(i64::MAX));
     }
 
     #[test]

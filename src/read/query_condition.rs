@@ -2090,6 +2090,10 @@ mod tests {
         assert_eq!(matching(n, "n not in [2]", "n"), j(&[0, 4, 5]));
         assert_eq!(matching(n, "not (n < 3)", "n"), j(&[4, 5]));
         assert_eq!(matching(n, "not (n < 3 or n == None)", "n"), j(&[4, 5]));
+        // Over `and`/`or` too (De Morgan to the leaves): `n >= 3 or d <= 0`,
+        // false for the null cells at d = 10 and 30.
+        assert_eq!(matching(n, "not (n < 3 and d > 0)", "d"), j(&[0, 40, 50]));
+        assert_eq!(matching(n, "not (not (n < 3))", "d"), j(&[0, 20]));
         assert_eq!(matching(n, "n == None", "d"), j(&[10, 30]));
         assert_eq!(matching(n, "n is not None", "d"), j(&[0, 20, 40, 50]));
         // A null test of a field that cannot be null.
