@@ -67,7 +67,7 @@ impl Query {
     pub const DEFAULT_MEMORY_BUDGET: u64 = 1 << 30;
     /// The most a whole [`ArrayReader::read`] holds unless
     /// [`Query::memory_budget`] says otherwise (larger results: batches).
-    pub const DEFAULT_READ_LIMIT: u64 = 16 << 30;
+    pub const DEFAULT_READ_LIMIT: u64 = 4 << 30;
 
     /// A query of every cell of every attribute.
     pub fn new() -> Self {

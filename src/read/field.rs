@@ -161,7 +161,17 @@ impl TileFile {
 
     /// Tile `t` of the file, as stored: from its offset to the next one.
     fn raw(&self, offsets: &[u64], t: usize, file_size: u64) -> Result<(u64, &[u8])> {
-        let start = offsets[t];
+        // A tile number comes from the R-tree or the non-empty domain,
+        // which may disagree with the tile offsets of a damaged fragment.
+        let Some(&start) = offsets.get(t) else {
+            return Err(Error::decode(
+                self.file.path(),
+                0,
+                "TileOffsets",
+                "num",
+                format!("no tile {t}: the fragment lists {} tiles", offsets.len()),
+            ));
+        };
         let end = offsets.get(t + 1).copied().unwrap_or(file_size);
         let bytes = self.file.bytes();
         if start > end || end > bytes.len() as u64 {
