@@ -417,7 +417,7 @@ enum BatchesInner<'a> {
     Dense {
         reader: &'a ArrayReader,
         plan: Box<DensePlan<'a>>,
-        sels: std::vec::IntoIter<dense::Selection>,
+        sels: dense::DenseBatches,
         query: Box<Query>,
     },
     /// A result read whole, handed out in slices.
@@ -786,7 +786,7 @@ impl ArrayReader {
                 inner: BatchesInner::Dense {
                     reader: self,
                     plan: Box::new(plan),
-                    sels: sels.into_iter(),
+                    sels,
                     query: Box::new(q.clone()),
                 },
             });

@@ -148,8 +148,13 @@ pub(crate) struct Selection {
 }
 
 impl Selection {
+    /// Cells of the selection (`i128::MAX` when the count overflows: the
+    /// non-empty domains of a damaged array can be anything).
     pub fn cells(&self) -> i128 {
-        self.dims.iter().map(|d| count(d)).product()
+        self.dims
+            .iter()
+            .try_fold(1i128, |a, d| a.checked_mul(count(d)))
+            .unwrap_or(i128::MAX)
     }
 
     /// Result strides of each dimension (by the result's order).
@@ -291,16 +296,15 @@ fn fill_fixed(
         let Some(v) = view(ft, source, t)? else {
             return Ok(());
         };
-        if v.len() as i128 != per_tile * cs as i128 {
+        if Some(v.len() as i128) != per_tile.checked_mul(cs as i128) {
             return Err(Error::decode(
                 &f.frag.path,
                 0,
                 "Tile",
                 "",
                 format!(
-                    "tile {t} holds {} bytes, a space tile of {per_tile} cells takes {}",
+                    "tile {t} holds {} bytes, a space tile of {per_tile} cells of {cs} bytes",
                     v.len(),
-                    per_tile * cs as i128
                 ),
             ));
         }
@@ -742,45 +746,62 @@ fn intersect(a: &[(i128, i128)], b: &[(i128, i128)]) -> Intervals {
 }
 
 /// Splits a selection into batches of at most `max_cells` cells (at least
-/// one row of the outermost dimension each).
-pub(crate) fn batches(sel: &Selection, max_cells: usize) -> Vec<Selection> {
+/// one row of the outermost dimension each), made one at a time: a region
+/// of any size (a damaged non-empty domain's too) is never listed whole.
+pub(crate) fn batches(sel: &Selection, max_cells: usize) -> DenseBatches {
     let outer = sel.perm[0];
-    let row: i128 = (0..sel.dims.len())
+    let row = (0..sel.dims.len())
         .filter(|d| *d != outer)
-        .map(|d| count(&sel.dims[d]))
-        .product();
-    if row == 0 || sel.dims[outer].is_empty() {
-        return Vec::new();
+        .try_fold(1i128, |a, d| a.checked_mul(count(&sel.dims[d])));
+    let rows_per = match row {
+        Some(r) if r > 0 => (max_cells as i128 / r).max(1),
+        // No cells, or a row too large to count: nothing to hand out.
+        _ => 0,
+    };
+    DenseBatches {
+        at: (0, sel.dims[outer].first().map_or(0, |x| x.0)),
+        sel: sel.clone(),
+        outer,
+        rows_per,
     }
-    let rows_per = (max_cells as i128 / row).max(1);
-    let mut out = Vec::new();
-    let mut cur: Intervals = Vec::new();
-    let mut in_cur = 0i128;
-    for &(lo, hi) in &sel.dims[outer] {
-        let mut s = lo;
-        while s <= hi {
-            let take = (rows_per - in_cur).min(hi - s + 1);
-            cur.push((s, s + take - 1));
-            in_cur += take;
-            s += take;
-            if in_cur == rows_per {
-                let mut dims = sel.dims.clone();
-                dims[outer] = std::mem::take(&mut cur);
-                out.push(Selection {
-                    dims,
-                    perm: sel.perm.clone(),
-                });
-                in_cur = 0;
-            }
+}
+
+/// The batches of a dense read, one at a time ([`batches`]).
+pub(crate) struct DenseBatches {
+    sel: Selection,
+    outer: usize,
+    rows_per: i128,
+    /// The next row: (interval of the outer dimension, coordinate).
+    at: (usize, i128),
+}
+
+impl Iterator for DenseBatches {
+    type Item = Selection;
+
+    fn next(&mut self) -> Option<Selection> {
+        let ivs = &self.sel.dims[self.outer];
+        if self.rows_per == 0 || self.at.0 >= ivs.len() {
+            return None;
         }
-    }
-    if !cur.is_empty() {
-        let mut dims = sel.dims.clone();
-        dims[outer] = cur;
-        out.push(Selection {
+        let mut cur: Intervals = Vec::new();
+        let mut taken = 0i128;
+        while taken < self.rows_per && self.at.0 < ivs.len() {
+            let (k, s) = self.at;
+            let hi = ivs[k].1;
+            let take = (self.rows_per - taken).min(hi - s + 1);
+            cur.push((s, s + take - 1));
+            taken += take;
+            self.at = if s + take > hi {
+                (k + 1, ivs.get(k + 1).map_or(0, |x| x.0))
+            } else {
+                (k, s + take)
+            };
+        }
+        let mut dims = self.sel.dims.clone();
+        dims[self.outer] = cur;
+        Some(Selection {
             dims,
-            perm: sel.perm.clone(),
-        });
+            perm: self.sel.perm.clone(),
+        })
     }
-    out
 }
