@@ -582,7 +582,7 @@ impl Fragment {
         };
         let array_type =
             ArrayType::from_value(self.schema.array_type).map(|t| t.name().to_ascii_lowercase());
-        json!({
+        let mut out = json!({
             "name": self.name.name,
             "version": self.version(),
             "timestamps": [self.name.t1, self.name.t2],
@@ -592,8 +592,13 @@ impl Fragment {
             "array_schema_name": self.schema_name,
             "array_type": array_type,
             "footer": footer,
-            "optional_sections": self.optional_sections_json(),
-        })
+        });
+        // Footers have optional sections from version 23 on only.
+        let sections = self.optional_sections_json();
+        if !sections.is_null() {
+            out["optional_sections"] = sections;
+        }
+        out
     }
 }
 
