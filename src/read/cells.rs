@@ -47,8 +47,11 @@ pub struct Query {
     /// (`None`: [`Query::DEFAULT_BATCH_CELLS`]).
     pub batch_cells: Option<usize>,
     /// The most memory a read may hold at once for its results and decoded
-    /// tiles, in bytes (`None`: [`Query::DEFAULT_MEMORY_BUDGET`]); the
-    /// per-tile limit of [`ReadOptions::max_tile_bytes`] still applies.
+    /// tiles, in bytes. `None`: [`Query::DEFAULT_MEMORY_BUDGET`] for
+    /// [`ArrayReader::batches`]; for a whole dense [`ArrayReader::read`],
+    /// [`ReadOptions::max_tile_bytes`] (1 GiB unless set), larger results
+    /// being read in batches or with a budget set here. The per-tile limit
+    /// of [`ReadOptions::max_tile_bytes`] always applies.
     pub memory_budget: Option<u64>,
     /// Tiles not to read, as (index into [`ArrayReader::fragments`], tile
     /// index): sparse reads only, for aggregates answered from tile
@@ -65,9 +68,6 @@ impl Query {
     /// The memory budget of [`ArrayReader::batches`] unless
     /// [`Query::memory_budget`] says otherwise.
     pub const DEFAULT_MEMORY_BUDGET: u64 = 1 << 30;
-    /// The most a whole [`ArrayReader::read`] holds unless
-    /// [`Query::memory_budget`] says otherwise (larger results: batches).
-    pub const DEFAULT_READ_LIMIT: u64 = 4 << 30;
 
     /// A query of every cell of every attribute.
     pub fn new() -> Self {
@@ -1098,7 +1098,7 @@ impl ArrayReader {
     fn read_dense(&self, q: &Query) -> Result<Cells> {
         let plan = self.dense_plan(q)?;
         let per_cell = Self::dense_cell_bytes(&plan, true);
-        let limit = q.memory_budget.unwrap_or(Query::DEFAULT_READ_LIMIT);
+        let limit = q.memory_budget.unwrap_or(self.opts.max_tile_bytes());
         let cells = plan.sel.cells();
         let fits = u64::try_from(cells)
             .ok()
@@ -1108,7 +1108,7 @@ impl ArrayReader {
             return Err(Error::Query {
                 path: self.dir.root.clone(),
                 what: format!(
-                    "a dense read of {cells} cells of {per_cell} bytes exceeds the memory budget of {limit} bytes: read it in batches (ArrayReader::batches), or raise Query::memory_budget"
+                    "a dense read of {cells} cells of {per_cell} bytes exceeds the limit of {limit} bytes (Query::memory_budget, else ReadOptions::max_tile_bytes): read it in batches (ArrayReader::batches), or raise the budget"
                 ),
             });
         }

@@ -577,7 +577,20 @@ pub(crate) fn read_batch(
                         let data = tile.var.as_deref().unwrap_or_default();
                         let s = *o.get(i).ok_or_else(|| short(frags, &a.field))? as usize;
                         let e = o.get(i + 1).map_or(data.len(), |x| *x as usize);
-                        data.get(s..e).ok_or_else(|| short(frags, &a.field))?
+                        data.get(s..e).ok_or_else(|| {
+                            Error::decode(
+                                frags
+                                    .first()
+                                    .map_or(std::path::Path::new(""), |f| f.frag.path.as_path()),
+                                0,
+                                "Tile",
+                                &a.field.name,
+                                format!(
+                                    "cell {i} runs from byte {s} to {e}, out of order or past the {} bytes of var data",
+                                    data.len()
+                                ),
+                            )
+                        })?
                     }
                     None => {
                         let s = i * cs1 as usize;
