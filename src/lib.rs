@@ -42,6 +42,7 @@ pub mod error;
 pub mod filters;
 pub mod format;
 pub mod inspect;
+pub mod model;
 pub mod read;
 pub mod storage;
 pub mod tile;
