@@ -4,12 +4,13 @@ use std::path::Path;
 
 use serde_json::{json, Map, Value};
 
+use crate::array::schema::dimension_datatype;
 use crate::array::{directory::ArrayDirectory, fragment::Fragment, metadata, schema};
 use crate::error::{Error, Result};
 use crate::filters::ReadOptions;
 use crate::format::{
-    ArraySchema, ArrayType, Datatype, Dimension, Enumeration, Filter, FilterOptions,
-    FilterPipeline, FilterType, Layout,
+    ArraySchema, ArrayType, Datatype, Enumeration, Filter, FilterOptions, FilterPipeline,
+    FilterType, Layout,
 };
 use crate::value;
 
@@ -82,11 +83,6 @@ pub fn filter_json(f: &Filter) -> Value {
 
 fn pipeline_json(p: &FilterPipeline) -> Value {
     Value::Array(p.filters.iter().map(filter_json).collect())
-}
-
-/// The datatype of a dimension (before version 5, the domain's).
-pub fn dimension_datatype(s: &ArraySchema, d: &Dimension) -> u8 {
-    d.datatype.or(s.domain.domain_datatype).unwrap_or(u8::MAX)
 }
 
 fn range_json(dt: u8, bytes: &[u8]) -> Value {

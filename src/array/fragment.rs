@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 
 use super::directory::{ArrayDirectory, Entry};
+use crate::array::schema::dimension_datatype;
 use crate::error::{Error, Result};
 use crate::filters::ReadOptions;
 use crate::format::{
@@ -14,7 +15,6 @@ use crate::format::{
     LegacyFragmentMetadata, OptionalSectionIdentifier, RTree, TileGlobalOrderBounds, TileMinMax,
     TileNullCounts, TileOffsets, TileSums,
 };
-use crate::inspect::dimension_datatype;
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
 use crate::value;

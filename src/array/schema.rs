@@ -5,12 +5,17 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::filters::ReadOptions;
-use crate::format::{decode_all, ArraySchema, Datatype, Enumeration};
+use crate::format::{decode_all, ArraySchema, Datatype, Dimension, Enumeration};
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
 
 /// The newest schema version this crate reads.
 pub const MAX_FORMAT_VERSION: u32 = 23;
+
+/// The datatype of a dimension (before version 5, the domain's), as its code.
+pub fn dimension_datatype(s: &ArraySchema, d: &Dimension) -> u8 {
+    d.datatype.or(s.domain.domain_datatype).unwrap_or(u8::MAX)
+}
 
 /// Reads an array schema file.
 pub fn read_schema(path: &Path, opts: &ReadOptions) -> Result<ArraySchema> {

@@ -216,7 +216,7 @@ fn run_export(
                 .iter()
                 .map(|d| {
                     let dt = tiledb_codec::format::Datatype::from_value(
-                        inspect::dimension_datatype(&reader.schema, d),
+                        tiledb_codec::array::schema::dimension_datatype(&reader.schema, d),
                     )
                     .unwrap_or(tiledb_codec::format::Datatype::Int64);
                     (String::from_utf8_lossy(&d.name).into_owned(), dt)

@@ -139,9 +139,15 @@ pub enum Filter {
     /// BZIP2 at a compression level.
     Bzip2 { level: i32 },
     /// DOUBLE_DELTA, reinterpreting its input as `reinterpret` when set.
-    DoubleDelta { level: i32, reinterpret: Option<Datatype> },
+    DoubleDelta {
+        level: i32,
+        reinterpret: Option<Datatype>,
+    },
     /// DELTA, reinterpreting its input as `reinterpret` when set.
-    Delta { level: i32, reinterpret: Option<Datatype> },
+    Delta {
+        level: i32,
+        reinterpret: Option<Datatype>,
+    },
     /// DICTIONARY (strings).
     Dictionary { level: i32 },
     /// BIT_WIDTH_REDUCTION.
@@ -157,11 +163,19 @@ pub enum Filter {
     /// CHECKSUM_SHA256.
     ChecksumSha256,
     /// SCALE_FLOAT.
-    ScaleFloat { scale: f64, offset: f64, byte_width: u64 },
+    ScaleFloat {
+        scale: f64,
+        offset: f64,
+        byte_width: u64,
+    },
     /// XOR.
     Xor,
     /// WEBP.
-    Webp { quality: f32, input_format: WebpFormat, lossless: bool },
+    Webp {
+        quality: f32,
+        input_format: WebpFormat,
+        lossless: bool,
+    },
     /// AES_256_GCM (the encryption filter; the key is not stored).
     Aes256Gcm,
 }

@@ -912,7 +912,8 @@ impl ArrayReader {
             .dimensions
             .iter()
             .map(|d| {
-                let dt = Datatype::from_value(crate::inspect::dimension_datatype(&self.schema, d));
+                let dt =
+                    Datatype::from_value(crate::array::schema::dimension_datatype(&self.schema, d));
                 let w = d.domain.len() / 2;
                 let r = dt.and_then(|dt| {
                     Some((

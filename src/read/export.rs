@@ -8,7 +8,6 @@ use serde_json::Value;
 use super::cells::{ArrayReader, Cells, Column, Query};
 use super::range::DimRange;
 use crate::format::Datatype;
-use crate::inspect;
 use crate::value;
 
 /// Cell `i` of a column when it is one number or text, decoded without
@@ -235,7 +234,7 @@ pub fn dimensions(reader: &ArrayReader) -> Vec<(String, Option<Datatype>)> {
         .map(|d| {
             (
                 String::from_utf8_lossy(&d.name).into_owned(),
-                Datatype::from_value(inspect::dimension_datatype(&reader.schema, d)),
+                Datatype::from_value(crate::array::schema::dimension_datatype(&reader.schema, d)),
             )
         })
         .collect()

@@ -7,10 +7,10 @@ use std::cell::RefCell;
 use std::path::PathBuf;
 
 use crate::array::fragment::{Fragment, Metadata};
+use crate::array::schema::dimension_datatype;
 use crate::error::{Error, Result};
 use crate::filters::{Pipeline, ReadOptions};
 use crate::format::{ArraySchema, Datatype, Filter, TileOffsets};
-use crate::inspect::dimension_datatype;
 use crate::storage::MappedFile;
 use crate::tile::{unfilter_tile, TileView};
 

@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::array::directory::ArrayDirectory;
+use crate::array::schema::dimension_datatype;
 use crate::array::schema::read_schema;
 use crate::filters::{FilterError, ReadOptions};
 use crate::format::{
@@ -34,7 +35,6 @@ use crate::format::{
     ProcessedConditions, RTree, RTreeLevel, Range1D, TileGlobalOrderBounds, TileMinMax,
     TileNullCounts, TileOffsets, TileSums,
 };
-use crate::inspect::dimension_datatype;
 use crate::read::field::{FieldInfo, FieldPipelines};
 
 use super::error::{WriteError, WriteResult};

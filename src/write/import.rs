@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::array::directory::ArrayDirectory;
+use crate::array::schema::dimension_datatype;
 use crate::array::schema::read_schema;
 use crate::filters::ReadOptions;
 use crate::format::{ArraySchema, ArrayType, Datatype};
-use crate::inspect::dimension_datatype;
 use crate::read::field::FieldInfo;
 
 use super::error::{WriteError, WriteResult};

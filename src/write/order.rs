@@ -7,8 +7,8 @@
 
 use std::cmp::Ordering;
 
+use crate::array::schema::dimension_datatype;
 use crate::format::{ArraySchema, Datatype, Layout};
-use crate::inspect::dimension_datatype;
 
 /// The integer value of a little-endian value of an integer, date or time
 /// type (0 for others).
