@@ -45,8 +45,10 @@ use super::stats::{fragment_entry, tile_stats, FieldMeta, MetaSpec, RawTile, Til
 use super::util;
 use super::{MAX_WRITE_VERSION, MIN_WRITE_VERSION};
 
-/// The steps of a fragment write, in order; [`FragmentWriter::fail_after`]
-/// stops the writer right after one of them, as a crash would.
+/// The steps of a fragment write, in order; [`WriteOptions::fail_after`]
+/// stops the writer right after one of them, as a crash would (the
+/// crash-safety tests; only with the `fail-points` feature).
+#[cfg(feature = "fail-points")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum FailPoint {
     /// The fragment folder and its (empty) data files exist.
@@ -63,7 +65,9 @@ pub enum FailPoint {
     Committed,
 }
 
+#[cfg(feature = "fail-points")]
 impl FailPoint {
+    /// Every step, in the order the writer takes them.
     pub const ALL: [FailPoint; 6] = [
         FailPoint::FolderCreated,
         FailPoint::TileWritten,
@@ -72,19 +76,6 @@ impl FailPoint {
         FailPoint::FilesSynced,
         FailPoint::Committed,
     ];
-
-    /// The step named (as `TILEDB_CODEC_FAIL_AFTER` gives it: `FilesSynced`
-    /// or `files_synced`).
-    pub fn parse(s: &str) -> Option<FailPoint> {
-        let norm: String = s
-            .chars()
-            .filter(|c| *c != '_')
-            .collect::<String>()
-            .to_ascii_lowercase();
-        FailPoint::ALL
-            .into_iter()
-            .find(|p| format!("{p:?}").to_ascii_lowercase() == norm)
-    }
 }
 
 /// How to write a fragment.
@@ -104,7 +95,10 @@ pub struct WriteOptions {
     pub pending_memory: usize,
     /// Where scratch files go (default: the system's temporary folder).
     pub scratch_dir: Option<PathBuf>,
-    /// Stop right after this step, as if the process had died there.
+    /// Stop right after this step, as if the process had died there: the
+    /// write returns [`WriteError::Injected`] and leaves on disk what it had
+    /// written (the crash-safety tests; only with the `fail-points` feature).
+    #[cfg(feature = "fail-points")]
     pub fail_after: Option<FailPoint>,
     /// The key of an AES-256-GCM encrypted array: every data tile gets the
     /// encryption filter after the schema's filters and every generic tile
@@ -115,14 +109,15 @@ pub struct WriteOptions {
 impl std::fmt::Debug for WriteOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Never print the key.
-        f.debug_struct("WriteOptions")
-            .field("version", &self.version)
+        let mut d = f.debug_struct("WriteOptions");
+        d.field("version", &self.version)
             .field("timestamp", &self.timestamp)
             .field("sort_memory", &self.sort_memory)
             .field("pending_memory", &self.pending_memory)
-            .field("scratch_dir", &self.scratch_dir)
-            .field("fail_after", &self.fail_after)
-            .field("encryption_key", &self.encryption_key.map(|_| "<set>"))
+            .field("scratch_dir", &self.scratch_dir);
+        #[cfg(feature = "fail-points")]
+        d.field("fail_after", &self.fail_after);
+        d.field("encryption_key", &self.encryption_key.map(|_| "<set>"))
             .finish()
     }
 }
@@ -135,6 +130,7 @@ impl Default for WriteOptions {
             sort_memory: 256 << 20,
             pending_memory: 256 << 20,
             scratch_dir: None,
+            #[cfg(feature = "fail-points")]
             fail_after: None,
             encryption_key: None,
         }
@@ -622,6 +618,7 @@ pub struct FragmentWriter {
     received: u64,
     written_cells: u64,
     dropped: u64,
+    #[cfg(feature = "fail-points")]
     fail_after: Option<FailPoint>,
     /// The array's key: generic tiles are encrypted with it (the data
     /// pipelines in `fields` already end with the encryption filter).
@@ -716,9 +713,8 @@ impl FragmentWriter {
     }
 
     /// Stops the writer right after `step`, leaving what it wrote (for
-    /// testing crash safety). `TILEDB_CODEC_FAIL_AFTER=<step>` does the same
-    /// from outside; with `TILEDB_CODEC_FAIL_MODE=abort` the process aborts
-    /// there instead of returning an error.
+    /// testing crash safety; only with the `fail-points` feature).
+    #[cfg(feature = "fail-points")]
     pub fn fail_after(&mut self, step: FailPoint) {
         self.fail_after = Some(step);
     }
@@ -883,11 +879,6 @@ impl FragmentWriter {
         util::create_dir(&frag_parent)?;
         util::create_dir(&commit_dir)?;
         std::fs::create_dir(&frag_dir).map_err(|e| WriteError::io(&frag_dir, e))?;
-        let fail_after = opts.fail_after.or_else(|| {
-            std::env::var("TILEDB_CODEC_FAIL_AFTER")
-                .ok()
-                .and_then(|s| FailPoint::parse(&s))
-        });
         let mut w = FragmentWriter {
             schema_name,
             version,
@@ -911,7 +902,8 @@ impl FragmentWriter {
             received: 0,
             written_cells: 0,
             dropped: 0,
-            fail_after,
+            #[cfg(feature = "fail-points")]
+            fail_after: opts.fail_after,
             key: opts.encryption_key,
             done: false,
             stopped: false,
@@ -935,14 +927,10 @@ impl FragmentWriter {
                 *s = Some(sorter);
             }
         }
-        let result = w.create_files();
-        match result {
-            Ok(()) => {
-                w.checkpoint(FailPoint::FolderCreated)?;
-                Ok(w)
-            }
-            Err(e) => Err(e),
-        }
+        w.create_files()?;
+        #[cfg(feature = "fail-points")]
+        w.checkpoint(FailPoint::FolderCreated)?;
+        Ok(w)
     }
 
     fn create_files(&mut self) -> WriteResult<()> {
@@ -966,6 +954,7 @@ impl FragmentWriter {
     }
 
     /// Stops here if told to (the state is left as a crash would leave it).
+    #[cfg(feature = "fail-points")]
     fn checkpoint(&mut self, step: FailPoint) -> WriteResult<()> {
         if self.fail_after == Some(step) {
             self.stopped = true;
@@ -976,9 +965,6 @@ impl FragmentWriter {
                 {
                     let _ = o.w.flush();
                 }
-            }
-            if std::env::var("TILEDB_CODEC_FAIL_MODE").as_deref() == Ok("abort") {
-                std::process::abort();
             }
             return Err(WriteError::Injected(step));
         }
@@ -1325,6 +1311,7 @@ impl FragmentWriter {
         self.tile_cells.push(set.cells);
         self.written_cells += set.cells;
         self.next_ordinal += 1;
+        #[cfg(feature = "fail-points")]
         if self.next_ordinal == 1 {
             self.checkpoint(FailPoint::TileWritten)?;
         }
@@ -1427,6 +1414,7 @@ impl FragmentWriter {
                 o.w.flush().map_err(|e| WriteError::io(&o.path, e))?;
             }
         }
+        #[cfg(feature = "fail-points")]
         self.checkpoint(FailPoint::DataWritten)?;
         let meta_bytes = self.metadata_file()?;
         let meta_path = self.dir.join("__fragment_metadata.tdb");
@@ -1438,6 +1426,7 @@ impl FragmentWriter {
                 .map_err(|e| WriteError::io(&meta_path, e))?;
             f.write_all(&meta_bytes)
                 .map_err(|e| WriteError::io(&meta_path, e))?;
+            #[cfg(feature = "fail-points")]
             self.checkpoint(FailPoint::MetadataWritten)?;
             f.sync_all().map_err(|e| WriteError::io(&meta_path, e))?;
         }
@@ -1453,6 +1442,7 @@ impl FragmentWriter {
         if let Some(parent) = self.dir.parent() {
             util::sync_dir(parent)?;
         }
+        #[cfg(feature = "fail-points")]
         self.checkpoint(FailPoint::FilesSynced)?;
         if let Err(e) = util::write_new_synced(&self.commit_path, &[]) {
             let _ = std::fs::remove_file(&self.commit_path);
@@ -1462,6 +1452,7 @@ impl FragmentWriter {
         if let Some(parent) = self.commit_path.parent() {
             util::sync_dir(parent)?;
         }
+        #[cfg(feature = "fail-points")]
         self.checkpoint(FailPoint::Committed)?;
         Ok(FragmentInfo {
             name: self.name.clone(),
