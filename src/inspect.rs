@@ -7,12 +7,12 @@ use serde_json::{json, Map, Value};
 use crate::array::schema::dimension_datatype;
 use crate::array::{directory::ArrayDirectory, fragment::Fragment, metadata, schema};
 use crate::error::{Error, Result};
-use crate::filters::ReadOptions;
 use crate::format::{
     ArraySchema, ArrayType, Datatype, Enumeration, Filter, FilterOptions, FilterPipeline,
     FilterType, Layout,
 };
 use crate::value;
+use crate::ReadOptions;
 
 fn layout_name(code: u8) -> Value {
     match Layout::from_value(code) {

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use crate::array::fragment::{Fragment, Metadata};
 use crate::array::ArrayDirectory;
 use crate::error::Result;
-use crate::filters::ReadOptions;
 use crate::read::field::{data_file, read_field_tiles, FieldInfo};
+use crate::ReadOptions;
 
 /// One thing found wrong.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

@@ -9,12 +9,12 @@ mod common;
 use std::process::Command;
 
 use serde_json::{json, Value};
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::read::aggregate::{aggregate, aggregate_with_stats, Aggregate, AggregateStats};
 use tiledb_codec::read::field::FieldInfo;
 use tiledb_codec::read::range::DimRange;
 use tiledb_codec::read::{ArrayReader, Query};
 use tiledb_codec::Error;
+use tiledb_codec::ReadOptions;
 
 /// A fixture: `NAME` of v22, or `vNN/NAME`.
 fn fixture(name: &str) -> std::path::PathBuf {

@@ -12,9 +12,9 @@ use std::process::Command;
 
 use serde_json::Value;
 use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::read::field::{read_field, FieldInfo};
 use tiledb_codec::value;
+use tiledb_codec::ReadOptions;
 
 fn bounds(v: &Value) -> (u64, u64) {
     (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())

@@ -9,7 +9,6 @@ use serde_json::{json, Value};
 use super::directory::{ArrayDirectory, Entry};
 use crate::array::schema::dimension_datatype;
 use crate::error::{Error, Result};
-use crate::filters::ReadOptions;
 use crate::format::{
     decode, decode_all, rt, ArraySchema, ArrayType, Datatype, FooterLength, FragmentFooter,
     LegacyFragmentMetadata, OptionalSectionIdentifier, RTree, TileGlobalOrderBounds, TileMinMax,
@@ -18,6 +17,7 @@ use crate::format::{
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
 use crate::value;
+use crate::ReadOptions;
 
 /// The footer of a fragment, as stored: a current footer (version 3 on) or
 /// the legacy metadata of versions 1 and 2.

@@ -8,11 +8,11 @@ use serde_json::{json, Map, Value};
 
 use super::directory::ArrayDirectory;
 use crate::error::{Error, Result};
-use crate::filters::ReadOptions;
 use crate::format::{decode_all, ArrayMetadata, Datatype, GroupDetails, ObjectType};
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
 use crate::value;
+use crate::ReadOptions;
 
 /// One metadata value: a string for text types, a number for one value,
 /// a list for several.

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::read::{export, ArrayReader, Order, Query, QueryCondition};
 use tiledb_codec::write::{self, CellFormat, ImportOptions, ImportSummary};
+use tiledb_codec::ReadOptions;
 use tiledb_codec::{inspect, verify, Error};
 
 #[derive(Parser)]

@@ -19,11 +19,11 @@ use super::sparse::below;
 use crate::array::directory::ArrayDirectory;
 use crate::array::fragment::{Fragment, Metadata};
 use crate::error::{Error, Result};
-use crate::filters::ReadOptions;
 use crate::format::{decode_all, ArraySchema, ArrayType, ConditionNode, Datatype, Layout};
 use crate::storage::StorageRef;
 use crate::tile::read_generic_tile;
 use crate::value;
+use crate::ReadOptions;
 
 /// What to read.
 #[derive(Debug, Clone, Default)]

@@ -486,7 +486,7 @@ pub(crate) fn read_batch(
     sel: &Selection,
     coords: bool,
     stats: &ReadStats,
-    opts: &crate::filters::ReadOptions,
+    opts: &crate::ReadOptions,
 ) -> Result<Cells> {
     let n = usize::try_from(sel.cells()).map_err(|_| Error::Query {
         path: frags

@@ -9,10 +9,11 @@ use std::path::PathBuf;
 use crate::array::fragment::{Fragment, Metadata};
 use crate::array::schema::dimension_datatype;
 use crate::error::{Error, Result};
-use crate::filters::{Pipeline, ReadOptions};
+use crate::filters::Pipeline;
 use crate::format::{ArraySchema, Datatype, Filter, TileOffsets};
 use crate::storage::MappedFile;
 use crate::tile::{unfilter_tile, TileView};
+use crate::ReadOptions;
 
 /// What the schema says about a field, and where its data lives.
 #[derive(Debug, Clone)]

@@ -1838,7 +1838,7 @@ mod tests {
     }
 
     fn reader(name: &str) -> ArrayReader {
-        ArrayReader::open(&fixture(name), &crate::filters::ReadOptions::default()).unwrap()
+        ArrayReader::open(&fixture(name), &crate::ReadOptions::default()).unwrap()
     }
 
     /// The cells of `name` for which `cond` holds, as `field` values.

@@ -28,7 +28,7 @@ use rayon::prelude::*;
 use crate::array::directory::ArrayDirectory;
 use crate::array::schema::dimension_datatype;
 use crate::array::schema::read_schema;
-use crate::filters::{FilterError, ReadOptions};
+use crate::filters::FilterError;
 use crate::format::{
     encode, ArraySchema, ArrayType, Datatype, FooterLength, FragmentFooter,
     FragmentMinMaxSumNullCount, Layout, Mbr, OptionalSection, OptionalSectionIdentifier,
@@ -36,6 +36,7 @@ use crate::format::{
     TileNullCounts, TileOffsets, TileSums,
 };
 use crate::read::field::{FieldInfo, FieldPipelines};
+use crate::ReadOptions;
 
 use super::error::{WriteError, WriteResult};
 use super::generic::generic_tile;

@@ -62,7 +62,7 @@ impl Seeds {
     }
 }
 
-fn opts(key: Option<&str>) -> tiledb_codec::filters::ReadOptions {
+fn opts(key: Option<&str>) -> tiledb_codec::ReadOptions {
     let mut o = shared::opts();
     if let Some(k) = key {
         o.encryption_key = k.as_bytes().try_into().ok();
