@@ -5,7 +5,8 @@
 
 use std::path::PathBuf;
 
-use tiledb_codec::read::field::{read_field, FieldInfo};
+use tiledb_codec::array::FieldInfo;
+use tiledb_codec::read::field::read_field;
 use tiledb_codec::read::ArrayReader;
 use tiledb_codec::ReadOptions;
 

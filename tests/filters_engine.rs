@@ -8,8 +8,9 @@ mod common;
 use std::process::Command;
 
 use serde_json::{json, Value};
+use tiledb_codec::array::FieldInfo;
 use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::read::field::{read_field, FieldInfo};
+use tiledb_codec::read::field::read_field;
 use tiledb_codec::value;
 use tiledb_codec::ReadOptions;
 

@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
+use tiledb_codec::array::FieldInfo;
 use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::read::field::{read_field, FieldInfo};
+use tiledb_codec::read::field::read_field;
 use tiledb_codec::value;
 use tiledb_codec::ReadOptions;
 

@@ -333,8 +333,9 @@ fn run_aggregate(
     condition: Option<&str>,
     opts: &ReadOptions,
 ) -> Result<(), String> {
+    use tiledb_codec::array::FieldInfo;
     use tiledb_codec::read::aggregate::{aggregate, Aggregate};
-    use tiledb_codec::read::{DimRange, FieldInfo, Query, QueryCondition};
+    use tiledb_codec::read::{DimRange, Query, QueryCondition};
     let aggs = exprs
         .iter()
         .map(|e| Aggregate::parse(e))

@@ -12,8 +12,9 @@
 use rayon::prelude::*;
 
 use super::cells::{Cells, Column, DenseColumn, Query};
-use super::field::{FieldInfo, FieldTiles, ReadStats};
+use super::field::{FieldTiles, ReadStats};
 use crate::array::fragment::Fragment;
+use crate::array::FieldInfo;
 use crate::error::{Error, Result};
 use crate::filters::Pipeline;
 use crate::format::Layout;

@@ -5,9 +5,10 @@
 
 use rayon::prelude::*;
 
-use super::field::{FieldData, FieldInfo, FieldTile, FieldTiles, ReadStats};
+use super::field::{FieldData, FieldTile, FieldTiles, ReadStats};
 use super::range::{Bound, DimRange};
 use crate::array::fragment::{dims_for, Fragment, Metadata};
+use crate::array::FieldInfo;
 use crate::error::{Error, Result};
 use crate::format::{Datatype, Range1D};
 use crate::ReadOptions;

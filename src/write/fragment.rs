@@ -26,8 +26,10 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::array::directory::ArrayDirectory;
+use crate::array::field::{data_file_name, DataFile};
 use crate::array::schema::dimension_datatype;
 use crate::array::schema::read_schema;
+use crate::array::{FieldInfo, FieldPipelines};
 use crate::filters::FilterError;
 use crate::format::{
     encode, ArraySchema, ArrayType, Datatype, FooterLength, FragmentFooter,
@@ -35,7 +37,6 @@ use crate::format::{
     ProcessedConditions, RTree, RTreeLevel, Range1D, TileGlobalOrderBounds, TileMinMax,
     TileNullCounts, TileOffsets, TileSums,
 };
-use crate::read::field::{FieldInfo, FieldPipelines};
 use crate::ReadOptions;
 
 use super::error::{WriteError, WriteResult};
@@ -211,8 +212,8 @@ struct WField {
     name: String,
     /// Position in the engine's index map (attributes, `__coords`, dimensions).
     idx: usize,
-    /// `a<i>` or `d<i>`.
-    stem: String,
+    /// What the schema says about the field (its data files' names).
+    info: FieldInfo,
     var: bool,
     nullable: bool,
     /// Bytes of a fixed-size cell, or of one value of a var-sized cell.
@@ -788,7 +789,7 @@ impl FragmentWriter {
             Datatype::from_value(dimension_datatype(&schema, &schema.domain.dimensions[d]))
                 .ok_or_else(|| WriteError::Unsupported("a dimension of unknown datatype".into()))
         };
-        let make_field = |name: &str, stem: String| -> WriteResult<WField> {
+        let make_field = |name: &str| -> WriteResult<WField> {
             let info = FieldInfo::lookup(&schema, name).ok_or_else(|| {
                 WriteError::Unsupported(format!(
                     "field {name:?} has a datatype this crate does not know"
@@ -809,7 +810,6 @@ impl FragmentWriter {
             Ok(WField {
                 name: name.to_string(),
                 idx: info.idx,
-                stem,
                 var,
                 nullable: info.nullable,
                 value_size: if var {
@@ -819,10 +819,11 @@ impl FragmentWriter {
                 },
                 pipes,
                 spec,
+                info,
             })
         };
-        for (i, a) in schema.attributes.iter().enumerate() {
-            let f = make_field(&String::from_utf8_lossy(&a.name), format!("a{i}"))?;
+        for a in &schema.attributes {
+            let f = make_field(&String::from_utf8_lossy(&a.name))?;
             specs.push(f.spec.clone());
             fields.push(f);
         }
@@ -836,8 +837,8 @@ impl FragmentWriter {
             nullable: false,
             kept: true,
         });
-        for (j, d) in schema.domain.dimensions.iter().enumerate() {
-            let f = make_field(&String::from_utf8_lossy(&d.name), format!("d{j}"))?;
+        for d in &schema.domain.dimensions {
+            let f = make_field(&String::from_utf8_lossy(&d.name))?;
             specs.push(f.spec.clone());
             if !dense_schema {
                 fields.push(f);
@@ -936,16 +937,20 @@ impl FragmentWriter {
 
     fn create_files(&mut self) -> WriteResult<()> {
         for f in &self.fields {
-            let p = |suffix: &str| self.dir.join(format!("{}{suffix}.tdb", f.stem));
+            let n_attr = self.schema.attributes.len();
+            let p = |file| {
+                self.dir
+                    .join(data_file_name(self.version, n_attr, &f.info, file))
+            };
             self.files.push(FieldFiles {
-                fixed: Out::create(p(""))?,
+                fixed: Out::create(p(DataFile::Fixed))?,
                 var: if f.var {
-                    Some(Out::create(p("_var"))?)
+                    Some(Out::create(p(DataFile::Var))?)
                 } else {
                     None
                 },
                 validity: if f.nullable {
-                    Some(Out::create(p("_validity"))?)
+                    Some(Out::create(p(DataFile::Validity))?)
                 } else {
                     None
                 },

@@ -12,7 +12,7 @@ use tiledb_codec::format::{
     decode, encode, ChunkHeader, ConditionNode, ConditionNodeBody, Datatype, ExpressionNode,
     FilterPipeline, ValueNode,
 };
-use tiledb_codec::read::field::{FieldInfo, FieldPipelines};
+use tiledb_codec::array::{FieldInfo, FieldPipelines};
 use tiledb_codec::storage::MappedFile;
 use tiledb_codec::tile::read_generic_tile;
 
