@@ -9,8 +9,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::read::ArrayReader;
+use tiledb_codec::ReadOptions;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args_os().skip(1);

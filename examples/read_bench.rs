@@ -26,9 +26,10 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use tiledb_codec::filters::ReadOptions;
+use tiledb_codec::array::FieldInfo;
 use tiledb_codec::read::aggregate::{aggregate, Aggregate, AggregateValue};
-use tiledb_codec::read::{ArrayReader, Cells, DimRange, FieldInfo, Query, QueryCondition};
+use tiledb_codec::read::{ArrayReader, Cells, DimRange, Query, QueryCondition};
+use tiledb_codec::ReadOptions;
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
 

@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::read::{ArrayReader, Query};
+use tiledb_codec::ReadOptions;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path: PathBuf = std::env::args_os()

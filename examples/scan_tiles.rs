@@ -5,9 +5,10 @@
 
 use std::path::PathBuf;
 
-use tiledb_codec::filters::ReadOptions;
-use tiledb_codec::read::field::{read_field, FieldInfo};
+use tiledb_codec::array::FieldInfo;
+use tiledb_codec::read::field::read_field;
 use tiledb_codec::read::ArrayReader;
+use tiledb_codec::ReadOptions;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path: PathBuf = std::env::args_os()

@@ -11,7 +11,6 @@ use crate::array::fragment::{Fragment, Metadata as FragmentMetadata};
 use crate::array::schema::dimension_datatype;
 use crate::array::{directory::ArrayDirectory, metadata, schema};
 use crate::error::{Error, Result};
-use crate::filters::ReadOptions;
 use crate::format::{
     decode_all, ArrayMetadata, ArraySchema, ArrayType, Datatype, GroupDetails, ObjectType,
     OptionalSectionIdentifier, TileGlobalOrderBounds,
@@ -20,6 +19,7 @@ use crate::model::{json, Enumeration, MetadataValue, Schema};
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
 use crate::value;
+use crate::ReadOptions;
 
 /// Where the enumerations of the array at `array` are: the file
 /// `__schema/__enumerations/<filename>` of each (a plain file name only,

@@ -7,7 +7,7 @@
 //! [`inspect`] describes what a path holds.
 //!
 //! ```
-//! use tiledb_codec::filters::ReadOptions;
+//! use tiledb_codec::ReadOptions;
 //! use tiledb_codec::format::Datatype;
 //! use tiledb_codec::read::{ArrayReader, DimRange, Query, QueryCondition};
 //! use tiledb_codec::read::aggregate::{aggregate, Aggregate};
@@ -43,6 +43,7 @@ pub mod filters;
 pub mod format;
 pub mod inspect;
 pub mod model;
+mod options;
 pub mod read;
 pub mod storage;
 pub mod tile;
@@ -51,3 +52,4 @@ pub mod verify;
 pub mod write;
 
 pub use error::{Error, Result};
+pub use options::ReadOptions;

@@ -4,9 +4,10 @@
 use std::borrow::Cow;
 
 use crate::error::{Error, Result};
-use crate::filters::{Pipeline, ReadOptions};
+use crate::filters::Pipeline;
 use crate::format::{decode, ChunkHeader, Datatype, EncryptionType, FilterType, GenericTileHeader};
 use crate::storage::MappedFile;
+use crate::ReadOptions;
 
 /// A generic tile read from a file.
 #[derive(Debug)]

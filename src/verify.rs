@@ -4,11 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::array::field::{data_file, DataFile, FieldInfo};
 use crate::array::fragment::{Fragment, Metadata};
 use crate::array::ArrayDirectory;
 use crate::error::Result;
-use crate::filters::ReadOptions;
-use crate::read::field::{data_file, read_field_tiles, FieldInfo};
+use crate::read::field::read_field_tiles;
+use crate::ReadOptions;
 
 /// One thing found wrong.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -120,12 +121,12 @@ fn check_fragment(frag: &Fragment, opts: &ReadOptions, report: &mut Report) {
         report.fields += 1;
         // The data files are as long as the fragment metadata says.
         let rec = recorded(frag, field.idx, opts);
-        let mut files = vec![(data_file(frag, &field, ""), rec.sizes[0])];
+        let mut files = vec![(data_file(frag, &field, DataFile::Fixed), rec.sizes[0])];
         if field.cell_val_num.is_none() {
-            files.push((data_file(frag, &field, "_var"), rec.sizes[1]));
+            files.push((data_file(frag, &field, DataFile::Var), rec.sizes[1]));
         }
         if field.nullable {
-            files.push((data_file(frag, &field, "_validity"), rec.sizes[2]));
+            files.push((data_file(frag, &field, DataFile::Validity), rec.sizes[2]));
         }
         for (p, expected) in files {
             match (file_len(&p), expected) {

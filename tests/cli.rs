@@ -7,8 +7,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::read::{ArrayReader, Query};
+use tiledb_codec::ReadOptions;
 
 fn cli(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tiledb-codec"))

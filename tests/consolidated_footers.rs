@@ -10,8 +10,8 @@ use std::path::Path;
 
 use serde_json::Value;
 use tiledb_codec::array::fragment::Metadata;
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::read::{ArrayReader, Query};
+use tiledb_codec::ReadOptions;
 
 fn fixtures_with_meta() -> Vec<common::Fixture> {
     let out: Vec<_> = common::fixtures()

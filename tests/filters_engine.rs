@@ -8,10 +8,11 @@ mod common;
 use std::process::Command;
 
 use serde_json::{json, Value};
+use tiledb_codec::array::FieldInfo;
 use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::filters::ReadOptions;
-use tiledb_codec::read::field::{read_field, FieldInfo};
+use tiledb_codec::read::field::read_field;
 use tiledb_codec::value;
+use tiledb_codec::ReadOptions;
 
 /// The engine's cells of the array, in global order.
 fn engine_cells(path: &std::path::Path, key: Option<&str>) -> Vec<Value> {

@@ -6,9 +6,10 @@
 mod common;
 
 use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::filters::ReadOptions;
+use tiledb_codec::array::{FieldInfo, FieldPipelines};
 use tiledb_codec::format::{Filter, FilterType};
-use tiledb_codec::read::field::{read_field_tiles, read_stored_tiles, FieldInfo, FieldPipelines};
+use tiledb_codec::read::field::{read_field_tiles, read_stored_tiles};
+use tiledb_codec::ReadOptions;
 
 fn deterministic(filters: &[Filter]) -> bool {
     filters.iter().all(|f| {

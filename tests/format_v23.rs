@@ -23,12 +23,12 @@ use std::process::Command;
 use serde_json::{json, Value};
 use tiledb_codec::array::fragment::{dims_for, Fragment, Metadata};
 use tiledb_codec::array::ArrayDirectory;
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::format::{
     decode, encode, FooterLength, FragmentFooter, OptionalSection, OptionalSectionIdentifier,
 };
 use tiledb_codec::write::schema::create_array_with;
 use tiledb_codec::write::{Column, CreateOptions, FragmentWriter, WriteOptions};
+use tiledb_codec::ReadOptions;
 use write_support::{diff_cells, engine_cells, our_cells, TempDir};
 
 /// An identifier no version defines: readers must skip its section.

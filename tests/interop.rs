@@ -4,8 +4,8 @@
 mod common;
 
 use serde_json::Value;
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::inspect::inspect_json;
+use tiledb_codec::ReadOptions;
 
 /// Compares one key of two objects, collecting a readable difference.
 fn same(diffs: &mut Vec<String>, what: &str, ours: &Value, engine: &Value) {
@@ -217,8 +217,9 @@ fn encrypted_arrays_need_their_key() {
 /// engine's read of the array.
 #[test]
 fn encrypted_data_tiles_decode_to_the_engine_cells() {
+    use tiledb_codec::array::FieldInfo;
     use tiledb_codec::array::{ArrayDirectory, Fragment};
-    use tiledb_codec::read::field::{read_field, FieldInfo};
+    use tiledb_codec::read::field::read_field;
     use tiledb_codec::value;
 
     let mut seen = 0;

@@ -23,7 +23,7 @@ use common::{same, sorted};
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use tiledb_codec::filters::{Pipeline, ReadOptions};
+use tiledb_codec::filters::Pipeline;
 use tiledb_codec::format::{
     encode, ArraySchema, ArrayType, Attribute, CurrentDomain, DataOrder, Datatype, Dimension,
     Domain, Filter, FilterPipeline, FooterLength, FragmentFooter, Layout, LegacyFragmentMetadata,
@@ -35,6 +35,7 @@ use tiledb_codec::read::{ArrayReader, Query};
 use tiledb_codec::tile::write_generic_tile;
 use tiledb_codec::verify::verify;
 use tiledb_codec::write::generic::generic_tile_filter;
+use tiledb_codec::ReadOptions;
 
 // ---------------------------------------------------------------------------
 // The array: two INT32 dimensions `rows`, `cols` over [1, 4], an INT32

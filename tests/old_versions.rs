@@ -17,7 +17,6 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use tiledb_codec::array::fragment::Metadata;
 use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::format::{
     decode_all, encode, rt, ArraySchema, ArrayType, Attribute, ConsolidatedCommit,
     ConsolidatedCommits, CurrentDomain, DataOrder, Datatype, Dimension, Domain,
@@ -28,6 +27,7 @@ use tiledb_codec::format::{
 };
 use tiledb_codec::inspect::inspect_json;
 use tiledb_codec::tile::write_generic_tile;
+use tiledb_codec::ReadOptions;
 
 // ---------------------------------------------------------------------------
 // A temporary array folder, removed when dropped.

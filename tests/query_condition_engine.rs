@@ -14,9 +14,9 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::{json, Value};
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::format::ArrayType;
 use tiledb_codec::read::{ArrayReader, Query, QueryCondition};
+use tiledb_codec::ReadOptions;
 
 use common::{engine_python, root, same, sorted};
 

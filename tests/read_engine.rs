@@ -6,8 +6,8 @@ mod common;
 
 use common::{same, sorted};
 
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::read::{ArrayReader, Query};
+use tiledb_codec::ReadOptions;
 
 #[test]
 fn every_fixture_reads_the_engine_cells() {

@@ -5,12 +5,13 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use tiledb_codec::filters::{Pipeline, ReadOptions};
+use tiledb_codec::filters::Pipeline;
 use tiledb_codec::format::Datatype;
 use tiledb_codec::read::{ArrayReader, DimRange, Query};
 use tiledb_codec::storage::MappedFile;
 use tiledb_codec::tile::TileView;
 use tiledb_codec::write::{create_array, Column, FragmentWriter, WriteOptions};
+use tiledb_codec::ReadOptions;
 
 fn fresh(name: &str) -> PathBuf {
     let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

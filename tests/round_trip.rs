@@ -9,10 +9,10 @@ use std::path::Path;
 
 use binrw::{BinRead, BinWrite};
 use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::format::*;
 use tiledb_codec::storage::MappedFile;
 use tiledb_codec::tile::read_generic_tile;
+use tiledb_codec::ReadOptions;
 
 /// Decodes `bytes` as `T` and checks that encoding gives them back.
 fn round_trip<T>(what: &str, bytes: &[u8], args: <T as BinRead>::Args<'_>) -> T

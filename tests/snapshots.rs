@@ -3,8 +3,8 @@
 
 mod common;
 
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::inspect::inspect_json;
+use tiledb_codec::ReadOptions;
 
 /// The fixture's key, if it is encrypted: the 32 bytes of the string.
 fn read_options(f: &common::Fixture) -> ReadOptions {

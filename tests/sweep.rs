@@ -20,8 +20,8 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::read::{ArrayReader, Query};
+use tiledb_codec::ReadOptions;
 
 /// Formats swept (the fixture folders `tests/fixtures/v<N>`).
 const VERSIONS: &[&str] = &["v16", "v22"];

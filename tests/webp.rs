@@ -10,11 +10,12 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use tiledb_codec::array::FieldInfo;
 use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::model::DomainRange;
-use tiledb_codec::read::field::{read_field, FieldInfo};
+use tiledb_codec::read::field::read_field;
 use tiledb_codec::value;
+use tiledb_codec::ReadOptions;
 
 fn bounds(r: &DomainRange) -> (u64, u64) {
     let r = r.as_i128().unwrap();

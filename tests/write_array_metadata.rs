@@ -7,10 +7,10 @@ mod write_support;
 use serde_json::json;
 use tiledb_codec::array::metadata::read_array_metadata;
 use tiledb_codec::array::ArrayDirectory;
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::format::Datatype;
 use tiledb_codec::inspect::metadata_json;
 use tiledb_codec::write::{create_array, delete_metadata, put_metadata, WriteError};
+use tiledb_codec::ReadOptions;
 use write_support::{engine_account, TempDir};
 
 #[test]

@@ -3,7 +3,8 @@
 //! committed fragments. Stopped after `FilesSynced` the fragment is complete
 //! but invisible (a commit marker made by hand shows it whole); after
 //! `Committed` it is visible. Also with a real crash: a child process that
-//! aborts at the step.
+//! aborts as soon as the writer stops at the step (the writer's fail points,
+//! the `fail-points` feature, return an error; the library never aborts).
 
 mod write_support;
 
@@ -174,7 +175,8 @@ fn errors_and_drops_clean_up() {
 }
 
 /// Run by `a_process_killed_at_any_step_leaves_only_committed_fragments`
-/// in a child process, which aborts at the step.
+/// in a child process, which aborts (no destructors, no unwinding) the
+/// moment the writer stops at the step, with the writer still alive.
 #[test]
 #[ignore]
 fn child_writer() {
@@ -182,8 +184,27 @@ fn child_writer() {
         return;
     };
     let dense = std::env::var("WRITE_CRASH_DENSE").as_deref() == Ok("1");
-    let _ = write(Path::new(&path), dense, 20, 9, None);
-    // With TILEDB_CODEC_FAIL_AFTER set, the writer aborted before this.
+    let step: usize = std::env::var("WRITE_CRASH_STEP").unwrap().parse().unwrap();
+    let opts = WriteOptions {
+        fail_after: Some(FailPoint::ALL[step]),
+        ..Default::default()
+    };
+    fn crash<T>(r: Result<T, WriteError>) -> T {
+        match r {
+            Err(WriteError::Injected(_)) => std::process::abort(),
+            other => other.unwrap(),
+        }
+    }
+    let (mut cols, _) = cells(20, 9);
+    if dense {
+        cols.remove(0);
+    }
+    let mut w = crash(start(Path::new(&path), dense, 20, 9, opts));
+    crash(w.write(&cols));
+    // `finish` takes the writer; once stopped it writes nothing more.
+    crash(w.finish());
+    // Every step is a fail point: the process aborted before this.
+    std::process::exit(0);
 }
 
 #[test]
@@ -205,12 +226,21 @@ fn a_process_killed_at_any_step_leaves_only_committed_fragments() {
                 ])
                 .env("WRITE_CRASH_ARRAY", &path)
                 .env("WRITE_CRASH_DENSE", if dense { "1" } else { "0" })
-                .env("TILEDB_CODEC_FAIL_AFTER", format!("{step:?}"))
-                .env("TILEDB_CODEC_FAIL_MODE", "abort")
+                .env("WRITE_CRASH_STEP", k.to_string())
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())
                 .status()
                 .unwrap();
+            #[cfg(unix)]
+            {
+                use std::os::unix::process::ExitStatusExt;
+                assert_eq!(
+                    status.signal(),
+                    Some(6),
+                    "the child should have aborted (SIGABRT) at {step:?}: {status}"
+                );
+            }
+            #[cfg(not(unix))]
             assert!(
                 !status.success(),
                 "the child should have aborted at {step:?}"

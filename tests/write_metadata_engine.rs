@@ -12,7 +12,6 @@ use std::path::Path;
 use serde_json::{json, Value};
 use tiledb_codec::array::fragment::{dims_for, Fragment, Metadata};
 use tiledb_codec::array::ArrayDirectory;
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::format::{
     decode_all, FragmentMinMaxSumNullCount, ProcessedConditions, TileMinMax, TileNullCounts,
     TileOffsets, TileSums,
@@ -21,6 +20,7 @@ use tiledb_codec::read::{export::write_ndjson, ArrayReader, Query};
 use tiledb_codec::storage::MappedFile;
 use tiledb_codec::tile::read_generic_tile;
 use tiledb_codec::write::{import, CellFormat};
+use tiledb_codec::ReadOptions;
 use write_support::{common, schema_json_with_enumerations, TempDir};
 
 /// Everything of a fragment's metadata that does not depend on filtered sizes.

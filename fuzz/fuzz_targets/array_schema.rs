@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use tiledb_codec::format::{decode, ArraySchema};
-use tiledb_codec::read::field::{FieldInfo, FieldPipelines};
+use tiledb_codec::array::{FieldInfo, FieldPipelines};
 
 fuzz_target!(|data: &[u8]| {
     let path = tiledb_codec_fuzz::path("fuzz/__schema/__1_1_0123456789abcdef0123456789abcdef");

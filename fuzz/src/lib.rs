@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use tiledb_codec::filters::ReadOptions;
+use tiledb_codec::ReadOptions;
 use tiledb_codec::format::{rt, Datatype};
 
 /// The coordinate sizes a fuzzed dimension may have (0: var-sized).

@@ -79,7 +79,7 @@ impl ConsolidatedFooters {
         Some((bytes, path.as_path(), offset))
     }
 
-    fn load(dir: &ArrayDirectory, opts: &crate::filters::ReadOptions) -> Result<Self> {
+    fn load(dir: &ArrayDirectory, opts: &crate::ReadOptions) -> Result<Self> {
         let mut out = ConsolidatedFooters::default();
         let mut metas: Vec<&Entry> = dir.fragment_meta.iter().collect();
         // The engine's order: the listing's (by name).
@@ -299,7 +299,7 @@ impl ArrayDirectory {
     /// The footers of the consolidated fragment metadata files (read once).
     pub fn consolidated_footers(
         &self,
-        opts: &crate::filters::ReadOptions,
+        opts: &crate::ReadOptions,
     ) -> Result<Arc<ConsolidatedFooters>> {
         let mut slot = self
             .consolidated
@@ -321,7 +321,7 @@ impl ArrayDirectory {
     pub fn schema(
         &self,
         path: &Path,
-        opts: &crate::filters::ReadOptions,
+        opts: &crate::ReadOptions,
     ) -> Result<Arc<crate::format::ArraySchema>> {
         if let Some(s) = self
             .schema_cache

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use super::directory::{ArrayDirectory, Entry};
 use crate::array::schema::dimension_datatype;
 use crate::error::{Error, Result};
-use crate::filters::ReadOptions;
 use crate::format::{
     decode, decode_all, rt, ArraySchema, Datatype, FooterLength, FragmentFooter,
     LegacyFragmentMetadata, OptionalSectionIdentifier, RTree, TileGlobalOrderBounds, TileMinMax,
@@ -17,6 +16,7 @@ use crate::model::table::ranges_from_mbr;
 use crate::model::{DomainRange, NonEmptyDomain, Value};
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
+use crate::ReadOptions;
 
 /// The footer of a fragment, as stored: a current footer (version 3 on) or
 /// the legacy metadata of versions 1 and 2.

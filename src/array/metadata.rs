@@ -6,11 +6,11 @@ use std::path::Path;
 
 use super::directory::ArrayDirectory;
 use crate::error::{Error, Result};
-use crate::filters::ReadOptions;
 use crate::format::{decode_all, ArrayMetadata, Datatype, GroupDetails};
 use crate::model::MetadataValue;
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
+use crate::ReadOptions;
 
 /// Merges the metadata files of `__meta`, oldest first: a later entry
 /// replaces an earlier one, a deletion removes it. Keys are shown as text

@@ -2,10 +2,12 @@
 //! array metadata.
 
 pub mod directory;
+pub mod field;
 pub mod fragment;
 pub mod metadata;
 pub mod name;
 pub mod schema;
 
 pub use directory::ArrayDirectory;
+pub use field::{DataFile, FieldInfo, FieldPipelines};
 pub use fragment::Fragment;

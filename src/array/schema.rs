@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::filters::ReadOptions;
 use crate::format::{decode_all, ArraySchema, Datatype, Dimension, Enumeration};
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
+use crate::ReadOptions;
 
 /// The newest schema version this crate reads.
 pub const MAX_FORMAT_VERSION: u32 = 23;

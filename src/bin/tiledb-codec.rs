@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::read::{export, ArrayReader, Order, Query, QueryCondition};
 use tiledb_codec::write::{self, CellFormat, ImportOptions, ImportSummary};
+use tiledb_codec::ReadOptions;
 use tiledb_codec::{inspect, verify, Error};
 
 #[derive(Parser)]
@@ -333,8 +333,9 @@ fn run_aggregate(
     condition: Option<&str>,
     opts: &ReadOptions,
 ) -> Result<(), String> {
+    use tiledb_codec::array::FieldInfo;
     use tiledb_codec::read::aggregate::{aggregate, Aggregate};
-    use tiledb_codec::read::{DimRange, FieldInfo, Query, QueryCondition};
+    use tiledb_codec::read::{DimRange, Query, QueryCondition};
     let aggs = exprs
         .iter()
         .map(|e| Aggregate::parse(e))

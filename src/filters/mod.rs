@@ -30,7 +30,7 @@ pub mod shuffle;
 pub mod webp;
 pub mod xor;
 
-pub use pipeline::{Pipeline, ReadOptions};
+pub use pipeline::Pipeline;
 
 /// What a filter knows about the tile it filters.
 #[derive(Debug, Clone, Copy)]

@@ -62,10 +62,10 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::cells::{ArrayReader, Cells, Query};
-use super::field::FieldInfo;
 use super::query_condition::BoundCondition;
 use super::range::{Bound, DimRange};
 use crate::array::fragment::{Fragment, Metadata};
+use crate::array::FieldInfo;
 use crate::error::{Error, Result};
 use crate::format::{ArrayType, Datatype, Layout, Range1D};
 use crate::value;

@@ -11,19 +11,20 @@ use serde_json::{json, Map, Value};
 use super::condition::{holds, CellValue};
 use super::dense;
 use super::field::ReadStats;
-use super::field::{read_field, read_zipped_coords, FieldData, FieldInfo};
+use super::field::{read_field, read_zipped_coords, FieldData};
 use super::query_condition::{BoundCondition, QueryCondition};
 use super::range::{Bound, DimRange};
 use super::sparse;
 use super::sparse::below;
 use crate::array::directory::ArrayDirectory;
 use crate::array::fragment::{Fragment, Metadata};
+use crate::array::FieldInfo;
 use crate::error::{Error, Result};
-use crate::filters::ReadOptions;
 use crate::format::{decode_all, ArraySchema, ArrayType, ConditionNode, Datatype, Layout};
 use crate::storage::StorageRef;
 use crate::tile::read_generic_tile;
 use crate::value;
+use crate::ReadOptions;
 
 /// What to read.
 #[derive(Debug, Clone, Default)]

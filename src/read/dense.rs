@@ -12,8 +12,9 @@
 use rayon::prelude::*;
 
 use super::cells::{Cells, Column, DenseColumn, Query};
-use super::field::{FieldInfo, FieldTiles, ReadStats};
+use super::field::{FieldTiles, ReadStats};
 use crate::array::fragment::Fragment;
+use crate::array::FieldInfo;
 use crate::error::{Error, Result};
 use crate::filters::Pipeline;
 use crate::format::Layout;
@@ -486,7 +487,7 @@ pub(crate) fn read_batch(
     sel: &Selection,
     coords: bool,
     stats: &ReadStats,
-    opts: &crate::filters::ReadOptions,
+    opts: &crate::ReadOptions,
 ) -> Result<Cells> {
     let n = usize::try_from(sel.cells()).map_err(|_| Error::Query {
         path: frags

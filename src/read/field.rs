@@ -6,109 +6,13 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::path::PathBuf;
 
+use crate::array::field::{data_file, DataFile, FieldInfo, FieldPipelines};
 use crate::array::fragment::{Fragment, Metadata};
-use crate::array::schema::dimension_datatype;
 use crate::error::{Error, Result};
-use crate::filters::{Pipeline, ReadOptions};
-use crate::format::{ArraySchema, Datatype, Filter, TileOffsets};
+use crate::format::TileOffsets;
 use crate::storage::MappedFile;
 use crate::tile::{unfilter_tile, TileView};
-
-/// What the schema says about a field, and where its data lives.
-#[derive(Debug, Clone)]
-pub struct FieldInfo {
-    pub name: String,
-    /// Position in the engine's index map: attributes, `__coords`, dimensions.
-    pub idx: usize,
-    pub is_dimension: bool,
-    pub datatype: Datatype,
-    /// Values per cell; `None` for var-sized.
-    pub cell_val_num: Option<u32>,
-    pub nullable: bool,
-    pub filters: Vec<Filter>,
-}
-
-impl FieldInfo {
-    /// Looks a field up by name in a schema.
-    pub fn lookup(schema: &ArraySchema, name: &str) -> Option<FieldInfo> {
-        let var = |n: u32| (n != u32::MAX).then_some(n);
-        if let Some((i, a)) = schema
-            .attributes
-            .iter()
-            .enumerate()
-            .find(|(_, a)| a.name == name.as_bytes())
-        {
-            return Some(FieldInfo {
-                name: name.to_string(),
-                idx: i,
-                is_dimension: false,
-                datatype: Datatype::from_value(a.datatype)?,
-                cell_val_num: var(a.cell_val_num),
-                nullable: a.nullable.unwrap_or(0) != 0,
-                filters: a.filters.filters.clone(),
-            });
-        }
-        let (j, d) = schema
-            .domain
-            .dimensions
-            .iter()
-            .enumerate()
-            .find(|(_, d)| d.name == name.as_bytes())?;
-        // Schemas before version 5 have no dimension pipelines, and the
-        // engine then gives dimensions none (`Dimension::deserialize`): only
-        // an empty pipeline that is stored means the coords filters.
-        let own = d.filters.as_ref().map(|p| p.filters.clone());
-        Some(FieldInfo {
-            name: name.to_string(),
-            idx: schema.attributes.len() + 1 + j,
-            is_dimension: true,
-            datatype: Datatype::from_value(dimension_datatype(schema, d))?,
-            cell_val_num: var(d.cell_val_num.unwrap_or(1)),
-            nullable: false,
-            filters: match own {
-                Some(f) if f.is_empty() => schema.coords_filters.filters.clone(),
-                own => own.unwrap_or_default(),
-            },
-        })
-    }
-
-    /// The per-cell write timestamps of fragments consolidated with
-    /// timestamps (`t.tdb`, filtered with the coords filters).
-    pub fn timestamps(schema: &ArraySchema) -> FieldInfo {
-        FieldInfo {
-            name: "__timestamps".into(),
-            idx: schema.attributes.len() + 1 + schema.domain.dimensions.len(),
-            is_dimension: false,
-            datatype: Datatype::Uint64,
-            cell_val_num: Some(1),
-            nullable: false,
-            filters: schema.coords_filters.filters.clone(),
-        }
-    }
-
-    /// The zipped coordinates of fragments before version 5 (`__coords.tdb`,
-    /// at index A): one cell holds every dimension's coordinate, all of the
-    /// first dimension's datatype, filtered with the coords filters
-    /// (`ArraySchema::cell_size`/`type` of `constants::coords`).
-    pub fn zipped_coords(schema: &ArraySchema) -> Option<FieldInfo> {
-        let dims = &schema.domain.dimensions;
-        let d0 = dims.first()?;
-        Some(FieldInfo {
-            name: "__coords".into(),
-            idx: schema.attributes.len(),
-            is_dimension: false,
-            datatype: Datatype::from_value(dimension_datatype(schema, d0))?,
-            cell_val_num: Some(u32::try_from(dims.len()).ok()?),
-            nullable: false,
-            filters: schema.coords_filters.filters.clone(),
-        })
-    }
-
-    /// Bytes of one cell of a fixed-size field (of one value for var-sized).
-    pub fn cell_size(&self) -> u64 {
-        self.datatype.size() * u64::from(self.cell_val_num.unwrap_or(1))
-    }
-}
+use crate::ReadOptions;
 
 /// The unfiltered data of a field in one fragment, all tiles concatenated.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -188,54 +92,6 @@ impl TileFile {
         }
         Ok((start, &bytes[start as usize..end as usize]))
     }
-}
-
-/// The data file of a field with suffix ("", "_var", "_validity"), named
-/// as the fragment's version names it (`FragmentMetadata::encode_name`).
-pub fn data_file(frag: &Fragment, field: &FieldInfo, suffix: &str) -> PathBuf {
-    let version = frag.version();
-    let name = if field.name == "__timestamps" {
-        format!("t{suffix}.tdb")
-    } else if field.name == "__coords" {
-        format!("__coords{suffix}.tdb")
-    } else if version >= 9 {
-        let a = frag.schema.attributes.len();
-        if field.is_dimension {
-            format!("d{}{suffix}.tdb", field.idx - a - 1)
-        } else {
-            format!("a{}{suffix}.tdb", field.idx)
-        }
-    } else if version == 8 {
-        format!("{}{suffix}.tdb", percent_encode(&field.name))
-    } else {
-        format!("{}{suffix}.tdb", field.name)
-    };
-    frag.path.join(name)
-}
-
-/// The version 8 file-name encoding (`FragmentMetadata::encode_name`): the
-/// RFC 3986 reserved characters as `%XX`, and five characters Windows
-/// forbids under codes of the engine's own choosing (not their ASCII
-/// values: `<` is `%20`, `>` `%2D`, `\` `%30`, `|` `%3C`).
-fn percent_encode(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        let code = match c {
-            '<' => "%20",
-            '>' => "%2D",
-            '\\' => "%30",
-            '|' => "%3C",
-            _ => "",
-        };
-        if !code.is_empty() {
-            out.push_str(code);
-        } else if "!#$%&'()*+,/:;=?@[]\"".contains(c) {
-            out.push_str(&format!("%{:02X}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// Where the tiles of a field sit: per data file (fixed, var, validity) the
@@ -375,81 +231,6 @@ impl ReadStats {
     }
 }
 
-/// The pipelines of a field: data, offsets (var-sized), validity (nullable).
-pub struct FieldPipelines {
-    pub data: Pipeline,
-    pub offsets: Option<Pipeline>,
-    pub validity: Option<Pipeline>,
-    /// Whether RLE/dictionary fold the var offsets into the data tiles.
-    pub offsets_in_data: bool,
-}
-
-impl FieldPipelines {
-    /// The pipelines for the tiles of `frag` (whose version the date and
-    /// time rules of some filters go by).
-    pub fn for_fragment(
-        frag: &Fragment,
-        field: &FieldInfo,
-        key: Option<[u8; 32]>,
-    ) -> std::result::Result<Self, crate::filters::FilterError> {
-        let v = frag.version();
-        let p = Self::new(&frag.schema, field, key)?;
-        Ok(FieldPipelines {
-            data: p.data.with_tile_version(v),
-            offsets: p.offsets.map(|o| o.with_tile_version(v)),
-            validity: p.validity.map(|o| o.with_tile_version(v)),
-            offsets_in_data: p.offsets_in_data,
-        })
-    }
-
-    /// The pipelines of `field` as the schema gives them; with `key` (an
-    /// encrypted array), each gets the AES-256-GCM filter appended at its
-    /// end, as the engine does in memory (reader_base.cc, writer_base.cc):
-    /// the schema never holds it.
-    pub fn new(
-        schema: &ArraySchema,
-        field: &FieldInfo,
-        key: Option<[u8; 32]>,
-    ) -> std::result::Result<Self, crate::filters::FilterError> {
-        let v = schema.array_version;
-        let var = field.cell_val_num.is_none();
-        let cell = if var {
-            field.datatype.size()
-        } else {
-            field.cell_size()
-        };
-        let encrypted = |p: Pipeline| match key {
-            Some(k) => p.with_encryption(k),
-            None => Ok(p),
-        };
-        let data = encrypted(Pipeline::new(&field.filters, field.datatype, cell, v)?)?;
-        Ok(FieldPipelines {
-            offsets_in_data: var && data.folds_var_offsets(),
-            data,
-            offsets: var
-                .then(|| {
-                    encrypted(Pipeline::new(
-                        &schema.offsets_filters.filters,
-                        Datatype::Uint64,
-                        8,
-                        v,
-                    )?)
-                })
-                .transpose()?,
-            validity: field
-                .nullable
-                .then(|| {
-                    let filters = schema
-                        .validity_filters
-                        .as_ref()
-                        .map_or(&[][..], |p| &p.filters);
-                    encrypted(Pipeline::new(filters, Datatype::Uint8, 1, v)?)
-                })
-                .transpose()?,
-        })
-    }
-}
-
 /// The files, tile lists and pipelines of one field of one fragment,
 /// ready to read any tile (from several threads at once).
 pub(crate) struct FieldTiles {
@@ -465,15 +246,20 @@ impl FieldTiles {
     pub(crate) fn open(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Result<Self> {
         let var = field.cell_val_num.is_none();
         let lists = tile_lists(frag, field.idx, var, field.nullable, opts)?;
-        let fixed_file = data_file(frag, field, "");
+        let fixed_file = data_file(frag, field, DataFile::Fixed);
         let pipes = FieldPipelines::for_fragment(frag, field, opts.encryption_key)
             .map_err(|e| to_error(&fixed_file, e))?;
         let var = match (&pipes.offsets, &lists.var) {
-            (Some(_), Some(_)) => Some(TileFile::open(frag, data_file(frag, field, "_var"))?),
+            (Some(_), Some(_)) => {
+                Some(TileFile::open(frag, data_file(frag, field, DataFile::Var))?)
+            }
             _ => None,
         };
         let validity = match (&pipes.validity, &lists.validity) {
-            (Some(_), Some(_)) => Some(TileFile::open(frag, data_file(frag, field, "_validity"))?),
+            (Some(_), Some(_)) => Some(TileFile::open(
+                frag,
+                data_file(frag, field, DataFile::Validity),
+            )?),
             _ => None,
         };
         Ok(FieldTiles {
@@ -663,7 +449,7 @@ pub fn read_zipped_coords(frag: &Fragment, opts: &ReadOptions) -> Result<Vec<Fie
         let data = &tile.fixed;
         if data.len() % cell != 0 {
             return Err(Error::decode(
-                &data_file(frag, &field, ""),
+                &data_file(frag, &field, DataFile::Fixed),
                 0,
                 "Tile",
                 "__coords",
@@ -760,7 +546,7 @@ pub fn scan_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Res
             .try_reduce(ScanTotals::default, |a, b| Ok(a + b));
     }
     let (offsets, size) = tile_lists(frag, field.idx, false, false, opts)?.fixed;
-    let file = data_file(frag, field, "");
+    let file = data_file(frag, field, DataFile::Fixed);
     let pipes = FieldPipelines::for_fragment(frag, field, opts.encryption_key)
         .map_err(|e| to_error(&file, e))?;
     let tf = TileFile::open(frag, file)?;
@@ -778,18 +564,4 @@ pub fn scan_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Res
             })
         })
         .try_reduce(ScanTotals::default, |a, b| Ok(a + b))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::percent_encode;
-
-    #[test]
-    fn version_8_names_use_the_engines_table() {
-        // RFC 3986 characters by their ASCII code...
-        assert_eq!(percent_encode("a:b/c%d"), "a%3Ab%2Fc%25d");
-        // ...and the characters Windows forbids by codes of the engine's own.
-        assert_eq!(percent_encode("<>\\|\""), "%20%2D%30%3C%22");
-        assert_eq!(percent_encode("plain_name.1"), "plain_name.1");
-    }
 }

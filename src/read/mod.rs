@@ -12,6 +12,6 @@ pub mod range;
 mod sparse;
 
 pub use cells::{ArrayReader, Batches, Cells, Column, Order, Query};
-pub use field::{FieldData, FieldInfo};
+pub use field::FieldData;
 pub use query_condition::QueryCondition;
 pub use range::{Bound, DimRange};

@@ -37,10 +37,10 @@
 use std::collections::BTreeSet;
 
 use crate::array::schema::{enumeration_values, read_enumeration_file};
+use crate::array::FieldInfo;
 use crate::error::{Error, Result};
 use crate::format::{ArrayType, Datatype};
 use crate::read::cells::{ArrayReader, Cells, Column};
-use crate::read::field::FieldInfo;
 
 /// How deep parentheses, `not` and signs may nest: hostile input cannot
 /// overflow the stack of the recursive-descent parser.
@@ -1838,7 +1838,7 @@ mod tests {
     }
 
     fn reader(name: &str) -> ArrayReader {
-        ArrayReader::open(&fixture(name), &crate::filters::ReadOptions::default()).unwrap()
+        ArrayReader::open(&fixture(name), &crate::ReadOptions::default()).unwrap()
     }
 
     /// The cells of `name` for which `cond` holds, as `field` values.

@@ -5,12 +5,13 @@
 
 use rayon::prelude::*;
 
-use super::field::{FieldData, FieldInfo, FieldTile, FieldTiles, ReadStats};
+use super::field::{FieldData, FieldTile, FieldTiles, ReadStats};
 use super::range::{Bound, DimRange};
 use crate::array::fragment::{dims_for, Fragment, Metadata};
+use crate::array::FieldInfo;
 use crate::error::{Error, Result};
-use crate::filters::ReadOptions;
 use crate::format::{Datatype, Range1D};
+use crate::ReadOptions;
 
 /// The ranges of each dimension (an empty list: no limit).
 pub(crate) type DimRanges = Vec<Vec<DimRange>>;

@@ -46,9 +46,10 @@ pub enum WriteError {
     /// Reading the existing array failed.
     #[error(transparent)]
     Read(#[from] crate::Error),
-    /// A failure point set with [`super::FragmentWriter::fail_after`] (or
-    /// `TILEDB_CODEC_FAIL_AFTER`) was reached: the writer stopped as if it
-    /// had crashed, leaving what it had written.
+    /// A failure point set with [`super::WriteOptions::fail_after`] was
+    /// reached: the writer stopped as if it had crashed, leaving what it had
+    /// written (only with the `fail-points` feature).
+    #[cfg(feature = "fail-points")]
     #[error("stopped after step {0:?} (injected failure)")]
     Injected(super::FailPoint),
 }

@@ -26,16 +26,18 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::array::directory::ArrayDirectory;
+use crate::array::field::{data_file_name, DataFile};
 use crate::array::schema::dimension_datatype;
 use crate::array::schema::read_schema;
-use crate::filters::{FilterError, ReadOptions};
+use crate::array::{FieldInfo, FieldPipelines};
+use crate::filters::FilterError;
 use crate::format::{
     encode, ArraySchema, ArrayType, Datatype, FooterLength, FragmentFooter,
     FragmentMinMaxSumNullCount, Layout, Mbr, OptionalSection, OptionalSectionIdentifier,
     ProcessedConditions, RTree, RTreeLevel, Range1D, TileGlobalOrderBounds, TileMinMax,
     TileNullCounts, TileOffsets, TileSums,
 };
-use crate::read::field::{FieldInfo, FieldPipelines};
+use crate::ReadOptions;
 
 use super::error::{WriteError, WriteResult};
 use super::generic::generic_tile;
@@ -45,8 +47,10 @@ use super::stats::{fragment_entry, tile_stats, FieldMeta, MetaSpec, RawTile, Til
 use super::util;
 use super::{MAX_WRITE_VERSION, MIN_WRITE_VERSION};
 
-/// The steps of a fragment write, in order; [`FragmentWriter::fail_after`]
-/// stops the writer right after one of them, as a crash would.
+/// The steps of a fragment write, in order; [`WriteOptions::fail_after`]
+/// stops the writer right after one of them, as a crash would (the
+/// crash-safety tests; only with the `fail-points` feature).
+#[cfg(feature = "fail-points")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum FailPoint {
     /// The fragment folder and its (empty) data files exist.
@@ -63,7 +67,9 @@ pub enum FailPoint {
     Committed,
 }
 
+#[cfg(feature = "fail-points")]
 impl FailPoint {
+    /// Every step, in the order the writer takes them.
     pub const ALL: [FailPoint; 6] = [
         FailPoint::FolderCreated,
         FailPoint::TileWritten,
@@ -72,19 +78,6 @@ impl FailPoint {
         FailPoint::FilesSynced,
         FailPoint::Committed,
     ];
-
-    /// The step named (as `TILEDB_CODEC_FAIL_AFTER` gives it: `FilesSynced`
-    /// or `files_synced`).
-    pub fn parse(s: &str) -> Option<FailPoint> {
-        let norm: String = s
-            .chars()
-            .filter(|c| *c != '_')
-            .collect::<String>()
-            .to_ascii_lowercase();
-        FailPoint::ALL
-            .into_iter()
-            .find(|p| format!("{p:?}").to_ascii_lowercase() == norm)
-    }
 }
 
 /// How to write a fragment.
@@ -104,7 +97,10 @@ pub struct WriteOptions {
     pub pending_memory: usize,
     /// Where scratch files go (default: the system's temporary folder).
     pub scratch_dir: Option<PathBuf>,
-    /// Stop right after this step, as if the process had died there.
+    /// Stop right after this step, as if the process had died there: the
+    /// write returns [`WriteError::Injected`] and leaves on disk what it had
+    /// written (the crash-safety tests; only with the `fail-points` feature).
+    #[cfg(feature = "fail-points")]
     pub fail_after: Option<FailPoint>,
     /// The key of an AES-256-GCM encrypted array: every data tile gets the
     /// encryption filter after the schema's filters and every generic tile
@@ -115,14 +111,15 @@ pub struct WriteOptions {
 impl std::fmt::Debug for WriteOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Never print the key.
-        f.debug_struct("WriteOptions")
-            .field("version", &self.version)
+        let mut d = f.debug_struct("WriteOptions");
+        d.field("version", &self.version)
             .field("timestamp", &self.timestamp)
             .field("sort_memory", &self.sort_memory)
             .field("pending_memory", &self.pending_memory)
-            .field("scratch_dir", &self.scratch_dir)
-            .field("fail_after", &self.fail_after)
-            .field("encryption_key", &self.encryption_key.map(|_| "<set>"))
+            .field("scratch_dir", &self.scratch_dir);
+        #[cfg(feature = "fail-points")]
+        d.field("fail_after", &self.fail_after);
+        d.field("encryption_key", &self.encryption_key.map(|_| "<set>"))
             .finish()
     }
 }
@@ -135,6 +132,7 @@ impl Default for WriteOptions {
             sort_memory: 256 << 20,
             pending_memory: 256 << 20,
             scratch_dir: None,
+            #[cfg(feature = "fail-points")]
             fail_after: None,
             encryption_key: None,
         }
@@ -214,8 +212,8 @@ struct WField {
     name: String,
     /// Position in the engine's index map (attributes, `__coords`, dimensions).
     idx: usize,
-    /// `a<i>` or `d<i>`.
-    stem: String,
+    /// What the schema says about the field (its data files' names).
+    info: FieldInfo,
     var: bool,
     nullable: bool,
     /// Bytes of a fixed-size cell, or of one value of a var-sized cell.
@@ -622,6 +620,7 @@ pub struct FragmentWriter {
     received: u64,
     written_cells: u64,
     dropped: u64,
+    #[cfg(feature = "fail-points")]
     fail_after: Option<FailPoint>,
     /// The array's key: generic tiles are encrypted with it (the data
     /// pipelines in `fields` already end with the encryption filter).
@@ -716,9 +715,8 @@ impl FragmentWriter {
     }
 
     /// Stops the writer right after `step`, leaving what it wrote (for
-    /// testing crash safety). `TILEDB_CODEC_FAIL_AFTER=<step>` does the same
-    /// from outside; with `TILEDB_CODEC_FAIL_MODE=abort` the process aborts
-    /// there instead of returning an error.
+    /// testing crash safety; only with the `fail-points` feature).
+    #[cfg(feature = "fail-points")]
     pub fn fail_after(&mut self, step: FailPoint) {
         self.fail_after = Some(step);
     }
@@ -791,7 +789,7 @@ impl FragmentWriter {
             Datatype::from_value(dimension_datatype(&schema, &schema.domain.dimensions[d]))
                 .ok_or_else(|| WriteError::Unsupported("a dimension of unknown datatype".into()))
         };
-        let make_field = |name: &str, stem: String| -> WriteResult<WField> {
+        let make_field = |name: &str| -> WriteResult<WField> {
             let info = FieldInfo::lookup(&schema, name).ok_or_else(|| {
                 WriteError::Unsupported(format!(
                     "field {name:?} has a datatype this crate does not know"
@@ -812,7 +810,6 @@ impl FragmentWriter {
             Ok(WField {
                 name: name.to_string(),
                 idx: info.idx,
-                stem,
                 var,
                 nullable: info.nullable,
                 value_size: if var {
@@ -822,10 +819,11 @@ impl FragmentWriter {
                 },
                 pipes,
                 spec,
+                info,
             })
         };
-        for (i, a) in schema.attributes.iter().enumerate() {
-            let f = make_field(&String::from_utf8_lossy(&a.name), format!("a{i}"))?;
+        for a in &schema.attributes {
+            let f = make_field(&String::from_utf8_lossy(&a.name))?;
             specs.push(f.spec.clone());
             fields.push(f);
         }
@@ -839,8 +837,8 @@ impl FragmentWriter {
             nullable: false,
             kept: true,
         });
-        for (j, d) in schema.domain.dimensions.iter().enumerate() {
-            let f = make_field(&String::from_utf8_lossy(&d.name), format!("d{j}"))?;
+        for d in &schema.domain.dimensions {
+            let f = make_field(&String::from_utf8_lossy(&d.name))?;
             specs.push(f.spec.clone());
             if !dense_schema {
                 fields.push(f);
@@ -883,11 +881,6 @@ impl FragmentWriter {
         util::create_dir(&frag_parent)?;
         util::create_dir(&commit_dir)?;
         std::fs::create_dir(&frag_dir).map_err(|e| WriteError::io(&frag_dir, e))?;
-        let fail_after = opts.fail_after.or_else(|| {
-            std::env::var("TILEDB_CODEC_FAIL_AFTER")
-                .ok()
-                .and_then(|s| FailPoint::parse(&s))
-        });
         let mut w = FragmentWriter {
             schema_name,
             version,
@@ -911,7 +904,8 @@ impl FragmentWriter {
             received: 0,
             written_cells: 0,
             dropped: 0,
-            fail_after,
+            #[cfg(feature = "fail-points")]
+            fail_after: opts.fail_after,
             key: opts.encryption_key,
             done: false,
             stopped: false,
@@ -935,28 +929,28 @@ impl FragmentWriter {
                 *s = Some(sorter);
             }
         }
-        let result = w.create_files();
-        match result {
-            Ok(()) => {
-                w.checkpoint(FailPoint::FolderCreated)?;
-                Ok(w)
-            }
-            Err(e) => Err(e),
-        }
+        w.create_files()?;
+        #[cfg(feature = "fail-points")]
+        w.checkpoint(FailPoint::FolderCreated)?;
+        Ok(w)
     }
 
     fn create_files(&mut self) -> WriteResult<()> {
         for f in &self.fields {
-            let p = |suffix: &str| self.dir.join(format!("{}{suffix}.tdb", f.stem));
+            let n_attr = self.schema.attributes.len();
+            let p = |file| {
+                self.dir
+                    .join(data_file_name(self.version, n_attr, &f.info, file))
+            };
             self.files.push(FieldFiles {
-                fixed: Out::create(p(""))?,
+                fixed: Out::create(p(DataFile::Fixed))?,
                 var: if f.var {
-                    Some(Out::create(p("_var"))?)
+                    Some(Out::create(p(DataFile::Var))?)
                 } else {
                     None
                 },
                 validity: if f.nullable {
-                    Some(Out::create(p("_validity"))?)
+                    Some(Out::create(p(DataFile::Validity))?)
                 } else {
                     None
                 },
@@ -966,6 +960,7 @@ impl FragmentWriter {
     }
 
     /// Stops here if told to (the state is left as a crash would leave it).
+    #[cfg(feature = "fail-points")]
     fn checkpoint(&mut self, step: FailPoint) -> WriteResult<()> {
         if self.fail_after == Some(step) {
             self.stopped = true;
@@ -976,9 +971,6 @@ impl FragmentWriter {
                 {
                     let _ = o.w.flush();
                 }
-            }
-            if std::env::var("TILEDB_CODEC_FAIL_MODE").as_deref() == Ok("abort") {
-                std::process::abort();
             }
             return Err(WriteError::Injected(step));
         }
@@ -1325,6 +1317,7 @@ impl FragmentWriter {
         self.tile_cells.push(set.cells);
         self.written_cells += set.cells;
         self.next_ordinal += 1;
+        #[cfg(feature = "fail-points")]
         if self.next_ordinal == 1 {
             self.checkpoint(FailPoint::TileWritten)?;
         }
@@ -1427,6 +1420,7 @@ impl FragmentWriter {
                 o.w.flush().map_err(|e| WriteError::io(&o.path, e))?;
             }
         }
+        #[cfg(feature = "fail-points")]
         self.checkpoint(FailPoint::DataWritten)?;
         let meta_bytes = self.metadata_file()?;
         let meta_path = self.dir.join("__fragment_metadata.tdb");
@@ -1438,6 +1432,7 @@ impl FragmentWriter {
                 .map_err(|e| WriteError::io(&meta_path, e))?;
             f.write_all(&meta_bytes)
                 .map_err(|e| WriteError::io(&meta_path, e))?;
+            #[cfg(feature = "fail-points")]
             self.checkpoint(FailPoint::MetadataWritten)?;
             f.sync_all().map_err(|e| WriteError::io(&meta_path, e))?;
         }
@@ -1453,6 +1448,7 @@ impl FragmentWriter {
         if let Some(parent) = self.dir.parent() {
             util::sync_dir(parent)?;
         }
+        #[cfg(feature = "fail-points")]
         self.checkpoint(FailPoint::FilesSynced)?;
         if let Err(e) = util::write_new_synced(&self.commit_path, &[]) {
             let _ = std::fs::remove_file(&self.commit_path);
@@ -1462,6 +1458,7 @@ impl FragmentWriter {
         if let Some(parent) = self.commit_path.parent() {
             util::sync_dir(parent)?;
         }
+        #[cfg(feature = "fail-points")]
         self.checkpoint(FailPoint::Committed)?;
         Ok(FragmentInfo {
             name: self.name.clone(),

@@ -14,10 +14,10 @@ use serde_json::{Map, Value};
 use crate::array::directory::ArrayDirectory;
 use crate::array::schema::dimension_datatype;
 use crate::array::schema::read_schema;
-use crate::filters::ReadOptions;
 use crate::format::{ArraySchema, ArrayType, Datatype};
+use crate::array::FieldInfo;
 use crate::model::{CurrentDomain, Schema};
-use crate::read::field::FieldInfo;
+use crate::ReadOptions;
 
 use super::error::{WriteError, WriteResult};
 use super::fragment::{Column, FragmentInfo, FragmentWriter, WriteOptions};

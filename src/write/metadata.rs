@@ -6,8 +6,8 @@ use std::path::Path;
 
 use crate::array::directory::ArrayDirectory;
 use crate::array::schema::read_schema;
-use crate::filters::ReadOptions;
 use crate::format::{encode, ArrayMetadata, Datatype, MetadataEntry};
+use crate::ReadOptions;
 
 use super::error::{WriteError, WriteResult};
 use super::generic::generic_tile;

@@ -35,7 +35,9 @@ pub mod util;
 pub mod values;
 
 pub use error::{WriteError, WriteResult};
-pub use fragment::{Column, FailPoint, FragmentInfo, FragmentWriter, WriteOptions};
+#[cfg(feature = "fail-points")]
+pub use fragment::FailPoint;
+pub use fragment::{Column, FragmentInfo, FragmentWriter, WriteOptions};
 pub use import::{import, import_into, import_with, CellFormat, ImportOptions, ImportSummary};
 pub use metadata::{
     delete_metadata, delete_metadata_with, put_metadata, put_metadata_with, MetadataOptions,

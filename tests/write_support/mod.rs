@@ -7,9 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::Value;
 use tiledb_codec::array::schema::read_schema;
 use tiledb_codec::array::ArrayDirectory;
-use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::inspect::array_schema_json;
 use tiledb_codec::read::{export::write_ndjson, ArrayReader, Query};
+use tiledb_codec::ReadOptions;
 
 #[path = "../common/mod.rs"]
 pub mod common;

@@ -12,7 +12,7 @@ use tiledb_codec::format::{
     decode, encode, ChunkHeader, ConditionNode, ConditionNodeBody, Datatype, ExpressionNode,
     FilterPipeline, ValueNode,
 };
-use tiledb_codec::read::field::{FieldInfo, FieldPipelines};
+use tiledb_codec::array::{FieldInfo, FieldPipelines};
 use tiledb_codec::storage::MappedFile;
 use tiledb_codec::tile::read_generic_tile;
 
@@ -62,7 +62,7 @@ impl Seeds {
     }
 }
 
-fn opts(key: Option<&str>) -> tiledb_codec::filters::ReadOptions {
+fn opts(key: Option<&str>) -> tiledb_codec::ReadOptions {
     let mut o = shared::opts();
     if let Some(k) = key {
         o.encryption_key = k.as_bytes().try_into().ok();

@@ -1,0 +1,313 @@
+//! What a schema says about one field (attribute or dimension): its
+//! datatype, cell size and filter pipelines, and the names of its data
+//! files (format_spec/fragment.md#data-file). Readers and the writer share
+//! these.
+
+use std::path::PathBuf;
+
+use crate::array::fragment::Fragment;
+use crate::array::schema::dimension_datatype;
+use crate::filters::{FilterError, Pipeline};
+use crate::format::{ArraySchema, Datatype, Filter};
+
+/// What the schema says about a field, and where its data lives.
+#[derive(Debug, Clone)]
+pub struct FieldInfo {
+    pub name: String,
+    /// Position in the engine's index map: attributes, `__coords`, dimensions.
+    pub idx: usize,
+    pub is_dimension: bool,
+    pub datatype: Datatype,
+    /// Values per cell; `None` for var-sized.
+    pub cell_val_num: Option<u32>,
+    pub nullable: bool,
+    pub filters: Vec<Filter>,
+}
+
+impl FieldInfo {
+    /// Looks a field up by name in a schema.
+    pub fn lookup(schema: &ArraySchema, name: &str) -> Option<FieldInfo> {
+        let var = |n: u32| (n != u32::MAX).then_some(n);
+        if let Some((i, a)) = schema
+            .attributes
+            .iter()
+            .enumerate()
+            .find(|(_, a)| a.name == name.as_bytes())
+        {
+            return Some(FieldInfo {
+                name: name.to_string(),
+                idx: i,
+                is_dimension: false,
+                datatype: Datatype::from_value(a.datatype)?,
+                cell_val_num: var(a.cell_val_num),
+                nullable: a.nullable.unwrap_or(0) != 0,
+                filters: a.filters.filters.clone(),
+            });
+        }
+        let (j, d) = schema
+            .domain
+            .dimensions
+            .iter()
+            .enumerate()
+            .find(|(_, d)| d.name == name.as_bytes())?;
+        // Schemas before version 5 have no dimension pipelines, and the
+        // engine then gives dimensions none (`Dimension::deserialize`): only
+        // an empty pipeline that is stored means the coords filters.
+        let own = d.filters.as_ref().map(|p| p.filters.clone());
+        Some(FieldInfo {
+            name: name.to_string(),
+            idx: schema.attributes.len() + 1 + j,
+            is_dimension: true,
+            datatype: Datatype::from_value(dimension_datatype(schema, d))?,
+            cell_val_num: var(d.cell_val_num.unwrap_or(1)),
+            nullable: false,
+            filters: match own {
+                Some(f) if f.is_empty() => schema.coords_filters.filters.clone(),
+                own => own.unwrap_or_default(),
+            },
+        })
+    }
+
+    /// The per-cell write timestamps of fragments consolidated with
+    /// timestamps (`t.tdb`, filtered with the coords filters).
+    pub fn timestamps(schema: &ArraySchema) -> FieldInfo {
+        FieldInfo {
+            name: "__timestamps".into(),
+            idx: schema.attributes.len() + 1 + schema.domain.dimensions.len(),
+            is_dimension: false,
+            datatype: Datatype::Uint64,
+            cell_val_num: Some(1),
+            nullable: false,
+            filters: schema.coords_filters.filters.clone(),
+        }
+    }
+
+    /// The zipped coordinates of fragments before version 5 (`__coords.tdb`,
+    /// at index A): one cell holds every dimension's coordinate, all of the
+    /// first dimension's datatype, filtered with the coords filters
+    /// (`ArraySchema::cell_size`/`type` of `constants::coords`).
+    pub fn zipped_coords(schema: &ArraySchema) -> Option<FieldInfo> {
+        let dims = &schema.domain.dimensions;
+        let d0 = dims.first()?;
+        Some(FieldInfo {
+            name: "__coords".into(),
+            idx: schema.attributes.len(),
+            is_dimension: false,
+            datatype: Datatype::from_value(dimension_datatype(schema, d0))?,
+            cell_val_num: Some(u32::try_from(dims.len()).ok()?),
+            nullable: false,
+            filters: schema.coords_filters.filters.clone(),
+        })
+    }
+
+    /// Bytes of one cell of a fixed-size field (of one value for var-sized).
+    pub fn cell_size(&self) -> u64 {
+        self.datatype.size() * u64::from(self.cell_val_num.unwrap_or(1))
+    }
+}
+
+/// One of a field's data files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataFile {
+    /// Fixed-size cells, or the offsets of var-sized cells.
+    Fixed,
+    /// The values of var-sized cells.
+    Var,
+    /// One validity byte per cell of a nullable field.
+    Validity,
+}
+
+impl DataFile {
+    /// The suffix of the file's name after the field's.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            DataFile::Fixed => "",
+            DataFile::Var => "_var",
+            DataFile::Validity => "_validity",
+        }
+    }
+}
+
+/// The name of a data file of `field` in a fragment of format `version`
+/// whose schema has `attributes` attributes, as the engine names it
+/// (`FragmentMetadata::encode_name`): `a<i>`/`d<i>` from version 9, the
+/// percent-encoded field name in version 8, the plain name before;
+/// `t` for the timestamps of consolidated fragments and `__coords` for
+/// zipped coordinates.
+pub fn data_file_name(
+    version: u32,
+    attributes: usize,
+    field: &FieldInfo,
+    file: DataFile,
+) -> String {
+    let suffix = file.suffix();
+    if field.name == "__timestamps" {
+        format!("t{suffix}.tdb")
+    } else if field.name == "__coords" {
+        format!("__coords{suffix}.tdb")
+    } else if version >= 9 {
+        if field.is_dimension {
+            format!("d{}{suffix}.tdb", field.idx - attributes - 1)
+        } else {
+            format!("a{}{suffix}.tdb", field.idx)
+        }
+    } else if version == 8 {
+        format!("{}{suffix}.tdb", percent_encode(&field.name))
+    } else {
+        format!("{}{suffix}.tdb", field.name)
+    }
+}
+
+/// The path of a data file of `field` in `frag`.
+pub fn data_file(frag: &Fragment, field: &FieldInfo, file: DataFile) -> PathBuf {
+    frag.path.join(data_file_name(
+        frag.version(),
+        frag.schema.attributes.len(),
+        field,
+        file,
+    ))
+}
+
+/// The version 8 file-name encoding (`FragmentMetadata::encode_name`): the
+/// RFC 3986 reserved characters as `%XX`, and five characters Windows
+/// forbids under codes of the engine's own choosing (not their ASCII
+/// values: `<` is `%20`, `>` `%2D`, `\` `%30`, `|` `%3C`).
+fn percent_encode(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        let code = match c {
+            '<' => "%20",
+            '>' => "%2D",
+            '\\' => "%30",
+            '|' => "%3C",
+            _ => "",
+        };
+        if !code.is_empty() {
+            out.push_str(code);
+        } else if "!#$%&'()*+,/:;=?@[]\"".contains(c) {
+            out.push_str(&format!("%{:02X}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The pipelines of a field: data, offsets (var-sized), validity (nullable).
+pub struct FieldPipelines {
+    pub data: Pipeline,
+    pub offsets: Option<Pipeline>,
+    pub validity: Option<Pipeline>,
+    /// Whether RLE/dictionary fold the var offsets into the data tiles.
+    pub offsets_in_data: bool,
+}
+
+impl FieldPipelines {
+    /// The pipelines for the tiles of `frag` (whose version the date and
+    /// time rules of some filters go by).
+    pub fn for_fragment(
+        frag: &Fragment,
+        field: &FieldInfo,
+        key: Option<[u8; 32]>,
+    ) -> Result<Self, FilterError> {
+        let v = frag.version();
+        let p = Self::new(&frag.schema, field, key)?;
+        Ok(FieldPipelines {
+            data: p.data.with_tile_version(v),
+            offsets: p.offsets.map(|o| o.with_tile_version(v)),
+            validity: p.validity.map(|o| o.with_tile_version(v)),
+            offsets_in_data: p.offsets_in_data,
+        })
+    }
+
+    /// The pipelines of `field` as the schema gives them; with `key` (an
+    /// encrypted array), each gets the AES-256-GCM filter appended at its
+    /// end, as the engine does in memory (reader_base.cc, writer_base.cc):
+    /// the schema never holds it.
+    pub fn new(
+        schema: &ArraySchema,
+        field: &FieldInfo,
+        key: Option<[u8; 32]>,
+    ) -> Result<Self, FilterError> {
+        let v = schema.array_version;
+        let var = field.cell_val_num.is_none();
+        let cell = if var {
+            field.datatype.size()
+        } else {
+            field.cell_size()
+        };
+        let encrypted = |p: Pipeline| match key {
+            Some(k) => p.with_encryption(k),
+            None => Ok(p),
+        };
+        let data = encrypted(Pipeline::new(&field.filters, field.datatype, cell, v)?)?;
+        Ok(FieldPipelines {
+            offsets_in_data: var && data.folds_var_offsets(),
+            data,
+            offsets: var
+                .then(|| {
+                    encrypted(Pipeline::new(
+                        &schema.offsets_filters.filters,
+                        Datatype::Uint64,
+                        8,
+                        v,
+                    )?)
+                })
+                .transpose()?,
+            validity: field
+                .nullable
+                .then(|| {
+                    let filters = schema
+                        .validity_filters
+                        .as_ref()
+                        .map_or(&[][..], |p| &p.filters);
+                    encrypted(Pipeline::new(filters, Datatype::Uint8, 1, v)?)
+                })
+                .transpose()?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_8_names_use_the_engines_table() {
+        // RFC 3986 characters by their ASCII code...
+        assert_eq!(percent_encode("a:b/c%d"), "a%3Ab%2Fc%25d");
+        // ...and the characters Windows forbids by codes of the engine's own.
+        assert_eq!(percent_encode("<>\\|\""), "%20%2D%30%3C%22");
+        assert_eq!(percent_encode("plain_name.1"), "plain_name.1");
+    }
+
+    #[test]
+    fn data_files_are_named_by_version() {
+        let field = |name: &str, idx, is_dimension| FieldInfo {
+            name: name.into(),
+            idx,
+            is_dimension,
+            datatype: Datatype::Int32,
+            cell_val_num: None,
+            nullable: true,
+            filters: Vec::new(),
+        };
+        // Two attributes: index 2 is `__coords`, the dimensions follow.
+        let a1 = field("b:c", 1, false);
+        let d0 = field("x", 3, true);
+        assert_eq!(data_file_name(22, 2, &a1, DataFile::Var), "a1_var.tdb");
+        assert_eq!(
+            data_file_name(9, 2, &d0, DataFile::Validity),
+            "d0_validity.tdb"
+        );
+        assert_eq!(data_file_name(8, 2, &a1, DataFile::Fixed), "b%3Ac.tdb");
+        assert_eq!(data_file_name(7, 2, &a1, DataFile::Fixed), "b:c.tdb");
+        let coords = field("__coords", 2, false);
+        assert_eq!(
+            data_file_name(4, 2, &coords, DataFile::Fixed),
+            "__coords.tdb"
+        );
+        let t = field("__timestamps", 4, false);
+        assert_eq!(data_file_name(22, 2, &t, DataFile::Fixed), "t.tdb");
+    }
+}
