@@ -37,6 +37,7 @@
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod api;
 pub mod array;
 pub mod error;
 pub mod filters;
@@ -50,4 +51,10 @@ pub mod value;
 pub mod verify;
 pub mod write;
 
+pub use api::{
+    Array, ArrayError, AttributeBuilder, Batch, BatchReader, CellType, DimensionBuilder,
+    IntoDimRange, ReaderBuilder, SchemaBuilder, WriteBuilder,
+};
 pub use error::{Error, Result};
+pub use format::Datatype;
+pub use read::Order;
