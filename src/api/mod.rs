@@ -23,10 +23,16 @@ pub use schema::{AttributeBuilder, DimensionBuilder, SchemaBuilder};
 pub use types::CellType;
 pub use writer::WriteBuilder;
 
+use std::collections::BTreeMap;
+
+use crate::array::fragment::Fragment;
+use crate::array::metadata::read_array_metadata;
+use crate::array::schema::read_enumeration;
 use crate::filters::ReadOptions;
 use crate::format::Datatype;
+use crate::model::{Enumeration, MetadataValue, Schema};
 use crate::read::ArrayReader;
-use crate::write::WriteError;
+use crate::write::{create_array_from_schema, CreateOptions, WriteError};
 
 /// What went wrong in a call of the facade.
 #[derive(Debug, thiserror::Error)]
@@ -116,6 +122,7 @@ pub enum ArrayError {
 pub struct Array {
     path: PathBuf,
     reader: ArrayReader,
+    schema: Schema,
 }
 
 impl std::fmt::Debug for Array {
@@ -138,20 +145,71 @@ impl Array {
     pub fn open_with(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array, ArrayError> {
         let path = path.as_ref().to_path_buf();
         let reader = ArrayReader::open(&path, opts)?;
-        Ok(Array { path, reader })
+        let schema = read_schema(&reader)?;
+        Ok(Array {
+            path,
+            reader,
+            schema,
+        })
     }
 
     /// Creates an array at `path` with `schema` (made by
     /// [`SchemaBuilder`]), in the format version this crate writes, and
     /// opens it. Fails if something is already there (an empty folder is
     /// fine).
-    pub fn create(
+    pub fn create(path: impl AsRef<Path>, schema: &Schema) -> Result<Array, ArrayError> {
+        Self::create_with(path, schema, &CreateOptions::default())
+    }
+
+    /// [`Array::create`] with options (format version, timestamp,
+    /// encryption key; an encrypted array is opened with its key).
+    pub fn create_with(
         path: impl AsRef<Path>,
-        schema: &crate::model::Schema,
+        schema: &Schema,
+        opts: &CreateOptions,
     ) -> Result<Array, ArrayError> {
-        let json = schema::schema_json(schema)?;
-        crate::write::create_array(path.as_ref(), &json)?;
-        Self::open(path)
+        create_array_from_schema(path.as_ref(), schema, opts)?;
+        let read = ReadOptions {
+            encryption_key: opts.encryption_key,
+            ..ReadOptions::default()
+        };
+        Self::open_with(path, &read)
+    }
+
+    /// The array's schema (the newest one, which reads use).
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// The committed fragments, oldest first (the ones reads see). Each
+    /// says its name, timestamps, format version and typed non-empty
+    /// domain ([`Fragment::non_empty_domain`]).
+    ///
+    /// ```
+    /// use tiledb_codec::model::DomainRange;
+    /// use tiledb_codec::Array;
+    ///
+    /// let array = Array::open("tests/fixtures/v22/dense_int_1d")?;
+    /// for f in array.fragments() {
+    ///     let domain = f.non_empty_domain()?.expect("every fragment here has one");
+    ///     let DomainRange::Int32(d) = &domain[0] else { panic!("d is INT32") };
+    ///     println!("{} (t={}): d in {}..={}", f.name.name, f.name.t1, d.start, d.end);
+    /// }
+    /// assert_eq!(array.fragments().len(), 3);
+    /// # Ok::<(), tiledb_codec::ArrayError>(())
+    /// ```
+    pub fn fragments(&self) -> &[Fragment] {
+        &self.reader.fragments
+    }
+
+    /// The array metadata, by key (later writes replace earlier ones,
+    /// deletions remove them). [`MetadataValue::values`] and
+    /// [`MetadataValue::as_str`] give the values typed.
+    pub fn metadata(&self) -> Result<BTreeMap<String, MetadataValue>, ArrayError> {
+        Ok(read_array_metadata(
+            &self.reader.dir,
+            self.reader.options(),
+        )?)
     }
 
     /// Where the array is.
@@ -183,5 +241,50 @@ impl Array {
         dims.chain(attrs)
             .map(|n| String::from_utf8_lossy(n).into_owned())
             .collect()
+    }
+}
+
+/// The typed schema of an opened array, with its enumerations' values
+/// (`__schema/__enumerations`, format_spec/enumeration.md).
+fn read_schema(reader: &ArrayReader) -> Result<Schema, ArrayError> {
+    let root = &reader.dir.root;
+    let mut enums = Vec::new();
+    for entry in reader.schema.enumerations.iter().flatten() {
+        let name = String::from_utf8_lossy(&entry.filename);
+        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+            return Err(crate::Error::NotTileDb {
+                path: root.clone(),
+                what: format!("enumeration file name {name:?} is not a file name"),
+            }
+            .into());
+        }
+        let file = root.join("__schema/__enumerations").join(name.as_ref());
+        let e = read_enumeration(&file, reader.options())?;
+        Enumeration::from_table(&e, &file)?;
+        enums.push(e);
+    }
+    Ok(Schema::from_table(&reader.schema, &enums, root)?)
+}
+
+impl MetadataValue {
+    /// The values as `T` (see [`CellType`] for which datatypes each type
+    /// reads); an [`ArrayError::WrongType`] naming the datatype otherwise.
+    pub fn values<T: CellType>(&self) -> Result<Vec<T>, ArrayError> {
+        if !T::accepts(self.datatype) {
+            return Err(ArrayError::WrongType {
+                field: "metadata value".into(),
+                datatype: self.datatype,
+                requested: T::NAME,
+            });
+        }
+        Ok(types::view::<T>(&self.bytes).into_owned())
+    }
+
+    /// The value as text, for a text datatype (STRING_ASCII, STRING_UTF8,
+    /// CHAR) holding UTF-8; `None` otherwise.
+    pub fn as_str(&self) -> Option<&str> {
+        crate::value::is_text(self.datatype)
+            .then(|| std::str::from_utf8(&self.bytes).ok())
+            .flatten()
     }
 }

@@ -22,7 +22,7 @@ use crate::read::{Batches, DimRange, Order, Query, QueryCondition};
 /// for batch in array
 ///     .reader()
 ///     .attributes(["a"])
-///     .range("d1", 0..=49)
+///     .range("r", 0..=49)
 ///     .condition("a > 5")?
 ///     .order(Order::RowMajor)
 ///     .batch_size(3)
@@ -85,7 +85,8 @@ impl<'a> ReaderBuilder<'a> {
     }
 
     /// At most this many cells per batch (default:
-    /// [`Query::DEFAULT_BATCH_CELLS`]).
+    /// [`Query::DEFAULT_BATCH_CELLS`]); a dense read hands out at least one
+    /// whole row of the outer dimension per batch.
     pub fn batch_size(mut self, cells: usize) -> Self {
         self.query.batch_cells = Some(cells.max(1));
         self

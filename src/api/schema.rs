@@ -3,8 +3,6 @@
 
 use std::num::NonZeroU32;
 
-use serde_json::{json, Value as Json};
-
 use super::range::{fit, IntoDimRange};
 use super::ArrayError;
 use crate::format::Datatype;
@@ -59,17 +57,19 @@ pub struct SchemaBuilder {
 
 impl SchemaBuilder {
     fn new(array_type: ArrayType) -> Self {
+        // The engine's defaults, as `Schema::new` has them.
+        let d = Schema::new(array_type, Vec::new(), Vec::new());
         SchemaBuilder {
             array_type,
-            cell_order: Layout::RowMajor,
-            tile_order: Layout::RowMajor,
-            capacity: 10_000,
-            allows_duplicates: false,
+            cell_order: d.cell_order,
+            tile_order: d.tile_order,
+            capacity: d.capacity,
+            allows_duplicates: d.allows_duplicates,
             dimensions: Vec::new(),
             attributes: Vec::new(),
-            coords_filters: Vec::new(),
-            offsets_filters: Vec::new(),
-            validity_filters: Vec::new(),
+            coords_filters: d.coords_filters,
+            offsets_filters: d.offsets_filters,
+            validity_filters: d.validity_filters,
         }
     }
 
@@ -121,19 +121,19 @@ impl SchemaBuilder {
         self
     }
 
-    /// Filters of dimensions that have none of their own.
+    /// Filters of dimensions that have none of their own (default: ZSTD).
     pub fn coords_filters(mut self, f: impl IntoIterator<Item = Filter>) -> Self {
         self.coords_filters = f.into_iter().collect();
         self
     }
 
-    /// Filters of the offsets of var-sized fields.
+    /// Filters of the offsets of var-sized fields (default: ZSTD).
     pub fn offsets_filters(mut self, f: impl IntoIterator<Item = Filter>) -> Self {
         self.offsets_filters = f.into_iter().collect();
         self
     }
 
-    /// Filters of the validity of nullable fields.
+    /// Filters of the validity of nullable fields (default: RLE).
     pub fn validity_filters(mut self, f: impl IntoIterator<Item = Filter>) -> Self {
         self.validity_filters = f.into_iter().collect();
         self
@@ -181,6 +181,18 @@ impl SchemaBuilder {
             }
             names.push(n);
         }
+        if dense {
+            if let Some(d) = self
+                .dimensions
+                .iter()
+                .find(|d| d.datatype != self.dimensions[0].datatype)
+            {
+                return Err(schema_err(
+                    format!("dimensions.{}.datatype", d.name),
+                    "in dense arrays all dimensions have one datatype",
+                ));
+            }
+        }
         let dimensions = self
             .dimensions
             .into_iter()
@@ -191,22 +203,15 @@ impl SchemaBuilder {
             .into_iter()
             .map(AttributeBuilder::build)
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Schema {
-            version: crate::write::FORMAT_VERSION,
-            array_type: self.array_type,
-            cell_order: self.cell_order,
-            tile_order: self.tile_order,
-            capacity: self.capacity,
-            allows_duplicates: self.allows_duplicates,
-            dimensions,
-            attributes,
-            coords_filters: self.coords_filters,
-            offsets_filters: self.offsets_filters,
-            validity_filters: self.validity_filters,
-            enumerations: Vec::new(),
-            dimension_labels: Vec::new(),
-            current_domain: None,
-        })
+        let mut s = Schema::new(self.array_type, dimensions, attributes);
+        s.cell_order = self.cell_order;
+        s.tile_order = self.tile_order;
+        s.capacity = self.capacity;
+        s.allows_duplicates = self.allows_duplicates;
+        s.coords_filters = self.coords_filters;
+        s.offsets_filters = self.offsets_filters;
+        s.validity_filters = self.validity_filters;
+        Ok(s)
     }
 }
 
@@ -473,7 +478,7 @@ impl AttributeBuilder {
             Some(b) => b,
             None => {
                 let n = self.cell_val_num.unwrap_or(1) as usize;
-                crate::write::values::default_fill_value(self.datatype).repeat(n)
+                crate::model::default_fill_value(self.datatype).repeat(n)
             }
         };
         Ok(Attribute {
@@ -487,178 +492,4 @@ impl AttributeBuilder {
             enumeration: None,
         })
     }
-}
-
-// ---------------------------------------------------------------------------
-// The writer creates arrays from the JSON shape of a schema
-// (`crate::write::create_array`); until it takes a `model::Schema`, the
-// facade hands it that JSON.
-
-fn filter_json(f: &Filter) -> Result<Json, ArrayError> {
-    Ok(match f {
-        Filter::None => json!({"type": "NONE"}),
-        Filter::Gzip { level } => json!({"type": "GZIP", "level": level}),
-        Filter::Zstd { level } => json!({"type": "ZSTD", "level": level}),
-        Filter::Lz4 { level } => json!({"type": "LZ4", "level": level}),
-        Filter::Rle { level } => json!({"type": "RLE", "level": level}),
-        Filter::Bzip2 { level } => json!({"type": "BZIP2", "level": level}),
-        Filter::Dictionary { level } => json!({"type": "DICTIONARY", "level": level}),
-        Filter::DoubleDelta { level, reinterpret } | Filter::Delta { level, reinterpret } => {
-            let t = if matches!(f, Filter::Delta { .. }) {
-                "DELTA"
-            } else {
-                "DOUBLE_DELTA"
-            };
-            let mut j = json!({"type": t, "level": level});
-            if let Some(r) = reinterpret {
-                j["reinterpret_datatype"] = json!(r.name());
-            }
-            j
-        }
-        Filter::BitWidthReduction { max_window_size } => {
-            json!({"type": "BIT_WIDTH_REDUCTION", "max_window_size": max_window_size})
-        }
-        Filter::PositiveDelta { max_window_size } => {
-            json!({"type": "POSITIVE_DELTA", "max_window_size": max_window_size})
-        }
-        Filter::BitShuffle => json!({"type": "BITSHUFFLE"}),
-        Filter::ByteShuffle => json!({"type": "BYTESHUFFLE"}),
-        Filter::ChecksumMd5 => json!({"type": "CHECKSUM_MD5"}),
-        Filter::ChecksumSha256 => json!({"type": "CHECKSUM_SHA256"}),
-        Filter::Xor => json!({"type": "XOR"}),
-        Filter::ScaleFloat {
-            scale,
-            offset,
-            byte_width,
-        } => {
-            json!({"type": "SCALE_FLOAT", "scale": scale, "offset": offset, "byte_width": byte_width})
-        }
-        other => {
-            return Err(ArrayError::Schema {
-                field: "filters".into(),
-                what: format!("{other:?} cannot be created through the builder yet"),
-            })
-        }
-    })
-}
-
-fn filters_json(fs: &[Filter]) -> Result<Json, ArrayError> {
-    fs.iter()
-        .map(filter_json)
-        .collect::<Result<Vec<_>, _>>()
-        .map(Json::Array)
-}
-
-fn value_json(v: &Value) -> Json {
-    match v {
-        Value::Int8(x) => json!(x),
-        Value::Int16(x) => json!(x),
-        Value::Int32(x) => json!(x),
-        Value::Int64(x) => json!(x),
-        Value::UInt8(x) => json!(x),
-        Value::UInt16(x) => json!(x),
-        Value::UInt32(x) => json!(x),
-        Value::UInt64(x) => json!(x),
-        Value::Float32(x) => json!(x),
-        Value::Float64(x) => json!(x),
-        Value::Bytes(b) => json!(String::from_utf8_lossy(b)),
-    }
-}
-
-fn domain_json(d: &DomainRange) -> Json {
-    fn pair<T: serde::Serialize>(r: &Range<T>) -> Json {
-        json!([r.start, r.end])
-    }
-    match d {
-        DomainRange::Int8(r) => pair(r),
-        DomainRange::Int16(r) => pair(r),
-        DomainRange::Int32(r) => pair(r),
-        DomainRange::Int64(r) => pair(r),
-        DomainRange::UInt8(r) => pair(r),
-        DomainRange::UInt16(r) => pair(r),
-        DomainRange::UInt32(r) => pair(r),
-        DomainRange::UInt64(r) => pair(r),
-        DomainRange::Float32(r) => pair(r),
-        DomainRange::Float64(r) => pair(r),
-        DomainRange::Bytes(r) => json!([
-            String::from_utf8_lossy(&r.start),
-            String::from_utf8_lossy(&r.end)
-        ]),
-    }
-}
-
-fn layout_json(l: Layout) -> &'static str {
-    match l {
-        Layout::ColMajor => "col-major",
-        Layout::Hilbert => "hilbert",
-        Layout::GlobalOrder => "global-order",
-        Layout::Unordered => "unordered",
-        _ => "row-major",
-    }
-}
-
-/// The JSON the writer's `create_array` takes, of `s`.
-pub(crate) fn schema_json(s: &Schema) -> Result<Json, ArrayError> {
-    let dims = s
-        .dimensions
-        .iter()
-        .map(|d| {
-            let mut j = json!({"name": d.name, "datatype": d.datatype.name()});
-            if d.cell_val_num == CellValNum::Var {
-                j["cell_val_num"] = json!("var");
-            }
-            if let Some(dom) = &d.domain {
-                j["domain"] = domain_json(dom);
-            }
-            if let Some(e) = &d.tile_extent {
-                j["tile_extent"] = value_json(e);
-            }
-            if let Some(f) = &d.filters {
-                j["filters"] = filters_json(f)?;
-            }
-            Ok(j)
-        })
-        .collect::<Result<Vec<_>, ArrayError>>()?;
-    let attrs = s
-        .attributes
-        .iter()
-        .map(|a| {
-            let mut j = json!({
-                "name": a.name,
-                "datatype": a.datatype.name(),
-                "nullable": a.nullable,
-                "filters": filters_json(&a.filters)?,
-            });
-            match a.cell_val_num {
-                CellValNum::Var => j["cell_val_num"] = json!("var"),
-                CellValNum::Fixed(n) => {
-                    j["cell_val_num"] = json!(n.get());
-                    let default = crate::write::values::default_fill_value(a.datatype)
-                        .repeat(n.get() as usize);
-                    if a.fill_value != default {
-                        if n.get() != 1 || a.fill_value.len() as u64 != a.datatype.size() {
-                            return Err(schema_err(
-                                format!("attributes.{}.fill_value", a.name),
-                                "a fill value of several values cannot be created through the builder yet",
-                            ));
-                        }
-                        j["fill_value"] = crate::value::cell(a.datatype, &a.fill_value);
-                    }
-                }
-            }
-            Ok(j)
-        })
-        .collect::<Result<Vec<_>, ArrayError>>()?;
-    Ok(json!({
-        "array_type": if s.array_type == ArrayType::Dense { "dense" } else { "sparse" },
-        "cell_order": layout_json(s.cell_order),
-        "tile_order": layout_json(s.tile_order),
-        "capacity": s.capacity,
-        "allows_duplicates": s.allows_duplicates,
-        "dimensions": dims,
-        "attributes": attrs,
-        "coords_filters": filters_json(&s.coords_filters)?,
-        "offsets_filters": filters_json(&s.offsets_filters)?,
-        "validity_filters": filters_json(&s.validity_filters)?,
-    }))
 }
