@@ -22,12 +22,15 @@
 //! use tiledb_codec::Array;
 //!
 //! let array = Array::open("tests/fixtures/v22/sparse_strdim")?;
+//! let mut cells = 0;
 //! for batch in array.reader().range("s", "a"..="m").batch_size(100).build()? {
 //!     let batch = batch?;
 //!     for (s, v) in batch.strings("s")?.iter().zip(batch.column::<f32>("v")?.iter()) {
 //!         println!("{s}: {v}");
+//!         cells += 1;
 //!     }
 //! }
+//! assert!(cells > 0);
 //! # Ok::<(), tiledb_codec::ArrayError>(())
 //! ```
 //!

@@ -10,7 +10,7 @@ use std::path::Path;
 use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::format::Datatype;
 use tiledb_codec::model::Filter;
-use tiledb_codec::read::{ArrayReader, Cells, DimRange, Query, QueryCondition};
+use tiledb_codec::read::{ArrayReader, Bound, Cells, DimRange, Query, QueryCondition};
 use tiledb_codec::{
     Array, ArrayError, AttributeBuilder, Batch, DimensionBuilder, Order, SchemaBuilder,
 };
@@ -129,7 +129,7 @@ fn a_condition_and_an_order_reach_the_lower_reader() {
         ..Query::default()
     };
     same_cells(batch.cells(), &lower("sparse_int_2d", &q));
-    assert!(batch.len() > 0);
+    assert!(!batch.is_empty());
     assert!(batch.column::<i64>("a").unwrap().iter().all(|a| *a > 5));
     assert_eq!(batch.fields().collect::<Vec<_>>(), ["r", "c", "a"]);
     let no_dims = array
@@ -218,7 +218,17 @@ fn mistakes_are_typed_errors_that_name_the_field() {
         matches!(&e, ArrayError::Range { dimension, .. } if dimension == "d"),
         "{e}"
     );
-    let e = array.reader().range("d", 5..=2).read().unwrap_err();
+    let e = array
+        .reader()
+        .range(
+            "d",
+            DimRange {
+                lo: Bound::Int(5),
+                hi: Bound::Int(2),
+            },
+        )
+        .read()
+        .unwrap_err();
     assert!(matches!(e, ArrayError::Range { .. }), "{e}");
     let e = array.reader().range("d", 1..=i64::MAX).read().unwrap_err();
     assert!(e.to_string().contains("outside"), "{e}");
