@@ -301,6 +301,15 @@ fn schemas_the_builder_refuses_say_which_part() {
         ),
         "attributes.a.cell_val_num"
     );
+    assert_eq!(
+        part(
+            SchemaBuilder::sparse()
+                .dimension(dim())
+                .attribute(AttributeBuilder::new("a", Datatype::Int64).fill_value(1.0f64))
+                .build()
+        ),
+        "attributes.a.fill_value"
+    );
     let ok = SchemaBuilder::sparse()
         .dimension(dim())
         .attribute(attr())

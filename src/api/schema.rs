@@ -405,6 +405,8 @@ pub struct AttributeBuilder {
     cell_val_num: Option<u32>,
     nullable: bool,
     fill_value: Option<Vec<u8>>,
+    /// The Rust type the fill value was given as, and its datatypes.
+    fill_type: Option<(&'static str, fn(Datatype) -> bool)>,
     filters: Vec<Filter>,
 }
 
@@ -417,6 +419,7 @@ impl AttributeBuilder {
             cell_val_num: Some(1),
             nullable: false,
             fill_value: None,
+            fill_type: None,
             filters: Vec::new(),
         }
     }
@@ -446,6 +449,7 @@ impl AttributeBuilder {
         let mut b = Vec::new();
         v.put_le(&mut b);
         self.fill_value = Some(b);
+        self.fill_type = Some((T::NAME, T::accepts));
         self
     }
 
@@ -465,6 +469,14 @@ impl AttributeBuilder {
                     .ok_or_else(|| schema_err(field("cell_val_num"), "must be at least 1"))?,
             ),
         };
+        if let Some((name, accepts)) = self.fill_type {
+            if !accepts(self.datatype) {
+                return Err(schema_err(
+                    field("fill_value"),
+                    format!("a {name} is not a {} value", self.datatype.name()),
+                ));
+            }
+        }
         let fill_value = match self.fill_value {
             Some(b) if b.len() != size || self.cell_val_num != Some(1) => {
                 return Err(schema_err(
