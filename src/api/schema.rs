@@ -394,6 +394,9 @@ fn bytes_of(v: Value) -> Vec<u8> {
     }
 }
 
+/// Which datatypes a Rust type stands for ([`super::CellType::accepts`]).
+type Accepts = fn(Datatype) -> bool;
+
 /// Builds an [`Attribute`]: its name and datatype, then how many values a
 /// cell holds, whether it may be null, its fill value and filters.
 #[derive(Debug, Clone)]
@@ -406,7 +409,7 @@ pub struct AttributeBuilder {
     nullable: bool,
     fill_value: Option<Vec<u8>>,
     /// The Rust type the fill value was given as, and its datatypes.
-    fill_type: Option<(&'static str, fn(Datatype) -> bool)>,
+    fill_type: Option<(&'static str, Accepts)>,
     filters: Vec<Filter>,
 }
 
