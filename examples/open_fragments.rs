@@ -9,8 +9,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use tiledb_codec::read::ArrayReader;
-use tiledb_codec::ReadOptions;
+use tiledb_codec::Array;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args_os().skip(1);
@@ -23,13 +22,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (None, _) => 0,
         _ => return Err("usage: open_fragments ARRAY [--repeat N]".into()),
     };
-    let opts = ReadOptions::default();
     if repeat == 0 {
-        let reader = ArrayReader::open(&path, &opts)?;
-        for f in &reader.fragments {
+        let array = Array::open(&path)?;
+        for f in array.fragments() {
             println!(
-                "{} version {} timestamps {}..{}",
-                f.name.name, f.name.version, f.name.t1, f.name.t2
+                "{} version {} timestamps {}..{} non-empty domain {:?}",
+                f.name.name,
+                f.version(),
+                f.name.t1,
+                f.name.t2,
+                f.non_empty_domain()?
             );
         }
         return Ok(());
@@ -37,8 +39,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut times = Vec::with_capacity(repeat);
     for _ in 0..repeat {
         let t = Instant::now();
-        let reader = ArrayReader::open(&path, &opts)?;
-        drop(reader);
+        let array = Array::open(&path)?;
+        drop(array);
         times.push(t.elapsed().as_secs_f64());
     }
     times.sort_by(f64::total_cmp);

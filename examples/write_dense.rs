@@ -13,8 +13,9 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use serde_json::json;
-use tiledb_codec::write::{create_array, Column, FragmentWriter, WriteOptions};
+use tiledb_codec::model::Filter;
+use tiledb_codec::write::{Column, FragmentWriter, WriteOptions};
+use tiledb_codec::{Array, AttributeBuilder, Datatype, DimensionBuilder, SchemaBuilder};
 
 /// Cells of a space tile: 8 MiB of float64.
 const TILE: u64 = 1 << 20;
@@ -34,22 +35,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let mib: u64 = args.next().map_or(Ok(256), |s| s.parse())?;
     let filters = match args.next().as_deref().unwrap_or("none") {
-        "none" => json!([]),
-        "zstd" => json!([{"type": "ZSTD"}]),
+        "none" => vec![],
+        "zstd" => vec![Filter::Zstd { level: -1 }],
         other => return Err(format!("unknown filter {other:?}").into()),
     };
     let cells = mib * (1 << 20) / 8;
 
     let mut in_library = Duration::ZERO;
     let t = Instant::now();
-    create_array(
-        &out,
-        &json!({
-            "array_type": "dense",
-            "dimensions": [{"name": "d", "datatype": "INT64", "domain": [0, cells - 1], "tile_extent": TILE}],
-            "attributes": [{"name": "v", "datatype": "FLOAT64", "filters": filters}],
-        }),
-    )?;
+    let schema = SchemaBuilder::dense()
+        .dimension(
+            DimensionBuilder::new("d", Datatype::Int64)
+                .domain(0..=cells - 1)
+                .tile_extent(TILE),
+        )
+        .attribute(AttributeBuilder::new("v", Datatype::Float64).filters(filters))
+        .build()?;
+    Array::create(&out, &schema)?;
     let rect = [(0, i128::from(cells) - 1)];
     let mut writer = FragmentWriter::dense(&out, &rect, WriteOptions::default())?;
     in_library += t.elapsed();

@@ -1,10 +1,83 @@
 //! A pure-Rust, zero-copy codec for the TileDB on-disk format.
 //!
-//! The byte layouts live in `spec/` as declarative tables; `build.rs` turns
-//! them into the version-aware codecs of [`format`]. On top of them:
-//! [`storage`] maps files, [`tile`] reads (generic) tiles in place,
-//! [`filters`] reverses filter pipelines, [`array`] opens arrays, and
-//! [`inspect`] describes what a path holds.
+//! Open an [`Array`], say what to read with its [`ReaderBuilder`], and get
+//! [`Batch`]es of typed columns; create arrays from a [`SchemaBuilder`] and
+//! write fragments from typed columns with a [`WriteBuilder`].
+//!
+//! Read a 2-D dense float64 subarray into a `Vec<f64>`:
+//!
+//! ```
+//! use tiledb_codec::Array;
+//!
+//! let array = Array::open("tests/fixtures/v22/dense_float_2d_colmajor")?;
+//! let batch = array.reader().range("x", 2..=4).range("y", 1..=2).read()?;
+//! let v: Vec<f64> = batch.column::<f64>("f64")?.into_owned();
+//! assert_eq!(v.len(), 6);
+//! # Ok::<(), tiledb_codec::ArrayError>(())
+//! ```
+//!
+//! Iterate a sparse array with a string dimension, in batches:
+//!
+//! ```
+//! use tiledb_codec::Array;
+//!
+//! let array = Array::open("tests/fixtures/v22/sparse_strdim")?;
+//! let mut cells = 0;
+//! for batch in array.reader().range("s", "a"..="m").batch_size(100).build()? {
+//!     let batch = batch?;
+//!     for (s, v) in batch.strings("s")?.iter().zip(batch.column::<f32>("v")?.iter()) {
+//!         println!("{s}: {v}");
+//!         cells += 1;
+//!     }
+//! }
+//! assert!(cells > 0);
+//! # Ok::<(), tiledb_codec::ArrayError>(())
+//! ```
+//!
+//! Create an array and write a fragment:
+//!
+//! ```
+//! use tiledb_codec::{Array, AttributeBuilder, Datatype, DimensionBuilder, SchemaBuilder};
+//!
+//! # let path = std::env::temp_dir().join(format!("tiledb-codec-doc-lib-{}", std::process::id()));
+//! # let _ = std::fs::remove_dir_all(&path);
+//! let schema = SchemaBuilder::dense()
+//!     .dimension(DimensionBuilder::new("d", Datatype::Int32).domain(1..=4).tile_extent(2))
+//!     .attribute(AttributeBuilder::new("a", Datatype::Float64))
+//!     .build()?;
+//! let array = Array::create(&path, &schema)?;
+//! array.write().column("a", &[0.5, 1.5, 2.5, 3.5]).commit()?;
+//! let back = Array::open(&path)?.reader().read()?;
+//! assert_eq!(&*back.column::<f64>("a")?, &[0.5, 1.5, 2.5, 3.5]);
+//! # std::fs::remove_dir_all(&path).unwrap();
+//! # Ok::<(), tiledb_codec::ArrayError>(())
+//! ```
+//!
+//! List fragments with their typed non-empty domains:
+//!
+//! ```
+//! use tiledb_codec::model::DomainRange;
+//! use tiledb_codec::Array;
+//!
+//! let array = Array::open("tests/fixtures/v22/dense_int_2d")?;
+//! for f in array.fragments() {
+//!     let domain = f.non_empty_domain()?.unwrap_or_default();
+//!     let [DomainRange::Int64(rows), DomainRange::Int64(cols)] = domain.as_slice() else {
+//!         panic!("dense_int_2d has two INT64 dimensions");
+//!     };
+//!     println!("{}: rows {}..={}, cols {}..={}", f.name.name, rows.start, rows.end, cols.start, cols.end);
+//!     assert!(1 <= rows.start && rows.end <= 4);
+//! }
+//! # Ok::<(), tiledb_codec::ArrayError>(())
+//! ```
+//!
+//! Underneath, the byte layouts live in `spec/` as declarative tables;
+//! `build.rs` turns them into the version-aware codecs of [`format`]. On top
+//! of them: [`storage`] maps files, [`tile`] reads (generic) tiles in place,
+//! [`filters`] reverses filter pipelines, [`array`] opens arrays, [`read`]
+//! and [`write`] read and write cells, [`model`] is the typed model of a
+//! schema, and [`inspect`] describes what a path holds. The lower-level
+//! reader takes a [`read::Query`] and gives [`read::Cells`]:
 //!
 //! ```
 //! use tiledb_codec::ReadOptions;
@@ -37,6 +110,7 @@
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod api;
 pub mod array;
 pub mod error;
 pub mod filters;
@@ -51,5 +125,11 @@ pub mod value;
 pub mod verify;
 pub mod write;
 
+pub use api::{
+    Array, ArrayError, AttributeBuilder, Batch, BatchReader, CellType, DimensionBuilder,
+    IntoDimRange, ReaderBuilder, SchemaBuilder, WriteBuilder,
+};
 pub use error::{Error, Result};
+pub use format::Datatype;
 pub use options::ReadOptions;
+pub use read::Order;

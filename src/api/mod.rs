@@ -1,0 +1,290 @@
+//! The facade: open or create an [`Array`], read it through a
+//! [`ReaderBuilder`] into typed [`Batch`]es, write fragments from typed
+//! columns through a [`WriteBuilder`], build schemas with
+//! [`SchemaBuilder`].
+//!
+//! Everything here is re-exported at the crate root. The modules beneath
+//! (`read`, `write`, `array`, `format`) stay available for what the facade
+//! does not say.
+
+mod batch;
+mod range;
+mod reader;
+mod schema;
+mod types;
+mod writer;
+
+use std::path::{Path, PathBuf};
+
+pub use batch::Batch;
+pub use range::IntoDimRange;
+pub use reader::{BatchReader, ReaderBuilder};
+pub use schema::{AttributeBuilder, DimensionBuilder, SchemaBuilder};
+pub use types::CellType;
+pub use writer::WriteBuilder;
+
+use std::collections::BTreeMap;
+
+use crate::array::fragment::Fragment;
+use crate::array::metadata::read_array_metadata;
+use crate::array::schema::read_enumeration;
+use crate::ReadOptions;
+use crate::format::Datatype;
+use crate::model::{Enumeration, MetadataValue, Schema};
+use crate::read::ArrayReader;
+use crate::write::{create_array_from_schema, CreateOptions, WriteError};
+
+/// What went wrong in a call of the facade.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ArrayError {
+    /// Reading the array failed (its files, a query the engine would refuse,
+    /// a condition that does not parse).
+    #[error(transparent)]
+    Read(#[from] crate::Error),
+    /// Writing failed (cells that do not fit the schema, a file that could
+    /// not be written, an array that already exists).
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    /// No field of that name.
+    #[error("no field {field:?} (the fields are: {})", available.join(", "))]
+    NoSuchField {
+        /// The name asked for.
+        field: String,
+        /// The names there are.
+        available: Vec<String>,
+    },
+    /// The Rust type asked for does not stand for the field's datatype
+    /// (see [`CellType`]).
+    #[error("field {field:?} is {}, not {requested}", datatype.name())]
+    WrongType {
+        /// The field.
+        field: String,
+        /// Its datatype.
+        datatype: Datatype,
+        /// The Rust type asked for.
+        requested: &'static str,
+    },
+    /// The field's cells are not of the shape asked for (var-sized cells
+    /// read as fixed-size ones, several values read as one).
+    #[error("field {field:?}: {what}")]
+    Shape {
+        /// The field.
+        field: String,
+        /// What does not fit.
+        what: String,
+    },
+    /// A cell of a text field is not UTF-8.
+    #[error("field {field:?}, cell {cell}: {source}")]
+    Utf8 {
+        /// The field.
+        field: String,
+        /// The cell's index in the batch.
+        cell: usize,
+        /// Where the bytes stop being UTF-8.
+        source: std::str::Utf8Error,
+    },
+    /// A range that cannot apply to a dimension: values outside its
+    /// datatype, of another kind (a float range on an integer dimension),
+    /// or a low end above the high end.
+    #[error("range on dimension {dimension:?}: {what}")]
+    Range {
+        /// The dimension.
+        dimension: String,
+        /// Why.
+        what: String,
+    },
+    /// A schema that [`SchemaBuilder::build`] refuses; `field` says which
+    /// part (`dimensions.x.tile_extent`).
+    #[error("schema: {field}: {what}")]
+    Schema {
+        /// The part of the schema.
+        field: String,
+        /// What is wrong with it.
+        what: String,
+    },
+}
+
+/// A TileDB array on disk, opened: its schema and fragments are read, cells
+/// are read on demand.
+///
+/// # Reading a 2-D dense float64 subarray
+///
+/// ```
+/// use tiledb_codec::Array;
+///
+/// let array = Array::open("tests/fixtures/v22/dense_float_2d_colmajor")?;
+/// let batch = array.reader().attributes(["f64"]).range("x", 2..=4).range("y", 1..=2).read()?;
+/// let v: Vec<f64> = batch.column::<f64>("f64")?.into_owned();
+/// assert_eq!(v.len(), 3 * 2);
+/// # Ok::<(), tiledb_codec::ArrayError>(())
+/// ```
+pub struct Array {
+    path: PathBuf,
+    reader: ArrayReader,
+    schema: Schema,
+}
+
+impl std::fmt::Debug for Array {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Array")
+            .field("path", &self.path)
+            .field("fragments", &self.reader.fragments.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Array {
+    /// Opens the array at `path` (its schema, its committed fragments).
+    pub fn open(path: impl AsRef<Path>) -> Result<Array, ArrayError> {
+        Self::open_with(path, &ReadOptions::default())
+    }
+
+    /// Opens the array at `path` with options (an encryption key, limits,
+    /// the schema or timestamps to read at).
+    pub fn open_with(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array, ArrayError> {
+        let path = path.as_ref().to_path_buf();
+        let reader = ArrayReader::open(&path, opts)?;
+        let schema = read_schema(&reader)?;
+        Ok(Array {
+            path,
+            reader,
+            schema,
+        })
+    }
+
+    /// Creates an array at `path` with `schema` (made by
+    /// [`SchemaBuilder`]), in the format version this crate writes, and
+    /// opens it. Fails if something is already there (an empty folder is
+    /// fine).
+    pub fn create(path: impl AsRef<Path>, schema: &Schema) -> Result<Array, ArrayError> {
+        Self::create_with(path, schema, &CreateOptions::default())
+    }
+
+    /// [`Array::create`] with options (format version, timestamp,
+    /// encryption key; an encrypted array is opened with its key).
+    pub fn create_with(
+        path: impl AsRef<Path>,
+        schema: &Schema,
+        opts: &CreateOptions,
+    ) -> Result<Array, ArrayError> {
+        create_array_from_schema(path.as_ref(), schema, opts)?;
+        let read = ReadOptions {
+            encryption_key: opts.encryption_key,
+            ..ReadOptions::default()
+        };
+        Self::open_with(path, &read)
+    }
+
+    /// The array's schema (the newest one, which reads use).
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// The committed fragments, oldest first (the ones reads see). Each
+    /// says its name, timestamps, format version and typed non-empty
+    /// domain ([`Fragment::non_empty_domain`]).
+    ///
+    /// ```
+    /// use tiledb_codec::model::DomainRange;
+    /// use tiledb_codec::Array;
+    ///
+    /// let array = Array::open("tests/fixtures/v22/dense_int_1d")?;
+    /// for f in array.fragments() {
+    ///     let domain = f.non_empty_domain()?.expect("every fragment here has one");
+    ///     let DomainRange::Int32(d) = &domain[0] else { panic!("d is INT32") };
+    ///     println!("{} (t={}): d in {}..={}", f.name.name, f.name.t1, d.start, d.end);
+    /// }
+    /// assert_eq!(array.fragments().len(), 3);
+    /// # Ok::<(), tiledb_codec::ArrayError>(())
+    /// ```
+    pub fn fragments(&self) -> &[Fragment] {
+        &self.reader.fragments
+    }
+
+    /// The array metadata, by key (later writes replace earlier ones,
+    /// deletions remove them). [`MetadataValue::values`] and
+    /// [`MetadataValue::as_str`] give the values typed.
+    pub fn metadata(&self) -> Result<BTreeMap<String, MetadataValue>, ArrayError> {
+        Ok(read_array_metadata(
+            &self.reader.dir,
+            self.reader.options(),
+        )?)
+    }
+
+    /// Where the array is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A read of this array, to say what to read.
+    pub fn reader(&self) -> ReaderBuilder<'_> {
+        ReaderBuilder::new(self)
+    }
+
+    /// A fragment to write into this array, to hand columns.
+    pub fn write(&self) -> WriteBuilder<'_> {
+        WriteBuilder::new(self)
+    }
+
+    /// The lower-level reader under the facade (plans, statistics,
+    /// aggregates, the decoded schema and fragment tables).
+    pub fn array_reader(&self) -> &ArrayReader {
+        &self.reader
+    }
+
+    /// The names of the dimensions, then of the attributes.
+    pub fn field_names(&self) -> Vec<String> {
+        let s = &self.reader.schema;
+        let dims = s.domain.dimensions.iter().map(|d| &d.name);
+        let attrs = s.attributes.iter().map(|a| &a.name);
+        dims.chain(attrs)
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .collect()
+    }
+}
+
+/// The typed schema of an opened array, with its enumerations' values
+/// (`__schema/__enumerations`, format_spec/enumeration.md).
+fn read_schema(reader: &ArrayReader) -> Result<Schema, ArrayError> {
+    let root = &reader.dir.root;
+    let mut enums = Vec::new();
+    for entry in reader.schema.enumerations.iter().flatten() {
+        let name = String::from_utf8_lossy(&entry.filename);
+        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+            return Err(crate::Error::NotTileDb {
+                path: root.clone(),
+                what: format!("enumeration file name {name:?} is not a file name"),
+            }
+            .into());
+        }
+        let file = root.join("__schema/__enumerations").join(name.as_ref());
+        let e = read_enumeration(&file, reader.options())?;
+        Enumeration::from_table(&e, &file)?;
+        enums.push(e);
+    }
+    Ok(Schema::from_table(&reader.schema, &enums, root)?)
+}
+
+impl MetadataValue {
+    /// The values as `T` (see [`CellType`] for which datatypes each type
+    /// reads); an [`ArrayError::WrongType`] naming the datatype otherwise.
+    pub fn values<T: CellType>(&self) -> Result<Vec<T>, ArrayError> {
+        if !T::accepts(self.datatype) {
+            return Err(ArrayError::WrongType {
+                field: "metadata value".into(),
+                datatype: self.datatype,
+                requested: T::NAME,
+            });
+        }
+        Ok(types::view::<T>(&self.bytes).into_owned())
+    }
+
+    /// The value as text, for a text datatype (STRING_ASCII, STRING_UTF8,
+    /// CHAR) holding UTF-8; `None` otherwise.
+    pub fn as_str(&self) -> Option<&str> {
+        crate::value::is_text(self.datatype)
+            .then(|| std::str::from_utf8(&self.bytes).ok())
+            .flatten()
+    }
+}

@@ -1,0 +1,169 @@
+//! Rust ranges as ranges on dimensions.
+
+use std::ops::{Range, RangeInclusive};
+
+use super::ArrayError;
+use crate::format::Datatype;
+use crate::read::range::{bound_kind, int_limits, BoundKind};
+use crate::read::{Bound, DimRange};
+
+/// Something that names an inclusive range of a dimension: a Rust range
+/// (`10..=20`, `10..21` for integers), a single value (a point), a
+/// [`crate::model::Range`], or a [`DimRange`]. Strings (`"a"..="c"`, `"b"`)
+/// are ranges of string dimensions.
+///
+/// The values need not be of the dimension's own type: an integer range
+/// applies to any integer (date, time) dimension whose values it fits, and
+/// to floating-point dimensions; a floating-point range applies only to
+/// floating-point dimensions. Whether it fits is checked against the
+/// dimension when the read or write is built.
+pub trait IntoDimRange {
+    /// The range as bounds.
+    fn into_dim_range(self) -> DimRange;
+}
+
+impl IntoDimRange for DimRange {
+    fn into_dim_range(self) -> DimRange {
+        self
+    }
+}
+
+macro_rules! int_ranges {
+    ($($t:ty),*) => {$(
+        impl IntoDimRange for RangeInclusive<$t> {
+            fn into_dim_range(self) -> DimRange {
+                let (lo, hi) = self.into_inner();
+                DimRange { lo: Bound::Int(i128::from(lo)), hi: Bound::Int(i128::from(hi)) }
+            }
+        }
+        impl IntoDimRange for Range<$t> {
+            /// Half-open: `a..b` is `a..=b - 1` (an empty range is refused).
+            fn into_dim_range(self) -> DimRange {
+                DimRange {
+                    lo: Bound::Int(i128::from(self.start)),
+                    hi: Bound::Int(i128::from(self.end) - 1),
+                }
+            }
+        }
+        impl IntoDimRange for $t {
+            fn into_dim_range(self) -> DimRange {
+                DimRange::point(Bound::Int(i128::from(self)))
+            }
+        }
+        impl IntoDimRange for crate::model::Range<$t> {
+            fn into_dim_range(self) -> DimRange {
+                DimRange { lo: Bound::Int(i128::from(self.start)), hi: Bound::Int(i128::from(self.end)) }
+            }
+        }
+    )*};
+}
+int_ranges!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+macro_rules! float_ranges {
+    ($($t:ty),*) => {$(
+        impl IntoDimRange for RangeInclusive<$t> {
+            fn into_dim_range(self) -> DimRange {
+                let (lo, hi) = self.into_inner();
+                DimRange { lo: Bound::Float(f64::from(lo)), hi: Bound::Float(f64::from(hi)) }
+            }
+        }
+        impl IntoDimRange for $t {
+            fn into_dim_range(self) -> DimRange {
+                DimRange::point(Bound::Float(f64::from(self)))
+            }
+        }
+        impl IntoDimRange for crate::model::Range<$t> {
+            fn into_dim_range(self) -> DimRange {
+                DimRange { lo: Bound::Float(f64::from(self.start)), hi: Bound::Float(f64::from(self.end)) }
+            }
+        }
+    )*};
+}
+float_ranges!(f32, f64);
+
+impl IntoDimRange for RangeInclusive<&str> {
+    fn into_dim_range(self) -> DimRange {
+        let (lo, hi) = self.into_inner();
+        DimRange {
+            lo: Bound::Text(lo.as_bytes().to_vec()),
+            hi: Bound::Text(hi.as_bytes().to_vec()),
+        }
+    }
+}
+
+impl IntoDimRange for RangeInclusive<String> {
+    fn into_dim_range(self) -> DimRange {
+        let (lo, hi) = self.into_inner();
+        DimRange {
+            lo: Bound::Text(lo.into_bytes()),
+            hi: Bound::Text(hi.into_bytes()),
+        }
+    }
+}
+
+impl IntoDimRange for &str {
+    fn into_dim_range(self) -> DimRange {
+        DimRange::point(Bound::Text(self.as_bytes().to_vec()))
+    }
+}
+
+impl IntoDimRange for String {
+    fn into_dim_range(self) -> DimRange {
+        DimRange::point(Bound::Text(self.into_bytes()))
+    }
+}
+
+/// `r` made to fit a dimension `dim` of `dt`: integer bounds widened to
+/// floats for floating-point dimensions, checked against the datatype's
+/// values, `lo <= hi`.
+pub(crate) fn fit(dim: &str, dt: Datatype, r: DimRange) -> Result<DimRange, ArrayError> {
+    let err = |what: String| ArrayError::Range {
+        dimension: dim.to_string(),
+        what,
+    };
+    let kind =
+        bound_kind(dt).ok_or_else(|| err(format!("a {} dimension takes no ranges", dt.name())))?;
+    let fit_bound = |b: Bound| -> Result<Bound, ArrayError> {
+        match (kind, b) {
+            (BoundKind::Float, Bound::Int(v)) => Ok(Bound::Float(v as f64)),
+            (BoundKind::Float, Bound::Float(v)) if v.is_nan() => {
+                Err(err("NaN is not a range bound".into()))
+            }
+            (BoundKind::Int, Bound::Int(v)) => {
+                let (lo, hi) = int_limits(dt);
+                if v < lo || v > hi {
+                    return Err(err(format!(
+                        "{v} is outside the values of a {} dimension ({lo} to {hi})",
+                        dt.name()
+                    )));
+                }
+                Ok(Bound::Int(v))
+            }
+            (_, b) => Ok(b),
+        }
+    };
+    let r = DimRange {
+        lo: fit_bound(r.lo)?,
+        hi: fit_bound(r.hi)?,
+    };
+    r.check(dt).map_err(err)?;
+    Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rust_ranges_become_inclusive_bounds() {
+        let r = (10..20).into_dim_range();
+        assert_eq!(r.hi, Bound::Int(19));
+        let r = fit("x", Datatype::Float64, (1..=2).into_dim_range()).unwrap();
+        assert_eq!(r.lo, Bound::Float(1.0));
+        assert!(fit("x", Datatype::Uint8, (0..=300).into_dim_range()).is_err());
+        assert!(fit("x", Datatype::Int32, (0.5..=2.0).into_dim_range()).is_err());
+        assert!(fit("x", Datatype::Int32, (5..5).into_dim_range()).is_err());
+        let s = fit("s", Datatype::StringAscii, ("a"..="c").into_dim_range()).unwrap();
+        assert_eq!(s.hi, Bound::Text(b"c".to_vec()));
+    }
+}

@@ -1,0 +1,167 @@
+//! [`ReaderBuilder`]: what to read, then batches of cells.
+
+use super::batch::Batch;
+use super::range::{fit, IntoDimRange};
+use super::{Array, ArrayError};
+use crate::array::FieldInfo;
+use crate::read::{Batches, DimRange, Order, Query, QueryCondition};
+
+/// Says what to read from an [`Array`] (fields, ranges, a condition, an
+/// order, batch sizes), then reads it: [`ReaderBuilder::build`] for an
+/// iterator of [`Batch`]es, [`ReaderBuilder::read`] for everything in one.
+/// Made by [`Array::reader`].
+///
+/// Mistakes in ranges and field names are reported by `build`/`read`, with
+/// the field named.
+///
+/// ```
+/// use tiledb_codec::{Array, Order};
+///
+/// let array = Array::open("tests/fixtures/v22/sparse_int_2d")?;
+/// let mut cells = 0;
+/// for batch in array
+///     .reader()
+///     .attributes(["a"])
+///     .range("r", 0..=49)
+///     .condition("a > 5")?
+///     .order(Order::RowMajor)
+///     .batch_size(3)
+///     .build()?
+/// {
+///     let batch = batch?;
+///     assert!(batch.len() <= 3);
+///     assert!(batch.column::<i64>("a")?.iter().all(|a| *a > 5));
+///     cells += batch.len();
+/// }
+/// assert!(cells > 0);
+/// # Ok::<(), tiledb_codec::ArrayError>(())
+/// ```
+#[must_use = "a reader does nothing until built or read"]
+pub struct ReaderBuilder<'a> {
+    array: &'a Array,
+    query: Query,
+    ranges: Vec<(String, DimRange)>,
+}
+
+impl<'a> ReaderBuilder<'a> {
+    pub(crate) fn new(array: &'a Array) -> Self {
+        ReaderBuilder {
+            array,
+            query: Query::default(),
+            ranges: Vec::new(),
+        }
+    }
+
+    /// Reads only these attributes (default: all). Dimensions come too
+    /// unless [`ReaderBuilder::coordinates`] says otherwise.
+    pub fn attributes<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.query.attributes = Some(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Keeps the cells of dimension `dim` in `range` (inclusive, see
+    /// [`IntoDimRange`]); several ranges on one dimension read their union.
+    pub fn range(mut self, dim: &str, range: impl IntoDimRange) -> Self {
+        self.ranges.push((dim.to_string(), range.into_dim_range()));
+        self
+    }
+
+    /// Keeps only cells for which `condition` holds (the syntax of
+    /// [`QueryCondition::parse`], e.g. `a > 5 AND s = 'x'`). Dense arrays
+    /// give the cells that fail it their fill values, as the engine does.
+    pub fn condition(mut self, condition: &str) -> Result<Self, ArrayError> {
+        self.query.condition = Some(QueryCondition::parse(condition)?);
+        Ok(self)
+    }
+
+    /// The order cells come back in (default: row-major).
+    pub fn order(mut self, order: Order) -> Self {
+        self.query.order = Some(order);
+        self
+    }
+
+    /// At most this many cells per batch (default:
+    /// [`Query::DEFAULT_BATCH_CELLS`]); a dense read hands out at least one
+    /// whole row of the outer dimension per batch.
+    pub fn batch_size(mut self, cells: usize) -> Self {
+        self.query.batch_cells = Some(cells.max(1));
+        self
+    }
+
+    /// The most memory, in bytes, the read may hold at once for results
+    /// and decoded tiles (default: [`Query::DEFAULT_MEMORY_BUDGET`]).
+    pub fn memory_budget(mut self, bytes: u64) -> Self {
+        self.query.memory_budget = Some(bytes);
+        self
+    }
+
+    /// Whether the dimensions come back as columns too (default: yes).
+    pub fn coordinates(mut self, yes: bool) -> Self {
+        self.query.skip_coordinates = !yes;
+        self
+    }
+
+    /// The query this builder makes, checked against the schema.
+    pub fn query(&self) -> Result<Query, ArrayError> {
+        let schema = &self.array.reader.schema;
+        let mut q = self.query.clone();
+        let known = || {
+            let attrs = schema.attributes.iter().map(|a| &a.name);
+            let dims = schema.domain.dimensions.iter().map(|d| &d.name);
+            attrs
+                .chain(dims)
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .collect::<Vec<_>>()
+        };
+        for (dim, r) in &self.ranges {
+            let f = FieldInfo::lookup(schema, dim)
+                .filter(|f| f.is_dimension)
+                .ok_or_else(|| ArrayError::NoSuchField {
+                    field: dim.clone(),
+                    available: known(),
+                })?;
+            q = q.range(dim, fit(dim, f.datatype, r.clone())?);
+        }
+        for a in q.attributes.iter().flatten() {
+            if FieldInfo::lookup(schema, a).is_none_or(|f| f.is_dimension) {
+                return Err(ArrayError::NoSuchField {
+                    field: a.clone(),
+                    available: known(),
+                });
+            }
+        }
+        Ok(q)
+    }
+
+    /// Starts the read: an iterator of batches of at most
+    /// [`ReaderBuilder::batch_size`] cells.
+    pub fn build(self) -> Result<BatchReader<'a>, ArrayError> {
+        let q = self.query()?;
+        Ok(BatchReader {
+            inner: self.array.reader.batches(&q)?,
+        })
+    }
+
+    /// Reads every cell asked for into one batch.
+    pub fn read(self) -> Result<Batch, ArrayError> {
+        let q = self.query()?;
+        Ok(Batch::new(self.array.reader.read(&q)?))
+    }
+}
+
+/// The batches of a read ([`ReaderBuilder::build`]).
+pub struct BatchReader<'a> {
+    inner: Batches<'a>,
+}
+
+impl Iterator for BatchReader<'_> {
+    type Item = Result<Batch, ArrayError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(self.inner.next()?.map(Batch::new).map_err(ArrayError::from))
+    }
+}
