@@ -45,6 +45,8 @@ pub mod inspect;
 pub mod model;
 pub mod read;
 pub mod storage;
+pub mod summary;
+pub mod svg;
 pub mod tile;
 pub mod value;
 pub mod verify;
