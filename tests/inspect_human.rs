@@ -264,3 +264,27 @@ fn pictures_parse_as_xml_in_python() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A current domain (TileDB-SOMA sets one on every array) shows as a column
+/// of the dimensions, and the picture draws over it.
+#[test]
+fn a_current_domain_is_shown_and_drawn_over() {
+    use tiledb_codec::model::{CurrentDomain, DomainRange, Range};
+    let path = Path::new("tests/fixtures/v22/dense_int_2d");
+    let mut s = ArraySummary::read(path, &ReadOptions::default()).unwrap();
+    let text = s.to_string();
+    assert!(!text.contains("current domain  set"), "{text}");
+    s.schema.current_domain = Some(CurrentDomain::NdRectangle(vec![
+        DomainRange::Int64(Range { start: 1, end: 3 }),
+        DomainRange::Int64(Range { start: 2, end: 6 }),
+    ]));
+    let text = s.to_string();
+    assert!(text.contains("current domain  set, per dimension below"), "{text}");
+    let header = text.lines().find(|l| l.contains("tile extent")).unwrap();
+    assert!(header.contains("current domain"), "{header}");
+    let rows = text.lines().find(|l| l.trim_start().starts_with("rows ")).unwrap();
+    assert!(rows.contains("[1, 4]") && rows.contains("[1, 3]"), "{rows}");
+    let svg = fragment_layout(&s).unwrap();
+    // The view's ends are the current domain's: rows 1..3, cols 2..6.
+    assert!(svg.contains(">3</text>") && svg.contains(">2</text>"), "{svg}");
+}

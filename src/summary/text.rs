@@ -22,6 +22,9 @@ fn quote(b: &[u8]) -> String {
         '\\' => out.push_str("\\\\"),
         '\n' => out.push_str("\\n"),
         '\t' => out.push_str("\\t"),
+        c if c.is_control() && c.is_ascii() => {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        }
         c if c.is_control() => {
             let _ = write!(out, "\\u{{{:x}}}", c as u32);
         }
