@@ -1,237 +1,317 @@
-//! Describes what a path holds, as JSON, from the decoded tables.
+//! Describes what a path holds, as JSON: the typed model ([`crate::model`])
+//! where there is one, the decoded tables where not.
 
 use std::path::Path;
 
-use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 
+use serde_json::{json, Value};
+
+use crate::array::fragment::{Fragment, Metadata as FragmentMetadata};
 use crate::array::schema::dimension_datatype;
-use crate::array::{directory::ArrayDirectory, fragment::Fragment, metadata, schema};
+use crate::array::{directory::ArrayDirectory, metadata, schema};
 use crate::error::{Error, Result};
 use crate::filters::ReadOptions;
 use crate::format::{
-    ArraySchema, ArrayType, Datatype, Enumeration, Filter, FilterOptions, FilterPipeline,
-    FilterType, Layout,
+    decode_all, ArrayMetadata, ArraySchema, ArrayType, Datatype, GroupDetails, ObjectType,
+    OptionalSectionIdentifier, TileGlobalOrderBounds,
 };
+use crate::model::{json, Enumeration, MetadataValue, Schema};
+use crate::storage::MappedFile;
+use crate::tile::read_generic_tile;
 use crate::value;
 
-fn layout_name(code: u8) -> Value {
-    match Layout::from_value(code) {
-        Some(l) => json!(l.name().to_ascii_lowercase().replace('_', "-")),
-        None => json!(code),
+/// Where the enumerations of the array at `array` are: the file
+/// `__schema/__enumerations/<filename>` of each (a plain file name only,
+/// since the name comes from the schema file).
+fn enumeration_file(array: &Path, filename: &[u8]) -> Result<std::path::PathBuf> {
+    let name = String::from_utf8_lossy(filename);
+    if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) {
+        return Err(Error::NotTileDb {
+            path: array.to_path_buf(),
+            what: format!("enumeration file name {name:?} is not a file name"),
+        });
     }
+    Ok(array.join("__schema/__enumerations").join(name.as_ref()))
 }
 
-fn datatype(code: u8) -> Value {
-    match Datatype::from_value(code) {
-        Some(d) => json!(d.name()),
-        None => json!(code),
+/// The schema of the array at `array` whose table is `s` (read from
+/// `schema_path`), with its enumerations read from their files
+/// (format_spec/enumeration.md).
+pub fn read_array_schema(
+    array: &Path,
+    s: &ArraySchema,
+    schema_path: &Path,
+    opts: &ReadOptions,
+) -> Result<Schema> {
+    let mut enums = Vec::new();
+    for entry in s.enumerations.iter().flatten() {
+        let file = enumeration_file(array, &entry.filename)?;
+        let e = schema::read_enumeration(&file, opts)?;
+        // Checked here so that an error names the enumeration's own file.
+        Enumeration::from_table(&e, &file)?;
+        enums.push(e);
     }
+    Schema::from_table(s, &enums, schema_path)
 }
 
-fn cell_val_num(n: u32) -> Value {
-    if n == u32::MAX {
-        json!("var")
+/// An array schema table (of the file at `path`) as JSON. Its enumerations
+/// are named only (name and filename): their values are in files of their
+/// own, which [`array_schema_json`] adds for `inspect --json` of an array.
+pub fn schema_json(s: &ArraySchema, path: &Path) -> Result<Value> {
+    let mut bare = s.clone();
+    if let Some(e) = bare.enumerations.as_mut() {
+        e.clear();
+    }
+    let mut v = json::schema_to_json(&Schema::from_table(&bare, &[], path)?);
+    v["enumerations"] = Value::Array(
+        s.enumerations
+            .iter()
+            .flatten()
+            .map(|e| {
+                json!({
+                    "name": String::from_utf8_lossy(&e.name),
+                    "filename": String::from_utf8_lossy(&e.filename),
+                })
+            })
+            .collect(),
+    );
+    Ok(v)
+}
+
+/// The `"schema"` object of `inspect --json` of an array: the schema with
+/// each enumeration's values, read from `__schema/__enumerations/<filename>`.
+pub fn array_schema_json(array: &Path, s: &ArraySchema, opts: &ReadOptions) -> Result<Value> {
+    Ok(json::schema_to_json(&read_array_schema(
+        array, s, array, opts,
+    )?))
+}
+
+/// One metadata value: a string for text types, a number for one value,
+/// a list for several.
+pub fn metadata_value(v: &MetadataValue) -> Value {
+    let t = v.datatype;
+    if value::is_text(t) {
+        return json!(String::from_utf8_lossy(&v.bytes));
+    }
+    let mut vs = value::values(t, &v.bytes);
+    if vs.len() == 1 && !matches!(t, Datatype::Blob) {
+        vs.pop().unwrap_or(Value::Null)
     } else {
-        json!(n)
+        Value::Array(vs)
     }
 }
 
-/// A filter as `{"type": NAME, option: value, ...}`.
-pub fn filter_json(f: &Filter) -> Value {
-    let mut m = Map::new();
-    let ty =
-        FilterType::from_value(f.filter_type).map_or(json!(f.filter_type), |t| json!(t.name()));
-    m.insert("type".into(), ty);
-    match &f.filter_options {
-        FilterOptions::Compressor(o) => {
-            m.insert("level".into(), json!(o.compression_level));
-            // DELTA and DOUBLE_DELTA reinterpret as ANY (no reinterpretation)
-            // when the version predates the option, as the engine does.
-            let delta = matches!(
-                FilterType::from_value(f.filter_type),
-                Some(FilterType::Delta | FilterType::DoubleDelta)
-            );
-            if let Some(r) = o
-                .reinterpret_datatype
-                .or(delta.then_some(Datatype::Any.value()))
-            {
-                m.insert("reinterpret_datatype".into(), datatype(r));
-            }
-        }
-        FilterOptions::BitWidthReduction(o) => {
-            m.insert("max_window_size".into(), json!(o.max_window_size));
-        }
-        FilterOptions::PositiveDelta(o) => {
-            m.insert("max_window_size".into(), json!(o.max_window_size));
-        }
-        FilterOptions::FloatScale(o) => {
-            m.insert("scale".into(), json!(o.scale));
-            m.insert("offset".into(), json!(o.offset));
-            m.insert("byte_width".into(), json!(o.byte_width));
-        }
-        FilterOptions::Webp(o) => {
-            m.insert("quality".into(), json!(o.quality));
-            let format = crate::format::WebpInputFormat::from_value(o.input_format)
-                .map_or(json!(o.input_format), |f| json!(f.name()));
-            m.insert("input_format".into(), format);
-            m.insert("lossless".into(), json!(o.lossless != 0));
-        }
-        FilterOptions::NoOptions => {}
-    }
-    Value::Object(m)
+/// Array or group metadata as one JSON object, key by key.
+pub fn metadata_json(md: &BTreeMap<String, MetadataValue>) -> Value {
+    Value::Object(
+        md.iter()
+            .map(|(k, v)| (k.clone(), metadata_value(v)))
+            .collect(),
+    )
 }
 
-fn pipeline_json(p: &FilterPipeline) -> Value {
-    Value::Array(p.filters.iter().map(filter_json).collect())
-}
-
-fn range_json(dt: u8, bytes: &[u8]) -> Value {
-    match Datatype::from_value(dt) {
-        Some(d) if !bytes.is_empty() => {
-            let half = bytes.len() / 2;
-            json!([
-                value::cell(d, &bytes[..half]),
-                value::cell(d, &bytes[half..])
-            ])
-        }
-        _ => Value::Null,
-    }
-}
-
-/// An array schema table as JSON. Its enumerations are named only (name and
-/// filename): their values are in files of their own, which
-/// [`array_schema_json`] adds for `inspect --json` of an array.
-pub fn schema_json(s: &ArraySchema) -> Value {
-    let dims: Vec<Value> = s
-        .domain
-        .dimensions
-        .iter()
-        .map(|d| {
-            let dt = dimension_datatype(s, d);
-            let extent = match Datatype::from_value(dt) {
-                Some(t) if !d.tile_extent.is_empty() => value::cell(t, &d.tile_extent),
-                _ => Value::Null,
-            };
-            // An empty dimension pipeline means "the coords filters" (the
-            // engine substitutes them on read, tiledb/sm/array_schema/dimension.cc);
-            // schemas before version 5 store none, and dimensions have none.
-            let filters = match &d.filters {
-                Some(p) if p.filters.is_empty() => pipeline_json(&s.coords_filters),
-                Some(p) => pipeline_json(p),
-                None => json!([]),
-            };
-            json!({
-                "name": String::from_utf8_lossy(&d.name),
-                "datatype": datatype(dt),
-                "cell_val_num": cell_val_num(d.cell_val_num.unwrap_or(1)),
-                "domain": range_json(dt, &d.domain),
-                "tile_extent": extent,
-                "filters": filters,
-            })
-        })
-        .collect();
-    let attrs: Vec<Value> = s
-        .attributes
-        .iter()
-        .map(|a| {
-            let fill = match (Datatype::from_value(a.datatype), &a.fill_value) {
-                (Some(t), Some(v)) => value::cell(t, v),
-                _ => Value::Null,
-            };
-            let enumeration = a
-                .enumeration_name
-                .as_ref()
-                .filter(|n| !n.is_empty())
-                .map_or(Value::Null, |n| json!(String::from_utf8_lossy(n)));
-            json!({
-                "name": String::from_utf8_lossy(&a.name),
-                "datatype": datatype(a.datatype),
-                "cell_val_num": cell_val_num(a.cell_val_num),
-                "nullable": a.nullable.unwrap_or(0) != 0,
-                "fill_value": fill,
-                "filters": pipeline_json(&a.filters),
-                "enumeration": enumeration,
-            })
-        })
-        .collect();
-    let array_type = match ArrayType::from_value(s.array_type) {
-        Some(t) => json!(t.name().to_ascii_lowercase()),
-        None => json!(s.array_type),
-    };
-    json!({
-        "version": s.array_version,
-        "array_type": array_type,
-        "cell_order": layout_name(s.cell_order),
-        "tile_order": layout_name(s.tile_order),
-        "capacity": s.capacity,
-        "allows_duplicates": s.allows_dups.unwrap_or(0) != 0,
-        "dimensions": dims,
-        "attributes": attrs,
-        "coords_filters": pipeline_json(&s.coords_filters),
-        "offsets_filters": pipeline_json(&s.offsets_filters),
-        "validity_filters": s.validity_filters.as_ref().map_or(json!([]), pipeline_json),
-        "enumerations": s.enumerations.as_ref().map_or(json!([]), |es| {
-            Value::Array(es.iter().map(|e| json!({
-                "name": String::from_utf8_lossy(&e.name),
-                "filename": String::from_utf8_lossy(&e.filename),
-            })).collect())
-        }),
-    })
-}
-
-/// One enumeration as [`crate::write::create_array`] takes it back: name,
-/// filename, datatype, cell_val_num, ordered and the values (each one value
-/// or a list, as cells are shown; text as a string).
-pub fn enumeration_json(e: &Enumeration, path: &Path) -> Result<Value> {
-    let values = schema::enumeration_values(e, path)?;
-    // enumeration_values has checked the datatype.
-    let dt = Datatype::from_value(e.datatype).unwrap_or(Datatype::Any);
-    let var = e.cell_val_num == u32::MAX;
-    let values: Vec<Value> = values
+/// The JSON account of a group: its members (latest details file) and metadata.
+pub fn group_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
+    let members: Vec<Value> = metadata::read_group_members(path, opts)?
         .into_iter()
-        .map(|b| {
-            // A var-sized value that is not text is a list even when it
-            // holds one number, so that it reads back as var-sized.
-            if var && !value::is_text(dt) {
-                Value::Array(value::values(dt, b))
-            } else {
-                value::cell(dt, b)
-            }
+        .map(|m| {
+            let ty = ObjectType::from_value(m.object_type).map_or(json!(m.object_type), |t| {
+                json!(t.name().to_ascii_lowercase())
+            });
+            json!({"name": m.name, "uri": m.uri, "type": ty, "relative": m.relative})
         })
         .collect();
+    let dir = ArrayDirectory::open(path)?;
     Ok(json!({
-        "name": String::from_utf8_lossy(&e.name),
-        "filename": String::from_utf8_lossy(&e.path_name),
-        "datatype": datatype(e.datatype),
-        "cell_val_num": cell_val_num(e.cell_val_num),
-        "ordered": e.ordered != 0,
-        "values": values,
+        "kind": "group",
+        "path": path.display().to_string(),
+        "members": members,
+        "metadata": metadata_json(&metadata::read_array_metadata(&dir, opts)?),
     }))
 }
 
-/// The `"schema"` object of `inspect --json` of an array: [`schema_json`]
-/// with each enumeration's values, read from
-/// `__schema/__enumerations/<filename>` (format_spec/enumeration.md).
-pub fn array_schema_json(array: &Path, s: &ArraySchema, opts: &ReadOptions) -> Result<Value> {
-    let mut v = schema_json(s);
-    let mut enums = Vec::new();
-    for entry in s.enumerations.iter().flatten() {
-        let name = String::from_utf8_lossy(&entry.filename);
-        // The name comes from the schema file: a plain file name only.
-        if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) {
-            return Err(Error::NotTileDb {
-                path: array.to_path_buf(),
-                what: format!("enumeration file name {name:?} is not a file name"),
-            });
-        }
-        let file = array.join("__schema/__enumerations").join(name.as_ref());
-        enums.push(enumeration_json(
-            &schema::read_enumeration(&file, opts)?,
-            &file,
-        )?);
+/// A fragment's non-empty domain, one `[lo, hi]` per dimension (null
+/// where the fragment has none or it does not decode).
+fn non_empty_domain_json(frag: &Fragment) -> Value {
+    let Ok(Some(ned)) = frag.non_empty_domain() else {
+        return Value::Null;
+    };
+    let s = &frag.schema;
+    Value::Array(
+        ned.iter()
+            .zip(&s.domain.dimensions)
+            .map(
+                |(r, d)| match Datatype::from_value(dimension_datatype(s, d)) {
+                    Some(dt) => json::range_to_json(dt, r),
+                    None => Value::Null,
+                },
+            )
+            .collect(),
+    )
+}
+
+/// The footer's optional sections as `inspect --json` shows them: the
+/// identifier, its name when the format defines it, the data size, and
+/// the decoded payload of known sections (unknown ones are skipped).
+fn optional_sections_json(frag: &Fragment) -> Value {
+    let FragmentMetadata::Footer(f) = &frag.metadata else {
+        return Value::Null;
+    };
+    let Some(sections) = &f.optional_sections else {
+        return Value::Null;
+    };
+    let d = frag.schema.domain.dimensions.len() as u64;
+    Value::Array(
+        sections
+            .iter()
+            .map(|s| {
+                let known = OptionalSectionIdentifier::from_value(s.identifier);
+                let mut v = json!({
+                    "identifier": s.identifier,
+                    "name": known.map(|k| k.name()),
+                    "data_size": s.data_size,
+                });
+                if known == Some(OptionalSectionIdentifier::TileGlobalOrderOffsets) {
+                    if let Ok(b) =
+                        decode_all::<TileGlobalOrderBounds>(&s.data, frag.metadata_path(), 0, (d,))
+                    {
+                        v["tile_global_order_bounds"] = json!({
+                            "min_offsets": b.min_offsets,
+                            "max_offsets": b.max_offsets,
+                        });
+                    }
+                }
+                v
+            })
+            .collect(),
+    )
+}
+
+/// The account of a fragment in `inspect --json`.
+pub fn fragment_json(frag: &Fragment) -> Value {
+    let footer = match &frag.metadata {
+        FragmentMetadata::Footer(f) => serde_json::to_value(f).unwrap_or(Value::Null),
+        FragmentMetadata::Legacy(l) => serde_json::to_value(l).unwrap_or(Value::Null),
+    };
+    let array_type =
+        ArrayType::from_value(frag.schema.array_type).map(|t| t.name().to_ascii_lowercase());
+    let mut out = json!({
+        "name": frag.name.name,
+        "version": frag.version(),
+        "timestamps": [frag.name.t1, frag.name.t2],
+        "non_empty_domain": non_empty_domain_json(frag),
+        "dense": frag.dense,
+        "cell_num": frag.cell_num(),
+        "array_schema_name": frag.schema_name,
+        "array_type": array_type,
+        "footer": footer,
+    });
+    // Footers have optional sections from version 23 on only.
+    let sections = optional_sections_json(frag);
+    if !sections.is_null() {
+        out["optional_sections"] = sections;
     }
-    v["enumerations"] = Value::Array(enums);
-    Ok(v)
+    out
+}
+
+/// The JSON account of one file, decoded by what its name says it is.
+pub fn file_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
+    let name = path
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let parent = path
+        .parent()
+        .and_then(Path::file_name)
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let file = MappedFile::open(path)?;
+    let tile_json = |what: &str, data: Value, header: &crate::format::GenericTileHeader| {
+        json!({"kind": "file", "path": path.display().to_string(), "what": what,
+               "generic_tile_header": serde_json::to_value(header).unwrap_or(Value::Null), "content": data})
+    };
+    if name == "__array_schema.tdb" || parent == "__schema" {
+        let t = read_generic_tile(&file, 0, opts)?;
+        let s: crate::format::ArraySchema = decode_all(&t.data, path, 0, ())?;
+        return Ok(tile_json("array schema", schema_json(&s, path)?, &t.header));
+    }
+    if parent == "__meta" && !name.contains('.') {
+        let t = read_generic_tile(&file, 0, opts)?;
+        let md: ArrayMetadata = decode_all(&t.data, path, 0, ())?;
+        return Ok(tile_json(
+            "array metadata",
+            serde_json::to_value(&md).unwrap_or(Value::Null),
+            &t.header,
+        ));
+    }
+    if parent == "__enumerations" {
+        let t = read_generic_tile(&file, 0, opts)?;
+        let e: crate::format::Enumeration = decode_all(&t.data, path, 0, ())?;
+        return Ok(tile_json(
+            "enumeration",
+            serde_json::to_value(&e).unwrap_or(Value::Null),
+            &t.header,
+        ));
+    }
+    if parent == "__group" {
+        let t = read_generic_tile(&file, 0, opts)?;
+        let g: GroupDetails = decode_all(&t.data, path, 0, ())?;
+        return Ok(tile_json(
+            "group details",
+            serde_json::to_value(&g).unwrap_or(Value::Null),
+            &t.header,
+        ));
+    }
+    if name == "__fragment_metadata.tdb" {
+        let frag_dir = path.parent().unwrap_or(path);
+        let mut v = inspect_json(frag_dir, opts)?;
+        v["kind"] = json!("file");
+        v["what"] = json!("fragment metadata");
+        return Ok(v);
+    }
+    let text_list = |what: &str, lines: Vec<Vec<u8>>| {
+        json!({"kind": "file", "path": path.display().to_string(), "what": what,
+               "content": lines.iter().map(|l| String::from_utf8_lossy(l).into_owned()).collect::<Vec<_>>()})
+    };
+    match name.rsplit('.').next() {
+        Some("vac") => {
+            let v: crate::format::VacuumFile = decode_all(file.bytes(), path, 0, ())?;
+            return Ok(text_list(
+                "vacuum file",
+                v.entries.into_iter().map(|e| e.uri).collect(),
+            ));
+        }
+        Some("ign") => {
+            let v: crate::format::IgnoreFile = decode_all(file.bytes(), path, 0, ())?;
+            return Ok(text_list(
+                "ignore file",
+                v.entries.into_iter().map(|e| e.uri).collect(),
+            ));
+        }
+        Some("con") => {
+            let v: crate::format::ConsolidatedCommits = decode_all(file.bytes(), path, 0, ())?;
+            return Ok(text_list(
+                "consolidated commits",
+                v.entries.into_iter().map(|e| e.uri).collect(),
+            ));
+        }
+        Some("wrt") | Some("ok") => {
+            return Ok(
+                json!({"kind": "file", "path": path.display().to_string(), "what": "commit marker", "size": file.len()}),
+            );
+        }
+        _ => {}
+    }
+    // Anything else: a generic tile, if it is one.
+    let t = read_generic_tile(&file, 0, opts)?;
+    Ok(tile_json(
+        "generic tile",
+        json!({"tile_size": t.data.len()}),
+        &t.header,
+    ))
 }
 
 /// What kind of thing a path is.
@@ -280,13 +360,13 @@ pub fn array_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
     let mut fragments = Vec::new();
     for e in &dir.fragments {
         let frag = Fragment::open(&dir, e, opts)?;
-        fragments.push(frag.to_json());
+        fragments.push(fragment_json(&frag));
     }
-    let meta = metadata::read_array_metadata(&dir, opts)?;
+    let meta = metadata_json(&metadata::read_array_metadata(&dir, opts)?);
     Ok(json!({
         "kind": "array",
         "path": path.display().to_string(),
-        "schema": array_schema_json(path, &s, opts)?,
+        "schema": json::schema_to_json(&read_array_schema(path, &s, &schema_path, opts)?),
         "schema_name": schema_path.file_name().map(|n| n.to_string_lossy().into_owned()),
         "fragments": fragments,
         "metadata": meta,
@@ -297,7 +377,7 @@ pub fn array_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
 pub fn inspect_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
     match kind(path)? {
         Kind::Array => array_json(path, opts),
-        Kind::Group => crate::array::metadata::group_json(path, opts),
+        Kind::Group => group_json(path, opts),
         Kind::Fragment => {
             // From version 12 fragments sit in `__fragments/`; before, in the array folder.
             let array = match path.parent() {
@@ -319,11 +399,11 @@ pub fn inspect_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
                 })?,
             };
             let frag = Fragment::open(&dir, &entry, opts)?;
-            let mut v = frag.to_json();
+            let mut v = fragment_json(&frag);
             v["kind"] = json!("fragment");
             Ok(v)
         }
-        Kind::File => crate::array::metadata::file_json(path, opts),
+        Kind::File => file_json(path, opts),
     }
 }
 

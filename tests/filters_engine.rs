@@ -131,8 +131,9 @@ fn every_single_fragment_fixture_decodes_to_the_engine_values() {
                     continue; // multi-dimensional dense layouts: issue 4's reader
                 }
                 let dim = String::from_utf8_lossy(&dims[0].name).into_owned();
-                let ned = frag.non_empty_domain();
-                let (lo, hi) = (ned[0][0].as_i64().unwrap(), ned[0][1].as_i64().unwrap());
+                let ned = frag.non_empty_domain().unwrap().unwrap();
+                let r = ned[0].as_i128().unwrap();
+                let (lo, hi) = (r.start as i64, r.end as i64);
                 let dt =
                     tiledb_codec::format::Datatype::from_value(dims[0].datatype.unwrap()).unwrap();
                 let dom_lo = value::cell(dt, &dims[0].domain[..dims[0].domain.len() / 2])

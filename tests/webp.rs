@@ -10,14 +10,15 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde_json::Value;
 use tiledb_codec::array::{ArrayDirectory, Fragment};
 use tiledb_codec::filters::ReadOptions;
+use tiledb_codec::model::DomainRange;
 use tiledb_codec::read::field::{read_field, FieldInfo};
 use tiledb_codec::value;
 
-fn bounds(v: &Value) -> (u64, u64) {
-    (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())
+fn bounds(r: &DomainRange) -> (u64, u64) {
+    let r = r.as_i128().unwrap();
+    (r.start as u64, r.end as u64)
 }
 
 /// Reads attribute `rgb` of the array's one fragment, which covers the whole
@@ -37,7 +38,7 @@ fn check(path: &Path) -> usize {
     let extent =
         |d: &tiledb_codec::format::Dimension| value::cell(dt, &d.tile_extent).as_u64().unwrap();
     let (ty, tx) = (extent(&dims[0]), extent(&dims[1]));
-    let ned = frag.non_empty_domain();
+    let ned = frag.non_empty_domain().unwrap().unwrap();
     let ((y0, y1), (x0, x1)) = (bounds(&ned[0]), bounds(&ned[1]));
     let (rows, cols) = (y1 - y0 + 1, x1 - x0 + 1);
     assert!(rows % ty == 0 && cols % tx == 0, "whole tiles only");

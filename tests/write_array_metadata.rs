@@ -9,6 +9,7 @@ use tiledb_codec::array::metadata::read_array_metadata;
 use tiledb_codec::array::ArrayDirectory;
 use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::format::Datatype;
+use tiledb_codec::inspect::metadata_json;
 use tiledb_codec::write::{create_array, delete_metadata, put_metadata, WriteError};
 use write_support::{engine_account, TempDir};
 
@@ -40,7 +41,7 @@ fn metadata_reads_back_in_the_engine() {
     assert_eq!(acc["metadata"], want);
     let dir = ArrayDirectory::open(&path).unwrap();
     assert_eq!(dir.metadata.len(), 6);
-    let ours = read_array_metadata(&dir, &ReadOptions::default()).unwrap();
+    let ours = metadata_json(&read_array_metadata(&dir, &ReadOptions::default()).unwrap());
     assert_eq!(ours, want, "{ours}");
     assert!(ours.get("gone").is_none(), "{ours}");
     // Nothing half-written is left behind.

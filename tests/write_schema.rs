@@ -9,7 +9,7 @@ use tiledb_codec::array::schema::{read_enumeration, read_schema};
 use tiledb_codec::array::ArrayDirectory;
 use tiledb_codec::filters::ReadOptions;
 use tiledb_codec::format::{decode_all, encode, ArraySchema};
-use tiledb_codec::inspect::schema_json;
+use tiledb_codec::inspect;
 use tiledb_codec::write::{build_schema, create_array, WriteError};
 use write_support::{common, schema_json_with_enumerations, TempDir};
 
@@ -24,6 +24,11 @@ fn fixture_schemas() -> Vec<(String, std::path::PathBuf, ArraySchema)> {
         out.push((f.id, f.path, s));
     }
     out
+}
+
+/// The account of a schema table (enumerations by name only).
+fn schema_json(s: &ArraySchema) -> Value {
+    inspect::schema_json(s, std::path::Path::new("schema")).unwrap()
 }
 
 fn without_version(mut v: Value) -> Value {

@@ -3,8 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tiledb_codec::array::metadata::metadata_value;
-use tiledb_codec::format::{decode, ArrayMetadata};
+use tiledb_codec::format::{decode, ArrayMetadata, Datatype};
+use tiledb_codec::inspect::metadata_value;
+use tiledb_codec::model::MetadataValue;
 
 fuzz_target!(|data: &[u8]| {
     let path = tiledb_codec_fuzz::path("fuzz/__meta/__1_1_0123456789abcdef0123456789abcdef");
@@ -12,10 +13,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for e in &md.entries {
-        let _ = metadata_value(
-            e.value_type.unwrap_or(u8::MAX),
-            e.value.as_deref().unwrap_or(&[]),
-        );
+        if let Some(dt) = e.value_type.and_then(Datatype::from_value) {
+            let v = MetadataValue::new(dt, e.value.clone().unwrap_or_default());
+            let _ = metadata_value(&v);
+        }
     }
     let _ = serde_json::to_string(&md);
 });

@@ -12,7 +12,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok((schema, _)) = decode::<ArraySchema>(data, path, 0, ()) else {
         return;
     };
-    let _ = tiledb_codec::inspect::schema_json(&schema);
+    let _ = tiledb_codec::inspect::schema_json(&schema, path);
+    if let Ok(s) = tiledb_codec::model::Schema::from_table(&schema, &[], path) {
+        let _ = tiledb_codec::model::json::schema_to_json(&s);
+        let _ = s.to_table(s.version);
+    }
     let _ = serde_json::to_string(&schema);
     let _ = schema.domain.coord_sizes();
     let names = schema

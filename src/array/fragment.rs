@@ -4,20 +4,19 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Value};
-
 use super::directory::{ArrayDirectory, Entry};
 use crate::array::schema::dimension_datatype;
 use crate::error::{Error, Result};
 use crate::filters::ReadOptions;
 use crate::format::{
-    decode, decode_all, rt, ArraySchema, ArrayType, Datatype, FooterLength, FragmentFooter,
+    decode, decode_all, rt, ArraySchema, Datatype, FooterLength, FragmentFooter,
     LegacyFragmentMetadata, OptionalSectionIdentifier, RTree, TileGlobalOrderBounds, TileMinMax,
     TileNullCounts, TileOffsets, TileSums,
 };
+use crate::model::table::ranges_from_mbr;
+use crate::model::{DomainRange, NonEmptyDomain, Value};
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
-use crate::value;
 
 /// The footer of a fragment, as stored: a current footer (version 3 on) or
 /// the legacy metadata of versions 1 and 2.
@@ -441,101 +440,58 @@ impl Fragment {
         Ok(Some((read(*lo)?, read(*hi)?)))
     }
 
-    /// The footer's optional sections as `inspect --json` shows them: the
-    /// identifier, its name when the format defines it, the data size, and
-    /// the decoded payload of known sections (unknown ones are skipped).
-    fn optional_sections_json(&self) -> Value {
-        let Metadata::Footer(f) = &self.metadata else {
-            return Value::Null;
-        };
-        let Some(sections) = &f.optional_sections else {
-            return Value::Null;
-        };
-        let d = self.schema.domain.dimensions.len() as u64;
-        Value::Array(
-            sections
-                .iter()
-                .map(|s| {
-                    let known = OptionalSectionIdentifier::from_value(s.identifier);
-                    let mut v = json!({
-                        "identifier": s.identifier,
-                        "name": known.map(|k| k.name()),
-                        "data_size": s.data_size,
-                    });
-                    if known == Some(OptionalSectionIdentifier::TileGlobalOrderOffsets) {
-                        if let Ok(b) = decode_all::<TileGlobalOrderBounds>(
-                            &s.data,
-                            self.meta_file.path(),
-                            0,
-                            (d,),
-                        ) {
-                            v["tile_global_order_bounds"] = json!({
-                                "min_offsets": b.min_offsets,
-                                "max_offsets": b.max_offsets,
-                            });
-                        }
-                    }
-                    v
-                })
-                .collect(),
-        )
-    }
-
     /// The metadata file's path.
     pub fn metadata_path(&self) -> &Path {
         self.meta_file.path()
     }
 
-    /// The non-empty domain, one `[lo, hi]` per dimension.
-    pub fn non_empty_domain(&self) -> Value {
-        let dims = &self.schema.domain.dimensions;
-        let dts: Vec<u8> = dims
-            .iter()
-            .map(|d| dimension_datatype(&self.schema, d))
-            .collect();
-        let pair = |dt: u8, lo: &[u8], hi: &[u8]| match Datatype::from_value(dt) {
-            Some(t) => json!([value::cell(t, lo), value::cell(t, hi)]),
-            None => Value::Null,
+    /// The non-empty domain, one typed range per dimension; `None` where
+    /// the fragment stores none. A range that does not fit its dimension's
+    /// datatype is a decode error.
+    pub fn non_empty_domain(&self) -> Result<Option<NonEmptyDomain>> {
+        let bad = |table: &str, field: &str| {
+            Error::decode(
+                self.meta_file.path(),
+                self.footer_range.0,
+                table,
+                field,
+                "the non-empty domain does not fit the dimensions' datatypes",
+            )
         };
-        let split = |raw: &[u8]| -> Value {
+        let split = |raw: &[u8], table: &str, field: &str| -> Result<NonEmptyDomain> {
             let mut out = Vec::new();
             let mut pos = 0usize;
-            for dt in &dts {
-                let w = rt::datatype_size(*dt) as usize;
-                if pos + 2 * w > raw.len() {
-                    return Value::Null;
-                }
-                out.push(pair(*dt, &raw[pos..pos + w], &raw[pos + w..pos + 2 * w]));
-                pos += 2 * w;
+            for d in &self.schema.domain.dimensions {
+                let dt = Datatype::from_value(dimension_datatype(&self.schema, d))
+                    .ok_or_else(|| bad(table, field))?;
+                let w = 2 * dt.size() as usize;
+                let r = raw
+                    .get(pos..pos + w)
+                    .and_then(|b| DomainRange::from_le_pair(dt, b))
+                    .ok_or_else(|| bad(table, field))?;
+                out.push(r);
+                pos += w;
             }
-            Value::Array(out)
+            Ok(out)
         };
         match &self.metadata {
             Metadata::Footer(f) => {
                 if let Some(mbr) = &f.non_empty_domain {
-                    Value::Array(
-                        mbr.ranges
-                            .iter()
-                            .zip(&dts)
-                            .map(|(r, dt)| match r.min_length {
-                                Some(m) => {
-                                    let m = (m as usize).min(r.range.len());
-                                    pair(*dt, &r.range[..m], &r.range[m..])
-                                }
-                                None => {
-                                    let h = r.range.len() / 2;
-                                    pair(*dt, &r.range[..h], &r.range[h..])
-                                }
-                            })
-                            .collect(),
-                    )
+                    ranges_from_mbr(&self.schema, mbr)
+                        .map(Some)
+                        .ok_or_else(|| bad("FragmentFooter", "non_empty_domain"))
                 } else if let Some(raw) = &f.legacy_non_empty_domain {
-                    split(raw)
+                    split(raw, "FragmentFooter", "legacy_non_empty_domain").map(Some)
                 } else {
-                    Value::Null
+                    Ok(None)
                 }
             }
-            Metadata::Legacy(l) => split(&l.non_empty_domain),
+            Metadata::Legacy(l) => split(
+                &l.non_empty_domain,
+                "LegacyFragmentMetadata",
+                "non_empty_domain",
+            )
+            .map(Some),
         }
     }
 
@@ -557,48 +513,21 @@ impl Fragment {
                     .checked_add(last)
             };
         }
-        let ned = self.non_empty_domain();
+        let ned = self.non_empty_domain().ok()??;
         let mut cells: u64 = 1;
-        for (d, r) in self.schema.domain.dimensions.iter().zip(ned.as_array()?) {
+        for (d, r) in self.schema.domain.dimensions.iter().zip(&ned) {
             let dt = Datatype::from_value(dimension_datatype(&self.schema, d))?;
-            let lo_dom = int(value::cell(dt, &d.domain[..d.domain.len() / 2]))?;
-            let ext = int(value::cell(dt, &d.tile_extent))?;
-            let (lo, hi) = (int(r[0].clone())?, int(r[1].clone())?);
+            let dom = DomainRange::from_le_pair(dt, &d.domain)?.as_i128()?;
+            let ext = Value::from_le_bytes(dt, &d.tile_extent)?.as_i128()?;
+            let r = r.as_i128()?;
             if ext <= 0 {
                 return None;
             }
-            let first = (lo - lo_dom).div_euclid(ext);
-            let last = (hi - lo_dom).div_euclid(ext);
-            cells = cells.checked_mul(u64::try_from((last - first + 1) * ext).ok()?)?;
+            let first = (r.start - dom.start).div_euclid(ext);
+            let last = (r.end - dom.start).div_euclid(ext);
+            cells = cells.checked_mul(u64::try_from((last - first + 1).checked_mul(ext)?).ok()?)?;
         }
         Some(cells)
-    }
-
-    /// The account of `inspect --json`.
-    pub fn to_json(&self) -> Value {
-        let footer = match &self.metadata {
-            Metadata::Footer(f) => serde_json::to_value(f).unwrap_or(Value::Null),
-            Metadata::Legacy(l) => serde_json::to_value(l).unwrap_or(Value::Null),
-        };
-        let array_type =
-            ArrayType::from_value(self.schema.array_type).map(|t| t.name().to_ascii_lowercase());
-        let mut out = json!({
-            "name": self.name.name,
-            "version": self.version(),
-            "timestamps": [self.name.t1, self.name.t2],
-            "non_empty_domain": self.non_empty_domain(),
-            "dense": self.dense,
-            "cell_num": self.cell_num(),
-            "array_schema_name": self.schema_name,
-            "array_type": array_type,
-            "footer": footer,
-        });
-        // Footers have optional sections from version 23 on only.
-        let sections = self.optional_sections_json();
-        if !sections.is_null() {
-            out["optional_sections"] = sections;
-        }
-        out
     }
 }
 
@@ -630,10 +559,4 @@ fn check_optional_sections(
         }
     }
     Ok(())
-}
-
-fn int(v: Value) -> Option<i128> {
-    v.as_i64()
-        .map(i128::from)
-        .or_else(|| v.as_u64().map(i128::from))
 }

@@ -344,3 +344,241 @@ pub struct MetadataValue {
     /// The values' bytes, little-endian (`datatype.size()` bytes each).
     pub bytes: Vec<u8>,
 }
+
+mod bytes;
+pub mod json;
+pub(crate) mod table;
+
+pub use bytes::default_fill_value;
+pub use table::ModelError;
+
+impl CellValNum {
+    /// One value per cell.
+    pub fn single() -> Self {
+        CellValNum::Fixed(NonZeroU32::MIN)
+    }
+
+    /// Whether cells are var-sized.
+    pub fn is_var(self) -> bool {
+        self == CellValNum::Var
+    }
+
+    /// The fixed count, `None` for var-sized cells.
+    pub fn fixed(self) -> Option<u32> {
+        match self {
+            CellValNum::Fixed(n) => Some(n.get()),
+            CellValNum::Var => None,
+        }
+    }
+
+    /// From the on-disk code (`u32::MAX` is var-sized); `None` for 0.
+    pub fn from_raw(n: u32) -> Option<Self> {
+        if n == u32::MAX {
+            Some(CellValNum::Var)
+        } else {
+            NonZeroU32::new(n).map(CellValNum::Fixed)
+        }
+    }
+
+    /// The on-disk code (`u32::MAX` for var-sized).
+    pub fn to_raw(self) -> u32 {
+        self.fixed().unwrap_or(u32::MAX)
+    }
+}
+
+impl<T> Range<T> {
+    /// The range `[start, end]`.
+    pub fn new(start: T, end: T) -> Self {
+        Range { start, end }
+    }
+}
+
+impl From<ArrayType> for crate::format::ArrayType {
+    fn from(t: ArrayType) -> Self {
+        match t {
+            ArrayType::Dense => crate::format::ArrayType::Dense,
+            ArrayType::Sparse => crate::format::ArrayType::Sparse,
+        }
+    }
+}
+
+impl From<Layout> for crate::format::Layout {
+    fn from(l: Layout) -> Self {
+        use crate::format::Layout as L;
+        match l {
+            Layout::RowMajor => L::RowMajor,
+            Layout::ColMajor => L::ColMajor,
+            Layout::GlobalOrder => L::GlobalOrder,
+            Layout::Unordered => L::Unordered,
+            Layout::Hilbert => L::Hilbert,
+        }
+    }
+}
+
+impl From<crate::format::Layout> for Layout {
+    fn from(l: crate::format::Layout) -> Self {
+        use crate::format::Layout as L;
+        match l {
+            L::RowMajor => Layout::RowMajor,
+            L::ColMajor => Layout::ColMajor,
+            L::GlobalOrder => Layout::GlobalOrder,
+            L::Unordered => Layout::Unordered,
+            L::Hilbert => Layout::Hilbert,
+        }
+    }
+}
+
+impl Dimension {
+    /// A fixed-size dimension of one value per cell, with the schema's
+    /// coordinate filters. `domain` and `tile_extent` must be of
+    /// `datatype` (checked when the schema is laid out).
+    pub fn new(
+        name: impl Into<String>,
+        datatype: Datatype,
+        domain: DomainRange,
+        tile_extent: Option<Value>,
+    ) -> Self {
+        Dimension {
+            name: name.into(),
+            datatype,
+            cell_val_num: CellValNum::single(),
+            domain: Some(domain),
+            tile_extent,
+            filters: None,
+        }
+    }
+
+    /// A var-sized string dimension (`STRING_ASCII`), which has no domain
+    /// and no tile extent.
+    pub fn string(name: impl Into<String>) -> Self {
+        Dimension {
+            name: name.into(),
+            datatype: Datatype::StringAscii,
+            cell_val_num: CellValNum::Var,
+            domain: None,
+            tile_extent: None,
+            filters: None,
+        }
+    }
+}
+
+impl Attribute {
+    /// An attribute of one value per cell, not nullable, without filters,
+    /// with the engine's default fill value of `datatype`.
+    pub fn new(name: impl Into<String>, datatype: Datatype) -> Self {
+        Attribute {
+            name: name.into(),
+            datatype,
+            cell_val_num: CellValNum::single(),
+            nullable: false,
+            fill_value: default_fill_value(datatype),
+            fill_value_valid: false,
+            filters: Vec::new(),
+            enumeration: None,
+        }
+    }
+}
+
+impl Enumeration {
+    /// An enumeration of `values` (each as its bytes), stored in
+    /// `__schema/__enumerations/<path_name>`.
+    pub fn new(
+        name: impl Into<String>,
+        path_name: impl Into<String>,
+        datatype: Datatype,
+        cell_val_num: CellValNum,
+        ordered: bool,
+        values: Vec<Vec<u8>>,
+    ) -> Self {
+        Enumeration {
+            name: name.into(),
+            path_name: path_name.into(),
+            datatype,
+            cell_val_num,
+            ordered,
+            values,
+        }
+    }
+}
+
+impl DimensionLabel {
+    /// A label of dimension `dimension` stored in the array at `uri`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        dimension: u32,
+        name: impl Into<String>,
+        uri: impl Into<String>,
+        relative_uri: bool,
+        attribute: impl Into<String>,
+        order: DataOrder,
+        datatype: Datatype,
+        cell_val_num: CellValNum,
+        external: bool,
+    ) -> Self {
+        DimensionLabel {
+            dimension,
+            name: name.into(),
+            uri: uri.into(),
+            relative_uri,
+            attribute: attribute.into(),
+            order,
+            datatype,
+            cell_val_num,
+            external,
+        }
+    }
+}
+
+impl Schema {
+    /// A schema of the newest format version with the engine's defaults:
+    /// row-major orders, capacity 10000, no duplicates, ZSTD coordinate
+    /// and offsets filters, RLE validity filters, no enumerations, labels
+    /// or current domain.
+    pub fn new(
+        array_type: ArrayType,
+        dimensions: Vec<Dimension>,
+        attributes: Vec<Attribute>,
+    ) -> Self {
+        Schema {
+            version: crate::write::FORMAT_VERSION,
+            array_type,
+            cell_order: Layout::RowMajor,
+            tile_order: Layout::RowMajor,
+            capacity: 10000,
+            allows_duplicates: false,
+            dimensions,
+            attributes,
+            coords_filters: vec![Filter::Zstd { level: -1 }],
+            offsets_filters: vec![Filter::Zstd { level: -1 }],
+            validity_filters: vec![Filter::Rle { level: -1 }],
+            enumerations: Vec::new(),
+            dimension_labels: Vec::new(),
+            current_domain: None,
+        }
+    }
+
+    /// The dimension named `name`.
+    pub fn dimension(&self, name: &str) -> Option<&Dimension> {
+        self.dimensions.iter().find(|d| d.name == name)
+    }
+
+    /// The attribute named `name`.
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.attributes.iter().find(|a| a.name == name)
+    }
+
+    /// The enumeration named `name`.
+    pub fn enumeration(&self, name: &str) -> Option<&Enumeration> {
+        self.enumerations.iter().find(|e| e.name == name)
+    }
+}
+
+impl MetadataValue {
+    /// A metadata value of `datatype` holding `bytes`.
+    pub fn new(datatype: Datatype, bytes: Vec<u8>) -> Self {
+        MetadataValue { datatype, bytes }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -913,15 +913,10 @@ fn ned_bounds(f: &Fragment, dims: &[Dim]) -> Option<Vec<(Bound, Bound)>> {
 
 /// A fragment's integer non-empty domain, from the same source as reads.
 fn ned_ints(f: &Fragment) -> Option<Vec<(i128, i128)>> {
-    let ned = f.non_empty_domain();
-    let num = |v: &Value| {
-        v.as_i64()
-            .map(i128::from)
-            .or_else(|| v.as_u64().map(i128::from))
-    };
-    ned.as_array()?
+    f.non_empty_domain()
+        .ok()??
         .iter()
-        .map(|r| Some((num(&r[0])?, num(&r[1])?)))
+        .map(|r| r.as_i128().map(|r| (r.start, r.end)))
         .collect()
 }
 

@@ -932,20 +932,10 @@ impl ArrayReader {
     }
 
     fn fragment_ned(&self, f: &Fragment) -> Option<Vec<(i128, i128)>> {
-        let ned = f.non_empty_domain();
-        ned.as_array()?
+        f.non_empty_domain()
+            .ok()??
             .iter()
-            .map(|r| {
-                let lo = r[0]
-                    .as_i64()
-                    .map(i128::from)
-                    .or_else(|| r[0].as_u64().map(i128::from))?;
-                let hi = r[1]
-                    .as_i64()
-                    .map(i128::from)
-                    .or_else(|| r[1].as_u64().map(i128::from))?;
-                Some((lo, hi))
-            })
+            .map(|r| r.as_i128().map(|r| (r.start, r.end)))
             .collect()
     }
 

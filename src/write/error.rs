@@ -53,6 +53,15 @@ pub enum WriteError {
     Injected(super::FailPoint),
 }
 
+impl From<crate::model::ModelError> for WriteError {
+    fn from(e: crate::model::ModelError) -> Self {
+        match e {
+            crate::model::ModelError::Schema { field, what } => WriteError::Schema { field, what },
+            crate::model::ModelError::Unsupported(what) => WriteError::Unsupported(what),
+        }
+    }
+}
+
 fn input_message(line: u64, field: &str, what: &str) -> String {
     let mut out = String::new();
     if line > 0 {
@@ -72,13 +81,6 @@ impl WriteError {
         WriteError::Io {
             path: path.to_path_buf(),
             source,
-        }
-    }
-
-    pub(crate) fn schema(field: impl Into<String>, what: impl Into<String>) -> Self {
-        WriteError::Schema {
-            field: field.into(),
-            what: what.into(),
         }
     }
 

@@ -16,12 +16,13 @@ use crate::array::schema::dimension_datatype;
 use crate::array::schema::read_schema;
 use crate::filters::ReadOptions;
 use crate::format::{ArraySchema, ArrayType, Datatype};
+use crate::model::{CurrentDomain, Schema};
 use crate::read::field::FieldInfo;
 
 use super::error::{WriteError, WriteResult};
 use super::fragment::{Column, FragmentInfo, FragmentWriter, WriteOptions};
 use super::order::{int_value, Coord, GlobalOrder};
-use super::schema::{build_schema, create_array_from_spec, CreateOptions};
+use super::schema::{build_schema, create_array_from_schema, CreateOptions};
 use super::sort::{CellSorter, SortField};
 use super::values::{cell_bytes, csv_value};
 
@@ -116,20 +117,42 @@ fn without_enumerations(mut v: Value) -> Value {
     v
 }
 
+/// The schema of `table` as far as its JSON can say it, for comparison:
+/// no version, no enumerations (the JSON may name them only), no fill value
+/// validity, no dimension labels (arrays are created without them), a
+/// dimension with the coordinate filters as one without its own, an empty
+/// current domain as none.
+fn comparable(table: &ArraySchema, path: &Path) -> WriteResult<Schema> {
+    let mut table = table.clone();
+    if let Some(e) = table.enumerations.as_mut() {
+        e.clear();
+    }
+    let mut s = Schema::from_table(&table, &[], path)?;
+    s.version = 0;
+    s.dimension_labels.clear();
+    for a in &mut s.attributes {
+        a.enumeration = None;
+        a.fill_value_valid = false;
+    }
+    for d in &mut s.dimensions {
+        if d.filters.as_ref() == Some(&s.coords_filters) {
+            d.filters = None;
+        }
+    }
+    if s.current_domain == Some(CurrentDomain::Empty) {
+        s.current_domain = None;
+    }
+    Ok(s)
+}
+
 /// Fails unless `schema_json` describes the schema of the existing array
-/// (format version and enumeration values aside).
+/// (format version and enumeration values aside): both are compared as
+/// typed schemas, the given one laid out in the array's format version.
 fn check_same_schema(array: &Path, schema_json: &Value, opts: &ReadOptions) -> WriteResult<()> {
     let existing = existing_schema(array, opts)?;
     let given = build_schema(&without_enumerations(schema_json.clone()))?
         .to_table(existing.array_version)?;
-    let strip = |v: Value| {
-        let mut v = without_enumerations(v);
-        if let Some(m) = v.as_object_mut() {
-            m.remove("version");
-        }
-        v
-    };
-    if strip(crate::inspect::schema_json(&existing)) != strip(crate::inspect::schema_json(&given)) {
+    if comparable(&existing, array)? != comparable(&given, array)? {
         return Err(WriteError::Array {
             path: array.to_path_buf(),
             what: "the array exists with a different schema".into(),
@@ -152,12 +175,12 @@ pub fn import_with(
     if exists {
         check_same_schema(array, schema_json, &opts.read_options()?)?;
     } else {
-        let spec = build_schema(schema_json)?;
+        let schema = build_schema(schema_json)?;
         let create = CreateOptions {
             encryption_key: key,
             ..opts.create
         };
-        if let Err(e) = create_array_from_spec(array, &spec, &create) {
+        if let Err(e) = create_array_from_schema(array, &schema, &create) {
             // A failure after the new array took its name leaves nothing.
             if array_exists(array) {
                 let _ = std::fs::remove_dir_all(array);

@@ -1,5 +1,5 @@
 //! Writing TileDB arrays (format version 22 by default, 10 to 23 on request):
-//! array creation from the JSON shape of [`crate::inspect::schema_json`],
+//! array creation from a [`crate::model::Schema`] or its JSON ([`crate::model::json`]),
 //! fragments from cells given column-wise ([`FragmentWriter`]), NDJSON/CSV
 //! import ([`import()`]) and array metadata ([`put_metadata`],
 //! [`delete_metadata`]).
@@ -40,7 +40,9 @@ pub use import::{import, import_into, import_with, CellFormat, ImportOptions, Im
 pub use metadata::{
     delete_metadata, delete_metadata_with, put_metadata, put_metadata_with, MetadataOptions,
 };
-pub use schema::{build_schema, create_array, create_array_with, CreateOptions, SchemaSpec};
+pub use schema::{
+    build_schema, create_array, create_array_from_schema, create_array_with, CreateOptions,
+};
 
 /// The format version this crate writes unless told otherwise (TileDB 2.30).
 pub const FORMAT_VERSION: u32 = 22;

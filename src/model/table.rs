@@ -1,0 +1,947 @@
+//! The model from and to the generated tables of [`crate::format`]
+//! (format_spec/array_schema.md, format_spec/enumeration.md,
+//! format_spec/filter_pipeline.md).
+
+use std::path::Path;
+
+use super::{
+    ArrayType, Attribute, CellValNum, CurrentDomain, DataOrder, Datatype, Dimension,
+    DimensionLabel, DomainRange, Enumeration, Filter, Layout, Schema, Value, WebpFormat,
+};
+use crate::array::schema::{dimension_datatype, enumeration_values, MAX_FORMAT_VERSION};
+use crate::error::{Error, Result};
+use crate::format::{self, FilterOptions, FilterType};
+
+/// Why a model cannot be laid out as the tables of a format version.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// A part of the schema is invalid or not expressible in the version;
+    /// `field` is a path into the schema (`schema.attributes[1].filters[0]`).
+    #[error("schema: {field}: {what}")]
+    Schema {
+        /// Where in the schema.
+        field: String,
+        /// What is wrong.
+        what: String,
+    },
+    /// The format version is not one the tables can be laid out in.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+}
+
+fn err(field: &str, what: impl Into<String>) -> ModelError {
+    ModelError::Schema {
+        field: field.to_string(),
+        what: what.into(),
+    }
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A decode error of the schema file at `path`.
+fn bad(path: &Path, table: &str, field: &str, what: impl Into<String>) -> Error {
+    Error::decode(path, 0, table, field, what)
+}
+
+fn datatype(code: u8, path: &Path, table: &str, field: &str) -> Result<Datatype> {
+    Datatype::from_value(code)
+        .ok_or_else(|| bad(path, table, field, format!("{code} is not a datatype")))
+}
+
+fn cell_val_num(n: u32, path: &Path, table: &str) -> Result<CellValNum> {
+    CellValNum::from_raw(n).ok_or_else(|| {
+        bad(
+            path,
+            table,
+            "cell_val_num",
+            "0 values per cell (a count of at least 1, or u32::MAX for var-sized)",
+        )
+    })
+}
+
+fn layout(code: u8, path: &Path, field: &str) -> Result<Layout> {
+    format::Layout::from_value(code)
+        .map(Layout::from)
+        .ok_or_else(|| {
+            bad(
+                path,
+                "ArraySchema",
+                field,
+                format!("{code} is not a layout"),
+            )
+        })
+}
+
+impl Filter {
+    /// A filter from its table. DELTA and DOUBLE_DELTA without a reinterpret
+    /// datatype (versions before the option) reinterpret as ANY, as the
+    /// engine reads them.
+    pub fn from_table(f: &format::Filter, path: &Path) -> Result<Filter> {
+        let t = FilterType::from_value(f.filter_type).ok_or_else(|| {
+            bad(
+                path,
+                "Filter",
+                "filter_type",
+                format!("{} is not a filter type", f.filter_type),
+            )
+        })?;
+        let options = |what: &str| {
+            bad(
+                path,
+                "Filter",
+                "filter_options",
+                format!("{} options for a {} filter", what, t.name()),
+            )
+        };
+        let level = || match &f.filter_options {
+            FilterOptions::Compressor(o) => Ok(o.compression_level),
+            _ => Err(options("no compressor")),
+        };
+        Ok(match t {
+            FilterType::None => Filter::None,
+            FilterType::Gzip => Filter::Gzip { level: level()? },
+            FilterType::Zstd => Filter::Zstd { level: level()? },
+            FilterType::Lz4 => Filter::Lz4 { level: level()? },
+            FilterType::Rle => Filter::Rle { level: level()? },
+            FilterType::Bzip2 => Filter::Bzip2 { level: level()? },
+            FilterType::Dictionary => Filter::Dictionary { level: level()? },
+            FilterType::Delta | FilterType::DoubleDelta => {
+                let FilterOptions::Compressor(o) = &f.filter_options else {
+                    return Err(options("no compressor"));
+                };
+                let reinterpret = match o.reinterpret_datatype {
+                    Some(r) => datatype(r, path, "CompressorOptions", "reinterpret_datatype")?,
+                    None => Datatype::Any,
+                };
+                let (level, reinterpret) = (o.compression_level, Some(reinterpret));
+                if t == FilterType::Delta {
+                    Filter::Delta { level, reinterpret }
+                } else {
+                    Filter::DoubleDelta { level, reinterpret }
+                }
+            }
+            FilterType::BitWidthReduction => match &f.filter_options {
+                FilterOptions::BitWidthReduction(o) => Filter::BitWidthReduction {
+                    max_window_size: o.max_window_size,
+                },
+                _ => return Err(options("missing")),
+            },
+            FilterType::PositiveDelta => match &f.filter_options {
+                FilterOptions::PositiveDelta(o) => Filter::PositiveDelta {
+                    max_window_size: o.max_window_size,
+                },
+                _ => return Err(options("missing")),
+            },
+            FilterType::Bitshuffle => Filter::BitShuffle,
+            FilterType::Byteshuffle => Filter::ByteShuffle,
+            FilterType::ChecksumMd5 => Filter::ChecksumMd5,
+            FilterType::ChecksumSha256 => Filter::ChecksumSha256,
+            FilterType::Xor => Filter::Xor,
+            FilterType::Aes256Gcm => Filter::Aes256Gcm,
+            FilterType::ScaleFloat => match &f.filter_options {
+                FilterOptions::FloatScale(o) => Filter::ScaleFloat {
+                    scale: o.scale,
+                    offset: o.offset,
+                    byte_width: o.byte_width,
+                },
+                _ => return Err(options("missing")),
+            },
+            FilterType::Webp => match &f.filter_options {
+                FilterOptions::Webp(o) => Filter::Webp {
+                    quality: o.quality,
+                    input_format: WebpFormat::from_code(o.input_format).ok_or_else(|| {
+                        bad(
+                            path,
+                            "WebpOptions",
+                            "input_format",
+                            format!("{} is not a WEBP input format", o.input_format),
+                        )
+                    })?,
+                    lossless: o.lossless != 0,
+                },
+                _ => return Err(options("missing")),
+            },
+            FilterType::Deprecated => {
+                return Err(bad(
+                    path,
+                    "Filter",
+                    "filter_type",
+                    "filter type 17 is rejected by the engine",
+                ))
+            }
+        })
+    }
+
+    /// The filter's type.
+    pub fn filter_type(&self) -> FilterType {
+        match self {
+            Filter::None => FilterType::None,
+            Filter::Gzip { .. } => FilterType::Gzip,
+            Filter::Zstd { .. } => FilterType::Zstd,
+            Filter::Lz4 { .. } => FilterType::Lz4,
+            Filter::Rle { .. } => FilterType::Rle,
+            Filter::Bzip2 { .. } => FilterType::Bzip2,
+            Filter::DoubleDelta { .. } => FilterType::DoubleDelta,
+            Filter::Delta { .. } => FilterType::Delta,
+            Filter::Dictionary { .. } => FilterType::Dictionary,
+            Filter::BitWidthReduction { .. } => FilterType::BitWidthReduction,
+            Filter::BitShuffle => FilterType::Bitshuffle,
+            Filter::ByteShuffle => FilterType::Byteshuffle,
+            Filter::PositiveDelta { .. } => FilterType::PositiveDelta,
+            Filter::ChecksumMd5 => FilterType::ChecksumMd5,
+            Filter::ChecksumSha256 => FilterType::ChecksumSha256,
+            Filter::ScaleFloat { .. } => FilterType::ScaleFloat,
+            Filter::Xor => FilterType::Xor,
+            Filter::Webp { .. } => FilterType::Webp,
+            Filter::Aes256Gcm => FilterType::Aes256Gcm,
+        }
+    }
+
+    /// The filter's table in format `version`. `webp_extents` are the tile
+    /// extents of dimensions 0 and 1, which a WEBP filter stores. A
+    /// reinterpret datatype other than ANY needs version 19 (DELTA) or 20
+    /// (DOUBLE_DELTA); `field` names the filter in errors.
+    pub fn to_table(
+        &self,
+        version: u32,
+        webp_extents: (u16, u16),
+        field: &str,
+    ) -> Result<format::Filter, ModelError> {
+        let compressor = |compressor_type: u8, level: i32| {
+            (
+                FilterOptions::Compressor(format::CompressorOptions {
+                    compressor_type,
+                    compression_level: level,
+                    reinterpret_datatype: None,
+                }),
+                5,
+            )
+        };
+        let delta = |compressor_type: u8, level: i32, r: Option<Datatype>, since: u32| {
+            let r = r.unwrap_or(Datatype::Any);
+            if version < since && r != Datatype::Any {
+                return Err(err(
+                    field,
+                    format!("a reinterpret datatype needs format version {since} or later"),
+                ));
+            }
+            let reinterpret_datatype = (version >= since).then_some(r.value());
+            Ok((
+                FilterOptions::Compressor(format::CompressorOptions {
+                    compressor_type,
+                    compression_level: level,
+                    reinterpret_datatype,
+                }),
+                if reinterpret_datatype.is_some() { 6 } else { 5 },
+            ))
+        };
+        // The compressor byte is the engine's Compressor enum.
+        let (filter_options, size) = match *self {
+            Filter::None
+            | Filter::BitShuffle
+            | Filter::ByteShuffle
+            | Filter::ChecksumMd5
+            | Filter::ChecksumSha256
+            | Filter::Xor
+            | Filter::Aes256Gcm => (FilterOptions::NoOptions, 0),
+            Filter::Gzip { level } => compressor(1, level),
+            Filter::Zstd { level } => compressor(2, level),
+            Filter::Lz4 { level } => compressor(3, level),
+            Filter::Rle { level } => compressor(4, level),
+            Filter::Bzip2 { level } => compressor(5, level),
+            Filter::DoubleDelta { level, reinterpret } => delta(6, level, reinterpret, 20)?,
+            Filter::Dictionary { level } => compressor(7, level),
+            Filter::Delta { level, reinterpret } => delta(8, level, reinterpret, 19)?,
+            Filter::BitWidthReduction { max_window_size } => (
+                FilterOptions::BitWidthReduction(format::BitWidthReductionOptions {
+                    max_window_size,
+                }),
+                4,
+            ),
+            Filter::PositiveDelta { max_window_size } => (
+                FilterOptions::PositiveDelta(format::PositiveDeltaOptions { max_window_size }),
+                4,
+            ),
+            Filter::ScaleFloat {
+                scale,
+                offset,
+                byte_width,
+            } => (
+                FilterOptions::FloatScale(format::FloatScaleOptions {
+                    scale,
+                    offset,
+                    byte_width,
+                }),
+                24,
+            ),
+            Filter::Webp {
+                quality,
+                input_format,
+                lossless,
+            } => (
+                FilterOptions::Webp(format::WebpOptions {
+                    quality,
+                    input_format: input_format.code(),
+                    lossless: u8::from(lossless),
+                    y_extent: webp_extents.0,
+                    x_extent: webp_extents.1,
+                    padding: vec![0, 0],
+                }),
+                12,
+            ),
+        };
+        Ok(format::Filter {
+            filter_type: self.filter_type().value(),
+            filter_options_size: size,
+            filter_options,
+        })
+    }
+}
+
+impl WebpFormat {
+    /// From the on-disk code.
+    pub fn from_code(code: u8) -> Option<WebpFormat> {
+        use format::WebpInputFormat as W;
+        Some(match W::from_value(code)? {
+            W::None => WebpFormat::None,
+            W::Rgb => WebpFormat::Rgb,
+            W::Bgr => WebpFormat::Bgr,
+            W::Rgba => WebpFormat::Rgba,
+            W::Bgra => WebpFormat::Bgra,
+        })
+    }
+
+    /// The on-disk code.
+    pub fn code(self) -> u8 {
+        use format::WebpInputFormat as W;
+        match self {
+            WebpFormat::None => W::None,
+            WebpFormat::Rgb => W::Rgb,
+            WebpFormat::Bgr => W::Bgr,
+            WebpFormat::Rgba => W::Rgba,
+            WebpFormat::Bgra => W::Bgra,
+        }
+        .value()
+    }
+
+    /// The format's name as the spec spells it (`RGB`, `NONE`...).
+    pub fn name(self) -> &'static str {
+        format::WebpInputFormat::from_value(self.code()).map_or("NONE", |w| w.name())
+    }
+}
+
+impl DataOrder {
+    /// From the on-disk code.
+    pub fn from_code(code: u8) -> Option<DataOrder> {
+        use format::DataOrder as D;
+        Some(match D::from_value(code)? {
+            D::UnorderedData => DataOrder::Unordered,
+            D::IncreasingData => DataOrder::Increasing,
+            D::DecreasingData => DataOrder::Decreasing,
+        })
+    }
+
+    /// The on-disk code.
+    pub fn code(self) -> u8 {
+        match self {
+            DataOrder::Unordered => 0,
+            DataOrder::Increasing => 1,
+            DataOrder::Decreasing => 2,
+        }
+    }
+}
+
+fn filters_from(p: &format::FilterPipeline, path: &Path) -> Result<Vec<Filter>> {
+    p.filters
+        .iter()
+        .map(|f| Filter::from_table(f, path))
+        .collect()
+}
+
+fn pipeline(
+    filters: &[Filter],
+    version: u32,
+    webp: (u16, u16),
+    field: &str,
+) -> Result<format::FilterPipeline, ModelError> {
+    Ok(format::FilterPipeline {
+        max_chunk_size: 65536,
+        num_filters: filters.len() as u32,
+        filters: filters
+            .iter()
+            .enumerate()
+            .map(|(i, f)| f.to_table(version, webp, &format!("{field}[{i}]")))
+            .collect::<Result<_, _>>()?,
+    })
+}
+
+/// A range of an `Mbr`/NDRectangle entry (format_spec/fragment.md "MBR"):
+/// var-sized ranges carry the length of their low bound.
+pub(crate) fn range_from_table(dt: Datatype, r: &format::Range1D) -> Option<DomainRange> {
+    match r.min_length {
+        Some(m) => {
+            let m = usize::try_from(m).ok().filter(|&m| m <= r.range.len())?;
+            let (lo, hi) = r.range.split_at(m);
+            DomainRange::from_le_bytes(dt, true, lo, hi)
+        }
+        None => DomainRange::from_le_pair(dt, &r.range),
+    }
+}
+
+fn range_to_table(r: &DomainRange) -> format::Range1D {
+    let (lo, hi) = r.to_le_bytes();
+    let var = r.is_var();
+    let mut range = lo.clone();
+    range.extend_from_slice(&hi);
+    format::Range1D {
+        range_length: var.then_some(range.len() as u64),
+        min_length: var.then_some(lo.len() as u64),
+        range,
+    }
+}
+
+impl Dimension {
+    fn from_table(s: &format::ArraySchema, d: &format::Dimension, path: &Path) -> Result<Self> {
+        let table = "Dimension";
+        let dt = datatype(dimension_datatype(s, d), path, table, "datatype")?;
+        let cell_val_num = cell_val_num(d.cell_val_num.unwrap_or(1), path, table)?;
+        let var = cell_val_num.is_var();
+        let domain = if d.domain.is_empty() {
+            None
+        } else if var {
+            return Err(bad(
+                path,
+                table,
+                "domain",
+                "a var-sized dimension has no domain",
+            ));
+        } else {
+            Some(DomainRange::from_le_pair(dt, &d.domain).ok_or_else(|| {
+                bad(
+                    path,
+                    table,
+                    "domain",
+                    format!("{} bytes is not two {} values", d.domain.len(), dt.name()),
+                )
+            })?)
+        };
+        let tile_extent = if d.null_tile_extent != 0 || d.tile_extent.is_empty() {
+            None
+        } else {
+            Some(Value::from_le_bytes(dt, &d.tile_extent).ok_or_else(|| {
+                bad(
+                    path,
+                    table,
+                    "tile_extent",
+                    format!(
+                        "{} bytes is not one {} value",
+                        d.tile_extent.len(),
+                        dt.name()
+                    ),
+                )
+            })?)
+        };
+        // An empty dimension pipeline means "the coords filters" (the engine
+        // substitutes them, tiledb/sm/array_schema/dimension.cc); before
+        // version 5 dimensions have no pipeline at all.
+        let filters = match &d.filters {
+            Some(p) if p.filters.is_empty() => None,
+            Some(p) => Some(filters_from(p, path)?),
+            None => Some(Vec::new()),
+        };
+        Ok(Dimension {
+            name: text(&d.name),
+            datatype: dt,
+            cell_val_num,
+            domain,
+            tile_extent,
+            filters,
+        })
+    }
+}
+
+impl Attribute {
+    fn from_table(a: &format::Attribute, path: &Path) -> Result<Self> {
+        let table = "Attribute";
+        Ok(Attribute {
+            name: text(&a.name),
+            datatype: datatype(a.datatype, path, table, "datatype")?,
+            cell_val_num: cell_val_num(a.cell_val_num, path, table)?,
+            nullable: a.nullable.unwrap_or(0) != 0,
+            fill_value: a.fill_value.clone().unwrap_or_default(),
+            fill_value_valid: a.fill_value_validity.unwrap_or(0) != 0,
+            filters: filters_from(&a.filters, path)?,
+            enumeration: a
+                .enumeration_name
+                .as_ref()
+                .filter(|n| !n.is_empty())
+                .map(|n| text(n)),
+        })
+    }
+}
+
+impl Enumeration {
+    /// An enumeration from its table (a file of `__schema/__enumerations`
+    /// at `path`), its values cut and checked.
+    pub fn from_table(e: &format::Enumeration, path: &Path) -> Result<Self> {
+        let values = enumeration_values(e, path)?;
+        Ok(Enumeration {
+            name: text(&e.name),
+            path_name: text(&e.path_name),
+            // enumeration_values has checked the datatype.
+            datatype: datatype(e.datatype, path, "Enumeration", "datatype")?,
+            cell_val_num: cell_val_num(e.cell_val_num, path, "Enumeration")?,
+            ordered: e.ordered != 0,
+            values: values.into_iter().map(<[u8]>::to_vec).collect(),
+        })
+    }
+
+    /// The enumeration's table.
+    pub fn to_table(&self) -> format::Enumeration {
+        let var = self.cell_val_num.is_var();
+        let mut data = Vec::new();
+        let mut offsets = Vec::new();
+        for v in &self.values {
+            offsets.extend_from_slice(&(data.len() as u64).to_le_bytes());
+            data.extend_from_slice(v);
+        }
+        let offsets = var.then_some(offsets);
+        format::Enumeration {
+            version_number: 0,
+            name_length: self.name.len() as u32,
+            name: self.name.as_bytes().to_vec(),
+            path_name_length: self.path_name.len() as u32,
+            path_name: self.path_name.as_bytes().to_vec(),
+            datatype: self.datatype.value(),
+            cell_val_num: self.cell_val_num.to_raw(),
+            ordered: u8::from(self.ordered),
+            data_size: data.len() as u64,
+            data,
+            offsets_size: offsets.as_ref().map(|o| o.len() as u64),
+            offsets,
+        }
+    }
+}
+
+impl DimensionLabel {
+    fn from_table(l: &format::DimensionLabel, path: &Path) -> Result<Self> {
+        let table = "DimensionLabel";
+        Ok(DimensionLabel {
+            dimension: l.dimension_index,
+            name: text(&l.name),
+            uri: text(&l.uri),
+            relative_uri: l.relative_uri != 0,
+            attribute: text(&l.attribute_name),
+            order: DataOrder::from_code(l.label_order).ok_or_else(|| {
+                bad(
+                    path,
+                    table,
+                    "label_order",
+                    format!("{} is not a data order", l.label_order),
+                )
+            })?,
+            datatype: datatype(l.datatype, path, table, "datatype")?,
+            cell_val_num: cell_val_num(l.cell_val_num, path, table)?,
+            external: l.is_external != 0,
+        })
+    }
+
+    fn to_table(&self) -> format::DimensionLabel {
+        format::DimensionLabel {
+            dimension_index: self.dimension,
+            name_length: self.name.len() as u32,
+            name: self.name.as_bytes().to_vec(),
+            relative_uri: u8::from(self.relative_uri),
+            uri_length: self.uri.len() as u64,
+            uri: self.uri.as_bytes().to_vec(),
+            attribute_name_length: self.attribute.len() as u32,
+            attribute_name: self.attribute.as_bytes().to_vec(),
+            label_order: self.order.code(),
+            datatype: self.datatype.value(),
+            cell_val_num: self.cell_val_num.to_raw(),
+            is_external: u8::from(self.external),
+        }
+    }
+}
+
+/// Reads a typed non-empty domain (or MBR, or NDRectangle) of the
+/// dimensions of `s` from its table; `None` where a range does not fit its
+/// dimension's datatype.
+pub(crate) fn ranges_from_mbr(
+    s: &format::ArraySchema,
+    mbr: &format::Mbr,
+) -> Option<Vec<DomainRange>> {
+    let dims = &s.domain.dimensions;
+    if mbr.ranges.len() != dims.len() {
+        return None;
+    }
+    dims.iter()
+        .zip(&mbr.ranges)
+        .map(|(d, r)| {
+            let dt = Datatype::from_value(dimension_datatype(s, d))?;
+            let var = d.cell_val_num == Some(u32::MAX);
+            if var != r.min_length.is_some() {
+                return None;
+            }
+            range_from_table(dt, r)
+        })
+        .collect()
+}
+
+fn current_domain(
+    s: &format::ArraySchema,
+    c: &format::CurrentDomain,
+    path: &Path,
+) -> Result<CurrentDomain> {
+    let table = "CurrentDomain";
+    if c.empty != 0 {
+        return Ok(CurrentDomain::Empty);
+    }
+    match c
+        .current_domain_type
+        .map(format::CurrentDomainType::from_value)
+    {
+        Some(Some(format::CurrentDomainType::Ndrectangle)) => {}
+        _ => {
+            return Err(bad(
+                path,
+                table,
+                "current_domain_type",
+                format!("{:?} is not a current domain type", c.current_domain_type),
+            ))
+        }
+    }
+    let mbr = c
+        .ndrectangle
+        .as_ref()
+        .ok_or_else(|| bad(path, table, "ndrectangle", "missing"))?;
+    let ranges = ranges_from_mbr(s, mbr).ok_or_else(|| {
+        bad(
+            path,
+            table,
+            "ndrectangle",
+            "the ranges do not fit the dimensions' datatypes",
+        )
+    })?;
+    Ok(CurrentDomain::NdRectangle(ranges))
+}
+
+impl Schema {
+    /// The schema of an `ArraySchema` table (read from `path`, named in
+    /// errors) with the enumerations it names, read from
+    /// `__schema/__enumerations`. Unknown codes and impossible counts are
+    /// decode errors naming the table and field.
+    pub fn from_table(
+        s: &format::ArraySchema,
+        enumerations: &[format::Enumeration],
+        path: &Path,
+    ) -> Result<Schema> {
+        let table = "ArraySchema";
+        let array_type = match format::ArrayType::from_value(s.array_type) {
+            Some(format::ArrayType::Dense) => ArrayType::Dense,
+            Some(format::ArrayType::Sparse) => ArrayType::Sparse,
+            None => {
+                return Err(bad(
+                    path,
+                    table,
+                    "array_type",
+                    format!("{} is not an array type", s.array_type),
+                ))
+            }
+        };
+        let dimensions = s
+            .domain
+            .dimensions
+            .iter()
+            .map(|d| Dimension::from_table(s, d, path))
+            .collect::<Result<Vec<_>>>()?;
+        let attributes = s
+            .attributes
+            .iter()
+            .map(|a| Attribute::from_table(a, path))
+            .collect::<Result<Vec<_>>>()?;
+        let mut enums = Vec::new();
+        for entry in s.enumerations.iter().flatten() {
+            let e = enumerations
+                .iter()
+                .find(|e| e.path_name == entry.filename)
+                .ok_or_else(|| {
+                    bad(
+                        path,
+                        table,
+                        "enumerations",
+                        format!(
+                            "the enumeration file {:?} was not given",
+                            text(&entry.filename)
+                        ),
+                    )
+                })?;
+            enums.push(Enumeration::from_table(e, path)?);
+        }
+        let dimension_labels = s
+            .labels
+            .iter()
+            .flatten()
+            .map(|l| DimensionLabel::from_table(l, path))
+            .collect::<Result<Vec<_>>>()?;
+        let current_domain = s
+            .current_domain
+            .as_ref()
+            .map(|c| current_domain(s, c, path))
+            .transpose()?;
+        Ok(Schema {
+            version: s.array_version,
+            array_type,
+            cell_order: layout(s.cell_order, path, "cell_order")?,
+            tile_order: layout(s.tile_order, path, "tile_order")?,
+            capacity: s.capacity,
+            allows_duplicates: s.allows_dups.unwrap_or(0) != 0,
+            dimensions,
+            attributes,
+            coords_filters: filters_from(&s.coords_filters, path)?,
+            offsets_filters: filters_from(&s.offsets_filters, path)?,
+            validity_filters: s
+                .validity_filters
+                .as_ref()
+                .map(|p| filters_from(p, path))
+                .transpose()?
+                .unwrap_or_default(),
+            enumerations: enums,
+            dimension_labels,
+            current_domain,
+        })
+    }
+
+    /// The tile extents of dimensions 0 (y) and 1 (x), as a WEBP filter
+    /// stores them (0 where there is none).
+    fn webp_extents(&self) -> (u16, u16) {
+        let ext = |i: usize| {
+            self.dimensions
+                .get(i)
+                .and_then(|d| d.tile_extent.as_ref())
+                .and_then(Value::as_i128)
+                .map_or(0, |e| e.clamp(0, i128::from(u16::MAX)) as u16)
+        };
+        (ext(0), ext(1))
+    }
+
+    /// The `ArraySchema` table of format `version` (1 to
+    /// [`MAX_FORMAT_VERSION`]): every field the version has is set. What
+    /// the version cannot store is an error: enumerations before 20,
+    /// dimension labels before 18, a non-empty current domain before 22,
+    /// dimensions of several datatypes or var-sized before 5.
+    pub fn to_table(&self, version: u32) -> Result<format::ArraySchema, ModelError> {
+        if !(1..=MAX_FORMAT_VERSION).contains(&version) {
+            return Err(ModelError::Unsupported(format!(
+                "format version {version} (versions are 1 to {MAX_FORMAT_VERSION})"
+            )));
+        }
+        if version < 20 && !self.enumerations.is_empty() {
+            return Err(err(
+                "schema.enumerations",
+                "enumerations need format version 20 or later",
+            ));
+        }
+        if version < 18 && !self.dimension_labels.is_empty() {
+            return Err(err(
+                "schema.dimension_labels",
+                "dimension labels need format version 18 or later",
+            ));
+        }
+        let at = |v: u32| version >= v;
+        let webp = self.webp_extents();
+        let domain_datatype = if at(5) {
+            None
+        } else {
+            let dt = self.dimensions.first().map(|d| d.datatype);
+            if self.dimensions.iter().any(|d| Some(d.datatype) != dt) {
+                return Err(err(
+                    "schema.dimensions",
+                    "before format version 5 the dimensions have one datatype",
+                ));
+            }
+            Some(dt.unwrap_or(Datatype::Int32).value())
+        };
+        let mut dimensions = Vec::new();
+        for (i, d) in self.dimensions.iter().enumerate() {
+            let field = format!("schema.dimensions[{i}]");
+            let var = d.cell_val_num.is_var();
+            if !at(5) && (var || d.cell_val_num != CellValNum::single()) {
+                return Err(err(
+                    &format!("{field}.cell_val_num"),
+                    "before format version 5 dimensions hold one value per cell",
+                ));
+            }
+            let domain = match &d.domain {
+                Some(r) if r.is_of(d.datatype, var) && !var => {
+                    let (mut lo, hi) = r.to_le_bytes();
+                    lo.extend_from_slice(&hi);
+                    lo
+                }
+                None if var && at(5) => Vec::new(),
+                _ => {
+                    return Err(err(
+                        &format!("{field}.domain"),
+                        format!(
+                            "a {} dimension needs a domain of its datatype (var-sized ones none)",
+                            d.datatype.name()
+                        ),
+                    ))
+                }
+            };
+            let tile_extent = match &d.tile_extent {
+                Some(v) if v.is_of(d.datatype) && !var => Some(v.to_le_bytes()),
+                None => None,
+                Some(_) => {
+                    return Err(err(
+                        &format!("{field}.tile_extent"),
+                        format!("not one {} value", d.datatype.name()),
+                    ))
+                }
+            };
+            let filters = pipeline(
+                d.filters.as_deref().unwrap_or(&[]),
+                version,
+                webp,
+                &format!("{field}.filters"),
+            )?;
+            dimensions.push(format::Dimension {
+                name_length: d.name.len() as u32,
+                name: d.name.as_bytes().to_vec(),
+                datatype: at(5).then_some(d.datatype.value()),
+                cell_val_num: at(5).then_some(d.cell_val_num.to_raw()),
+                filters: at(5).then_some(filters),
+                domain_size: at(5).then_some(domain.len() as u64),
+                domain,
+                null_tile_extent: u8::from(tile_extent.is_none()),
+                tile_extent: tile_extent.unwrap_or_default(),
+            });
+        }
+        let mut attributes = Vec::new();
+        for (i, a) in self.attributes.iter().enumerate() {
+            let field = format!("schema.attributes[{i}].filters");
+            if version < 20 && a.enumeration.is_some() {
+                return Err(err(&field, "enumerations need format version 20 or later"));
+            }
+            if version < 7 && a.nullable {
+                return Err(err(
+                    &format!("schema.attributes[{i}].nullable"),
+                    "nullable attributes need format version 7 or later",
+                ));
+            }
+            let enumeration = a.enumeration.clone().unwrap_or_default().into_bytes();
+            attributes.push(format::Attribute {
+                name_length: a.name.len() as u32,
+                name: a.name.as_bytes().to_vec(),
+                datatype: a.datatype.value(),
+                cell_val_num: a.cell_val_num.to_raw(),
+                filters: pipeline(&a.filters, version, webp, &field)?,
+                fill_value_size: at(6).then_some(a.fill_value.len() as u64),
+                fill_value: at(6).then(|| a.fill_value.clone()),
+                nullable: at(7).then_some(u8::from(a.nullable)),
+                fill_value_validity: at(7).then_some(u8::from(a.fill_value_valid)),
+                order: at(17).then_some(0),
+                enumeration_name_length: at(20).then_some(enumeration.len() as u32),
+                enumeration_name: at(20).then_some(enumeration),
+            });
+        }
+        let enumerations: Vec<format::EnumerationEntry> = self
+            .enumerations
+            .iter()
+            .map(|e| format::EnumerationEntry {
+                name_length: e.name.len() as u32,
+                name: e.name.as_bytes().to_vec(),
+                filename_length: e.path_name.len() as u32,
+                filename: e.path_name.as_bytes().to_vec(),
+            })
+            .collect();
+        let labels: Vec<format::DimensionLabel> = self
+            .dimension_labels
+            .iter()
+            .map(DimensionLabel::to_table)
+            .collect();
+        let current_domain = match &self.current_domain {
+            Some(CurrentDomain::NdRectangle(ranges)) => {
+                if !at(22) {
+                    return Err(err(
+                        "schema.current_domain",
+                        "a current domain needs format version 22 or later",
+                    ));
+                }
+                let fits = ranges.len() == self.dimensions.len()
+                    && ranges
+                        .iter()
+                        .zip(&self.dimensions)
+                        .all(|(r, d)| r.is_of(d.datatype, d.cell_val_num.is_var()));
+                if !fits {
+                    return Err(err(
+                        "schema.current_domain",
+                        "one range per dimension, of its datatype",
+                    ));
+                }
+                Some(format::CurrentDomain {
+                    version_number: 0,
+                    empty: 0,
+                    current_domain_type: Some(format::CurrentDomainType::Ndrectangle.value()),
+                    ndrectangle: Some(format::Mbr {
+                        ranges: ranges.iter().map(range_to_table).collect(),
+                    }),
+                })
+            }
+            Some(CurrentDomain::Empty) | None => at(22).then_some(format::CurrentDomain {
+                version_number: 0,
+                empty: 1,
+                current_domain_type: None,
+                ndrectangle: None,
+            }),
+        };
+        Ok(format::ArraySchema {
+            array_version: version,
+            allows_dups: at(5).then_some(u8::from(self.allows_duplicates)),
+            array_type: format::ArrayType::from(self.array_type).value(),
+            tile_order: format::Layout::from(self.tile_order).value(),
+            cell_order: format::Layout::from(self.cell_order).value(),
+            capacity: self.capacity,
+            coords_filters: pipeline(&self.coords_filters, version, webp, "schema.coords_filters")?,
+            offsets_filters: pipeline(
+                &self.offsets_filters,
+                version,
+                webp,
+                "schema.offsets_filters",
+            )?,
+            validity_filters: at(7)
+                .then(|| {
+                    pipeline(
+                        &self.validity_filters,
+                        version,
+                        webp,
+                        "schema.validity_filters",
+                    )
+                })
+                .transpose()?,
+            domain: format::Domain {
+                domain_datatype,
+                num_dimensions: dimensions.len() as u32,
+                dimensions,
+            },
+            num_attributes: attributes.len() as u32,
+            attributes,
+            num_labels: at(18).then_some(labels.len() as u32),
+            labels: at(18).then_some(labels),
+            num_enumerations: at(20).then_some(enumerations.len() as u32),
+            enumerations: at(20).then_some(enumerations),
+            current_domain,
+        })
+    }
+
+    /// The enumeration tables (one file each in `__schema/__enumerations`).
+    pub fn enumeration_tables(&self) -> Vec<format::Enumeration> {
+        self.enumerations
+            .iter()
+            .map(Enumeration::to_table)
+            .collect()
+    }
+}
