@@ -279,12 +279,21 @@ fn a_current_domain_is_shown_and_drawn_over() {
         DomainRange::Int64(Range { start: 2, end: 6 }),
     ]));
     let text = s.to_string();
-    assert!(text.contains("current domain  set, per dimension below"), "{text}");
+    assert!(
+        text.contains("current domain  set, per dimension below"),
+        "{text}"
+    );
     let header = text.lines().find(|l| l.contains("tile extent")).unwrap();
     assert!(header.contains("current domain"), "{header}");
-    let rows = text.lines().find(|l| l.trim_start().starts_with("rows ")).unwrap();
+    let rows = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("rows "))
+        .unwrap();
     assert!(rows.contains("[1, 4]") && rows.contains("[1, 3]"), "{rows}");
     let svg = fragment_layout(&s).unwrap();
     // The view's ends are the current domain's: rows 1..3, cols 2..6.
-    assert!(svg.contains(">3</text>") && svg.contains(">2</text>"), "{svg}");
+    assert!(
+        svg.contains(">3</text>") && svg.contains(">2</text>"),
+        "{svg}"
+    );
 }

@@ -19,7 +19,6 @@
 //! # Ok::<(), tiledb_codec::Error>(())
 //! ```
 
-mod adapt;
 mod text;
 
 use std::collections::BTreeMap;
@@ -27,13 +26,10 @@ use std::path::{Path, PathBuf};
 
 use crate::array::directory::ArrayDirectory;
 use crate::array::fragment::Fragment;
-use crate::array::schema;
+use crate::array::{metadata, schema};
 use crate::error::{Error, Result};
 use crate::filters::ReadOptions;
-use crate::format::{decode_all, ArrayMetadata, Datatype};
 use crate::model::{MetadataValue, NonEmptyDomain, Range, Schema};
-use crate::storage::MappedFile;
-use crate::tile::read_generic_tile;
 
 pub use text::{format_bytes, format_filters, format_range, format_timestamp, format_values};
 
@@ -57,18 +53,6 @@ pub struct FragmentSummary {
     pub non_empty_domain: Option<NonEmptyDomain>,
 }
 
-/// One metadata entry (the merged, latest value of a key).
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct MetadataEntry {
-    /// The key (lossily decoded as UTF-8).
-    pub key: String,
-    /// Its value; the datatype is `None` when the code is not one TileDB defines.
-    pub value: Option<MetadataValue>,
-    /// The value's bytes when the datatype is unknown.
-    pub raw: Vec<u8>,
-}
-
 /// What `inspect ARRAY` tells a person: schema, fragments, metadata.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -85,8 +69,8 @@ pub struct ArraySummary {
     pub fragments: Vec<FragmentSummary>,
     /// Delete and update commits (sparse arrays).
     pub delete_commits: usize,
-    /// The array metadata, by key.
-    pub metadata: Vec<MetadataEntry>,
+    /// The array metadata (merged, latest values), by key.
+    pub metadata: BTreeMap<String, MetadataValue>,
 }
 
 /// The bytes of every file under `path` (a fragment folder).
@@ -103,42 +87,24 @@ fn size_on_disk(path: &Path) -> Result<u64> {
     Ok(total)
 }
 
-/// Merges the metadata files of `__meta`, oldest first: a later entry
-/// replaces an earlier one, a deletion removes it.
-fn read_metadata(dir: &ArrayDirectory, opts: &ReadOptions) -> Result<Vec<MetadataEntry>> {
-    let mut merged: BTreeMap<Vec<u8>, (Option<u8>, Vec<u8>)> = BTreeMap::new();
-    for e in &dir.metadata {
-        let file = MappedFile::open(&e.path)?;
-        let tile = read_generic_tile(&file, 0, opts)?;
-        let md: ArrayMetadata = decode_all(&tile.data, &e.path, 0, ())?;
-        for entry in md.entries {
-            merged.remove(&entry.key);
-            if entry.deletion == 0 {
-                merged.insert(
-                    entry.key,
-                    (entry.value_type, entry.value.unwrap_or_default()),
-                );
-            }
+/// The schema of the array at `array` from its table, with the
+/// enumerations it names read from `__schema/__enumerations`.
+fn read_schema(array: &Path, schema_path: &Path, opts: &ReadOptions) -> Result<Schema> {
+    let table = schema::read_schema(schema_path, opts)?;
+    let mut enums = Vec::new();
+    for entry in table.enumerations.iter().flatten() {
+        let name = String::from_utf8_lossy(&entry.filename);
+        // The name comes from the schema file: a plain file name only.
+        if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) {
+            return Err(Error::NotTileDb {
+                path: array.to_path_buf(),
+                what: format!("enumeration file name {name:?} is not a file name"),
+            });
         }
+        let file = array.join("__schema/__enumerations").join(name.as_ref());
+        enums.push(schema::read_enumeration(&file, opts)?);
     }
-    Ok(merged
-        .into_iter()
-        .map(|(k, (dt, bytes))| {
-            let key = String::from_utf8_lossy(&k).into_owned();
-            match dt.and_then(Datatype::from_value) {
-                Some(datatype) => MetadataEntry {
-                    key,
-                    value: Some(MetadataValue { datatype, bytes }),
-                    raw: Vec::new(),
-                },
-                None => MetadataEntry {
-                    key,
-                    value: None,
-                    raw: bytes,
-                },
-            }
-        })
-        .collect())
+    Schema::from_table(&table, &enums, schema_path)
 }
 
 impl ArraySummary {
@@ -151,8 +117,7 @@ impl ArraySummary {
             path: path.to_path_buf(),
             what: "the array has no schema".into(),
         })?;
-        let table = schema::read_schema(&schema_path, opts)?;
-        let schema = adapt::schema(path, &table, opts)?;
+        let schema = read_schema(path, &schema_path, opts)?;
         let mut fragments = Vec::new();
         for e in &dir.fragments {
             let frag = Fragment::open(&dir, e, opts)?;
@@ -166,7 +131,7 @@ impl ArraySummary {
                 dense: frag.dense,
                 cells: frag.cell_num(),
                 size: size_on_disk(&frag.path)?,
-                non_empty_domain: adapt::non_empty_domain(&frag),
+                non_empty_domain: frag.non_empty_domain()?,
             });
         }
         Ok(ArraySummary {
@@ -178,7 +143,7 @@ impl ArraySummary {
             schema_count: dir.schemas.len().max(1),
             fragments,
             delete_commits: dir.deletes.len() + dir.updates.len(),
-            metadata: read_metadata(&dir, opts)?,
+            metadata: metadata::read_array_metadata(&dir, opts)?,
         })
     }
 }

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value as Json;
 
-use super::{adapt, ArraySummary};
+use super::ArraySummary;
 use crate::format::Datatype;
 use crate::model::{
     ArrayType, CellValNum, CurrentDomain, DataOrder, DomainRange, Filter, Layout, Range, Value,
@@ -66,7 +66,7 @@ fn opaque(dt: Datatype) -> bool {
     matches!(
         dt,
         Datatype::Blob | Datatype::Any | Datatype::GeomWkb | Datatype::GeomWkt
-    ) || adapt::value(dt, &vec![0; dt.size() as usize]).is_none()
+    ) || Value::from_le_bytes(dt, &vec![0; dt.size() as usize]).is_none()
 }
 
 /// The values of `bytes` read as `dt`: text quoted (`"abc"`), one number
@@ -104,7 +104,7 @@ pub fn format_values(dt: Datatype, bytes: &[u8]) -> String {
             if dt == Datatype::Bool {
                 Some((c[0] != 0).to_string())
             } else {
-                adapt::value(dt, c).map(|v| value(&v))
+                Value::from_le_bytes(dt, c).map(|v| value(&v))
             }
         })
         .collect();
@@ -235,9 +235,10 @@ fn dim_range(dt: Datatype, r: &DomainRange) -> String {
 }
 
 fn filter(f: &Filter) -> String {
+    // ANY (or none) means no reinterpretation.
     let reinterpret = |name: &str, level: i32, r: &Option<Datatype>| match r {
-        Some(d) => format!("{name}(level={level}, reinterpret={})", d.name()),
-        None => format!("{name}(level={level})"),
+        Some(d) if *d != Datatype::Any => format!("{name}(level={level}, reinterpret={})", d.name()),
+        _ => format!("{name}(level={level})"),
     };
     match f {
         Filter::None => "NONE".into(),
@@ -669,26 +670,13 @@ pub(super) fn render(s: &ArraySummary) -> String {
     if s.metadata.is_empty() {
         out.push_str("  (none)\n");
     }
-    for m in &s.metadata {
-        match &m.value {
-            Some(v) => {
-                let _ = writeln!(
-                    out,
-                    "  {} ({}) = {}",
-                    m.key,
-                    v.datatype.name(),
-                    format_values(v.datatype, &v.bytes)
-                );
-            }
-            None => {
-                let _ = writeln!(
-                    out,
-                    "  {} (unknown datatype) = {}",
-                    m.key,
-                    format_values(Datatype::Blob, &m.raw)
-                );
-            }
-        }
+    for (key, v) in &s.metadata {
+        let _ = writeln!(
+            out,
+            "  {key} ({}) = {}",
+            v.datatype.name(),
+            format_values(v.datatype, &v.bytes)
+        );
     }
     out
 }
