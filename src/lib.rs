@@ -120,6 +120,8 @@ pub mod model;
 mod options;
 pub mod read;
 pub mod storage;
+pub mod summary;
+pub mod svg;
 pub mod tile;
 pub mod value;
 pub mod verify;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tiledb_codec::read::{export, ArrayReader, Order, Query, QueryCondition};
+use tiledb_codec::summary::ArraySummary;
 use tiledb_codec::write::{self, CellFormat, ImportOptions, ImportSummary};
 use tiledb_codec::ReadOptions;
 use tiledb_codec::{inspect, verify, Error};
@@ -93,9 +94,13 @@ enum Command {
     Inspect {
         /// An array or group folder, a fragment folder, or a single file.
         path: PathBuf,
-        /// Print JSON instead of a tree.
+        /// Print JSON instead of the summary (the full account).
         #[arg(long)]
         json: bool,
+        /// Write a picture of the fragments' non-empty domains to FILE (SVG;
+        /// 1-D and 2-D arrays), instead of printing the summary.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
         #[command(flatten)]
         key: KeyArg,
     },
@@ -366,21 +371,56 @@ fn run_aggregate(
     Ok(())
 }
 
+/// `inspect`: the summary of an array (or a tree of what another path
+/// holds), the JSON account, or the fragment-layout picture.
+fn run_inspect(
+    path: &Path,
+    json: bool,
+    svg: Option<&Path>,
+    opts: &ReadOptions,
+) -> Result<(), String> {
+    let array = inspect::kind(path).map_err(|e| e.to_string())? == inspect::Kind::Array;
+    if let Some(file) = svg {
+        if !array {
+            return Err(format!(
+                "{}: --svg draws the fragments of an array; this is not an array folder",
+                path.display()
+            ));
+        }
+        let s = ArraySummary::read(path, opts).map_err(|e| e.to_string())?;
+        let picture = tiledb_codec::svg::fragment_layout(&s)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(file, picture).map_err(|e| format!("{}: {e}", file.display()))?;
+        eprintln!("wrote {} ({} fragments)", file.display(), s.fragments.len());
+        if !json {
+            return Ok(());
+        }
+    }
+    if json {
+        let v = inspect::inspect_json(path, opts).map_err(|e| e.to_string())?;
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).expect("JSON values serialize")
+        );
+    } else if array {
+        let s = ArraySummary::read(path, opts).map_err(|e| e.to_string())?;
+        print!("{s}");
+    } else {
+        let v = inspect::inspect_json(path, opts).map_err(|e| e.to_string())?;
+        print!("{}", tiledb_codec::summary::tree(&v));
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), String> = match cli.command {
-        Command::Inspect { path, json, key } => inspect::inspect_json(&path, &key.options())
-            .map(|v| {
-                if json {
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&v).expect("JSON values serialize")
-                    );
-                } else {
-                    print!("{}", inspect::tree(&v));
-                }
-            })
-            .map_err(|e| e.to_string()),
+        Command::Inspect {
+            path,
+            json,
+            svg,
+            key,
+        } => run_inspect(&path, json, svg.as_deref(), &key.options()),
         Command::Export {
             array,
             format,
