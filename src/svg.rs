@@ -11,7 +11,7 @@
 //! bounds of the fragments' ranges, evenly spaced (the picture says this).
 //!
 //! ```
-//! use tiledb_codec::filters::ReadOptions;
+//! use tiledb_codec::ReadOptions;
 //! use tiledb_codec::summary::ArraySummary;
 //!
 //! let s = ArraySummary::read("tests/fixtures/v22/dense_int_2d".as_ref(), &ReadOptions::default())?;

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use tiledb_codec::filters::ReadOptions;
+use tiledb_codec::ReadOptions;
 use tiledb_codec::inspect::{inspect_json, kind, Kind};
 use tiledb_codec::summary::{self, ArraySummary};
 use tiledb_codec::svg::{fragment_layout, LayoutError};

@@ -8,7 +8,7 @@
 //! stable enough to pin in tests.
 //!
 //! ```
-//! use tiledb_codec::filters::ReadOptions;
+//! use tiledb_codec::ReadOptions;
 //! use tiledb_codec::summary::ArraySummary;
 //!
 //! let s = ArraySummary::read("tests/fixtures/v22/dense_int_1d".as_ref(), &ReadOptions::default())?;
@@ -28,7 +28,7 @@ use crate::array::directory::ArrayDirectory;
 use crate::array::fragment::Fragment;
 use crate::array::{metadata, schema};
 use crate::error::{Error, Result};
-use crate::filters::ReadOptions;
+use crate::ReadOptions;
 use crate::model::{MetadataValue, NonEmptyDomain, Range, Schema};
 
 pub use text::{format_bytes, format_filters, format_range, format_timestamp, format_values};
