@@ -1,0 +1,198 @@
+//! Finishing a fragment: the last tiles, the metadata, syncing, the commit
+//! marker; abandoning one; and the fail points of the crash-safety tests.
+
+use super::*;
+
+impl FragmentWriter {
+    /// Stops here if told to (the state is left as a crash would leave it).
+    #[cfg(feature = "fail-points")]
+    pub(super) fn checkpoint(&mut self, step: FailPoint) -> WriteResult<()> {
+        if self.fail_after == Some(step) {
+            self.stopped = true;
+            for f in &mut self.files {
+                for o in [Some(&mut f.fixed), f.var.as_mut(), f.validity.as_mut()]
+                    .into_iter()
+                    .flatten()
+                {
+                    let _ = o.w.flush();
+                }
+            }
+            return Err(WriteError::Injected(step));
+        }
+        Ok(())
+    }
+
+    /// Writes the rest, the fragment metadata, and commits.
+    pub fn finish(mut self) -> WriteResult<FragmentInfo> {
+        if self.done || self.stopped {
+            return Err(WriteError::cells("", "the writer has finished or stopped"));
+        }
+        let res = self.finish_inner();
+        // `done` is set once the commit marker exists: from then on the
+        // fragment is the array's, whatever fails after.
+        if res.is_err() && !self.stopped && !self.done {
+            self.cleanup();
+        }
+        self.done = true;
+        res
+    }
+
+    pub(super) fn finish_inner(&mut self) -> WriteResult<FragmentInfo> {
+        match &mut self.mode {
+            Mode::Dense { grid, .. } => {
+                let total: u64 = grid.rect.iter().map(|(a, b)| (b - a + 1) as u64).product();
+                if self.received != total {
+                    return Err(WriteError::cells(
+                        "",
+                        format!("{} cells for a rectangle of {total} cells", self.received),
+                    ));
+                }
+            }
+            Mode::Sparse {
+                sorter,
+                allows_dups,
+                capacity,
+                order,
+            } => {
+                let sorter = sorter.take().unwrap();
+                let (dups, cap) = (*allows_dups, *capacity);
+                let order = order.clone();
+                if self.received == 0 {
+                    return Err(WriteError::cells("", "no cells to write"));
+                }
+                let n_dim = self.schema.domain.dimensions.len();
+                let n_attr = self.schema.attributes.len();
+                let mut tb = SparseTiles::new(&self.fields, n_attr, n_dim, cap);
+                let mut prev: Option<OwnedCell> = None;
+                let mut dropped = 0u64;
+                let mut err: Option<WriteError> = None;
+                sorter
+                    .for_each(|cell| {
+                        let owned = OwnedCell {
+                            fields: cell.iter().map(|(b, v)| (b.to_vec(), *v)).collect(),
+                        };
+                        if let Some(p) = prev.take() {
+                            // Duplicates are equal coordinate bytes, as the
+                            // engine's `compute_coord_dups` compares them.
+                            let same = !dups
+                                && p.fields[..n_dim]
+                                    .iter()
+                                    .zip(&owned.fields[..n_dim])
+                                    .all(|(a, b)| a.0 == b.0);
+                            if same {
+                                dropped += 1;
+                            } else if let Some(set) = tb.push(&p, &order) {
+                                if let Err(e) = self.queue(set) {
+                                    err = Some(e);
+                                    return Err(WriteError::cells("", "stopped"));
+                                }
+                            }
+                        }
+                        prev = Some(owned);
+                        Ok(())
+                    })
+                    .map_err(|e| err.take().unwrap_or(e))?;
+                if let Some(p) = prev.take() {
+                    if let Some(set) = tb.push(&p, &order) {
+                        self.queue(set)?;
+                    }
+                }
+                if let Some(set) = tb.finish() {
+                    self.queue(set)?;
+                }
+                self.dropped = dropped;
+            }
+        }
+        self.filter_batch()?;
+        self.write_ready()?;
+        if !self.pending.is_empty() {
+            return Err(WriteError::Unsupported(
+                "tiles left waiting (internal error)".into(),
+            ));
+        }
+        for f in &mut self.files {
+            for o in [Some(&mut f.fixed), f.var.as_mut(), f.validity.as_mut()]
+                .into_iter()
+                .flatten()
+            {
+                o.w.flush().map_err(|e| WriteError::io(&o.path, e))?;
+            }
+        }
+        #[cfg(feature = "fail-points")]
+        self.checkpoint(FailPoint::DataWritten)?;
+        let meta_bytes = self.metadata_file()?;
+        let meta_path = self.dir.join("__fragment_metadata.tdb");
+        {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&meta_path)
+                .map_err(|e| WriteError::io(&meta_path, e))?;
+            f.write_all(&meta_bytes)
+                .map_err(|e| WriteError::io(&meta_path, e))?;
+            #[cfg(feature = "fail-points")]
+            self.checkpoint(FailPoint::MetadataWritten)?;
+            f.sync_all().map_err(|e| WriteError::io(&meta_path, e))?;
+        }
+        for f in &mut self.files {
+            for o in [Some(&mut f.fixed), f.var.as_mut(), f.validity.as_mut()]
+                .into_iter()
+                .flatten()
+            {
+                o.finish()?;
+            }
+        }
+        util::sync_dir(&self.dir)?;
+        if let Some(parent) = self.dir.parent() {
+            util::sync_dir(parent)?;
+        }
+        #[cfg(feature = "fail-points")]
+        self.checkpoint(FailPoint::FilesSynced)?;
+        if let Err(e) = util::write_new_synced(&self.commit_path, &[]) {
+            let _ = std::fs::remove_file(&self.commit_path);
+            return Err(e);
+        }
+        self.done = true;
+        if let Some(parent) = self.commit_path.parent() {
+            util::sync_dir(parent)?;
+        }
+        #[cfg(feature = "fail-points")]
+        self.checkpoint(FailPoint::Committed)?;
+        Ok(FragmentInfo {
+            name: self.name.clone(),
+            path: self.dir.clone(),
+            version: self.version,
+            timestamp: self.timestamp,
+            cells: self.written_cells_count(),
+            duplicates_dropped: self.dropped,
+            tiles: self.tile_cells.len() as u64,
+        })
+    }
+
+    pub(super) fn written_cells_count(&self) -> u64 {
+        match &self.mode {
+            Mode::Dense { .. } => self.received,
+            Mode::Sparse { .. } => self.written_cells,
+        }
+    }
+
+    /// Removes the fragment folder (a write that failed).
+    pub(super) fn cleanup(&mut self) {
+        self.files.clear();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+
+    /// Abandons the fragment: nothing of it stays.
+    pub fn abort(mut self) {
+        self.done = true;
+        self.cleanup();
+    }
+}
+
+impl Drop for FragmentWriter {
+    fn drop(&mut self) {
+        if !self.done && !self.stopped {
+            self.cleanup();
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! The fragment metadata file, `__fragment_metadata.tdb`: the footer and the
+//! generic tiles it points at (format_spec/fragment.md#fragment-metadata-file).
+
+use super::*;
+
+impl FragmentWriter {
+    /// The bytes of `__fragment_metadata.tdb`.
+    pub(super) fn metadata_file(&mut self) -> WriteResult<Vec<u8>> {
+        let v = self.version;
+        let key = self.key;
+        let dense = self.is_dense();
+        let num_tiles = self.tile_cells.len();
+        let n = self.meta.len();
+        for m in &mut self.meta {
+            if !m.written {
+                m.tile_offsets = vec![0; num_tiles];
+                m.tile_var_offsets = vec![0; num_tiles];
+                m.tile_var_sizes = vec![0; num_tiles];
+                m.tile_validity_offsets = vec![0; num_tiles];
+            }
+        }
+        let coord_sizes = self.schema.domain.coord_sizes();
+        let mut out = Vec::new();
+        let push = |table: Vec<u8>, out: &mut Vec<u8>| -> WriteResult<u64> {
+            let at = out.len() as u64;
+            out.extend_from_slice(&generic_tile(&table, v, key)?);
+            Ok(at)
+        };
+        // R-tree.
+        let rtree = if dense {
+            RTree {
+                dim_num: None,
+                fanout: 10,
+                datatype: None,
+                num_levels: 0,
+                levels: Vec::new(),
+            }
+        } else {
+            build_rtree(&self.mbrs, &coord_sizes, &GlobalOrder::new(&self.schema))
+        };
+        let rtree_offset = push(encode(&rtree), &mut out)?;
+        let list = |vals: &[u64]| {
+            encode(&TileOffsets {
+                num: vals.len() as u64,
+                values: vals.to_vec(),
+            })
+        };
+        let mut tile_offsets = Vec::with_capacity(n);
+        for m in &self.meta {
+            tile_offsets.push(push(list(&m.tile_offsets), &mut out)?);
+        }
+        let mut tile_var_offsets = Vec::with_capacity(n);
+        for m in &self.meta {
+            tile_var_offsets.push(push(list(&m.tile_var_offsets), &mut out)?);
+        }
+        let mut tile_var_sizes = Vec::with_capacity(n);
+        for m in &self.meta {
+            tile_var_sizes.push(push(list(&m.tile_var_sizes), &mut out)?);
+        }
+        let mut tile_validity_offsets = Vec::with_capacity(n);
+        for m in &self.meta {
+            tile_validity_offsets.push(push(list(&m.tile_validity_offsets), &mut out)?);
+        }
+        let (mut mins, mut maxs, mut sums, mut nulls) = (None, None, None, None);
+        let mut optional_sections = Vec::new();
+        let mut frag_mmsn = None;
+        let mut processed = None;
+        if v >= 11 {
+            let minmax = |fixed: &[u8], var: &[u8]| {
+                encode(&TileMinMax {
+                    fixed_size: fixed.len() as u64,
+                    var_size: var.len() as u64,
+                    fixed: fixed.to_vec(),
+                    var: var.to_vec(),
+                })
+            };
+            let mut o = Vec::new();
+            for m in &self.meta {
+                o.push(push(minmax(&m.stats.mins, &m.stats.min_var), &mut out)?);
+            }
+            mins = Some(o);
+            let mut o = Vec::new();
+            for m in &self.meta {
+                o.push(push(minmax(&m.stats.maxs, &m.stats.max_var), &mut out)?);
+            }
+            maxs = Some(o);
+            if v >= 23 && !dense {
+                // Version 23, sparse: the tiles' global-order bounds, one
+                // generic tile of mins per dimension, then one of maxes, in
+                // the tile min/max layout (fragment_metadata.cc
+                // `store_tile_global_order_mins`), between the maxes and the
+                // sums as the engine places them.
+                let mut min_offsets = Vec::new();
+                let mut max_offsets = Vec::new();
+                for (end, offsets) in [(0, &mut min_offsets), (1, &mut max_offsets)] {
+                    for (d, cs) in coord_sizes.iter().enumerate() {
+                        let (mut fixed, mut var) = (Vec::new(), Vec::new());
+                        for b in &self.global_order_bounds {
+                            let cell = if end == 0 { &b[d].0 } else { &b[d].1 };
+                            if *cs == 0 {
+                                fixed.extend_from_slice(&(var.len() as u64).to_le_bytes());
+                                var.extend_from_slice(cell);
+                            } else {
+                                fixed.extend_from_slice(cell);
+                            }
+                        }
+                        offsets.push(push(minmax(&fixed, &var), &mut out)?);
+                    }
+                }
+                let bounds = TileGlobalOrderBounds {
+                    min_offsets,
+                    max_offsets,
+                };
+                let data = encode(&bounds);
+                optional_sections.push(OptionalSection {
+                    identifier: OptionalSectionIdentifier::TileGlobalOrderOffsets.value(),
+                    data_size: data.len() as u32,
+                    data,
+                });
+            }
+            let mut o = Vec::new();
+            for m in &self.meta {
+                let t = TileSums {
+                    num: m.stats.sums.len() as u64,
+                    values: m.stats.sums.clone(),
+                };
+                o.push(push(encode(&t), &mut out)?);
+            }
+            sums = Some(o);
+            let mut o = Vec::new();
+            for m in &self.meta {
+                let t = TileNullCounts {
+                    num: m.stats.null_counts.len() as u64,
+                    values: m.stats.null_counts.clone(),
+                };
+                o.push(push(encode(&t), &mut out)?);
+            }
+            nulls = Some(o);
+        }
+        if v >= 12 {
+            let fields = self
+                .meta
+                .iter()
+                .zip(&self.specs)
+                .map(|(m, s)| fragment_entry(s, &m.stats, &self.tile_cells, dense))
+                .collect();
+            let t = FragmentMinMaxSumNullCount { fields };
+            frag_mmsn = Some(push(encode(&t), &mut out)?);
+        }
+        if v >= 15 {
+            let t = ProcessedConditions {
+                num: 0,
+                conditions: Vec::new(),
+            };
+            processed = Some(push(encode(&t), &mut out)?);
+        }
+        let ned = self.non_empty_domain(&coord_sizes);
+        let last_tile_cell_num = if dense {
+            match &self.mode {
+                Mode::Dense { grid, .. } => grid.tile_cells,
+                _ => unreachable!(),
+            }
+        } else {
+            *self.tile_cells.last().unwrap_or(&self.schema.capacity)
+        };
+        let footer = FragmentFooter {
+            version_number: v,
+            array_schema_name_size: Some(self.schema_name.len() as u64),
+            array_schema_name: Some(self.schema_name.as_bytes().to_vec()),
+            dense: u8::from(dense),
+            null_non_empty_domain: 0,
+            legacy_non_empty_domain: None,
+            non_empty_domain: Some(ned),
+            sparse_tile_num: if dense { 0 } else { num_tiles as u64 },
+            last_tile_cell_num,
+            includes_timestamps: (v >= 14).then_some(0),
+            includes_delete_metadata: (v >= 15).then_some(0),
+            file_sizes: self.meta.iter().map(|m| m.file_size).collect(),
+            file_var_sizes: self.meta.iter().map(|m| m.file_var_size).collect(),
+            file_validity_sizes: Some(self.meta.iter().map(|m| m.file_validity_size).collect()),
+            rtree_offset,
+            tile_offsets,
+            tile_var_offsets,
+            tile_var_sizes,
+            tile_validity_offsets: Some(tile_validity_offsets),
+            tile_mins_offsets: mins,
+            tile_maxes_offsets: maxs,
+            tile_sums_offsets: sums,
+            tile_null_counts_offsets: nulls,
+            fragment_min_max_sum_null_count_offset: frag_mmsn,
+            processed_conditions_offset: if v >= 16 { processed } else { None },
+            num_optional_sections: (v >= 23).then_some(optional_sections.len() as u32),
+            optional_sections: (v >= 23).then_some(optional_sections),
+        };
+        let footer_bytes = encode(&footer);
+        out.extend_from_slice(&footer_bytes);
+        out.extend_from_slice(&encode(&FooterLength {
+            footer_length: footer_bytes.len() as u64,
+        }));
+        Ok(out)
+    }
+
+    pub(super) fn non_empty_domain(&self, coord_sizes: &[u64]) -> Mbr {
+        match &self.mode {
+            Mode::Dense { grid, .. } => Mbr {
+                ranges: grid
+                    .rect
+                    .iter()
+                    .map(|(lo, hi)| {
+                        let w = grid.datatype.size() as usize;
+                        let mut r = lo.to_le_bytes()[..w].to_vec();
+                        r.extend_from_slice(&hi.to_le_bytes()[..w]);
+                        fixed_range(r)
+                    })
+                    .collect(),
+            },
+            Mode::Sparse { .. } => {
+                let order = GlobalOrder::new(&self.schema);
+                let mut u = self.mbrs[0].clone();
+                for m in &self.mbrs[1..] {
+                    union_into(&mut u, m, &order);
+                }
+                mbr_table(&u, coord_sizes)
+            }
+        }
+    }
+}

@@ -1,0 +1,1122 @@
+//! Writing one fragment: cells in, tiles through the filter pipelines, data
+//! files, `__fragment_metadata.tdb`, commit.
+//!
+//! Dense fragments cover a rectangle of the domain; the cells come in
+//! row-major order of the rectangle and are laid into the space tiles the
+//! rectangle touches, as the engine's dense tiler does (cells outside the
+//! rectangle are zeros, and null; readers never return them: the non-empty
+//! domain is the rectangle). One row of space tiles is held in memory.
+//!
+//! Sparse fragments take cells in any order; they are sorted into the
+//! global order (space tiles in tile order, then cell order; or Hilbert
+//! order) with bounded memory (sorted runs spilled to scratch files and
+//! merged), duplicates dropped unless the schema allows them (the last
+//! written wins), and cut into tiles of `capacity` cells.
+//!
+//! Tiles are filtered in parallel (a batch of tiles at a time) and written
+//! one after the other. The commit protocol: every file of the fragment
+//! folder is written and synced, the folder is synced, then the commit
+//! marker is created and its folder synced.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::array::directory::ArrayDirectory;
+use crate::array::field::{data_file_name, DataFile};
+use crate::array::schema::dimension_datatype;
+use crate::array::schema::read_schema;
+use crate::array::{FieldInfo, FieldPipelines};
+use crate::filters::FilterError;
+use crate::format::{
+    encode, ArraySchema, ArrayType, Datatype, FooterLength, FragmentFooter,
+    FragmentMinMaxSumNullCount, Layout, Mbr, OptionalSection, OptionalSectionIdentifier,
+    ProcessedConditions, RTree, RTreeLevel, Range1D, TileGlobalOrderBounds, TileMinMax,
+    TileNullCounts, TileOffsets, TileSums,
+};
+use crate::ReadOptions;
+
+use super::error::{WriteError, WriteResult};
+use super::generic::generic_tile;
+use super::order::{int_value, Coord, GlobalOrder};
+use super::sort::{CellSorter, ColBuf, OwnedCell, SortField};
+use super::stats::{fragment_entry, tile_stats, FieldMeta, MetaSpec, RawTile, TileStats};
+use super::util;
+use super::{MAX_WRITE_VERSION, MIN_WRITE_VERSION};
+
+mod commit;
+mod dense;
+mod footer;
+mod rtree;
+mod sparse;
+mod spill;
+
+use dense::*;
+use rtree::*;
+use sparse::*;
+use spill::*;
+
+/// The steps of a fragment write, in order; [`WriteOptions::fail_after`]
+/// stops the writer right after one of them, as a crash would (the
+/// crash-safety tests; only with the `fail-points` feature).
+#[cfg(feature = "fail-points")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FailPoint {
+    /// The fragment folder and its (empty) data files exist.
+    FolderCreated,
+    /// The first tile is in the data files.
+    TileWritten,
+    /// Every tile is in the data files (not yet synced).
+    DataWritten,
+    /// `__fragment_metadata.tdb` is written.
+    MetadataWritten,
+    /// Every file and the folder are synced; no commit marker yet.
+    FilesSynced,
+    /// The commit marker exists and is synced: the fragment is visible.
+    Committed,
+}
+
+#[cfg(feature = "fail-points")]
+impl FailPoint {
+    /// Every step, in the order the writer takes them.
+    pub const ALL: [FailPoint; 6] = [
+        FailPoint::FolderCreated,
+        FailPoint::TileWritten,
+        FailPoint::DataWritten,
+        FailPoint::MetadataWritten,
+        FailPoint::FilesSynced,
+        FailPoint::Committed,
+    ];
+}
+
+/// How to write a fragment.
+#[derive(Clone)]
+pub struct WriteOptions {
+    /// Format version of the fragment (10 to 23); `None`: the array
+    /// schema's version.
+    pub version: Option<u32>,
+    /// The fragment's timestamp in milliseconds (default: now, and later
+    /// than every fragment already there).
+    pub timestamp: Option<u64>,
+    /// Sparse writes: bytes of cells sorted in memory before a sorted run is
+    /// spilled to a scratch file.
+    pub sort_memory: usize,
+    /// Filtered tiles held while waiting for their turn (dense arrays with
+    /// column-major tile order) before they are spilled to a scratch file.
+    pub pending_memory: usize,
+    /// Where scratch files go (default: the system's temporary folder).
+    pub scratch_dir: Option<PathBuf>,
+    /// Stop right after this step, as if the process had died there: the
+    /// write returns [`WriteError::Injected`] and leaves on disk what it had
+    /// written (the crash-safety tests; only with the `fail-points` feature).
+    #[cfg(feature = "fail-points")]
+    pub fail_after: Option<FailPoint>,
+    /// The key of an AES-256-GCM encrypted array: every data tile gets the
+    /// encryption filter after the schema's filters and every generic tile
+    /// of the fragment metadata is encrypted, as the engine writes them.
+    pub encryption_key: Option<[u8; 32]>,
+}
+
+impl std::fmt::Debug for WriteOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print the key.
+        let mut d = f.debug_struct("WriteOptions");
+        d.field("version", &self.version)
+            .field("timestamp", &self.timestamp)
+            .field("sort_memory", &self.sort_memory)
+            .field("pending_memory", &self.pending_memory)
+            .field("scratch_dir", &self.scratch_dir);
+        #[cfg(feature = "fail-points")]
+        d.field("fail_after", &self.fail_after);
+        d.field("encryption_key", &self.encryption_key.map(|_| "<set>"))
+            .finish()
+    }
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions {
+            version: None,
+            timestamp: None,
+            sort_memory: 256 << 20,
+            pending_memory: 256 << 20,
+            scratch_dir: None,
+            #[cfg(feature = "fail-points")]
+            fail_after: None,
+            encryption_key: None,
+        }
+    }
+}
+
+/// The cells of one field, column-wise, as [`FragmentWriter::write`] takes
+/// them: fixed-size values back to back, or var-sized data with the start
+/// of each cell, and one validity byte per cell (0 = null) for nullable
+/// fields.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Column {
+    pub name: String,
+    pub data: Vec<u8>,
+    pub offsets: Option<Vec<u64>>,
+    pub validity: Option<Vec<u8>>,
+}
+
+impl Column {
+    /// Fixed-size cells.
+    pub fn fixed(name: impl Into<String>, data: Vec<u8>) -> Self {
+        Column {
+            name: name.into(),
+            data,
+            offsets: None,
+            validity: None,
+        }
+    }
+
+    /// Var-sized cells: `offsets[i]` is where cell `i` starts in `data`.
+    pub fn var(name: impl Into<String>, data: Vec<u8>, offsets: Vec<u64>) -> Self {
+        Column {
+            name: name.into(),
+            data,
+            offsets: Some(offsets),
+            validity: None,
+        }
+    }
+
+    /// Var-sized cells from a list of values.
+    pub fn from_values<T: AsRef<[u8]>>(name: impl Into<String>, values: &[T]) -> Self {
+        let mut data = Vec::new();
+        let mut offsets = Vec::with_capacity(values.len());
+        for v in values {
+            offsets.push(data.len() as u64);
+            data.extend_from_slice(v.as_ref());
+        }
+        Column::var(name, data, offsets)
+    }
+
+    /// The same cells with a validity byte each.
+    pub fn with_validity(mut self, validity: Vec<u8>) -> Self {
+        self.validity = Some(validity);
+        self
+    }
+}
+
+/// What a committed fragment is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FragmentInfo {
+    pub name: String,
+    pub path: PathBuf,
+    pub version: u32,
+    pub timestamp: u64,
+    /// Cells written (after dropping duplicates).
+    pub cells: u64,
+    /// Duplicate cells dropped (sparse arrays without duplicates).
+    pub duplicates_dropped: u64,
+    pub tiles: u64,
+}
+
+/// An MBR as bytes: `(low, high)` per dimension.
+type MbrBytes = Vec<(Vec<u8>, Vec<u8>)>;
+
+/// A field the fragment writes.
+struct WField {
+    name: String,
+    /// Position in the engine's index map (attributes, `__coords`, dimensions).
+    idx: usize,
+    /// What the schema says about the field (its data files' names).
+    info: FieldInfo,
+    var: bool,
+    nullable: bool,
+    /// Bytes of a fixed-size cell, or of one value of a var-sized cell.
+    value_size: u64,
+    pipes: FieldPipelines,
+    spec: MetaSpec,
+}
+
+impl WField {
+    fn sort_field(&self) -> SortField {
+        SortField {
+            cell_size: self.value_size as usize,
+            var: self.var,
+            nullable: self.nullable,
+        }
+    }
+}
+
+/// A data file being written.
+struct Out {
+    path: PathBuf,
+    w: BufWriter<File>,
+    size: u64,
+}
+
+impl Out {
+    fn create(path: PathBuf) -> WriteResult<Self> {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|e| WriteError::io(&path, e))?;
+        Ok(Out {
+            path,
+            w: BufWriter::with_capacity(1 << 20, f),
+            size: 0,
+        })
+    }
+
+    fn append(&mut self, bytes: &[u8]) -> WriteResult<u64> {
+        let at = self.size;
+        self.w
+            .write_all(bytes)
+            .map_err(|e| WriteError::io(&self.path, e))?;
+        self.size += bytes.len() as u64;
+        Ok(at)
+    }
+
+    fn finish(&mut self) -> WriteResult<()> {
+        self.w.flush().map_err(|e| WriteError::io(&self.path, e))?;
+        self.w
+            .get_ref()
+            .sync_all()
+            .map_err(|e| WriteError::io(&self.path, e))
+    }
+}
+
+struct FieldFiles {
+    fixed: Out,
+    var: Option<Out>,
+    validity: Option<Out>,
+}
+
+/// One tile of every written field, before filtering.
+struct RawSet {
+    ordinal: u64,
+    tiles: Vec<RawTile>,
+    /// The cells that count for the metadata (dense: inside the rectangle).
+    ranges: Vec<(usize, usize)>,
+    /// Sparse: the tile's MBR, one `(lo, hi)` per dimension.
+    mbr: Option<MbrBytes>,
+    /// Sparse: the coordinates of the tile's first and last cell in global
+    /// order, one `(first, last)` per dimension (the version 23 tile global
+    /// order bounds).
+    bounds: Option<MbrBytes>,
+    cells: u64,
+}
+
+/// One tile of one field, filtered.
+#[derive(Default)]
+struct Filtered {
+    fixed: Vec<u8>,
+    var: Option<Vec<u8>>,
+    var_size: u64,
+    validity: Option<Vec<u8>>,
+    stats: TileStats,
+}
+
+struct FilteredSet {
+    ordinal: u64,
+    fields: Vec<Filtered>,
+    mbr: Option<MbrBytes>,
+    bounds: Option<MbrBytes>,
+    cells: u64,
+}
+
+/// Per index-map entry: the lists of the fragment metadata.
+#[derive(Default, Clone)]
+struct IdxMeta {
+    tile_offsets: Vec<u64>,
+    tile_var_offsets: Vec<u64>,
+    tile_var_sizes: Vec<u64>,
+    tile_validity_offsets: Vec<u64>,
+    file_size: u64,
+    file_var_size: u64,
+    file_validity_size: u64,
+    stats: FieldMeta,
+    written: bool,
+}
+
+enum Mode {
+    Dense {
+        grid: DenseGrid,
+        /// The current row of tiles along dimension 0, and its cells so far.
+        slab_k: i128,
+        slab: Vec<ColBuf>,
+        slab_len: u64,
+    },
+    Sparse {
+        order: GlobalOrder,
+        sorter: Option<CellSorter>,
+        allows_dups: bool,
+        capacity: u64,
+    },
+}
+
+/// Writes one fragment. Create it with [`FragmentWriter::dense`] or
+/// [`FragmentWriter::sparse`], hand it cells with [`FragmentWriter::write`],
+/// commit with [`FragmentWriter::finish`]. Dropped or failed before
+/// `finish`, it removes its folder (except when stopped by a failure point,
+/// which leaves everything as a crash would).
+pub struct FragmentWriter {
+    schema: ArraySchema,
+    schema_name: String,
+    version: u32,
+    name: String,
+    timestamp: u64,
+    dir: PathBuf,
+    commit_path: PathBuf,
+    fields: Vec<WField>,
+    /// Metadata specs of every index-map entry.
+    specs: Vec<MetaSpec>,
+    files: Vec<FieldFiles>,
+    meta: Vec<IdxMeta>,
+    mode: Mode,
+    mbrs: Vec<MbrBytes>,
+    /// Sparse: every tile's first and last coordinates in global order.
+    global_order_bounds: Vec<MbrBytes>,
+    tile_cells: Vec<u64>,
+    next_ordinal: u64,
+    /// Filtered tiles whose turn has come, written while the next batch is
+    /// filtered; and the ordinal of the next one.
+    ready: Vec<FilteredSet>,
+    ready_next: u64,
+    raw_batch: Vec<RawSet>,
+    /// Data buffers of tiles already filtered, for the next rows of tiles
+    /// (fresh 8 MiB buffers cost a page fault per page).
+    spare: Vec<Vec<u8>>,
+    pending: Pending,
+    received: u64,
+    written_cells: u64,
+    dropped: u64,
+    #[cfg(feature = "fail-points")]
+    fail_after: Option<FailPoint>,
+    /// The array's key: generic tiles are encrypted with it (the data
+    /// pipelines in `fields` already end with the encryption filter).
+    key: Option<[u8; 32]>,
+    done: bool,
+    stopped: bool,
+}
+
+fn filter_err(field: &str) -> impl Fn(FilterError) -> WriteError + '_ {
+    move |e| WriteError::Filter {
+        field: field.to_string(),
+        filter: e.filter,
+        what: e.what,
+    }
+}
+
+/// Appends cells `from..from + count` of a column to a field's buffer.
+fn append_cells(
+    buf: &mut ColBuf,
+    f: &WField,
+    c: &Column,
+    from: usize,
+    count: usize,
+) -> WriteResult<()> {
+    match &c.offsets {
+        None => {
+            let w = f.value_size as usize;
+            buf.data
+                .extend_from_slice(&c.data[from * w..(from + count) * w]);
+        }
+        Some(o) => {
+            for i in from..from + count {
+                let e = o.get(i + 1).map_or(c.data.len(), |e| *e as usize);
+                let b = &c.data[o[i] as usize..e];
+                if b.len() as u64 % f.value_size.max(1) != 0 {
+                    return Err(WriteError::cells(&f.name, "a cell is not whole values"));
+                }
+                buf.starts.push(buf.data.len() as u64);
+                buf.data.extend_from_slice(b);
+            }
+        }
+    }
+    if let (true, Some(v)) = (f.nullable, &c.validity) {
+        buf.validity
+            .extend(v[from..from + count].iter().map(|x| u8::from(*x != 0)));
+    }
+    Ok(())
+}
+
+/// Filters a batch of tiles in parallel; gives back the raw tiles too (their
+/// buffers are reused).
+fn filter_sets(
+    fields: &[WField],
+    batch: Vec<RawSet>,
+) -> Vec<WriteResult<(FilteredSet, Vec<RawTile>)>> {
+    batch
+        .into_par_iter()
+        .map(|raw| {
+            let fs = raw
+                .tiles
+                .par_iter()
+                .zip(fields.par_iter())
+                .map(|(tile, f)| filter_tile(f, tile, &raw.ranges))
+                .collect::<WriteResult<Vec<_>>>()?;
+            let set = FilteredSet {
+                ordinal: raw.ordinal,
+                fields: fs,
+                mbr: raw.mbr,
+                bounds: raw.bounds,
+                cells: raw.cells,
+            };
+            Ok((set, raw.tiles))
+        })
+        .collect()
+}
+
+/// How many tiles are filtered together (in parallel).
+fn batch_size() -> usize {
+    rayon::current_num_threads().clamp(1, 64)
+}
+
+impl FragmentWriter {
+    /// A dense fragment covering `rect` (an inclusive `(lo, hi)` per
+    /// dimension); the cells come in row-major order of the rectangle.
+    pub fn dense(array: &Path, rect: &[(i128, i128)], opts: WriteOptions) -> WriteResult<Self> {
+        Self::open(array, Some(rect), opts)
+    }
+
+    /// A sparse fragment; cells come in any order.
+    pub fn sparse(array: &Path, opts: WriteOptions) -> WriteResult<Self> {
+        Self::open(array, None, opts)
+    }
+
+    /// Stops the writer right after `step`, leaving what it wrote (for
+    /// testing crash safety; only with the `fail-points` feature).
+    #[cfg(feature = "fail-points")]
+    pub fn fail_after(&mut self, step: FailPoint) {
+        self.fail_after = Some(step);
+    }
+
+    /// The fragment's folder name (`__<t>_<t>_<uuid>_<version>`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The fragment's folder.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The schema the fragment is written with.
+    pub fn schema(&self) -> &ArraySchema {
+        &self.schema
+    }
+
+    fn open(array: &Path, rect: Option<&[(i128, i128)]>, opts: WriteOptions) -> WriteResult<Self> {
+        let read_opts = ReadOptions {
+            encryption_key: opts.encryption_key,
+            ..ReadOptions::default()
+        };
+        let dir = ArrayDirectory::open(array).map_err(|_| WriteError::Array {
+            path: array.to_path_buf(),
+            what: "not an array".into(),
+        })?;
+        let schema_path = dir.latest_schema().ok_or_else(|| WriteError::Array {
+            path: array.to_path_buf(),
+            what: "the array has no schema".into(),
+        })?;
+        let schema = read_schema(&schema_path, &read_opts)?;
+        let schema_name = schema_path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let version = opts
+            .version
+            .unwrap_or(schema.array_version.min(MAX_WRITE_VERSION));
+        if !(MIN_WRITE_VERSION..=MAX_WRITE_VERSION).contains(&version) {
+            return Err(WriteError::Unsupported(format!(
+                "writing fragments of format version {version} (this crate writes {MIN_WRITE_VERSION} to {MAX_WRITE_VERSION})"
+            )));
+        }
+        if version > schema.array_version {
+            return Err(WriteError::Unsupported(format!(
+                "a version {version} fragment in an array whose schema is version {}",
+                schema.array_version
+            )));
+        }
+        let dense_schema = schema.array_type == ArrayType::Dense.value();
+        if dense_schema != rect.is_some() {
+            return Err(WriteError::cells(
+                "",
+                if dense_schema {
+                    "the array is dense: write a rectangle (FragmentWriter::dense)"
+                } else {
+                    "the array is sparse: use FragmentWriter::sparse"
+                },
+            ));
+        }
+        let n_attr = schema.attributes.len();
+        let n_dim = schema.domain.dimensions.len();
+        // Metadata specs of the index map: attributes, __coords, dimensions.
+        let mut specs = Vec::with_capacity(n_attr + 1 + n_dim);
+        let mut fields = Vec::new();
+        let dim_dt = |d: usize| {
+            Datatype::from_value(dimension_datatype(&schema, &schema.domain.dimensions[d]))
+                .ok_or_else(|| WriteError::Unsupported("a dimension of unknown datatype".into()))
+        };
+        let make_field = |name: &str| -> WriteResult<WField> {
+            let info = FieldInfo::lookup(&schema, name).ok_or_else(|| {
+                WriteError::Unsupported(format!(
+                    "field {name:?} has a datatype this crate does not know"
+                ))
+            })?;
+            let pipes = FieldPipelines::new(&schema, &info, opts.encryption_key)
+                .map_err(filter_err(name))?;
+            let var = info.cell_val_num.is_none();
+            let spec = MetaSpec {
+                datatype: info.datatype,
+                is_dim: info.is_dimension,
+                var,
+                cell_size: if var { 8 } else { info.cell_size() },
+                cell_val_num: info.cell_val_num.unwrap_or(u32::MAX),
+                nullable: info.nullable,
+                kept: !(dense_schema && info.is_dimension),
+            };
+            Ok(WField {
+                name: name.to_string(),
+                idx: info.idx,
+                var,
+                nullable: info.nullable,
+                value_size: if var {
+                    info.datatype.size()
+                } else {
+                    info.cell_size()
+                },
+                pipes,
+                spec,
+                info,
+            })
+        };
+        for a in &schema.attributes {
+            let f = make_field(&String::from_utf8_lossy(&a.name))?;
+            specs.push(f.spec.clone());
+            fields.push(f);
+        }
+        let dt0 = dim_dt(0)?;
+        specs.push(MetaSpec {
+            datatype: dt0,
+            is_dim: false,
+            var: false,
+            cell_size: n_dim as u64 * dt0.size(),
+            cell_val_num: 1,
+            nullable: false,
+            kept: true,
+        });
+        for d in &schema.domain.dimensions {
+            let f = make_field(&String::from_utf8_lossy(&d.name))?;
+            specs.push(f.spec.clone());
+            if !dense_schema {
+                fields.push(f);
+            }
+        }
+        let tile_order = Layout::from_value(schema.tile_order).unwrap_or(Layout::RowMajor);
+        let cell_order = Layout::from_value(schema.cell_order).unwrap_or(Layout::RowMajor);
+        let mode = match rect {
+            Some(rect) => {
+                let grid = dense_grid(&schema, rect, tile_order, cell_order)?;
+                let slab_k = grid.tiles[0].0;
+                Mode::Dense {
+                    slab: vec![ColBuf::default(); fields.len()],
+                    grid,
+                    slab_k,
+                    slab_len: 0,
+                }
+            }
+            None => Mode::Sparse {
+                order: GlobalOrder::new(&schema),
+                sorter: None,
+                allows_dups: schema.allows_dups.unwrap_or(0) != 0,
+                capacity: schema.capacity.max(1),
+            },
+        };
+        // Name and folders.
+        let (frag_parent, commit_dir) = if version >= 12 {
+            (array.join("__fragments"), array.join("__commits"))
+        } else {
+            (array.to_path_buf(), array.to_path_buf())
+        };
+        let t = util::next_timestamp(opts.timestamp, &[frag_parent.clone(), commit_dir.clone()]);
+        let name = util::timestamped_name(t, t, Some(version));
+        let frag_dir = frag_parent.join(&name);
+        let commit_path = if version >= 12 {
+            commit_dir.join(format!("{name}.wrt"))
+        } else {
+            array.join(format!("{name}.ok"))
+        };
+        util::create_dir(&frag_parent)?;
+        util::create_dir(&commit_dir)?;
+        std::fs::create_dir(&frag_dir).map_err(|e| WriteError::io(&frag_dir, e))?;
+        let mut w = FragmentWriter {
+            schema_name,
+            version,
+            name,
+            timestamp: t,
+            dir: frag_dir,
+            commit_path,
+            files: Vec::new(),
+            meta: vec![IdxMeta::default(); specs.len()],
+            specs,
+            mode,
+            mbrs: Vec::new(),
+            global_order_bounds: Vec::new(),
+            tile_cells: Vec::new(),
+            next_ordinal: 0,
+            ready: Vec::new(),
+            ready_next: 0,
+            raw_batch: Vec::new(),
+            spare: Vec::new(),
+            pending: Pending::new(opts.pending_memory, opts.scratch_dir.clone()),
+            received: 0,
+            written_cells: 0,
+            dropped: 0,
+            #[cfg(feature = "fail-points")]
+            fail_after: opts.fail_after,
+            key: opts.encryption_key,
+            done: false,
+            stopped: false,
+            fields,
+            schema,
+        };
+        if let Mode::Sparse { order, .. } = &w.mode {
+            let mut sort_fields: Vec<SortField> = Vec::new();
+            // Dimensions first: the sorter compares them.
+            for f in w.fields[n_attr..].iter().chain(&w.fields[..n_attr]) {
+                sort_fields.push(f.sort_field());
+            }
+            let sorter = CellSorter::new(
+                order.clone(),
+                sort_fields,
+                n_dim,
+                opts.sort_memory,
+                opts.scratch_dir.clone(),
+            );
+            if let Mode::Sparse { sorter: s, .. } = &mut w.mode {
+                *s = Some(sorter);
+            }
+        }
+        w.create_files()?;
+        #[cfg(feature = "fail-points")]
+        w.checkpoint(FailPoint::FolderCreated)?;
+        Ok(w)
+    }
+
+    fn create_files(&mut self) -> WriteResult<()> {
+        for f in &self.fields {
+            let n_attr = self.schema.attributes.len();
+            let p = |file| {
+                self.dir
+                    .join(data_file_name(self.version, n_attr, &f.info, file))
+            };
+            self.files.push(FieldFiles {
+                fixed: Out::create(p(DataFile::Fixed))?,
+                var: if f.var {
+                    Some(Out::create(p(DataFile::Var))?)
+                } else {
+                    None
+                },
+                validity: if f.nullable {
+                    Some(Out::create(p(DataFile::Validity))?)
+                } else {
+                    None
+                },
+            });
+        }
+        Ok(())
+    }
+
+    /// Hands cells to the writer: one column per field (dense arrays: every
+    /// attribute; sparse arrays: every dimension and attribute), all with
+    /// the same number of cells.
+    pub fn write(&mut self, columns: &[Column]) -> WriteResult<()> {
+        if self.done || self.stopped {
+            return Err(WriteError::cells("", "the writer has finished or stopped"));
+        }
+        let n = self.check_columns(columns)?;
+        let res = self.write_checked(columns, n);
+        if res.is_err() && !self.stopped {
+            self.done = true;
+            self.cleanup();
+        }
+        res
+    }
+
+    fn check_columns(&self, columns: &[Column]) -> WriteResult<usize> {
+        let mut n: Option<usize> = None;
+        for c in columns {
+            if !self.fields.iter().any(|f| f.name == c.name) {
+                let what = if self.is_dense()
+                    && self
+                        .schema
+                        .domain
+                        .dimensions
+                        .iter()
+                        .any(|d| d.name == c.name.as_bytes())
+                {
+                    "a dense write takes attributes only (the rectangle gives the coordinates)"
+                } else {
+                    "no such field in the schema"
+                };
+                return Err(WriteError::cells(&c.name, what));
+            }
+            if columns.iter().filter(|x| x.name == c.name).count() > 1 {
+                return Err(WriteError::cells(&c.name, "given twice"));
+            }
+        }
+        for f in &self.fields {
+            let c = columns
+                .iter()
+                .find(|c| c.name == f.name)
+                .ok_or_else(|| WriteError::cells(&f.name, "missing column"))?;
+            let len = if f.var {
+                let o = c
+                    .offsets
+                    .as_ref()
+                    .ok_or_else(|| WriteError::cells(&f.name, "var-sized field without offsets"))?;
+                let mut prev = 0u64;
+                for (i, x) in o.iter().enumerate() {
+                    if *x < prev || *x > c.data.len() as u64 {
+                        return Err(WriteError::cells(
+                            &f.name,
+                            format!("offset {i} ({x}) is out of order or past the data"),
+                        ));
+                    }
+                    prev = *x;
+                }
+                if c.data.len() as u64 % f.value_size.max(1) != 0 {
+                    return Err(WriteError::cells(&f.name, "data is not whole values"));
+                }
+                o.len()
+            } else {
+                if c.offsets.is_some() {
+                    return Err(WriteError::cells(
+                        &f.name,
+                        "a fixed-size field takes no offsets",
+                    ));
+                }
+                if c.data.len() as u64 % f.value_size != 0 {
+                    return Err(WriteError::cells(
+                        &f.name,
+                        format!(
+                            "{} bytes is not a whole number of {}-byte cells",
+                            c.data.len(),
+                            f.value_size
+                        ),
+                    ));
+                }
+                (c.data.len() as u64 / f.value_size) as usize
+            };
+            match (&c.validity, f.nullable) {
+                (Some(v), true) if v.len() != len => {
+                    return Err(WriteError::cells(
+                        &f.name,
+                        format!("{} validity bytes for {len} cells", v.len()),
+                    ))
+                }
+                (None, true) => {
+                    return Err(WriteError::cells(
+                        &f.name,
+                        "nullable field without validity",
+                    ))
+                }
+                (Some(_), false) => {
+                    return Err(WriteError::cells(&f.name, "the field is not nullable"))
+                }
+                _ => {}
+            }
+            if let Some(prev) = n {
+                if prev != len {
+                    return Err(WriteError::cells(
+                        &f.name,
+                        format!("{len} cells, other columns have {prev}"),
+                    ));
+                }
+            }
+            n = Some(len);
+        }
+        Ok(n.unwrap_or(0))
+    }
+
+    fn is_dense(&self) -> bool {
+        matches!(self.mode, Mode::Dense { .. })
+    }
+
+    fn write_checked(&mut self, columns: &[Column], n: usize) -> WriteResult<()> {
+        // Columns in field order.
+        let cols: Vec<&Column> = self
+            .fields
+            .iter()
+            .map(|f| columns.iter().find(|c| c.name == f.name).unwrap())
+            .collect();
+        let cell = |fi: usize, f: &WField, i: usize| -> (&[u8], u8) {
+            let c = cols[fi];
+            let bytes = match &c.offsets {
+                Some(o) => {
+                    let e = o.get(i + 1).map_or(c.data.len(), |e| *e as usize);
+                    &c.data[o[i] as usize..e]
+                }
+                None => {
+                    let w = f.value_size as usize;
+                    &c.data[i * w..(i + 1) * w]
+                }
+            };
+            let v = c.validity.as_ref().map_or(1, |v| u8::from(v[i] != 0));
+            (bytes, v)
+        };
+        if self.is_dense() {
+            // Whole runs of cells at a time: up to the end of the current
+            // row of tiles.
+            let mut i = 0;
+            while i < n {
+                let Mode::Dense {
+                    grid,
+                    slab_k,
+                    slab,
+                    slab_len,
+                } = &mut self.mode
+                else {
+                    unreachable!()
+                };
+                let total: u64 = grid.rect.iter().map(|(a, b)| (b - a + 1) as u64).product();
+                if self.received >= total {
+                    return Err(WriteError::cells(
+                        "",
+                        format!("more cells than the rectangle's {total}"),
+                    ));
+                }
+                let (r0, r1) = grid.slab_rows(*slab_k);
+                let slab_cells = (r1 - r0 + 1) as u64 * grid.row_cells();
+                let run = (slab_cells - *slab_len).min((n - i) as u64) as usize;
+                for ((f, c), buf) in self.fields.iter().zip(&cols).zip(slab.iter_mut()) {
+                    append_cells(buf, f, c, i, run)?;
+                }
+                *slab_len += run as u64;
+                self.received += run as u64;
+                i += run;
+                if *slab_len == slab_cells {
+                    self.flush_slab()?;
+                }
+            }
+            return Ok(());
+        }
+        // Sparse: check the coordinates, then sort.
+        let n_attr = self.schema.attributes.len();
+        let Mode::Sparse { order, sorter, .. } = &mut self.mode else {
+            unreachable!()
+        };
+        let sorter = sorter.as_mut().unwrap();
+        let mut view: Vec<(&[u8], u8)> = Vec::with_capacity(self.fields.len());
+        for i in 0..n {
+            view.clear();
+            for (fi, f) in self.fields[n_attr..].iter().enumerate() {
+                let (b, v) = cell(n_attr + fi, f, i);
+                check_coord(order, fi, b, &f.name, self.received + i as u64)?;
+                view.push((b, v));
+            }
+            for (fi, f) in self.fields[..n_attr].iter().enumerate() {
+                view.push(cell(fi, f, i));
+            }
+            sorter.push(&view)?;
+        }
+        self.received += n as u64;
+        Ok(())
+    }
+
+    /// Lays the current row of tiles out into space tiles and queues them.
+    fn flush_slab(&mut self) -> WriteResult<()> {
+        let Mode::Dense {
+            grid,
+            slab_k,
+            slab,
+            slab_len,
+        } = &mut self.mode
+        else {
+            unreachable!()
+        };
+        let k = *slab_k;
+        let (r0, _) = grid.slab_rows(k);
+        let n = grid.rect.len();
+        let sort_fields: Vec<SortField> = self.fields.iter().map(WField::sort_field).collect();
+        // Every combination of tile indices of dimensions 1.. .
+        let mut t: Vec<i128> = grid.tiles.iter().map(|(a, _)| *a).collect();
+        t[0] = k;
+        let mut sets = Vec::new();
+        if let Some(set) = slab_as_tile(grid, &t, slab, &sort_fields, &mut self.spare) {
+            sets.push(set);
+        } else {
+            loop {
+                sets.push(dense_tile(grid, &t, r0, slab, &sort_fields));
+                // Next tile along dimensions n-1 .. 1.
+                let mut d = n - 1;
+                loop {
+                    if d == 0 {
+                        break;
+                    }
+                    if t[d] < grid.tiles[d].1 {
+                        t[d] += 1;
+                        break;
+                    }
+                    t[d] = grid.tiles[d].0;
+                    d -= 1;
+                }
+                if d == 0 {
+                    break;
+                }
+            }
+        }
+        for c in slab.iter_mut() {
+            c.clear();
+        }
+        *slab_len = 0;
+        *slab_k += 1;
+        for s in sets {
+            self.queue(s)?;
+        }
+        Ok(())
+    }
+
+    /// Queues a tile; filters and writes a batch when it is full.
+    fn queue(&mut self, set: RawSet) -> WriteResult<()> {
+        self.raw_batch.push(set);
+        if self.raw_batch.len() >= batch_size() {
+            self.filter_batch()?;
+        }
+        Ok(())
+    }
+
+    fn filter_batch(&mut self) -> WriteResult<()> {
+        let batch = std::mem::take(&mut self.raw_batch);
+        let ready = std::mem::take(&mut self.ready);
+        // The tiles whose turn came with the last batch are written while
+        // this one is filtered.
+        let fields = std::mem::take(&mut self.fields);
+        let (filtered, written) = rayon::join(
+            || filter_sets(&fields, batch),
+            || {
+                ready
+                    .into_iter()
+                    .try_for_each(|set| self.write_set(&fields, set))
+            },
+        );
+        self.fields = fields;
+        written?;
+        let keep = batch_size() * self.fields.len();
+        for f in filtered {
+            let (set, tiles) = f?;
+            for t in tiles {
+                if self.spare.len() < keep {
+                    self.spare.push(t.data);
+                }
+            }
+            self.pending.put(set)?;
+        }
+        while let Some(set) = self.pending.take(self.ready_next)? {
+            self.ready.push(set);
+            self.ready_next += 1;
+        }
+        Ok(())
+    }
+
+    /// Writes the tiles whose turn has come.
+    fn write_ready(&mut self) -> WriteResult<()> {
+        let fields = std::mem::take(&mut self.fields);
+        let res = std::mem::take(&mut self.ready)
+            .into_iter()
+            .try_for_each(|set| self.write_set(&fields, set));
+        self.fields = fields;
+        res
+    }
+
+    /// Appends a filtered tile of every field to the data files (`fields`:
+    /// the writer's, lent while it writes).
+    fn write_set(&mut self, fields: &[WField], set: FilteredSet) -> WriteResult<()> {
+        for ((f, files), x) in fields.iter().zip(&mut self.files).zip(&set.fields) {
+            let m = &mut self.meta[f.idx];
+            m.written = true;
+            m.tile_offsets.push(files.fixed.append(&x.fixed)?);
+            m.file_size = files.fixed.size;
+            if let (Some(out), Some(v)) = (files.var.as_mut(), &x.var) {
+                m.tile_var_offsets.push(out.append(v)?);
+                m.tile_var_sizes.push(x.var_size);
+                m.file_var_size = out.size;
+            } else {
+                m.tile_var_offsets.push(0);
+                m.tile_var_sizes.push(0);
+            }
+            if let (Some(out), Some(v)) = (files.validity.as_mut(), &x.validity) {
+                m.tile_validity_offsets.push(out.append(v)?);
+                m.file_validity_size = out.size;
+            } else {
+                m.tile_validity_offsets.push(0);
+            }
+            m.stats.push(&self.specs[f.idx], &x.stats, set.cells);
+        }
+        for (i, m) in self.meta.iter_mut().enumerate() {
+            if !fields.iter().any(|f| f.idx == i) {
+                m.stats.push_empty(&self.specs[i]);
+            }
+        }
+        if let Some(mbr) = set.mbr {
+            self.mbrs.push(mbr);
+        }
+        if let Some(b) = set.bounds {
+            self.global_order_bounds.push(b);
+        }
+        self.tile_cells.push(set.cells);
+        self.written_cells += set.cells;
+        self.next_ordinal += 1;
+        #[cfg(feature = "fail-points")]
+        if self.next_ordinal == 1 {
+            self.checkpoint(FailPoint::TileWritten)?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs one field's tile through its pipelines and computes its metadata.
+fn filter_tile(f: &WField, tile: &RawTile, ranges: &[(usize, usize)]) -> WriteResult<Filtered> {
+    let stats = tile_stats(&f.spec, tile, ranges);
+    let err = filter_err(&f.name);
+    let mut out = Filtered {
+        stats,
+        ..Default::default()
+    };
+    match &tile.offsets {
+        None => out.fixed = f.pipes.data.forward_tile(&tile.data).map_err(&err)?,
+        Some(offsets) => {
+            out.fixed = if f.pipes.offsets_in_data {
+                // The engine writes an empty offsets tile: RLE and dictionary
+                // keep the offsets in the data tile.
+                0u64.to_le_bytes().to_vec()
+            } else {
+                let bytes: Vec<u8> = offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
+                f.pipes
+                    .offsets
+                    .as_ref()
+                    .expect("var-sized fields have an offsets pipeline")
+                    .forward_tile(&bytes)
+                    .map_err(&err)?
+            };
+            out.var = Some(
+                f.pipes
+                    .data
+                    .forward_var_tile(&tile.data, offsets)
+                    .map_err(&err)?,
+            );
+            out.var_size = tile.data.len() as u64;
+        }
+    }
+    if let Some(v) = &tile.validity {
+        out.validity = Some(
+            f.pipes
+                .validity
+                .as_ref()
+                .expect("nullable fields have a validity pipeline")
+                .forward_tile(v)
+                .map_err(&err)?,
+        );
+    }
+    Ok(out)
+}

@@ -1,0 +1,91 @@
+//! MBRs and the R-tree over them (format_spec/fragment.md#r-tree,
+//! tiledb/sm/rtree/rtree.cc).
+
+use super::*;
+
+pub(super) fn fixed_range(range: Vec<u8>) -> Range1D {
+    Range1D {
+        range_length: None,
+        min_length: None,
+        range,
+    }
+}
+
+pub(super) fn mbr_table(m: &[(Vec<u8>, Vec<u8>)], coord_sizes: &[u64]) -> Mbr {
+    Mbr {
+        ranges: m
+            .iter()
+            .zip(coord_sizes)
+            .map(|((lo, hi), cs)| {
+                let mut r = lo.clone();
+                r.extend_from_slice(hi);
+                if *cs == 0 {
+                    Range1D {
+                        range_length: Some(r.len() as u64),
+                        min_length: Some(lo.len() as u64),
+                        range: r,
+                    }
+                } else {
+                    fixed_range(r)
+                }
+            })
+            .collect(),
+    }
+}
+
+/// Widens `u` to cover `m` (per dimension, in the dimension's order).
+pub(super) fn union_into(
+    u: &mut [(Vec<u8>, Vec<u8>)],
+    m: &[(Vec<u8>, Vec<u8>)],
+    order: &GlobalOrder,
+) {
+    for (d, ((ulo, uhi), (lo, hi))) in u.iter_mut().zip(m).enumerate() {
+        if order.coord(d, lo).order(&order.coord(d, ulo)).is_lt() {
+            *ulo = lo.clone();
+        }
+        if order.coord(d, uhi).order(&order.coord(d, hi)).is_lt() {
+            *uhi = hi.clone();
+        }
+    }
+}
+
+/// The R-tree over the tiles' MBRs, root first, leaves last, fanout 10
+/// (`RTree::build_tree`, `build_level`).
+pub(super) fn build_rtree(leaves: &[MbrBytes], coord_sizes: &[u64], order: &GlobalOrder) -> RTree {
+    const FANOUT: usize = 10;
+    let mut levels: Vec<Vec<MbrBytes>> = Vec::new();
+    let n = leaves.len();
+    if n > 0 {
+        levels.push(leaves.to_vec());
+    }
+    if n > 1 {
+        // The engine's height: ceil(log_10(leaves)) + 1, in doubles.
+        let height = ((n as f64).ln() / (FANOUT as f64).ln()).ceil() as usize + 1;
+        for _ in 0..height - 1 {
+            let prev = levels.last().unwrap();
+            let mut next = Vec::with_capacity(prev.len().div_ceil(FANOUT));
+            for chunk in prev.chunks(FANOUT) {
+                let mut u = chunk[0].clone();
+                for m in &chunk[1..] {
+                    union_into(&mut u, m, order);
+                }
+                next.push(u);
+            }
+            levels.push(next);
+        }
+        levels.reverse();
+    }
+    RTree {
+        dim_num: None,
+        fanout: FANOUT as u32,
+        datatype: None,
+        num_levels: levels.len() as u32,
+        levels: levels
+            .iter()
+            .map(|l| RTreeLevel {
+                num_mbrs: l.len() as u64,
+                mbrs: l.iter().map(|m| mbr_table(m, coord_sizes)).collect(),
+            })
+            .collect(),
+    }
+}
