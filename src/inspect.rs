@@ -237,9 +237,13 @@ pub fn array_schema_json(array: &Path, s: &ArraySchema, opts: &ReadOptions) -> R
 /// What kind of thing a path is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// An array folder.
     Array,
+    /// A group folder.
     Group,
+    /// A fragment folder of an array.
     Fragment,
+    /// One file.
     File,
 }
 

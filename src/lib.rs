@@ -36,6 +36,7 @@
 //! # Ok::<(), tiledb_codec::Error>(())
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
 
 pub mod array;
 pub mod error;

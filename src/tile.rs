@@ -9,10 +9,12 @@ use crate::format::{decode, ChunkHeader, Datatype, EncryptionType, FilterType, G
 use crate::storage::MappedFile;
 
 /// A generic tile read from a file.
+/// A generic tile read from a file: its header and unfiltered data.
 #[derive(Debug)]
 pub struct GenericTile<'a> {
     /// Where the tile starts in its file.
     pub offset: u64,
+    /// The tile's header, as stored.
     pub header: GenericTileHeader,
     /// The unfiltered tile data.
     pub data: Cow<'a, [u8]>,

@@ -107,7 +107,9 @@ impl FilterContext<'_> {
 /// A chunk on its way forward: metadata parts and data parts.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Parts {
+    /// The metadata parts, in order.
     pub metadata: Vec<Vec<u8>>,
+    /// The data parts, in order.
     pub data: Vec<Vec<u8>>,
 }
 
@@ -135,7 +137,9 @@ impl Parts {
 /// filters before it, and the data it restored.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Reversed {
+    /// The chunk metadata left for the filters before this one.
     pub metadata: Vec<u8>,
+    /// The data this filter restored.
     pub data: Vec<u8>,
 }
 

@@ -108,6 +108,7 @@ impl Pipeline {
         self
     }
 
+    /// Whether the pipeline has no filter (tiles are stored as they are).
     pub fn is_empty(&self) -> bool {
         self.stages.is_empty()
     }

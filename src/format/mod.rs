@@ -3,7 +3,11 @@
 mod decode;
 mod domain;
 pub use decode::{decode, decode_all, encode};
-pub mod rt;
+pub(crate) mod rt;
+
+/// Per-dimension coordinate sizes, the argument of the tables whose layout
+/// depends on the dimensions (MBRs, non-empty domains, fragment footers).
+pub use rt::Dims;
 
 #[allow(
     clippy::all,

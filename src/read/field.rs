@@ -17,14 +17,19 @@ use crate::tile::{unfilter_tile, TileView};
 /// What the schema says about a field, and where its data lives.
 #[derive(Debug, Clone)]
 pub struct FieldInfo {
+    /// The attribute's or dimension's name.
     pub name: String,
     /// Position in the engine's index map: attributes, `__coords`, dimensions.
     pub idx: usize,
+    /// Whether the field is a dimension (else an attribute).
     pub is_dimension: bool,
+    /// The datatype of its values.
     pub datatype: Datatype,
     /// Values per cell; `None` for var-sized.
     pub cell_val_num: Option<u32>,
+    /// Whether cells may be null (a validity tile per data tile).
     pub nullable: bool,
+    /// The field's filter pipeline, as the schema stores it.
     pub filters: Vec<Filter>,
 }
 
@@ -143,6 +148,7 @@ impl FieldData {
         }
     }
 
+    /// Whether no value is held.
     pub fn is_empty(&self) -> bool {
         self.values.is_empty() && self.offsets.as_ref().is_none_or(Vec::is_empty)
     }
@@ -346,8 +352,11 @@ pub struct FieldTile {
 /// One tile of a field as stored in its files (fixed, var, validity).
 #[derive(Debug, Clone, Default)]
 pub struct StoredTile {
+    /// The fixed-size tile (the offsets, for a var-sized field).
     pub fixed: Vec<u8>,
+    /// The var-sized values tile, for a var-sized field.
     pub var: Option<Vec<u8>>,
+    /// The validity tile, for a nullable field.
     pub validity: Option<Vec<u8>>,
 }
 
@@ -377,8 +386,11 @@ impl ReadStats {
 
 /// The pipelines of a field: data, offsets (var-sized), validity (nullable).
 pub struct FieldPipelines {
+    /// The pipeline of the data (fixed or var-sized values) tiles.
     pub data: Pipeline,
+    /// The pipeline of the offsets tiles, for a var-sized field.
     pub offsets: Option<Pipeline>,
+    /// The pipeline of the validity tiles, for a nullable field.
     pub validity: Option<Pipeline>,
     /// Whether RLE/dictionary fold the var offsets into the data tiles.
     pub offsets_in_data: bool,
@@ -693,8 +705,11 @@ pub fn read_zipped_coords(frag: &Fragment, opts: &ReadOptions) -> Result<Vec<Fie
 /// What a scan of one field found: cells, bytes and a checksum of the values.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ScanTotals {
+    /// Cells scanned.
     pub cells: u64,
+    /// Bytes of values scanned.
     pub bytes: u64,
+    /// FNV-1a of the values.
     pub checksum: u64,
 }
 

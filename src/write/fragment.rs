@@ -64,6 +64,7 @@ pub enum FailPoint {
 }
 
 impl FailPoint {
+    /// Every step, in the order a write reaches them.
     pub const ALL: [FailPoint; 6] = [
         FailPoint::FolderCreated,
         FailPoint::TileWritten,
@@ -147,9 +148,13 @@ impl Default for WriteOptions {
 /// fields.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Column {
+    /// The attribute or dimension the cells are for.
     pub name: String,
+    /// The values, back to back.
     pub data: Vec<u8>,
+    /// For var-sized cells, where each cell starts in `data`.
     pub offsets: Option<Vec<u64>>,
+    /// For nullable fields, one byte per cell (0 = null).
     pub validity: Option<Vec<u8>>,
 }
 
@@ -195,14 +200,19 @@ impl Column {
 /// What a committed fragment is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FragmentInfo {
+    /// The fragment's folder name (`__t1_t2_uuid_version`).
     pub name: String,
+    /// The fragment's folder.
     pub path: PathBuf,
+    /// The format version it was written in.
     pub version: u32,
+    /// Its timestamp (milliseconds since the Unix epoch).
     pub timestamp: u64,
     /// Cells written (after dropping duplicates).
     pub cells: u64,
     /// Duplicate cells dropped (sparse arrays without duplicates).
     pub duplicates_dropped: u64,
+    /// Tiles of the fragment (each field has this many data tiles).
     pub tiles: u64,
 }
 

@@ -28,7 +28,9 @@ use super::{FORMAT_VERSION, MAX_WRITE_VERSION, MIN_WRITE_VERSION};
 /// A dimension of a [`SchemaSpec`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct DimSpec {
+    /// The dimension's name.
     pub name: String,
+    /// The datatype of its coordinates.
     pub datatype: Datatype,
     /// Var-sized (string dimensions).
     pub var: bool,
@@ -43,26 +45,38 @@ pub struct DimSpec {
 /// An attribute of a [`SchemaSpec`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct AttrSpec {
+    /// The attribute's name.
     pub name: String,
+    /// The datatype of its values.
     pub datatype: Datatype,
     /// Values per cell; `u32::MAX` for var-sized.
     pub cell_val_num: u32,
+    /// Whether cells may be null.
     pub nullable: bool,
+    /// The value of cells no fragment wrote, as bytes.
     pub fill_value: Vec<u8>,
+    /// Whether the fill value is valid (not null), for nullable attributes.
     pub fill_value_validity: bool,
+    /// The attribute's filter pipeline.
     pub filters: Vec<Filter>,
+    /// The enumeration its values index, by name.
     pub enumeration: Option<String>,
 }
 
 /// An enumeration of a [`SchemaSpec`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct EnumSpec {
+    /// The enumeration's name.
     pub name: String,
     /// The file name in `__schema/__enumerations`.
     pub path_name: String,
+    /// The datatype of its values.
     pub datatype: Datatype,
+    /// Values per enumeration value; `u32::MAX` for var-sized.
     pub cell_val_num: u32,
+    /// Whether the values' order is meaningful.
     pub ordered: bool,
+    /// The values, back to back.
     pub data: Vec<u8>,
     /// Start of each value in `data` (var-sized values).
     pub offsets: Option<Vec<u64>>,
@@ -71,16 +85,27 @@ pub struct EnumSpec {
 /// A schema as parsed from JSON, before it is laid out for a format version.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SchemaSpec {
+    /// Dense (else sparse).
     pub dense: bool,
+    /// The order of cells within a tile.
     pub cell_order: Layout,
+    /// The order of tiles.
     pub tile_order: Layout,
+    /// Cells per data tile of a sparse fragment.
     pub capacity: u64,
+    /// Whether a sparse array keeps cells with equal coordinates.
     pub allows_dups: bool,
+    /// The dimensions, in order.
     pub dims: Vec<DimSpec>,
+    /// The attributes, in order.
     pub attrs: Vec<AttrSpec>,
+    /// The filters of the coordinates (dimensions without their own).
     pub coords_filters: Vec<Filter>,
+    /// The filters of var-sized fields' offsets.
     pub offsets_filters: Vec<Filter>,
+    /// The filters of nullable fields' validity.
     pub validity_filters: Vec<Filter>,
+    /// The enumerations attributes refer to.
     pub enumerations: Vec<EnumSpec>,
 }
 
