@@ -9,13 +9,7 @@ pub(crate) mod rt;
 /// depends on the dimensions (MBRs, non-empty domains, fragment footers).
 pub use rt::Dims;
 
-#[allow(
-    clippy::all,
-    clippy::pedantic,
-    unused_parens,
-    unused_variables,
-    missing_docs
-)]
+#[allow(clippy::all, clippy::pedantic, unused_parens, unused_variables)]
 mod generated {
     use super::rt;
     include!(concat!(env!("OUT_DIR"), "/tiledb_spec.rs"));
