@@ -196,6 +196,8 @@ impl std::fmt::Display for FilterError {
     }
 }
 
+impl std::error::Error for FilterError {}
+
 /// The engine's view of a buffer list appended to another: empty parts
 /// before the first byte and after the last are dropped (FilterBuffer's
 /// `append_view`). Filters that pass parts through use it so that their
