@@ -1,9 +1,9 @@
 //! A pure-Rust, zero-copy codec for the TileDB on-disk format.
 //!
 //! The byte layouts live in `spec/` as declarative tables; `build.rs` turns
-//! them into the version-aware codecs of [`format`]. On top of them:
+//! them into the version-aware codecs of [`format`](mod@format). On top of them:
 //! [`storage`] maps files, [`tile`] reads (generic) tiles in place,
-//! [`filters`] reverses filter pipelines, [`array`] opens arrays, and
+//! [`filters`] reverses filter pipelines, [`array`](mod@array) opens arrays, and
 //! [`inspect`] describes what a path holds.
 //!
 //! ```
