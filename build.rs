@@ -774,8 +774,14 @@ fn gen_union(out: &mut String, doc: &Document, file: &str, u: &Union, known: &Kn
     for v in &u.variants {
         cx.place = format!("union {}, variant {}", u.name, v.name);
         let when = expr(&cx, "when", &v.when, &names, &none)?;
-        if let Some(d) = &v.doc {
-            doc_lines(out, "    ", d);
+        match &v.doc {
+            Some(d) => doc_lines(out, "    ", d),
+            // Every public item is documented: say what the variant holds
+            // and when it is read.
+            None if v.ty == "empty" => {
+                writeln!(out, "    /// No bytes; read when `{}`.", v.when).unwrap()
+            }
+            None => writeln!(out, "    /// A `{}`; read when `{}`.", v.ty, v.when).unwrap(),
         }
         writeln!(out, "    #[br(pre_assert({when}))]").unwrap();
         if v.ty == "empty" {

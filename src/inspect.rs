@@ -317,9 +317,13 @@ pub fn file_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
 /// What kind of thing a path is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// An array folder.
     Array,
+    /// A group folder.
     Group,
+    /// A fragment folder of an array.
     Fragment,
+    /// One file.
     File,
 }
 

@@ -10,10 +10,12 @@ use crate::storage::MappedFile;
 use crate::ReadOptions;
 
 /// A generic tile read from a file.
+/// A generic tile read from a file: its header and unfiltered data.
 #[derive(Debug)]
 pub struct GenericTile<'a> {
     /// Where the tile starts in its file.
     pub offset: u64,
+    /// The tile's header, as stored.
     pub header: GenericTileHeader,
     /// The unfiltered tile data.
     pub data: Cow<'a, [u8]>,

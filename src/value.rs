@@ -27,9 +27,13 @@ pub fn is_text(dt: Datatype) -> bool {
 /// One value of a datatype, decoded: what [`values`] makes each value into.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Scalar {
+    /// A signed integer (and date/time values).
     Int(i64),
+    /// An unsigned integer.
     Uint(u64),
+    /// A floating-point value.
     Float(f64),
+    /// A boolean.
     Bool(bool),
 }
 

@@ -14,16 +14,22 @@ use crate::ReadOptions;
 /// One thing found wrong.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Problem {
+    /// The file or folder at fault.
     pub path: PathBuf,
+    /// What is wrong with it.
     pub what: String,
 }
 
 /// What `verify` found.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct Report {
+    /// Fragments checked.
     pub fragments: usize,
+    /// Fields checked, over all fragments.
     pub fields: usize,
+    /// Tiles checked, over all fields.
     pub tiles: usize,
+    /// What was found wrong.
     pub problems: Vec<Problem>,
     /// Things the engine reads past but that are not as the fragment
     /// metadata records them: a data file longer than its recorded size

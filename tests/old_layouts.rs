@@ -25,17 +25,29 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use tiledb_codec::filters::Pipeline;
 use tiledb_codec::format::{
-    encode, ArraySchema, ArrayType, Attribute, CurrentDomain, DataOrder, Datatype, Dimension,
-    Domain, Filter, FilterPipeline, FooterLength, FragmentFooter, Layout, LegacyFragmentMetadata,
-    LegacyTileOffsets, Mbr, RTree, RTreeLevel, Range1D, TileMinMax, TileNullCounts, TileOffsets,
-    TileSums,
+    encode, ArraySchema, ArrayType, Attribute, Compressor, CompressorOptions, CurrentDomain,
+    DataOrder, Datatype, Dimension, Domain, Filter, FilterOptions, FilterPipeline, FilterType,
+    FooterLength, FragmentFooter, Layout, LegacyFragmentMetadata, LegacyTileOffsets, Mbr, RTree,
+    RTreeLevel, Range1D, TileMinMax, TileNullCounts, TileOffsets, TileSums,
 };
 use tiledb_codec::inspect::inspect_json;
 use tiledb_codec::read::{ArrayReader, Query};
 use tiledb_codec::tile::write_generic_tile;
 use tiledb_codec::verify::verify;
-use tiledb_codec::write::generic::generic_tile_filter;
 use tiledb_codec::ReadOptions;
+
+/// GZIP at level 1, the filter the engine gives generic tiles.
+fn generic_tile_filter() -> Filter {
+    Filter {
+        filter_type: FilterType::Gzip.value(),
+        filter_options_size: 5,
+        filter_options: FilterOptions::Compressor(CompressorOptions {
+            compressor_type: Compressor::Gzip.value(),
+            compression_level: 1,
+            reinterpret_datatype: None,
+        }),
+    }
+}
 
 // ---------------------------------------------------------------------------
 // The array: two INT32 dimensions `rows`, `cols` over [1, 4], an INT32

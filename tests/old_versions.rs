@@ -18,12 +18,11 @@ use serde_json::{json, Value};
 use tiledb_codec::array::fragment::Metadata;
 use tiledb_codec::array::{ArrayDirectory, Fragment};
 use tiledb_codec::format::{
-    decode_all, encode, rt, ArraySchema, ArrayType, Attribute, ConsolidatedCommit,
-    ConsolidatedCommits, CurrentDomain, DataOrder, Datatype, Dimension, Domain,
-    FieldMinMaxSumNullCount, FilterPipeline, FooterLength, FragmentFooter,
-    FragmentMinMaxSumNullCount, Layout, LegacyFragmentMetadata, LegacyTileOffsets, Mbr,
-    OptionalSection, ProcessedConditions, RTree, RTreeLevel, Range1D, TileMinMax, TileNullCounts,
-    TileOffsets, TileSums, VacuumEntry, VacuumFile,
+    decode_all, encode, ArraySchema, ArrayType, Attribute, ConsolidatedCommit, ConsolidatedCommits,
+    CurrentDomain, DataOrder, Datatype, Dimension, Domain, FieldMinMaxSumNullCount, FilterPipeline,
+    FooterLength, FragmentFooter, FragmentMinMaxSumNullCount, Layout, LegacyFragmentMetadata,
+    LegacyTileOffsets, Mbr, OptionalSection, ProcessedConditions, RTree, RTreeLevel, Range1D,
+    TileMinMax, TileNullCounts, TileOffsets, TileSums, VacuumEntry, VacuumFile,
 };
 use tiledb_codec::inspect::inspect_json;
 use tiledb_codec::tile::write_generic_tile;
@@ -275,7 +274,7 @@ fn write_schema(root: &Path, s: &Schema, t: u64) -> String {
 }
 
 /// Coordinate size per dimension, as the footer tables import them.
-fn dims_arg(s: &Schema) -> rt::Dims {
+fn dims_arg(s: &Schema) -> tiledb_codec::format::Dims {
     s.dims
         .iter()
         .map(|d| {

@@ -6,7 +6,7 @@
 use std::io::Cursor;
 
 use binrw::{BinRead, BinWrite};
-use tiledb_codec::format::rt::Dims;
+use tiledb_codec::format::Dims;
 use tiledb_codec::format::*;
 
 // ---------------------------------------------------------------------------

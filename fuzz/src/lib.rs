@@ -7,15 +7,15 @@
 
 use std::path::Path;
 
+use tiledb_codec::format::{Datatype, Dims};
 use tiledb_codec::ReadOptions;
-use tiledb_codec::format::{rt, Datatype};
 
 /// The coordinate sizes a fuzzed dimension may have (0: var-sized).
 pub const COORD_SIZES: [u64; 5] = [0, 1, 2, 4, 8];
 
 /// Dimensions from a count byte and four size bytes: `n % 5` dimensions,
 /// dimension `i` of size `COORD_SIZES[sizes[i] % 5]`.
-pub fn dims(n: u8, sizes: [u8; 4]) -> rt::Dims {
+pub fn dims(n: u8, sizes: [u8; 4]) -> Dims {
     sizes[..usize::from(n % 5)]
         .iter()
         .map(|s| COORD_SIZES[usize::from(*s % 5)])

@@ -16,13 +16,16 @@ use crate::storage::{Kind, Storage, StorageRef};
 /// A file or folder of the array with a timestamped name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
+    /// The file or folder.
     pub path: PathBuf,
+    /// Its name, parsed.
     pub name: TimestampedName,
 }
 
 /// The listing of an array folder, classified.
 #[derive(Debug, Default)]
 pub struct ArrayDirectory {
+    /// The array's folder.
     pub root: PathBuf,
     /// Where the array's objects are read from.
     pub storage: StorageRef,
@@ -40,12 +43,15 @@ pub struct ArrayDirectory {
     pub metadata: Vec<Entry>,
     /// Consolidated fragment metadata files (`.meta`), oldest first.
     pub fragment_meta: Vec<Entry>,
-    /// Delete (`.del`) and update (`.upd`) commit files, oldest first.
+    /// Delete (`.del`) commit files, oldest first.
     pub deletes: Vec<Entry>,
+    /// Update (`.upd`) commit files, oldest first.
     pub updates: Vec<Entry>,
-    /// Consolidated commits (`.con`), ignore (`.ign`) and vacuum (`.vac`) files.
+    /// Consolidated commits (`.con`).
     pub consolidated_commits: Vec<Entry>,
+    /// Ignore (`.ign`) files.
     pub ignore_files: Vec<Entry>,
+    /// Vacuum (`.vac`) files.
     pub vacuum_files: Vec<Entry>,
     /// Schemas read so far, by path: every fragment names one, and most
     /// name the same.

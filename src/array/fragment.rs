@@ -22,16 +22,23 @@ use crate::ReadOptions;
 /// the legacy metadata of versions 1 and 2.
 #[derive(Debug)]
 pub enum Metadata {
+    /// The footer of versions 3 on.
     Footer(Box<FragmentFooter>),
+    /// The `__fragment_metadata.tdb` of versions 1 and 2.
     Legacy(Box<LegacyFragmentMetadata>),
 }
 
 /// An opened fragment.
 pub struct Fragment {
+    /// The fragment's folder.
     pub path: PathBuf,
+    /// Its name, parsed.
     pub name: super::name::TimestampedName,
+    /// The array schema it was written with.
     pub schema: std::sync::Arc<ArraySchema>,
+    /// That schema's name (its file in `__schema`).
     pub schema_name: String,
+    /// Its footer.
     pub metadata: Metadata,
     /// Whether the fragment is dense (before version 3: no `__coords.tdb`).
     pub dense: bool,

@@ -6,7 +6,9 @@
 pub struct TimestampedName {
     /// The name without directory and extension.
     pub name: String,
+    /// The start of its timestamp range (ms since the Unix epoch).
     pub t1: u64,
+    /// The end of its timestamp range.
     pub t2: u64,
     /// The unique part (uuid); empty for the oldest names.
     pub uuid: String,

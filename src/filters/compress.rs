@@ -39,10 +39,15 @@ pub fn codec(
     }
 }
 
-/// A general-purpose compressor run per part.
+/// A general-purpose compressor run per part. Built without the `bzip2`
+/// feature, BZIP2 compresses and decompresses nothing: it is an error
+/// ([`FilterError::needs_feature`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Compression {
+    /// GZIP, ZSTD, LZ4 or BZIP2.
     pub compressor: Compressor,
+    /// The compression level, as the filter's options store it (each
+    /// compressor maps levels it does not know to its default).
     pub level: i32,
 }
 
@@ -120,6 +125,7 @@ impl Compression {
             }
             Compressor::Zstd => zstd_compress(input, self.level).map_err(err),
             Compressor::Lz4 => Ok(lz4_flex::block::compress(input)),
+            #[cfg(feature = "bzip2")]
             Compressor::Bzip2 => {
                 let level = if (1..=9).contains(&self.level) {
                     self.level as u32
@@ -131,6 +137,8 @@ impl Compression {
                 enc.write_all(input).map_err(err)?;
                 enc.finish().map_err(err)
             }
+            #[cfg(not(feature = "bzip2"))]
+            Compressor::Bzip2 => Err(FilterError::needs_feature(name, "bzip2")),
             _ => Err(FilterError::new(name, "not a general-purpose compressor")),
         }
     }
@@ -158,7 +166,10 @@ impl Compression {
             }
             Compressor::Lz4 => lz4_flex::block::decompress_into(input, dest)
                 .map_err(|e| FilterError::new(name, e.to_string()))?,
+            #[cfg(feature = "bzip2")]
             Compressor::Bzip2 => read_exactly(bzip2::read::BzDecoder::new(input), dest, name)?,
+            #[cfg(not(feature = "bzip2"))]
+            Compressor::Bzip2 => return Err(FilterError::needs_feature(name, "bzip2")),
             _ => return Err(FilterError::new(name, "not a general-purpose compressor")),
         };
         if produced != original {
@@ -295,8 +306,26 @@ mod tests {
             (FilterType::Gzip, 1),
             (FilterType::Zstd, 2),
             (FilterType::Lz4, 3),
+            #[cfg(feature = "bzip2")]
             (FilterType::Bzip2, 5),
         ]
+    }
+
+    /// Without the `bzip2` feature, a pipeline naming BZIP2 builds, and
+    /// running it either way is an error that names the feature.
+    #[cfg(not(feature = "bzip2"))]
+    #[test]
+    fn bzip2_without_the_feature_is_an_error_naming_it() {
+        let p = Pipeline::new(&[filter(FilterType::Bzip2, 5, 3)], Datatype::Uint8, 1, 22).unwrap();
+        let e = p.forward_chunk(&[7u8; 100]).unwrap_err();
+        assert_eq!((e.filter, e.missing_feature), ("BZIP2", Some("bzip2")));
+        // A chunk that says it holds one compressed part of 10 bytes.
+        let md: Vec<u8> = [0u32, 1, 10, 4]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let e = p.reverse_chunk(&md, &[1, 2, 3, 4], None).unwrap_err();
+        assert_eq!(e.missing_feature, Some("bzip2"), "{e}");
     }
 
     proptest! {

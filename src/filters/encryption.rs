@@ -16,7 +16,9 @@
 //!
 //! The output datatype is BLOB.
 
+#[cfg(feature = "encryption")]
 use aes_gcm::aead::{AeadInOut, KeyInit};
+#[cfg(feature = "encryption")]
 use aes_gcm::{Aes256Gcm, Key, Nonce, Tag};
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
@@ -37,7 +39,9 @@ pub const BAD_KEY: &str = "wrong encryption key or damaged data";
 
 /// The codec for the AES-256-GCM filter. It has no options (whatever the
 /// options size says, the engine reads none); the key comes from the
-/// [`FilterContext`].
+/// [`FilterContext`]. Built without the `encryption` feature, the codec
+/// exists (pipelines naming it still build) but running it is an error
+/// ([`FilterError::needs_feature`]).
 pub fn codec(_filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
     Ok(Box::new(Aes256GcmFilter))
 }
@@ -46,52 +50,84 @@ pub fn codec(_filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Aes256GcmFilter;
 
-fn cipher(cx: &FilterContext) -> Result<Aes256Gcm, FilterError> {
-    let key = cx.key.ok_or_else(|| FilterError::new(NAME, MISSING_KEY))?;
-    Ok(Aes256Gcm::new(&Key::<Aes256Gcm>::from(*key)))
+/// The cipher keyed with the context's key.
+#[cfg(feature = "encryption")]
+struct Cipher(Aes256Gcm);
+
+/// Stands in for the cipher in a build without the `encryption` feature:
+/// it cannot be made.
+#[cfg(not(feature = "encryption"))]
+enum Cipher {}
+
+#[cfg(feature = "encryption")]
+impl Cipher {
+    fn new(cx: &FilterContext) -> Result<Self, FilterError> {
+        let key = cx.key.ok_or_else(|| FilterError::new(NAME, MISSING_KEY))?;
+        Ok(Cipher(Aes256Gcm::new(&Key::<Aes256Gcm>::from(*key))))
+    }
+
+    /// Encrypts `plain` with `iv`: the ciphertext (as long as `plain`) and tag.
+    fn encrypt(
+        &self,
+        iv: &[u8; IV_BYTES],
+        plain: &[u8],
+    ) -> Result<(Vec<u8>, [u8; TAG_BYTES]), FilterError> {
+        let mut buf = plain.to_vec();
+        let tag = self
+            .0
+            .encrypt_inout_detached(&Nonce::from(*iv), &[], buf.as_mut_slice().into())
+            .map_err(|_| FilterError::new(NAME, "a part is too long for AES-256-GCM"))?;
+        Ok((buf, tag.into()))
+    }
+
+    /// Decrypts one part onto the end of `out`, checking its tag.
+    fn decrypt(
+        &self,
+        iv: &[u8; IV_BYTES],
+        tag: &[u8; TAG_BYTES],
+        encrypted: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), FilterError> {
+        let start = out.len();
+        out.extend_from_slice(encrypted);
+        self.0
+            .decrypt_inout_detached(
+                &Nonce::from(*iv),
+                &[],
+                (&mut out[start..]).into(),
+                &Tag::from(*tag),
+            )
+            .map_err(|_| FilterError::new(NAME, BAD_KEY))
+    }
+}
+
+#[cfg(not(feature = "encryption"))]
+impl Cipher {
+    fn new(_cx: &FilterContext) -> Result<Self, FilterError> {
+        Err(FilterError::needs_feature(NAME, "encryption"))
+    }
+
+    fn encrypt(
+        &self,
+        _iv: &[u8; IV_BYTES],
+        _plain: &[u8],
+    ) -> Result<(Vec<u8>, [u8; TAG_BYTES]), FilterError> {
+        match *self {}
+    }
+
+    fn decrypt(
+        &self,
+        _iv: &[u8; IV_BYTES],
+        _tag: &[u8; TAG_BYTES],
+        _encrypted: &[u8],
+        _out: &mut Vec<u8>,
+    ) -> Result<(), FilterError> {
+        match *self {}
+    }
 }
 
 fn part_len(len: usize) -> Result<u32, FilterError> {
     u32::try_from(len).map_err(|_| FilterError::new(NAME, "a part exceeds 4 GiB"))
-}
-
-/// Encrypts `plain` with `iv`: the ciphertext (as long as `plain`) and tag.
-pub fn encrypt_part(
-    cipher: &Aes256Gcm,
-    iv: &[u8; IV_BYTES],
-    plain: &[u8],
-) -> Result<(Vec<u8>, [u8; TAG_BYTES]), FilterError> {
-    let mut buf = plain.to_vec();
-    let tag = cipher
-        .encrypt_inout_detached(&Nonce::from(*iv), &[], buf.as_mut_slice().into())
-        .map_err(|_| FilterError::new(NAME, "a part is too long for AES-256-GCM"))?;
-    Ok((buf, tag.into()))
-}
-
-/// Decrypts one part, checking its tag.
-fn decrypt_part(
-    cipher: &Aes256Gcm,
-    iv: &[u8],
-    tag: &[u8],
-    encrypted: &[u8],
-    out: &mut Vec<u8>,
-) -> Result<(), FilterError> {
-    let iv: [u8; IV_BYTES] = iv
-        .try_into()
-        .map_err(|_| FilterError::new(NAME, format!("an IV of {} bytes", iv.len())))?;
-    let tag: [u8; TAG_BYTES] = tag
-        .try_into()
-        .map_err(|_| FilterError::new(NAME, format!("a tag of {} bytes", tag.len())))?;
-    let start = out.len();
-    out.extend_from_slice(encrypted);
-    cipher
-        .decrypt_inout_detached(
-            &Nonce::from(iv),
-            &[],
-            (&mut out[start..]).into(),
-            &Tag::from(tag),
-        )
-        .map_err(|_| FilterError::new(NAME, BAD_KEY))
 }
 
 impl FilterCodec for Aes256GcmFilter {
@@ -104,7 +140,7 @@ impl FilterCodec for Aes256GcmFilter {
     }
 
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
-        let cipher = cipher(cx)?;
+        let cipher = Cipher::new(cx)?;
         let mut out =
             Vec::with_capacity(input.metadata.iter().chain(&input.data).map(Vec::len).sum());
         let mut md = EncryptionChunkMetadata {
@@ -122,7 +158,7 @@ impl FilterCodec for Aes256GcmFilter {
                 // OpenSSL's RAND_bytes for every part.
                 let mut iv = [0u8; IV_BYTES];
                 rand::fill(&mut iv[..]);
-                let (c, tag) = encrypt_part(&cipher, &iv, p)?;
+                let (c, tag) = cipher.encrypt(&iv, p)?;
                 list.push(AesPart {
                     plaintext_length: part_len(p.len())?,
                     encrypted_length: part_len(c.len())?,
@@ -144,7 +180,7 @@ impl FilterCodec for Aes256GcmFilter {
         metadata: &[u8],
         data: &[u8],
     ) -> Result<Reversed, FilterError> {
-        let cipher = cipher(cx)?;
+        let cipher = Cipher::new(cx)?;
         let (md, _) = decode::<EncryptionChunkMetadata>(metadata, std::path::Path::new(""), 0, ())
             .map_err(|e| FilterError::new(NAME, format!("chunk metadata: {e}")))?;
         let mut out = Reversed::default();
@@ -174,7 +210,13 @@ impl FilterCodec for Aes256GcmFilter {
                         ),
                     ));
                 };
-                decrypt_part(&cipher, &part.iv, &part.tag, src, dest)?;
+                let iv: &[u8; IV_BYTES] = part.iv.as_slice().try_into().map_err(|_| {
+                    FilterError::new(NAME, format!("an IV of {} bytes", part.iv.len()))
+                })?;
+                let tag: &[u8; TAG_BYTES] = part.tag.as_slice().try_into().map_err(|_| {
+                    FilterError::new(NAME, format!("a tag of {} bytes", part.tag.len()))
+                })?;
+                cipher.decrypt(iv, tag, src, dest)?;
                 pos += len;
             }
         }
@@ -182,10 +224,41 @@ impl FilterCodec for Aes256GcmFilter {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(feature = "encryption")))]
+mod without_the_feature {
+    use super::*;
+
+    #[test]
+    fn running_the_filter_names_the_missing_feature() {
+        let cx = FilterContext {
+            key: Some(&[1u8; 32]),
+            ..FilterContext::new(Datatype::Uint8, 1, 22)
+        };
+        let e = Aes256GcmFilter
+            .forward(&cx, Parts::chunk(b"secret"))
+            .unwrap_err();
+        assert_eq!(e.missing_feature, Some("encryption"));
+        let e = Aes256GcmFilter.reverse(&cx, &[], &[]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "AES_256_GCM: the AES_256_GCM filter needs tiledb-codec's `encryption` feature"
+        );
+    }
+}
+
+#[cfg(all(test, feature = "encryption"))]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Encrypts one part with `iv` under `cipher`, as the filter does.
+    fn encrypt_part(
+        cipher: &Aes256Gcm,
+        iv: &[u8; IV_BYTES],
+        plain: &[u8],
+    ) -> (Vec<u8>, [u8; TAG_BYTES]) {
+        Cipher(cipher.clone()).encrypt(iv, plain).unwrap()
+    }
 
     fn cx(key: Option<&[u8; 32]>) -> FilterContext<'_> {
         FilterContext {
@@ -208,7 +281,7 @@ mod tests {
         let key = [0u8; 32];
         let iv = [0u8; 12];
         let c = Aes256Gcm::new(&Key::<Aes256Gcm>::from(key));
-        let (ct, tag) = encrypt_part(&c, &iv, &[0u8; 16]).unwrap();
+        let (ct, tag) = encrypt_part(&c, &iv, &[0u8; 16]);
         assert_eq!(ct, hex("cea7403d4d606b6e074ec5d3baf39d18"));
         assert_eq!(tag.to_vec(), hex("d0d1c8a799996bf0265b98b5d48ab919"));
 
@@ -266,7 +339,7 @@ mod tests {
             .unwrap();
         assert_eq!(buf, plain);
         // And encrypting again with that IV gives the same bytes and tag.
-        let (again, tag2) = encrypt_part(&cipher, &iv, &plain).unwrap();
+        let (again, tag2) = encrypt_part(&cipher, &iv, &plain);
         assert_eq!((again, tag2), (data, tag));
     }
 

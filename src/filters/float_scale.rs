@@ -49,7 +49,9 @@ pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
 /// SCALE_FLOAT both ways.
 #[derive(Debug, Clone, Copy)]
 pub struct FloatScale {
+    /// Stored value = (value - offset) / scale, rounded.
     pub scale: f64,
+    /// See `scale`.
     pub offset: f64,
     /// 1, 2, 4 or 8.
     pub byte_width: usize,

@@ -107,7 +107,9 @@ impl FilterContext<'_> {
 /// A chunk on its way forward: metadata parts and data parts.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Parts {
+    /// The metadata parts, in order.
     pub metadata: Vec<Vec<u8>>,
+    /// The data parts, in order.
     pub data: Vec<Vec<u8>>,
 }
 
@@ -135,22 +137,55 @@ impl Parts {
 /// filters before it, and the data it restored.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Reversed {
+    /// The chunk metadata left for the filters before this one.
     pub metadata: Vec<u8>,
+    /// The data this filter restored.
     pub data: Vec<u8>,
 }
 
 /// Why a filter could not run; the pipeline adds file, tile and chunk.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FilterError {
+    /// The filter, as TileDB names it (`ZSTD`, `BYTESHUFFLE`, ...), or
+    /// `filter`/`pipeline` when no one filter is at fault.
     pub filter: &'static str,
+    /// What went wrong.
     pub what: String,
+    /// The Cargo feature this build lacks to run the filter, when that is
+    /// why it failed ([`FilterError::needs_feature`]).
+    pub missing_feature: Option<&'static str>,
 }
 
 impl FilterError {
+    /// An error of `filter` (its TileDB name) saying `what` went wrong.
     pub fn new(filter: &'static str, what: impl Into<String>) -> Self {
         FilterError {
             filter,
             what: what.into(),
+            missing_feature: None,
+        }
+    }
+
+    /// The error of a filter whose implementation this build left out:
+    /// running `filter` (its TileDB name) needs the crate's Cargo feature
+    /// `feature` (`webp`, `encryption`, `bzip2`). Schemas naming the filter
+    /// still decode; only filtering a tile with it fails.
+    ///
+    /// ```
+    /// use tiledb_codec::filters::FilterError;
+    ///
+    /// let e = FilterError::needs_feature("WEBP", "webp");
+    /// assert_eq!(e.filter, "WEBP");
+    /// assert_eq!(e.missing_feature, Some("webp"));
+    /// assert_eq!(e.to_string(), "WEBP: the WEBP filter needs tiledb-codec's `webp` feature");
+    /// ```
+    pub fn needs_feature(filter: &'static str, feature: &'static str) -> Self {
+        FilterError {
+            missing_feature: Some(feature),
+            ..FilterError::new(
+                filter,
+                format!("the {filter} filter needs tiledb-codec's `{feature}` feature"),
+            )
         }
     }
 }
@@ -160,6 +195,8 @@ impl std::fmt::Display for FilterError {
         write!(f, "{}: {}", self.filter, self.what)
     }
 }
+
+impl std::error::Error for FilterError {}
 
 /// The engine's view of a buffer list appended to another: empty parts
 /// before the first byte and after the last are dropped (FilterBuffer's

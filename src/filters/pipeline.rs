@@ -13,6 +13,30 @@ use crate::ReadOptions;
 pub const MAX_TILE_CHUNK_SIZE: u64 = 64 * 1024;
 
 /// A pipeline ready to run: one codec per filter, with its input datatype.
+///
+/// ```
+/// use tiledb_codec::filters::Pipeline;
+/// use tiledb_codec::format::{
+///     Compressor, CompressorOptions, Datatype, Filter, FilterOptions, FilterType,
+/// };
+///
+/// // ZSTD at level 3, over INT32 cells, in a format version 22 array.
+/// let zstd = Filter {
+///     filter_type: FilterType::Zstd.value(),
+///     filter_options_size: 5,
+///     filter_options: FilterOptions::Compressor(CompressorOptions {
+///         compressor_type: Compressor::Zstd.value(),
+///         compression_level: 3,
+///         reinterpret_datatype: None,
+///     }),
+/// };
+/// let pipeline = Pipeline::new(&[zstd], Datatype::Int32, 4, 22)?;
+/// let cells: Vec<u8> = (0..1000i32).flat_map(|v| (v % 7).to_le_bytes()).collect();
+/// let (metadata, data) = pipeline.forward_chunk(&cells)?;
+/// assert!(data.len() < cells.len());
+/// assert_eq!(pipeline.reverse_chunk(&metadata, &data, None)?, cells);
+/// # Ok::<(), tiledb_codec::filters::FilterError>(())
+/// ```
 #[derive(Debug)]
 pub struct Pipeline {
     stages: Vec<(Box<dyn FilterCodec>, Datatype)>,
@@ -74,6 +98,7 @@ impl Pipeline {
         self
     }
 
+    /// Whether the pipeline has no filter (tiles are stored as they are).
     pub fn is_empty(&self) -> bool {
         self.stages.is_empty()
     }

@@ -40,13 +40,16 @@ pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
 /// The positive-delta filter and its window size in bytes.
 #[derive(Debug, Clone, Copy)]
 pub struct PositiveDelta {
+    /// The most bytes one window of values takes.
     pub max_window_size: u32,
 }
 
 /// An integer type the filter computes with: its size and signedness.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IntType {
+    /// Bytes of one value.
     pub size: usize,
+    /// Whether values are signed.
     pub signed: bool,
 }
 

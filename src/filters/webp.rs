@@ -17,10 +17,11 @@
 //!   and the metadata after this filter's own is handed on.
 //!
 //! Decoding uses `image_webp` (lossless and lossy). Encoding is lossless
-//! only: `image_webp` has no lossy encoder.
+//! only: `image_webp` has no lossy encoder. Built without the `webp`
+//! feature, the filter's options still decode but running it is an error
+//! ([`FilterError::needs_feature`]).
 
-use std::io::Cursor;
-
+#[cfg(feature = "webp")]
 use image_webp::{ColorType, WebPDecoder, WebPEncoder};
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
@@ -39,9 +40,11 @@ pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
 /// The WEBP filter with its options.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Webp {
+    /// Lossy encoding quality, 0 to 100.
     pub quality: f32,
     /// `WebpInputFormat` value: 1 RGB, 2 BGR, 3 RGBA, 4 BGRA.
     pub input_format: u8,
+    /// Whether tiles are encoded lossless.
     pub lossless: bool,
     /// Rows of a tile.
     pub y_extent: u16,
@@ -83,6 +86,7 @@ fn swap_red_blue(bytes: &mut [u8], depth: usize) {
 }
 
 impl Webp {
+    /// The filter with the options a pipeline stores.
     pub fn from_options(o: &WebpOptions) -> Self {
         Webp {
             quality: o.quality,
@@ -155,34 +159,12 @@ impl Webp {
         } else {
             part
         };
-        let color = if layout.has_alpha() {
-            ColorType::Rgba8
-        } else {
-            ColorType::Rgb8
-        };
-        let mut out = Vec::new();
-        WebPEncoder::new(&mut out)
-            .encode(data, width as u32, rows as u32, color)
-            .map_err(|e| FilterError::new(NAME, format!("Error encoding image data: {e}")))?;
-        Ok(out)
+        encode_lossless(data, width as u32, rows as u32, layout.has_alpha())
     }
 
     /// Decodes one WebP file into packed rows of `layout`.
     fn decode(&self, layout: Layout, file: &[u8]) -> Result<Vec<u8>, FilterError> {
-        let err = |e: &dyn std::fmt::Display| {
-            FilterError::new(NAME, format!("Error decoding image data: {e}"))
-        };
-        let mut dec = WebPDecoder::new(Cursor::new(file)).map_err(|e| err(&e))?;
-        if dec.is_animated() {
-            // libwebp's simple decoding API refuses animations.
-            return Err(err(&"an animated WebP"));
-        }
-        let size = dec
-            .output_buffer_size()
-            .ok_or_else(|| err(&"the image is too large"))?;
-        let mut buf = vec![0u8; size];
-        dec.read_image(&mut buf).map_err(|e| err(&e))?;
-        let decoded_alpha = dec.has_alpha();
+        let (buf, decoded_alpha) = decode_image(file)?;
         let mut out = match (decoded_alpha, layout.has_alpha()) {
             (true, true) | (false, false) => buf,
             // WebPDecodeRGB/BGR of an image with alpha drop it.
@@ -200,6 +182,70 @@ impl Webp {
             swap_red_blue(&mut out, layout.depth());
         }
         Ok(out)
+    }
+}
+
+/// Encodes `width` x `rows` pixels of RGB or RGBA as a lossless WebP file.
+#[cfg(feature = "webp")]
+fn encode_lossless(
+    pixels: &[u8],
+    width: u32,
+    rows: u32,
+    alpha: bool,
+) -> Result<Vec<u8>, FilterError> {
+    let color = if alpha {
+        ColorType::Rgba8
+    } else {
+        ColorType::Rgb8
+    };
+    let mut out = Vec::new();
+    WebPEncoder::new(&mut out)
+        .encode(pixels, width, rows, color)
+        .map_err(|e| FilterError::new(NAME, format!("Error encoding image data: {e}")))?;
+    Ok(out)
+}
+
+/// Decodes a WebP file: its pixels, RGB or RGBA, and whether they are RGBA.
+#[cfg(feature = "webp")]
+fn decode_image(file: &[u8]) -> Result<(Vec<u8>, bool), FilterError> {
+    let err = |e: &dyn std::fmt::Display| {
+        FilterError::new(NAME, format!("Error decoding image data: {e}"))
+    };
+    let mut dec = WebPDecoder::new(std::io::Cursor::new(file)).map_err(|e| err(&e))?;
+    if dec.is_animated() {
+        // libwebp's simple decoding API refuses animations.
+        return Err(err(&"an animated WebP"));
+    }
+    let size = dec
+        .output_buffer_size()
+        .ok_or_else(|| err(&"the image is too large"))?;
+    let mut buf = vec![0u8; size];
+    dec.read_image(&mut buf).map_err(|e| err(&e))?;
+    Ok((buf, dec.has_alpha()))
+}
+
+#[cfg(not(feature = "webp"))]
+fn encode_lossless(
+    _pixels: &[u8],
+    _width: u32,
+    _rows: u32,
+    _alpha: bool,
+) -> Result<Vec<u8>, FilterError> {
+    Err(FilterError::needs_feature(NAME, "webp"))
+}
+
+#[cfg(not(feature = "webp"))]
+fn decode_image(_file: &[u8]) -> Result<(Vec<u8>, bool), FilterError> {
+    Err(FilterError::needs_feature(NAME, "webp"))
+}
+
+/// Without the `webp` feature, the error running the filter gives before
+/// anything else is checked; with it, nothing.
+fn require_feature() -> Result<(), FilterError> {
+    if cfg!(feature = "webp") {
+        Ok(())
+    } else {
+        Err(FilterError::needs_feature(NAME, "webp"))
     }
 }
 
@@ -225,6 +271,7 @@ impl FilterCodec for Webp {
     }
 
     fn forward(&self, _cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
+        require_feature()?;
         let layout = self.layout()?;
         let num = u32::try_from(input.data.len())
             .map_err(|_| FilterError::new(NAME, "too many parts"))?;
@@ -248,6 +295,7 @@ impl FilterCodec for Webp {
         metadata: &[u8],
         data: &[u8],
     ) -> Result<Reversed, FilterError> {
+        require_feature()?;
         if cx.datatype != Datatype::Uint8 {
             return Err(FilterError::new(
                 NAME,
@@ -283,7 +331,31 @@ impl FilterCodec for Webp {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(feature = "webp")))]
+mod without_the_feature {
+    use super::*;
+
+    #[test]
+    fn running_the_filter_names_the_missing_feature() {
+        let f = Webp {
+            quality: 100.0,
+            input_format: WebpInputFormat::Rgb.value(),
+            lossless: true,
+            y_extent: 1,
+            x_extent: 3,
+        };
+        let cx = FilterContext::new(Datatype::Uint8, 1, 22);
+        let e = f.forward(&cx, Parts::chunk(&[1, 2, 3])).unwrap_err();
+        assert_eq!(e.missing_feature, Some("webp"));
+        let e = f.reverse(&cx, &[], &[]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "WEBP: the WEBP filter needs tiledb-codec's `webp` feature"
+        );
+    }
+}
+
+#[cfg(all(test, feature = "webp"))]
 mod tests {
     use super::*;
 

@@ -3,15 +3,13 @@
 mod decode;
 mod domain;
 pub use decode::{decode, decode_all, encode};
-pub mod rt;
+pub(crate) mod rt;
 
-#[allow(
-    clippy::all,
-    clippy::pedantic,
-    unused_parens,
-    unused_variables,
-    missing_docs
-)]
+/// Per-dimension coordinate sizes, the argument of the tables whose layout
+/// depends on the dimensions (MBRs, non-empty domains, fragment footers).
+pub use rt::Dims;
+
+#[allow(clippy::all, clippy::pedantic, unused_parens, unused_variables)]
 mod generated {
     use super::rt;
     include!(concat!(env!("OUT_DIR"), "/tiledb_spec.rs"));

@@ -113,6 +113,7 @@ impl AggregateOp {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Aggregate {
+    /// What it computes.
     pub op: AggregateOp,
     /// The field it reads; `None` only for `count(*)`.
     pub field: Option<String>,
@@ -187,8 +188,11 @@ impl fmt::Display for Aggregate {
 pub enum AggregateValue {
     /// No value: a nullable field without a non-null cell, min/max of no cells.
     Null,
+    /// A signed integer.
     Int(i64),
+    /// An unsigned integer.
     Uint(u64),
+    /// A floating-point value.
     Float(f64),
     /// The min or max of a string field.
     Text(Vec<u8>),

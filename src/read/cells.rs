@@ -118,6 +118,7 @@ impl std::str::FromStr for Order {
 /// One column of a result: a field's values for every cell, back to back.
 #[derive(Debug, Clone)]
 pub struct Column {
+    /// The field the values belong to.
     pub field: FieldInfo,
     /// Every cell's bytes, in order (a null cell of a fixed-size layout
     /// holds zeros).
@@ -196,6 +197,7 @@ impl Column {
         self.len
     }
 
+    /// Whether the column holds no cell.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -358,7 +360,9 @@ impl Column {
 /// The cells a query returned, column by column (dimensions first).
 #[derive(Debug, Clone)]
 pub struct Cells {
+    /// One column per field read, dimensions first, in schema order.
     pub columns: Vec<Column>,
+    /// How many cells every column holds.
     pub len: usize,
 }
 
@@ -597,8 +601,12 @@ impl DenseColumn {
 
 /// An array opened for reading.
 pub struct ArrayReader {
+    /// What the array folder holds, committed fragments included.
     pub dir: ArrayDirectory,
+    /// The latest array schema.
     pub schema: ArraySchema,
+    /// The fragments this reader reads (committed, within the time range
+    /// asked for).
     pub fragments: Vec<Fragment>,
     opts: ReadOptions,
     stats: ReadStats,

@@ -14,6 +14,7 @@ use crate::format::{
 pub enum CellValue<'a> {
     /// Raw bytes of a fixed- or var-sized value of `Datatype`.
     Bytes(Datatype, &'a [u8]),
+    /// A null cell.
     Null,
 }
 

@@ -119,8 +119,11 @@ pub fn write_csv(cells: &Cells, out: &mut impl Write) -> std::io::Result<()> {
 /// of the values (FNV-1a over every field's bytes, in order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct ScanSummary {
+    /// Cells read.
     pub cells: u64,
+    /// Bytes of values read.
     pub bytes: u64,
+    /// FNV-1a of the values.
     pub checksum: u64,
 }
 

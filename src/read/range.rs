@@ -21,15 +21,20 @@ pub enum Bound {
 /// An inclusive range `[lo, hi]` on one dimension.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DimRange {
+    /// The lower end, included.
     pub lo: Bound,
+    /// The upper end, included.
     pub hi: Bound,
 }
 
 /// The kind of bound a dimension datatype takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BoundKind {
+    /// Integers (and date/time types).
     Int,
+    /// Floating-point values.
     Float,
+    /// Strings.
     Text,
 }
 

@@ -89,10 +89,12 @@ impl MappedFile {
         }
     }
 
+    /// The file's length in bytes.
     pub fn len(&self) -> u64 {
         self.bytes().len() as u64
     }
 
+    /// Whether the file is empty.
     pub fn is_empty(&self) -> bool {
         self.bytes().is_empty()
     }
@@ -101,7 +103,9 @@ impl MappedFile {
 /// What a name in a listing is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// A file (an object, in a bucket).
     File,
+    /// A folder (a common prefix, in a bucket).
     Folder,
 }
 
@@ -110,6 +114,7 @@ pub enum Kind {
 pub struct ListEntry {
     /// The object's path (the folder's path joined with its name).
     pub path: PathBuf,
+    /// File or folder.
     pub kind: Kind,
 }
 

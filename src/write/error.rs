@@ -1,43 +1,73 @@
 //! Errors of the writer: they name the schema field, the input line and
-//! field, or the file that could not be written.
+//! field, or the file that could not be written. A failure to read the
+//! existing array is the reader's [`crate::Error`], wrapped whole
+//! ([`WriteError::Read`]), so its file, offset, table and field stay
+//! typed; see [`crate::error`] for why writing keeps an error of its own.
 
 use std::path::PathBuf;
 
-/// Why a write failed.
+/// Why a write failed. New kinds of failure may be added: match with a
+/// wildcard arm.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum WriteError {
     /// The schema JSON is not a schema this crate can write; `field` is a
     /// path into the JSON (`attributes[1].filters[0].type`).
     #[error("schema: {field}: {what}")]
-    Schema { field: String, what: String },
+    Schema {
+        /// Path into the schema JSON.
+        field: String,
+        /// What is wrong there.
+        what: String,
+    },
     /// A cell of the input is not valid for the schema; `line` counts from 1
     /// (for CSV, the header is line 1); 0 when no one line is at fault (the
     /// cells of a dense import leave a hole). `field` is empty when the
     /// line as a whole is wrong (malformed JSON, a wrong field count).
     #[error("{}", input_message(*line, field, what))]
     Input {
+        /// Input line, from 1; 0 when no one line is at fault.
         line: u64,
+        /// The field (column) of the line; empty for the line as a whole.
         field: String,
+        /// What is wrong with it.
         what: String,
     },
     /// Cells handed to a [`super::FragmentWriter`] do not fit the schema.
     #[error("cells: {field}: {what}")]
-    Cells { field: String, what: String },
+    Cells {
+        /// The attribute or dimension.
+        field: String,
+        /// What does not fit.
+        what: String,
+    },
     /// The array already exists (create) or does not exist (write).
     #[error("{}: {what}", path.display())]
-    Array { path: PathBuf, what: String },
+    Array {
+        /// The array's folder.
+        path: PathBuf,
+        /// What is wrong with it.
+        what: String,
+    },
     /// A file could not be written, synced or renamed.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file or folder.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
     /// A filter could not filter a tile forward.
     #[error("field {field}: filter {filter}: {what}")]
     Filter {
+        /// The attribute or dimension whose tile it was (`generic tile`
+        /// for a generic tile).
         field: String,
+        /// The filter, as TileDB names it.
         filter: &'static str,
+        /// What went wrong (for a filter this build leaves out, which
+        /// Cargo feature it needs).
         what: String,
     },
     /// Something this crate does not write (yet).
@@ -75,9 +105,19 @@ fn input_message(line: u64, field: &str, what: &str) -> String {
     out
 }
 
+/// A result whose error is [`WriteError`].
 pub type WriteResult<T> = std::result::Result<T, WriteError>;
 
 impl WriteError {
+    /// Where the bytes that did not decode are, when reading the existing
+    /// array failed on them ([`WriteError::Read`] of a decode error).
+    pub fn location(&self) -> Option<&crate::error::Location> {
+        match self {
+            WriteError::Read(e) => e.location(),
+            _ => None,
+        }
+    }
+
     pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
         WriteError::Io {
             path: path.to_path_buf(),

@@ -38,6 +38,7 @@ pub enum CellFormat {
 /// What an import did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImportSummary {
+    /// The array imported into.
     pub array: PathBuf,
     /// Whether the array was created by this import.
     pub created: bool,
@@ -50,7 +51,9 @@ pub struct ImportSummary {
 /// How to import.
 #[derive(Debug, Clone, Default)]
 pub struct ImportOptions {
+    /// How to create the array, when the import creates it.
     pub create: CreateOptions,
+    /// How to write the fragment.
     pub write: WriteOptions,
     /// Cells per batch handed to the fragment writer.
     pub batch: Option<usize>,

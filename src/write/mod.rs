@@ -24,15 +24,15 @@
 
 mod error;
 pub mod fragment;
-pub mod generic;
+pub(crate) mod generic;
 pub mod import;
 pub mod metadata;
-pub mod order;
+pub(crate) mod order;
 pub mod schema;
-pub mod sort;
-pub mod stats;
-pub mod util;
-pub mod values;
+pub(crate) mod sort;
+pub(crate) mod stats;
+pub(crate) mod util;
+pub(crate) mod values;
 
 pub use error::{WriteError, WriteResult};
 #[cfg(feature = "fail-points")]

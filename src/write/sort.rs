@@ -115,10 +115,6 @@ impl CellSorter {
         }
     }
 
-    pub fn len_buffered(&self) -> usize {
-        self.len
-    }
-
     /// Adds a cell: per field, its bytes and validity.
     pub fn push(&mut self, cell: &[(&[u8], u8)]) -> WriteResult<()> {
         for ((f, c), (b, v)) in self.fields.iter().zip(&mut self.cols).zip(cell) {
