@@ -72,10 +72,10 @@
 //! ```
 //!
 //! Underneath, the byte layouts live in `spec/` as declarative tables;
-//! `build.rs` turns them into the version-aware codecs of [`format`]. On top
+//! `build.rs` turns them into the version-aware codecs of [`format`](mod@format). On top
 //! of them: [`storage`] maps files, [`tile`] reads (generic) tiles in place,
-//! [`filters`] reverses filter pipelines, [`array`] opens arrays, [`read`]
-//! and [`write`] read and write cells, [`model`] is the typed model of a
+//! [`filters`] reverses filter pipelines, [`array`](mod@array) opens arrays, [`read`]
+//! and [`write`](mod@write) read and write cells, [`model`] is the typed model of a
 //! schema, and [`inspect`] describes what a path holds. The lower-level
 //! reader takes a [`read::Query`] and gives [`read::Cells`]:
 //!
@@ -118,7 +118,6 @@ pub mod filters;
 pub mod format;
 pub mod inspect;
 // Being rewritten (issue 11, typed model): documented there.
-#[allow(missing_docs)]
 pub mod model;
 mod options;
 pub mod read;

@@ -7,10 +7,10 @@ mod write_support;
 
 use std::path::Path;
 
-use tiledb_codec::ReadOptions;
 use tiledb_codec::format::Datatype;
 use tiledb_codec::model::Filter;
 use tiledb_codec::read::{ArrayReader, Bound, Cells, DimRange, Query, QueryCondition};
+use tiledb_codec::ReadOptions;
 use tiledb_codec::{
     Array, ArrayError, AttributeBuilder, Batch, DimensionBuilder, Order, SchemaBuilder,
 };

@@ -28,11 +28,11 @@ use std::collections::BTreeMap;
 use crate::array::fragment::Fragment;
 use crate::array::metadata::read_array_metadata;
 use crate::array::schema::read_enumeration;
-use crate::ReadOptions;
 use crate::format::Datatype;
 use crate::model::{Enumeration, MetadataValue, Schema};
 use crate::read::ArrayReader;
 use crate::write::{create_array_from_schema, CreateOptions, WriteError};
+use crate::ReadOptions;
 
 /// What went wrong in a call of the facade.
 #[derive(Debug, thiserror::Error)]

@@ -3,8 +3,8 @@
 use super::range::{fit, IntoDimRange};
 use super::types::CellType;
 use super::{Array, ArrayError};
-use crate::format::{ArrayType, Datatype};
 use crate::array::FieldInfo;
+use crate::format::{ArrayType, Datatype};
 use crate::read::{Bound, DimRange};
 use crate::value;
 use crate::write::{Column, FragmentInfo, FragmentWriter, WriteOptions};

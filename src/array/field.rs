@@ -13,14 +13,19 @@ use crate::format::{ArraySchema, Datatype, Filter};
 /// What the schema says about a field, and where its data lives.
 #[derive(Debug, Clone)]
 pub struct FieldInfo {
+    /// The attribute's or dimension's name.
     pub name: String,
     /// Position in the engine's index map: attributes, `__coords`, dimensions.
     pub idx: usize,
+    /// Whether the field is a dimension (else an attribute).
     pub is_dimension: bool,
+    /// The datatype of its values.
     pub datatype: Datatype,
     /// Values per cell; `None` for var-sized.
     pub cell_val_num: Option<u32>,
+    /// Whether cells may be null (a validity tile per data tile).
     pub nullable: bool,
+    /// The field's filter pipeline, as the schema stores it.
     pub filters: Vec<Filter>,
 }
 
@@ -195,8 +200,11 @@ fn percent_encode(name: &str) -> String {
 
 /// The pipelines of a field: data, offsets (var-sized), validity (nullable).
 pub struct FieldPipelines {
+    /// The pipeline of the field's values.
     pub data: Pipeline,
+    /// The pipeline of its offsets (var-sized fields).
     pub offsets: Option<Pipeline>,
+    /// The pipeline of its validity (nullable fields).
     pub validity: Option<Pipeline>,
     /// Whether RLE/dictionary fold the var offsets into the data tiles.
     pub offsets_in_data: bool,

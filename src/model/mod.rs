@@ -129,51 +129,85 @@ pub enum Filter {
     /// NONE.
     None,
     /// GZIP at a compression level.
-    Gzip { level: i32 },
+    Gzip {
+        /// The compression level.
+        level: i32,
+    },
     /// ZSTD at a compression level.
-    Zstd { level: i32 },
+    Zstd {
+        /// The compression level.
+        level: i32,
+    },
     /// LZ4 at a compression level.
-    Lz4 { level: i32 },
+    Lz4 {
+        /// The compression level.
+        level: i32,
+    },
     /// RLE.
-    Rle { level: i32 },
+    Rle {
+        /// The compression level.
+        level: i32,
+    },
     /// BZIP2 at a compression level.
-    Bzip2 { level: i32 },
+    Bzip2 {
+        /// The compression level.
+        level: i32,
+    },
     /// DOUBLE_DELTA, reinterpreting its input as `reinterpret` when set.
     DoubleDelta {
+        /// The compression level.
         level: i32,
+        /// The datatype the input is read as, where set.
         reinterpret: Option<Datatype>,
     },
     /// DELTA, reinterpreting its input as `reinterpret` when set.
     Delta {
+        /// The compression level.
         level: i32,
+        /// The datatype the input is read as, where set.
         reinterpret: Option<Datatype>,
     },
     /// DICTIONARY (strings).
-    Dictionary { level: i32 },
+    Dictionary {
+        /// The compression level.
+        level: i32,
+    },
     /// BIT_WIDTH_REDUCTION.
-    BitWidthReduction { max_window_size: u32 },
+    BitWidthReduction {
+        /// The largest window of values reduced together, in bytes.
+        max_window_size: u32,
+    },
     /// BITSHUFFLE.
     BitShuffle,
     /// BYTESHUFFLE.
     ByteShuffle,
     /// POSITIVE_DELTA.
-    PositiveDelta { max_window_size: u32 },
+    PositiveDelta {
+        /// The largest window of values reduced together, in bytes.
+        max_window_size: u32,
+    },
     /// CHECKSUM_MD5.
     ChecksumMd5,
     /// CHECKSUM_SHA256.
     ChecksumSha256,
     /// SCALE_FLOAT.
     ScaleFloat {
+        /// Values are stored as `(value - offset) / scale`.
         scale: f64,
+        /// Subtracted before scaling.
         offset: f64,
+        /// Bytes of each stored integer (1, 2, 4 or 8).
         byte_width: u64,
     },
     /// XOR.
     Xor,
     /// WEBP.
     Webp {
+        /// Lossy quality, 0 to 100.
         quality: f32,
+        /// The pixel layout of the input.
         input_format: WebpFormat,
+        /// Whether to encode losslessly.
         lossless: bool,
     },
     /// AES_256_GCM (the encryption filter; the key is not stored).

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use super::json::{schema_from_json, schema_to_json};
 use super::*;
 use crate::array::schema::{read_enumeration, read_schema};
-use crate::ReadOptions;
 use crate::format::{self, decode_all, encode};
+use crate::ReadOptions;
 
 /// Every schema file of every unencrypted array fixture, with the
 /// enumeration tables of its array.

@@ -47,6 +47,7 @@ impl FieldData {
         }
     }
 
+    /// Whether the field has no tiles.
     pub fn is_empty(&self) -> bool {
         self.values.is_empty() && self.offsets.as_ref().is_none_or(Vec::is_empty)
     }
@@ -202,8 +203,11 @@ pub struct FieldTile {
 /// One tile of a field as stored in its files (fixed, var, validity).
 #[derive(Debug, Clone, Default)]
 pub struct StoredTile {
+    /// The fixed-size values (or the offsets of var-sized cells), unfiltered.
     pub fixed: Vec<u8>,
+    /// The var-sized values, unfiltered.
     pub var: Option<Vec<u8>>,
+    /// One validity byte per cell (nullable fields).
     pub validity: Option<Vec<u8>>,
 }
 
@@ -479,8 +483,11 @@ pub fn read_zipped_coords(frag: &Fragment, opts: &ReadOptions) -> Result<Vec<Fie
 /// What a scan of one field found: cells, bytes and a checksum of the values.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ScanTotals {
+    /// Cells read.
     pub cells: u64,
+    /// Bytes of values read.
     pub bytes: u64,
+    /// A checksum of the values read.
     pub checksum: u64,
 }
 

@@ -28,8 +28,8 @@ use crate::array::directory::ArrayDirectory;
 use crate::array::fragment::Fragment;
 use crate::array::{metadata, schema};
 use crate::error::{Error, Result};
-use crate::ReadOptions;
 use crate::model::{MetadataValue, NonEmptyDomain, Range, Schema};
+use crate::ReadOptions;
 
 pub use text::{format_bytes, format_filters, format_range, format_timestamp, format_values};
 

@@ -237,7 +237,9 @@ fn dim_range(dt: Datatype, r: &DomainRange) -> String {
 fn filter(f: &Filter) -> String {
     // ANY (or none) means no reinterpretation.
     let reinterpret = |name: &str, level: i32, r: &Option<Datatype>| match r {
-        Some(d) if *d != Datatype::Any => format!("{name}(level={level}, reinterpret={})", d.name()),
+        Some(d) if *d != Datatype::Any => {
+            format!("{name}(level={level}, reinterpret={})", d.name())
+        }
         _ => format!("{name}(level={level})"),
     };
     match f {

@@ -14,8 +14,8 @@ use serde_json::{Map, Value};
 use crate::array::directory::ArrayDirectory;
 use crate::array::schema::dimension_datatype;
 use crate::array::schema::read_schema;
-use crate::format::{ArraySchema, ArrayType, Datatype};
 use crate::array::FieldInfo;
+use crate::format::{ArraySchema, ArrayType, Datatype};
 use crate::model::{CurrentDomain, Schema};
 use crate::ReadOptions;
 

@@ -157,9 +157,13 @@ impl Default for WriteOptions {
 /// fields.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Column {
+    /// The field's name.
     pub name: String,
+    /// The cells' values, little-endian, one after another.
     pub data: Vec<u8>,
+    /// The start of each cell in `data` (var-sized fields).
     pub offsets: Option<Vec<u64>>,
+    /// One validity byte per cell (nullable fields).
     pub validity: Option<Vec<u8>>,
 }
 
@@ -205,14 +209,19 @@ impl Column {
 /// What a committed fragment is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FragmentInfo {
+    /// The fragment's name.
     pub name: String,
+    /// The fragment's folder.
     pub path: PathBuf,
+    /// The format version written.
     pub version: u32,
+    /// The fragment's timestamp (ms).
     pub timestamp: u64,
     /// Cells written (after dropping duplicates).
     pub cells: u64,
     /// Duplicate cells dropped (sparse arrays without duplicates).
     pub duplicates_dropped: u64,
+    /// Data tiles written per field.
     pub tiles: u64,
 }
 
