@@ -38,6 +38,8 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod array;
+#[cfg(feature = "arrow")]
+pub mod arrow;
 pub mod error;
 pub mod filters;
 pub mod format;
