@@ -113,6 +113,8 @@
 
 mod api;
 pub mod array;
+#[cfg(feature = "arrow")]
+pub mod arrow;
 pub mod error;
 pub mod filters;
 pub mod format;

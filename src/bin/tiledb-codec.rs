@@ -82,10 +82,39 @@ fn parse_order(s: &str) -> Result<Order, String> {
     s.parse()
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Ndjson,
     Csv,
+    /// An Arrow IPC stream (export); an Arrow IPC stream or file (import).
+    #[cfg(feature = "arrow")]
+    Arrow,
+    /// A Parquet file (import only).
+    #[cfg(feature = "arrow")]
+    Parquet,
+}
+
+impl Format {
+    /// The format of an import's cells: `--format`, else arrow or parquet
+    /// by the file's extension, else NDJSON.
+    fn of_input(given: Option<Format>, cells: &Path) -> Format {
+        if let Some(f) = given {
+            return f;
+        }
+        #[cfg(feature = "arrow")]
+        {
+            let ext = cells
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            match ext.as_deref() {
+                Some("arrow" | "arrows" | "ipc" | "feather") => return Format::Arrow,
+                Some("parquet" | "pq") => return Format::Parquet,
+                _ => {}
+            }
+        }
+        let _ = cells;
+        Format::Ndjson
+    }
 }
 
 #[derive(Subcommand)]
@@ -104,11 +133,15 @@ enum Command {
         #[command(flatten)]
         key: KeyArg,
     },
-    /// Print every cell of an array, one per line.
+    /// Print every cell of an array, one per line (or, with --format arrow,
+    /// as an Arrow IPC stream).
     Export {
         array: PathBuf,
         #[arg(long, value_enum, default_value = "ndjson")]
         format: Format,
+        /// Write to FILE instead of standard output.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
         /// Attributes to print (default: all), comma-separated.
         #[arg(long, value_delimiter = ',')]
         attrs: Option<Vec<String>>,
@@ -187,8 +220,11 @@ enum Command {
         /// The cells: a file, or - for standard input.
         #[arg(long, value_name = "CELLS")]
         cells: PathBuf,
-        #[arg(long, value_enum, default_value = "ndjson")]
-        format: Format,
+        /// ndjson, csv, arrow (IPC) or parquet; default: arrow for
+        /// .arrow/.arrows/.ipc/.feather files, parquet for .parquet/.pq
+        /// files, else ndjson.
+        #[arg(long, value_enum)]
+        format: Option<Format>,
         #[command(flatten)]
         key: KeyArg,
     },
@@ -201,9 +237,11 @@ fn parse_key(s: &str) -> Result<[u8; 32], String> {
         .map_err(|_| format!("an AES-256-GCM key is 32 bytes; this one has {}", s.len()))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_export(
     array: &Path,
     format: Format,
+    output: Option<&Path>,
     attrs: Option<Vec<String>>,
     subarray: Option<String>,
     select: &SelectArgs,
@@ -233,12 +271,30 @@ fn run_export(
     };
     let mut query = export::query(attrs, sub);
     select.apply(&reader, &mut query)?;
-    let cells = reader.read(&query).map_err(|e| e.to_string())?;
     let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let sink: Box<dyn Write> = match output {
+        Some(p) => Box::new(std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
+        None => Box::new(stdout.lock()),
+    };
+    let mut out = BufWriter::new(sink);
     let written = match format {
-        Format::Ndjson => export::write_ndjson(&cells, &mut out),
-        Format::Csv => export::write_csv(&cells, &mut out),
+        Format::Ndjson => {
+            let cells = reader.read(&query).map_err(|e| e.to_string())?;
+            export::write_ndjson(&cells, &mut out)
+        }
+        Format::Csv => {
+            let cells = reader.read(&query).map_err(|e| e.to_string())?;
+            export::write_csv(&cells, &mut out)
+        }
+        #[cfg(feature = "arrow")]
+        Format::Arrow => {
+            tiledb_codec::arrow::write_ipc(&reader, &query, &mut out).map_err(|e| e.to_string())?;
+            Ok(())
+        }
+        #[cfg(feature = "arrow")]
+        Format::Parquet => {
+            return Err("export writes ndjson, csv or arrow, not parquet".into());
+        }
     };
     written.and_then(|_| out.flush()).map_err(|e| e.to_string())
 }
@@ -301,12 +357,28 @@ fn run_import(
     key: Option<[u8; 32]>,
 ) -> Result<ImportSummary, String> {
     let schema = schema.map(read_schema_file).transpose()?;
+    let mut opts = ImportOptions::default();
+    opts.write.encryption_key = key;
     let format = match format {
         Format::Ndjson => CellFormat::Ndjson,
         Format::Csv => CellFormat::Csv,
+        #[cfg(feature = "arrow")]
+        f @ (Format::Arrow | Format::Parquet) => {
+            use tiledb_codec::arrow::{import_file, InputFormat};
+            let input = if f == Format::Arrow {
+                InputFormat::ArrowIpc
+            } else {
+                InputFormat::Parquet
+            };
+            if cells == Path::new("-") {
+                return Err(
+                    "arrow and parquet input is read from a file, not standard input".into(),
+                );
+            }
+            return import_file(array, schema.as_ref(), cells, input, &opts)
+                .map_err(|e| format!("{}: {e}", cells.display()));
+        }
     };
-    let mut opts = ImportOptions::default();
-    opts.write.encryption_key = key;
     let input: Box<dyn std::io::BufRead> = if cells == Path::new("-") {
         Box::new(std::io::stdin().lock())
     } else {
@@ -424,6 +496,7 @@ fn main() -> ExitCode {
         Command::Export {
             array,
             format,
+            output,
             attrs,
             subarray,
             select,
@@ -432,6 +505,7 @@ fn main() -> ExitCode {
         } => run_export(
             &array,
             format,
+            output.as_deref(),
             attrs,
             subarray,
             &select,
@@ -491,7 +565,7 @@ fn main() -> ExitCode {
             &array,
             schema.as_deref(),
             &cells,
-            format,
+            Format::of_input(format, &cells),
             key.encryption_key,
         )
         .map(|s| {

@@ -249,6 +249,13 @@ impl Column {
         self.validity.as_deref()
     }
 
+    /// The column's buffers, moved out (no copy): the field, every cell's
+    /// bytes, the var-sized offsets (one more than cells) and the validity
+    /// bytes (see [`Column::data`], [`Column::offsets`], [`Column::validity`]).
+    pub fn into_parts(self) -> (FieldInfo, Vec<u8>, Option<Vec<u64>>, Option<Vec<u8>>) {
+        (self.field, self.data, self.offsets, self.validity)
+    }
+
     /// Appends a cell (`None`: null).
     fn push(&mut self, cell: Option<&[u8]>) {
         let cell_size = self.cell_size();
@@ -723,6 +730,17 @@ impl ArrayReader {
     /// The options the array was opened with.
     pub fn options(&self) -> &ReadOptions {
         &self.opts
+    }
+
+    /// The fields whose columns a read of `q` returns, in order: the
+    /// dimensions (unless [`Query::skip_coordinates`]), then the attributes.
+    pub fn result_fields(&self, q: &Query) -> Result<Vec<FieldInfo>> {
+        let (dims, attrs) = self.fields(q)?;
+        Ok(if q.skip_coordinates {
+            attrs
+        } else {
+            dims.into_iter().chain(attrs).collect()
+        })
     }
 
     fn fields(&self, q: &Query) -> Result<(Vec<FieldInfo>, Vec<FieldInfo>)> {

@@ -173,26 +173,70 @@ pub fn import_with(
     format: CellFormat,
     opts: &ImportOptions,
 ) -> WriteResult<ImportSummary> {
+    import_source(
+        array,
+        Some(schema_json),
+        |f| Records::new(cells, format, f),
+        opts,
+    )
+}
+
+/// Imports `cells` into the existing array at `array`, with its schema, as
+/// one fragment.
+pub fn import_into(
+    array: &Path,
+    cells: impl BufRead,
+    format: CellFormat,
+    opts: &ImportOptions,
+) -> WriteResult<ImportSummary> {
+    import_source(array, None, |f| Records::new(cells, format, f), opts)
+}
+
+/// Where the cells of an import come from: one cell at a time, each
+/// field's bytes and validity (checked with [`InField::check`]), in the
+/// order of the fields.
+pub(crate) trait CellSource {
+    /// The next cell, with the line (or row, counted from 1) it came from.
+    #[allow(clippy::type_complexity)]
+    fn next_cell(&mut self, fields: &[InField]) -> WriteResult<Option<(u64, Vec<(Vec<u8>, u8)>)>>;
+}
+
+/// Imports the cells of the source `make` gives for the array's fields into
+/// the array at `array` as one fragment: created from `schema_json` if
+/// missing (removed again on error), else checked against it where given.
+pub(crate) fn import_source<S: CellSource>(
+    array: &Path,
+    schema_json: Option<&Value>,
+    make: impl FnOnce(&[InField]) -> WriteResult<S>,
+    opts: &ImportOptions,
+) -> WriteResult<ImportSummary> {
     let key = opts.key()?;
     let exists = array_exists(array);
-    if exists {
-        check_same_schema(array, schema_json, &opts.read_options()?)?;
-    } else {
-        let schema = build_schema(schema_json)?;
-        let create = CreateOptions {
-            encryption_key: key,
-            ..opts.create
-        };
-        if let Err(e) = create_array_from_schema(array, &schema, &create) {
-            // A failure after the new array took its name leaves nothing.
-            if array_exists(array) {
-                let _ = std::fs::remove_dir_all(array);
+    match (exists, schema_json) {
+        (true, Some(s)) => check_same_schema(array, s, &opts.read_options()?)?,
+        (true, None) => {}
+        (false, None) => {
+            return Err(WriteError::Array {
+                path: array.to_path_buf(),
+                what: "not an array (give a schema to create it)".into(),
+            })
+        }
+        (false, Some(s)) => {
+            let schema = build_schema(s)?;
+            let create = CreateOptions {
+                encryption_key: key,
+                ..opts.create
+            };
+            if let Err(e) = create_array_from_schema(array, &schema, &create) {
+                // A failure after the new array took its name leaves nothing.
+                if array_exists(array) {
+                    let _ = std::fs::remove_dir_all(array);
+                }
+                return Err(e);
             }
-            return Err(e);
         }
     }
-    let result = run_import(array, cells, format, opts);
-    match result {
+    match run_import(array, make, opts) {
         Ok((cells, fragment)) => Ok(ImportSummary {
             array: array.to_path_buf(),
             created: !exists,
@@ -208,36 +252,13 @@ pub fn import_with(
     }
 }
 
-/// Imports `cells` into the existing array at `array`, with its schema, as
-/// one fragment.
-pub fn import_into(
-    array: &Path,
-    cells: impl BufRead,
-    format: CellFormat,
-    opts: &ImportOptions,
-) -> WriteResult<ImportSummary> {
-    if !array_exists(array) {
-        return Err(WriteError::Array {
-            path: array.to_path_buf(),
-            what: "not an array (give a schema to create it)".into(),
-        });
-    }
-    let (cells, fragment) = run_import(array, cells, format, opts)?;
-    Ok(ImportSummary {
-        array: array.to_path_buf(),
-        created: false,
-        cells,
-        fragment,
-    })
-}
-
 /// A field of the input.
-struct InField {
-    name: String,
-    datatype: Datatype,
-    cell_val_num: Option<u32>,
-    nullable: bool,
-    is_dim: bool,
+pub(crate) struct InField {
+    pub(crate) name: String,
+    pub(crate) datatype: Datatype,
+    pub(crate) cell_val_num: Option<u32>,
+    pub(crate) nullable: bool,
+    pub(crate) is_dim: bool,
     /// Dimensions: domain bounds (fixed-size dimensions).
     bounds: Option<(Coord<'static>, Coord<'static>)>,
 }
@@ -253,6 +274,27 @@ impl InField {
 
     /// The bytes and validity of one cell's value.
     fn convert(&self, v: &Value, line: u64) -> WriteResult<(Vec<u8>, u8)> {
+        if v.is_null() {
+            return self.check(None, Some(v), line);
+        }
+        let b =
+            cell_bytes(self.datatype, self.cell_val_num, v).map_err(|what| WriteError::Input {
+                line,
+                field: self.name.clone(),
+                what,
+            })?;
+        self.check(Some(b), Some(v), line)
+    }
+
+    /// One cell's bytes (`None`: null) checked against the field (nulls,
+    /// the domain), as the bytes and validity the writer takes; errors show
+    /// `value` where given.
+    pub(crate) fn check(
+        &self,
+        cell: Option<Vec<u8>>,
+        value: Option<&Value>,
+        line: u64,
+    ) -> WriteResult<(Vec<u8>, u8)> {
         let what = if self.is_dim {
             "dimension"
         } else {
@@ -263,7 +305,7 @@ impl InField {
             field: self.name.clone(),
             what,
         };
-        if v.is_null() {
+        let Some(b) = cell else {
             if !self.nullable {
                 return Err(err(format!("null in a non-nullable {what}")));
             }
@@ -274,8 +316,17 @@ impl InField {
                 vec![0; zeros.cell_size]
             };
             return Ok((b, 0));
+        };
+        if self
+            .cell_val_num
+            .is_some_and(|_| b.len() != self.sort_field().cell_size)
+        {
+            return Err(err(format!(
+                "{} bytes for a cell of {}",
+                b.len(),
+                self.sort_field().cell_size
+            )));
         }
-        let b = cell_bytes(self.datatype, self.cell_val_num, v).map_err(err)?;
         if let Some((lo, hi)) = self.bounds {
             let order_dim = match self.datatype {
                 Datatype::Float32 => Coord::F32(f32::from_le_bytes(b[..4].try_into().unwrap())),
@@ -291,8 +342,9 @@ impl InField {
                     Coord::F64(f) => f.to_string(),
                     Coord::Str(_) => String::new(),
                 };
+                let shown = value.map_or_else(|| show(order_dim), Value::to_string);
                 return Err(err(format!(
-                    "{v} is outside the domain [{}, {}]",
+                    "{shown} is outside the domain [{}, {}]",
                     show(lo),
                     show(hi)
                 )));
@@ -302,7 +354,7 @@ impl InField {
     }
 }
 
-fn in_fields(schema: &ArraySchema) -> WriteResult<Vec<InField>> {
+pub(crate) fn in_fields(schema: &ArraySchema) -> WriteResult<Vec<InField>> {
     let order = GlobalOrder::new(schema);
     let mut out = Vec::new();
     for (j, d) in schema.domain.dimensions.iter().enumerate() {
@@ -386,6 +438,19 @@ fn csv_split(record: &str) -> Result<Vec<String>, String> {
 }
 
 impl<R: BufRead> Records<R> {
+    /// Records of `input`, the CSV header read.
+    fn new(input: R, format: CellFormat, fields: &[InField]) -> WriteResult<Self> {
+        let mut r = Records {
+            input,
+            format,
+            line: 0,
+            columns: Vec::new(),
+            header_len: 0,
+        };
+        r.header(fields)?;
+        Ok(r)
+    }
+
     fn read_line(&mut self) -> WriteResult<Option<String>> {
         let mut s = String::new();
         let n = self
@@ -557,6 +622,20 @@ impl<R: BufRead> Records<R> {
     }
 }
 
+impl<R: BufRead> CellSource for Records<R> {
+    fn next_cell(&mut self, fields: &[InField]) -> WriteResult<Option<(u64, Vec<(Vec<u8>, u8)>)>> {
+        let Some((line, vals)) = self.next(fields)? else {
+            return Ok(None);
+        };
+        let conv = fields
+            .iter()
+            .zip(&vals)
+            .map(|(f, v)| f.convert(v, line))
+            .collect::<WriteResult<_>>()?;
+        Ok(Some((line, conv)))
+    }
+}
+
 /// Column buffers for one batch of cells.
 struct Batch {
     cols: Vec<Column>,
@@ -610,10 +689,9 @@ impl Batch {
     }
 }
 
-fn run_import(
+fn run_import<S: CellSource>(
     array: &Path,
-    input: impl BufRead,
-    format: CellFormat,
+    make: impl FnOnce(&[InField]) -> WriteResult<S>,
     opts: &ImportOptions,
 ) -> WriteResult<(u64, Option<FragmentInfo>)> {
     let schema = existing_schema(array, &opts.read_options()?)?;
@@ -624,25 +702,13 @@ fn run_import(
     let fields = in_fields(&schema)?;
     let n_dim = schema.domain.dimensions.len();
     let batch_cells = opts.batch.unwrap_or(1 << 16).max(1);
-    let mut records = Records {
-        input,
-        format,
-        line: 0,
-        columns: Vec::new(),
-        header_len: 0,
-    };
-    records.header(&fields)?;
+    let mut records = make(&fields)?;
     if schema.array_type == ArrayType::Sparse.value() {
         let mut writer: Option<FragmentWriter> = None;
         let refs: Vec<&InField> = fields.iter().collect();
         let mut batch = Batch::new(&refs);
         let mut count = 0u64;
-        while let Some((line, vals)) = records.next(&fields)? {
-            let conv: Vec<(Vec<u8>, u8)> = fields
-                .iter()
-                .zip(&vals)
-                .map(|(f, v)| f.convert(v, line))
-                .collect::<WriteResult<_>>()?;
+        while let Some((_, conv)) = records.next_cell(&fields)? {
             let view: Vec<(&[u8], u8)> = conv.iter().map(|(b, v)| (b.as_slice(), *v)).collect();
             batch.push(&view);
             count += 1;
@@ -683,12 +749,7 @@ fn run_import(
     );
     let mut bbox: Vec<Option<(i128, i128)>> = vec![None; n_dim];
     let mut count = 0u64;
-    while let Some((line, vals)) = records.next(&fields)? {
-        let conv: Vec<(Vec<u8>, u8)> = fields
-            .iter()
-            .zip(&vals)
-            .map(|(f, v)| f.convert(v, line))
-            .collect::<WriteResult<_>>()?;
+    while let Some((line, conv)) = records.next_cell(&fields)? {
         for (d, b) in bbox.iter_mut().enumerate() {
             let c = int_value(fields[d].datatype, &conv[d].0);
             *b = Some(match *b {
