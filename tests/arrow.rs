@@ -19,9 +19,9 @@ use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Schema};
 use serde_json::{json, Value};
 use tiledb_codec::arrow::{self as ta, InputFormat};
-use tiledb_codec::ReadOptions;
 use tiledb_codec::read::{ArrayReader, Query};
 use tiledb_codec::write::ImportOptions;
+use tiledb_codec::ReadOptions;
 use write_support::TempDir;
 
 /// A sparse array with dimension `d` (INT64) and the given attributes.

@@ -151,7 +151,7 @@ pub(crate) fn to_array(
         ));
     }
     // A non-nullable field whose column says every cell is valid.
-    let validity = validity.filter(|v| info.nullable || v.iter().any(|b| *b == 0));
+    let validity = validity.filter(|v| info.nullable || v.contains(&0));
     let nulls = validity.map(|v| NullBuffer::new(v.iter().map(|b| *b != 0).collect()));
     let (data, offs) = match (info.cell_val_num, offs) {
         (Some(_), Some(o)) => {

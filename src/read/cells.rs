@@ -115,6 +115,10 @@ impl std::str::FromStr for Order {
     }
 }
 
+/// A [`Column`] taken apart: the field, every cell's bytes, the var-sized
+/// offsets and the validity bytes ([`Column::into_parts`]).
+pub type ColumnParts = (FieldInfo, Vec<u8>, Option<Vec<u64>>, Option<Vec<u8>>);
+
 /// One column of a result: a field's values for every cell, back to back.
 #[derive(Debug, Clone)]
 pub struct Column {
@@ -252,7 +256,7 @@ impl Column {
     /// The column's buffers, moved out (no copy): the field, every cell's
     /// bytes, the var-sized offsets (one more than cells) and the validity
     /// bytes (see [`Column::data`], [`Column::offsets`], [`Column::validity`]).
-    pub fn into_parts(self) -> (FieldInfo, Vec<u8>, Option<Vec<u64>>, Option<Vec<u8>>) {
+    pub fn into_parts(self) -> ColumnParts {
         (self.field, self.data, self.offsets, self.validity)
     }
 
