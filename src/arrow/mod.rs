@@ -2,7 +2,7 @@
 //! schemas to and from Arrow schemas, and `RecordBatch`es written as
 //! fragments (Arrow IPC and Parquet import).
 //!
-//! How TileDB fields become Arrow fields ([`schema::data_type`]):
+//! How TileDB fields become Arrow fields ([`schema::field_type`]):
 //!
 //! | TileDB | Arrow |
 //! | --- | --- |

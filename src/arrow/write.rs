@@ -431,7 +431,7 @@ impl<I: Iterator<Item = Result<RecordBatch>>> CellSource for BatchCells<I> {
 }
 
 /// Imports record batches into the array at `array` (created from
-/// `schema_json`, the JSON [`crate::write::import`] takes, if missing) as
+/// `schema_json`, the JSON [`crate::write::import()`] takes, if missing) as
 /// one fragment, checking every cell as the NDJSON import does (errors
 /// name the row, counted from 1, as their line).
 pub fn import_batches(

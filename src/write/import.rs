@@ -745,7 +745,10 @@ fn run_import<S: CellSource>(
         sort_fields,
         n_dim,
         write_opts.sort_memory,
-        write_opts.scratch_dir.clone(),
+        write_opts
+            .scratch_dir
+            .clone()
+            .unwrap_or_else(|| array.to_path_buf()),
     );
     let mut bbox: Vec<Option<(i128, i128)>> = vec![None; n_dim];
     let mut count = 0u64;

@@ -87,7 +87,7 @@ pub struct CellSorter {
     len: usize,
     bytes: usize,
     budget: usize,
-    scratch_base: Option<PathBuf>,
+    scratch_base: PathBuf,
     scratch: Option<ScratchDir>,
     runs: Vec<PathBuf>,
 }
@@ -98,7 +98,7 @@ impl CellSorter {
         fields: Vec<SortField>,
         ndims: usize,
         budget: usize,
-        scratch_base: Option<PathBuf>,
+        scratch_base: PathBuf,
     ) -> Self {
         let cols = vec![ColBuf::default(); fields.len()];
         CellSorter {
@@ -177,7 +177,7 @@ impl CellSorter {
             return Ok(());
         }
         if self.scratch.is_none() {
-            self.scratch = Some(ScratchDir::new(self.scratch_base.as_deref())?);
+            self.scratch = Some(ScratchDir::new(&self.scratch_base)?);
         }
         let dir = &self.scratch.as_ref().unwrap().path;
         let path = dir.join(format!("run{}", self.runs.len()));

@@ -66,15 +66,17 @@ pub fn rename_synced(from: &Path, to: &Path) -> WriteResult<()> {
 }
 
 /// A fresh folder for scratch files (sort runs, tiles waiting for their
-/// turn), removed when dropped.
+/// turn), removed when dropped. It is made in `base`: the writer's
+/// `scratch_dir` option, else the array's own folder (as a hidden
+/// `.tiledb-codec-scratch-*` folder the engine never looks at), never a
+/// folder taken from the environment.
 pub struct ScratchDir {
     pub path: PathBuf,
 }
 
 impl ScratchDir {
-    pub fn new(base: Option<&Path>) -> WriteResult<Self> {
-        let base = base.map_or_else(std::env::temp_dir, Path::to_path_buf);
-        let path = base.join(format!("tiledb-codec-{}", random_label()));
+    pub fn new(base: &Path) -> WriteResult<Self> {
+        let path = base.join(format!(".tiledb-codec-scratch-{}", random_label()));
         create_dir(&path)?;
         Ok(ScratchDir { path })
     }

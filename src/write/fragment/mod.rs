@@ -107,7 +107,8 @@ pub struct WriteOptions {
     /// Filtered tiles held while waiting for their turn (dense arrays with
     /// column-major tile order) before they are spilled to a scratch file.
     pub pending_memory: usize,
-    /// Where scratch files go (default: the system's temporary folder).
+    /// Where scratch files go (default: a hidden folder in the array's own
+    /// folder, removed when the write ends).
     pub scratch_dir: Option<PathBuf>,
     /// Stop right after this step, as if the process had died there: the
     /// write returns [`WriteError::Injected`] and leaves on disk what it had
@@ -514,6 +515,10 @@ impl FragmentWriter {
     }
 
     fn open(array: &Path, rect: Option<&[(i128, i128)]>, opts: WriteOptions) -> WriteResult<Self> {
+        let scratch = opts
+            .scratch_dir
+            .clone()
+            .unwrap_or_else(|| array.to_path_buf());
         let read_opts = ReadOptions {
             encryption_key: opts.encryption_key,
             ..ReadOptions::default()
@@ -677,7 +682,7 @@ impl FragmentWriter {
             ready_next: 0,
             raw_batch: Vec::new(),
             spare: Vec::new(),
-            pending: Pending::new(opts.pending_memory, opts.scratch_dir.clone()),
+            pending: Pending::new(opts.pending_memory, scratch.clone()),
             received: 0,
             written_cells: 0,
             dropped: 0,
@@ -695,13 +700,8 @@ impl FragmentWriter {
             for f in w.fields[n_attr..].iter().chain(&w.fields[..n_attr]) {
                 sort_fields.push(f.sort_field());
             }
-            let sorter = CellSorter::new(
-                order.clone(),
-                sort_fields,
-                n_dim,
-                opts.sort_memory,
-                opts.scratch_dir.clone(),
-            );
+            let sorter =
+                CellSorter::new(order.clone(), sort_fields, n_dim, opts.sort_memory, scratch);
             if let Mode::Sparse { sorter: s, .. } = &mut w.mode {
                 *s = Some(sorter);
             }

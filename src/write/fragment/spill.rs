@@ -124,12 +124,12 @@ pub(super) struct Pending {
     pub(super) mem_bytes: usize,
     pub(super) budget: usize,
     pub(super) spilled: BTreeMap<u64, (u64, usize)>,
-    pub(super) scratch_base: Option<PathBuf>,
+    pub(super) scratch_base: PathBuf,
     pub(super) spill: Option<(util::ScratchDir, File, u64)>,
 }
 
 impl Pending {
-    pub(super) fn new(budget: usize, scratch_base: Option<PathBuf>) -> Self {
+    pub(super) fn new(budget: usize, scratch_base: PathBuf) -> Self {
         Pending {
             mem: BTreeMap::new(),
             mem_bytes: 0,
@@ -159,7 +159,7 @@ impl Pending {
             return Ok(());
         }
         if self.spill.is_none() {
-            let dir = util::ScratchDir::new(self.scratch_base.as_deref())?;
+            let dir = util::ScratchDir::new(&self.scratch_base)?;
             let path = dir.path.join("pending");
             let f = std::fs::OpenOptions::new()
                 .read(true)
