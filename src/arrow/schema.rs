@@ -382,7 +382,7 @@ pub fn from_arrow(arrow: &Schema, dimensions: &[&str]) -> Result<model::Schema> 
             }
             _ => None,
         };
-        let fill = crate::write::values::default_fill_value(dt);
+        let fill = crate::model::default_fill_value(dt);
         let fill = match cvn {
             Some(n) => fill.repeat(n as usize),
             None => fill,

@@ -11,13 +11,13 @@
 use serde_json::{json, Map, Value as Json};
 
 use super::{
-    ArrayType, Attribute, CellValNum, CurrentDomain, DataOrder, Datatype, Dimension,
-    DimensionLabel, DomainRange, Enumeration, Filter, Layout, ModelError, Schema, Value,
+    default_fill_value, ArrayType, Attribute, CellValNum, CurrentDomain, DataOrder, Datatype,
+    Dimension, DimensionLabel, DomainRange, Enumeration, Filter, Layout, ModelError, Schema, Value,
     WebpFormat,
 };
 use crate::format::{self, FilterType};
 use crate::value::{cell, is_text, values};
-use crate::write::values::{cell_bytes, default_fill_value, json_float, push_value};
+use crate::write::values::{cell_bytes, json_float, push_value};
 
 // ---------------------------------------------------------------- rendering
 
