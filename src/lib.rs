@@ -119,6 +119,7 @@ pub mod error;
 pub mod filters;
 pub mod format;
 pub mod inspect;
+pub mod maintain;
 // Being rewritten (issue 11, typed model): documented there.
 pub mod model;
 mod options;

@@ -1,0 +1,110 @@
+//! Array maintenance, as the engine does it: consolidation, vacuuming,
+//! deletes, schema evolution, array metadata and groups.
+//!
+//! Every operation writes what the engine writes (the same files, names and
+//! layouts), so the engine reads the result as it would read its own, and
+//! each one commits atomically: a reader, or a process that stops at any
+//! step, never sees a half-done change.
+
+/// Reports the progress of long work (consolidation, vacuuming): a total
+/// of units (cells, fragments, files) when known, then the units done.
+///
+/// The library never draws anything itself; the command line draws a bar
+/// from these calls on a terminal.
+pub trait Progress: Send + Sync {
+    /// A stage of the work begins; `total` units are to be done, when known.
+    fn start(&self, stage: &str, total: Option<u64>);
+    /// `n` more units are done.
+    fn advance(&self, n: u64);
+    /// The stage is over.
+    fn finish(&self);
+}
+
+/// A [`Progress`] that reports nothing.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn start(&self, _stage: &str, _total: Option<u64>) {}
+    fn advance(&self, _n: u64) {}
+    fn finish(&self) {}
+}
+
+/// A time range in milliseconds since 1970, both ends inclusive, as the
+/// engine's `sm.consolidation.timestamp_start`/`timestamp_end` and
+/// `delete_fragments` take it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeRange {
+    /// The first millisecond.
+    pub start: u64,
+    /// The last millisecond.
+    pub end: u64,
+}
+
+impl TimeRange {
+    /// Every time.
+    pub const ALL: TimeRange = TimeRange {
+        start: 0,
+        end: u64::MAX,
+    };
+
+    /// Whether `[t1, t2]` (a fragment's or file's timestamps) lies within
+    /// this range.
+    pub fn contains(&self, t1: u64, t2: u64) -> bool {
+        self.start <= t1 && t2 <= self.end
+    }
+}
+
+impl std::str::FromStr for TimeRange {
+    type Err = String;
+
+    /// `T1:T2`, either end may be empty (`:T2`, `T1:`); a single `T` is `T:T`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let num = |p: &str, default: u64| -> Result<u64, String> {
+            if p.is_empty() {
+                Ok(default)
+            } else {
+                p.trim()
+                    .parse()
+                    .map_err(|_| format!("{p:?} is not a time in milliseconds"))
+            }
+        };
+        let r = match s.split_once(':') {
+            Some((a, b)) => TimeRange {
+                start: num(a, 0)?,
+                end: num(b, u64::MAX)?,
+            },
+            None => {
+                let t = num(s, 0)?;
+                TimeRange { start: t, end: t }
+            }
+        };
+        if r.start > r.end {
+            return Err(format!("the range {s:?} ends before it starts"));
+        }
+        Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TimeRange;
+
+    #[test]
+    fn time_ranges_parse() {
+        assert_eq!("1:5".parse(), Ok(TimeRange { start: 1, end: 5 }));
+        assert_eq!("7".parse(), Ok(TimeRange { start: 7, end: 7 }));
+        assert_eq!(":5".parse(), Ok(TimeRange { start: 0, end: 5 }));
+        assert_eq!(
+            "3:".parse(),
+            Ok(TimeRange {
+                start: 3,
+                end: u64::MAX
+            })
+        );
+        assert!("5:1".parse::<TimeRange>().is_err());
+        assert!("x:1".parse::<TimeRange>().is_err());
+        assert!(TimeRange { start: 1, end: 5 }.contains(1, 5));
+        assert!(!TimeRange { start: 1, end: 5 }.contains(1, 6));
+    }
+}
