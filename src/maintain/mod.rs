@@ -86,6 +86,89 @@ impl std::str::FromStr for TimeRange {
     }
 }
 
+/// How to consolidate (every mode; a mode ignores what does not concern it).
+#[derive(Clone)]
+pub struct ConsolidateOptions {
+    /// Only what lies within this time range is consolidated (default: all).
+    pub timestamp: TimeRange,
+    /// Bytes of cells held in memory at once (fragment consolidation):
+    /// consolidating many fragments streams through this budget.
+    pub memory_budget: usize,
+    /// The key of an AES-256-GCM encrypted array.
+    pub encryption_key: Option<[u8; 32]>,
+    /// Where progress goes (default: nowhere).
+    pub progress: std::sync::Arc<dyn Progress>,
+}
+
+impl Default for ConsolidateOptions {
+    fn default() -> Self {
+        ConsolidateOptions {
+            timestamp: TimeRange::ALL,
+            memory_budget: 256 << 20,
+            encryption_key: None,
+            progress: std::sync::Arc::new(NoProgress),
+        }
+    }
+}
+
+impl std::fmt::Debug for ConsolidateOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print the key.
+        f.debug_struct("ConsolidateOptions")
+            .field("timestamp", &self.timestamp)
+            .field("memory_budget", &self.memory_budget)
+            .field("encryption_key", &self.encryption_key.map(|_| "<set>"))
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a consolidation did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConsolidateReport {
+    /// The file or fragment folder written (none when there was nothing to
+    /// consolidate).
+    pub written: Option<std::path::PathBuf>,
+    /// What it supersedes (fragments, files), now listed for vacuuming.
+    pub consolidated: Vec<std::path::PathBuf>,
+}
+
+/// How to vacuum.
+#[derive(Clone)]
+pub struct VacuumOptions {
+    /// Only what was consolidated within this time range is removed.
+    pub timestamp: TimeRange,
+    /// List what would be removed, remove nothing.
+    pub dry_run: bool,
+    /// Where progress goes (default: nowhere).
+    pub progress: std::sync::Arc<dyn Progress>,
+}
+
+impl Default for VacuumOptions {
+    fn default() -> Self {
+        VacuumOptions {
+            timestamp: TimeRange::ALL,
+            dry_run: false,
+            progress: std::sync::Arc::new(NoProgress),
+        }
+    }
+}
+
+impl std::fmt::Debug for VacuumOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VacuumOptions")
+            .field("timestamp", &self.timestamp)
+            .field("dry_run", &self.dry_run)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a vacuum removed (or, dry, would remove), in the order of removal.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VacuumReport {
+    /// Files and folders removed.
+    pub removed: Vec<std::path::PathBuf>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::TimeRange;
