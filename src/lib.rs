@@ -123,6 +123,7 @@ pub mod maintain;
 // Being rewritten (issue 11, typed model): documented there.
 pub mod model;
 mod options;
+pub mod progress;
 pub mod read;
 pub mod storage;
 pub mod summary;
@@ -139,4 +140,5 @@ pub use api::{
 pub use error::{Error, Result};
 pub use format::Datatype;
 pub use options::ReadOptions;
+pub use progress::{NoProgress, Progress};
 pub use read::Order;

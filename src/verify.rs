@@ -51,9 +51,20 @@ fn file_len(p: &Path) -> Option<u64> {
 /// Checks the array at `path`. An error means the array could not be opened
 /// at all; what is wrong inside it is in the report.
 pub fn verify(path: &Path, opts: &ReadOptions) -> Result<Report> {
+    verify_with(path, opts, &crate::NoProgress)
+}
+
+/// [`verify`], telling `progress` of each fragment checked.
+pub fn verify_with(
+    path: &Path,
+    opts: &ReadOptions,
+    progress: &dyn crate::Progress,
+) -> Result<Report> {
     let dir = ArrayDirectory::open(path)?;
     let mut report = Report::default();
+    progress.start("verifying fragments", Some(dir.fragments.len() as u64));
     for e in &dir.fragments {
+        progress.advance(1);
         report.fragments += 1;
         let frag = match Fragment::open(&dir, e, opts) {
             Ok(f) => f,
@@ -67,6 +78,7 @@ pub fn verify(path: &Path, opts: &ReadOptions) -> Result<Report> {
         };
         check_fragment(&frag, opts, &mut report);
     }
+    progress.finish();
     Ok(report)
 }
 

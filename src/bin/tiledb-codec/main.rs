@@ -11,6 +11,10 @@ use tiledb_codec::write::{self, CellFormat, ImportOptions, ImportSummary};
 use tiledb_codec::ReadOptions;
 use tiledb_codec::{inspect, verify, Error};
 
+mod progress;
+
+use progress::{Bars, ReadProgress};
+
 #[derive(Parser)]
 #[command(
     name = "tiledb-codec",
@@ -20,6 +24,10 @@ use tiledb_codec::{inspect, verify, Error};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Draw no progress bars (they are drawn on standard error only when it
+    /// is a terminal).
+    #[arg(long, short, global = true)]
+    quiet: bool,
 }
 
 #[derive(Args, Clone)]
@@ -355,6 +363,7 @@ fn run_import(
     cells: &Path,
     format: Format,
     key: Option<[u8; 32]>,
+    bars: &Bars,
 ) -> Result<ImportSummary, String> {
     let schema = schema.map(read_schema_file).transpose()?;
     let mut opts = ImportOptions::default();
@@ -375,15 +384,26 @@ fn run_import(
                     "arrow and parquet input is read from a file, not standard input".into(),
                 );
             }
-            return import_file(array, schema.as_ref(), cells, input, &opts)
+            let spinner = bars.bar("importing", None, false);
+            let result = import_file(array, schema.as_ref(), cells, input, &opts)
                 .map_err(|e| format!("{}: {e}", cells.display()));
+            spinner.finish_and_clear();
+            return result;
         }
     };
+    const THEN: &str = "writing the fragment";
     let input: Box<dyn std::io::BufRead> = if cells == Path::new("-") {
-        Box::new(std::io::stdin().lock())
+        let bar = bars.bar("reading cells", None, true);
+        Box::new(std::io::BufReader::new(ReadProgress::new(
+            std::io::stdin().lock(),
+            bar,
+            THEN,
+        )))
     } else {
         let f = std::fs::File::open(cells).map_err(|e| format!("{}: {e}", cells.display()))?;
-        Box::new(std::io::BufReader::new(f))
+        let len = f.metadata().map(|m| m.len()).ok();
+        let bar = bars.bar("reading cells", len, true);
+        Box::new(std::io::BufReader::new(ReadProgress::new(f, bar, THEN)))
     };
     let result = match &schema {
         Some(s) => write::import_with(array, s, input, format, &opts),
@@ -486,6 +506,7 @@ fn run_inspect(
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let bars = Bars::new(cli.quiet);
     let result: Result<(), String> = match cli.command {
         Command::Inspect {
             path,
@@ -532,7 +553,8 @@ fn main() -> ExitCode {
             condition.as_deref(),
             &key.options(),
         ),
-        Command::Verify { array, key } => match verify::verify(&array, &key.options()) {
+        Command::Verify { array, key } => match verify::verify_with(&array, &key.options(), &*bars)
+        {
             Ok(report) => {
                 println!(
                     "{} fragments, {} fields, {} tiles checked, {} problems",
@@ -567,6 +589,7 @@ fn main() -> ExitCode {
             &cells,
             Format::of_input(format, &cells),
             key.encryption_key,
+            &bars,
         )
         .map(|s| {
             let created = if s.created { "new" } else { "existing" };
