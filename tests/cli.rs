@@ -622,3 +622,47 @@ fn ranges_select_the_cells_in_them() {
         "{scan}"
     );
 }
+
+/// Progress bars go to standard error only when it is a terminal: piped,
+/// as here, import and verify print nothing there (and `--quiet` is taken
+/// by every command).
+#[test]
+fn no_progress_bars_when_standard_error_is_not_a_terminal() {
+    let dir = scratch("progress-quiet");
+    let src = common::root().join("tests/fixtures/v22/sparse_strdim");
+    let cells = dir.join("cells.ndjson");
+    std::fs::write(&cells, ok_stdout(&["export", src.to_str().unwrap()])).unwrap();
+    let whole: serde_json::Value =
+        serde_json::from_str(&ok_stdout(&["inspect", "--json", src.to_str().unwrap()])).unwrap();
+    let schema = dir.join("schema.json");
+    std::fs::write(&schema, whole["schema"].to_string()).unwrap();
+    let out = dir.join("a");
+    for quiet in [false, true] {
+        let mut args = vec![
+            "import",
+            out.to_str().unwrap(),
+            "--schema",
+            schema.to_str().unwrap(),
+            "--cells",
+            cells.to_str().unwrap(),
+        ];
+        if quiet {
+            args.push("--quiet");
+        }
+        let o = cli(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let o = cli(&["verify", "-q", out.to_str().unwrap()]);
+        assert!(o.status.success());
+        assert!(
+            o.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
