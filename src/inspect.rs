@@ -15,7 +15,7 @@ use crate::format::{
     decode_all, ArrayMetadata, ArraySchema, ArrayType, Datatype, GroupDetails, ObjectType,
     OptionalSectionIdentifier, TileGlobalOrderBounds,
 };
-use crate::model::{json, Enumeration, MetadataValue, Schema};
+use crate::model::{json, MetadataValue, Schema};
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
 use crate::value;
@@ -24,17 +24,6 @@ use crate::ReadOptions;
 /// Where the enumerations of the array at `array` are: the file
 /// `__schema/__enumerations/<filename>` of each (a plain file name only,
 /// since the name comes from the schema file).
-fn enumeration_file(array: &Path, filename: &[u8]) -> Result<std::path::PathBuf> {
-    let name = String::from_utf8_lossy(filename);
-    if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) {
-        return Err(Error::NotTileDb {
-            path: array.to_path_buf(),
-            what: format!("enumeration file name {name:?} is not a file name"),
-        });
-    }
-    Ok(array.join("__schema/__enumerations").join(name.as_ref()))
-}
-
 /// The schema of the array at `array` whose table is `s` (read from
 /// `schema_path`), with its enumerations read from their files
 /// (format_spec/enumeration.md).
@@ -44,15 +33,7 @@ pub fn read_array_schema(
     schema_path: &Path,
     opts: &ReadOptions,
 ) -> Result<Schema> {
-    let mut enums = Vec::new();
-    for entry in s.enumerations.iter().flatten() {
-        let file = enumeration_file(array, &entry.filename)?;
-        let e = schema::read_enumeration(&file, opts)?;
-        // Checked here so that an error names the enumeration's own file.
-        Enumeration::from_table(&e, &file)?;
-        enums.push(e);
-    }
-    Schema::from_table(s, &enums, schema_path)
+    schema::read_typed_schema(&crate::storage::LocalStorage, array, s, schema_path, opts)
 }
 
 /// An array schema table (of the file at `path`) as JSON. Its enumerations

@@ -27,9 +27,8 @@ use std::collections::BTreeMap;
 
 use crate::array::fragment::Fragment;
 use crate::array::metadata::read_array_metadata;
-use crate::array::schema::read_enumeration;
 use crate::format::Datatype;
-use crate::model::{Enumeration, MetadataValue, Schema};
+use crate::model::{MetadataValue, Schema};
 use crate::read::ArrayReader;
 use crate::write::{create_array_from_schema, CreateOptions, WriteError};
 use crate::ReadOptions;
@@ -248,22 +247,13 @@ impl Array {
 /// (`__schema/__enumerations`, format_spec/enumeration.md).
 fn read_schema(reader: &ArrayReader) -> Result<Schema, ArrayError> {
     let root = &reader.dir.root;
-    let mut enums = Vec::new();
-    for entry in reader.schema.enumerations.iter().flatten() {
-        let name = String::from_utf8_lossy(&entry.filename);
-        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
-            return Err(crate::Error::NotTileDb {
-                path: root.clone(),
-                what: format!("enumeration file name {name:?} is not a file name"),
-            }
-            .into());
-        }
-        let file = root.join("__schema/__enumerations").join(name.as_ref());
-        let e = read_enumeration(&file, reader.options())?;
-        Enumeration::from_table(&e, &file)?;
-        enums.push(e);
-    }
-    Ok(Schema::from_table(&reader.schema, &enums, root)?)
+    Ok(crate::array::schema::read_typed_schema(
+        &*reader.dir.storage,
+        root,
+        &reader.schema,
+        root,
+        reader.options(),
+    )?)
 }
 
 impl MetadataValue {

@@ -1,11 +1,12 @@
 //! Array schema files: a generic tile holding an `ArraySchema`, plus the
 //! enumeration files it names.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::format::{decode_all, ArraySchema, Datatype, Dimension, Enumeration};
-use crate::storage::MappedFile;
+use crate::model;
+use crate::storage::{MappedFile, Storage};
 use crate::tile::read_generic_tile;
 use crate::ReadOptions;
 
@@ -40,6 +41,41 @@ pub fn read_schema_file(file: &MappedFile, opts: &ReadOptions) -> Result<ArraySc
         ));
     }
     Ok(schema)
+}
+
+/// The file of the enumeration named `filename` in the schema of the array
+/// at `array`: `__schema/__enumerations/<filename>`. The name comes from the
+/// schema file, so anything but a plain file name is an error.
+pub fn enumeration_path(array: &Path, filename: &[u8]) -> Result<PathBuf> {
+    let name = String::from_utf8_lossy(filename);
+    if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) {
+        return Err(Error::NotTileDb {
+            path: array.to_path_buf(),
+            what: format!("enumeration file name {name:?} is not a file name"),
+        });
+    }
+    Ok(array.join("__schema/__enumerations").join(name.as_ref()))
+}
+
+/// The typed schema of the array at `array` whose table is `table` (read
+/// from `schema_path`), with its enumerations read through `storage` from
+/// their files (format_spec/enumeration.md). An enumeration that does not
+/// decode is an error naming its own file.
+pub fn read_typed_schema(
+    storage: &dyn Storage,
+    array: &Path,
+    table: &ArraySchema,
+    schema_path: &Path,
+    opts: &ReadOptions,
+) -> Result<model::Schema> {
+    let mut enums = Vec::new();
+    for entry in table.enumerations.iter().flatten() {
+        let file = enumeration_path(array, &entry.filename)?;
+        let e = read_enumeration_file(&storage.open(&file)?, opts)?;
+        model::Enumeration::from_table(&e, &file)?;
+        enums.push(e);
+    }
+    Ok(model::Schema::from_table(table, &enums, schema_path)?)
 }
 
 /// Reads an enumeration file of `__schema/__enumerations`.
