@@ -75,7 +75,7 @@ pub fn read_typed_schema(
         model::Enumeration::from_table(&e, &file)?;
         enums.push(e);
     }
-    Ok(model::Schema::from_table(table, &enums, schema_path)?)
+    model::Schema::from_table(table, &enums, schema_path)
 }
 
 /// Reads an enumeration file of `__schema/__enumerations`.
