@@ -6,6 +6,9 @@
 //! each one commits atomically: a reader, or a process that stops at any
 //! step, never sees a half-done change.
 
+pub mod fragments;
+
+pub use fragments::{consolidate_fragments, vacuum_fragments};
 pub use crate::progress::{NoProgress, Progress};
 
 /// A time range in milliseconds since 1970, both ends inclusive, as the

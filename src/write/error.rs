@@ -82,6 +82,11 @@ pub enum WriteError {
     #[cfg(feature = "fail-points")]
     #[error("stopped after step {0:?} (injected failure)")]
     Injected(super::FailPoint),
+    /// A consolidation or vacuum stopped after the step it was told to
+    /// (only with the `fail-points` feature).
+    #[cfg(feature = "fail-points")]
+    #[error("stopped after step {0:?} (injected failure)")]
+    Stopped(crate::maintain::fragments::Step),
 }
 
 impl From<crate::model::ModelError> for WriteError {

@@ -1,5 +1,7 @@
 //! The `tiledb-codec` command line: a thin layer over the library.
 
+mod consolidate;
+
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -127,6 +129,11 @@ impl Format {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Merge the fragments of an array (of a time range) into one; the
+    /// merged ones stay until `vacuum`.
+    Consolidate(consolidate::ConsolidateArgs),
+    /// Remove what consolidation superseded.
+    Vacuum(consolidate::VacuumArgs),
     /// Show what PATH is (array, group, fragment or file) and everything decoded from it.
     Inspect {
         /// An array or group folder, a fragment folder, or a single file.
@@ -508,6 +515,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let bars = Bars::new(cli.quiet);
     let result: Result<(), String> = match cli.command {
+        Command::Consolidate(a) => consolidate::run_consolidate(a),
+        Command::Vacuum(a) => consolidate::run_vacuum(a),
         Command::Inspect {
             path,
             json,

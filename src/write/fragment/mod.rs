@@ -101,6 +101,11 @@ pub struct WriteOptions {
     /// The fragment's timestamp in milliseconds (default: now, and later
     /// than every fragment already there).
     pub timestamp: Option<u64>,
+    /// The fragment's timestamp range `[t1, t2]` (ms), for a fragment that
+    /// stands for fragments written over that time (consolidation names it
+    /// `__<t1>_<t2>_<uuid>_<version>`); when given, it replaces
+    /// [`WriteOptions::timestamp`].
+    pub timestamp_range: Option<(u64, u64)>,
     /// Sparse writes: bytes of cells sorted in memory before a sorted run is
     /// spilled to a scratch file.
     pub sort_memory: usize,
@@ -127,6 +132,7 @@ impl std::fmt::Debug for WriteOptions {
         let mut d = f.debug_struct("WriteOptions");
         d.field("version", &self.version)
             .field("timestamp", &self.timestamp)
+            .field("timestamp_range", &self.timestamp_range)
             .field("sort_memory", &self.sort_memory)
             .field("pending_memory", &self.pending_memory)
             .field("scratch_dir", &self.scratch_dir);
@@ -142,6 +148,7 @@ impl Default for WriteOptions {
         WriteOptions {
             version: None,
             timestamp: None,
+            timestamp_range: None,
             sort_memory: 256 << 20,
             pending_memory: 256 << 20,
             scratch_dir: None,
@@ -216,7 +223,7 @@ pub struct FragmentInfo {
     pub path: PathBuf,
     /// The format version written.
     pub version: u32,
-    /// The fragment's timestamp (ms).
+    /// The fragment's timestamp (ms; the first of its range).
     pub timestamp: u64,
     /// Cells written (after dropping duplicates).
     pub cells: u64,
@@ -652,8 +659,22 @@ impl FragmentWriter {
         } else {
             (array.to_path_buf(), array.to_path_buf())
         };
-        let t = util::next_timestamp(opts.timestamp, &[frag_parent.clone(), commit_dir.clone()]);
-        let name = util::timestamped_name(t, t, Some(version));
+        let (t, t_end) = match opts.timestamp_range {
+            Some((t1, t2)) if t1 <= t2 => (t1, t2),
+            Some((t1, t2)) => {
+                return Err(WriteError::Unsupported(format!(
+                    "the timestamp range [{t1}, {t2}] ends before it starts"
+                )))
+            }
+            None => {
+                let t = util::next_timestamp(
+                    opts.timestamp,
+                    &[frag_parent.clone(), commit_dir.clone()],
+                );
+                (t, t)
+            }
+        };
+        let name = util::timestamped_name(t, t_end, Some(version));
         let frag_dir = frag_parent.join(&name);
         let commit_path = if version >= 12 {
             commit_dir.join(format!("{name}.wrt"))

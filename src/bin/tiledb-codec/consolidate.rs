@@ -1,0 +1,103 @@
+//! `consolidate` and `vacuum`: fragment consolidation and vacuuming
+//! (`tiledb_codec::maintain`).
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use tiledb_codec::maintain::{self, ConsolidateOptions, TimeRange, VacuumOptions};
+
+/// What to consolidate or vacuum.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    /// Fragments: merged into one (consolidate); the merged ones removed
+    /// (vacuum).
+    #[default]
+    Fragments,
+}
+
+/// `tiledb-codec consolidate`.
+#[derive(Args)]
+pub struct ConsolidateArgs {
+    /// The array folder.
+    array: PathBuf,
+    /// What to consolidate.
+    #[arg(long, value_enum, default_value = "fragments")]
+    mode: Mode,
+    /// Only what was written in T1:T2 (milliseconds since 1970, inclusive;
+    /// either end may be left out).
+    #[arg(long, value_name = "T1:T2")]
+    timestamp: Option<TimeRange>,
+    /// Bytes of cells held in memory at once.
+    #[arg(long, value_name = "BYTES")]
+    memory_budget: Option<usize>,
+    /// The AES-256-GCM key of an encrypted array (32 characters).
+    #[arg(long, value_name = "KEY", value_parser = super::parse_key)]
+    encryption_key: Option<[u8; 32]>,
+}
+
+/// `tiledb-codec vacuum`.
+#[derive(Args)]
+pub struct VacuumArgs {
+    /// The array folder.
+    array: PathBuf,
+    /// What to vacuum.
+    #[arg(long, value_enum, default_value = "fragments")]
+    mode: Mode,
+    /// Only what was consolidated in T1:T2 (milliseconds since 1970,
+    /// inclusive; either end may be left out).
+    #[arg(long, value_name = "T1:T2")]
+    timestamp: Option<TimeRange>,
+    /// Print what would be removed, one path per line; remove nothing.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+/// Runs `consolidate`.
+pub fn run_consolidate(a: ConsolidateArgs) -> Result<(), String> {
+    let mut opts = ConsolidateOptions {
+        timestamp: a.timestamp.unwrap_or(TimeRange::ALL),
+        encryption_key: a.encryption_key,
+        ..ConsolidateOptions::default()
+    };
+    if let Some(b) = a.memory_budget {
+        opts.memory_budget = b;
+    }
+    match a.mode {
+        Mode::Fragments => {
+            let r = maintain::consolidate_fragments(&a.array, &opts)
+                .map_err(|e| format!("{}: {e}", a.array.display()))?;
+            match &r.written {
+                Some(w) => println!(
+                    "consolidated {} fragments into {}",
+                    r.consolidated.len(),
+                    w.display()
+                ),
+                None => println!("nothing to consolidate: fewer than 2 fragments to merge"),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs `vacuum`.
+pub fn run_vacuum(a: VacuumArgs) -> Result<(), String> {
+    let opts = VacuumOptions {
+        timestamp: a.timestamp.unwrap_or(TimeRange::ALL),
+        dry_run: a.dry_run,
+        ..VacuumOptions::default()
+    };
+    match a.mode {
+        Mode::Fragments => {
+            let r = maintain::vacuum_fragments(&a.array, &opts)
+                .map_err(|e| format!("{}: {e}", a.array.display()))?;
+            if a.dry_run {
+                for p in &r.removed {
+                    println!("{}", p.display());
+                }
+            } else {
+                println!("removed {} files and folders", r.removed.len());
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,641 @@
+//! Fragment consolidation and vacuuming, as the engine does them
+//! (tiledb/sm/consolidator/fragment_consolidator.cc,
+//! format_spec/vacuum_file.md, format_spec/array_file_hierarchy.md).
+//!
+//! [`consolidate_fragments`] merges the committed fragments of a time range
+//! into one fragment named `__<t1>_<t2>_<uuid>_<version>` (the first and last
+//! timestamps of the merged fragments), commits it, then writes
+//! `__commits/<same name>.vac` listing the merged fragments. Readers skip
+//! what a `.vac` file lists, so from then on the new fragment stands for
+//! them. [`vacuum_fragments`] removes what `.vac` files list: the commit
+//! markers, then the fragment folders, then the `.vac` file.
+//!
+//! What is merged, and why every read "now" stays the same:
+//! - Dense arrays: the new fragment covers the union rectangle of the merged
+//!   fragments' non-empty domains, with the cells a reader sees at `t2`
+//!   (every fragment up to `t2`, older ones outside the range included).
+//!   The engine instead refuses to merge when the rectangle overlaps an
+//!   older fragment (`are_consolidatable`); reading as of `t2` makes such
+//!   merges safe, so cells under the holes of the rectangle keep the values
+//!   of the older fragments they had.
+//! - Sparse arrays: the cells of the merged fragments, duplicates dropped
+//!   (the newest wins) unless the schema allows them. No per-cell
+//!   timestamps are written (the engine writes them by default,
+//!   `sm.consolidation.with_timestamps`); instead fragments are never merged
+//!   across the timestamp of a delete (`.del`) or update (`.upd`) commit, so
+//!   each delete applies to the new fragment exactly as it applied to the
+//!   fragments it replaces. Deleted cells are not purged (the engine's
+//!   default, `sm.consolidation.purge_deleted_cells=false`).
+//!
+//! Only one consolidation or vacuum runs on an array at a time: both hold an
+//! advisory lock on the file `.tiledb-codec.lock` in the array folder
+//! (released by the system if the process dies). Two consolidations that
+//! both merged the same fragments would otherwise double the cells of an
+//! array that allows duplicates.
+//!
+//! Crash safety: the new fragment is written and synced before its commit
+//! marker; the `.vac` file is first written under a temporary name
+//! (`<name>.vac.tmp`, which readers skip) before the commit and renamed
+//! after it. A consolidation that stops before the commit leaves an
+//! uncommitted folder (readers skip it); one that stops between the commit
+//! and the rename leaves both the new fragment and the merged ones visible
+//! (the engine has the same window): reads are unchanged except that an
+//! array allowing duplicates shows the merged cells twice, until the next
+//! consolidation or vacuum finishes the rename (or, for an uncommitted
+//! fragment, removes the leftovers).
+
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+
+use super::{ConsolidateOptions, ConsolidateReport, VacuumOptions, VacuumReport};
+use crate::array::directory::{ArrayDirectory, Entry};
+use crate::array::name;
+use crate::format::{decode_all, ArrayType, VacuumFile};
+use crate::model::DomainRange;
+use crate::read::{ArrayReader, Cells, Order, Query};
+use crate::write::util;
+use crate::write::{Column, FragmentWriter, WriteError, WriteOptions, WriteResult};
+use crate::ReadOptions;
+
+/// The lock file that consolidations and vacuums of one array take turns on.
+pub const LOCK_FILE: &str = ".tiledb-codec.lock";
+
+/// The steps of a fragment consolidation and of a vacuum, in order; the
+/// `*_failing` functions stop right after one of them, as a crash would
+/// (the crash-safety tests; only with the `fail-points` feature).
+#[cfg(feature = "fail-points")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Consolidation: the vacuum list is written under its temporary name.
+    VacuumListWritten,
+    /// Consolidation: the new fragment's files are written and synced, no
+    /// commit marker yet.
+    FragmentWritten,
+    /// Consolidation: the new fragment is committed; its `.vac` file is
+    /// still under the temporary name.
+    Committed,
+    /// Consolidation: the `.vac` file is in place (the whole consolidation).
+    VacuumFileWritten,
+    /// Vacuum: the commit markers of the listed fragments are removed.
+    CommitsRemoved,
+    /// Vacuum: the listed fragment folders are removed too.
+    FoldersRemoved,
+    /// Vacuum: the `.vac` files are removed too (the whole vacuum).
+    VacuumFilesRemoved,
+}
+
+#[cfg(feature = "fail-points")]
+impl Step {
+    /// The steps of a consolidation.
+    pub const CONSOLIDATE: [Step; 4] = [
+        Step::VacuumListWritten,
+        Step::FragmentWritten,
+        Step::Committed,
+        Step::VacuumFileWritten,
+    ];
+    /// The steps of a vacuum.
+    pub const VACUUM: [Step; 3] = [
+        Step::CommitsRemoved,
+        Step::FoldersRemoved,
+        Step::VacuumFilesRemoved,
+    ];
+}
+
+/// Where to stop (fail points), or nowhere.
+#[derive(Clone, Copy)]
+struct Stop {
+    #[cfg(feature = "fail-points")]
+    at: Option<Step>,
+}
+
+impl Stop {
+    const NEVER: Stop = Stop {
+        #[cfg(feature = "fail-points")]
+        at: None,
+    };
+
+    #[cfg(feature = "fail-points")]
+    fn check(&self, step: Step) -> WriteResult<()> {
+        if self.at == Some(step) {
+            return Err(WriteError::Stopped(step));
+        }
+        Ok(())
+    }
+}
+
+macro_rules! checkpoint {
+    ($stop:expr, $step:ident) => {
+        #[cfg(feature = "fail-points")]
+        $stop.check(Step::$step)?;
+    };
+}
+
+/// The advisory lock of an array's maintenance, held while alive.
+struct Lock {
+    _file: File,
+}
+
+impl Lock {
+    fn take(array: &Path) -> WriteResult<Lock> {
+        if !array.is_dir() {
+            return Err(WriteError::Array {
+                path: array.to_path_buf(),
+                what: "not an array folder".into(),
+            });
+        }
+        let path = array.join(LOCK_FILE);
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| WriteError::io(&path, e))?;
+        file.lock().map_err(|e| WriteError::io(&path, e))?;
+        Ok(Lock { _file: file })
+    }
+}
+
+fn array_err(array: &Path, what: impl Into<String>) -> WriteError {
+    WriteError::Array {
+        path: array.to_path_buf(),
+        what: what.into(),
+    }
+}
+
+/// The folder of fragment `name` and its commit marker.
+fn fragment_paths(array: &Path, n: &name::TimestampedName) -> (PathBuf, PathBuf) {
+    if n.version >= 12 {
+        (
+            array.join("__fragments").join(&n.name),
+            array.join("__commits").join(format!("{}.wrt", n.name)),
+        )
+    } else {
+        (array.join(&n.name), array.join(format!("{}.ok", n.name)))
+    }
+}
+
+/// Where the `.vac` file of a new fragment goes.
+fn vac_path(array: &Path, n: &name::TimestampedName) -> PathBuf {
+    if n.version >= 12 {
+        array.join("__commits").join(format!("{}.vac", n.name))
+    } else {
+        array.join(format!("{}.vac", n.name))
+    }
+}
+
+/// The lines of a `.vac` file for `fragments`, as the engine writes them:
+/// relative to the array (`/__fragments/<name>`) from format version 19,
+/// absolute `file://` URIs before (fragment_consolidator.cc
+/// `write_vacuum_file`).
+fn vac_contents(array: &Path, version: u32, fragments: &[&Entry]) -> WriteResult<Vec<u8>> {
+    let abs = std::fs::canonicalize(array).map_err(|e| WriteError::io(array, e))?;
+    let abs = abs.to_string_lossy().trim_end_matches('/').to_string();
+    let mut out = Vec::new();
+    for f in fragments {
+        let rel = f
+            .path
+            .strip_prefix(array)
+            .map_err(|_| array_err(array, "a fragment outside the array folder"))?
+            .to_string_lossy()
+            .replace('\\', "/");
+        let line = if version >= 19 {
+            format!("/{rel}\n")
+        } else {
+            format!("file://{abs}/{rel}\n")
+        };
+        out.extend_from_slice(line.as_bytes());
+    }
+    Ok(out)
+}
+
+/// Finishes or undoes consolidations that stopped between writing their
+/// vacuum list and renaming it into place: a `.vac.tmp` whose fragment is
+/// committed becomes the `.vac`; otherwise it goes, with the uncommitted
+/// fragment folder.
+fn recover(array: &Path) -> WriteResult<()> {
+    for dir in [array.join("__commits"), array.to_path_buf()] {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let file = e.file_name().to_string_lossy().into_owned();
+            let Some(stem) = file.strip_suffix(".vac.tmp") else {
+                continue;
+            };
+            let Some(n) = name::parse(stem) else { continue };
+            if n.name != stem {
+                continue;
+            }
+            let tmp = e.path();
+            let (folder, commit) = fragment_paths(array, &n);
+            if commit.is_file() {
+                util::rename_synced(&tmp, &vac_path(array, &n))?;
+            } else {
+                if folder.is_dir() {
+                    std::fs::remove_dir_all(&folder).map_err(|e| WriteError::io(&folder, e))?;
+                }
+                std::fs::remove_file(&tmp).map_err(|e| WriteError::io(&tmp, e))?;
+                util::sync_dir(&dir)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The fragments to merge: the first run, in the readers' order, of at
+/// least two consecutive fragments within `range`, not spanning the
+/// timestamp of a delete or update commit, and whose time span no other
+/// fragment overlaps.
+fn select<'a>(dir: &'a ArrayDirectory, range: super::TimeRange) -> Vec<&'a Entry> {
+    let barriers: Vec<u64> = dir
+        .deletes
+        .iter()
+        .chain(&dir.updates)
+        .map(|d| d.name.t1)
+        .collect();
+    // A delete at `dt` applies to cells written at or before `dt`: a run
+    // may not hold fragments on both sides of it.
+    let crosses = |t1: u64, t2: u64| barriers.iter().any(|&dt| t1 <= dt && dt < t2);
+    let frags = &dir.fragments;
+    let mut runs: Vec<Vec<&Entry>> = Vec::new();
+    let mut cur: Vec<&Entry> = Vec::new();
+    for f in frags {
+        let n = &f.name;
+        if !range.contains(n.t1, n.t2) {
+            runs.push(std::mem::take(&mut cur));
+            continue;
+        }
+        if let Some(first) = cur.first() {
+            if crosses(first.name.t1, n.t2.max(first.name.t2)) {
+                runs.push(std::mem::take(&mut cur));
+            }
+        }
+        cur.push(f);
+    }
+    runs.push(cur);
+    for run in runs {
+        if run.len() < 2 {
+            continue;
+        }
+        let t1 = run[0].name.t1;
+        let t2 = run.iter().map(|f| f.name.t2).max().unwrap_or(t1);
+        if crosses(t1, t2) {
+            continue;
+        }
+        let overlapped = frags
+            .iter()
+            .any(|f| !run.iter().any(|r| r.path == f.path) && f.name.t1 <= t2 && t1 <= f.name.t2);
+        if !overlapped {
+            return run;
+        }
+    }
+    Vec::new()
+}
+
+/// A column of a read as the writer takes it.
+fn to_write_column(c: crate::read::Column, n: usize) -> WriteResult<Column> {
+    let (field, data, offsets, validity) = c.into_parts();
+    let var = field.cell_val_num.is_none();
+    let mut col = if var {
+        let mut o = offsets.unwrap_or_default();
+        o.pop();
+        Column::var(field.name.clone(), data, o)
+    } else {
+        let cs = field.cell_size() as usize;
+        if data.len() != n * cs {
+            return Err(WriteError::cells(
+                &field.name,
+                format!("{} bytes read for {n} cells of {cs} bytes", data.len()),
+            ));
+        }
+        Column::fixed(field.name.clone(), data)
+    };
+    if field.nullable {
+        col.validity = Some(validity.unwrap_or_else(|| vec![1; n]));
+    }
+    Ok(col)
+}
+
+fn to_columns(cells: Cells) -> WriteResult<Vec<Column>> {
+    let n = cells.len;
+    cells
+        .columns
+        .into_iter()
+        .map(|c| to_write_column(c, n))
+        .collect()
+}
+
+/// The integer bounds of a dense fragment's non-empty domain.
+fn int_rect(array: &Path, ned: &[DomainRange]) -> WriteResult<Vec<(i128, i128)>> {
+    ned.iter()
+        .map(|r| {
+            Ok(match r {
+                DomainRange::Int8(r) => (r.start.into(), r.end.into()),
+                DomainRange::Int16(r) => (r.start.into(), r.end.into()),
+                DomainRange::Int32(r) => (r.start.into(), r.end.into()),
+                DomainRange::Int64(r) => (r.start.into(), r.end.into()),
+                DomainRange::UInt8(r) => (r.start.into(), r.end.into()),
+                DomainRange::UInt16(r) => (r.start.into(), r.end.into()),
+                DomainRange::UInt32(r) => (r.start.into(), r.end.into()),
+                DomainRange::UInt64(r) => (r.start.into(), r.end.into()),
+                _ => return Err(array_err(array, "a dense dimension that is not an integer")),
+            })
+        })
+        .collect()
+}
+
+/// Merges the committed fragments within `opts.timestamp` into one new
+/// fragment and lists them for vacuuming (see the module documentation).
+/// Fewer than two fragments to merge: nothing is done
+/// ([`ConsolidateReport::written`] is `None`).
+pub fn consolidate_fragments(
+    array: &Path,
+    opts: &ConsolidateOptions,
+) -> WriteResult<ConsolidateReport> {
+    consolidate(array, opts, Stop::NEVER)
+}
+
+/// [`consolidate_fragments`] that stops right after `step`, as a crash
+/// would, returning [`WriteError::Stopped`] (the crash-safety tests).
+#[cfg(feature = "fail-points")]
+pub fn consolidate_fragments_failing(
+    array: &Path,
+    opts: &ConsolidateOptions,
+    step: Step,
+) -> WriteResult<ConsolidateReport> {
+    consolidate(array, opts, Stop { at: Some(step) })
+}
+
+#[cfg_attr(not(feature = "fail-points"), allow(unused_variables))]
+fn consolidate(
+    array: &Path,
+    opts: &ConsolidateOptions,
+    stop: Stop,
+) -> WriteResult<ConsolidateReport> {
+    let _lock = Lock::take(array)?;
+    recover(array)?;
+    let ropts = ReadOptions {
+        encryption_key: opts.encryption_key,
+        ..ReadOptions::default()
+    };
+    let dir = ArrayDirectory::open(array)?;
+    let run = select(&dir, opts.timestamp);
+    if run.len() < 2 {
+        return Ok(ConsolidateReport::default());
+    }
+    let t1 = run[0].name.t1;
+    let t2 = run.iter().map(|f| f.name.t2).max().unwrap_or(t1);
+    let names: std::collections::HashSet<&str> = run.iter().map(|f| f.name.name.as_str()).collect();
+
+    let reader = ArrayReader::open(array, &ropts)?;
+    let dense = reader.schema.array_type == ArrayType::Dense.value();
+    let wopts = WriteOptions {
+        timestamp_range: Some((t1, t2)),
+        encryption_key: opts.encryption_key,
+        sort_memory: (opts.memory_budget / 2).max(1 << 20),
+        pending_memory: (opts.memory_budget / 4).max(1 << 20),
+        ..WriteOptions::default()
+    };
+    let budget = (opts.memory_budget / 2).max(1 << 20) as u64;
+    let total: u64 = reader
+        .fragments
+        .iter()
+        .filter(|f| names.contains(f.name.name.as_str()))
+        .filter_map(|f| f.cell_num())
+        .sum();
+    opts.progress
+        .start("consolidating fragments", Some(total).filter(|t| *t > 0));
+
+    let (mut writer, reader) = if dense {
+        // The union rectangle, read as a reader sees it at t2.
+        let mut rect: Option<Vec<(i128, i128)>> = None;
+        for f in reader
+            .fragments
+            .iter()
+            .filter(|f| names.contains(f.name.name.as_str()))
+        {
+            let ned = f
+                .non_empty_domain()?
+                .ok_or_else(|| array_err(&f.path, "a dense fragment without a non-empty domain"))?;
+            let r = int_rect(array, &ned)?;
+            rect = Some(match rect {
+                None => r,
+                Some(u) => u
+                    .iter()
+                    .zip(&r)
+                    .map(|(a, b)| (a.0.min(b.0), a.1.max(b.1)))
+                    .collect(),
+            });
+        }
+        let rect = rect.unwrap_or_default();
+        let reader = ArrayReader::open_at(array, Some((0, t2)), &ropts)?;
+        let mut w = FragmentWriter::dense(array, &rect, wopts)?;
+        let q = Query {
+            subarray: Some(rect.iter().map(|r| Some(*r)).collect()),
+            order: Some(Order::RowMajor),
+            memory_budget: Some(budget),
+            skip_coordinates: true,
+            ..Query::default()
+        };
+        for b in reader.batches(&q)? {
+            let cells = b?;
+            let n = cells.len as u64;
+            w.write(&to_columns(cells)?)?;
+            opts.progress.advance(n);
+        }
+        (w, reader)
+    } else {
+        let mut reader = reader;
+        reader
+            .fragments
+            .retain(|f| names.contains(f.name.name.as_str()));
+        // The deletes keep applying to the new fragment as they did to the
+        // merged ones: they are not applied here.
+        reader.dir.deletes.clear();
+        reader.dir.updates.clear();
+        let mut w = FragmentWriter::sparse(array, wopts)?;
+        let q = Query {
+            order: Some(Order::Unordered),
+            memory_budget: Some(budget),
+            ..Query::default()
+        };
+        let mut any = false;
+        for b in reader.batches(&q)? {
+            let cells = b?;
+            let n = cells.len as u64;
+            if n == 0 {
+                continue;
+            }
+            any = true;
+            w.write(&to_columns(cells)?)?;
+            opts.progress.advance(n);
+        }
+        if !any {
+            // Nothing to merge (every cell of the run is gone): leave it.
+            w.abort();
+            opts.progress.finish();
+            return Ok(ConsolidateReport::default());
+        }
+        (w, reader)
+    };
+    drop(reader);
+
+    let new_name = writer.name().to_string();
+    let n = name::parse(&new_name)
+        .ok_or_else(|| array_err(array, format!("unparsable new fragment name {new_name}")))?;
+    let vac = vac_path(array, &n);
+    let tmp = vac.with_file_name(format!("{new_name}.vac.tmp"));
+    let contents = vac_contents(array, n.version, &run)?;
+    util::write_new_synced(&tmp, &contents)?;
+    if let Some(p) = tmp.parent() {
+        util::sync_dir(p)?;
+    }
+    let undo = |e: WriteError| {
+        #[cfg(feature = "fail-points")]
+        if matches!(e, WriteError::Stopped(_) | WriteError::Injected(_)) {
+            return e;
+        }
+        let _ = std::fs::remove_file(&tmp);
+        e
+    };
+    #[cfg(feature = "fail-points")]
+    if let Err(e) = stop.check(Step::VacuumListWritten) {
+        // As a crash: the writer's folder stays, uncommitted.
+        writer.fail_after(crate::write::FailPoint::DataWritten);
+        let _ = writer.finish();
+        return Err(e);
+    }
+    #[cfg(feature = "fail-points")]
+    if stop.at == Some(Step::FragmentWritten) {
+        writer.fail_after(crate::write::FailPoint::FilesSynced);
+        return match writer.finish() {
+            Err(WriteError::Injected(_)) => Err(WriteError::Stopped(Step::FragmentWritten)),
+            Err(e) => Err(undo(e)),
+            Ok(_) => Err(WriteError::Stopped(Step::FragmentWritten)),
+        };
+    }
+    let info = writer.finish().map_err(undo)?;
+    checkpoint!(stop, Committed);
+    util::rename_synced(&tmp, &vac)?;
+    checkpoint!(stop, VacuumFileWritten);
+    opts.progress.finish();
+    Ok(ConsolidateReport {
+        written: Some(info.path),
+        consolidated: run.iter().map(|f| f.path.clone()).collect(),
+    })
+}
+
+/// Removes what the `.vac` files of fragment consolidations (within
+/// `opts.timestamp`) list: for every listed fragment its commit marker,
+/// then the fragment folders, then the `.vac` files, so that a reader never
+/// sees fewer cells at any moment (a `.vac` file hides the fragments it
+/// lists for as long as they exist). The report lists what went, in order;
+/// with `dry_run`, what would go.
+///
+/// Fragments committed through a consolidated commits file (`.con`) have no
+/// commit marker of their own to remove; the engine then writes an ignore
+/// file (`.ign`) for their commits, which is the business of commit
+/// consolidation and is not done here.
+pub fn vacuum_fragments(array: &Path, opts: &VacuumOptions) -> WriteResult<VacuumReport> {
+    vacuum(array, opts, Stop::NEVER)
+}
+
+/// [`vacuum_fragments`] that stops right after `step`, as a crash would,
+/// returning [`WriteError::Stopped`] (the crash-safety tests).
+#[cfg(feature = "fail-points")]
+pub fn vacuum_fragments_failing(
+    array: &Path,
+    opts: &VacuumOptions,
+    step: Step,
+) -> WriteResult<VacuumReport> {
+    vacuum(array, opts, Stop { at: Some(step) })
+}
+
+#[cfg_attr(not(feature = "fail-points"), allow(unused_variables))]
+fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumReport> {
+    let _lock = if opts.dry_run {
+        None
+    } else {
+        let l = Lock::take(array)?;
+        recover(array)?;
+        Some(l)
+    };
+    let dir = ArrayDirectory::open(array)?;
+    let mut commits = Vec::new();
+    let mut folders = Vec::new();
+    let mut vacs = Vec::new();
+    for v in &dir.vacuum_files {
+        let n = &v.name;
+        if !opts.timestamp.contains(n.t1, n.t2) {
+            continue;
+        }
+        let bytes = std::fs::read(&v.path).map_err(|e| WriteError::io(&v.path, e))?;
+        let list: VacuumFile = decode_all(&bytes, &v.path, 0, ())?;
+        for l in list.entries {
+            let uri = String::from_utf8_lossy(&l.uri);
+            let last = uri.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+            let fname = name::parse(last)
+                .filter(|f| f.name == last)
+                .ok_or_else(|| {
+                    array_err(
+                        &v.path,
+                        format!("the vacuum file lists {uri:?}, not a fragment"),
+                    )
+                })?;
+            if fname.name == v.name.name {
+                return Err(array_err(&v.path, "the vacuum file lists its own fragment"));
+            }
+            let (folder, commit) = fragment_paths(array, &fname);
+            if commit.exists() {
+                commits.push(commit);
+            }
+            if folder.exists() {
+                folders.push(folder);
+            }
+        }
+        vacs.push(v.path.clone());
+    }
+    let mut report = VacuumReport::default();
+    let total = (commits.len() + folders.len() + vacs.len()) as u64;
+    if opts.dry_run {
+        report.removed = commits.into_iter().chain(folders).chain(vacs).collect();
+        return Ok(report);
+    }
+    opts.progress.start("vacuuming fragments", Some(total));
+    let mut synced = std::collections::BTreeSet::new();
+    let mut sync_parents = |paths: &[PathBuf]| -> WriteResult<()> {
+        synced.clear();
+        for p in paths {
+            if let Some(d) = p.parent() {
+                synced.insert(d.to_path_buf());
+            }
+        }
+        for d in &synced {
+            util::sync_dir(d)?;
+        }
+        Ok(())
+    };
+    for c in &commits {
+        std::fs::remove_file(c).map_err(|e| WriteError::io(c, e))?;
+        report.removed.push(c.clone());
+        opts.progress.advance(1);
+    }
+    sync_parents(&commits)?;
+    checkpoint!(stop, CommitsRemoved);
+    for f in &folders {
+        std::fs::remove_dir_all(f).map_err(|e| WriteError::io(f, e))?;
+        report.removed.push(f.clone());
+        opts.progress.advance(1);
+    }
+    sync_parents(&folders)?;
+    checkpoint!(stop, FoldersRemoved);
+    for v in &vacs {
+        std::fs::remove_file(v).map_err(|e| WriteError::io(v, e))?;
+        report.removed.push(v.clone());
+        opts.progress.advance(1);
+    }
+    sync_parents(&vacs)?;
+    checkpoint!(stop, VacuumFilesRemoved);
+    opts.progress.finish();
+    Ok(report)
+}
