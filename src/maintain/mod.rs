@@ -6,6 +6,15 @@
 //! each one commits atomically: a reader, or a process that stops at any
 //! step, never sees a half-done change.
 
+pub mod array_meta;
+pub mod commits;
+pub mod fragment_meta;
+mod meta_files;
+
+pub use array_meta::{consolidate_array_meta, vacuum_array_meta};
+pub use commits::{consolidate_commits, vacuum_commits};
+pub use fragment_meta::{consolidate_fragment_meta, vacuum_fragment_meta};
+
 /// Reports the progress of long work (consolidation, vacuuming): a total
 /// of units (cells, fragments, files) when known, then the units done.
 ///
