@@ -6,7 +6,16 @@
 //! each one commits atomically: a reader, or a process that stops at any
 //! step, never sees a half-done change.
 
+pub mod array_meta;
+pub mod commits;
+pub mod fragment_meta;
 pub mod fragments;
+mod meta_files;
+
+pub use array_meta::{consolidate_array_meta, vacuum_array_meta};
+pub use commits::{consolidate_commits, vacuum_commits};
+pub use fragment_meta::{consolidate_fragment_meta, vacuum_fragment_meta};
+
 
 pub use fragments::{consolidate_fragments, vacuum_fragments};
 pub use crate::progress::{NoProgress, Progress};

@@ -87,6 +87,17 @@ pub enum WriteError {
     #[cfg(feature = "fail-points")]
     #[error("stopped after step {0:?} (injected failure)")]
     Stopped(crate::maintain::fragments::Step),
+    /// A maintenance operation (consolidation, vacuuming) was told to stop
+    /// after its step `number` (counted from 1), `step` names it: it stopped
+    /// as if it had crashed (only with the `fail-points` feature).
+    #[cfg(feature = "fail-points")]
+    #[error("stopped after step {number} ({step}) (injected failure)")]
+    InjectedStep {
+        /// The step, counted from 1.
+        number: u32,
+        /// What the step did.
+        step: &'static str,
+    },
 }
 
 impl From<crate::model::ModelError> for WriteError {
