@@ -158,7 +158,9 @@ const DELETES: &[(&str, &str)] = &[
     ("base_dups", "e in ['red', 'blue', 'purple', 'red']"),
     ("base_nodups", "o < 30 or e != 'blue'"),
     ("base_nodups", "x > 40 or s == 'k3'"),
-    ("base_dups", "not (i > 5 and f < 7.0)"),
+    // TileDB-Py 0.36 negates only single comparisons (`not` of `and`/`or`
+    // fails there with "bad_function_call").
+    ("base_dups", "not (i > 5) and f < 7.0"),
     (
         "base_nodups",
         "(u == 3) | (u == 7) | ((i >= 9) & (dim('x') < 30))",
