@@ -11,6 +11,10 @@ pub mod commits;
 pub mod fragment_meta;
 pub mod fragments;
 mod meta_files;
+pub mod delete;
+
+pub use delete::{delete_cells, delete_fragments, DeleteOptions};
+
 
 pub use array_meta::{consolidate_array_meta, vacuum_array_meta};
 pub use commits::{consolidate_commits, vacuum_commits};

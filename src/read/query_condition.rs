@@ -39,8 +39,12 @@ use std::collections::BTreeSet;
 use crate::array::schema::{enumeration_values, read_enumeration_file};
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
-use crate::format::{ArrayType, Datatype};
+use crate::format::{
+    ArrayType, ConditionNode, Datatype, QueryConditionCombinationOp as CombOp,
+    QueryConditionOp as EngineOp,
+};
 use crate::read::cells::{ArrayReader, Cells, Column};
+use crate::read::condition;
 
 /// How deep parentheses, `not` and signs may nest: hostile input cannot
 /// overflow the stack of the recursive-descent parser.
@@ -993,6 +997,30 @@ impl QueryCondition {
         out.into_iter().map(str::to_string).collect()
     }
 
+    /// The fields the condition tests for null (`== None`, `is None`,
+    /// `!= None`, ...), each once.
+    pub fn null_tested_fields(&self) -> Vec<String> {
+        fn walk(n: &Node, out: &mut Vec<String>) {
+            match n {
+                Node::And(k) | Node::Or(k) => k.iter().for_each(|c| walk(c, out)),
+                Node::Not(c) => walk(c, out),
+                Node::Cmp {
+                    field,
+                    value: Lit::None,
+                    ..
+                } => {
+                    if !out.contains(&field.name) {
+                        out.push(field.name.clone());
+                    }
+                }
+                Node::Cmp { .. } | Node::Set { .. } => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.tree, &mut out);
+        out
+    }
+
     /// Binds the condition to the array `reader` opened (its newest schema).
     pub fn bind(&self, reader: &ArrayReader) -> Result<BoundCondition> {
         let mut b = Binder {
@@ -1006,6 +1034,179 @@ impl QueryCondition {
             fields: b.fields,
             tree,
         })
+    }
+
+    /// The condition tree as the engine builds it from this text for the
+    /// array `reader` opened (its latest schema), before any negation: what
+    /// a delete serializes, negated ([`crate::read::condition::negated`]).
+    ///
+    /// Built as TileDB-Py builds it (`tiledb/query_condition.py`: values
+    /// cast to the field's datatype, an enumerated attribute's labels to
+    /// its enumeration's; `and`/`&` and `or`/`|` combined left to right,
+    /// `not` negating its operand), combined as the engine combines
+    /// (`ASTNode::combine`: children of a node of the same op are taken
+    /// over), rewritten as the engine rewrites it for the schema
+    /// (`ASTNodeVal::rewrite_for_schema`: a null test of a field that
+    /// cannot be null becomes `ALWAYS_FALSE` (`==`) or `ALWAYS_TRUE`
+    /// (`!=`); an enumerated attribute's label becomes its index, a label
+    /// the enumeration lacks `ALWAYS_TRUE` (`!=`) or `ALWAYS_FALSE`, and is
+    /// dropped from a set) and checked as the engine checks it
+    /// (`check_node_validity`).
+    pub fn engine_tree(&self, reader: &ArrayReader) -> Result<ConditionNode> {
+        let mut b = Binder {
+            reader,
+            text: &self.text,
+            fields: Vec::new(),
+        };
+        b.engine(&self.tree, false)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The engine's tree (what a delete serializes)
+// ---------------------------------------------------------------------------
+
+impl Binder<'_> {
+    /// The engine's tree of `node`, negated when `negate` (TileDB-Py's
+    /// `not` negates the tree built so far, before the rewrite for the
+    /// schema; negation keeps a tree's shape, so it is pushed down here).
+    fn engine(&mut self, node: &Node, negate: bool) -> Result<ConditionNode> {
+        Ok(match node {
+            Node::And(kids) | Node::Or(kids) => {
+                let op = if matches!(node, Node::And(_)) != negate {
+                    CombOp::And
+                } else {
+                    CombOp::Or
+                };
+                let mut acc: Option<ConditionNode> = None;
+                for k in kids {
+                    let k = self.engine(k, negate)?;
+                    acc = Some(match acc {
+                        None => k,
+                        Some(a) => condition::combine(a, k, op),
+                    });
+                }
+                acc.ok_or_else(|| self.err("an empty combination".into()))?
+            }
+            Node::Not(k) => self.engine(k, !negate)?,
+            Node::Cmp { field, op, value } => {
+                let op = if negate { op.negated() } else { *op };
+                self.engine_cmp(field, op, value)?
+            }
+            Node::Set {
+                field,
+                negated,
+                values,
+            } => self.engine_set(field, *negated != negate, values)?,
+        })
+    }
+
+    fn engine_cmp(&mut self, f: &FieldRef, op: Op, value: &Lit) -> Result<ConditionNode> {
+        let i = self.field(f)?;
+        let field = self.fields[i].clone();
+        let name = field.name.as_bytes();
+        let eop = engine_op(op);
+        if *value == Lit::None {
+            let op = if field.nullable {
+                eop
+            } else if op == Op::Eq {
+                EngineOp::AlwaysFalse
+            } else {
+                EngineOp::AlwaysTrue
+            };
+            return Ok(condition::value_node(op, name, Vec::new(), None));
+        }
+        if let Some(labels) = self.labels(&field)? {
+            if !labels.ordered && !matches!(op, Op::Eq | Op::Ne) {
+                return Err(self.err(format!(
+                    "{} has an unordered enumeration: compare it with == or != only, not {}",
+                    field.name,
+                    op.symbol()
+                )));
+            }
+            let label = self.label_bytes(&field, &labels, value)?;
+            return Ok(match labels.values.iter().position(|l| *l == label) {
+                Some(idx) => {
+                    let v = self.index_value(&field, idx)?.to_bytes();
+                    condition::value_node(eop, name, v, None)
+                }
+                None => {
+                    let op = if op == Op::Ne {
+                        EngineOp::AlwaysTrue
+                    } else {
+                        EngineOp::AlwaysFalse
+                    };
+                    let zero = vec![0u8; field.datatype.size() as usize];
+                    condition::value_node(op, name, zero, None)
+                }
+            });
+        }
+        self.check_comparable(&field)?;
+        let v = convert(&field, value).map_err(|w| self.err(w))?;
+        Ok(condition::value_node(eop, name, v.to_bytes(), None))
+    }
+
+    fn engine_set(&mut self, f: &FieldRef, negated: bool, values: &[Lit]) -> Result<ConditionNode> {
+        let i = self.field(f)?;
+        let field = self.fields[i].clone();
+        let mut members: Vec<Vec<u8>> = Vec::new();
+        if let Some(labels) = self.labels(&field)? {
+            // The engine keeps the indexes of the labels it knows, each once
+            // (in an order of its own: its members are a hash set).
+            for v in values {
+                let label = self.label_bytes(&field, &labels, v)?;
+                if let Some(idx) = labels.values.iter().position(|l| *l == label) {
+                    let m = self.index_value(&field, idx)?.to_bytes();
+                    if !members.contains(&m) {
+                        members.push(m);
+                    }
+                }
+            }
+        } else {
+            self.check_comparable(&field)?;
+            for v in values {
+                let m = convert(&field, v).map_err(|w| self.err(w))?.to_bytes();
+                if let Some(size) = field.cell_val_num.map(|_| field.cell_size()) {
+                    if m.len() as u64 != size {
+                        return Err(self.err(format!(
+                            "{} holds cells of {size} bytes; {v} has {}",
+                            field.name,
+                            m.len()
+                        )));
+                    }
+                }
+                members.push(m);
+            }
+        }
+        let mut offsets = Vec::with_capacity(members.len());
+        let mut data = Vec::new();
+        for m in &members {
+            offsets.push(data.len() as u64);
+            data.extend_from_slice(m);
+        }
+        let op = if negated {
+            EngineOp::NotIn
+        } else {
+            EngineOp::In
+        };
+        Ok(condition::value_node(
+            op,
+            field.name.as_bytes(),
+            data,
+            Some(&offsets),
+        ))
+    }
+}
+
+/// The engine's code of a comparison.
+fn engine_op(op: Op) -> EngineOp {
+    match op {
+        Op::Lt => EngineOp::Lt,
+        Op::Le => EngineOp::Le,
+        Op::Gt => EngineOp::Gt,
+        Op::Ge => EngineOp::Ge,
+        Op::Eq => EngineOp::Eq,
+        Op::Ne => EngineOp::Ne,
     }
 }
 

@@ -70,6 +70,15 @@ pub enum WriteError {
         /// Cargo feature it needs).
         what: String,
     },
+    /// A condition (of a delete) that does not fit the array, or that the
+    /// engine would refuse for it.
+    #[error("condition {text:?}: {what}")]
+    Condition {
+        /// The condition's text.
+        text: String,
+        /// What is wrong with it.
+        what: String,
+    },
     /// Something this crate does not write (yet).
     #[error("unsupported: {0}")]
     Unsupported(String),

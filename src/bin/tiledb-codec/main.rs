@@ -16,6 +16,7 @@ use tiledb_codec::{inspect, verify, Error};
 mod progress;
 
 use progress::{Bars, ReadProgress};
+mod delete;
 
 #[derive(Parser)]
 #[command(
@@ -243,6 +244,14 @@ enum Command {
         #[command(flatten)]
         key: KeyArg,
     },
+    /// Delete the cells of a sparse array for which CONDITION holds, as the
+    /// engine's delete query does: a delete commit (`__commits/*.del`) that
+    /// readers apply to the cells written at or before its timestamp.
+    Delete(delete::DeleteArgs),
+    /// Remove the fragments whose timestamps lie within T1:T2, as the
+    /// engine's `delete_fragments` does (commit markers first, then the
+    /// fragment folders).
+    DeleteFragments(delete::DeleteFragmentsArgs),
 }
 
 /// A key as TileDB takes it: the raw bytes of a 32-byte string.
@@ -617,6 +626,8 @@ fn main() -> ExitCode {
                 ),
             }
         }),
+        Command::Delete(args) => delete::run_delete(&args),
+        Command::DeleteFragments(args) => delete::run_delete_fragments(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
