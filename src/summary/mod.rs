@@ -89,7 +89,7 @@ fn size_on_disk(path: &Path) -> Result<u64> {
 
 /// The schema of the array at `array` from its table, with the
 /// enumerations it names read from `__schema/__enumerations`.
-fn read_schema(array: &Path, schema_path: &Path, opts: &ReadOptions) -> Result<Schema> {
+pub(crate) fn read_schema(array: &Path, schema_path: &Path, opts: &ReadOptions) -> Result<Schema> {
     let table = schema::read_schema(schema_path, opts)?;
     let mut enums = Vec::new();
     for entry in table.enumerations.iter().flatten() {

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+mod evolve;
 use tiledb_codec::read::{export, ArrayReader, Order, Query, QueryCondition};
 use tiledb_codec::summary::ArraySummary;
 use tiledb_codec::write::{self, CellFormat, ImportOptions, ImportSummary};
@@ -228,6 +230,7 @@ enum Command {
         #[command(flatten)]
         key: KeyArg,
     },
+    Evolve(evolve::EvolveArgs),
 }
 
 /// A key as TileDB takes it: the raw bytes of a 32-byte string.
@@ -585,6 +588,7 @@ fn main() -> ExitCode {
                 ),
             }
         }),
+        Command::Evolve(args) => evolve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
