@@ -12,6 +12,10 @@ pub mod fragment_meta;
 pub mod fragments;
 mod meta_files;
 pub mod delete;
+pub mod evolve;
+
+pub use evolve::{evolve, EvolveOptions, SchemaEvolution};
+
 
 pub use delete::{delete_cells, delete_fragments, DeleteOptions};
 

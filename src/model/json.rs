@@ -1045,3 +1045,39 @@ pub fn schema_from_json(json: &Json) -> Parsed<Schema> {
         current_domain,
     })
 }
+
+/// One attribute from its JSON (an element of the schema's `"attributes"`,
+/// as `inspect --json` prints it). Checked alone: whether its enumeration
+/// exists is the schema's business.
+pub fn attribute_from_json(v: &Json) -> Result<Attribute, ModelError> {
+    parse_attribute(v, "attribute")
+}
+
+/// One enumeration from its JSON (an element of the schema's
+/// `"enumerations"`, with its values). Without a `"filename"` it gets a
+/// fresh one, as the engine names a new enumeration's file.
+pub fn enumeration_from_json(v: &Json) -> Result<Enumeration, ModelError> {
+    parse_enumeration(v, "enumeration")
+}
+
+/// Values of the enumeration `e` from a JSON list (strings for text
+/// enumerations, numbers for numeric ones; lists for multi-valued ones),
+/// each as its bytes.
+pub fn enumeration_values_from_json(e: &Enumeration, v: &Json) -> Result<Vec<Vec<u8>>, ModelError> {
+    let list = v
+        .as_array()
+        .ok_or_else(|| err("values", "expected a list"))?;
+    list.iter()
+        .enumerate()
+        .map(|(i, x)| {
+            cell_bytes(e.datatype, e.cell_val_num.fixed(), x)
+                .map_err(|m| err(&format!("values[{i}]"), m))
+        })
+        .collect()
+}
+
+/// A range of dimension `d` from its JSON `[low, high]` (strings for
+/// string dimensions).
+pub fn dimension_range_from_json(d: &Dimension, v: &Json) -> Result<DomainRange, ModelError> {
+    parse_range(d.datatype, d.cell_val_num.is_var(), v, &d.name)
+}

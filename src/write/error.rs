@@ -79,6 +79,10 @@ pub enum WriteError {
         /// What is wrong with it.
         what: String,
     },
+    /// A schema evolution the engine refuses (`maintain::evolve`); nothing
+    /// was written.
+    #[error("schema evolution: {0}")]
+    Evolution(String),
     /// Something this crate does not write (yet).
     #[error("unsupported: {0}")]
     Unsupported(String),

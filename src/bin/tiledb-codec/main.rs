@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+mod evolve;
 use tiledb_codec::read::{export, ArrayReader, Order, Query, QueryCondition};
 use tiledb_codec::summary::ArraySummary;
 use tiledb_codec::write::{self, CellFormat, ImportOptions, ImportSummary};
@@ -252,6 +254,7 @@ enum Command {
     /// engine's `delete_fragments` does (commit markers first, then the
     /// fragment folders).
     DeleteFragments(delete::DeleteFragmentsArgs),
+    Evolve(evolve::EvolveArgs),
 }
 
 /// A key as TileDB takes it: the raw bytes of a 32-byte string.
@@ -628,6 +631,7 @@ fn main() -> ExitCode {
         }),
         Command::Delete(args) => delete::run_delete(&args),
         Command::DeleteFragments(args) => delete::run_delete_fragments(&args),
+        Command::Evolve(args) => evolve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
