@@ -6,6 +6,9 @@
 //! each one commits atomically: a reader, or a process that stops at any
 //! step, never sees a half-done change.
 
+pub mod group;
+pub mod meta;
+
 /// Reports the progress of long work (consolidation, vacuuming): a total
 /// of units (cells, fragments, files) when known, then the units done.
 ///

@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+mod group;
+mod meta;
 use tiledb_codec::read::{export, ArrayReader, Order, Query, QueryCondition};
 use tiledb_codec::summary::ArraySummary;
 use tiledb_codec::write::{self, CellFormat, ImportOptions, ImportSummary};
@@ -119,6 +122,11 @@ impl Format {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The metadata of an array or group: put, delete, list.
+    Meta(meta::MetaArgs),
+    /// Groups: create, add and remove members, list, metadata.
+    #[command(subcommand)]
+    Group(group::GroupCommand),
     /// Show what PATH is (array, group, fragment or file) and everything decoded from it.
     Inspect {
         /// An array or group folder, a fragment folder, or a single file.
@@ -487,6 +495,8 @@ fn run_inspect(
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), String> = match cli.command {
+        Command::Meta(args) => meta::run(&args),
+        Command::Group(cmd) => group::run(&cmd),
         Command::Inspect {
             path,
             json,
