@@ -31,6 +31,8 @@ enum MetaAction {
     /// the string types, hex for BLOB, integers for the date and time types.
     Put {
         key: String,
+        /// The value(s); may begin with `-`.
+        #[arg(allow_hyphen_values = true)]
         value: String,
         /// The values' datatype (INT32, FLOAT64, STRING_UTF8, BLOB,
         /// DATETIME_MS...).
