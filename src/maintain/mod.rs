@@ -13,6 +13,9 @@ pub mod fragments;
 mod meta_files;
 pub mod delete;
 pub mod evolve;
+pub mod group;
+pub mod meta;
+
 
 pub use evolve::{evolve, EvolveOptions, SchemaEvolution};
 

@@ -49,6 +49,16 @@ pub enum WriteError {
         /// What is wrong with it.
         what: String,
     },
+    /// A group change the engine would refuse, or that would harm the group
+    /// (a duplicate member name, a member that does not exist, removing a
+    /// non-member); nothing was written.
+    #[error("{}: {what}", path.display())]
+    Group {
+        /// The group's folder.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
     /// A file could not be written, synced or renamed.
     #[error("{}: {source}", path.display())]
     Io {

@@ -1,6 +1,7 @@
 //! Array metadata: one `__meta/<timestamped name>` file per change, a
 //! generic tile holding the entries (format_spec/metadata.md). Later files
-//! override earlier ones; a deletion entry removes the key.
+//! override earlier ones; a deletion entry removes the key. Groups keep
+//! their metadata the same way, so these functions take a group folder too.
 
 use std::path::Path;
 
@@ -34,7 +35,12 @@ impl std::fmt::Debug for MetadataOptions {
     }
 }
 
+/// The format version of a metadata file: the array's, or for a group
+/// the engine's current version (groups have no schema to take it from).
 fn array_version(array: &Path, key: Option<[u8; 32]>) -> WriteResult<u32> {
+    if array.join("__tiledb_group.tdb").is_file() {
+        return Ok(super::FORMAT_VERSION);
+    }
     let dir = ArrayDirectory::open(array).map_err(|_| WriteError::Array {
         path: array.to_path_buf(),
         what: "not an array".into(),

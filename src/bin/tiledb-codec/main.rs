@@ -9,6 +9,8 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod evolve;
+mod group;
+mod meta;
 use tiledb_codec::read::{export, ArrayReader, Order, Query, QueryCondition};
 use tiledb_codec::summary::ArraySummary;
 use tiledb_codec::write::{self, CellFormat, ImportOptions, ImportSummary};
@@ -137,6 +139,11 @@ enum Command {
     Consolidate(consolidate::ConsolidateArgs),
     /// Remove what consolidation superseded.
     Vacuum(consolidate::VacuumArgs),
+    /// The metadata of an array or group: put, delete, list.
+    Meta(meta::MetaArgs),
+    /// Groups: create, add and remove members, list, metadata.
+    #[command(subcommand)]
+    Group(group::GroupCommand),
     /// Show what PATH is (array, group, fragment or file) and everything decoded from it.
     Inspect {
         /// An array or group folder, a fragment folder, or a single file.
@@ -529,6 +536,8 @@ fn main() -> ExitCode {
     let result: Result<(), String> = match cli.command {
         Command::Consolidate(a) => consolidate::run_consolidate(a),
         Command::Vacuum(a) => consolidate::run_vacuum(a),
+        Command::Meta(args) => meta::run(&args),
+        Command::Group(cmd) => group::run(&cmd),
         Command::Inspect {
             path,
             json,

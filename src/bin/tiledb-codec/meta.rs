@@ -1,0 +1,128 @@
+//! `meta PATH put|delete|list`: the metadata of an array or a group.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use tiledb_codec::maintain::meta;
+use tiledb_codec::summary::format_values;
+use tiledb_codec::write::MetadataOptions;
+use tiledb_codec::ReadOptions;
+
+/// The metadata of an array or group.
+#[derive(Args)]
+pub struct MetaArgs {
+    /// An array or group folder.
+    path: PathBuf,
+    #[command(subcommand)]
+    action: MetaAction,
+    /// The AES-256-GCM key of an encrypted array or group: 32 characters,
+    /// whose bytes are the key.
+    #[arg(long, global = true, value_name = "KEY", value_parser = super::parse_key)]
+    encryption_key: Option<[u8; 32]>,
+    /// The timestamp of the change, in milliseconds since 1970 (default:
+    /// now, later than every metadata file there).
+    #[arg(long, global = true, value_name = "T")]
+    timestamp: Option<u64>,
+}
+
+#[derive(Subcommand)]
+enum MetaAction {
+    /// Set KEY to VALUE: numbers (several separated by commas), text for
+    /// the string types, hex for BLOB, integers for the date and time types.
+    Put {
+        key: String,
+        /// The value(s); may begin with `-`.
+        #[arg(allow_hyphen_values = true)]
+        value: String,
+        /// The values' datatype (INT32, FLOAT64, STRING_UTF8, BLOB,
+        /// DATETIME_MS...).
+        #[arg(long = "type", value_name = "DATATYPE")]
+        datatype: String,
+    },
+    /// Delete KEY (refused when it is not set).
+    Delete { key: String },
+    /// Print every key: `key (DATATYPE) = value`.
+    List {
+        /// Print JSON: each key's datatype and value(s).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn shown(root: &Path, file: &Path) -> String {
+    file.strip_prefix(root)
+        .unwrap_or(file)
+        .display()
+        .to_string()
+}
+
+/// Runs a `meta` (or `group meta`) command.
+pub fn run(args: &MetaArgs) -> Result<(), String> {
+    let path = &args.path;
+    let opts = MetadataOptions {
+        timestamp: args.timestamp,
+        encryption_key: args.encryption_key,
+    };
+    match &args.action {
+        MetaAction::Put {
+            key,
+            value,
+            datatype,
+        } => {
+            let dt = meta::parse_datatype(datatype)
+                .ok_or_else(|| format!("--type {datatype}: not a TileDB datatype"))?;
+            let bytes = meta::parse_metadata_value(dt, value).map_err(|e| format!("{key}: {e}"))?;
+            let file = meta::put(path, key, dt, &bytes, &opts).map_err(|e| e.to_string())?;
+            println!(
+                "{}: put {key} ({}) = {} in {}",
+                path.display(),
+                dt.name(),
+                format_values(dt, &bytes),
+                shown(path, &file)
+            );
+        }
+        MetaAction::Delete { key } => {
+            let file = meta::delete(path, key, &opts).map_err(|e| e.to_string())?;
+            println!(
+                "{}: deleted {key} in {}",
+                path.display(),
+                shown(path, &file)
+            );
+        }
+        MetaAction::List { json } => {
+            let read = ReadOptions {
+                encryption_key: args.encryption_key,
+                ..ReadOptions::default()
+            };
+            let md = meta::read_metadata(path, &read).map_err(|e| e.to_string())?;
+            if *json {
+                let obj: serde_json::Map<String, serde_json::Value> = md
+                    .iter()
+                    .map(|(k, v)| {
+                        (
+                            k.clone(),
+                            serde_json::json!({
+                                "datatype": v.datatype.name(),
+                                "value": tiledb_codec::inspect::metadata_value(v),
+                            }),
+                        )
+                    })
+                    .collect();
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&serde_json::Value::Object(obj))
+                        .expect("JSON values serialize")
+                );
+            } else {
+                for (k, v) in &md {
+                    println!(
+                        "{k} ({}) = {}",
+                        v.datatype.name(),
+                        format_values(v.datatype, &v.bytes)
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
