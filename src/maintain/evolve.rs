@@ -519,7 +519,14 @@ pub fn latest_schema(array: &Path, opts: &ReadOptions) -> WriteResult<Schema> {
         path: array.to_path_buf(),
         what: "is not an array (no schema)".into(),
     })?;
-    Ok(crate::summary::read_schema(array, &path, opts)?)
+    let table = crate::array::schema::read_schema(&path, opts)?;
+    Ok(crate::array::schema::read_typed_schema(
+        &crate::storage::LocalStorage,
+        array,
+        &table,
+        &path,
+        opts,
+    )?)
 }
 
 /// Evolves the schema of the array at `array`: writes the new schema file

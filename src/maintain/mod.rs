@@ -8,28 +8,90 @@
 
 pub mod array_meta;
 pub mod commits;
-pub mod fragment_meta;
-pub mod fragments;
-mod meta_files;
 pub mod delete;
 pub mod evolve;
+pub mod fragment_meta;
+pub mod fragments;
 pub mod group;
 pub mod meta;
-
+mod meta_files;
 
 pub use evolve::{evolve, EvolveOptions, SchemaEvolution};
 
-
 pub use delete::{delete_cells, delete_fragments, DeleteOptions};
-
 
 pub use array_meta::{consolidate_array_meta, vacuum_array_meta};
 pub use commits::{consolidate_commits, vacuum_commits};
 pub use fragment_meta::{consolidate_fragment_meta, vacuum_fragment_meta};
 
-
-pub use fragments::{consolidate_fragments, vacuum_fragments};
 pub use crate::progress::{NoProgress, Progress};
+pub use fragments::{consolidate_fragments, vacuum_fragments};
+
+/// What to consolidate or vacuum, as the engine's `sm.consolidation.mode`
+/// and `sm.vacuum.mode` name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Fragments merged into one ([`consolidate_fragments`],
+    /// [`vacuum_fragments`]).
+    #[default]
+    Fragments,
+    /// The fragments' footers gathered in one `.meta` file
+    /// ([`consolidate_fragment_meta`], [`vacuum_fragment_meta`]).
+    FragmentMeta,
+    /// The commit files gathered in one `.con` file ([`consolidate_commits`],
+    /// [`vacuum_commits`]).
+    Commits,
+    /// The array metadata files merged into one ([`consolidate_array_meta`],
+    /// [`vacuum_array_meta`]).
+    ArrayMeta,
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+
+    /// The engine's names: `fragments`, `fragment_meta`, `commits`,
+    /// `array_meta`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "fragments" => Ok(Mode::Fragments),
+            "fragment_meta" => Ok(Mode::FragmentMeta),
+            "commits" => Ok(Mode::Commits),
+            "array_meta" => Ok(Mode::ArrayMeta),
+            _ => Err(format!(
+                "unknown mode {s:?} (fragments, fragment_meta, commits or array_meta)"
+            )),
+        }
+    }
+}
+
+/// Consolidates what `mode` names in the array at `array`.
+pub fn consolidate(
+    array: &std::path::Path,
+    mode: Mode,
+    opts: &ConsolidateOptions,
+) -> crate::write::WriteResult<ConsolidateReport> {
+    match mode {
+        Mode::Fragments => consolidate_fragments(array, opts),
+        Mode::FragmentMeta => consolidate_fragment_meta(array, opts),
+        Mode::Commits => consolidate_commits(array, opts),
+        Mode::ArrayMeta => consolidate_array_meta(array, opts),
+    }
+}
+
+/// Removes what consolidations of `mode` superseded in the array at
+/// `array` (with `opts.dry_run`: lists it).
+pub fn vacuum(
+    array: &std::path::Path,
+    mode: Mode,
+    opts: &VacuumOptions,
+) -> crate::write::WriteResult<VacuumReport> {
+    match mode {
+        Mode::Fragments => vacuum_fragments(array, opts),
+        Mode::FragmentMeta => vacuum_fragment_meta(array, opts),
+        Mode::Commits => vacuum_commits(array, opts),
+        Mode::ArrayMeta => vacuum_array_meta(array, opts),
+    }
+}
 
 /// A time range in milliseconds since 1970, both ends inclusive, as the
 /// engine's `sm.consolidation.timestamp_start`/`timestamp_end` and

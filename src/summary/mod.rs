@@ -87,26 +87,6 @@ fn size_on_disk(path: &Path) -> Result<u64> {
     Ok(total)
 }
 
-/// The schema of the array at `array` from its table, with the
-/// enumerations it names read from `__schema/__enumerations`.
-pub(crate) fn read_schema(array: &Path, schema_path: &Path, opts: &ReadOptions) -> Result<Schema> {
-    let table = schema::read_schema(schema_path, opts)?;
-    let mut enums = Vec::new();
-    for entry in table.enumerations.iter().flatten() {
-        let name = String::from_utf8_lossy(&entry.filename);
-        // The name comes from the schema file: a plain file name only.
-        if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) {
-            return Err(Error::NotTileDb {
-                path: array.to_path_buf(),
-                what: format!("enumeration file name {name:?} is not a file name"),
-            });
-        }
-        let file = array.join("__schema/__enumerations").join(name.as_ref());
-        enums.push(schema::read_enumeration(&file, opts)?);
-    }
-    Schema::from_table(&table, &enums, schema_path)
-}
-
 impl ArraySummary {
     /// Reads the summary of the array at `path`: its latest schema (with
     /// enumeration labels), every committed fragment's footer and size, and

@@ -2,7 +2,9 @@
 //! (`tiledb_codec::maintain`).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
+use crate::progress::Bars;
 use clap::{Args, ValueEnum};
 use tiledb_codec::maintain::{self, ConsolidateOptions, TimeRange, VacuumOptions};
 
@@ -13,6 +15,28 @@ pub enum Mode {
     /// (vacuum).
     #[default]
     Fragments,
+    /// Fragment metadata: every fragment's footer in one `.meta` file
+    /// (consolidate); the older `.meta` files removed (vacuum).
+    #[value(name = "fragment_meta")]
+    FragmentMeta,
+    /// Commits: the commit files listed in one `.con` file (consolidate);
+    /// the listed commit files removed (vacuum).
+    Commits,
+    /// Array metadata: merged into one file (consolidate); the merged files
+    /// removed (vacuum).
+    #[value(name = "array_meta")]
+    ArrayMeta,
+}
+
+impl Mode {
+    fn library(self) -> maintain::Mode {
+        match self {
+            Mode::Fragments => maintain::Mode::Fragments,
+            Mode::FragmentMeta => maintain::Mode::FragmentMeta,
+            Mode::Commits => maintain::Mode::Commits,
+            Mode::ArrayMeta => maintain::Mode::ArrayMeta,
+        }
+    }
 }
 
 /// `tiledb-codec consolidate`.
@@ -53,51 +77,55 @@ pub struct VacuumArgs {
 }
 
 /// Runs `consolidate`.
-pub fn run_consolidate(a: ConsolidateArgs) -> Result<(), String> {
+pub fn run_consolidate(a: ConsolidateArgs, bars: Arc<Bars>) -> Result<(), String> {
     let mut opts = ConsolidateOptions {
         timestamp: a.timestamp.unwrap_or(TimeRange::ALL),
         encryption_key: a.encryption_key,
+        progress: bars,
         ..ConsolidateOptions::default()
     };
     if let Some(b) = a.memory_budget {
         opts.memory_budget = b;
     }
-    match a.mode {
-        Mode::Fragments => {
-            let r = maintain::consolidate_fragments(&a.array, &opts)
-                .map_err(|e| format!("{}: {e}", a.array.display()))?;
-            match &r.written {
-                Some(w) => println!(
-                    "consolidated {} fragments into {}",
-                    r.consolidated.len(),
-                    w.display()
-                ),
-                None => println!("nothing to consolidate: fewer than 2 fragments to merge"),
-            }
-        }
+    let r = maintain::consolidate(&a.array, a.mode.library(), &opts)
+        .map_err(|e| format!("{}: {e}", a.array.display()))?;
+    let what = match a.mode {
+        Mode::Fragments => "fragments",
+        Mode::FragmentMeta => "fragment footers",
+        Mode::Commits => "commit files",
+        Mode::ArrayMeta => "array metadata files",
+    };
+    match &r.written {
+        Some(w) => println!(
+            "consolidated {} {what} into {}",
+            r.consolidated.len(),
+            w.display()
+        ),
+        None if !r.consolidated.is_empty() => println!(
+            "consolidated {} {what}: nothing left to keep, {} listed for vacuuming",
+            r.consolidated.len(),
+            r.consolidated.len()
+        ),
+        None => println!("nothing to consolidate"),
     }
     Ok(())
 }
 
 /// Runs `vacuum`.
-pub fn run_vacuum(a: VacuumArgs) -> Result<(), String> {
+pub fn run_vacuum(a: VacuumArgs, bars: Arc<Bars>) -> Result<(), String> {
     let opts = VacuumOptions {
         timestamp: a.timestamp.unwrap_or(TimeRange::ALL),
         dry_run: a.dry_run,
-        ..VacuumOptions::default()
+        progress: bars,
     };
-    match a.mode {
-        Mode::Fragments => {
-            let r = maintain::vacuum_fragments(&a.array, &opts)
-                .map_err(|e| format!("{}: {e}", a.array.display()))?;
-            if a.dry_run {
-                for p in &r.removed {
-                    println!("{}", p.display());
-                }
-            } else {
-                println!("removed {} files and folders", r.removed.len());
-            }
+    let r = maintain::vacuum(&a.array, a.mode.library(), &opts)
+        .map_err(|e| format!("{}: {e}", a.array.display()))?;
+    if a.dry_run {
+        for p in &r.removed {
+            println!("{}", p.display());
         }
+    } else {
+        println!("removed {} files and folders", r.removed.len());
     }
     Ok(())
 }

@@ -534,8 +534,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let bars = Bars::new(cli.quiet);
     let result: Result<(), String> = match cli.command {
-        Command::Consolidate(a) => consolidate::run_consolidate(a),
-        Command::Vacuum(a) => consolidate::run_vacuum(a),
+        Command::Consolidate(a) => consolidate::run_consolidate(a, bars.clone()),
+        Command::Vacuum(a) => consolidate::run_vacuum(a, bars.clone()),
         Command::Meta(args) => meta::run(&args),
         Command::Group(cmd) => group::run(&cmd),
         Command::Inspect {
