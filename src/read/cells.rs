@@ -1432,10 +1432,17 @@ impl ArrayReader {
         }
         // (fragment, cell) of every surviving cell.
         let mut picked: Vec<(usize, usize)> = Vec::new();
+        // Whether a delete removes each picked cell. Without duplicates a
+        // deleted cell still overwrites the older cells of its coordinates
+        // (the engine removes the coordinates, not only the newest write),
+        // so it is dropped only after the newest write of each coordinate
+        // is chosen.
+        let mut deleted: Vec<bool> = Vec::new();
         for (fi, fr) in frags.iter().enumerate() {
             let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
             'cell: for i in 0..n {
                 let ts = fr.timestamps.as_ref().map_or(fr.t1, |t| t[i]);
+                let mut gone = false;
                 for (dt, name, cond) in &deletes {
                     if ts > *dt || fr.processed.contains(name) {
                         continue;
@@ -1459,10 +1466,15 @@ impl ArrayReader {
                     };
                     // The stored condition is the negation of the delete's.
                     if !holds(cond, &value) {
-                        continue 'cell;
+                        if allows_dups {
+                            continue 'cell;
+                        }
+                        gone = true;
+                        break;
                     }
                 }
                 picked.push((fi, i));
+                deleted.push(gone);
             }
         }
         let coords = |p: usize, d: usize| {
@@ -1532,6 +1544,7 @@ impl ArrayReader {
                 }
                 start = end;
             }
+            kept.retain(|&p| !deleted[p]);
             order = kept;
         }
         match q.order {
