@@ -167,7 +167,7 @@ const DELETES: &[(&str, &str)] = &[
     ),
     (
         "base_dups",
-        "2 < i <= 8 and not (str == 'date' or e == 'red')",
+        "2 < i <= 8 and not (str == 'date') and not (e == 'red')",
     ),
     ("base_nodups", "o not in [10, 40] and attr('u') != 1"),
 ];
