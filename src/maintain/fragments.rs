@@ -50,7 +50,7 @@ use std::path::{Path, PathBuf};
 use super::{ConsolidateOptions, ConsolidateReport, VacuumOptions, VacuumReport};
 use crate::array::directory::{ArrayDirectory, Entry};
 use crate::array::name;
-use crate::format::{decode_all, ArrayType, VacuumFile};
+use crate::format::{decode_all, ArrayType, ConsolidatedCommits, IgnoreFile, VacuumFile};
 use crate::model::DomainRange;
 use crate::read::{ArrayReader, Cells, Order, Query};
 use crate::write::util;
@@ -406,6 +406,7 @@ fn consolidate(
     opts.progress
         .start("consolidating fragments", Some(total).filter(|t| *t > 0));
 
+    #[cfg_attr(not(feature = "fail-points"), allow(unused_mut))]
     let (mut writer, reader) = if dense {
         // The union rectangle, read as a reader sees it at t2.
         let mut rect: Option<Vec<(i128, i128)>> = None;
@@ -595,6 +596,11 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
         }
         vacs.push(v.path.clone());
     }
+    // Fragments committed through a consolidated commits file (`.con`)
+    // rather than a marker of their own: their commits are ignored from
+    // now on (an `.ign` file), else readers would look for the removed
+    // folders (array_directory.cc `write_commit_ignore_file`).
+    let ignore = commits_to_ignore(&dir, &folders)?;
     let mut report = VacuumReport::default();
     let total = (commits.len() + folders.len() + vacs.len()) as u64;
     if opts.dry_run {
@@ -602,6 +608,15 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
         return Ok(report);
     }
     opts.progress.start("vacuuming fragments", Some(total));
+    if let Some((t1, t2, lines)) = ignore {
+        let name = util::timestamped_name(t1, t2, Some(crate::write::FORMAT_VERSION));
+        let commits_dir = array.join("__commits");
+        let path = commits_dir.join(format!("{name}.ign"));
+        let tmp = commits_dir.join(format!("{name}.ign.tmp"));
+        util::write_new_synced(&tmp, lines.as_bytes())?;
+        util::rename_synced(&tmp, &path)?;
+        report.removed.push(path);
+    }
     let mut synced = std::collections::BTreeSet::new();
     let mut sync_parents = |paths: &[PathBuf]| -> WriteResult<()> {
         synced.clear();
@@ -638,4 +653,55 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
     checkpoint!(stop, VacuumFilesRemoved);
     opts.progress.finish();
     Ok(report)
+}
+
+/// The commits (`<name>.wrt`, relative to the array) that consolidated
+/// commits files list, not yet ignored, of the fragment `folders` about to
+/// be removed, with the first and last timestamps of their names; `None`
+/// when there are none.
+fn commits_to_ignore(
+    dir: &ArrayDirectory,
+    folders: &[PathBuf],
+) -> WriteResult<Option<(u64, u64, String)>> {
+    if dir.consolidated_commits.is_empty() || folders.is_empty() {
+        return Ok(None);
+    }
+    let last = |uri: &[u8]| {
+        String::from_utf8_lossy(uri)
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    let mut ignored = std::collections::HashSet::new();
+    for e in &dir.ignore_files {
+        let bytes = std::fs::read(&e.path).map_err(|x| WriteError::io(&e.path, x))?;
+        let f: IgnoreFile = decode_all(&bytes, &e.path, 0, ())?;
+        ignored.extend(f.entries.iter().map(|l| last(&l.uri)));
+    }
+    let mut listed = std::collections::HashSet::new();
+    for e in &dir.consolidated_commits {
+        let bytes = std::fs::read(&e.path).map_err(|x| WriteError::io(&e.path, x))?;
+        let c: ConsolidatedCommits = decode_all(&bytes, &e.path, 0, ())?;
+        listed.extend(c.entries.iter().map(|l| last(&l.uri)));
+    }
+    let mut names: Vec<name::TimestampedName> = folders
+        .iter()
+        .filter_map(|f| name::parse(&f.file_name()?.to_string_lossy()))
+        .filter(|n| n.version >= 12)
+        .filter(|n| {
+            let c = format!("{}.wrt", n.name);
+            listed.contains(&c) && !ignored.contains(&c)
+        })
+        .collect();
+    if names.is_empty() {
+        return Ok(None);
+    }
+    names.sort_by(|a, b| (a.t1, a.t2, &a.name).cmp(&(b.t1, b.t2, &b.name)));
+    let lines: String = names
+        .iter()
+        .map(|n| format!("/__commits/{}.wrt\n", n.name))
+        .collect();
+    Ok(Some((names[0].t1, names[names.len() - 1].t2, lines)))
 }
