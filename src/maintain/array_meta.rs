@@ -182,7 +182,8 @@ fn consolidate(
         encryption_key: opts.encryption_key,
         ..ReadOptions::default()
     };
-    opts.progress.start("metadata files", Some(files.len() as u64));
+    opts.progress
+        .start("metadata files", Some(files.len() as u64));
     let mut merged: BTreeMap<Vec<u8>, MetadataEntry> = BTreeMap::new();
     for f in &files {
         let file = MappedFile::open(&f.path)?;

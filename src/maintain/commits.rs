@@ -175,9 +175,7 @@ fn consolidate(
     let stamps = |line: &str| {
         name::parse(line.rsplit('/').next().unwrap_or(line))
             .map(|n| (n.t1, n.t2))
-            .ok_or_else(|| {
-                array_error(array, format!("{line:?} is not a timestamped commit name"))
-            })
+            .ok_or_else(|| array_error(array, format!("{line:?} is not a timestamped commit name")))
     };
     let (t1, _) = stamps(&lines[0])?;
     let (_, t2) = stamps(&lines[lines.len() - 1])?;
@@ -279,7 +277,13 @@ fn vacuum(array: &Path, opts: &VacuumOptions, steps: &mut Steps) -> WriteResult<
     });
     let mut superseded: Vec<PathBuf> = Vec::new();
     if let Some((keep, _)) = complete {
-        superseded.extend(c.cons.iter().map(|(p, _)| p).filter(|p| *p != keep).cloned());
+        superseded.extend(
+            c.cons
+                .iter()
+                .map(|(p, _)| p)
+                .filter(|p| *p != keep)
+                .cloned(),
+        );
         superseded.extend(c.igns.iter().cloned());
     }
     let mut report = VacuumReport::default();

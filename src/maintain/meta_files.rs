@@ -92,7 +92,9 @@ pub(crate) fn list_files(dir: &Path) -> WriteResult<Vec<PathBuf>> {
     let mut out = Vec::new();
     for e in rd {
         let e = e.map_err(|e| WriteError::io(dir, e))?;
-        let is_file = e.file_type().map_err(|err| WriteError::io(&e.path(), err))?;
+        let is_file = e
+            .file_type()
+            .map_err(|err| WriteError::io(&e.path(), err))?;
         if is_file.is_file() {
             out.push(e.path());
         }
