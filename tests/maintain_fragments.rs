@@ -151,7 +151,9 @@ fn prepare(tmp: &TempDir, label: &str, array: &Path, key: Option<&str>, range: T
             "{label}: {:?}",
             v.removed
         );
-    } else {
+    } else if !has_vacuum_file(array) {
+        // Nothing merged, and no earlier consolidation (the engine's
+        // `consolidated_fragments` fixtures keep their `.vac`): nothing goes.
         assert!(v.removed.is_empty(), "{label}: {:?}", v.removed);
     }
     Case {
@@ -277,6 +279,14 @@ fn fixtures_consolidate_and_vacuum() {
 
 /// Arrays the engine writes here: overwrites, duplicates, deletes, dense
 /// holes.
+/// Whether the array holds a fragment vacuum file (`__commits/*.vac`).
+fn has_vacuum_file(array: &Path) -> bool {
+    std::fs::read_dir(array.join("__commits")).is_ok_and(|rd| {
+        rd.filter_map(|e| e.ok())
+            .any(|e| e.file_name().to_string_lossy().ends_with(".vac"))
+    })
+}
+
 fn engine_arrays(dir: &Path) {
     const SCRIPT: &str = r#"
 import sys, numpy as np, tiledb
@@ -287,7 +297,7 @@ def dense(name, frags):
                         tiledb.Dim("c", domain=(1, 8), tile=4, dtype=np.int32))
     s = tiledb.ArraySchema(domain=dom, sparse=False,
         attrs=[tiledb.Attr("a", dtype=np.int32, fill=-7),
-               tiledb.Attr("s", dtype=str, var=True, nullable=True)])
+               tiledb.Attr("s", dtype=str, var=True)])
     tiledb.Array.create(uri, s)
     for t, (r0, r1, c0, c1, v) in enumerate(frags, start=1):
         with tiledb.open(uri, "w", timestamp=t) as A:

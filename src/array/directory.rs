@@ -43,8 +43,13 @@ pub struct ArrayDirectory {
     pub metadata: Vec<Entry>,
     /// Consolidated fragment metadata files (`.meta`), oldest first.
     pub fragment_meta: Vec<Entry>,
-    /// Delete (`.del`) commit files, oldest first.
+    /// Delete (`.del`) commits, oldest first: the files, and the ones held
+    /// only in consolidated commits files (after a commits vacuum removed
+    /// their files; their bytes are in [`ArrayDirectory::delete_tiles`]).
     pub deletes: Vec<Entry>,
+    /// The bytes (a generic tile) of each delete commit held in a
+    /// consolidated commits file and not on disk, by file name.
+    pub delete_tiles: std::collections::HashMap<String, Vec<u8>>,
     /// Update (`.upd`) commit files, oldest first.
     pub updates: Vec<Entry>,
     /// Consolidated commits (`.con`).
@@ -239,9 +244,21 @@ impl ArrayDirectory {
             let c: ConsolidatedCommits = decode_all(f.bytes(), &con.path, 0, ())?;
             for e in c.entries {
                 let n = uri_name(&e.uri);
-                if !ignored.contains(&n) {
-                    consolidated.insert(n);
+                if ignored.contains(&n) {
+                    continue;
                 }
+                // A delete commit travels in the file with its bytes; the
+                // engine applies it whether or not its own file is left.
+                if let Some(tile) = e.delete_tile {
+                    let on_disk = d.deletes.iter().any(|x| file_name(&x.path) == n);
+                    if !on_disk && !d.delete_tiles.contains_key(&n) {
+                        if let Some(en) = entry(root.join("__commits").join(&n)) {
+                            d.deletes.push(en);
+                            d.delete_tiles.insert(n.clone(), tile);
+                        }
+                    }
+                }
+                consolidated.insert(n);
             }
         }
 

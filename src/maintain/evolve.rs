@@ -441,6 +441,16 @@ pub fn evolve_schema(schema: &Schema, evolution: &SchemaEvolution) -> WriteResul
         return Err(refuse("a dense array needs at least one attribute"));
     }
     s.version = FORMAT_VERSION;
+    // The engine loads a dimension without filters of its own with the
+    // coordinate filters (ArraySchema::deserialize) and so writes them as
+    // the dimension's when it stores the evolved schema.
+    if !s.coords_filters.is_empty() {
+        for d in &mut s.dimensions {
+            if d.filters.as_ref().is_none_or(|f| f.is_empty()) {
+                d.filters = Some(s.coords_filters.clone());
+            }
+        }
+    }
     // What the writer cannot lay out (a fill value of the wrong size, a
     // filter the datatype does not take) is refused before anything is
     // written.

@@ -1141,7 +1141,14 @@ impl ArrayReader {
     fn deletes(&self) -> Result<Vec<(u64, String, ConditionNode)>> {
         let mut out = Vec::new();
         for d in &self.dir.deletes {
-            let file = self.dir.storage.open(&d.path)?;
+            let held = d
+                .path
+                .file_name()
+                .and_then(|n| self.dir.delete_tiles.get(n.to_string_lossy().as_ref()));
+            let file = match held {
+                Some(bytes) => crate::storage::MappedFile::from_vec(&d.path, bytes.clone()),
+                None => self.dir.storage.open(&d.path)?,
+            };
             let tile = read_generic_tile(&file, 0, &self.opts)?;
             let node: ConditionNode = decode_all(&tile.data, &d.path, 0, (0,))?;
             let name = d
