@@ -5,7 +5,6 @@
 //! a consolidation or vacuum at each step: the engine still reads the same
 //! cells. Two consolidations at once neither lose nor double cells.
 
-mod common;
 mod write_support;
 
 use std::path::{Path, PathBuf};
@@ -18,7 +17,7 @@ use tiledb_codec::maintain::{
     consolidate_fragments, vacuum_fragments, ConsolidateOptions, TimeRange, VacuumOptions,
 };
 use tiledb_codec::write::WriteError;
-use write_support::{diff_cells, key_bytes, our_cells_key, TempDir};
+use write_support::{common, diff_cells, key_bytes, our_cells_key, TempDir};
 
 /// What the engine sees of an array: its cells, its fragments and the
 /// fragments it lists as to be vacuumed (names).
@@ -242,7 +241,9 @@ fn check(cases: &[Case]) {
                     c.label, cons.to_vacuum, want_vac
                 ));
             }
-            if vac.fragments != expect_after || !vac.to_vacuum.is_empty() {
+            // The vacuumed copy was consolidated on its own: its new
+            // fragment has another uuid.
+            if no_uuid(&vac.fragments) != no_uuid(&expect_after) || !vac.to_vacuum.is_empty() {
                 failures.push(format!(
                     "{}: after vacuum {:?} (to vacuum {:?}), expected {:?}",
                     c.label, vac.fragments, vac.to_vacuum, expect_after
@@ -279,6 +280,21 @@ fn fixtures_consolidate_and_vacuum() {
 
 /// Arrays the engine writes here: overwrites, duplicates, deletes, dense
 /// holes.
+/// Fragment names without their uuids: `__t1_t2_v`.
+fn no_uuid(names: &[String]) -> Vec<String> {
+    names
+        .iter()
+        .map(|n| {
+            let p: Vec<&str> = n.split('_').collect();
+            if p.len() == 6 {
+                format!("__{}_{}_{}", p[2], p[3], p[5])
+            } else {
+                n.clone()
+            }
+        })
+        .collect()
+}
+
 /// Whether the array holds a fragment vacuum file (`__commits/*.vac`).
 fn has_vacuum_file(array: &Path) -> bool {
     std::fs::read_dir(array.join("__commits")).is_ok_and(|rd| {
@@ -330,7 +346,7 @@ def sparse(name, dups, frags, deletes=()):
                     A.query(cond=cond).submit()
 xs1, ys1 = list(range(0, 40)), [i * 2 % 100 for i in range(40)]
 xs2, ys2 = list(range(20, 50)), [i * 2 % 100 for i in range(20, 50)]
-xs3, ys3 = [5, 5, 60, 61], [10, 10, 7, 8]
+xs3, ys3 = [5, 6, 60, 61], [10, 10, 7, 8]
 sparse("sparse_overwrite", False, [(xs1, ys1, 0), (xs2, ys2, 1000), (xs3, ys3, 2000)])
 sparse("sparse_dups", True, [(xs1, ys1, 0), (xs2, ys2, 1000), (xs3, ys3, 2000)])
 sparse("sparse_deletes", False, [(xs1, ys1, 0), (xs2, ys2, 1000), (xs3, ys3, 2000), (xs1[:10], ys1[:10], 3000)],

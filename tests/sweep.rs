@@ -286,7 +286,7 @@ fn damaged_files_never_panic_or_hang() {
             let original = std::fs::read(&path).unwrap();
             for damage in damages(&rel, original.len()) {
                 k += 1;
-                if (k - 1) % stride != 0 {
+                if !(k - 1).is_multiple_of(stride) {
                     continue;
                 }
                 match damage.apply(&original) {

@@ -304,7 +304,7 @@ fn dt(name: &str) -> Datatype {
 
 /// One value of an attribute: its bytes (None: null).
 fn attr_value(a: &Attr, g: &mut Gen) -> Option<Vec<u8>> {
-    if a.nullable && g.next() % 4 == 0 {
+    if a.nullable && g.next().is_multiple_of(4) {
         return None;
     }
     let d = dt(a.datatype);

@@ -101,7 +101,7 @@ pub fn enumeration_values<'a>(e: &'a Enumeration, path: &Path) -> Result<Vec<&'a
     let data = e.data.as_slice();
     if e.cell_val_num == u32::MAX {
         let raw = e.offsets.as_deref().unwrap_or_default();
-        if raw.len() % 8 != 0 {
+        if !raw.len().is_multiple_of(8) {
             return Err(bad(
                 "offsets",
                 format!("{} bytes is not a whole number of u64 offsets", raw.len()),
@@ -128,7 +128,7 @@ pub fn enumeration_values<'a>(e: &'a Enumeration, path: &Path) -> Result<Vec<&'a
         return Ok(out);
     }
     let width = dt.size() * u64::from(e.cell_val_num);
-    if width == 0 || data.len() as u64 % width != 0 {
+    if width == 0 || !(data.len() as u64).is_multiple_of(width) {
         return Err(bad(
             "data",
             format!(

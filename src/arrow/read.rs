@@ -48,7 +48,7 @@ fn primitive<T: ArrowPrimitiveType>(
     nulls: Option<NullBuffer>,
 ) -> Result<ArrayRef> {
     let size = std::mem::size_of::<T::Native>();
-    if data.len() % size != 0 {
+    if !data.len().is_multiple_of(size) {
         return Err(Error::field(
             name,
             format!("{} bytes are not whole {size}-byte values", data.len()),
@@ -93,7 +93,7 @@ fn values_array(
             nulls,
         ))),
         D::DatetimeDay => {
-            if data.len() % 8 != 0 {
+            if !data.len().is_multiple_of(8) {
                 return Err(Error::field(name, "day counts are not whole 8-byte values"));
             }
             let days = data

@@ -238,7 +238,7 @@ impl FilterCodec for BitWidthReduction {
         let mut pos = 0usize;
         for (i, w) in md.windows.iter().enumerate() {
             let n = w.window_length as usize;
-            let raw = w.bit_width >= orig || n % t.size != 0;
+            let raw = w.bit_width >= orig || !n.is_multiple_of(t.size);
             let stored = if raw {
                 n
             } else {

@@ -169,7 +169,7 @@ pub fn encode(part: &[u8], w: usize) -> Result<Vec<u8>, FilterError> {
     if part.is_empty() {
         return Ok(Vec::new());
     }
-    if part.len() % w != 0 {
+    if !part.len().is_multiple_of(w) {
         return Err(FilterError::new(
             NAME,
             format!(

@@ -209,7 +209,7 @@ pub fn encode(
     if part.is_empty() {
         return Ok(Vec::new());
     }
-    if part.len() % w != 0 {
+    if !part.len().is_multiple_of(w) {
         return Err(FilterError::new(
             NAME,
             format!(

@@ -199,7 +199,7 @@ impl FilterCodec for PositiveDelta {
                 ));
             };
             pos += n;
-            if n % t.size != 0 {
+            if !n.is_multiple_of(t.size) {
                 out.extend_from_slice(src);
                 continue;
             }

@@ -256,7 +256,7 @@ pub fn encode_runs(input: &[u8], size: usize) -> Result<Vec<u8>, FilterError> {
     if input.is_empty() {
         return Ok(Vec::new());
     }
-    if input.len() % size != 0 {
+    if !input.len().is_multiple_of(size) {
         return Err(FilterError::new(
             NAME,
             format!(
@@ -296,7 +296,7 @@ pub fn decode_runs(src: &[u8], size: usize, original: usize) -> Result<Vec<u8>, 
             format!("a cell of {size} bytes is too large"),
         ));
     };
-    if src.len() % run_size != 0 {
+    if !src.len().is_multiple_of(run_size) {
         return Err(FilterError::new(
             NAME,
             format!(

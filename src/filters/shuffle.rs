@@ -201,7 +201,7 @@ fn bitshuffle_blocks(ts: usize, input: &[u8], out: &mut Vec<u8>, invert: bool) {
 
 /// Whether the engine bitshuffles a part of `len` bytes (otherwise it copies).
 fn bitshuffles(len: usize, ts: usize) -> bool {
-    len % 8 == 0 && len % ts.max(1) == 0
+    len.is_multiple_of(8) && len.is_multiple_of(ts.max(1))
 }
 
 /// The bitshuffle of one part as the engine writes it (copied when its

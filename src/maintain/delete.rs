@@ -175,9 +175,10 @@ pub fn delete_cells(
     // from version 16 on, is the schema's version) and writes the generic
     // tile's header with its own format version.
     let name = format!("{}.del", util::timestamped_name(t, t, Some(version)));
-    let tile_version = version
-        .max(crate::write::FORMAT_VERSION)
-        .min(crate::write::MAX_WRITE_VERSION);
+    let tile_version = version.clamp(
+        crate::write::FORMAT_VERSION,
+        crate::write::MAX_WRITE_VERSION,
+    );
     let bytes = generic_tile(&serialize(&stored), tile_version, opts.encryption_key)?;
     let created = !commits.is_dir();
     util::create_dir(&commits)?;

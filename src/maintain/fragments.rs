@@ -246,7 +246,7 @@ fn recover(array: &Path) -> WriteResult<()> {
 /// least two consecutive fragments within `range`, not spanning the
 /// timestamp of a delete or update commit, and whose time span no other
 /// fragment overlaps.
-fn select<'a>(dir: &'a ArrayDirectory, range: super::TimeRange) -> Vec<&'a Entry> {
+fn select(dir: &ArrayDirectory, range: super::TimeRange) -> Vec<&Entry> {
     let barriers: Vec<u64> = dir
         .deletes
         .iter()
@@ -615,7 +615,6 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
         let tmp = commits_dir.join(format!("{name}.ign.tmp"));
         util::write_new_synced(&tmp, lines.as_bytes())?;
         util::rename_synced(&tmp, &path)?;
-        report.removed.push(path);
     }
     let mut synced = std::collections::BTreeSet::new();
     let mut sync_parents = |paths: &[PathBuf]| -> WriteResult<()> {
@@ -680,11 +679,17 @@ fn commits_to_ignore(
         let f: IgnoreFile = decode_all(&bytes, &e.path, 0, ())?;
         ignored.extend(f.entries.iter().map(|l| last(&l.uri)));
     }
-    let mut listed = std::collections::HashSet::new();
+    // Each listed commit by name, with its entry as the file has it: the
+    // engine matches ignore lines to entries as text.
+    let mut listed = std::collections::HashMap::new();
     for e in &dir.consolidated_commits {
         let bytes = std::fs::read(&e.path).map_err(|x| WriteError::io(&e.path, x))?;
         let c: ConsolidatedCommits = decode_all(&bytes, &e.path, 0, ())?;
-        listed.extend(c.entries.iter().map(|l| last(&l.uri)));
+        for l in &c.entries {
+            listed
+                .entry(last(&l.uri))
+                .or_insert_with(|| String::from_utf8_lossy(&l.uri).into_owned());
+        }
     }
     let mut names: Vec<name::TimestampedName> = folders
         .iter()
@@ -692,7 +697,7 @@ fn commits_to_ignore(
         .filter(|n| n.version >= 12)
         .filter(|n| {
             let c = format!("{}.wrt", n.name);
-            listed.contains(&c) && !ignored.contains(&c)
+            listed.contains_key(&c) && !ignored.contains(&c)
         })
         .collect();
     if names.is_empty() {
@@ -701,7 +706,7 @@ fn commits_to_ignore(
     names.sort_by(|a, b| (a.t1, a.t2, &a.name).cmp(&(b.t1, b.t2, &b.name)));
     let lines: String = names
         .iter()
-        .map(|n| format!("/__commits/{}.wrt\n", n.name))
+        .map(|n| format!("{}\n", listed[&format!("{}.wrt", n.name)]))
         .collect();
     Ok(Some((names[0].t1, names[names.len() - 1].t2, lines)))
 }

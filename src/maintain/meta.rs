@@ -34,7 +34,7 @@ fn hex_bytes(s: &str) -> Result<Vec<u8>, String> {
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    if h.len() % 2 != 0 {
+    if !h.len().is_multiple_of(2) {
         return Err(format!("{s:?} is not hex: an odd number of digits"));
     }
     (0..h.len())

@@ -401,7 +401,7 @@ fn check_cells(frag: &Fragment, f: &FieldInfo, d: &FieldData, n: Option<usize>) 
             }
             prev = o;
         }
-    } else if d.values.len() as u64 % f.cell_size().max(1) != 0 {
+    } else if !(d.values.len() as u64).is_multiple_of(f.cell_size().max(1)) {
         return bad(format!(
             "a tile of {} bytes for cells of {} bytes",
             d.values.len(),

@@ -114,7 +114,7 @@ pub fn put_metadata_with(
         return Err(WriteError::cells("key", "a metadata key cannot be empty"));
     }
     let size = datatype.size().max(1);
-    if value.len() as u64 % size != 0 {
+    if !(value.len() as u64).is_multiple_of(size) {
         return Err(WriteError::cells(
             key,
             format!(

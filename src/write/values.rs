@@ -157,7 +157,7 @@ pub fn cell_bytes(dt: Datatype, cell_val_num: Option<u32>, v: &Value) -> Result<
                 dt.name()
             ));
         }
-    } else if bytes.len() as u64 % dt.size().max(1) != 0 {
+    } else if !(bytes.len() as u64).is_multiple_of(dt.size().max(1)) {
         return Err(format!(
             "{} is not a whole number of {} values",
             describe(v),

@@ -440,7 +440,7 @@ fn append_cells(
             for i in from..from + count {
                 let e = o.get(i + 1).map_or(c.data.len(), |e| *e as usize);
                 let b = &c.data[o[i] as usize..e];
-                if b.len() as u64 % f.value_size.max(1) != 0 {
+                if !(b.len() as u64).is_multiple_of(f.value_size.max(1)) {
                     return Err(WriteError::cells(&f.name, "a cell is not whole values"));
                 }
                 buf.starts.push(buf.data.len() as u64);
@@ -815,7 +815,7 @@ impl FragmentWriter {
                     }
                     prev = *x;
                 }
-                if c.data.len() as u64 % f.value_size.max(1) != 0 {
+                if !(c.data.len() as u64).is_multiple_of(f.value_size.max(1)) {
                     return Err(WriteError::cells(&f.name, "data is not whole values"));
                 }
                 o.len()
@@ -826,7 +826,7 @@ impl FragmentWriter {
                         "a fixed-size field takes no offsets",
                     ));
                 }
-                if c.data.len() as u64 % f.value_size != 0 {
+                if !(c.data.len() as u64).is_multiple_of(f.value_size) {
                     return Err(WriteError::cells(
                         &f.name,
                         format!(
