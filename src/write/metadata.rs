@@ -71,12 +71,20 @@ fn write_entry(
         entries: vec![entry],
     };
     let bytes = generic_tile(&encode(&table), version, opts.encryption_key)?;
-    // Written under a name readers skip (the engine ignores `.tmp` files in
-    // `__meta`), then renamed: a reader never sees half a file.
-    let tmp = dir.join(format!("{name}.tmp"));
-    util::write_new_synced(&tmp, &bytes)?;
+    // Written to a hidden file in the array's own folder (a name starting
+    // with `.`, which readers skip), then renamed into `__meta`: a reader
+    // never sees half a file. Not a `.tmp` name inside `__meta`: the engine
+    // takes any file there for a metadata file.
+    let tmp = array.join(format!(".tiledb-codec-tmp-{}", util::random_label()));
+    if let Err(e) = util::write_new_synced(&tmp, &bytes) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
     let path = dir.join(&name);
-    util::rename_synced(&tmp, &path)?;
+    if let Err(e) = util::rename_synced(&tmp, &path) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
     Ok(path)
 }
 

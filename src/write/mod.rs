@@ -19,8 +19,8 @@
 //! Crash safety: a fragment folder is written and synced in full before its
 //! commit marker is created (and synced), so a writer that stops at any point
 //! leaves no visible partial fragment; arrays are assembled in a temporary
-//! folder and renamed into place; metadata files are written under a `.tmp`
-//! name (skipped by readers) and renamed.
+//! folder and renamed into place; metadata files are written to a hidden
+//! file in the array's folder (skipped by readers) and renamed into `__meta`.
 
 mod error;
 pub mod fragment;
