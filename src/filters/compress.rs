@@ -96,6 +96,57 @@ fn zstd_decompress(input: &[u8], dest: &mut [u8]) -> std::io::Result<usize> {
     })
 }
 
+/// Zlib (the GZIP filter's stream) inflated with a state kept per thread:
+/// a fresh inflater allocates and clears tens of kilobytes, which was most of
+/// the cost of the small metadata tiles of many fragments. The whole stream
+/// must produce exactly `dest.len()` bytes and end.
+fn zlib_decompress(
+    input: &[u8],
+    dest: &mut [u8],
+    name: &'static str,
+) -> Result<usize, FilterError> {
+    use flate2::{Decompress, FlushDecompress, Status};
+    use std::cell::RefCell;
+    thread_local! {
+        static INFLATER: RefCell<Option<Decompress>> = const { RefCell::new(None) };
+    }
+    INFLATER.with(|c| {
+        let mut c = c.borrow_mut();
+        let d = c.get_or_insert_with(|| Decompress::new(true));
+        d.reset(true);
+        let err = |what: String| FilterError::new(name, what);
+        let status = d
+            .decompress(input, dest, FlushDecompress::Finish)
+            .map_err(|e| err(e.to_string()))?;
+        let produced = d.total_out() as usize;
+        match status {
+            Status::StreamEnd => Ok(produced),
+            // Output full, stream not ended: more bytes than declared, or a
+            // truncated stream that filled the buffer.
+            _ if produced == dest.len() => {
+                let mut extra = [0u8; 1];
+                let more = d
+                    .decompress(
+                        &input[d.total_in() as usize..],
+                        &mut extra,
+                        FlushDecompress::Finish,
+                    )
+                    .map_err(|e| err(e.to_string()))?;
+                if d.total_out() as usize > produced {
+                    Err(err(
+                        "part decompresses to more than its declared length".into()
+                    ))
+                } else if more == Status::StreamEnd {
+                    Ok(produced)
+                } else {
+                    Err(err("the compressed stream ends early".into()))
+                }
+            }
+            _ => Err(err("the compressed stream ends early".into())),
+        }
+    })
+}
+
 impl Compression {
     fn name_of(c: Compressor) -> &'static str {
         match c {
@@ -160,7 +211,7 @@ impl Compression {
         let name = Self::name_of(self.compressor);
         let original = dest.len();
         let produced = match self.compressor {
-            Compressor::Gzip => read_exactly(flate2::read::ZlibDecoder::new(input), dest, name)?,
+            Compressor::Gzip => zlib_decompress(input, dest, name)?,
             Compressor::Zstd => {
                 zstd_decompress(input, dest).map_err(|e| FilterError::new(name, e.to_string()))?
             }

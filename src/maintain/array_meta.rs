@@ -233,6 +233,7 @@ fn consolidate(
     Ok(ConsolidateReport {
         written: written.or(Some(vac_path)),
         consolidated: files.iter().map(|f| f.path.clone()).collect(),
+        sorted: false,
     })
 }
 

@@ -219,6 +219,7 @@ fn consolidate(
     Ok(ConsolidateReport {
         written: Some(path),
         consolidated,
+        sorted: false,
     })
 }
 

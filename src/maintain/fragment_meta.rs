@@ -149,6 +149,7 @@ fn consolidate(
     Ok(ConsolidateReport {
         written: Some(path),
         consolidated: entries.iter().map(|e| e.path.clone()).collect(),
+        sorted: false,
     })
 }
 

@@ -282,9 +282,11 @@ fn select(dir: &ArrayDirectory, range: super::TimeRange) -> Vec<&Entry> {
         if crosses(t1, t2) {
             continue;
         }
+        let in_run: std::collections::HashSet<&str> =
+            run.iter().map(|r| r.name.name.as_str()).collect();
         let overlapped = frags
             .iter()
-            .any(|f| !run.iter().any(|r| r.path == f.path) && f.name.t1 <= t2 && t1 <= f.name.t2);
+            .any(|f| !in_run.contains(&f.name.name.as_str()) && f.name.t1 <= t2 && t1 <= f.name.t2);
         if !overlapped {
             return run;
         }
@@ -406,6 +408,7 @@ fn consolidate(
     opts.progress
         .start("consolidating fragments", Some(total).filter(|t| *t > 0));
 
+    let mut sorted = false;
     #[cfg_attr(not(feature = "fail-points"), allow(unused_mut))]
     let (mut writer, reader) = if dense {
         // The union rectangle, read as a reader sees it at t2.
@@ -454,23 +457,48 @@ fn consolidate(
         // merged ones: they are not applied here.
         reader.dir.deletes.clear();
         reader.dir.updates.clear();
-        let mut w = FragmentWriter::sparse(array, wopts)?;
-        let q = Query {
-            order: Some(Order::Unordered),
-            memory_budget: Some(budget),
-            ..Query::default()
-        };
-        let mut any = false;
-        for b in reader.batches(&q)? {
-            let cells = b?;
-            let n = cells.len as u64;
-            if n == 0 {
-                continue;
+        // Fragments hold their cells in global order: merged as they are
+        // when one tile of each fits the budget; else (or when a fragment
+        // turns out not to be in the order) read and sorted.
+        let mut merged = None;
+        if super::merge::applicable(&reader, opts.memory_budget as u64 / 4 * 3) {
+            let mut w = FragmentWriter::sparse_in_order(array, wopts.clone())?;
+            match super::merge::merge(&reader, &mut w, &*opts.progress) {
+                Ok(n) => merged = Some((w, n > 0)),
+                Err(WriteError::OutOfOrder { .. }) => {
+                    w.abort();
+                    opts.progress.start(
+                        "consolidating fragments (sorting)",
+                        Some(total).filter(|t| *t > 0),
+                    );
+                }
+                Err(e) => return Err(e),
             }
-            any = true;
-            w.write(&to_columns(cells)?)?;
-            opts.progress.advance(n);
         }
+        sorted = merged.is_none();
+        let (w, any) = match merged {
+            Some(m) => m,
+            None => {
+                let mut w = FragmentWriter::sparse(array, wopts)?;
+                let q = Query {
+                    order: Some(Order::Unordered),
+                    memory_budget: Some(budget),
+                    ..Query::default()
+                };
+                let mut any = false;
+                for b in reader.batches(&q)? {
+                    let cells = b?;
+                    let n = cells.len as u64;
+                    if n == 0 {
+                        continue;
+                    }
+                    any = true;
+                    w.write(&to_columns(cells)?)?;
+                    opts.progress.advance(n);
+                }
+                (w, any)
+            }
+        };
         if !any {
             // Nothing to merge (every cell of the run is gone): leave it.
             w.abort();
@@ -523,6 +551,7 @@ fn consolidate(
     Ok(ConsolidateReport {
         written: Some(info.path),
         consolidated: run.iter().map(|f| f.path.clone()).collect(),
+        sorted,
     })
 }
 

@@ -13,6 +13,7 @@ pub mod evolve;
 pub mod fragment_meta;
 pub mod fragments;
 pub mod group;
+mod merge;
 pub mod meta;
 mod meta_files;
 
@@ -193,6 +194,10 @@ pub struct ConsolidateReport {
     pub written: Option<std::path::PathBuf>,
     /// What it supersedes (fragments, files), now listed for vacuuming.
     pub consolidated: Vec<std::path::PathBuf>,
+    /// Sparse fragments: whether their cells were read and sorted, rather
+    /// than merged as they lie in global order (which needs one tile of
+    /// every fragment within the memory budget).
+    pub sorted: bool,
 }
 
 /// How to vacuum.

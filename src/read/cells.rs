@@ -623,6 +623,13 @@ pub struct ArrayReader {
     stats: ReadStats,
 }
 
+impl ArrayReader {
+    /// What the reader has read so far.
+    pub(crate) fn read_stats(&self) -> &ReadStats {
+        &self.stats
+    }
+}
+
 /// Reads a field of a fragment and checks what the files gave against
 /// itself before cells are taken from it: var-sized offsets must rise
 /// within the var data, validity must cover every cell. `cells` is the

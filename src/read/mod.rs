@@ -9,7 +9,7 @@ pub mod export;
 pub mod field;
 pub mod query_condition;
 pub mod range;
-mod sparse;
+pub(crate) mod sparse;
 
 pub use cells::{ArrayReader, Batches, Cells, Column, Order, Query};
 pub use field::FieldData;

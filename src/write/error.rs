@@ -41,6 +41,14 @@ pub enum WriteError {
         /// What does not fit.
         what: String,
     },
+    /// A writer that takes cells in global order
+    /// ([`super::FragmentWriter::sparse_in_order`]) was given a cell that
+    /// comes before the one given before it.
+    #[error("cells: cell {cell} comes before the cell given before it in the global order")]
+    OutOfOrder {
+        /// The cell's index among the cells given to the writer.
+        cell: u64,
+    },
     /// The array already exists (create) or does not exist (write).
     #[error("{}: {what}", path.display())]
     Array {

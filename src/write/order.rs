@@ -192,6 +192,54 @@ impl GlobalOrder {
         k
     }
 
+    /// [`GlobalOrder::key`] of the cell whose coordinate along dimension
+    /// `d` is `coord(d)`, written into `out` (cleared first): no allocation
+    /// once `out` has room.
+    pub fn key_into<'a>(&self, coord: impl Fn(usize) -> Coord<'a>, out: &mut Vec<u64>) {
+        out.clear();
+        let n = self.dims.len();
+        if self.is_hilbert() {
+            let cs: Vec<Coord> = (0..n).map(coord).collect();
+            out.push(self.hilbert_value(&cs));
+            return;
+        }
+        let mut push = |d: usize| {
+            if let Some(t) = self.tile_idx(d, &coord(d)) {
+                out.push(t);
+            }
+        };
+        if self.tile_order == Layout::ColMajor {
+            (0..n).rev().for_each(&mut push);
+        } else {
+            (0..n).for_each(&mut push);
+        }
+    }
+
+    /// [`GlobalOrder::cmp`] of two cells given by their keys and their
+    /// coordinates per dimension (computed as they are compared).
+    pub fn cmp_by<'a, 'b>(
+        &self,
+        ka: &[u64],
+        a: impl Fn(usize) -> Coord<'a>,
+        kb: &[u64],
+        b: impl Fn(usize) -> Coord<'b>,
+    ) -> Ordering {
+        match ka.cmp(kb) {
+            Ordering::Equal => {}
+            o => return o,
+        }
+        let n = self.dims.len();
+        let col = self.cell_order == Layout::ColMajor;
+        for i in 0..n {
+            let d = if col { n - 1 - i } else { i };
+            match a(d).order(&b(d)) {
+                Ordering::Equal => {}
+                o => return o,
+            }
+        }
+        Ordering::Equal
+    }
+
     /// Compares two cells: their keys, then their coordinates in cell order
     /// (row-major for Hilbert).
     pub fn cmp(&self, ka: &[u64], ca: &[Coord], kb: &[u64], cb: &[Coord]) -> Ordering {

@@ -49,12 +49,30 @@ impl FragmentWriter {
                 }
             }
             Mode::Sparse {
+                in_order: Some(state),
+                order,
+                ..
+            } => {
+                if self.received == 0 {
+                    return Err(WriteError::cells("", "no cells to write"));
+                }
+                let order = order.clone();
+                let sets = state.finish(&order);
+                self.dropped = state.dropped;
+                for set in sets {
+                    self.queue(set)?;
+                }
+            }
+            Mode::Sparse {
                 sorter,
                 allows_dups,
                 capacity,
                 order,
+                ..
             } => {
-                let sorter = sorter.take().unwrap();
+                let sorter = sorter
+                    .take()
+                    .ok_or_else(|| WriteError::cells("", "the writer has finished"))?;
                 let (dups, cap) = (*allows_dups, *capacity);
                 let order = order.clone();
                 if self.received == 0 {
@@ -81,7 +99,7 @@ impl FragmentWriter {
                                     .all(|(a, b)| a.0 == b.0);
                             if same {
                                 dropped += 1;
-                            } else if let Some(set) = tb.push(&p, &order) {
+                            } else if let Some(set) = tb.push(&p.fields, &order) {
                                 if let Err(e) = self.queue(set) {
                                     err = Some(e);
                                     return Err(WriteError::cells("", "stopped"));
@@ -93,7 +111,7 @@ impl FragmentWriter {
                     })
                     .map_err(|e| err.take().unwrap_or(e))?;
                 if let Some(p) = prev.take() {
-                    if let Some(set) = tb.push(&p, &order) {
+                    if let Some(set) = tb.push(&p.fields, &order) {
                         self.queue(set)?;
                     }
                 }

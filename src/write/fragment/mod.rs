@@ -364,6 +364,8 @@ enum Mode {
     Sparse {
         order: GlobalOrder,
         sorter: Option<CellSorter>,
+        /// Cells given in global order ([`FragmentWriter::sparse_in_order`]).
+        in_order: Option<Box<sparse::InOrder>>,
         allows_dups: bool,
         capacity: u64,
     },
@@ -491,12 +493,22 @@ impl FragmentWriter {
     /// A dense fragment covering `rect` (an inclusive `(lo, hi)` per
     /// dimension); the cells come in row-major order of the rectangle.
     pub fn dense(array: &Path, rect: &[(i128, i128)], opts: WriteOptions) -> WriteResult<Self> {
-        Self::open(array, Some(rect), opts)
+        Self::open(array, Some(rect), false, opts)
     }
 
     /// A sparse fragment; cells come in any order.
     pub fn sparse(array: &Path, opts: WriteOptions) -> WriteResult<Self> {
-        Self::open(array, None, opts)
+        Self::open(array, None, false, opts)
+    }
+
+    /// A sparse fragment whose cells come in the array's global order (as
+    /// a global-order read or a merge of fragments gives them): they are
+    /// cut into tiles as they come, with no sorting and no scratch files. A
+    /// cell that comes before the one given before it fails the write.
+    /// Cells of equal coordinates in an array without duplicates: the later
+    /// one is kept, as [`FragmentWriter::sparse`] keeps it.
+    pub fn sparse_in_order(array: &Path, opts: WriteOptions) -> WriteResult<Self> {
+        Self::open(array, None, true, opts)
     }
 
     /// Stops the writer right after `step`, leaving what it wrote (for
@@ -521,7 +533,12 @@ impl FragmentWriter {
         &self.schema
     }
 
-    fn open(array: &Path, rect: Option<&[(i128, i128)]>, opts: WriteOptions) -> WriteResult<Self> {
+    fn open(
+        array: &Path,
+        rect: Option<&[(i128, i128)]>,
+        in_order: bool,
+        opts: WriteOptions,
+    ) -> WriteResult<Self> {
         let scratch = opts
             .scratch_dir
             .clone()
@@ -649,6 +666,7 @@ impl FragmentWriter {
             None => Mode::Sparse {
                 order: GlobalOrder::new(&schema),
                 sorter: None,
+                in_order: None,
                 allows_dups: schema.allows_dups.unwrap_or(0) != 0,
                 capacity: schema.capacity.max(1),
             },
@@ -715,7 +733,13 @@ impl FragmentWriter {
             fields,
             schema,
         };
-        if let Mode::Sparse { order, .. } = &w.mode {
+        if let (true, Mode::Sparse { capacity, .. }) = (in_order, &w.mode) {
+            let tiles = sparse::SparseTiles::new(&w.fields, n_attr, n_dim, *capacity);
+            let state = sparse::InOrder::new(tiles, w.fields.len());
+            if let Mode::Sparse { in_order: s, .. } = &mut w.mode {
+                *s = Some(Box::new(state));
+            }
+        } else if let Mode::Sparse { order, .. } = &w.mode {
             let mut sort_fields: Vec<SortField> = Vec::new();
             // Dimensions first: the sorter compares them.
             for f in w.fields[n_attr..].iter().chain(&w.fields[..n_attr]) {
@@ -933,24 +957,39 @@ impl FragmentWriter {
         }
         // Sparse: check the coordinates, then sort.
         let n_attr = self.schema.attributes.len();
-        let Mode::Sparse { order, sorter, .. } = &mut self.mode else {
+        let Mode::Sparse {
+            order,
+            sorter,
+            in_order,
+            allows_dups,
+            ..
+        } = &mut self.mode
+        else {
             unreachable!()
         };
-        let sorter = sorter.as_mut().unwrap();
         let mut view: Vec<(&[u8], u8)> = Vec::with_capacity(self.fields.len());
+        let mut full = Vec::new();
         for i in 0..n {
             view.clear();
+            let index = self.received + i as u64;
             for (fi, f) in self.fields[n_attr..].iter().enumerate() {
                 let (b, v) = cell(n_attr + fi, f, i);
-                check_coord(order, fi, b, &f.name, self.received + i as u64)?;
+                check_coord(order, fi, b, &f.name, index)?;
                 view.push((b, v));
             }
             for (fi, f) in self.fields[..n_attr].iter().enumerate() {
                 view.push(cell(fi, f, i));
             }
-            sorter.push(&view)?;
+            match (in_order.as_mut(), sorter.as_mut()) {
+                (Some(s), _) => full.extend(s.push(&view, order, *allows_dups, index)?),
+                (None, Some(s)) => s.push(&view)?,
+                (None, None) => unreachable!("a sparse writer sorts or takes cells in order"),
+            }
         }
         self.received += n as u64;
+        for set in full {
+            self.queue(set)?;
+        }
         Ok(())
     }
 

@@ -76,10 +76,14 @@ impl SparseTiles {
         self.cells = 0;
     }
 
-    /// Adds a cell (sorter layout: dimensions, then attributes); returns a
-    /// full tile.
-    pub(super) fn push(&mut self, cell: &OwnedCell, order: &GlobalOrder) -> Option<RawSet> {
-        for (k, (b, v)) in cell.fields.iter().enumerate() {
+    /// Adds a cell (sorter layout: dimensions, then attributes; per field
+    /// its bytes and validity); returns a full tile.
+    pub(super) fn push<B: AsRef<[u8]>>(
+        &mut self,
+        cell: &[(B, u8)],
+        order: &GlobalOrder,
+    ) -> Option<RawSet> {
+        for (k, (b, v)) in cell.iter().enumerate() {
             // Sorter position k -> writer field index.
             let fi = if k < self.n_dim {
                 self.n_attr + k
@@ -90,18 +94,32 @@ impl SparseTiles {
             if let Some(o) = &mut tile.offsets {
                 o.push(tile.data.len() as u64);
             }
-            tile.data.extend_from_slice(b);
+            tile.data.extend_from_slice(b.as_ref());
             if let Some(val) = &mut tile.validity {
                 val.push(*v);
             }
             tile.cells += 1;
         }
-        let coords = &cell.fields[..self.n_dim];
+        let coords = &cell[..self.n_dim];
         if self.mbr.is_empty() {
-            self.mbr = coords.iter().map(|(b, _)| (b.clone(), b.clone())).collect();
+            self.mbr = coords
+                .iter()
+                .map(|(b, _)| (b.as_ref().to_vec(), b.as_ref().to_vec()))
+                .collect();
         } else {
-            let m: MbrBytes = coords.iter().map(|(b, _)| (b.clone(), b.clone())).collect();
-            union_into(&mut self.mbr, &m, order);
+            // Widened in place: bytes are copied only when a bound moves.
+            for (d, ((lo, hi), (b, _))) in self.mbr.iter_mut().zip(coords).enumerate() {
+                let b = b.as_ref();
+                let c = order.coord(d, b);
+                if c.order(&order.coord(d, lo)).is_lt() {
+                    lo.clear();
+                    lo.extend_from_slice(b);
+                }
+                if order.coord(d, hi).order(&c).is_lt() {
+                    hi.clear();
+                    hi.extend_from_slice(b);
+                }
+            }
         }
         self.cells += 1;
         (self.cells == self.capacity).then(|| self.take())
@@ -134,5 +152,88 @@ impl SparseTiles {
 
     pub(super) fn finish(&mut self) -> Option<RawSet> {
         (self.cells > 0).then(|| self.take())
+    }
+}
+
+/// The sparse writer's state when cells come in global order: they are cut
+/// into tiles as they come.
+pub(super) struct InOrder {
+    pub(super) tiles: SparseTiles,
+    /// The last cell given (sorter layout: dimensions, then attributes),
+    /// held back so that a later cell of the same coordinates can replace
+    /// it when duplicates are not allowed; buffers reused from cell to cell.
+    pub(super) last: Vec<(Vec<u8>, u8)>,
+    pub(super) has_last: bool,
+    pub(super) last_key: Vec<u64>,
+    pub(super) key: Vec<u64>,
+    pub(super) dropped: u64,
+}
+
+impl InOrder {
+    pub(super) fn new(tiles: SparseTiles, fields: usize) -> Self {
+        InOrder {
+            tiles,
+            last: vec![(Vec::new(), 1); fields],
+            has_last: false,
+            last_key: Vec::new(),
+            key: Vec::new(),
+            dropped: 0,
+        }
+    }
+
+    /// Takes a cell (sorter layout), which must not come before the last
+    /// one; returns a full tile.
+    pub(super) fn push(
+        &mut self,
+        cell: &[(&[u8], u8)],
+        order: &GlobalOrder,
+        allows_dups: bool,
+        index: u64,
+    ) -> WriteResult<Option<RawSet>> {
+        let n_dim = self.tiles.n_dim;
+        order.key_into(|d| order.coord(d, cell[d].0), &mut self.key);
+        let mut full = None;
+        if self.has_last {
+            let last = &self.last;
+            let o = order.cmp_by(
+                &self.last_key,
+                |d| order.coord(d, &last[d].0),
+                &self.key,
+                |d| order.coord(d, cell[d].0),
+            );
+            if o.is_gt() {
+                return Err(WriteError::OutOfOrder { cell: index });
+            }
+            // Duplicates are equal coordinate bytes, as in the sorted path.
+            let same = !allows_dups
+                && o.is_eq()
+                && last[..n_dim]
+                    .iter()
+                    .zip(&cell[..n_dim])
+                    .all(|(a, b)| a.0 == b.0);
+            if same {
+                self.dropped += 1;
+            } else {
+                full = self.tiles.push(&self.last, order);
+            }
+        }
+        for ((b, v), (nb, nv)) in self.last.iter_mut().zip(cell) {
+            b.clear();
+            b.extend_from_slice(nb);
+            *v = *nv;
+        }
+        std::mem::swap(&mut self.last_key, &mut self.key);
+        self.has_last = true;
+        Ok(full)
+    }
+
+    /// The last cell into its tile, and the tile the cells end in.
+    pub(super) fn finish(&mut self, order: &GlobalOrder) -> Vec<RawSet> {
+        let mut out = Vec::new();
+        if std::mem::take(&mut self.has_last) {
+            out.extend(self.tiles.push(&self.last, order));
+        }
+        out.extend(self.tiles.finish());
+        out
     }
 }
