@@ -465,7 +465,9 @@ fn consolidate(
             let mut w = FragmentWriter::sparse_in_order(array, wopts.clone())?;
             match super::merge::merge(&reader, &mut w, &*opts.progress) {
                 Ok(n) => merged = Some((w, n > 0)),
-                Err(WriteError::OutOfOrder { .. }) => {
+                // Out of order, or a fragment the merge cannot take:
+                // sorted instead.
+                Err(WriteError::OutOfOrder { .. } | WriteError::Unsupported(_)) => {
                     w.abort();
                     opts.progress.start(
                         "consolidating fragments (sorting)",
@@ -658,18 +660,12 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
         }
         Ok(())
     };
-    for c in &commits {
-        std::fs::remove_file(c).map_err(|e| WriteError::io(c, e))?;
-        report.removed.push(c.clone());
-        opts.progress.advance(1);
-    }
+    remove_all(&commits, |p| std::fs::remove_file(p), &*opts.progress)?;
+    report.removed.extend(commits.iter().cloned());
     sync_parents(&commits)?;
     checkpoint!(stop, CommitsRemoved);
-    for f in &folders {
-        std::fs::remove_dir_all(f).map_err(|e| WriteError::io(f, e))?;
-        report.removed.push(f.clone());
-        opts.progress.advance(1);
-    }
+    remove_all(&folders, |p| std::fs::remove_dir_all(p), &*opts.progress)?;
+    report.removed.extend(folders.iter().cloned());
     sync_parents(&folders)?;
     checkpoint!(stop, FoldersRemoved);
     for v in &vacs {
@@ -681,6 +677,41 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
     checkpoint!(stop, VacuumFilesRemoved);
     opts.progress.finish();
     Ok(report)
+}
+
+/// Removes every path with `remove`, from several threads: removing
+/// thousands of small files and folders waits on the disk far more than it
+/// computes, and the waits overlap. The first failure is returned (the
+/// other paths may or may not be gone).
+fn remove_all(
+    paths: &[PathBuf],
+    remove: impl Fn(&Path) -> std::io::Result<()> + Sync,
+    progress: &dyn crate::Progress,
+) -> WriteResult<()> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    const THREADS: usize = 16;
+    let next = AtomicUsize::new(0);
+    let failed: std::sync::Mutex<Option<WriteError>> = std::sync::Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..THREADS.min(paths.len()) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(p) = paths.get(i) else { break };
+                if let Err(e) = remove(p) {
+                    let mut f = failed.lock().unwrap_or_else(|e| e.into_inner());
+                    f.get_or_insert(WriteError::io(p, e));
+                    // The others stop at their next path.
+                    next.store(paths.len(), Ordering::Relaxed);
+                    break;
+                }
+                progress.advance(1);
+            });
+        }
+    });
+    match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// The commits (`<name>.wrt`, relative to the array) that consolidated

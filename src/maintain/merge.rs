@@ -50,7 +50,10 @@ pub(super) fn applicable(reader: &ArrayReader, budget: u64) -> bool {
         .iter()
         .map(|f| f.cell_num().unwrap_or(capacity).min(capacity))
         .fold(0u64, |a, c| a.saturating_add(c.saturating_mul(per_cell)));
-    reader.fragments.iter().all(|f| f.version() >= 5) && tiles <= budget
+    let footers = reader.fragments.iter().all(|f| {
+        f.version() >= 5 && matches!(f.metadata, crate::array::fragment::Metadata::Footer(_))
+    });
+    footers && tiles <= budget
 }
 
 /// The array's dimensions and attributes, as the latest schema has them.
@@ -291,22 +294,11 @@ impl Out {
         self.len += 1;
     }
 
-    fn flush(&mut self, w: &mut FragmentWriter) -> WriteResult<usize> {
-        let n = self.len;
-        if n > 0 {
-            w.write(&self.cols)?;
-            for c in &mut self.cols {
-                c.data.clear();
-                if let Some(o) = &mut c.offsets {
-                    o.clear();
-                }
-                if let Some(v) = &mut c.validity {
-                    v.clear();
-                }
-            }
-            self.len = 0;
-        }
-        Ok(n)
+    /// The columns so far, handed over; empty ones take their place.
+    fn take(&mut self, shape: &Shape) -> (Vec<Column>, usize) {
+        let fresh = Out::new(shape);
+        let n = std::mem::replace(&mut self.len, 0);
+        (std::mem::replace(&mut self.cols, fresh.cols), n)
     }
 }
 
@@ -407,11 +399,40 @@ fn entry(c: &Cursor, pos: usize, shape: &Shape) -> Entry {
 /// Merges the reader's fragments into `writer` (made with
 /// [`FragmentWriter::sparse_in_order`]); returns the cells handed over.
 /// The reader's deletes are not applied (they keep applying to the new
-/// fragment).
+/// fragment). The writer runs on a thread of its own, a batch behind the
+/// merge.
 pub(super) fn merge(
     reader: &ArrayReader,
     writer: &mut FragmentWriter,
     progress: &dyn Progress,
+) -> WriteResult<u64> {
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Column>>(2);
+        let written = s.spawn(move || -> WriteResult<()> {
+            for cols in rx {
+                writer.write(&cols)?;
+            }
+            Ok(())
+        });
+        let merged = merge_cells(reader, progress, &mut |cols| {
+            // A closed channel: the writer failed, and says why below.
+            tx.send(cols)
+                .map_err(|_| WriteError::Unsupported("the writer stopped".into()))
+        });
+        drop(tx);
+        let written = written
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        written?;
+        merged
+    })
+}
+
+/// The merge itself: batches of cells in global order go to `send`.
+fn merge_cells(
+    reader: &ArrayReader,
+    progress: &dyn Progress,
+    send: &mut dyn FnMut(Vec<Column>) -> WriteResult<()>,
 ) -> WriteResult<u64> {
     let (dims, attrs) = fields(reader).ok_or_else(|| {
         WriteError::Unsupported("a field of the schema has an unknown datatype".into())
@@ -523,10 +544,17 @@ pub(super) fn merge(
         // Whether the next cell in the merge has the same coordinates.
         let next_equal = !allows_dups && {
             let same_in_frag = c.at + 1 < c.len
-                && (0..n_dim).all(|d| {
-                    let s = shape.dims[d].cell_size();
-                    c.tile.dims[d].cell(c.at, s) == c.tile.dims[d].cell(c.at + 1, s)
-                });
+                && if shape.packed {
+                    // Equal packed keys: equal coordinates (or -0.0 and
+                    // 0.0, which the group tells apart by their bytes).
+                    let w = shape.width;
+                    c.key[c.at * w..(c.at + 1) * w] == c.key[(c.at + 1) * w..(c.at + 2) * w]
+                } else {
+                    (0..n_dim).all(|d| {
+                        let s = shape.dims[d].cell_size();
+                        c.tile.dims[d].cell(c.at, s) == c.tile.dims[d].cell(c.at + 1, s)
+                    })
+                };
             same_in_frag
                 || heap
                     .second(&less!())
@@ -568,13 +596,17 @@ pub(super) fn merge(
             group.clear();
         }
         if out.len >= BATCH_CELLS {
-            let n = out.flush(writer)?;
+            let (cols, n) = out.take(&shape);
+            send(cols)?;
             total += n as u64;
             progress.advance(n as u64);
         }
     }
-    let n = out.flush(writer)?;
-    total += n as u64;
-    progress.advance(n as u64);
+    let (cols, n) = out.take(&shape);
+    if n > 0 {
+        send(cols)?;
+        total += n as u64;
+        progress.advance(n as u64);
+    }
     Ok(total)
 }
