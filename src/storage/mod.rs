@@ -11,6 +11,9 @@ use std::sync::{Arc, RwLock};
 
 use crate::error::{Error, Result};
 
+#[cfg(feature = "object-store")]
+pub mod object;
+
 enum Bytes {
     Map(memmap2::Mmap),
     /// Bytes shared with a [`MemoryStorage`].
