@@ -98,9 +98,21 @@ impl Moto {
     /// The engine's cells of each array (`s3://` URI, key), read from this
     /// server in one Python process.
     fn engine_cells(&self, arrays: &[(String, Option<String>)]) -> Vec<Result<Vec<Value>, String>> {
+        self.engine(arrays, &[])
+            .into_iter()
+            .map(|e| match e.get("cells") {
+                Some(c) => Ok(c.as_array().cloned().unwrap()),
+                None => Err(e["error"].to_string()),
+            })
+            .collect()
+    }
+
+    /// engine_s3_cells.py's entries for `arrays`.
+    fn engine(&self, arrays: &[(String, Option<String>)], args: &[&str]) -> Vec<Value> {
         let mut child = Command::new(common::engine_python())
             .arg(common::root().join("tests/engine/engine_s3_cells.py"))
             .arg(self.endpoint())
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -116,12 +128,7 @@ impl Moto {
         );
         let v: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v.len(), arrays.len());
-        v.into_iter()
-            .map(|e| match e.get("cells") {
-                Some(c) => Ok(c.as_array().cloned().unwrap()),
-                None => Err(e["error"].to_string()),
-            })
-            .collect()
+        v
     }
 }
 
@@ -333,4 +340,52 @@ fn arrays_imported_into_s3_are_read_by_the_engine() {
     let out = consolidate.output().unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not support object-store URLs"));
+}
+
+/// Opening an array and reading one tile (the first cell of a 2-D dense
+/// array, both attributes): our requests and bytes, and the engine's
+/// (TileDB's VFS counters), printed for the README's comparison. We make
+/// one LIST (the whole array, recursively) and one GET per object the read
+/// needs.
+#[test]
+fn requests_to_open_an_array_and_read_one_tile() {
+    let moto = Moto::start();
+    moto.bucket("counts");
+    let local = common::root().join("tests/fixtures/v22/dense_int_2d");
+    {
+        let (storage, root) = moto.open("s3://counts");
+        upload(&storage, &local, &root.join("dense_int_2d"));
+    }
+    let (storage, path) = moto.open("s3://counts/dense_int_2d");
+    let array =
+        tiledb_codec::Array::open_in(storage.clone().into(), &path, &ReadOptions::default())
+            .unwrap();
+    let batch = array
+        .reader()
+        .range("rows", 1..=1)
+        .range("cols", 1..=1)
+        .read()
+        .unwrap();
+    assert_eq!(batch.len(), 1);
+    let ours = storage.stats().snapshot();
+    let mut objects = Vec::new();
+    files(&local, Path::new(""), &mut objects);
+    assert_eq!(ours.lists, 1, "one LIST for the whole array: {ours}");
+    assert_eq!(ours.puts, 0);
+    assert!(ours.gets < objects.len() as u64, "{ours}: {} objects", objects.len());
+
+    let engine = moto.engine(&[("s3://counts/dense_int_2d".into(), None)], &["--one-cell"]);
+    let stats = &engine[0]["stats"];
+    let cell = &engine[0]["cells"][0];
+    let a = batch.column::<i32>("a").unwrap()[0];
+    assert_eq!(cell["a"][0].as_i64(), Some(a as i64), "{cell}");
+    eprintln!(
+        "open + one tile of v22/dense_int_2d ({} objects): ours {ours}; the engine: {} reads, {} bytes read, {} size look-ups (its LISTs are not counted)",
+        objects.len(),
+        stats["read_ops_num"],
+        stats["read_byte_num"],
+        stats["file_size_num"]
+    );
+    let engine_reads = stats["read_ops_num"].as_u64().unwrap();
+    assert!(ours.gets <= engine_reads, "{ours}, engine {stats}");
 }
