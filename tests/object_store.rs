@@ -372,9 +372,16 @@ fn requests_to_open_an_array_and_read_one_tile() {
     files(&local, Path::new(""), &mut objects);
     assert_eq!(ours.lists, 1, "one LIST for the whole array: {ours}");
     assert_eq!(ours.puts, 0);
-    assert!(ours.gets < objects.len() as u64, "{ours}: {} objects", objects.len());
+    assert!(
+        ours.gets < objects.len() as u64,
+        "{ours}: {} objects",
+        objects.len()
+    );
 
-    let engine = moto.engine(&[("s3://counts/dense_int_2d".into(), None)], &["--one-cell"]);
+    let engine = moto.engine(
+        &[("s3://counts/dense_int_2d".into(), None)],
+        &["--one-cell"],
+    );
     let stats = &engine[0]["stats"];
     let cell = &engine[0]["cells"][0];
     let a = batch.column::<i32>("a").unwrap()[0];

@@ -394,6 +394,10 @@ impl Storage for ObjectStorage {
         })
     }
 
+    fn ranged(&self) -> bool {
+        true
+    }
+
     fn read_range(&self, path: &Path, range: std::ops::Range<u64>) -> Result<Vec<u8>> {
         if range.is_empty() {
             return Ok(Vec::new());
