@@ -46,7 +46,8 @@ pub struct ObjectStats {
 pub struct StatsSnapshot {
     /// GET requests (whole objects and ranges).
     pub gets: u64,
-    /// LIST requests (pages of a listing).
+    /// LIST requests: the pages of the listings, counted as S3 pages them
+    /// (1,000 keys a page).
     pub lists: u64,
     /// PUT and DELETE requests.
     pub puts: u64,
@@ -108,7 +109,8 @@ pub fn is_url(path: &str) -> bool {
 pub struct ObjectStorage {
     store: Arc<dyn ObjectStore>,
     base: String,
-    rt: tokio::runtime::Runtime,
+    /// The private runtime (taken only on drop).
+    rt: std::mem::ManuallyDrop<tokio::runtime::Runtime>,
     /// Recursive listings by prefix (the key below `base`): key -> size.
     listings: Mutex<BTreeMap<String, Arc<BTreeMap<String, u64>>>>,
     stats: Arc<ObjectStats>,
@@ -141,7 +143,7 @@ impl ObjectStorage {
         Ok(ObjectStorage {
             store,
             base: base.trim_end_matches('/').to_string(),
-            rt,
+            rt: std::mem::ManuallyDrop::new(rt),
             listings: Mutex::new(BTreeMap::new()),
             stats: Arc::default(),
         })
@@ -201,6 +203,23 @@ impl ObjectStorage {
         self.stats.clone()
     }
 
+    /// Runs `f` to completion on the private runtime. From inside another
+    /// tokio runtime (where blocking on ours would panic) it is driven
+    /// from a thread of its own.
+    fn block_on<F: std::future::Future + Send>(&self, f: F) -> F::Output
+    where
+        F::Output: Send,
+    {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return self.rt.block_on(f);
+        }
+        std::thread::scope(|s| {
+            s.spawn(|| self.rt.block_on(f))
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p))
+        })
+    }
+
     /// The path (URL) of the object `key`.
     pub fn path_of(&self, key: &str) -> PathBuf {
         PathBuf::from(format!("{}/{}", self.base, key))
@@ -253,7 +272,6 @@ impl ObjectStorage {
             Some(ObjectPath::parse(key).map_err(|e| store_err(path, e))?)
         };
         let metas: Vec<object_store::ObjectMeta> = self
-            .rt
             .block_on(async {
                 let stream = self.store.list(prefix.as_ref());
                 stream.try_collect().await
@@ -296,7 +314,7 @@ impl ObjectStorage {
             }
             let store = &self.store;
             let stats = &self.stats;
-            self.rt.block_on(async {
+            self.block_on(async {
                 let puts = jobs
                     .into_iter()
                     .map(|(remote, location, bytes)| async move {
@@ -324,7 +342,7 @@ impl ObjectStorage {
             .iter()
             .map(|p| Ok((p.clone(), self.object_path(p)?)))
             .collect::<Result<Vec<_>>>()?;
-        self.rt.block_on(async {
+        self.block_on(async {
             let dels = jobs.into_iter().map(|(p, location)| async move {
                 store
                     .delete(&location)
@@ -359,7 +377,6 @@ impl ObjectStorage {
     fn get(&self, path: &Path, range: Option<std::ops::Range<u64>>) -> Result<Vec<u8>> {
         let location = self.object_path(path)?;
         let bytes = self
-            .rt
             .block_on(async {
                 match range {
                     Some(r) => self.store.get_range(&location, r).await,
@@ -378,6 +395,16 @@ impl ObjectStorage {
             .bytes
             .fetch_add(bytes.len() as u64, Ordering::Relaxed);
         Ok(Vec::from(bytes))
+    }
+}
+
+impl Drop for ObjectStorage {
+    fn drop(&mut self) {
+        // SAFETY: not used again; the field is dropped only here.
+        let rt = unsafe { std::mem::ManuallyDrop::take(&mut self.rt) };
+        // Dropping a runtime blocks, which panics inside another runtime:
+        // shut it down without waiting.
+        rt.shutdown_background();
     }
 }
 
@@ -449,10 +476,60 @@ impl Storage for ObjectStorage {
         if l.is_empty() {
             // Maybe a single object.
             let location = ObjectPath::parse(&key).ok()?;
-            let head = self.rt.block_on(self.store.head(&location));
+            let head = self.block_on(self.store.head(&location));
             self.stats.gets.fetch_add(1, Ordering::Relaxed);
             return head.ok().map(|_| Kind::File);
         }
         Some(Kind::Folder)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::{ArrayReader, Query};
+    use crate::ReadOptions;
+
+    fn fixture() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/v22/sparse_int_2d")
+    }
+
+    fn cells(storage: StorageRef, path: &Path) -> Vec<serde_json::Value> {
+        let r = ArrayReader::open_in(storage, path, None, &ReadOptions::default()).unwrap();
+        let c = r.read(&Query::default()).unwrap();
+        (0..c.len).map(|i| c.row(i)).collect()
+    }
+
+    #[test]
+    fn file_urls_read_as_local_paths_with_one_list() {
+        let url = format!("file://{}", fixture().display());
+        let (storage, path) =
+            ObjectStorage::from_url(&url, std::iter::empty::<(&str, &str)>()).unwrap();
+        assert_eq!(path, PathBuf::from(&url));
+        let ours = cells(storage.clone().into(), &path);
+        assert_eq!(ours, cells(StorageRef::default(), &fixture()));
+        let s = storage.stats().snapshot();
+        assert_eq!(s.lists, 1, "{s}");
+        assert!(s.gets > 0 && s.bytes > 0, "{s}");
+        let Err(missing) = storage.open(&path.join("no_such_file")) else {
+            panic!("no_such_file opened")
+        };
+        assert!(missing.to_string().contains("no_such_file"), "{missing}");
+        assert!(storage.key(Path::new("s3://elsewhere/x")).is_err());
+        assert!(storage.key(&path.join("../x")).is_err());
+    }
+
+    #[test]
+    fn used_and_dropped_inside_another_runtime_without_panicking() {
+        let url = format!("file://{}", fixture().display());
+        let outer = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let n = outer.block_on(async {
+            let (storage, path) =
+                ObjectStorage::from_url(&url, std::iter::empty::<(&str, &str)>()).unwrap();
+            cells(storage.into(), &path).len()
+        });
+        assert!(n > 0);
     }
 }
