@@ -142,8 +142,20 @@ impl Array {
     /// Opens the array at `path` with options (an encryption key, limits,
     /// the schema or timestamps to read at).
     pub fn open_with(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array, ArrayError> {
+        Self::open_in(crate::storage::StorageRef::default(), path, opts)
+    }
+
+    /// Opens the array at `path` of `storage`: an object store
+    /// (`storage::object::ObjectStorage::from_url("s3://bucket/array", options)`
+    /// gives both, with the feature `object-store`), objects in memory, or
+    /// local files.
+    pub fn open_in(
+        storage: crate::storage::StorageRef,
+        path: impl AsRef<Path>,
+        opts: &ReadOptions,
+    ) -> Result<Array, ArrayError> {
         let path = path.as_ref().to_path_buf();
-        let reader = ArrayReader::open(&path, opts)?;
+        let reader = ArrayReader::open_in(storage, &path, None, opts)?;
         let schema = read_schema(&reader)?;
         Ok(Array {
             path,

@@ -22,7 +22,7 @@ pub fn read_array_metadata(
 ) -> Result<BTreeMap<String, MetadataValue>> {
     let mut merged: BTreeMap<Vec<u8>, MetadataValue> = BTreeMap::new();
     for e in &dir.metadata {
-        let file = MappedFile::open(&e.path)?;
+        let file = dir.storage.open(&e.path)?;
         let tile = read_generic_tile(&file, 0, opts)?;
         let md: ArrayMetadata = decode_all(&tile.data, &e.path, 0, ())?;
         for entry in md.entries {

@@ -53,14 +53,33 @@ impl FieldData {
     }
 }
 
+/// A data file of a fragment: mapped whole (local files), or, from a
+/// storage that prefers ranged reads ([`crate::storage::Storage::ranged`]:
+/// object stores), fetched tile by tile as tiles are asked for, each tile's
+/// byte range once.
 struct TileFile {
+    /// The whole file; for a ranged file, an empty stand-in naming it.
     file: MappedFile,
+    /// The tiles fetched so far, by tile number (ranged files only).
+    ranged: Option<(
+        crate::storage::StorageRef,
+        Vec<std::sync::OnceLock<Vec<u8>>>,
+    )>,
 }
 
 impl TileFile {
-    fn open(frag: &Fragment, path: PathBuf) -> Result<Self> {
+    /// Opens `path`, a file of `tiles` tiles.
+    fn open(frag: &Fragment, path: PathBuf, tiles: usize) -> Result<Self> {
+        if frag.storage.ranged() {
+            let slots = (0..tiles).map(|_| std::sync::OnceLock::new()).collect();
+            return Ok(TileFile {
+                file: MappedFile::from_vec(&path, Vec::new()),
+                ranged: Some((frag.storage.clone(), slots)),
+            });
+        }
         Ok(TileFile {
             file: frag.storage.open(&path)?,
+            ranged: None,
         })
     }
 
@@ -78,18 +97,33 @@ impl TileFile {
             ));
         };
         let end = offsets.get(t + 1).copied().unwrap_or(file_size);
-        let bytes = self.file.bytes();
-        if start > end || end > bytes.len() as u64 {
-            return Err(Error::decode(
+        let spans = |len: u64| {
+            Error::decode(
                 self.file.path(),
                 start,
                 "TileOffsets",
                 "values",
-                format!(
-                    "tile {t} spans bytes {start}..{end} of a {}-byte file",
-                    bytes.len()
-                ),
-            ));
+                format!("tile {t} spans bytes {start}..{end} of a {len}-byte file"),
+            )
+        };
+        if let Some((storage, slots)) = &self.ranged {
+            if start > end {
+                return Err(spans(file_size));
+            }
+            let slot = slots.get(t).ok_or_else(|| spans(file_size))?;
+            if slot.get().is_none() {
+                let bytes = storage.read_range(self.file.path(), start..end)?;
+                if bytes.len() as u64 != end - start {
+                    return Err(spans(start + bytes.len() as u64));
+                }
+                let _ = slot.set(bytes);
+            }
+            let bytes = slot.get().ok_or_else(|| spans(file_size))?;
+            return Ok((start, bytes));
+        }
+        let bytes = self.file.bytes();
+        if start > end || end > bytes.len() as u64 {
+            return Err(spans(bytes.len() as u64));
         }
         Ok((start, &bytes[start as usize..end as usize]))
     }
@@ -254,20 +288,23 @@ impl FieldTiles {
         let pipes = FieldPipelines::for_fragment(frag, field, opts.encryption_key)
             .map_err(|e| to_error(&fixed_file, e))?;
         let var = match (&pipes.offsets, &lists.var) {
-            (Some(_), Some(_)) => {
-                Some(TileFile::open(frag, data_file(frag, field, DataFile::Var))?)
-            }
+            (Some(_), Some(v)) => Some(TileFile::open(
+                frag,
+                data_file(frag, field, DataFile::Var),
+                v.0.len(),
+            )?),
             _ => None,
         };
         let validity = match (&pipes.validity, &lists.validity) {
-            (Some(_), Some(_)) => Some(TileFile::open(
+            (Some(_), Some(v)) => Some(TileFile::open(
                 frag,
                 data_file(frag, field, DataFile::Validity),
+                v.0.len(),
             )?),
             _ => None,
         };
         Ok(FieldTiles {
-            fixed: TileFile::open(frag, fixed_file)?,
+            fixed: TileFile::open(frag, fixed_file, lists.fixed.0.len())?,
             lists,
             pipes,
             var,
@@ -556,7 +593,7 @@ pub fn scan_field(frag: &Fragment, field: &FieldInfo, opts: &ReadOptions) -> Res
     let file = data_file(frag, field, DataFile::Fixed);
     let pipes = FieldPipelines::for_fragment(frag, field, opts.encryption_key)
         .map_err(|e| to_error(&file, e))?;
-    let tf = TileFile::open(frag, file)?;
+    let tf = TileFile::open(frag, file, offsets.len())?;
     let max = opts.max_tile_bytes();
     let cell = field.cell_size().max(1);
     (0..offsets.len())

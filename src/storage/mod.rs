@@ -11,6 +11,9 @@ use std::sync::{Arc, RwLock};
 
 use crate::error::{Error, Result};
 
+#[cfg(feature = "object-store")]
+pub mod object;
+
 enum Bytes {
     Map(memmap2::Mmap),
     /// Bytes shared with a [`MemoryStorage`].
@@ -140,6 +143,13 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
 
     /// What `path` is, if anything.
     fn kind(&self, path: &Path) -> Option<Kind>;
+
+    /// Whether data files should be read tile by tile with
+    /// [`Storage::read_range`] (object stores, where a request costs
+    /// more than a copy) rather than opened whole (mapped local files).
+    fn ranged(&self) -> bool {
+        false
+    }
 }
 
 /// Local files, mapped.

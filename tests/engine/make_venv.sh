@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Usage: make_venv.sh VERSION DIR
 #
-# Create (or reuse) a Python venv at DIR with TileDB-Py == VERSION (and pyarrow) from PyPI.
+# Create (or reuse) a Python venv at DIR with TileDB-Py == VERSION (and pyarrow,
+# and moto[server]: the S3-compatible server of tests/object_store.rs) from PyPI.
 # Idempotent: does nothing if DIR/bin/python already imports that tiledb
 # version.  TileDB-Py < 0.30 is built against numpy 1.x, so 'numpy<2' is
 # pinned for those; newer versions get the current numpy.
@@ -18,7 +19,7 @@ PY=${PYTHON:-python3}
 
 have_version() {
     [ -x "$DIR/bin/python" ] &&
-        [ "$("$DIR/bin/python" -c 'import tiledb, pyarrow; print(tiledb.__version__)' 2>/dev/null)" = "$VERSION" ]
+        [ "$("$DIR/bin/python" -c 'import tiledb, pyarrow, moto.server; print(tiledb.__version__)' 2>/dev/null)" = "$VERSION" ]
 }
 
 if have_version; then
@@ -39,9 +40,10 @@ fi
 if [ ! -x "$DIR/bin/python" ]; then
     "$PY" -m venv "$DIR"
 fi
-# pyarrow reads the Arrow IPC and Parquet files of tests/arrow_engine.rs.
+# pyarrow reads the Arrow IPC and Parquet files of tests/arrow_engine.rs;
+# moto[server] is the S3 server of tests/object_store.rs.
 "$DIR/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "tiledb==$VERSION" "$NUMPY" pyarrow
+    "tiledb==$VERSION" "$NUMPY" pyarrow 'moto[server]'
 
 if ! have_version; then
     echo "failed to install tiledb==$VERSION into $DIR" >&2

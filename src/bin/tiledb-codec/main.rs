@@ -21,6 +21,7 @@ mod progress;
 
 use progress::{Bars, ReadProgress};
 mod delete;
+mod store;
 
 #[derive(Parser)]
 #[command(
@@ -35,6 +36,10 @@ struct Cli {
     /// is a terminal).
     #[arg(long, short, global = true)]
     quiet: bool,
+    /// Print the object-store requests made and bytes fetched to standard
+    /// error when the command ends.
+    #[arg(long, global = true)]
+    stats: bool,
 }
 
 #[derive(Args, Clone)]
@@ -282,8 +287,7 @@ fn run_export(
     timestamp: Option<u64>,
     opts: &ReadOptions,
 ) -> Result<(), String> {
-    let reader =
-        ArrayReader::open_at(array, timestamp.map(|t| (0, t)), opts).map_err(|e| e.to_string())?;
+    let reader = store::reader(array, timestamp.map(|t| (0, t)), opts)?;
     let sub = match subarray {
         Some(s) => {
             let dims = reader
@@ -341,7 +345,7 @@ fn run_scan(
     opts: &ReadOptions,
 ) -> Result<(), String> {
     let err = |e: Error| e.to_string();
-    let reader = ArrayReader::open(array, opts).map_err(err)?;
+    let reader = store::reader(array, None, opts)?;
     if open_only {
         println!("fragments {}", reader.fragments.len());
         return Ok(());
@@ -464,7 +468,7 @@ fn run_aggregate(
         .map(|e| Aggregate::parse(e))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
-    let reader = ArrayReader::open(array, opts).map_err(|e| e.to_string())?;
+    let reader = store::reader(array, None, opts)?;
     let mut query = Query::new();
     for r in ranges {
         let (dim, range) = r
@@ -533,17 +537,51 @@ fn run_inspect(
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let bars = Bars::new(cli.quiet);
-    let result: Result<(), String> = match cli.command {
+    let code = run(cli.command, &bars);
+    if cli.stats {
+        store::print_stats();
+    }
+    code
+}
+
+fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
+    if let Some(name) = match &command {
+        Command::Consolidate(_) => Some("consolidate"),
+        Command::Vacuum(_) => Some("vacuum"),
+        Command::Group(_) => Some("group"),
+        Command::Delete(_) => Some("delete"),
+        Command::DeleteFragments(_) => Some("delete-fragments"),
+        Command::Evolve(_) => Some("evolve"),
+        _ => None,
+    } {
+        for a in std::env::args_os().skip(1) {
+            if let Err(e) = store::refuse(name, Path::new(&a)) {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let result: Result<(), String> = match command {
         Command::Consolidate(a) => consolidate::run_consolidate(a, bars.clone()),
         Command::Vacuum(a) => consolidate::run_vacuum(a, bars.clone()),
-        Command::Meta(args) => meta::run(&args),
+        Command::Meta(args) => {
+            let upload = args.writes();
+            let path = args.path.clone();
+            store::staged(&path, false, upload, move |local| {
+                let mut args = args;
+                args.path = local.to_path_buf();
+                meta::run(&args)
+            })
+        }
         Command::Group(cmd) => group::run(&cmd),
         Command::Inspect {
             path,
             json,
             svg,
             key,
-        } => run_inspect(&path, json, svg.as_deref(), &key.options()),
+        } => store::staged(&path.clone(), true, false, |local| {
+            run_inspect(local, json, svg.as_deref(), &key.options())
+        }),
         Command::Export {
             array,
             format,
@@ -583,44 +621,49 @@ fn main() -> ExitCode {
             condition.as_deref(),
             &key.options(),
         ),
-        Command::Verify { array, key } => match verify::verify_with(&array, &key.options(), &*bars)
-        {
-            Ok(report) => {
-                println!(
-                    "{} fragments, {} fields, {} tiles checked, {} problems",
-                    report.fragments,
-                    report.fields,
-                    report.tiles,
-                    report.problems.len()
-                );
-                for w in &report.warnings {
-                    println!("warning: {}: {}", w.path.display(), w.what);
+        Command::Verify { array, key } => {
+            match store::staged(&array.clone(), true, false, |local| {
+                verify::verify_with(local, &key.options(), &**bars).map_err(|e| e.to_string())
+            }) {
+                Ok(report) => {
+                    println!(
+                        "{} fragments, {} fields, {} tiles checked, {} problems",
+                        report.fragments,
+                        report.fields,
+                        report.tiles,
+                        report.problems.len()
+                    );
+                    for w in &report.warnings {
+                        println!("warning: {}: {}", w.path.display(), w.what);
+                    }
+                    for p in &report.problems {
+                        println!("problem: {}: {}", p.path.display(), p.what);
+                    }
+                    if report.ok() {
+                        Ok(())
+                    } else {
+                        return ExitCode::FAILURE;
+                    }
                 }
-                for p in &report.problems {
-                    println!("problem: {}: {}", p.path.display(), p.what);
-                }
-                if report.ok() {
-                    Ok(())
-                } else {
-                    return ExitCode::FAILURE;
-                }
+                Err(e) => Err(e),
             }
-            Err(e) => Err(e.to_string()),
-        },
+        }
         Command::Import {
             array,
             schema,
             cells,
             format,
             key,
-        } => run_import(
-            &array,
-            schema.as_deref(),
-            &cells,
-            Format::of_input(format, &cells),
-            key.encryption_key,
-            &bars,
-        )
+        } => store::staged(&array, false, true, |local| {
+            run_import(
+                local,
+                schema.as_deref(),
+                &cells,
+                Format::of_input(format, &cells),
+                key.encryption_key,
+                bars,
+            )
+        })
         .map(|s| {
             let created = if s.created { "new" } else { "existing" };
             match &s.fragment {

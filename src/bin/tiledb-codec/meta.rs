@@ -12,7 +12,7 @@ use tiledb_codec::ReadOptions;
 #[derive(Args)]
 pub struct MetaArgs {
     /// An array or group folder.
-    path: PathBuf,
+    pub(crate) path: PathBuf,
     #[command(subcommand)]
     action: MetaAction,
     /// The AES-256-GCM key of an encrypted array or group: 32 characters,
@@ -57,6 +57,13 @@ fn shown(root: &Path, file: &Path) -> String {
 }
 
 /// Runs a `meta` (or `group meta`) command.
+impl MetaArgs {
+    /// Whether the command writes (put, delete) rather than lists.
+    pub(crate) fn writes(&self) -> bool {
+        !matches!(self.action, MetaAction::List { .. })
+    }
+}
+
 pub fn run(args: &MetaArgs) -> Result<(), String> {
     let path = &args.path;
     let opts = MetadataOptions {

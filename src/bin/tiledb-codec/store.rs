@@ -1,0 +1,240 @@
+//! Object-store URLs on the command line: `s3://`, `gs://`, `az://`,
+//! `http(s)://` and `file://` paths, configured from the environment the
+//! standard way (`AWS_*`, `GOOGLE_*`, `AZURE_*`; `AWS_ENDPOINT_URL` and
+//! `AWS_ALLOW_HTTP` for S3-compatible servers), and `--stats`.
+//!
+//! Reads go through the library's `ObjectStorage`. Writes (`import`,
+//! `meta put|delete`) run the local writer in a staging folder holding the
+//! array's small objects (schemas, metadata, commits), then upload the new
+//! files: data first, then the schema of a new array, then the commit
+//! markers (`__commits/`) last; nothing is renamed in the store.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use object_store::ObjectStore;
+use tiledb_codec::read::ArrayReader;
+use tiledb_codec::storage::object::{is_url, ObjectStats, ObjectStorage};
+use tiledb_codec::storage::StorageRef;
+use tiledb_codec::ReadOptions;
+
+/// The stores opened by this run, for `--stats`.
+static OPENED: Mutex<Vec<(String, Arc<ObjectStats>)>> = Mutex::new(Vec::new());
+
+/// Whether `path` is an object-store URL.
+pub fn url(path: &Path) -> Option<&str> {
+    path.to_str().filter(|s| is_url(s))
+}
+
+/// The error of a command that does not take URLs yet.
+pub fn refuse(command: &str, path: &Path) -> Result<(), String> {
+    match url(path) {
+        Some(u) => Err(format!(
+            "{u}: {command} does not support object-store URLs yet (only local paths)"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The object store of `url`, configured from the environment.
+fn store_from_env(url: &str) -> Result<Arc<dyn ObjectStore>, String> {
+    use object_store::aws::AmazonS3Builder;
+    use object_store::azure::MicrosoftAzureBuilder;
+    use object_store::gcp::GoogleCloudStorageBuilder;
+    use object_store::http::HttpBuilder;
+    let scheme = url.split_once("://").map(|s| s.0).unwrap_or("");
+    let err = |e: object_store::Error| format!("{url}: {e}");
+    let store: Arc<dyn ObjectStore> = match scheme.to_ascii_lowercase().as_str() {
+        "s3" | "s3a" => Arc::new(
+            AmazonS3Builder::from_env()
+                .with_url(url)
+                .build()
+                .map_err(err)?,
+        ),
+        "gs" => Arc::new(
+            GoogleCloudStorageBuilder::from_env()
+                .with_url(url)
+                .build()
+                .map_err(err)?,
+        ),
+        "az" | "azure" | "abfs" => Arc::new(
+            MicrosoftAzureBuilder::from_env()
+                .with_url(url)
+                .build()
+                .map_err(err)?,
+        ),
+        "http" | "https" => {
+            let parsed = url::Url::parse(url).map_err(|e| format!("{url}: {e}"))?;
+            let base = &parsed[..url::Position::BeforePath];
+            Arc::new(HttpBuilder::new().with_url(base).build().map_err(err)?)
+        }
+        "file" => Arc::new(object_store::local::LocalFileSystem::new()),
+        s => return Err(format!("{url}: no object store for the scheme {s:?}")),
+    };
+    Ok(store)
+}
+
+/// Opens the storage of `url` and remembers its counts for `--stats`.
+fn open_counted(url: &str) -> Result<(Arc<ObjectStorage>, PathBuf), String> {
+    let store = store_from_env(url)?;
+    let parsed = url::Url::parse(url).map_err(|e| format!("{url}: {e}"))?;
+    let base = base_of(&parsed);
+    let storage = Arc::new(ObjectStorage::new(store, &base).map_err(|e| e.to_string())?);
+    let path = storage.path_of(parsed.path().trim_matches('/'));
+    OPENED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((url.to_string(), storage.stats()));
+    Ok((storage, path))
+}
+
+fn base_of(url: &url::Url) -> String {
+    if url.scheme() == "file" {
+        "file://".to_string()
+    } else {
+        url[..url::Position::BeforePath].to_string()
+    }
+}
+
+/// Opens the array at `path` (a local path or a URL) as of `range`.
+pub fn reader(
+    path: &Path,
+    range: Option<(u64, u64)>,
+    opts: &ReadOptions,
+) -> Result<ArrayReader, String> {
+    match url(path) {
+        Some(u) => {
+            let (storage, p) = open_counted(u)?;
+            ArrayReader::open_in(StorageRef(storage), &p, range, opts).map_err(|e| e.to_string())
+        }
+        None => ArrayReader::open_at(path, range, opts).map_err(|e| e.to_string()),
+    }
+}
+
+/// A folder of its own under the system's temporary folder, removed on drop.
+struct Staging(PathBuf);
+
+impl Staging {
+    fn new() -> Result<Self, String> {
+        let name = format!(
+            "tiledb-codec-staging-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0)
+        );
+        let dir = std::env::temp_dir().join(name);
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(Staging(dir))
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Every file below `dir`, recursively.
+fn local_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+    };
+    for e in entries {
+        let e = e.map_err(|e| format!("{}: {e}", dir.display()))?;
+        let p = e.path();
+        if p.is_dir() {
+            local_files(&p, out)?;
+        } else {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// Runs `f` on `path`: directly for a local path; for a URL, on a local
+/// staging copy of the array's objects (all of them with `whole`, else all
+/// but the fragments' data), then uploads the files `f` wrote in commit
+/// order when `upload` is set.
+pub fn staged<T>(
+    path: &Path,
+    whole: bool,
+    upload: bool,
+    f: impl FnOnce(&Path) -> Result<T, String>,
+) -> Result<T, String> {
+    let Some(u) = url(path) else {
+        return f(path);
+    };
+    let (storage, root) = open_counted(u)?;
+    let staging = Staging::new()?;
+    let local_root = staging.0.join("array");
+    let objects = storage.objects_below(&root).map_err(|e| e.to_string())?;
+    let rel = |p: &Path| -> PathBuf { p.strip_prefix(&root).unwrap_or(p).to_path_buf() };
+    let mut fetched = std::collections::BTreeSet::new();
+    for (p, _) in &objects {
+        let r = rel(p);
+        let first = r
+            .components()
+            .next()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let data = first == "__fragments" || first.starts_with("__1") || first == "__fragment_meta";
+        if data && !whole {
+            continue;
+        }
+        let file = tiledb_codec::storage::Storage::open(&*storage, p).map_err(|e| e.to_string())?;
+        let target = local_root.join(&r);
+        if let Some(dir) = target.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::write(&target, file.bytes()).map_err(|e| format!("{}: {e}", target.display()))?;
+        fetched.insert(r);
+    }
+    if objects.is_empty() {
+        // A new array: the writer creates it in the staging folder.
+    } else {
+        std::fs::create_dir_all(&local_root).map_err(|e| format!("{e}"))?;
+    }
+    let out = f(&local_root)?;
+    if upload {
+        let mut files = Vec::new();
+        local_files(&local_root, &mut files)?;
+        let (mut data, mut schema, mut commits) = (Vec::new(), Vec::new(), Vec::new());
+        for p in files {
+            let r = p.strip_prefix(&local_root).unwrap_or(&p).to_path_buf();
+            if fetched.contains(&r) {
+                continue;
+            }
+            let remote = PathBuf::from(format!("{}/{}", root.display(), r.display()));
+            let first = r
+                .components()
+                .next()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .unwrap_or_default();
+            match first.as_str() {
+                "__commits" => commits.push((p, remote)),
+                "__schema" | "__array_schema.tdb" => schema.push((p, remote)),
+                _ => data.push((p, remote)),
+            }
+        }
+        storage
+            .upload(&[data, schema, commits])
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
+
+/// Prints the requests and bytes of every store this run opened to
+/// standard error (`--stats`).
+pub fn print_stats() {
+    let opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+    if opened.is_empty() {
+        eprintln!("stats: local files only, no object-store requests");
+    }
+    for (url, stats) in opened.iter() {
+        eprintln!("stats: {url}: {}", stats.snapshot());
+    }
+}

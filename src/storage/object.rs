@@ -1,0 +1,535 @@
+//! Arrays in object stores (S3, GCS, Azure, HTTP, local `file://`) behind
+//! the [`Storage`] seam, with the `object_store` crate and a private tokio
+//! runtime: a blocking API outside, async requests inside.
+//!
+//! Paths are URLs spelled as paths (`s3://bucket/arr/__schema/x`): the
+//! reader joins and splits them as it does local paths, and errors name the
+//! object by its URL. The first listing or lookup of a folder lists its
+//! whole prefix once, recursively; every later listing and lookup below it
+//! is answered from that listing (the fewest LIST requests an array's
+//! layout allows). [`ObjectStats`] counts requests and bytes.
+//!
+//! The library never reads the environment: credentials come with the
+//! store given to [`ObjectStorage::new`] or the options given to
+//! [`ObjectStorage::from_url`].
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use futures::TryStreamExt;
+use object_store::path::Path as ObjectPath;
+use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
+
+use super::{Bytes, Kind, ListEntry, MappedFile, Storage, StorageRef};
+use crate::error::{Error, Result};
+
+impl From<Arc<ObjectStorage>> for StorageRef {
+    fn from(s: Arc<ObjectStorage>) -> Self {
+        StorageRef(s)
+    }
+}
+
+/// Requests made and bytes fetched by an [`ObjectStorage`].
+#[derive(Debug, Default)]
+pub struct ObjectStats {
+    gets: AtomicU64,
+    lists: AtomicU64,
+    puts: AtomicU64,
+    bytes: AtomicU64,
+    sent: AtomicU64,
+}
+
+/// A copy of the counts of [`ObjectStats`].
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct StatsSnapshot {
+    /// GET requests (whole objects and ranges).
+    pub gets: u64,
+    /// LIST requests: the pages of the listings, counted as S3 pages them
+    /// (1,000 keys a page).
+    pub lists: u64,
+    /// PUT and DELETE requests.
+    pub puts: u64,
+    /// Bytes fetched by GET requests.
+    pub bytes: u64,
+    /// Bytes uploaded by PUT requests.
+    pub sent: u64,
+}
+
+impl StatsSnapshot {
+    /// Every request: GETs, LISTs and PUTs.
+    pub fn requests(&self) -> u64 {
+        self.gets + self.lists + self.puts
+    }
+}
+
+impl std::fmt::Display for StatsSnapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "requests {} (GET {}, LIST {}, PUT/DELETE {}), bytes fetched {}, bytes sent {}",
+            self.requests(),
+            self.gets,
+            self.lists,
+            self.puts,
+            self.bytes,
+            self.sent
+        )
+    }
+}
+
+impl ObjectStats {
+    /// The counts so far.
+    pub fn snapshot(&self) -> StatsSnapshot {
+        StatsSnapshot {
+            gets: self.gets.load(Ordering::Relaxed),
+            lists: self.lists.load(Ordering::Relaxed),
+            puts: self.puts.load(Ordering::Relaxed),
+            bytes: self.bytes.load(Ordering::Relaxed),
+            sent: self.sent.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// The URL schemes [`ObjectStorage::from_url`] takes.
+pub const URL_SCHEMES: [&str; 7] = ["s3", "s3a", "gs", "az", "abfs", "http", "https"];
+
+/// Whether `path` is spelled as a URL of an object store (`s3://...`,
+/// `file://...`), rather than a local path.
+pub fn is_url(path: &str) -> bool {
+    path.split_once("://").is_some_and(|(s, _)| {
+        let s = s.to_ascii_lowercase();
+        s == "file" || s == "azure" || URL_SCHEMES.contains(&s.as_str())
+    })
+}
+
+/// An object store as a [`Storage`]: objects below `base` (a URL such as
+/// `s3://bucket`) read, listed and written through `object_store`.
+pub struct ObjectStorage {
+    store: Arc<dyn ObjectStore>,
+    base: String,
+    /// The private runtime (taken only on drop).
+    rt: std::mem::ManuallyDrop<tokio::runtime::Runtime>,
+    /// Recursive listings by prefix (the key below `base`): key -> size.
+    listings: Mutex<BTreeMap<String, Arc<BTreeMap<String, u64>>>>,
+    stats: Arc<ObjectStats>,
+}
+
+impl std::fmt::Debug for ObjectStorage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ObjectStorage")
+            .field("base", &self.base)
+            .field("store", &self.store.to_string())
+            .finish_non_exhaustive()
+    }
+}
+
+fn store_err(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::io(path, std::io::Error::other(e.to_string()))
+}
+
+impl ObjectStorage {
+    /// The objects of `store`, whose root is named `base` (a URL without
+    /// a path, such as `s3://bucket`): the paths given to the [`Storage`]
+    /// methods are `base` joined with an object's key.
+    pub fn new(store: Arc<dyn ObjectStore>, base: &str) -> Result<Self> {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .thread_name("tiledb-codec-object-store")
+            .build()
+            .map_err(|e| Error::io(Path::new(base), e))?;
+        Ok(ObjectStorage {
+            store,
+            base: base.trim_end_matches('/').to_string(),
+            rt: std::mem::ManuallyDrop::new(rt),
+            listings: Mutex::new(BTreeMap::new()),
+            stats: Arc::default(),
+        })
+    }
+
+    /// The store and the path of `url` (`s3://bucket/path/to/array`,
+    /// `gs://`, `az://`, `https://`, `file:///abs/path`), configured by
+    /// `options` only (keys as `object_store` names them, e.g.
+    /// `aws_access_key_id`, `aws_endpoint`, `aws_allow_http`,
+    /// `aws_region`); nothing is read from the environment. Returns the
+    /// storage and the array's path in it:
+    ///
+    /// ```no_run
+    /// use tiledb_codec::storage::object::ObjectStorage;
+    /// use tiledb_codec::{Array, ReadOptions};
+    ///
+    /// let options = [("aws_region", "us-east-1")];
+    /// let (storage, path) = ObjectStorage::from_url("s3://bucket/array", options)?;
+    /// let array = Array::open_in(storage.into(), path, &ReadOptions::default())?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_url<I, K, V>(url: &str, options: I) -> Result<(Arc<ObjectStorage>, PathBuf)>
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: AsRef<str>,
+        V: Into<String>,
+    {
+        let bad = |what: String| Error::io(Path::new(url), std::io::Error::other(what));
+        let parsed = url::Url::parse(url).map_err(|e| bad(format!("not a URL: {e}")))?;
+        let (store, _) = object_store::parse_url_opts(&parsed, options)
+            .map_err(|e| bad(format!("no object store for this URL: {e}")))?;
+        Self::with_store(Arc::from(store), url)
+    }
+
+    /// The storage of the object store `store` that `url` points into, and
+    /// the path of `url` in it: for stores configured by the caller (e.g.
+    /// from the environment, with `AmazonS3Builder::from_env()`).
+    pub fn with_store(
+        store: Arc<dyn ObjectStore>,
+        url: &str,
+    ) -> Result<(Arc<ObjectStorage>, PathBuf)> {
+        let bad = |what: String| Error::io(Path::new(url), std::io::Error::other(what));
+        let parsed = url::Url::parse(url).map_err(|e| bad(format!("not a URL: {e}")))?;
+        let base = if parsed.scheme() == "file" {
+            "file://".to_string()
+        } else {
+            parsed[..url::Position::BeforePath].to_string()
+        };
+        let key = parsed.path().trim_matches('/');
+        let storage = ObjectStorage::new(store, &base)?;
+        let path = storage.path_of(key);
+        Ok((Arc::new(storage), path))
+    }
+
+    /// The requests and bytes counted so far.
+    pub fn stats(&self) -> Arc<ObjectStats> {
+        self.stats.clone()
+    }
+
+    /// Runs `f` to completion on the private runtime. From inside another
+    /// tokio runtime (where blocking on ours would panic) it is driven
+    /// from a thread of its own.
+    fn block_on<F: std::future::Future + Send>(&self, f: F) -> F::Output
+    where
+        F::Output: Send,
+    {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return self.rt.block_on(f);
+        }
+        std::thread::scope(|s| {
+            s.spawn(|| self.rt.block_on(f))
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p))
+        })
+    }
+
+    /// The path (URL) of the object `key`.
+    pub fn path_of(&self, key: &str) -> PathBuf {
+        PathBuf::from(format!("{}/{}", self.base, key))
+    }
+
+    /// The object key of `path` (a path this storage gave, or `base`
+    /// joined with a key).
+    fn key(&self, path: &Path) -> Result<String> {
+        let s = path.to_string_lossy();
+        let rest = s
+            .strip_prefix(&self.base)
+            .ok_or_else(|| store_err(path, format!("not an object of {}", self.base)))?;
+        let rest = rest.trim_matches('/');
+        // Path::join may double slashes; keys never have empty parts.
+        let mut key = String::with_capacity(rest.len());
+        for part in rest.split('/').filter(|p| !p.is_empty() && *p != ".") {
+            if part == ".." {
+                return Err(store_err(path, "`..` in an object path"));
+            }
+            if !key.is_empty() {
+                key.push('/');
+            }
+            key.push_str(part);
+        }
+        Ok(key)
+    }
+
+    fn object_path(&self, path: &Path) -> Result<ObjectPath> {
+        let key = self.key(path)?;
+        ObjectPath::parse(&key).map_err(|e| store_err(path, e))
+    }
+
+    /// The cached recursive listing that covers `key`, if any.
+    fn cached(&self, key: &str) -> Option<(String, Arc<BTreeMap<String, u64>>)> {
+        let listings = self.listings.lock().unwrap_or_else(|e| e.into_inner());
+        listings
+            .iter()
+            .find(|(p, _)| p.is_empty() || key == p.as_str() || key.starts_with(&format!("{p}/")))
+            .map(|(p, l)| (p.clone(), l.clone()))
+    }
+
+    /// Lists `key` recursively (one LIST, paged by the store) and caches it.
+    fn list_recursive(&self, path: &Path, key: &str) -> Result<Arc<BTreeMap<String, u64>>> {
+        if let Some((_, l)) = self.cached(key) {
+            return Ok(l);
+        }
+        let prefix = if key.is_empty() {
+            None
+        } else {
+            Some(ObjectPath::parse(key).map_err(|e| store_err(path, e))?)
+        };
+        let metas: Vec<object_store::ObjectMeta> = self
+            .block_on(async {
+                let stream = self.store.list(prefix.as_ref());
+                stream.try_collect().await
+            })
+            .map_err(|e| store_err(path, e))?;
+        // The store pages by 1,000 keys per LIST request.
+        let pages = (metas.len() as u64).div_ceil(1000).max(1);
+        self.stats.lists.fetch_add(pages, Ordering::Relaxed);
+        let map: BTreeMap<String, u64> = metas
+            .into_iter()
+            .map(|m| (m.location.to_string(), m.size))
+            .collect();
+        let map = Arc::new(map);
+        self.listings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key.to_string(), map.clone());
+        Ok(map)
+    }
+
+    /// Forgets every cached listing (after a write).
+    pub fn forget_listings(&self) {
+        self.listings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
+    /// Uploads the local files `files` (local path, object path) one batch
+    /// after another: the files of a batch concurrently, each batch only
+    /// after every object of the batches before it is stored. A single PUT
+    /// stores an object whole or not at all, so nothing is renamed.
+    pub fn upload(&self, batches: &[Vec<(PathBuf, PathBuf)>]) -> Result<()> {
+        for batch in batches {
+            let mut jobs = Vec::new();
+            for (local, remote) in batch {
+                let bytes = std::fs::read(local).map_err(|e| Error::io(local, e))?;
+                let location = self.object_path(remote)?;
+                jobs.push((remote.clone(), location, bytes));
+            }
+            let store = &self.store;
+            let stats = &self.stats;
+            self.block_on(async {
+                let puts = jobs
+                    .into_iter()
+                    .map(|(remote, location, bytes)| async move {
+                        let n = bytes.len() as u64;
+                        store
+                            .put(&location, PutPayload::from(bytes))
+                            .await
+                            .map_err(|e| store_err(&remote, e))?;
+                        stats.puts.fetch_add(1, Ordering::Relaxed);
+                        stats.sent.fetch_add(n, Ordering::Relaxed);
+                        Ok::<(), Error>(())
+                    });
+                futures::future::try_join_all(puts).await
+            })?;
+        }
+        self.forget_listings();
+        Ok(())
+    }
+
+    /// Deletes the objects `paths`, concurrently.
+    pub fn delete(&self, paths: &[PathBuf]) -> Result<()> {
+        let store = &self.store;
+        let stats = &self.stats;
+        let jobs = paths
+            .iter()
+            .map(|p| Ok((p.clone(), self.object_path(p)?)))
+            .collect::<Result<Vec<_>>>()?;
+        self.block_on(async {
+            let dels = jobs.into_iter().map(|(p, location)| async move {
+                store
+                    .delete(&location)
+                    .await
+                    .map_err(|e| store_err(&p, e))?;
+                stats.puts.fetch_add(1, Ordering::Relaxed);
+                Ok::<(), Error>(())
+            });
+            futures::future::try_join_all(dels).await
+        })?;
+        self.forget_listings();
+        Ok(())
+    }
+
+    /// The keys (with sizes) of every object below `path`, listed
+    /// recursively (from the cache when a listing covers it).
+    pub fn objects_below(&self, path: &Path) -> Result<Vec<(PathBuf, u64)>> {
+        let key = self.key(path)?;
+        let listing = self.list_recursive(path, &key)?;
+        let prefix = if key.is_empty() {
+            String::new()
+        } else {
+            format!("{key}/")
+        };
+        Ok(listing
+            .range(prefix.clone()..)
+            .take_while(|(k, _)| k.starts_with(&prefix))
+            .map(|(k, s)| (self.path_of(k), *s))
+            .collect())
+    }
+
+    fn get(&self, path: &Path, range: Option<std::ops::Range<u64>>) -> Result<Vec<u8>> {
+        let location = self.object_path(path)?;
+        let bytes = self
+            .block_on(async {
+                match range {
+                    Some(r) => self.store.get_range(&location, r).await,
+                    None => self.store.get(&location).await?.bytes().await,
+                }
+            })
+            .map_err(|e| match e {
+                object_store::Error::NotFound { .. } => Error::io(
+                    path,
+                    std::io::Error::new(std::io::ErrorKind::NotFound, "no such object"),
+                ),
+                e => store_err(path, e),
+            })?;
+        self.stats.gets.fetch_add(1, Ordering::Relaxed);
+        self.stats
+            .bytes
+            .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        Ok(Vec::from(bytes))
+    }
+}
+
+impl Drop for ObjectStorage {
+    fn drop(&mut self) {
+        // SAFETY: not used again; the field is dropped only here.
+        let rt = unsafe { std::mem::ManuallyDrop::take(&mut self.rt) };
+        // Dropping a runtime blocks, which panics inside another runtime:
+        // shut it down without waiting.
+        rt.shutdown_background();
+    }
+}
+
+impl Storage for ObjectStorage {
+    fn open(&self, path: &Path) -> Result<MappedFile> {
+        let bytes = self.get(path, None)?;
+        Ok(MappedFile {
+            path: path.to_path_buf(),
+            bytes: if bytes.is_empty() {
+                Bytes::Empty
+            } else {
+                Bytes::Owned(bytes)
+            },
+        })
+    }
+
+    fn ranged(&self) -> bool {
+        true
+    }
+
+    fn read_range(&self, path: &Path, range: std::ops::Range<u64>) -> Result<Vec<u8>> {
+        if range.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.get(path, Some(range))
+    }
+
+    fn list(&self, dir: &Path) -> Result<Vec<ListEntry>> {
+        let key = self.key(dir)?;
+        let listing = self.list_recursive(dir, &key)?;
+        let prefix = if key.is_empty() {
+            String::new()
+        } else {
+            format!("{key}/")
+        };
+        let mut out: Vec<ListEntry> = Vec::new();
+        for k in listing.keys().skip_while(|k| !k.starts_with(&prefix)) {
+            let Some(rest) = k.strip_prefix(&prefix) else {
+                break;
+            };
+            let (name, kind) = match rest.split_once('/') {
+                Some((n, _)) => (n, Kind::Folder),
+                None => (rest, Kind::File),
+            };
+            let path = self.path_of(&format!("{prefix}{name}"));
+            if out.last().is_none_or(|l| l.path != path) {
+                out.push(ListEntry { path, kind });
+            }
+        }
+        Ok(out)
+    }
+
+    fn kind(&self, path: &Path) -> Option<Kind> {
+        let key = self.key(path).ok()?;
+        if let Some((_, l)) = self.cached(&key) {
+            if l.contains_key(&key) {
+                return Some(Kind::File);
+            }
+            let prefix = format!("{key}/");
+            return l
+                .range(prefix.clone()..)
+                .next()
+                .filter(|(k, _)| k.starts_with(&prefix))
+                .map(|_| Kind::Folder);
+        }
+        // Nothing listed yet: list this prefix whole (an array's root: the
+        // one LIST its reading needs).
+        let l = self.list_recursive(path, &key).ok()?;
+        if l.is_empty() {
+            // Maybe a single object.
+            let location = ObjectPath::parse(&key).ok()?;
+            let head = self.block_on(self.store.head(&location));
+            self.stats.gets.fetch_add(1, Ordering::Relaxed);
+            return head.ok().map(|_| Kind::File);
+        }
+        Some(Kind::Folder)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::{ArrayReader, Query};
+    use crate::ReadOptions;
+
+    fn fixture() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/v22/sparse_int_2d")
+    }
+
+    fn cells(storage: StorageRef, path: &Path) -> Vec<serde_json::Value> {
+        let r = ArrayReader::open_in(storage, path, None, &ReadOptions::default()).unwrap();
+        let c = r.read(&Query::default()).unwrap();
+        (0..c.len).map(|i| c.row(i)).collect()
+    }
+
+    #[test]
+    fn file_urls_read_as_local_paths_with_one_list() {
+        let url = format!("file://{}", fixture().display());
+        let (storage, path) =
+            ObjectStorage::from_url(&url, std::iter::empty::<(&str, &str)>()).unwrap();
+        assert_eq!(path, PathBuf::from(&url));
+        let ours = cells(storage.clone().into(), &path);
+        assert_eq!(ours, cells(StorageRef::default(), &fixture()));
+        let s = storage.stats().snapshot();
+        assert_eq!(s.lists, 1, "{s}");
+        assert!(s.gets > 0 && s.bytes > 0, "{s}");
+        let Err(missing) = storage.open(&path.join("no_such_file")) else {
+            panic!("no_such_file opened")
+        };
+        assert!(missing.to_string().contains("no_such_file"), "{missing}");
+        assert!(storage.key(Path::new("s3://elsewhere/x")).is_err());
+        assert!(storage.key(&path.join("../x")).is_err());
+    }
+
+    #[test]
+    fn used_and_dropped_inside_another_runtime_without_panicking() {
+        let url = format!("file://{}", fixture().display());
+        let outer = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let n = outer.block_on(async {
+            let (storage, path) =
+                ObjectStorage::from_url(&url, std::iter::empty::<(&str, &str)>()).unwrap();
+            cells(storage.into(), &path).len()
+        });
+        assert!(n > 0);
+    }
+}
