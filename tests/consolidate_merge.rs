@@ -227,9 +227,8 @@ make("strings", strs, [st(1), st(2), st(5), st(1)])
 make("strings_dups", strs, [st(1), st(2), st(1)], dups=True)
 "#;
 
-#[test]
-fn engine_arrays_merge_as_they_sort_and_read_the_same() {
-    let tmp = TempDir::new("merge-engine");
+/// The engine writes [`ENGINE_ARRAYS`] into `tmp`; returns their folder.
+fn engine_arrays(tmp: &TempDir) -> PathBuf {
     let base = tmp.join("engine");
     std::fs::create_dir_all(&base).unwrap();
     let out = std::process::Command::new(common::engine_python())
@@ -243,6 +242,13 @@ fn engine_arrays_merge_as_they_sort_and_read_the_same() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    base
+}
+
+#[test]
+fn engine_arrays_merge_as_they_sort_and_read_the_same() {
+    let tmp = TempDir::new("merge-engine");
+    let base = engine_arrays(&tmp);
     let names = [
         "rows",
         "rows_dups",
@@ -285,19 +291,7 @@ fn engine_arrays_merge_as_they_sort_and_read_the_same() {
 #[test]
 fn the_in_order_writer_refuses_cells_out_of_order_and_leaves_nothing() {
     let tmp = TempDir::new("in-order");
-    let base = tmp.join("engine");
-    std::fs::create_dir_all(&base).unwrap();
-    let out = std::process::Command::new(common::engine_python())
-        .arg("-c")
-        .arg(ENGINE_ARRAYS)
-        .arg(&base)
-        .output()
-        .expect("the engine's python runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let base = engine_arrays(&tmp);
     let array = base.join("rows");
     let listing = |p: &Path| files(p).into_iter().map(|f| f.0).collect::<Vec<_>>();
     let before = listing(&array);

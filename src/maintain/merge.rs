@@ -34,15 +34,8 @@ pub(super) fn applicable(reader: &ArrayReader, budget: u64) -> bool {
     let Some((dims, attrs)) = fields(reader) else {
         return false;
     };
-    let per_cell: u64 = dims
-        .iter()
-        .chain(&attrs)
-        .map(|f| match f.cell_val_num {
-            Some(_) => f.cell_size() + u64::from(f.nullable),
-            None => 40,
-        })
-        .sum::<u64>()
-        + 8;
+    // A timestamp too, where the fragment keeps them.
+    let per_cell = crate::read::sparse::cell_bytes(dims.iter().chain(&attrs)) + 8;
     // A tile holds up to `capacity` cells, and no more than its fragment.
     let capacity = reader.schema.capacity.max(1);
     let tiles: u64 = reader

@@ -863,14 +863,7 @@ impl ArrayReader {
         else {
             return Ok(None);
         };
-        let per_cell: u64 = dims
-            .iter()
-            .chain(&attrs)
-            .map(|f| match f.cell_val_num {
-                Some(_) => f.cell_size() + u64::from(f.nullable),
-                None => 40,
-            })
-            .sum();
+        let per_cell = sparse::cell_bytes(dims.iter().chain(&attrs));
         let per_tile = self.schema.capacity.max(1).saturating_mul(per_cell);
         // Tiles of one slab: half the budget, at least one.
         let tiles_per = (budget / 2 / per_tile.max(1)).max(1) as usize;

@@ -16,6 +16,17 @@ use crate::ReadOptions;
 /// The ranges of each dimension (an empty list: no limit).
 pub(crate) type DimRanges = Vec<Vec<DimRange>>;
 
+/// The bytes a decoded cell of `fields` takes, estimated (a var-sized
+/// value: 40), for sizing reads to a memory budget.
+pub(crate) fn cell_bytes<'a>(fields: impl Iterator<Item = &'a FieldInfo>) -> u64 {
+    fields
+        .map(|f| match f.cell_val_num {
+            Some(_) => f.cell_size() + u64::from(f.nullable),
+            None => 40,
+        })
+        .sum()
+}
+
 /// The bounds a `Range1D` (of an MBR or a non-empty domain) holds.
 pub(crate) fn range_bounds(dt: Datatype, r: &Range1D) -> Option<(Bound, Bound)> {
     let (lo, hi) = match r.min_length {
