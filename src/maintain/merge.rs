@@ -70,8 +70,6 @@ fn fields(reader: &ArrayReader) -> Option<(Vec<FieldInfo>, Vec<FieldInfo>)> {
 /// One fragment's place in the merge.
 struct Cursor<'r> {
     frag: &'r Fragment,
-    /// The fragment's position among the reader's (later: newer).
-    index: usize,
     fields: FragmentFields,
     tiles: Vec<usize>,
     next_tile: usize,
@@ -93,6 +91,8 @@ struct Shape<'a> {
     fills: Vec<Option<Vec<u8>>>,
     ranges: Vec<Vec<crate::read::range::DimRange>>,
     reader: &'a ArrayReader,
+    /// Zeros, as many as the widest fixed-size attribute's cell.
+    zeros: Vec<u8>,
     /// No string dimension: every cell gets a key of `width` integers
     /// whose order is the global order, computed once per tile.
     packed: bool,
@@ -103,11 +103,16 @@ struct Shape<'a> {
 /// (tile indices, or the Hilbert value), then each coordinate in cell order
 /// (row-major for Hilbert) as an integer of the same order: integers less
 /// the domain's low bound, floats by their bits made to sort.
-fn packed_key<'a>(order: &GlobalOrder, coord: impl Fn(usize) -> Coord<'a>, out: &mut Vec<u64>) {
+/// `scratch` holds the order's key on the way.
+fn packed_key<'a>(
+    order: &GlobalOrder,
+    coord: impl Fn(usize) -> Coord<'a>,
+    out: &mut Vec<u64>,
+    scratch: &mut Vec<u64>,
+) {
     let start = out.len();
-    let mut key = Vec::new();
-    order.key_into(&coord, &mut key);
-    out.extend_from_slice(&key);
+    order.key_into(&coord, scratch);
+    out.extend_from_slice(scratch);
     let n = order.dims.len();
     let col = order.cell_order == crate::format::Layout::ColMajor;
     for i in 0..n {
@@ -155,9 +160,15 @@ impl<'r> Cursor<'r> {
     fn pack_keys(&mut self, shape: &Shape) {
         let mut keys = std::mem::take(&mut self.key);
         keys.clear();
+        let mut scratch = Vec::new();
         for at in 0..self.len {
             self.at = at;
-            packed_key(&shape.order, |d| self.coord(shape, d), &mut keys);
+            packed_key(
+                &shape.order,
+                |d| self.coord(shape, d),
+                &mut keys,
+                &mut scratch,
+            );
         }
         self.at = 0;
         self.key = keys;
@@ -256,30 +267,12 @@ impl Out {
 
     /// Appends the current cell of `c`.
     fn push_cell(&mut self, shape: &Shape, c: &Cursor) {
-        let n_attr = shape.attrs.len();
-        for (a, f) in shape.attrs.iter().enumerate() {
-            let col = &mut self.cols[a];
-            match &c.tile.attrs[a] {
-                // A null holds no bytes of its own (zeros when fixed-size),
-                // as a read gives it.
-                Some(data) if data.validity.as_ref().is_some_and(|v| v[c.at] == 0) => {
-                    push_fill(col, f, None)
-                }
-                Some(data) => Self::push(col, data.cell(c.at, f.cell_size()), 1),
-                None => push_fill(col, f, shape.fills[a].as_deref()),
-            }
-        }
-        for (d, f) in shape.dims.iter().enumerate() {
-            Self::push(
-                &mut self.cols[n_attr + d],
-                c.tile.dims[d].cell(c.at, f.cell_size()),
-                1,
-            );
-        }
+        let cols = &mut self.cols;
+        cell_parts(shape, c, |k, b, v| Self::push(&mut cols[k], b, v));
         self.len += 1;
     }
 
-    /// Appends a cell copied out before ([`copy_cell`]).
+    /// Appends a cell copied out before (a [`Group`]'s).
     fn push_owned(&mut self, cell: &[(Vec<u8>, u8)]) {
         for (col, (b, v)) in self.cols.iter_mut().zip(cell) {
             Self::push(col, b, *v);
@@ -295,32 +288,101 @@ impl Out {
     }
 }
 
-/// Appends an attribute's fill value (`None`: a null).
-fn push_fill(col: &mut Column, f: &FieldInfo, fill: Option<&[u8]>) {
-    match fill {
-        Some(b) => Out::push(col, b, 1),
-        None if f.cell_val_num.is_none() => Out::push(col, &[], 0),
-        None => Out::push(col, &vec![0; f.cell_size() as usize], 0),
+/// Hands `f` each writer column's bytes and validity of the current cell
+/// of `c` (attributes, then dimensions). A null holds no bytes of its own
+/// (zeros when fixed-size), as a read gives it; an attribute the fragment
+/// was written without holds its fill value (or a null).
+fn cell_parts(shape: &Shape, c: &Cursor, mut f: impl FnMut(usize, &[u8], u8)) {
+    let null = |fi: &FieldInfo| -> &[u8] {
+        if fi.cell_val_num.is_none() {
+            &[]
+        } else {
+            &shape.zeros[..fi.cell_size() as usize]
+        }
+    };
+    for (a, fi) in shape.attrs.iter().enumerate() {
+        match &c.tile.attrs[a] {
+            Some(data) if data.validity.as_ref().is_some_and(|v| v[c.at] == 0) => f(a, null(fi), 0),
+            Some(data) => f(a, data.cell(c.at, fi.cell_size()), 1),
+            None => match shape.fills[a].as_deref() {
+                Some(b) => f(a, b, 1),
+                None => f(a, null(fi), 0),
+            },
+        }
+    }
+    let n_attr = shape.attrs.len();
+    for (d, fi) in shape.dims.iter().enumerate() {
+        f(n_attr + d, c.tile.dims[d].cell(c.at, fi.cell_size()), 1);
     }
 }
 
-/// The current cell of `c` in the writer's column order, copied.
-fn copy_cell(shape: &Shape, c: &Cursor) -> Vec<(Vec<u8>, u8)> {
-    let mut out = Out::new(shape);
-    out.push_cell(shape, c);
-    out.cols
-        .into_iter()
-        .map(|col| {
-            let v = col.validity.as_ref().map_or(1, |v| v[0]);
-            (col.data, v)
-        })
-        .collect()
+/// A cell copied out of its tile: per writer column, bytes and validity.
+type OwnedCell = Vec<(Vec<u8>, u8)>;
+
+/// The cells of one coordinate met in the merge (equal keys): per distinct
+/// coordinate bytes (-0.0 and 0.0 have equal keys), the newest so far, as
+/// a read picks it: the latest timestamp, then the later arrival (cells of
+/// equal keys arrive by fragment, then by place in the fragment). Buffers
+/// are reused from group to group.
+#[derive(Default)]
+struct Group {
+    /// Timestamp and cell.
+    cells: Vec<(u64, OwnedCell)>,
+    len: usize,
 }
 
-/// A cell of a coordinate that several cells have, copied while they are
-/// gathered: its timestamp, fragment and place in the tile, and the cell
-/// (per writer column: bytes and validity).
-type Candidate = (u64, usize, usize, Vec<(Vec<u8>, u8)>);
+impl Group {
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Takes the current cell of `c` if it is the newest of its coordinate.
+    fn offer(&mut self, shape: &Shape, c: &Cursor) {
+        let n_attr = shape.attrs.len();
+        let ts = c.timestamp();
+        let same = |cell: &[(Vec<u8>, u8)]| {
+            shape
+                .dims
+                .iter()
+                .enumerate()
+                .all(|(d, f)| cell[n_attr + d].0 == c.tile.dims[d].cell(c.at, f.cell_size()))
+        };
+        let slot = match self.cells[..self.len].iter().position(|(_, x)| same(x)) {
+            Some(k) if ts < self.cells[k].0 => return,
+            Some(k) => k,
+            None => {
+                if self.len == self.cells.len() {
+                    let fields = n_attr + shape.dims.len();
+                    self.cells.push((0, vec![(Vec::new(), 1); fields]));
+                }
+                self.len += 1;
+                self.len - 1
+            }
+        };
+        let (t, cell) = &mut self.cells[slot];
+        *t = ts;
+        cell_parts(shape, c, |k, b, v| {
+            cell[k].0.clear();
+            cell[k].0.extend_from_slice(b);
+            cell[k].1 = v;
+        });
+    }
+
+    /// The newest cell of each coordinate into `out` (by coordinate bytes),
+    /// and the group emptied.
+    fn flush(&mut self, shape: &Shape, out: &mut Out) {
+        let n_attr = shape.attrs.len();
+        let group = &mut self.cells[..self.len];
+        fn coords(x: &[(Vec<u8>, u8)]) -> impl Iterator<Item = &Vec<u8>> {
+            x.iter().map(|p| &p.0)
+        }
+        group.sort_by(|a, b| coords(&a.1[n_attr..]).cmp(coords(&b.1[n_attr..])));
+        for (_, cell) in group.iter() {
+            out.push_owned(cell);
+        }
+        self.len = 0;
+    }
+}
 
 /// Widest packed key kept in the heap's entries.
 const INLINE: usize = 8;
@@ -456,7 +518,16 @@ fn merge_cells(
     } else {
         0
     };
+    let zeros = vec![
+        0;
+        attrs
+            .iter()
+            .map(|a| a.cell_size() as usize)
+            .max()
+            .unwrap_or(0)
+    ];
     let shape = Shape {
+        zeros,
         packed,
         width,
         order,
@@ -472,8 +543,7 @@ fn merge_cells(
     let cursors: Vec<Option<Cursor>> = reader
         .fragments
         .par_iter()
-        .enumerate()
-        .map(|(index, frag)| -> WriteResult<Option<Cursor>> {
+        .map(|frag| -> WriteResult<Option<Cursor>> {
             let Some(tiles) = select_tiles(frag, &shape.dims, &shape.ranges, opts)? else {
                 return Err(WriteError::Unsupported(format!(
                     "{}: a fragment without an R-tree",
@@ -483,7 +553,6 @@ fn merge_cells(
             let fields = FragmentFields::open(frag, &shape.dims, &shape.attrs, &needed, opts)?;
             let mut c = Cursor {
                 frag,
-                index,
                 fields,
                 tiles: tiles.into_iter().map(|(t, _)| t).collect(),
                 next_tile: 0,
@@ -512,9 +581,7 @@ fn merge_cells(
     );
     let mut out = Out::new(&shape);
     let mut total = 0u64;
-    // Cells of one coordinate, copied while their group is gathered:
-    // (timestamp, fragment, cell, the cell).
-    let mut group: Vec<Candidate> = Vec::new();
+    let mut group = Group::default();
     let inline = shape.packed && shape.width <= INLINE;
     // Cursors are in fragment order: the position breaks ties.
     macro_rules! less {
@@ -554,7 +621,7 @@ fn merge_cells(
                     .is_some_and(|o| c.cmp(&cursors[o], &shape).is_eq())
         };
         if next_equal || !group.is_empty() {
-            group.push((c.timestamp(), c.index, c.at, copy_cell(&shape, c)));
+            group.offer(&shape, c);
         } else {
             out.push_cell(&shape, c);
         }
@@ -565,28 +632,7 @@ fn merge_cells(
             heap.pop(&less!());
         }
         if !group.is_empty() && !next_equal {
-            // The group is whole: per distinct coordinate bytes, the newest.
-            let n_attr = shape.attrs.len();
-            let coords = |g: &Candidate| {
-                g.3[n_attr..]
-                    .iter()
-                    .map(|x| x.0.clone())
-                    .collect::<Vec<_>>()
-            };
-            group.sort_by(|a, b| {
-                coords(a)
-                    .cmp(&coords(b))
-                    .then((a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)))
-            });
-            for k in 0..group.len() {
-                if group
-                    .get(k + 1)
-                    .is_none_or(|n| coords(n) != coords(&group[k]))
-                {
-                    out.push_owned(&group[k].3);
-                }
-            }
-            group.clear();
+            group.flush(&shape, &mut out);
         }
         if out.len >= BATCH_CELLS {
             let (cols, n) = out.take(&shape);
