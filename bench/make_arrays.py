@@ -1,6 +1,6 @@
 """Makes the benchmark arrays with the TileDB engine (TileDB-Py).
 
-Usage: python make_arrays.py OUTDIR [--mib 256] [--frags 10000]
+Usage: python make_arrays.py OUTDIR [--mib 256] [--frags 10000] [--only-sparse]
 
 Writes, unless already there:
   OUTDIR/f64_none, f64_zstd, f64_shuffle_lz4: dense 1-D float64, MIB MiB of
@@ -90,6 +90,9 @@ def main(argv):
     frags = int(argv[argv.index("--frags") + 1]) if "--frags" in argv else 10000
     cells = mib * (1 << 20) // 8
     os.makedirs(out, exist_ok=True)
+    if "--only-sparse" in argv:
+        sparse_2d(os.path.join(out, "sparse_2d"), mib * 16384)
+        return
     dense(os.path.join(out, "f64_none"), cells, [])
     dense(os.path.join(out, "f64_zstd"), cells, [tiledb.ZstdFilter()])
     dense(os.path.join(out, "f64_shuffle_lz4"), cells, [tiledb.ByteShuffleFilter(), tiledb.LZ4Filter()])

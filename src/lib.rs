@@ -125,6 +125,8 @@ pub mod model;
 mod options;
 pub mod progress;
 pub mod read;
+#[cfg(feature = "datafusion")]
+pub mod sql;
 pub mod storage;
 pub mod summary;
 pub mod svg;

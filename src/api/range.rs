@@ -113,6 +113,34 @@ impl IntoDimRange for String {
     }
 }
 
+impl IntoDimRange for crate::model::DomainRange {
+    /// The range's ends as bounds (a non-empty domain or a dimension's
+    /// domain as a range to read).
+    fn into_dim_range(self) -> DimRange {
+        use crate::model::DomainRange as D;
+        let ints = |a: i128, b: i128| DimRange {
+            lo: Bound::Int(a),
+            hi: Bound::Int(b),
+        };
+        match self {
+            D::Int8(r) => ints(r.start.into(), r.end.into()),
+            D::Int16(r) => ints(r.start.into(), r.end.into()),
+            D::Int32(r) => ints(r.start.into(), r.end.into()),
+            D::Int64(r) => ints(r.start.into(), r.end.into()),
+            D::UInt8(r) => ints(r.start.into(), r.end.into()),
+            D::UInt16(r) => ints(r.start.into(), r.end.into()),
+            D::UInt32(r) => ints(r.start.into(), r.end.into()),
+            D::UInt64(r) => ints(r.start.into(), r.end.into()),
+            D::Float32(r) => r.into_dim_range(),
+            D::Float64(r) => r.into_dim_range(),
+            D::Bytes(r) => DimRange {
+                lo: Bound::Text(r.start),
+                hi: Bound::Text(r.end),
+            },
+        }
+    }
+}
+
 /// `r` made to fit a dimension `dim` of `dt`: integer bounds widened to
 /// floats for floating-point dimensions, checked against the datatype's
 /// values, `lo <= hi`.

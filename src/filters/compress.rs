@@ -259,7 +259,8 @@ impl Compression {
 }
 
 /// Reads a decoder into `dest`, refusing to produce more than `dest` holds
-/// (the declared original length caps decompression).
+/// (the declared original length caps decompression). Only BZIP2 uses it.
+#[cfg_attr(not(feature = "bzip2"), allow(dead_code))]
 fn read_exactly(
     mut r: impl Read,
     dest: &mut [u8],

@@ -21,6 +21,8 @@ mod progress;
 
 use progress::{Bars, ReadProgress};
 mod delete;
+#[cfg(feature = "datafusion")]
+mod sql;
 mod store;
 
 #[derive(Parser)]
@@ -267,6 +269,11 @@ enum Command {
     /// fragment folders).
     DeleteFragments(delete::DeleteFragmentsArgs),
     Evolve(evolve::EvolveArgs),
+    /// Run SQL over arrays named by path or URL in the FROM clause
+    /// (DataFusion): filters on dimensions become ranges and filters on
+    /// attributes query conditions inside the reads.
+    #[cfg(feature = "datafusion")]
+    Sql(sql::SqlArgs),
 }
 
 /// A key as TileDB takes it: the raw bytes of a 32-byte string.
@@ -574,6 +581,8 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
             })
         }
         Command::Group(cmd) => group::run(&cmd),
+        #[cfg(feature = "datafusion")]
+        Command::Sql(args) => sql::run(&args),
         Command::Inspect {
             path,
             json,

@@ -111,6 +111,19 @@ pub fn reader(
     }
 }
 
+/// Opens the array at `path` (a local path or a URL) with the facade.
+#[cfg(feature = "datafusion")]
+pub fn array(path: &Path, opts: &ReadOptions) -> Result<tiledb_codec::Array, String> {
+    let at = |e: tiledb_codec::ArrayError| format!("{}: {e}", path.display());
+    match url(path) {
+        Some(u) => {
+            let (storage, p) = open_counted(u)?;
+            tiledb_codec::Array::open_in(StorageRef(storage), &p, opts).map_err(at)
+        }
+        None => tiledb_codec::Array::open_with(path, opts).map_err(at),
+    }
+}
+
 /// A folder of its own under the system's temporary folder, removed on drop.
 struct Staging(PathBuf);
 

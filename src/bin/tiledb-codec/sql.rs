@@ -1,0 +1,115 @@
+//! `tiledb-codec sql`: SQL over arrays named by path or URL in the FROM
+//! clause (DataFusion, feature `datafusion`).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+use datafusion::arrow::array::RecordBatch;
+use datafusion::prelude::SessionContext;
+use futures::StreamExt;
+
+use crate::{store, KeyArg};
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SqlFormat {
+    /// A table for people (the whole result is held to size the columns).
+    Table,
+    /// CSV with a header line.
+    Csv,
+    /// One JSON object per row.
+    Ndjson,
+    /// An Arrow IPC stream.
+    Arrow,
+}
+
+#[derive(Args)]
+pub struct SqlArgs {
+    /// The query. Arrays are tables named by path or URL, quoted as
+    /// identifiers: SELECT count(*) FROM "path/to/array" WHERE a > 5.
+    /// Several arrays in one query can be joined. EXPLAIN shows the ranges
+    /// and conditions pushed into the reads.
+    pub query: String,
+    /// How to print the result.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: SqlFormat,
+    /// Write to FILE instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Partitions each scan is cut into (default: the number of cores).
+    #[arg(long, value_name = "N")]
+    pub partitions: Option<usize>,
+    #[command(flatten)]
+    pub key: KeyArg,
+}
+
+pub fn run(args: &SqlArgs) -> Result<(), String> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the query's runtime: {e}"))?;
+    rt.block_on(run_async(args))
+}
+
+async fn run_async(args: &SqlArgs) -> Result<(), String> {
+    let mut config = datafusion::prelude::SessionConfig::new();
+    if let Some(n) = args.partitions {
+        config = config.with_target_partitions(n.max(1));
+    }
+    let ctx = SessionContext::new_with_config(config);
+    let opts = args.key.options();
+    tiledb_codec::sql::register_tables(&ctx, &args.query, |name| {
+        Ok(Arc::new(store::array(std::path::Path::new(name), &opts)?))
+    })
+    .map_err(|e| e.to_string())?;
+    let df = ctx.sql(&args.query).await.map_err(|e| e.to_string())?;
+    let sink: Box<dyn Write> = match &args.output {
+        Some(p) => Box::new(std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut out = std::io::BufWriter::new(sink);
+    let io = |e: std::io::Error| format!("writing the result: {e}");
+    let schema = Arc::new(df.schema().as_arrow().clone());
+    let mut stream = df.execute_stream().await.map_err(|e| e.to_string())?;
+    match args.format {
+        SqlFormat::Table => {
+            let mut batches: Vec<RecordBatch> = Vec::new();
+            while let Some(b) = stream.next().await {
+                batches.push(b.map_err(|e| e.to_string())?);
+            }
+            let table = datafusion::arrow::util::pretty::pretty_format_batches(&batches)
+                .map_err(|e| e.to_string())?;
+            writeln!(out, "{table}").map_err(io)?;
+            let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+            writeln!(out, "{rows} row{}", if rows == 1 { "" } else { "s" }).map_err(io)?;
+        }
+        SqlFormat::Csv => {
+            let mut w = datafusion::arrow::csv::WriterBuilder::new()
+                .with_header(true)
+                .build(&mut out);
+            while let Some(b) = stream.next().await {
+                w.write(&b.map_err(|e| e.to_string())?)
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        SqlFormat::Ndjson => {
+            let mut w = datafusion::arrow::json::LineDelimitedWriter::new(&mut out);
+            while let Some(b) = stream.next().await {
+                w.write(&b.map_err(|e| e.to_string())?)
+                    .map_err(|e| e.to_string())?;
+            }
+            w.finish().map_err(|e| e.to_string())?;
+        }
+        SqlFormat::Arrow => {
+            let mut w = datafusion::arrow::ipc::writer::StreamWriter::try_new(&mut out, &schema)
+                .map_err(|e| e.to_string())?;
+            while let Some(b) = stream.next().await {
+                w.write(&b.map_err(|e| e.to_string())?)
+                    .map_err(|e| e.to_string())?;
+            }
+            w.finish().map_err(|e| e.to_string())?;
+        }
+    }
+    out.flush().map_err(io)
+}

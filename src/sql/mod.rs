@@ -1,0 +1,350 @@
+//! SQL over arrays (feature `datafusion`): a DataFusion [`TableProvider`]
+//! for a TileDB array, and [`register_tables`] to name arrays by path or
+//! URL in a query's `FROM` clause.
+//!
+//! [`TileDbTable`] gives DataFusion:
+//! - the Arrow schema of the array (dimensions, then attributes; see
+//!   [`crate::arrow`] for the types);
+//! - projection: only the attributes a query uses are read, and the
+//!   dimensions only when it uses one;
+//! - filters: comparisons of a dimension with literals become typed ranges
+//!   (Exact; Inexact on floating-point dimensions and for `<` on strings),
+//!   comparisons of attributes of sparse arrays become a query condition
+//!   (Exact where the engine's meaning is SQL's; the rules are in
+//!   `pushdown.rs`), evaluated inside the read with tile pruning by
+//!   min/max; the rest DataFusion evaluates;
+//! - limit: a partition stops reading once it has enough rows;
+//! - statistics: the row count (exact for dense arrays and for a single
+//!   sparse fragment that keeps duplicates and has no deletes, else an
+//!   upper bound) and each dimension's
+//!   extent, from the fragments' metadata;
+//! - partitions: the cells' extent on the first (integer) dimension is cut
+//!   into `target_partitions` slices read in parallel, each its own range,
+//!   so every cell belongs to one partition whatever the fragments overlap.
+//!
+//! `EXPLAIN` shows what was pushed: `TileDbScan: array=…, ranges=[…],
+//! condition="…", partitions=N`.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use datafusion::prelude::SessionContext;
+//! use tiledb_codec::{sql::TileDbTable, Array};
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let ctx = SessionContext::new();
+//! let array = Arc::new(Array::open("tests/fixtures/v22/sparse_int_2d")?);
+//! ctx.register_table("t", Arc::new(TileDbTable::new(array)?))?;
+//! let batches = ctx.sql("SELECT count(*) FROM t WHERE a > 5").await?.collect().await?;
+//! assert_eq!(batches[0].num_rows(), 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # }).unwrap();
+//! ```
+
+mod pushdown;
+mod scan;
+
+use std::fmt;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::catalog::Session;
+use datafusion::common::stats::Precision;
+use datafusion::common::{DataFusionError, Statistics};
+use datafusion::datasource::{TableProvider, TableType};
+use datafusion::error::Result as DfResult;
+use datafusion::logical_expr::{Expr, TableProviderFilterPushDown};
+use datafusion::physical_plan::ExecutionPlan;
+use datafusion::prelude::SessionContext;
+
+use crate::api::{Array, IntoDimRange};
+use crate::model::{ArrayType, CellValNum};
+use crate::read::{Bound, DimRange, Query};
+use pushdown::{Col, ColKind, Columns, Pushed};
+pub use scan::TileDbScan;
+
+/// A TileDB array as a DataFusion table (see the [module](self) docs).
+pub struct TileDbTable {
+    array: Arc<Array>,
+    schema: SchemaRef,
+    columns: Columns,
+    stats: Statistics,
+}
+
+impl fmt::Debug for TileDbTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TileDbTable")
+            .field("array", &self.array.path())
+            .finish_non_exhaustive()
+    }
+}
+
+/// An error of ours as DataFusion's.
+pub(crate) fn df_error(e: impl std::error::Error + Send + Sync + 'static) -> DataFusionError {
+    DataFusionError::External(Box::new(e))
+}
+
+impl TileDbTable {
+    /// The table of an open array: its schema, and the extent of its cells
+    /// from the fragments' non-empty domains.
+    pub fn new(array: Arc<Array>) -> DfResult<TileDbTable> {
+        let schema = crate::arrow::arrow_schema(array.array_reader(), &Query::default())
+            .map_err(df_error)?;
+        let model = array.schema();
+        let spans = spans(&array).map_err(df_error)?;
+        let mut cols = Vec::new();
+        for (d, span) in model.dimensions.iter().zip(&spans) {
+            cols.push(Col {
+                name: d.name.clone(),
+                datatype: d.datatype,
+                arrow: arrow_type(&schema, &d.name)?,
+                kind: ColKind::Dim { span: span.clone() },
+            });
+        }
+        for a in &model.attributes {
+            let single = match a.cell_val_num {
+                CellValNum::Fixed(n) => n.get() == 1,
+                CellValNum::Var => crate::value::is_text(a.datatype),
+            };
+            cols.push(Col {
+                name: a.name.clone(),
+                datatype: a.datatype,
+                arrow: arrow_type(&schema, &a.name)?,
+                kind: ColKind::Attr {
+                    single,
+                    enumerated: a.enumeration.is_some(),
+                },
+            });
+        }
+        let dense = model.array_type == ArrayType::Dense;
+        let columns = Columns { cols, dense };
+        let stats = statistics(&array, &schema, &columns, &spans);
+        Ok(TileDbTable {
+            array,
+            schema,
+            columns,
+            stats,
+        })
+    }
+
+    /// The array read.
+    pub fn array(&self) -> &Arc<Array> {
+        &self.array
+    }
+}
+
+fn arrow_type(schema: &SchemaRef, name: &str) -> DfResult<datafusion::arrow::datatypes::DataType> {
+    Ok(schema.field_with_name(name)?.data_type().clone())
+}
+
+/// Per dimension, the extent of the array's cells: the union of the
+/// fragments' non-empty domains (`None`: no fragment holds cells).
+fn spans(array: &Array) -> crate::Result<Vec<Option<(Bound, Bound)>>> {
+    let nd = array.schema().dimensions.len();
+    let mut out: Vec<Option<(Bound, Bound)>> = vec![None; nd];
+    for f in array.fragments() {
+        let Some(ned) = f.non_empty_domain()? else {
+            continue;
+        };
+        for (d, r) in ned.into_iter().enumerate().take(nd) {
+            let DimRange { lo, hi } = r.into_dim_range();
+            out[d] = Some(match out[d].take() {
+                None => (lo, hi),
+                Some((a, b)) => (if lo < a { lo } else { a }, if hi > b { hi } else { b }),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The table's statistics from fragment metadata.
+fn statistics(
+    array: &Array,
+    schema: &SchemaRef,
+    columns: &Columns,
+    spans: &[Option<(Bound, Bound)>],
+) -> Statistics {
+    use datafusion::common::ScalarValue;
+    let mut stats = Statistics::new_unknown(schema);
+    let reader = array.array_reader();
+    stats.num_rows = if columns.dense {
+        // A dense read without ranges returns every cell of the extent.
+        let mut n: Option<usize> = Some(1);
+        for s in spans {
+            n = match s {
+                Some((Bound::Int(lo), Bound::Int(hi))) => n.and_then(|n| {
+                    usize::try_from(hi - lo + 1)
+                        .ok()
+                        .and_then(|k| n.checked_mul(k))
+                }),
+                None => Some(0),
+                _ => None,
+            };
+        }
+        n.map_or(Precision::Absent, Precision::Exact)
+    } else {
+        let counts: Option<u64> = array
+            .fragments()
+            .iter()
+            .map(|f| f.cell_num())
+            .try_fold(0u64, |acc, n| acc.checked_add(n?));
+        // Exact only when every stored cell is read: one fragment, no
+        // deletes, and duplicates kept (a consolidated fragment may hold
+        // several cells of one coordinate, of which a read keeps one).
+        let exact = array.fragments().len() <= 1
+            && reader.dir.deletes.is_empty()
+            && array.schema().allows_duplicates;
+        match counts.and_then(|c| usize::try_from(c).ok()) {
+            Some(c) if exact => Precision::Exact(c),
+            Some(c) => Precision::Inexact(c),
+            None => Precision::Absent,
+        }
+    };
+    for (i, col) in columns.cols.iter().enumerate() {
+        let ColKind::Dim {
+            span: Some((lo, hi)),
+        } = &col.kind
+        else {
+            continue;
+        };
+        let scalar = |b: &Bound| -> Option<ScalarValue> {
+            let v = match b {
+                Bound::Int(v) => ScalarValue::Int64(Some(i64::try_from(*v).ok()?)),
+                Bound::Float(v) => ScalarValue::Float64(Some(*v)),
+                Bound::Text(_) => return None,
+            };
+            v.cast_to(&col.arrow).ok()
+        };
+        if let (Some(lo), Some(hi)) = (scalar(lo), scalar(hi)) {
+            stats.column_statistics[i].min_value = Precision::Inexact(lo);
+            stats.column_statistics[i].max_value = Precision::Inexact(hi);
+            stats.column_statistics[i].null_count = Precision::Exact(0);
+        }
+    }
+    stats
+}
+
+#[async_trait]
+impl TableProvider for TileDbTable {
+    fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    fn table_type(&self) -> TableType {
+        TableType::Base
+    }
+
+    fn supports_filters_pushdown(
+        &self,
+        filters: &[&Expr],
+    ) -> DfResult<Vec<TableProviderFilterPushDown>> {
+        Ok(filters
+            .iter()
+            .map(|f| self.columns.classify(f).kind())
+            .collect())
+    }
+
+    fn statistics(&self) -> Option<Statistics> {
+        Some(self.stats.clone())
+    }
+
+    async fn scan(
+        &self,
+        state: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        filters: &[Expr],
+        limit: Option<usize>,
+    ) -> DfResult<Arc<dyn ExecutionPlan>> {
+        let mut ranges: Vec<(String, Vec<DimRange>)> = Vec::new();
+        let mut conditions = Vec::new();
+        for f in filters {
+            match self.columns.classify(f) {
+                Pushed::Ranges { entries, .. } => {
+                    // One entry per dimension: the intersection of all.
+                    for (dim, rs) in entries {
+                        match ranges.iter_mut().find(|(d, _)| *d == dim) {
+                            Some((_, have)) => *have = pushdown::intersect(have, &rs),
+                            None => ranges.push((dim, rs)),
+                        }
+                    }
+                }
+                Pushed::Condition { text, .. } => conditions.push(text),
+                Pushed::No => {}
+            }
+        }
+        let condition = match conditions.len() {
+            0 => None,
+            1 => conditions.pop(),
+            _ => Some(
+                conditions
+                    .iter()
+                    .map(|c| format!("({c})"))
+                    .collect::<Vec<_>>()
+                    .join(" and "),
+            ),
+        };
+        let projection: Vec<usize> = match projection {
+            Some(p) => p.clone(),
+            None => (0..self.schema.fields().len()).collect(),
+        };
+        let target = state.config().target_partitions().max(1);
+        let scan = TileDbScan::new(
+            self.array.clone(),
+            self.schema.clone(),
+            &self.columns,
+            &projection,
+            ranges,
+            condition,
+            limit,
+            target,
+            &self.stats,
+        )?;
+        Ok(Arc::new(scan))
+    }
+}
+
+/// Registers, in `ctx`, a [`TileDbTable`] for every table a query names
+/// that `ctx` does not know yet: `open` turns the name (`FROM
+/// "path/or/url"`, quoted as an identifier or a string) into an array.
+/// Returns the names registered.
+///
+/// ```
+/// use std::sync::Arc;
+/// use datafusion::prelude::SessionContext;
+/// use tiledb_codec::Array;
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let ctx = SessionContext::new();
+/// let query = r#"SELECT count(*) AS n FROM "tests/fixtures/v22/dense_int_1d""#;
+/// tiledb_codec::sql::register_tables(&ctx, query, |name| {
+///     Ok(Arc::new(Array::open(name)?))
+/// })?;
+/// let batches = ctx.sql(query).await?.collect().await?;
+/// assert_eq!(batches[0].num_rows(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
+pub fn register_tables(
+    ctx: &SessionContext,
+    query: &str,
+    open: impl Fn(&str) -> Result<Arc<Array>, Box<dyn std::error::Error + Send + Sync>>,
+) -> DfResult<Vec<String>> {
+    let state = ctx.state();
+    let dialect = state.config().options().sql_parser.dialect;
+    let statement = state.sql_to_statement(query, &dialect)?;
+    let refs = state.resolve_table_references(&statement)?;
+    let mut out = Vec::new();
+    for r in refs {
+        // Paths hold dots and slashes: the whole reference is the name.
+        let name = r.to_string();
+        if ctx.table_exist(r.clone())? {
+            continue;
+        }
+        let array = open(&name).map_err(|e| {
+            DataFusionError::Plan(format!("table {name:?}: cannot open it as an array: {e}"))
+        })?;
+        ctx.register_table(r, Arc::new(TileDbTable::new(array)?))?;
+        out.push(name);
+    }
+    Ok(out)
+}
