@@ -129,6 +129,20 @@ fn store_err(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::io(path, std::io::Error::other(e.to_string()))
 }
 
+/// An error of a GET or HEAD of `path`: a missing object as `NotFound`.
+fn get_err(path: &Path, e: object_store::Error) -> Error {
+    match e {
+        object_store::Error::NotFound { .. } => Error::io(
+            path,
+            std::io::Error::new(std::io::ErrorKind::NotFound, "no such object"),
+        ),
+        e => store_err(path, e),
+    }
+}
+
+/// Requests of one [`Storage::read_ranges`] call in flight at once.
+const CONCURRENT_GETS: usize = 32;
+
 impl ObjectStorage {
     /// The objects of `store`, whose root is named `base` (a URL without
     /// a path, such as `s3://bucket`): the paths given to the [`Storage`]
@@ -383,13 +397,7 @@ impl ObjectStorage {
                     None => self.store.get(&location).await?.bytes().await,
                 }
             })
-            .map_err(|e| match e {
-                object_store::Error::NotFound { .. } => Error::io(
-                    path,
-                    std::io::Error::new(std::io::ErrorKind::NotFound, "no such object"),
-                ),
-                e => store_err(path, e),
-            })?;
+            .map_err(|e| get_err(path, e))?;
         self.stats.gets.fetch_add(1, Ordering::Relaxed);
         self.stats
             .bytes
@@ -430,6 +438,56 @@ impl Storage for ObjectStorage {
             return Ok(Vec::new());
         }
         self.get(path, Some(range))
+    }
+
+    fn read_ranges(&self, requests: &[(PathBuf, std::ops::Range<u64>)]) -> Result<Vec<Vec<u8>>> {
+        use futures::StreamExt;
+        if requests.len() < 2 {
+            return requests
+                .iter()
+                .map(|(p, r)| self.read_range(p, r.clone()))
+                .collect();
+        }
+        let jobs = requests
+            .iter()
+            .map(|(p, r)| Ok((p.clone(), self.object_path(p)?, r.clone())))
+            .collect::<Result<Vec<_>>>()?;
+        let store = &self.store;
+        let stats = &self.stats;
+        self.block_on(async {
+            futures::stream::iter(jobs)
+                .map(|(path, location, range)| async move {
+                    if range.is_empty() {
+                        return Ok(Vec::new());
+                    }
+                    let bytes = store
+                        .get_range(&location, range)
+                        .await
+                        .map_err(|e| get_err(&path, e))?;
+                    stats.gets.fetch_add(1, Ordering::Relaxed);
+                    stats.bytes.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                    Ok::<_, Error>(Vec::from(bytes))
+                })
+                .buffered(CONCURRENT_GETS)
+                .try_collect()
+                .await
+        })
+    }
+
+    fn size(&self, path: &Path) -> Result<u64> {
+        let key = self.key(path)?;
+        if let Some((_, l)) = self.cached(&key) {
+            return l.get(&key).copied().ok_or_else(|| {
+                Error::io(
+                    path,
+                    std::io::Error::new(std::io::ErrorKind::NotFound, "no such object"),
+                )
+            });
+        }
+        let location = self.object_path(path)?;
+        let head = self.block_on(self.store.head(&location));
+        self.stats.gets.fetch_add(1, Ordering::Relaxed);
+        Ok(head.map_err(|e| get_err(path, e))?.size)
     }
 
     fn list(&self, dir: &Path) -> Result<Vec<ListEntry>> {
