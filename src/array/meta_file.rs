@@ -185,6 +185,9 @@ impl MetaFile {
         opts: &ReadOptions,
         f: impl FnOnce(&GenericTile<'_>) -> Result<R>,
     ) -> Result<R> {
+        let MetaFile::Ranged(_) = self else {
+            return f(&crate::tile::read_generic_tile(self.name(), offset, opts)?);
+        };
         if offset >= self.size() {
             return Err(Error::decode(
                 self.path(),

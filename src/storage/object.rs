@@ -577,6 +577,59 @@ mod tests {
         assert!(storage.key(&path.join("../x")).is_err());
     }
 
+    /// A copy of `v22/dense_int_2d` whose first fragment's metadata file
+    /// ends in `last` (its footer length) in place of its own 8 bytes.
+    fn with_footer_length(last: u64) -> PathBuf {
+        let from = fixture().with_file_name("dense_int_2d");
+        let to = std::env::temp_dir().join(format!(
+            "tiledb-codec-footer-length-{}-{last}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&to);
+        copy(&from, &to);
+        let frags = crate::storage::LocalStorage
+            .list(&to.join("__fragments"))
+            .unwrap();
+        let meta = frags[0].path.join("__fragment_metadata.tdb");
+        let mut bytes = std::fs::read(&meta).unwrap();
+        let n = bytes.len();
+        bytes[n - 8..].copy_from_slice(&last.to_le_bytes());
+        std::fs::write(&meta, bytes).unwrap();
+        to
+    }
+
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            if e.path().is_dir() {
+                copy(&e.path(), &to.join(e.file_name()));
+            } else {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_footer_length_past_the_object_is_a_decode_error() {
+        for last in [u64::MAX, 1 << 40, 4_910] {
+            let dir = with_footer_length(last);
+            let url = format!("file://{}", dir.display());
+            let (storage, path) =
+                ObjectStorage::from_url(&url, std::iter::empty::<(&str, &str)>()).unwrap();
+            let err =
+                ArrayReader::open_in(storage.clone().into(), &path, None, &ReadOptions::default())
+                    .err()
+                    .unwrap_or_else(|| panic!("footer length {last} accepted"));
+            let at = err.location().unwrap_or_else(|| panic!("{err}"));
+            assert_eq!(at.table, "FooterLength", "{err}");
+            assert!(at.file.ends_with("__fragment_metadata.tdb"), "{err}");
+            // Only tails were fetched, never a range as long as the length said.
+            assert!(storage.stats().snapshot().bytes < 20_000);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+
     #[test]
     fn used_and_dropped_inside_another_runtime_without_panicking() {
         let url = format!("file://{}", fixture().display());
