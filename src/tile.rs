@@ -23,23 +23,34 @@ pub struct GenericTile<'a> {
     pub end: u64,
 }
 
+/// `len` bytes at `offset` of `file`, of which `bytes` (the file's bytes
+/// from offset `base` on) are at hand.
 fn slice<'a>(
     file: &'a MappedFile,
+    bytes: &'a [u8],
+    base: u64,
     offset: u64,
     len: u64,
     table: &str,
     field: &str,
 ) -> Result<&'a [u8]> {
-    let bytes = file.bytes();
-    let end = offset.checked_add(len).filter(|e| *e <= bytes.len() as u64);
+    let have = base + bytes.len() as u64;
+    let end = offset.checked_add(len).filter(|e| *e <= have);
     match end {
-        Some(end) => Ok(&bytes[offset as usize..end as usize]),
+        Some(end) => Ok(&bytes[(offset - base) as usize..(end - base) as usize]),
+        None if base == 0 && bytes.len() as u64 == file.len() => Err(Error::decode(
+            file.path(),
+            offset,
+            table,
+            field,
+            format!("{len} bytes declared, the file has {have} bytes"),
+        )),
         None => Err(Error::decode(
             file.path(),
             offset,
             table,
             field,
-            format!("{len} bytes declared, the file has {} bytes", bytes.len()),
+            format!("{len} bytes declared, the tile's byte range ends at byte {have}"),
         )),
     }
 }
@@ -50,8 +61,25 @@ pub fn read_generic_tile<'a>(
     offset: u64,
     opts: &ReadOptions,
 ) -> Result<GenericTile<'a>> {
+    read_generic_tile_in(file, file.bytes(), 0, offset, opts)
+}
+
+/// Reads the generic tile at `offset` of a file of which only `bytes` are
+/// at hand: its bytes from offset `base` on (a byte range fetched from an
+/// object store). `file` names the file in errors (its own bytes are not
+/// read); offsets in errors are the file's.
+pub fn read_generic_tile_in<'a>(
+    file: &'a MappedFile,
+    bytes: &'a [u8],
+    base: u64,
+    offset: u64,
+    opts: &ReadOptions,
+) -> Result<GenericTile<'a>> {
     let path = file.path();
-    if offset > file.len() {
+    let Some(at) = offset
+        .checked_sub(base)
+        .filter(|at| *at <= bytes.len() as u64)
+    else {
         return Err(Error::decode(
             path,
             offset,
@@ -59,8 +87,8 @@ pub fn read_generic_tile<'a>(
             "",
             "offset past the end of the file",
         ));
-    }
-    let rest = &file.bytes()[offset as usize..];
+    };
+    let rest = &bytes[at as usize..];
     let (header, used) = decode::<GenericTileHeader>(rest, path, offset, ())?;
     // The pipeline must take exactly the bytes the header gives it.
     // The pipeline must take exactly the bytes the header gives it (a size
@@ -139,6 +167,8 @@ pub fn read_generic_tile<'a>(
     let data_start = offset + used;
     let persisted = slice(
         file,
+        bytes,
+        base,
         data_start,
         header.persisted_size,
         "GenericTileHeader",

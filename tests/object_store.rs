@@ -345,8 +345,10 @@ fn arrays_imported_into_s3_are_read_by_the_engine() {
 /// Opening an array and reading one tile (the first cell of a 2-D dense
 /// array, both attributes): our requests and bytes, and the engine's
 /// (TileDB's VFS counters), printed for the README's comparison. We make
-/// one LIST (the whole array, recursively) and one GET per object the read
-/// needs.
+/// one LIST (the whole array, recursively); fragment metadata is fetched
+/// footer first (a GET of each file's tail), then only the generic tiles
+/// the read needs (the tile offsets of both attributes: one GET), so all
+/// the bytes fetched are fewer than the fragment metadata files hold.
 #[test]
 fn requests_to_open_an_array_and_read_one_tile() {
     let moto = Moto::start();
@@ -378,6 +380,16 @@ fn requests_to_open_an_array_and_read_one_tile() {
         objects.len()
     );
 
+    let metadata_bytes: u64 = objects
+        .iter()
+        .filter(|(_, rel)| rel.ends_with("__fragment_metadata.tdb"))
+        .map(|(local, _)| std::fs::metadata(local).unwrap().len())
+        .sum();
+    assert!(
+        ours.bytes < metadata_bytes,
+        "{ours}: the fragment metadata files hold {metadata_bytes} bytes"
+    );
+
     let engine = moto.engine(
         &[("s3://counts/dense_int_2d".into(), None)],
         &["--one-cell"],
@@ -387,7 +399,7 @@ fn requests_to_open_an_array_and_read_one_tile() {
     let a = batch.column::<i32>("a").unwrap()[0];
     assert_eq!(cell["a"][0].as_i64(), Some(a as i64), "{cell}");
     eprintln!(
-        "open + one tile of v22/dense_int_2d ({} objects): ours {ours}; the engine: {} reads, {} bytes read, {} size look-ups (its LISTs are not counted)",
+        "open + one tile of v22/dense_int_2d ({} objects, fragment metadata {metadata_bytes} bytes): ours {ours}; the engine: {} reads, {} bytes read, {} size look-ups (its LISTs are not counted)",
         objects.len(),
         stats["read_ops_num"],
         stats["read_byte_num"],

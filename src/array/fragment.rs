@@ -1,10 +1,13 @@
 //! Fragments: the footer of `__fragment_metadata.tdb` is read on open; the
 //! R-tree and the other generic tiles it points at are read when asked for,
-//! as the engine does.
+//! as the engine does. From an object store only the file's tail (the
+//! footer) is fetched on open, and each generic tile later by its byte
+//! range, once (see `meta_file`).
 
 use std::path::{Path, PathBuf};
 
 use super::directory::{ArrayDirectory, Entry};
+use super::meta_file::MetaFile;
 use crate::array::schema::dimension_datatype;
 use crate::error::{Error, Result};
 use crate::format::{
@@ -14,7 +17,6 @@ use crate::format::{
 };
 use crate::model::table::ranges_from_mbr;
 use crate::model::{DomainRange, NonEmptyDomain, Value};
-use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
 use crate::ReadOptions;
 
@@ -43,13 +45,15 @@ pub struct Fragment {
     /// Whether the fragment is dense (before version 3: no `__coords.tdb`).
     pub dense: bool,
     /// Where the footer sits in `__fragment_metadata.tdb` (offset, length);
-    /// (0, 0) before version 3.
+    /// (0, 0) before version 3, and for a footer read from a consolidated
+    /// `.meta` file when the fragment's own copy is not found or, from an
+    /// object store, not looked for (its file is not fetched for it).
     pub footer_range: (u64, u64),
     /// The consolidated fragment metadata file (`.meta`) the footer was
     /// read from, when one lists the fragment (as the engine reads it);
     /// `None`: from `__fragment_metadata.tdb`.
     pub footer_from: Option<PathBuf>,
-    meta_file: MappedFile,
+    meta: MetaFile,
     /// Where the fragment's files are read from.
     pub storage: crate::storage::StorageRef,
 }
@@ -90,10 +94,51 @@ fn computed_footer_size(version: u32, dims: &[u64], attrs: u64) -> u64 {
     }
 }
 
-fn footer_at(meta: &MappedFile, version: u32, schema: &ArraySchema) -> Result<(u64, u64)> {
+/// Bytes added to the guessed footer length in the first GET of a
+/// metadata file's tail: the guess may fall short, and the generic tiles
+/// just before the footer (processed conditions, the fragment's min/max/
+/// sum/null count: about 100 bytes each when small) come along; a sparse
+/// read needs the processed conditions of every fragment.
+const TAIL_SLACK: u64 = 256;
+
+/// A guess at the footer's length, with its length field, from the schema
+/// (format_spec/fragment.md#footer): exact for footers of a fixed size; for
+/// the others the fixed fields counted, with room for the schema name,
+/// var-sized non-empty domains and optional sections. A longer footer costs
+/// a second GET.
+fn footer_guess(version: u32, schema: &ArraySchema) -> u64 {
+    let dims = dims_for(schema);
+    let attrs = schema.attributes.len() as u64;
+    if version < 10 && !dims.contains(&0) {
+        return computed_footer_size(version, &dims, attrs);
+    }
+    // A var-sized range: two sizes and a few bytes of each bound.
+    let sized: Vec<u64> = dims.iter().map(|s| if *s == 0 { 24 } else { *s }).collect();
+    let n = attrs + dims.len() as u64 + 1;
+    let mut len = computed_footer_size(version.min(9), &sized, attrs) + 8;
+    if version >= 10 {
+        len += 8 + 128;
+    }
+    if version >= 11 {
+        len += 4 * n * 8 + 8;
+    }
+    len + 64
+}
+
+/// How many bytes of a metadata file of `size` bytes to fetch first: the
+/// tail holding the footer (as guessed), or the whole file when smaller.
+fn tail_len(version: u32, schema: &ArraySchema, size: u64) -> u64 {
+    footer_guess(version, schema)
+        .saturating_add(TAIL_SLACK)
+        .min(size)
+}
+
+/// Where the footer sits (offset, length): for versions whose footer has
+/// a fixed size, the file's tail; else the last 8 bytes give its length.
+fn footer_at(meta: &MetaFile, version: u32, schema: &ArraySchema) -> Result<(u64, u64)> {
     let dims = dims_for(schema);
     let path = meta.path();
-    let size = meta.len();
+    let size = meta.size();
     if dims.contains(&0) || version >= 10 {
         if size < 8 {
             return Err(Error::decode(
@@ -104,8 +149,9 @@ fn footer_at(meta: &MappedFile, version: u32, schema: &ArraySchema) -> Result<(u
                 "the file is shorter than the footer length",
             ));
         }
-        let (len, _) =
-            decode::<FooterLength>(&meta.bytes()[size as usize - 8..], path, size - 8, ())?;
+        let w = meta.window(size - 8..size, "FooterLength", "footer_length")?;
+        let last = w.get(size - 8..size).unwrap_or_default();
+        let (len, _) = decode::<FooterLength>(last, path, size - 8, ())?;
         let len = len.footer_length;
         if len > size - 8 {
             return Err(Error::decode(
@@ -132,12 +178,96 @@ fn footer_at(meta: &MappedFile, version: u32, schema: &ArraySchema) -> Result<(u
     }
 }
 
+/// Every generic tile offset the footer gives, and where the last tile
+/// ends (`end`): the bounds of the tiles' byte ranges.
+fn tile_bounds(footer: &FragmentFooter, d: u64, end: u64) -> Vec<u64> {
+    let mut out = vec![footer.rtree_offset, end];
+    for list in [
+        Some(&footer.tile_offsets),
+        Some(&footer.tile_var_offsets),
+        Some(&footer.tile_var_sizes),
+        footer.tile_validity_offsets.as_ref(),
+        footer.tile_mins_offsets.as_ref(),
+        footer.tile_maxes_offsets.as_ref(),
+        footer.tile_sums_offsets.as_ref(),
+        footer.tile_null_counts_offsets.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        out.extend(list);
+    }
+    out.extend(footer.fragment_min_max_sum_null_count_offset);
+    out.extend(footer.processed_conditions_offset);
+    let id = OptionalSectionIdentifier::TileGlobalOrderOffsets.value();
+    for sec in footer.optional_sections.iter().flatten() {
+        if sec.identifier != id {
+            continue;
+        }
+        if let Ok(b) = decode_all::<TileGlobalOrderBounds>(&sec.data, Path::new(""), 0, (d,)) {
+            out.extend(b.min_offsets);
+            out.extend(b.max_offsets);
+        }
+    }
+    out
+}
+
 impl Fragment {
+    /// Opens the fragments `entries` of the array `dir` (in parallel). From
+    /// an object store the tails of their metadata files (the footers) are
+    /// fetched first, concurrently, all in one batch.
+    pub fn open_all(
+        dir: &ArrayDirectory,
+        entries: &[Entry],
+        opts: &ReadOptions,
+    ) -> Result<Vec<Self>> {
+        use rayon::prelude::*;
+        let mut tails: Vec<Option<(u64, Vec<u8>)>> = entries.iter().map(|_| None).collect();
+        if dir.storage.ranged() {
+            if let Some(latest) = dir.latest_schema() {
+                let schema = dir.schema(&latest, opts)?;
+                let consolidated = dir.consolidated_footers(opts)?;
+                let mut which = Vec::new();
+                let mut requests = Vec::new();
+                for (i, e) in entries.iter().enumerate() {
+                    let v = e.name.version;
+                    if v <= 2 || consolidated.footer(&e.name.name).is_some() {
+                        continue;
+                    }
+                    let path = e.path.join("__fragment_metadata.tdb");
+                    let size = dir.storage.size(&path)?;
+                    let tail = tail_len(v, &schema, size);
+                    which.push((i, size));
+                    requests.push((path, size - tail..size));
+                }
+                for ((i, size), bytes) in which.into_iter().zip(dir.storage.read_ranges(&requests)?)
+                {
+                    tails[i] = Some((size, bytes));
+                }
+            }
+        }
+        entries
+            .par_iter()
+            .zip(tails)
+            .map(|(e, tail)| Self::open_with(dir, e, tail, opts))
+            .collect()
+    }
+
     /// Opens the fragment `entry` of the array `dir`: reads its footer and
     /// the schema it was written with.
     pub fn open(dir: &ArrayDirectory, entry: &Entry, opts: &ReadOptions) -> Result<Self> {
+        Self::open_with(dir, entry, None, opts)
+    }
+
+    /// [`Fragment::open`], with the metadata object's size and tail when
+    /// already fetched (ranged storage only).
+    fn open_with(
+        dir: &ArrayDirectory,
+        entry: &Entry,
+        tail: Option<(u64, Vec<u8>)>,
+        opts: &ReadOptions,
+    ) -> Result<Self> {
         let meta_path = entry.path.join("__fragment_metadata.tdb");
-        let meta_file = dir.storage.open(&meta_path)?;
         let latest = dir.latest_schema().ok_or_else(|| Error::NotTileDb {
             path: dir.root.clone(),
             what: "the array has no schema".into(),
@@ -156,6 +286,7 @@ impl Fragment {
             let dims = dims_for(&schema);
             let mbr: u64 = dims.iter().map(|s| 2 * s).sum();
             let bounding = 2 * dims.len() as u64 * dims.first().copied().unwrap_or(0);
+            let meta_file = dir.storage.open(&meta_path)?;
             let tile = read_generic_tile(&meta_file, 0, opts)?;
             let md: LegacyFragmentMetadata = decode_all(
                 &tile.data,
@@ -173,7 +304,7 @@ impl Fragment {
                 dense,
                 footer_range: (0, 0),
                 footer_from: None,
-                meta_file,
+                meta: MetaFile::Whole(meta_file),
                 storage: dir.storage.clone(),
             });
         }
@@ -183,12 +314,39 @@ impl Fragment {
         // dimensions).
         let consolidated = dir.consolidated_footers(opts)?;
         let from_meta = consolidated.footer(&entry.name.name);
+        let mut meta_file = if !dir.storage.ranged() {
+            MetaFile::Whole(dir.storage.open(&meta_path)?)
+        } else {
+            // Nothing fetched for a footer the `.meta` file gives; else the
+            // tail, unless already fetched.
+            let (size, tail) = match tail {
+                Some((size, bytes)) => (size, Some(bytes)),
+                None => {
+                    let size = dir.storage.size(&meta_path)?;
+                    let tail = match from_meta {
+                        Some(_) => None,
+                        None => {
+                            let n = tail_len(version, &schema, size);
+                            Some(dir.storage.read_range(&meta_path, size - n..size)?)
+                        }
+                    };
+                    (size, tail)
+                }
+            };
+            MetaFile::ranged(dir.storage.clone(), &meta_path, size, tail)
+        };
+        let ranged = dir.storage.ranged();
         let read_footer = |schema: &ArraySchema| match from_meta {
             Some((bytes, path, offset)) => {
                 let args = (dims_for(schema), schema.attributes.len() as u64);
                 let (footer, _) = decode::<FragmentFooter>(bytes, path, offset, args)?;
-                // Where the fragment's own copy sits, when it can be found.
-                let range = footer_at(&meta_file, version, schema).unwrap_or((0, 0));
+                // Where the fragment's own copy sits, when it can be found
+                // (not looked for in an object store).
+                let range = if ranged {
+                    (0, 0)
+                } else {
+                    footer_at(&meta_file, version, schema).unwrap_or((0, 0))
+                };
                 Ok((footer, range))
             }
             None => Self::read_footer(&meta_file, version, schema),
@@ -236,6 +394,12 @@ impl Fragment {
         }
         let dense = footer.dense != 0;
         check_optional_sections(&footer, &schema, &meta_path, footer_range.0)?;
+        let end = match footer_range {
+            (_, 0) => meta_file.size(),
+            (offset, _) => offset,
+        };
+        let d = schema.domain.dimensions.len() as u64;
+        meta_file.set_bounds(tile_bounds(&footer, d, end));
         Ok(Fragment {
             path: entry.path.clone(),
             name: entry.name.clone(),
@@ -245,18 +409,19 @@ impl Fragment {
             dense,
             footer_range,
             footer_from: from_meta.map(|(_, p, _)| p.to_path_buf()),
-            meta_file,
+            meta: meta_file,
             storage: dir.storage.clone(),
         })
     }
 
     fn read_footer(
-        meta: &MappedFile,
+        meta: &MetaFile,
         version: u32,
         schema: &ArraySchema,
     ) -> Result<(FragmentFooter, (u64, u64))> {
         let (offset, len) = footer_at(meta, version, schema)?;
-        let bytes = &meta.bytes()[offset as usize..(offset + len) as usize];
+        let w = meta.window(offset..offset + len, "FragmentFooter", "")?;
+        let bytes = w.get(offset..offset + len).unwrap_or_default();
         let args = (dims_for(schema), schema.attributes.len() as u64);
         let footer = if version == 11 {
             // Today's engine writes a fragment min/max offset into version 11
@@ -291,14 +456,12 @@ impl Fragment {
         let Metadata::Footer(f) = &self.metadata else {
             return Ok(None);
         };
-        let tile = read_generic_tile(&self.meta_file, f.rtree_offset, opts)?;
-        decode_all(
-            &tile.data,
-            self.meta_file.path(),
-            0,
-            (f.version_number, dims_for(&self.schema)),
-        )
-        .map(Some)
+        let args = (f.version_number, dims_for(&self.schema));
+        self.meta
+            .generic_tile(f.rtree_offset, opts, |tile| {
+                decode_all(&tile.data, self.meta.path(), 0, args)
+            })
+            .map(Some)
     }
 
     /// The tile offsets of field `idx` (the engine's index map), on demand.
@@ -309,15 +472,52 @@ impl Fragment {
         let Some(off) = f.tile_offsets.get(idx) else {
             return Ok(None);
         };
-        let tile = read_generic_tile(&self.meta_file, *off, opts)?;
-        decode_all(&tile.data, self.meta_file.path(), 0, ()).map(Some)
+        self.meta
+            .generic_tile(*off, opts, |tile| {
+                decode_all(&tile.data, self.meta.path(), 0, ())
+            })
+            .map(Some)
     }
 
     /// A `TileOffsets` generic tile of the metadata file (tile offsets, var
     /// offsets, var sizes or validity offsets), read on demand.
     pub fn generic_tile_offsets(&self, offset: u64, opts: &ReadOptions) -> Result<TileOffsets> {
-        let tile = read_generic_tile(&self.meta_file, offset, opts)?;
-        decode_all(&tile.data, self.meta_file.path(), offset, ())
+        self.decode_tile(offset, opts)
+    }
+
+    /// The generic tile at `offset` of the metadata file, decoded as `T`.
+    fn decode_tile<T>(&self, offset: u64, opts: &ReadOptions) -> Result<T>
+    where
+        T: for<'a> binrw::BinRead<Args<'a> = ()>,
+    {
+        self.meta.generic_tile(offset, opts, |tile| {
+            decode_all(&tile.data, self.meta.path(), offset, ())
+        })
+    }
+
+    /// Fetches, in as few requests as their places allow, the generic
+    /// tiles with the tile offsets (and var offsets, validity offsets) of
+    /// `fields`, which a read is about to open: from an object store; a
+    /// file at hand needs nothing.
+    pub fn prefetch_tile_lists(&self, fields: &[&crate::array::FieldInfo]) -> Result<()> {
+        let Metadata::Footer(f) = &self.metadata else {
+            return Ok(());
+        };
+        if matches!(self.meta, MetaFile::Whole(_)) {
+            return Ok(());
+        }
+        let mut offsets = Vec::new();
+        for field in fields {
+            let i = field.idx;
+            offsets.extend(f.tile_offsets.get(i));
+            if field.cell_val_num.is_none() {
+                offsets.extend(f.tile_var_offsets.get(i));
+            }
+            if field.nullable {
+                offsets.extend(f.tile_validity_offsets.as_ref().and_then(|v| v.get(i)));
+            }
+        }
+        self.meta.prefetch(&offsets)
     }
 
     /// The offset of field `idx`'s entry in one of the footer's per-field
@@ -349,8 +549,7 @@ impl Fragment {
         let Some(off) = self.tile_metadata_offset(idx, pick) else {
             return Ok(None);
         };
-        let tile = read_generic_tile(&self.meta_file, off, opts)?;
-        decode_all(&tile.data, self.meta_file.path(), off, ()).map(Some)
+        self.decode_tile(off, opts).map(Some)
     }
 
     /// The tile sums of field `idx`, read on demand (`None` before version 11).
@@ -358,8 +557,7 @@ impl Fragment {
         let Some(off) = self.tile_metadata_offset(idx, |f| f.tile_sums_offsets.as_ref()) else {
             return Ok(None);
         };
-        let tile = read_generic_tile(&self.meta_file, off, opts)?;
-        decode_all(&tile.data, self.meta_file.path(), off, ()).map(Some)
+        self.decode_tile(off, opts).map(Some)
     }
 
     /// The tile null counts of field `idx`, read on demand (`None` before
@@ -373,8 +571,7 @@ impl Fragment {
         else {
             return Ok(None);
         };
-        let tile = read_generic_tile(&self.meta_file, off, opts)?;
-        decode_all(&tile.data, self.meta_file.path(), off, ()).map(Some)
+        self.decode_tile(off, opts).map(Some)
     }
 
     /// The names of the delete and update commit files already applied to
@@ -386,9 +583,7 @@ impl Fragment {
         let Some(off) = f.processed_conditions_offset else {
             return Ok(Vec::new());
         };
-        let tile = read_generic_tile(&self.meta_file, off, opts)?;
-        let pc: crate::format::ProcessedConditions =
-            decode_all(&tile.data, self.meta_file.path(), off, ())?;
+        let pc: crate::format::ProcessedConditions = self.decode_tile(off, opts)?;
         Ok(pc
             .conditions
             .iter()
@@ -416,13 +611,7 @@ impl Fragment {
             return Ok(None);
         };
         let d = self.schema.domain.dimensions.len() as u64;
-        decode_all(
-            &section.data,
-            self.meta_file.path(),
-            self.footer_range.0,
-            (d,),
-        )
-        .map(Some)
+        decode_all(&section.data, self.meta.path(), self.footer_range.0, (d,)).map(Some)
     }
 
     /// The global-order first and last coordinates of every tile along
@@ -440,16 +629,14 @@ impl Fragment {
         let (Some(lo), Some(hi)) = (b.min_offsets.get(dim), b.max_offsets.get(dim)) else {
             return Ok(None);
         };
-        let read = |off: u64| -> Result<TileMinMax> {
-            let tile = read_generic_tile(&self.meta_file, off, opts)?;
-            decode_all(&tile.data, self.meta_file.path(), off, ())
-        };
+        self.meta.prefetch(&[*lo, *hi])?;
+        let read = |off: u64| -> Result<TileMinMax> { self.decode_tile(off, opts) };
         Ok(Some((read(*lo)?, read(*hi)?)))
     }
 
     /// The metadata file's path.
     pub fn metadata_path(&self) -> &Path {
-        self.meta_file.path()
+        self.meta.path()
     }
 
     /// The non-empty domain, one typed range per dimension; `None` where
@@ -458,7 +645,7 @@ impl Fragment {
     pub fn non_empty_domain(&self) -> Result<Option<NonEmptyDomain>> {
         let bad = |table: &str, field: &str| {
             Error::decode(
-                self.meta_file.path(),
+                self.meta.path(),
                 self.footer_range.0,
                 table,
                 field,

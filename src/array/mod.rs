@@ -4,6 +4,7 @@
 pub mod directory;
 pub mod field;
 pub mod fragment;
+mod meta_file;
 pub mod metadata;
 pub mod name;
 pub mod schema;

@@ -721,14 +721,9 @@ impl ArrayReader {
             });
             dir.deletes.retain(|d| d.name.t1 >= s && d.name.t2 <= e);
         }
-        // Footers are independent: read them in parallel.
-        let fragments = {
-            use rayon::prelude::*;
-            dir.fragments
-                .par_iter()
-                .map(|e| Fragment::open(&dir, e, opts))
-                .collect::<Result<Vec<_>>>()?
-        };
+        // Footers are independent: read them in parallel (from an object
+        // store, their tails fetched concurrently first).
+        let fragments = Fragment::open_all(&dir, &dir.fragments, opts)?;
         Ok(ArrayReader {
             dir,
             schema,

@@ -514,6 +514,19 @@ pub(crate) fn read_batch(
                 })
         })
     };
+    // The tile lists of every attribute a fragment serves, fetched together
+    // (an object store's fragment metadata: near tiles in one request).
+    frags
+        .par_iter()
+        .enumerate()
+        .filter(|(_, f)| meets(f, sel))
+        .try_for_each(|(i, f)| {
+            let fields: Vec<&FieldInfo> = attrs
+                .iter()
+                .filter_map(|a| a.fields.get(i).and_then(Option::as_ref))
+                .collect();
+            f.frag.prefetch_tile_lists(&fields)
+        })?;
     for a in attrs {
         // The fragments that hold cells of this batch.
         let tiles = frags

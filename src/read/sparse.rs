@@ -245,6 +245,24 @@ impl FragmentFields {
         needed: &[bool],
         opts: &ReadOptions,
     ) -> Result<Self> {
+        // The tile lists of every field opened here, fetched together (an
+        // object store's fragment metadata: near tiles in one request).
+        let wanted: Vec<FieldInfo> = dims
+            .iter()
+            .filter_map(|d| FieldInfo::lookup(&frag.schema, &d.name))
+            .chain(
+                all_attrs
+                    .iter()
+                    .zip(needed)
+                    .filter(|(_, need)| **need)
+                    .filter_map(|(a, _)| FieldInfo::lookup(&frag.schema, &a.name)),
+            )
+            .chain(
+                matches!(&frag.metadata, Metadata::Footer(f) if f.includes_timestamps == Some(1))
+                    .then(|| FieldInfo::timestamps(&frag.schema)),
+            )
+            .collect();
+        frag.prefetch_tile_lists(&wanted.iter().collect::<Vec<_>>())?;
         let dims = dims
             .iter()
             .map(|d| {

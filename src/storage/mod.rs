@@ -137,6 +137,22 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
         Ok(b[range.start.min(end) as usize..end as usize].to_vec())
     }
 
+    /// Several byte ranges, each `(object, range)`, in the order asked (an
+    /// object store fetches them concurrently; this default reads them one
+    /// after another with [`Storage::read_range`]).
+    fn read_ranges(&self, requests: &[(PathBuf, std::ops::Range<u64>)]) -> Result<Vec<Vec<u8>>> {
+        requests
+            .iter()
+            .map(|(path, range)| self.read_range(path, range.clone()))
+            .collect()
+    }
+
+    /// The size in bytes of the object at `path` (an object store answers
+    /// from its listing when it has one; this default opens the object).
+    fn size(&self, path: &Path) -> Result<u64> {
+        Ok(self.open(path)?.len())
+    }
+
     /// The names in the folder `dir`, sorted by name; empty when there is
     /// no such folder.
     fn list(&self, dir: &Path) -> Result<Vec<ListEntry>>;
@@ -144,9 +160,10 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     /// What `path` is, if anything.
     fn kind(&self, path: &Path) -> Option<Kind>;
 
-    /// Whether data files should be read tile by tile with
-    /// [`Storage::read_range`] (object stores, where a request costs
-    /// more than a copy) rather than opened whole (mapped local files).
+    /// Whether data files should be read tile by tile, and fragment
+    /// metadata footer first then generic tile by generic tile, with
+    /// [`Storage::read_range`] (object stores, where a request costs more
+    /// than a copy) rather than opened whole (mapped local files).
     fn ranged(&self) -> bool {
         false
     }
@@ -159,6 +176,12 @@ pub struct LocalStorage;
 impl Storage for LocalStorage {
     fn open(&self, path: &Path) -> Result<MappedFile> {
         MappedFile::open(path)
+    }
+
+    fn size(&self, path: &Path) -> Result<u64> {
+        Ok(std::fs::metadata(path)
+            .map_err(|e| Error::io(path, e))?
+            .len())
     }
 
     fn list(&self, dir: &Path) -> Result<Vec<ListEntry>> {

@@ -129,6 +129,20 @@ fn store_err(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::io(path, std::io::Error::other(e.to_string()))
 }
 
+/// An error of a GET or HEAD of `path`: a missing object as `NotFound`.
+fn get_err(path: &Path, e: object_store::Error) -> Error {
+    match e {
+        object_store::Error::NotFound { .. } => Error::io(
+            path,
+            std::io::Error::new(std::io::ErrorKind::NotFound, "no such object"),
+        ),
+        e => store_err(path, e),
+    }
+}
+
+/// Requests of one [`Storage::read_ranges`] call in flight at once.
+const CONCURRENT_GETS: usize = 32;
+
 impl ObjectStorage {
     /// The objects of `store`, whose root is named `base` (a URL without
     /// a path, such as `s3://bucket`): the paths given to the [`Storage`]
@@ -383,13 +397,7 @@ impl ObjectStorage {
                     None => self.store.get(&location).await?.bytes().await,
                 }
             })
-            .map_err(|e| match e {
-                object_store::Error::NotFound { .. } => Error::io(
-                    path,
-                    std::io::Error::new(std::io::ErrorKind::NotFound, "no such object"),
-                ),
-                e => store_err(path, e),
-            })?;
+            .map_err(|e| get_err(path, e))?;
         self.stats.gets.fetch_add(1, Ordering::Relaxed);
         self.stats
             .bytes
@@ -430,6 +438,56 @@ impl Storage for ObjectStorage {
             return Ok(Vec::new());
         }
         self.get(path, Some(range))
+    }
+
+    fn read_ranges(&self, requests: &[(PathBuf, std::ops::Range<u64>)]) -> Result<Vec<Vec<u8>>> {
+        use futures::StreamExt;
+        if requests.len() < 2 {
+            return requests
+                .iter()
+                .map(|(p, r)| self.read_range(p, r.clone()))
+                .collect();
+        }
+        let jobs = requests
+            .iter()
+            .map(|(p, r)| Ok((p.clone(), self.object_path(p)?, r.clone())))
+            .collect::<Result<Vec<_>>>()?;
+        let store = &self.store;
+        let stats = &self.stats;
+        self.block_on(async {
+            futures::stream::iter(jobs)
+                .map(|(path, location, range)| async move {
+                    if range.is_empty() {
+                        return Ok(Vec::new());
+                    }
+                    let bytes = store
+                        .get_range(&location, range)
+                        .await
+                        .map_err(|e| get_err(&path, e))?;
+                    stats.gets.fetch_add(1, Ordering::Relaxed);
+                    stats.bytes.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                    Ok::<_, Error>(Vec::from(bytes))
+                })
+                .buffered(CONCURRENT_GETS)
+                .try_collect()
+                .await
+        })
+    }
+
+    fn size(&self, path: &Path) -> Result<u64> {
+        let key = self.key(path)?;
+        if let Some((_, l)) = self.cached(&key) {
+            return l.get(&key).copied().ok_or_else(|| {
+                Error::io(
+                    path,
+                    std::io::Error::new(std::io::ErrorKind::NotFound, "no such object"),
+                )
+            });
+        }
+        let location = self.object_path(path)?;
+        let head = self.block_on(self.store.head(&location));
+        self.stats.gets.fetch_add(1, Ordering::Relaxed);
+        Ok(head.map_err(|e| get_err(path, e))?.size)
     }
 
     fn list(&self, dir: &Path) -> Result<Vec<ListEntry>> {
@@ -517,6 +575,59 @@ mod tests {
         assert!(missing.to_string().contains("no_such_file"), "{missing}");
         assert!(storage.key(Path::new("s3://elsewhere/x")).is_err());
         assert!(storage.key(&path.join("../x")).is_err());
+    }
+
+    /// A copy of `v22/dense_int_2d` whose first fragment's metadata file
+    /// ends in `last` (its footer length) in place of its own 8 bytes.
+    fn with_footer_length(last: u64) -> PathBuf {
+        let from = fixture().with_file_name("dense_int_2d");
+        let to = std::env::temp_dir().join(format!(
+            "tiledb-codec-footer-length-{}-{last}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&to);
+        copy(&from, &to);
+        let frags = crate::storage::LocalStorage
+            .list(&to.join("__fragments"))
+            .unwrap();
+        let meta = frags[0].path.join("__fragment_metadata.tdb");
+        let mut bytes = std::fs::read(&meta).unwrap();
+        let n = bytes.len();
+        bytes[n - 8..].copy_from_slice(&last.to_le_bytes());
+        std::fs::write(&meta, bytes).unwrap();
+        to
+    }
+
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            if e.path().is_dir() {
+                copy(&e.path(), &to.join(e.file_name()));
+            } else {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_footer_length_past_the_object_is_a_decode_error() {
+        for last in [u64::MAX, 1 << 40, 4_910] {
+            let dir = with_footer_length(last);
+            let url = format!("file://{}", dir.display());
+            let (storage, path) =
+                ObjectStorage::from_url(&url, std::iter::empty::<(&str, &str)>()).unwrap();
+            let err =
+                ArrayReader::open_in(storage.clone().into(), &path, None, &ReadOptions::default())
+                    .err()
+                    .unwrap_or_else(|| panic!("footer length {last} accepted"));
+            let at = err.location().unwrap_or_else(|| panic!("{err}"));
+            assert_eq!(at.table, "FooterLength", "{err}");
+            assert!(at.file.ends_with("__fragment_metadata.tdb"), "{err}");
+            // Only tails were fetched, never a range as long as the length said.
+            assert!(storage.stats().snapshot().bytes < 20_000);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
     }
 
     #[test]
