@@ -408,3 +408,41 @@ fn requests_to_open_an_array_and_read_one_tile() {
     let engine_reads = stats["read_ops_num"].as_u64().unwrap();
     assert!(ours.gets <= engine_reads, "{ours}, engine {stats}");
 }
+
+/// `sql` over arrays named by `s3://` URLs (a join of two, a filtered
+/// aggregate) prints what the same query over the local fixtures prints,
+/// and `--stats` counts the requests it made.
+#[cfg(feature = "datafusion")]
+#[test]
+fn sql_over_s3_urls_equals_sql_over_local_paths() {
+    let moto = Moto::start();
+    moto.bucket("sql");
+    let (storage, root) = moto.open("s3://sql");
+    let fixtures = common::root().join("tests/fixtures/v22");
+    for name in ["sparse_delete", "dense_var_nullable", "sparse_chunked"] {
+        upload(&storage, &fixtures.join(name), &root.join(name));
+    }
+    let queries = [
+        r#"SELECT s.d, s.a, n.n FROM "{A}/sparse_delete" s JOIN "{A}/dense_var_nullable" n
+           ON s.d = n.d ORDER BY s.d"#,
+        r#"SELECT count(*) AS n, sum(v) AS s FROM "{A}/sparse_chunked" WHERE r < 400 AND s > 'm'"#,
+    ];
+    for q in queries {
+        let local = q.replace("{A}", &fixtures.display().to_string());
+        let remote = q.replace("{A}", "s3://sql");
+        let want = run_ok(cli().args(["sql", "--format", "csv", &local]));
+        let mut cmd = cli();
+        cmd.args(["sql", "--stats", "--format", "csv", &remote]);
+        moto.env(&mut cmd);
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{remote}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), want, "{remote}");
+        assert!(want.lines().count() > 1, "{local} returned no rows: {want}");
+        let stats = String::from_utf8_lossy(&out.stderr);
+        assert!(stats.contains("requests"), "--stats printed: {stats}");
+    }
+}
