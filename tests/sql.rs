@@ -313,6 +313,19 @@ fn the_sql_command_prints_the_same_result() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no/such/array"), "{err}");
+
+    // An unquoted path is a syntax error, with a hint.
+    let out = Command::new(bin)
+        .current_dir(common::root())
+        .args([
+            "sql",
+            "SELECT count(*) FROM tests/fixtures/v22/sparse_int_2d",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(r#"FROM "path/to/array""#), "{err}");
 }
 
 #[test]

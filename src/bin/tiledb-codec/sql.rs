@@ -62,7 +62,14 @@ async fn run_async(args: &SqlArgs) -> Result<(), String> {
     tiledb_codec::sql::register_tables(&ctx, &args.query, |name| {
         Ok(Arc::new(store::array(std::path::Path::new(name), &opts)?))
     })
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| {
+        let e = e.to_string();
+        if e.contains("ParserError") && args.query.contains('/') {
+            format!("{e}\n(paths and URLs in FROM are quoted: FROM \"path/to/array\")")
+        } else {
+            e
+        }
+    })?;
     let df = ctx.sql(&args.query).await.map_err(|e| e.to_string())?;
     let sink: Box<dyn Write> = match &args.output {
         Some(p) => Box::new(std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
