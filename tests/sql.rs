@@ -202,20 +202,27 @@ fn queries_equal_the_engine_read_and_pyarrow() {
         // One partition and several: the slicing must not change the rows.
         for partitions in [1, 3] {
             let got = rows(&run(&query_text(q), partitions));
-            let (got, want) = if *ordered {
-                (got, want.clone())
-            } else {
-                (common::sorted(got), common::sorted(want.clone()))
-            };
-            let same = got.len() == want.len() && got.iter().zip(&want).all(|(a, b)| close(a, b));
-            if !same {
-                failures.push(format!(
-                    "{name} ({partitions} partitions):\n  ours:   {got:?}\n  engine: {want:?}"
-                ));
-            }
+            failures.extend(differ(
+                &format!("{name} ({partitions} partitions)"),
+                got,
+                want.clone(),
+                *ordered,
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `None` when `got` equals `want` (in order when `ordered`), else what
+/// differs.
+fn differ(what: &str, got: Vec<Value>, want: Vec<Value>, ordered: bool) -> Option<String> {
+    let (got, want) = if ordered {
+        (got, want)
+    } else {
+        (common::sorted(got), common::sorted(want))
+    };
+    let same = got.len() == want.len() && got.iter().zip(&want).all(|(a, b)| close(a, b));
+    (!same).then(|| format!("{what}:\n  ours:   {got:?}\n  engine: {want:?}"))
 }
 
 fn explain(query: &str) -> String {
@@ -364,4 +371,217 @@ fn an_array_is_a_table_of_every_cell_the_reader_returns() {
         }
     }
     assert!(checked > 50, "only {checked} fixtures read");
+}
+
+/// The same queries on a Ballista cluster: a scheduler and two executors,
+/// each its own `tiledb-codec ballista` process on 127.0.0.1.
+#[cfg(feature = "ballista")]
+mod on_ballista {
+    use super::*;
+    use std::net::{TcpListener, TcpStream};
+    use std::path::PathBuf;
+    use std::process::{Child, Stdio};
+    use std::time::{Duration, Instant};
+
+    /// The cluster's processes, killed on drop, and their logs.
+    struct Cluster {
+        children: Vec<Child>,
+        dir: PathBuf,
+        scheduler: u16,
+    }
+
+    impl Drop for Cluster {
+        fn drop(&mut self) {
+            for c in &mut self.children {
+                let _ = c.kill();
+                let _ = c.wait();
+            }
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+
+    impl Cluster {
+        fn log(&self, name: &str) -> String {
+            std::fs::read_to_string(self.dir.join(name)).unwrap_or_default()
+        }
+
+        fn logs(&self) -> String {
+            ["scheduler.log", "executor-0.log", "executor-1.log"]
+                .iter()
+                .map(|n| format!("--- {n}\n{}", self.log(n)))
+                .collect()
+        }
+
+        fn spawn(&mut self, log: &str, args: &[String]) {
+            let file = std::fs::File::create(self.dir.join(log)).unwrap();
+            let child = Command::new(env!("CARGO_BIN_EXE_tiledb-codec"))
+                .current_dir(common::root())
+                .arg("ballista")
+                .args(args)
+                .stdout(Stdio::null())
+                .stderr(file)
+                .spawn()
+                .expect("tiledb-codec starts");
+            self.children.push(child);
+        }
+
+        /// Waits until `port` takes connections, or fails with the logs.
+        fn wait_for(&mut self, port: u16) {
+            let start = Instant::now();
+            while TcpStream::connect(("127.0.0.1", port)).is_err() {
+                for c in &mut self.children {
+                    if let Ok(Some(status)) = c.try_wait() {
+                        panic!("a cluster process exited ({status}):\n{}", self.logs());
+                    }
+                }
+                assert!(
+                    start.elapsed() < Duration::from_secs(120),
+                    "nothing listens on {port} after 2 minutes:\n{}",
+                    self.logs()
+                );
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+    }
+
+    fn free_port() -> u16 {
+        TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    }
+
+    fn start() -> Cluster {
+        let dir =
+            std::env::temp_dir().join(format!("tiledb-codec-ballista-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut cluster = Cluster {
+            children: Vec::new(),
+            dir,
+            scheduler: free_port(),
+        };
+        let at = format!("127.0.0.1:{}", cluster.scheduler);
+        cluster.spawn(
+            "scheduler.log",
+            &["scheduler".into(), "--bind".into(), at.clone()],
+        );
+        cluster.wait_for(cluster.scheduler);
+        for i in 0..2 {
+            let (flight, grpc) = (free_port(), free_port());
+            let work = cluster.dir.join(format!("work-{i}"));
+            std::fs::create_dir_all(&work).unwrap();
+            cluster.spawn(
+                &format!("executor-{i}.log"),
+                &[
+                    "executor".into(),
+                    "--scheduler".into(),
+                    at.clone(),
+                    "--bind".into(),
+                    format!("127.0.0.1:{flight}"),
+                    "--grpc-port".into(),
+                    grpc.to_string(),
+                    // One task at a time each, so that both take some.
+                    "--concurrent-tasks".into(),
+                    "1".into(),
+                    "--work-dir".into(),
+                    work.display().to_string(),
+                ],
+            );
+            cluster.wait_for(flight);
+            cluster.wait_for(grpc);
+        }
+        cluster
+    }
+
+    fn run_remote(url: &str, query: &str, partitions: usize) -> Result<Vec<RecordBatch>, String> {
+        runtime().block_on(async {
+            let open =
+                |name: &str| -> Result<Arc<Array>, Box<dyn std::error::Error + Send + Sync>> {
+                    Ok(Arc::new(Array::open(name)?))
+                };
+            let codec = tiledb_codec::sql::ballista::TileDbCodec::new(open);
+            let config = SessionConfig::new().with_target_partitions(partitions);
+            let ctx = tiledb_codec::sql::ballista::remote_context(url, codec, config)
+                .await
+                .map_err(|e| e.to_string())?;
+            tiledb_codec::sql::register_tables(&ctx, query, open).map_err(|e| e.to_string())?;
+            let df = ctx.sql(query).await.map_err(|e| e.to_string())?;
+            df.collect().await.map_err(|e| e.to_string())
+        })
+    }
+
+    #[test]
+    fn queries_on_a_scheduler_and_two_executors_equal_the_engine() {
+        std::env::set_current_dir(common::root()).unwrap();
+        let cluster = start();
+        let url = format!("df://127.0.0.1:{}", cluster.scheduler);
+        let names: Vec<&str> = CASES.iter().map(|c| c.0).collect();
+        let expected = reference(&names);
+        let mut failures = Vec::new();
+        for (name, q, ordered) in CASES {
+            let want = expected[*name].as_array().unwrap().clone();
+            assert!(!want.is_empty(), "{name}: the reference has no rows");
+            match run_remote(&url, &query_text(q), 4) {
+                Ok(b) => failures.extend(differ(
+                    &format!("{name} (Ballista)"),
+                    rows(&b),
+                    want,
+                    *ordered,
+                )),
+                Err(e) => failures.push(format!("{name} (Ballista): {e}")),
+            }
+        }
+        assert!(
+            failures.is_empty(),
+            "{}\n{}",
+            failures.join("\n"),
+            cluster.logs()
+        );
+
+        // `sql --ballista` prints the same rows as a local query.
+        let q = query_text(r#"SELECT r, c, a FROM "{F}/sparse_int_2d" WHERE a > 5 ORDER BY r, c"#);
+        let expected = rows(&run(&q, 2));
+        let out = Command::new(env!("CARGO_BIN_EXE_tiledb-codec"))
+            .current_dir(common::root())
+            .args([
+                "sql",
+                "--ballista",
+                &url,
+                "--partitions",
+                "4",
+                "--format",
+                "ndjson",
+                &q,
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}\n{}",
+            String::from_utf8_lossy(&out.stderr),
+            cluster.logs()
+        );
+        let got: Vec<Value> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let o: serde_json::Map<String, Value> = serde_json::from_str(l).unwrap();
+                Value::Array(["r", "c", "a"].iter().map(|k| o[*k].clone()).collect())
+            })
+            .collect();
+        assert!(!got.is_empty());
+        assert_eq!(got, expected);
+
+        // The scans ran on the executors, both of them: each opened arrays
+        // for its tasks (the scheduler opens them to plan).
+        for log in ["scheduler.log", "executor-0.log", "executor-1.log"] {
+            assert!(
+                cluster.log(log).contains(": opening tests/fixtures/v22/"),
+                "{log} opened no array:\n{}",
+                cluster.logs()
+            );
+        }
+    }
 }

@@ -40,6 +40,8 @@
 //! # }).unwrap();
 //! ```
 
+#[cfg(feature = "ballista")]
+pub mod ballista;
 mod pushdown;
 mod scan;
 
@@ -66,6 +68,12 @@ pub use scan::TileDbScan;
 /// A TileDB array as a DataFusion table (see the [module](self) docs).
 pub struct TileDbTable {
     array: Arc<Array>,
+    /// What the array was opened from (a path or URL), as given.
+    location: String,
+    /// Planned by a Ballista scheduler: scans carry their partitions (see
+    /// `TileDbScan::carrying_partitions`).
+    #[cfg_attr(not(feature = "ballista"), allow(dead_code))]
+    distributed: bool,
     schema: SchemaRef,
     columns: Columns,
     stats: Statistics,
@@ -74,7 +82,7 @@ pub struct TileDbTable {
 impl fmt::Debug for TileDbTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TileDbTable")
-            .field("array", &self.array.path())
+            .field("location", &self.location)
             .finish_non_exhaustive()
     }
 }
@@ -120,6 +128,8 @@ impl TileDbTable {
         let columns = Columns { cols, dense };
         let stats = statistics(&array, &schema, &columns, &spans);
         Ok(TileDbTable {
+            location: array.path().display().to_string(),
+            distributed: false,
             array,
             schema,
             columns,
@@ -130,6 +140,19 @@ impl TileDbTable {
     /// The array read.
     pub fn array(&self) -> &Arc<Array> {
         &self.array
+    }
+
+    /// Names the array by the path or URL it was opened from (by default
+    /// its path). The name is shown by `EXPLAIN` and, on Ballista, is what
+    /// the scheduler and the executors open the array from.
+    pub fn with_location(mut self, location: impl Into<String>) -> TileDbTable {
+        self.location = location.into();
+        self
+    }
+
+    /// The path or URL the array is named by (see [`Self::with_location`]).
+    pub fn location(&self) -> &str {
+        &self.location
     }
 }
 
@@ -290,6 +313,7 @@ impl TableProvider for TileDbTable {
         let target = state.config().target_partitions().max(1);
         let scan = TileDbScan::new(
             self.array.clone(),
+            self.location.clone(),
             self.schema.clone(),
             &self.columns,
             &projection,
@@ -299,6 +323,10 @@ impl TableProvider for TileDbTable {
             target,
             &self.stats,
         )?;
+        #[cfg(feature = "ballista")]
+        if self.distributed {
+            return Ok(Arc::new(scan.carrying_partitions()?));
+        }
         Ok(Arc::new(scan))
     }
 }
@@ -343,7 +371,8 @@ pub fn register_tables(
         let array = open(&name).map_err(|e| {
             DataFusionError::Plan(format!("table {name:?}: cannot open it as an array: {e}"))
         })?;
-        ctx.register_table(r, Arc::new(TileDbTable::new(array)?))?;
+        let table = TileDbTable::new(array)?.with_location(name.clone());
+        ctx.register_table(r, Arc::new(table))?;
         out.push(name);
     }
     Ok(out)

@@ -28,6 +28,8 @@ use crate::read::{Bound, DimRange, Order, Query, QueryCondition};
 /// first dimension. Made by [`super::TileDbTable`]'s `scan`.
 pub struct TileDbScan {
     array: Arc<Array>,
+    /// The path or URL the array was opened from.
+    location: String,
     /// The columns handed out, in the projection's order.
     schema: SchemaRef,
     /// Attributes to read; whether the dimensions are read.
@@ -39,6 +41,12 @@ pub struct TileDbScan {
     /// (`None`: one partition reading everything).
     slices: Option<(String, Vec<DimRange>)>,
     limit: Option<usize>,
+    /// The slices this plan's partitions read, by index into `slices`
+    /// (all of them, unless a Ballista task's plan was cut to its own).
+    parts: Vec<usize>,
+    /// On Ballista: a child listing `parts`, one partition each (see
+    /// [`TileDbScan::carrying_partitions`]).
+    carrier: Option<Arc<dyn ExecutionPlan>>,
     props: Arc<PlanProperties>,
     stats: Arc<Statistics>,
 }
@@ -46,7 +54,7 @@ pub struct TileDbScan {
 impl fmt::Debug for TileDbScan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TileDbScan")
-            .field("array", &self.array.path())
+            .field("location", &self.location)
             .field("ranges", &self.ranges)
             .field("condition", &self.condition)
             .finish_non_exhaustive()
@@ -59,6 +67,7 @@ impl TileDbScan {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         array: Arc<Array>,
+        location: String,
         table_schema: SchemaRef,
         columns: &Columns,
         projection: &[usize],
@@ -83,19 +92,15 @@ impl TileDbScan {
             QueryCondition::parse(c).map_err(df_error)?;
         }
         let slices = slices(columns, &ranges, target);
-        let parts = slices.as_ref().map_or(1, |(_, s)| s.len().max(1));
-        let props = PlanProperties::new(
-            EquivalenceProperties::new(schema.clone()),
-            Partitioning::UnknownPartitioning(parts),
-            EmissionType::Incremental,
-            Boundedness::Bounded,
-        );
+        let parts = all_parts(&slices);
+        let props = properties(&schema, parts.len());
         let mut stats = table_stats.clone().project(Some(&projection.to_vec()));
         if !ranges.is_empty() || condition.is_some() {
             stats.num_rows = stats.num_rows.to_inexact();
         }
         Ok(TileDbScan {
             array,
+            location,
             schema,
             attributes,
             coordinates,
@@ -103,9 +108,47 @@ impl TileDbScan {
             condition,
             slices,
             limit,
+            parts,
+            carrier: None,
             props: Arc::new(props),
             stats: Arc::new(stats),
         })
+    }
+
+    /// The same scan with a child that lists its partitions: an in-memory
+    /// source of one partition per slice, each one row holding the slice's
+    /// index. Ballista gives each task the stage's plan cut down to the
+    /// task's partitions, but it can cut only sources it knows, this child
+    /// among them; the scan then reads the slices its child still lists
+    /// (see `with_new_children`). Without it, every task would read every
+    /// slice.
+    #[cfg(feature = "ballista")]
+    pub(crate) fn carrying_partitions(mut self) -> DfResult<TileDbScan> {
+        use datafusion::arrow::array::UInt32Array;
+        use datafusion::arrow::datatypes::{DataType, Field, Schema};
+        let schema = Arc::new(Schema::new(vec![Field::new(
+            CARRIED,
+            DataType::UInt32,
+            false,
+        )]));
+        let partitions = self
+            .parts
+            .iter()
+            .map(|&i| {
+                let index = u32::try_from(i).map_err(|_| {
+                    DataFusionError::Internal("TileDbScan: too many partitions".into())
+                })?;
+                let column = Arc::new(UInt32Array::from(vec![index]));
+                Ok(vec![RecordBatch::try_new(schema.clone(), vec![column])?])
+            })
+            .collect::<DfResult<Vec<_>>>()?;
+        let carrier = datafusion::datasource::memory::MemorySourceConfig::try_new_exec(
+            &partitions,
+            schema,
+            None,
+        )?;
+        self.carrier = Some(carrier);
+        Ok(self)
     }
 
     /// The query partition `p` reads.
@@ -121,14 +164,64 @@ impl TileDbScan {
         if let Some(c) = &self.condition {
             q.condition = Some(QueryCondition::parse(c).map_err(df_error)?);
         }
+        let no_partition = || DataFusionError::Internal(format!("TileDbScan has no partition {p}"));
+        let index = *self.parts.get(p).ok_or_else(no_partition)?;
         if let Some((dim, s)) = &self.slices {
-            let slice = s.get(p).cloned().ok_or_else(|| {
-                DataFusionError::Internal(format!("TileDbScan has no partition {p}"))
-            })?;
+            let slice = s.get(index).cloned().ok_or_else(no_partition)?;
             q.ranges.push((dim.clone(), vec![slice]));
         }
         Ok(q)
     }
+}
+
+/// The name of the column [`TileDbScan::carrying_partitions`]'s child
+/// lists slice indices in.
+const CARRIED: &str = "tiledb_scan_slice";
+
+/// Every slice's index: one per slice, or the one partition without slices.
+fn all_parts(slices: &Option<(String, Vec<DimRange>)>) -> Vec<usize> {
+    (0..slices.as_ref().map_or(1, |(_, s)| s.len().max(1))).collect()
+}
+
+/// The slice indices a partition carrier lists, in partition order.
+fn carried_parts(carrier: &Arc<dyn ExecutionPlan>) -> DfResult<Vec<usize>> {
+    use datafusion::arrow::array::UInt32Array;
+    use datafusion::datasource::memory::MemorySourceConfig;
+    use datafusion::datasource::source::DataSourceExec;
+    let bad = || {
+        DataFusionError::Internal(format!(
+            "TileDbScan's child is not the list of its partitions: {}",
+            carrier.name()
+        ))
+    };
+    let exec = carrier.downcast_ref::<DataSourceExec>().ok_or_else(bad)?;
+    let source: &dyn std::any::Any = exec.data_source().as_ref();
+    let memory = source
+        .downcast_ref::<MemorySourceConfig>()
+        .ok_or_else(bad)?;
+    let mut out = Vec::new();
+    for partition in memory.partitions() {
+        let mut index = None;
+        for b in partition {
+            let col = b.column_by_name(CARRIED).ok_or_else(bad)?;
+            let col = col.as_any().downcast_ref::<UInt32Array>().ok_or_else(bad)?;
+            if let Some(&v) = col.values().first() {
+                index = Some(v as usize);
+            }
+        }
+        out.push(index.ok_or_else(bad)?);
+    }
+    Ok(out)
+}
+
+/// The plan's properties: `parts` partitions.
+fn properties(schema: &SchemaRef, parts: usize) -> PlanProperties {
+    PlanProperties::new(
+        EquivalenceProperties::new(schema.clone()),
+        Partitioning::UnknownPartitioning(parts),
+        EmissionType::Incremental,
+        Boundedness::Bounded,
+    )
 }
 
 /// The first dimension's slices, one per partition: the cells' extent on
@@ -187,6 +280,34 @@ fn int(b: &Bound) -> Option<i128> {
     }
 }
 
+impl TileDbScan {
+    /// This scan reading the slices `carrier` lists.
+    fn with_carrier(&self, carrier: Arc<dyn ExecutionPlan>) -> DfResult<TileDbScan> {
+        let parts = carried_parts(&carrier)?;
+        let count = all_parts(&self.slices).len();
+        if let Some(bad) = parts.iter().find(|&&i| i >= count) {
+            return Err(DataFusionError::Internal(format!(
+                "TileDbScan has {count} slices, not a slice {bad}"
+            )));
+        }
+        Ok(TileDbScan {
+            array: self.array.clone(),
+            location: self.location.clone(),
+            schema: self.schema.clone(),
+            attributes: self.attributes.clone(),
+            coordinates: self.coordinates,
+            ranges: self.ranges.clone(),
+            condition: self.condition.clone(),
+            slices: self.slices.clone(),
+            limit: self.limit,
+            props: Arc::new(properties(&self.schema, parts.len())),
+            stats: Arc::new(self.stats.as_ref().clone().to_inexact()),
+            parts,
+            carrier: Some(carrier),
+        })
+    }
+}
+
 fn show_bound(b: &Bound) -> String {
     match b {
         Bound::Int(v) => v.to_string(),
@@ -214,7 +335,7 @@ fn show_ranges(rs: &[(String, Vec<DimRange>)]) -> String {
 
 impl DisplayAs for TileDbScan {
     fn fmt_as(&self, _t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "TileDbScan: array={}", self.array.path().display())?;
+        write!(f, "TileDbScan: array={}", self.location)?;
         let cols: Vec<&str> = self
             .schema
             .fields()
@@ -231,8 +352,8 @@ impl DisplayAs for TileDbScan {
         if let Some(l) = self.limit {
             write!(f, ", limit={l}")?;
         }
-        if let Some((d, s)) = &self.slices {
-            write!(f, ", partitions={} by {d}", s.len())?;
+        if let Some((d, _)) = &self.slices {
+            write!(f, ", partitions={} by {d}", self.parts.len())?;
         }
         Ok(())
     }
@@ -248,7 +369,12 @@ impl ExecutionPlan for TileDbScan {
     }
 
     fn children(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
-        Vec::new()
+        self.carrier.iter().collect()
+    }
+
+    fn benefits_from_input_partitioning(&self) -> Vec<bool> {
+        // The carrier is a list, not input: it is never repartitioned.
+        vec![false; self.carrier.iter().count()]
     }
 
     fn apply_expressions(
@@ -260,14 +386,14 @@ impl ExecutionPlan for TileDbScan {
 
     fn with_new_children(
         self: Arc<Self>,
-        children: Vec<Arc<dyn ExecutionPlan>>,
+        mut children: Vec<Arc<dyn ExecutionPlan>>,
     ) -> DfResult<Arc<dyn ExecutionPlan>> {
-        if children.is_empty() {
-            Ok(self)
-        } else {
-            Err(DataFusionError::Internal(
-                "TileDbScan takes no children".into(),
-            ))
+        match (children.pop(), children.is_empty(), &self.carrier) {
+            (None, _, None) => Ok(self),
+            (Some(carrier), true, Some(_)) => Ok(Arc::new(self.with_carrier(carrier)?)),
+            _ => Err(DataFusionError::Internal(
+                "TileDbScan takes no children, or the list of its partitions".into(),
+            )),
         }
     }
 
@@ -335,4 +461,162 @@ fn fit(schema: &SchemaRef, b: RecordBatch) -> DfResult<RecordBatch> {
         )?);
     }
     Ok(RecordBatch::try_new(schema.clone(), b.columns().to_vec())?)
+}
+
+/// A [`TileDbScan`] as Ballista sends it to the executors: what to open
+/// and what to read, without the array itself.
+#[cfg(feature = "ballista")]
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(crate) struct ScanWire {
+    location: String,
+    columns: Vec<String>,
+    attributes: Vec<String>,
+    coordinates: bool,
+    ranges: Vec<(String, Vec<RangeWire>)>,
+    condition: Option<String>,
+    slices: Option<(String, Vec<RangeWire>)>,
+    limit: Option<usize>,
+}
+
+/// A [`DimRange`] on the wire: integers as decimal text (JSON numbers stop
+/// at 64 bits), floats as their bits (NaN and infinities are not JSON).
+#[cfg(feature = "ballista")]
+#[derive(serde::Serialize, serde::Deserialize)]
+enum BoundWire {
+    Int(String),
+    Float(u64),
+    Text(Vec<u8>),
+}
+
+#[cfg(feature = "ballista")]
+type RangeWire = (BoundWire, BoundWire);
+
+#[cfg(feature = "ballista")]
+fn ranges_to_wire(rs: &[DimRange]) -> Vec<RangeWire> {
+    let b = |b: &Bound| match b {
+        Bound::Int(v) => BoundWire::Int(v.to_string()),
+        Bound::Float(v) => BoundWire::Float(v.to_bits()),
+        Bound::Text(t) => BoundWire::Text(t.clone()),
+    };
+    rs.iter().map(|r| (b(&r.lo), b(&r.hi))).collect()
+}
+
+#[cfg(feature = "ballista")]
+fn ranges_from_wire(rs: Vec<RangeWire>) -> DfResult<Vec<DimRange>> {
+    let b = |b: BoundWire| -> DfResult<Bound> {
+        Ok(match b {
+            BoundWire::Int(v) => Bound::Int(v.parse().map_err(|_| {
+                DataFusionError::Internal(format!("TileDbScan: bad integer bound {v:?}"))
+            })?),
+            BoundWire::Float(v) => Bound::Float(f64::from_bits(v)),
+            BoundWire::Text(t) => Bound::Text(t),
+        })
+    };
+    rs.into_iter()
+        .map(|(lo, hi)| {
+            Ok(DimRange {
+                lo: b(lo)?,
+                hi: b(hi)?,
+            })
+        })
+        .collect()
+}
+
+#[cfg(feature = "ballista")]
+impl TileDbScan {
+    /// What an executor needs to rebuild this scan.
+    pub(crate) fn to_wire(&self) -> ScanWire {
+        ScanWire {
+            location: self.location.clone(),
+            columns: self
+                .schema
+                .fields()
+                .iter()
+                .map(|f| f.name().clone())
+                .collect(),
+            attributes: self.attributes.clone(),
+            coordinates: self.coordinates,
+            ranges: self
+                .ranges
+                .iter()
+                .map(|(d, rs)| (d.clone(), ranges_to_wire(rs)))
+                .collect(),
+            condition: self.condition.clone(),
+            slices: self
+                .slices
+                .as_ref()
+                .map(|(d, rs)| (d.clone(), ranges_to_wire(rs))),
+            limit: self.limit,
+        }
+    }
+
+    /// The array's location in a wire scan, to open it before
+    /// [`Self::from_wire`].
+    pub(crate) fn wire_location(wire: &ScanWire) -> &str {
+        &wire.location
+    }
+
+    /// The scan `wire` describes, over `array` (opened from its location).
+    /// The columns are the array's own Arrow columns, so a schema change
+    /// since planning is an error, not a misread.
+    /// `inputs` are the decoded children: the partition carrier, if any.
+    pub(crate) fn from_wire(
+        array: Arc<Array>,
+        wire: ScanWire,
+        inputs: &[Arc<dyn ExecutionPlan>],
+    ) -> DfResult<TileDbScan> {
+        let table = crate::arrow::arrow_schema(array.array_reader(), &Query::default())
+            .map_err(df_error)?;
+        let idx = wire
+            .columns
+            .iter()
+            .map(|c| {
+                table.index_of(c).map_err(|_| {
+                    DataFusionError::Plan(format!(
+                        "{}: the array has no field {c:?} (its schema changed since the \
+                         query was planned?)",
+                        wire.location
+                    ))
+                })
+            })
+            .collect::<DfResult<Vec<usize>>>()?;
+        let schema = Arc::new(table.project(&idx)?);
+        if let Some(c) = &wire.condition {
+            QueryCondition::parse(c).map_err(df_error)?;
+        }
+        let ranges = wire
+            .ranges
+            .into_iter()
+            .map(|(d, rs)| Ok((d, ranges_from_wire(rs)?)))
+            .collect::<DfResult<Vec<_>>>()?;
+        let slices = match wire.slices {
+            Some((d, rs)) => Some((d, ranges_from_wire(rs)?)),
+            None => None,
+        };
+        let parts = all_parts(&slices);
+        let props = properties(&schema, parts.len());
+        let stats = Statistics::new_unknown(&schema);
+        let scan = TileDbScan {
+            array,
+            location: wire.location,
+            schema,
+            attributes: wire.attributes,
+            coordinates: wire.coordinates,
+            ranges,
+            condition: wire.condition,
+            slices,
+            limit: wire.limit,
+            parts,
+            carrier: None,
+            props: Arc::new(props),
+            stats: Arc::new(stats),
+        };
+        match inputs {
+            [] => Ok(scan),
+            [carrier] => scan.with_carrier(carrier.clone()),
+            _ => Err(DataFusionError::Internal(
+                "TileDbScan: more than one child on the wire".into(),
+            )),
+        }
+    }
 }

@@ -20,6 +20,8 @@ use tiledb_codec::{inspect, verify, Error};
 mod progress;
 
 use progress::{Bars, ReadProgress};
+#[cfg(feature = "ballista")]
+mod ballista;
 mod delete;
 #[cfg(feature = "datafusion")]
 mod sql;
@@ -274,6 +276,11 @@ enum Command {
     /// attributes query conditions inside the reads.
     #[cfg(feature = "datafusion")]
     Sql(sql::SqlArgs),
+    /// A Ballista cluster that runs SQL over arrays: a scheduler and
+    /// executors (`sql --ballista df://HOST:PORT` sends queries to it).
+    #[cfg(feature = "ballista")]
+    #[command(subcommand)]
+    Ballista(ballista::BallistaCommand),
 }
 
 /// A key as TileDB takes it: the raw bytes of a 32-byte string.
@@ -583,6 +590,8 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
         Command::Group(cmd) => group::run(&cmd),
         #[cfg(feature = "datafusion")]
         Command::Sql(args) => sql::run(&args),
+        #[cfg(feature = "ballista")]
+        Command::Ballista(cmd) => ballista::run(cmd, bars.quiet),
         Command::Inspect {
             path,
             json,

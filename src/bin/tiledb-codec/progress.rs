@@ -12,6 +12,8 @@ use tiledb_codec::Progress;
 /// is unknown).
 pub struct Bars {
     draw: bool,
+    /// `--quiet` was given: no bars, and no log lines either.
+    pub quiet: bool,
     current: Mutex<Option<ProgressBar>>,
 }
 
@@ -20,6 +22,7 @@ impl Bars {
     pub fn new(quiet: bool) -> Arc<Bars> {
         Arc::new(Bars {
             draw: !quiet && std::io::stderr().is_terminal(),
+            quiet,
             current: Mutex::new(None),
         })
     }

@@ -40,6 +40,13 @@ pub struct SqlArgs {
     /// Partitions each scan is cut into (default: the number of cores).
     #[arg(long, value_name = "N")]
     pub partitions: Option<usize>,
+    /// Run the query on the Ballista cluster whose scheduler is at URL
+    /// (`df://HOST:PORT`; see `tiledb-codec ballista`). The scheduler and
+    /// the executors open the arrays by the names in the query, so they
+    /// must see them there (URLs, or paths all of them share).
+    #[cfg(feature = "ballista")]
+    #[arg(long, value_name = "URL")]
+    pub ballista: Option<String>,
     #[command(flatten)]
     pub key: KeyArg,
 }
@@ -52,13 +59,32 @@ pub fn run(args: &SqlArgs) -> Result<(), String> {
     rt.block_on(run_async(args))
 }
 
+/// The session: local, or a Ballista client with `--ballista`.
+async fn context(
+    args: &SqlArgs,
+    config: datafusion::prelude::SessionConfig,
+) -> Result<SessionContext, String> {
+    #[cfg(feature = "ballista")]
+    if let Some(url) = &args.ballista {
+        let opts = args.key.options();
+        let codec = tiledb_codec::sql::ballista::TileDbCodec::new(move |name| {
+            Ok(Arc::new(store::array(std::path::Path::new(name), &opts)?))
+        });
+        return tiledb_codec::sql::ballista::remote_context(url, codec, config)
+            .await
+            .map_err(|e| format!("{url}: {e}"));
+    }
+    let _ = args;
+    Ok(SessionContext::new_with_config(config))
+}
+
 async fn run_async(args: &SqlArgs) -> Result<(), String> {
     let mut config = datafusion::prelude::SessionConfig::new();
     if let Some(n) = args.partitions {
         config = config.with_target_partitions(n.max(1));
     }
-    let ctx = SessionContext::new_with_config(config);
     let opts = args.key.options();
+    let ctx = context(args, config).await?;
     tiledb_codec::sql::register_tables(&ctx, &args.query, |name| {
         Ok(Arc::new(store::array(std::path::Path::new(name), &opts)?))
     })

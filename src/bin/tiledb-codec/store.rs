@@ -125,10 +125,10 @@ pub fn array(path: &Path, opts: &ReadOptions) -> Result<tiledb_codec::Array, Str
 }
 
 /// A folder of its own under the system's temporary folder, removed on drop.
-struct Staging(PathBuf);
+pub struct Staging(pub PathBuf);
 
 impl Staging {
-    fn new() -> Result<Self, String> {
+    pub fn new() -> Result<Self, String> {
         let name = format!(
             "tiledb-codec-staging-{}-{}",
             std::process::id(),

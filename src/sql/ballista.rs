@@ -1,0 +1,246 @@
+//! The same scans distributed on Ballista (feature `ballista`).
+//!
+//! A Ballista client sends the query's logical plan to the scheduler, the
+//! scheduler plans it into stages and sends each task's physical plan to an
+//! executor. [`TileDbCodec`] carries the two TileDB nodes across: a
+//! [`TileDbTable`] travels as the path or URL it was opened from and a
+//! [`TileDbScan`] as its location, columns, ranges, condition, partition
+//! slices and limit. The scheduler and the executors open the array again
+//! with the function the codec was made with, so every process must see
+//! the array at that name (an object-store URL, or a path all of them
+//! share). Every other node goes through Ballista's own codecs.
+//!
+//! The scheduler and executors are Ballista's, given this codec:
+//! `override_logical_codec` and `override_physical_codec` in
+//! `ballista_scheduler::config::SchedulerConfig` and
+//! `ballista_executor::executor_process::ExecutorProcessConfig`.
+//! `tiledb-codec ballista scheduler|executor` start them so. A client
+//! session is [`remote_context`]:
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use datafusion::prelude::SessionConfig;
+//! use tiledb_codec::sql::ballista::{remote_context, TileDbCodec};
+//! use tiledb_codec::Array;
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let codec = TileDbCodec::new(|name| Ok(Arc::new(Array::open(name)?)));
+//! let ctx = remote_context("df://127.0.0.1:50050", codec, SessionConfig::new()).await?;
+//! let query = r#"SELECT count(*) FROM "s3://bucket/array" WHERE a > 5"#;
+//! tiledb_codec::sql::register_tables(&ctx, query, |name| Ok(Arc::new(Array::open(name)?)))?;
+//! let batches = ctx.sql(query).await?.collect().await?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # }).unwrap();
+//! ```
+
+use std::fmt;
+use std::sync::Arc;
+
+use ballista::prelude::{SessionConfigExt, SessionContextExt};
+use ballista_core::serde::{BallistaLogicalExtensionCodec, BallistaPhysicalExtensionCodec};
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::catalog::TableProvider;
+use datafusion::common::{DataFusionError, TableReference};
+use datafusion::datasource::file_format::FileFormatFactory;
+use datafusion::error::Result as DfResult;
+use datafusion::execution::session_state::SessionStateBuilder;
+use datafusion::execution::TaskContext;
+use datafusion::logical_expr::{Extension, LogicalPlan};
+use datafusion::physical_plan::ExecutionPlan;
+use datafusion::prelude::{SessionConfig, SessionContext};
+use datafusion_proto::logical_plan::LogicalExtensionCodec;
+use datafusion_proto::physical_plan::{PhysicalExtensionCodec, PhysicalProtoConverterExtension};
+
+use super::scan::ScanWire;
+use super::{TileDbScan, TileDbTable};
+use crate::api::Array;
+
+/// How a process opens an array from the path or URL a plan names it by.
+pub type OpenArray =
+    dyn Fn(&str) -> Result<Arc<Array>, Box<dyn std::error::Error + Send + Sync>> + Send + Sync;
+
+/// What a [`TileDbTable`]'s bytes start with; the location follows.
+const TABLE: &[u8] = b"tiledb-codec table 1\n";
+/// What a [`TileDbScan`]'s bytes start with; JSON follows.
+const SCAN: &[u8] = b"tiledb-codec scan 1\n";
+
+/// Ballista's logical and physical extension codec, knowing TileDB tables
+/// and scans (see the [module](self) docs). Give the same codec, with an
+/// opener each process can use, to the client, the scheduler and the
+/// executors.
+pub struct TileDbCodec {
+    open: Box<OpenArray>,
+    logical: BallistaLogicalExtensionCodec,
+    physical: BallistaPhysicalExtensionCodec,
+}
+
+impl fmt::Debug for TileDbCodec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TileDbCodec").finish_non_exhaustive()
+    }
+}
+
+impl TileDbCodec {
+    /// The codec of a process that opens arrays with `open`.
+    pub fn new(
+        open: impl Fn(&str) -> Result<Arc<Array>, Box<dyn std::error::Error + Send + Sync>>
+            + Send
+            + Sync
+            + 'static,
+    ) -> Arc<TileDbCodec> {
+        Arc::new(TileDbCodec {
+            open: Box::new(open),
+            logical: BallistaLogicalExtensionCodec::default(),
+            physical: BallistaPhysicalExtensionCodec::default(),
+        })
+    }
+
+    fn open(&self, location: &str) -> DfResult<Arc<Array>> {
+        (self.open)(location).map_err(|e| {
+            DataFusionError::Plan(format!("{location}: cannot open it as an array: {e}"))
+        })
+    }
+}
+
+/// The bytes after `magic`, when `buf` starts with it.
+fn after<'a>(buf: &'a [u8], magic: &[u8]) -> Option<&'a [u8]> {
+    buf.strip_prefix(magic)
+}
+
+fn codec_error(what: &str, e: impl fmt::Display) -> DataFusionError {
+    DataFusionError::Internal(format!("tiledb-codec's Ballista codec: {what}: {e}"))
+}
+
+impl LogicalExtensionCodec for TileDbCodec {
+    fn try_decode(
+        &self,
+        buf: &[u8],
+        inputs: &[LogicalPlan],
+        ctx: &TaskContext,
+    ) -> DfResult<Extension> {
+        self.logical.try_decode(buf, inputs, ctx)
+    }
+
+    fn try_encode(&self, node: &Extension, buf: &mut Vec<u8>) -> DfResult<()> {
+        self.logical.try_encode(node, buf)
+    }
+
+    fn try_decode_table_provider(
+        &self,
+        buf: &[u8],
+        table_ref: &TableReference,
+        schema: SchemaRef,
+        ctx: &TaskContext,
+    ) -> DfResult<Arc<dyn TableProvider>> {
+        let Some(rest) = after(buf, TABLE) else {
+            return self
+                .logical
+                .try_decode_table_provider(buf, table_ref, schema, ctx);
+        };
+        let location =
+            std::str::from_utf8(rest).map_err(|e| codec_error("a table's location", e))?;
+        let mut table = TileDbTable::new(self.open(location)?)?.with_location(location);
+        // Its scans are cut into Ballista tasks.
+        table.distributed = true;
+        // The plan was made against the schema the client saw.
+        let same = table.schema().fields().len() == schema.fields().len()
+            && table
+                .schema()
+                .fields()
+                .iter()
+                .zip(schema.fields())
+                .all(|(a, b)| a.name() == b.name() && a.data_type() == b.data_type());
+        if !same {
+            return Err(DataFusionError::Plan(format!(
+                "{location}: the array's columns here are not those the query was planned \
+                 with (its schema changed, or another array has that name here)"
+            )));
+        }
+        Ok(Arc::new(table))
+    }
+
+    fn try_encode_table_provider(
+        &self,
+        table_ref: &TableReference,
+        node: Arc<dyn TableProvider>,
+        buf: &mut Vec<u8>,
+    ) -> DfResult<()> {
+        match node.downcast_ref::<TileDbTable>() {
+            Some(t) => {
+                buf.extend_from_slice(TABLE);
+                buf.extend_from_slice(t.location().as_bytes());
+                Ok(())
+            }
+            None => self.logical.try_encode_table_provider(table_ref, node, buf),
+        }
+    }
+
+    fn try_decode_file_format(
+        &self,
+        buf: &[u8],
+        ctx: &TaskContext,
+    ) -> DfResult<Arc<dyn FileFormatFactory>> {
+        self.logical.try_decode_file_format(buf, ctx)
+    }
+
+    fn try_encode_file_format(
+        &self,
+        buf: &mut Vec<u8>,
+        node: Arc<dyn FileFormatFactory>,
+    ) -> DfResult<()> {
+        self.logical.try_encode_file_format(buf, node)
+    }
+}
+
+impl PhysicalExtensionCodec for TileDbCodec {
+    fn try_decode(
+        &self,
+        buf: &[u8],
+        inputs: &[Arc<dyn ExecutionPlan>],
+        ctx: &TaskContext,
+        proto_converter: &dyn PhysicalProtoConverterExtension,
+    ) -> DfResult<Arc<dyn ExecutionPlan>> {
+        let Some(rest) = after(buf, SCAN) else {
+            return self.physical.try_decode(buf, inputs, ctx, proto_converter);
+        };
+        let wire: ScanWire = serde_json::from_slice(rest).map_err(|e| codec_error("a scan", e))?;
+        let array = self.open(TileDbScan::wire_location(&wire))?;
+        Ok(Arc::new(TileDbScan::from_wire(array, wire, inputs)?))
+    }
+
+    fn try_encode(
+        &self,
+        node: Arc<dyn ExecutionPlan>,
+        buf: &mut Vec<u8>,
+        proto_converter: &dyn PhysicalProtoConverterExtension,
+    ) -> DfResult<()> {
+        match node.downcast_ref::<TileDbScan>() {
+            Some(scan) => {
+                buf.extend_from_slice(SCAN);
+                serde_json::to_writer(&mut *buf, &scan.to_wire())
+                    .map_err(|e| codec_error("a scan", e))
+            }
+            None => self.physical.try_encode(node, buf, proto_converter),
+        }
+    }
+}
+
+/// A session that runs its queries on the Ballista scheduler at `url`
+/// (`df://HOST:PORT`), carrying TileDB tables and scans with `codec`.
+/// `config` is the session's DataFusion configuration
+/// (`target_partitions` cuts each scan into that many tasks).
+pub async fn remote_context(
+    url: &str,
+    codec: Arc<TileDbCodec>,
+    config: SessionConfig,
+) -> DfResult<SessionContext> {
+    let config = config
+        .upgrade_for_ballista()
+        .with_ballista_logical_extension_codec(codec.clone())
+        .with_ballista_physical_extension_codec(codec);
+    let state = SessionStateBuilder::new()
+        .with_config(config)
+        .with_default_features()
+        .build();
+    SessionContext::remote_with_state(url, state).await
+}
