@@ -35,7 +35,7 @@ pub struct SchedulerArgs {
 
 #[derive(Args)]
 pub struct ExecutorArgs {
-    /// The scheduler to register with.
+    /// The scheduler to register with (waited for up to 30 s).
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:50050")]
     scheduler: String,
     /// The address to serve results on (Arrow Flight).
@@ -113,6 +113,18 @@ async fn executor(args: ExecutorArgs, quiet: bool) -> Result<(), String> {
         .rsplit_once(':')
         .and_then(|(h, p)| Some((h.to_string(), p.parse::<u16>().ok()?)))
         .ok_or_else(|| format!("--scheduler {}: expected HOST:PORT", args.scheduler))?;
+    // Wait for a scheduler that is still starting, for a while: Ballista's
+    // own wait, once asked for, never gives up.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while let Err(e) = tokio::net::TcpStream::connect((host.as_str(), port)).await {
+        if std::time::Instant::now() >= deadline {
+            return Err(format!(
+                "no scheduler at {} after 30 s: {e}",
+                args.scheduler
+            ));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
     let codec = codec("executor", &args.key, quiet);
     // Ballista's own temporary folder is removed before it is used; this
     // one lives as long as the executor.
@@ -131,8 +143,8 @@ async fn executor(args: ExecutorArgs, quiet: bool) -> Result<(), String> {
         external_host: args.external_host,
         scheduler_host: host,
         scheduler_port: port,
-        // Wait for a scheduler that is still starting.
-        scheduler_connect_timeout_seconds: 30,
+        // Connect once: the scheduler took a connection above.
+        scheduler_connect_timeout_seconds: 0,
         vcores: args.concurrent_tasks.unwrap_or(0),
         work_dir: Some(work_dir.display().to_string()),
         override_logical_codec: Some(codec.clone()),
