@@ -333,13 +333,171 @@ fn arrays_imported_into_s3_are_read_by_the_engine() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 
-    // Maintenance commands say they do not take URLs yet.
-    let mut consolidate = cli();
-    consolidate.args(["consolidate", url]);
-    moto.env(&mut consolidate);
-    let out = consolidate.output().unwrap();
+    // Group commands say they do not take URLs yet.
+    let mut group = cli();
+    group.args(["group", "list", "s3://imports/no_group"]);
+    moto.env(&mut group);
+    let out = group.output().unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not support object-store URLs"));
+}
+
+/// The objects below `url`, relative to it.
+fn objects(moto: &Moto, url: &str) -> Vec<String> {
+    let (storage, root) = moto.open(url);
+    storage.forget_listings();
+    let mut out: Vec<String> = storage
+        .objects_below(&root)
+        .unwrap()
+        .into_iter()
+        .map(|(p, _)| p.strip_prefix(&root).unwrap().display().to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+/// The files below `dir`, relative to it.
+fn local_files(dir: &Path) -> Vec<String> {
+    let mut all = Vec::new();
+    files(dir, Path::new(""), &mut all);
+    let mut out: Vec<String> = all
+        .into_iter()
+        .map(|(_, r)| r.display().to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+/// How many objects each top-level part of an array holds
+/// (`__fragments/<name>` counted as one fragment, named files as
+/// themselves): names hold timestamps and uuids, counts do not.
+fn shape(names: &[String]) -> Vec<(String, usize)> {
+    let mut m = std::collections::BTreeMap::new();
+    for n in names {
+        let mut parts = n.split('/');
+        let top = parts.next().unwrap_or_default().to_string();
+        let key = if top == "__fragments" {
+            format!(
+                "__fragments/{}",
+                if parts.next().is_some() { "*" } else { "" }
+            )
+        } else if top.starts_with("__") {
+            let ext = n
+                .rsplit('.')
+                .next()
+                .filter(|e| !e.contains('/'))
+                .unwrap_or("");
+            format!("{top}/*.{ext}")
+        } else {
+            top
+        };
+        *m.entry(key).or_insert(0usize) += 1;
+    }
+    m.into_iter().collect()
+}
+
+/// Maintenance of arrays in the store: `delete --where`, `evolve`,
+/// `consolidate` and `vacuum` on `s3://` URLs do what they do to a local
+/// copy: the engine reads from the server the cells our reader reads from
+/// the local copy, and the store holds objects of the same kinds and
+/// numbers as the copy holds files (vacuum removed the same ones).
+#[test]
+fn maintenance_commands_on_arrays_in_s3() {
+    let moto = Moto::start();
+    moto.bucket("maintained");
+    let tmp = write_support::TempDir::new("object-store-maintained");
+    let mut failures = Vec::new();
+    let mut uris = Vec::new();
+    let mut expected = Vec::new();
+    for (name, condition) in [
+        ("sparse_int_2d", Some("r < 10")),
+        ("dense_int_2d", None),
+        ("sparse_strdim", Some("s < 'c'")),
+    ] {
+        let fixture = common::root().join("tests/fixtures/v22").join(name);
+        let local = tmp.0.join(name);
+        common::copy_dir(&fixture, &local);
+        let url = format!("s3://maintained/{name}");
+        let (storage, root) = moto.open(&url);
+        upload(&storage, &fixture, &root);
+        let local_arg = local.display().to_string();
+        let mut steps: Vec<Vec<&str>> = Vec::new();
+        if let Some(c) = condition {
+            steps.push(vec!["delete", "ARRAY", "--where", c]);
+        }
+        steps.push(vec![
+            "evolve",
+            "ARRAY",
+            "--add-attribute",
+            r#"{"name": "zz_added", "datatype": "INT32", "fill_value": 5}"#,
+        ]);
+        steps.push(vec!["consolidate", "ARRAY"]);
+        steps.push(vec!["vacuum", "ARRAY"]);
+        for step in steps {
+            for (target, remote) in [(local_arg.as_str(), false), (url.as_str(), true)] {
+                let args: Vec<&str> = step
+                    .iter()
+                    .map(|a| if *a == "ARRAY" { target } else { a })
+                    .collect();
+                let mut cmd = cli();
+                cmd.args(&args).arg("--quiet");
+                if remote {
+                    moto.env(&mut cmd);
+                }
+                let out = cmd.output().unwrap();
+                if !out.status.success() {
+                    failures.push(format!(
+                        "{name}: {args:?}: {}",
+                        String::from_utf8_lossy(&out.stderr)
+                    ));
+                }
+            }
+        }
+        let (stored, copied) = (objects(&moto, &url), local_files(&local));
+        assert!(
+            stored
+                .iter()
+                .filter(|o| o.starts_with("__fragments/"))
+                .count()
+                >= 1,
+            "{name}: no fragment in the store: {stored:?}"
+        );
+        let copied: Vec<String> = copied
+            .into_iter()
+            .filter(|f| !f.rsplit('/').next().unwrap_or("").starts_with('.'))
+            .collect();
+        if shape(&stored) != shape(&copied) {
+            failures.push(format!(
+                "{name}: the store holds {:?}, the local copy {:?}",
+                shape(&stored),
+                shape(&copied)
+            ));
+        }
+        if stored.iter().any(|o| o.ends_with(".vac")) {
+            failures.push(format!(
+                "{name}: a .vac list is left in the store: {stored:?}"
+            ));
+        }
+        expected.push((
+            name,
+            our_cells(&StorageRef::default(), &local, None).unwrap(),
+        ));
+        uris.push((url, None));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for ((name, ours), engine) in expected.into_iter().zip(moto.engine_cells(&uris)) {
+        match engine {
+            Ok(e) => {
+                assert!(
+                    e.iter().all(|c| c["zz_added"] == 5),
+                    "{name}: the added attribute's fill value"
+                );
+                compare(name, ours, e, &mut failures)
+            }
+            Err(e) => failures.push(format!("{name}: the engine: {e}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// Opening an array and reading one tile (the first cell of a 2-D dense

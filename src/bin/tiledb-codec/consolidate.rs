@@ -43,7 +43,7 @@ impl Mode {
 #[derive(Args)]
 pub struct ConsolidateArgs {
     /// The array folder.
-    array: PathBuf,
+    pub array: PathBuf,
     /// What to consolidate.
     #[arg(long, value_enum, default_value = "fragments")]
     mode: Mode,
@@ -63,7 +63,7 @@ pub struct ConsolidateArgs {
 #[derive(Args)]
 pub struct VacuumArgs {
     /// The array folder.
-    array: PathBuf,
+    pub array: PathBuf,
     /// What to vacuum.
     #[arg(long, value_enum, default_value = "fragments")]
     mode: Mode,

@@ -11,7 +11,7 @@ use tiledb_codec::read::QueryCondition;
 #[derive(Args)]
 pub struct DeleteArgs {
     /// A sparse array (format version 16 or later).
-    array: PathBuf,
+    pub array: PathBuf,
     /// The cells to delete, in TileDB-Py's `query(cond=...)` syntax, e.g.
     /// `a > 5 and b == "x"`.
     #[arg(long = "where", value_name = "CONDITION")]
@@ -28,7 +28,7 @@ pub struct DeleteArgs {
 #[derive(Args)]
 pub struct DeleteFragmentsArgs {
     /// An array.
-    array: PathBuf,
+    pub array: PathBuf,
     /// The fragments whose timestamps lie within T1:T2 (milliseconds, both
     /// inclusive; either end may be left out).
     #[arg(long, value_name = "T1:T2")]

@@ -15,7 +15,7 @@ use tiledb_codec::ReadOptions;
 #[derive(clap::Args)]
 pub struct EvolveArgs {
     /// The array.
-    array: PathBuf,
+    pub array: PathBuf,
     /// Add an attribute: its JSON as `inspect --json` prints it (name,
     /// datatype, cell_val_num, nullable, fill_value, filters, enumeration),
     /// or @FILE holding it. Repeatable.

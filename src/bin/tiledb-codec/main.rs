@@ -560,12 +560,7 @@ fn main() -> ExitCode {
 
 fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
     if let Some(name) = match &command {
-        Command::Consolidate(_) => Some("consolidate"),
-        Command::Vacuum(_) => Some("vacuum"),
         Command::Group(_) => Some("group"),
-        Command::Delete(_) => Some("delete"),
-        Command::DeleteFragments(_) => Some("delete-fragments"),
-        Command::Evolve(_) => Some("evolve"),
         _ => None,
     } {
         for a in std::env::args_os().skip(1) {
@@ -576,8 +571,22 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
         }
     }
     let result: Result<(), String> = match command {
-        Command::Consolidate(a) => consolidate::run_consolidate(a, bars.clone()),
-        Command::Vacuum(a) => consolidate::run_vacuum(a, bars.clone()),
+        // Maintenance of an array in an object store runs on a local copy
+        // of it; what changed is then uploaded and removed (store::staged).
+        Command::Consolidate(mut a) => {
+            let bars = bars.clone();
+            store::staged(&a.array.clone(), true, true, move |local| {
+                a.array = local.to_path_buf();
+                consolidate::run_consolidate(a, bars)
+            })
+        }
+        Command::Vacuum(mut a) => {
+            let bars = bars.clone();
+            store::staged(&a.array.clone(), true, true, move |local| {
+                a.array = local.to_path_buf();
+                consolidate::run_vacuum(a, bars)
+            })
+        }
         Command::Meta(args) => {
             let upload = args.writes();
             let path = args.path.clone();
@@ -699,9 +708,18 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
                 ),
             }
         }),
-        Command::Delete(args) => delete::run_delete(&args),
-        Command::DeleteFragments(args) => delete::run_delete_fragments(&args),
-        Command::Evolve(args) => evolve::run(&args),
+        Command::Delete(mut a) => store::staged(&a.array.clone(), true, true, |local| {
+            a.array = local.to_path_buf();
+            delete::run_delete(&a)
+        }),
+        Command::DeleteFragments(mut a) => store::staged(&a.array.clone(), true, true, |local| {
+            a.array = local.to_path_buf();
+            delete::run_delete_fragments(&a)
+        }),
+        Command::Evolve(mut a) => store::staged(&a.array.clone(), true, true, |local| {
+            a.array = local.to_path_buf();
+            evolve::run(&a)
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -170,8 +170,12 @@ fn local_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
 
 /// Runs `f` on `path`: directly for a local path; for a URL, on a local
 /// staging copy of the array's objects (all of them with `whole`, else all
-/// but the fragments' data), then uploads the files `f` wrote in commit
-/// order when `upload` is set.
+/// but the fragments' data). With `upload`, it then uploads the files `f`
+/// wrote or rewrote, in commit order (fragments, then schemas, then commit
+/// markers), and deletes the objects of the files it removed (markers,
+/// then the rest, then `.vac` lists). Nothing is renamed: each PUT stores
+/// an object whole. Concurrent writers to one array in a store are not
+/// kept apart (there is no lock there).
 pub fn staged<T>(
     path: &Path,
     whole: bool,
@@ -186,14 +190,12 @@ pub fn staged<T>(
     let local_root = staging.0.join("array");
     let objects = storage.objects_below(&root).map_err(|e| e.to_string())?;
     let rel = |p: &Path| -> PathBuf { p.strip_prefix(&root).unwrap_or(p).to_path_buf() };
-    let mut fetched = std::collections::BTreeSet::new();
+    let remote_of = |r: &Path| PathBuf::from(format!("{}/{}", root.display(), r.display()));
+    // What was fetched, with a digest of its bytes to see it rewritten.
+    let mut fetched = std::collections::BTreeMap::new();
     for (p, _) in &objects {
         let r = rel(p);
-        let first = r
-            .components()
-            .next()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let first = first_part(&r);
         let data = first == "__fragments" || first.starts_with("__1") || first == "__fragment_meta";
         if data && !whole {
             continue;
@@ -204,7 +206,7 @@ pub fn staged<T>(
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
         std::fs::write(&target, file.bytes()).map_err(|e| format!("{}: {e}", target.display()))?;
-        fetched.insert(r);
+        fetched.insert(r, digest(file.bytes()));
     }
     if objects.is_empty() {
         // A new array: the writer creates it in the staging folder.
@@ -216,18 +218,26 @@ pub fn staged<T>(
         let mut files = Vec::new();
         local_files(&local_root, &mut files)?;
         let (mut data, mut schema, mut commits) = (Vec::new(), Vec::new(), Vec::new());
+        let mut kept = std::collections::BTreeSet::new();
         for p in files {
             let r = p.strip_prefix(&local_root).unwrap_or(&p).to_path_buf();
-            if fetched.contains(&r) {
+            // Hidden files are the commands' own (the consolidation lock,
+            // files not yet renamed into place), never the array's.
+            let hidden = r
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+            if hidden {
                 continue;
             }
-            let remote = PathBuf::from(format!("{}/{}", root.display(), r.display()));
-            let first = r
-                .components()
-                .next()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .unwrap_or_default();
-            match first.as_str() {
+            kept.insert(r.clone());
+            if let Some(d) = fetched.get(&r) {
+                let now = std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+                if digest(&now) == *d {
+                    continue;
+                }
+            }
+            let remote = remote_of(&r);
+            match first_part(&r).as_str() {
                 "__commits" => commits.push((p, remote)),
                 "__schema" | "__array_schema.tdb" => schema.push((p, remote)),
                 _ => data.push((p, remote)),
@@ -236,8 +246,45 @@ pub fn staged<T>(
         storage
             .upload(&[data, schema, commits])
             .map_err(|e| e.to_string())?;
+        // What the command removed goes after everything it wrote, in the
+        // order vacuum removes files: the commit markers first (a fragment
+        // without one is not read), then the rest, the `.vac` lists that
+        // named them last.
+        let (mut markers, mut rest, mut lists) = (Vec::new(), Vec::new(), Vec::new());
+        for r in fetched.keys().filter(|r| !kept.contains(*r)) {
+            let vac = r.extension().is_some_and(|e| e == "vac");
+            let to = if vac {
+                &mut lists
+            } else if first_part(r) == "__commits" {
+                &mut markers
+            } else {
+                &mut rest
+            };
+            to.push(remote_of(r));
+        }
+        for batch in [markers, rest, lists] {
+            if !batch.is_empty() {
+                storage.delete(&batch).map_err(|e| e.to_string())?;
+            }
+        }
     }
     Ok(out)
+}
+
+/// A digest of a file's bytes, to see whether a command rewrote it.
+fn digest(bytes: &[u8]) -> (usize, u64) {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    (bytes.len(), h.finish())
+}
+
+/// The first component of a path inside the array (`__commits`, ...).
+fn first_part(r: &Path) -> String {
+    r.components()
+        .next()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Prints the requests and bytes of every store this run opened to
