@@ -157,6 +157,19 @@ fn rows(batches: &[RecordBatch]) -> Vec<Value> {
     out
 }
 
+/// The rows of the `sql` command's `--format ndjson` output, as JSON
+/// arrays of the columns `names`.
+fn ndjson_rows(out: &[u8], names: &[&str]) -> Vec<Value> {
+    std::str::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let o: serde_json::Map<String, Value> = serde_json::from_str(l).unwrap();
+            Value::Array(names.iter().map(|k| o[*k].clone()).collect())
+        })
+        .collect()
+}
+
 /// Equal as results: numbers within a relative 1e-9 (sums in another
 /// order), the rest as `common::same`.
 fn close(a: &Value, b: &Value) -> bool {
@@ -290,14 +303,7 @@ fn the_sql_command_prints_the_same_result() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let got: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let o: serde_json::Map<String, Value> = serde_json::from_str(l).unwrap();
-            Value::Array(["r", "c", "a"].iter().map(|k| o[*k].clone()).collect())
-        })
-        .collect();
+    let got = ndjson_rows(&out.stdout, &["r", "c", "a"]);
     assert_eq!(got, expected);
     assert!(!got.is_empty());
 
@@ -563,14 +569,7 @@ mod on_ballista {
             String::from_utf8_lossy(&out.stderr),
             cluster.logs()
         );
-        let got: Vec<Value> = String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| {
-                let o: serde_json::Map<String, Value> = serde_json::from_str(l).unwrap();
-                Value::Array(["r", "c", "a"].iter().map(|k| o[*k].clone()).collect())
-            })
-            .collect();
+        let got = ndjson_rows(&out.stdout, &["r", "c", "a"]);
         assert!(!got.is_empty());
         assert_eq!(got, expected);
 

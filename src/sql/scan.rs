@@ -26,6 +26,7 @@ use crate::read::{Bound, DimRange, Order, Query, QueryCondition};
 /// Reads an array's cells as Arrow batches: the fields a query uses, the
 /// ranges and condition pushed into it, one partition per slice of the
 /// first dimension. Made by [`super::TileDbTable`]'s `scan`.
+#[derive(Clone)]
 pub struct TileDbScan {
     array: Arc<Array>,
     /// The path or URL the array was opened from.
@@ -291,19 +292,11 @@ impl TileDbScan {
             )));
         }
         Ok(TileDbScan {
-            array: self.array.clone(),
-            location: self.location.clone(),
-            schema: self.schema.clone(),
-            attributes: self.attributes.clone(),
-            coordinates: self.coordinates,
-            ranges: self.ranges.clone(),
-            condition: self.condition.clone(),
-            slices: self.slices.clone(),
-            limit: self.limit,
             props: Arc::new(properties(&self.schema, parts.len())),
             stats: Arc::new(self.stats.as_ref().clone().to_inexact()),
             parts,
             carrier: Some(carrier),
+            ..self.clone()
         })
     }
 }
