@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::array::field::{data_file, DataFile, FieldInfo};
+use crate::array::field::{DataFile, FieldInfo};
+use crate::array::fragment::data_file;
 use crate::array::fragment::{Fragment, Metadata};
 use crate::array::ArrayDirectory;
 use crate::error::Result;

@@ -57,6 +57,6 @@ fuzz_target!(|input: Input| {
     let offsets = RefCell::new(Vec::new());
     let folded = (input.flags & 2 != 0).then_some(&offsets);
     // The limit a reader passes down (ReadOptions::max_tile_bytes); the
-    // regression runner in tests/sweep.rs uses the same.
+    // regression runner in tests/it/sweep.rs uses the same.
     let _ = pipeline.reverse_chunk_within(metadata, data, folded, 16 << 20);
 });

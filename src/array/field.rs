@@ -3,9 +3,6 @@
 //! files (format_spec/fragment.md#data-file). Readers and the writer share
 //! these.
 
-use std::path::PathBuf;
-
-use crate::array::fragment::Fragment;
 use crate::array::schema::dimension_datatype;
 use crate::filters::{FilterError, Pipeline};
 use crate::format::{ArraySchema, Datatype, Filter};
@@ -163,16 +160,6 @@ pub fn data_file_name(
     }
 }
 
-/// The path of a data file of `field` in `frag`.
-pub fn data_file(frag: &Fragment, field: &FieldInfo, file: DataFile) -> PathBuf {
-    frag.path.join(data_file_name(
-        frag.version(),
-        frag.schema.attributes.len(),
-        field,
-        file,
-    ))
-}
-
 /// The version 8 file-name encoding (`FragmentMetadata::encode_name`): the
 /// RFC 3986 reserved characters as `%XX`, and five characters Windows
 /// forbids under codes of the engine's own choosing (not their ASCII
@@ -211,23 +198,6 @@ pub struct FieldPipelines {
 }
 
 impl FieldPipelines {
-    /// The pipelines for the tiles of `frag` (whose version the date and
-    /// time rules of some filters go by).
-    pub fn for_fragment(
-        frag: &Fragment,
-        field: &FieldInfo,
-        key: Option<[u8; 32]>,
-    ) -> Result<Self, FilterError> {
-        let v = frag.version();
-        let p = Self::new(&frag.schema, field, key)?;
-        Ok(FieldPipelines {
-            data: p.data.with_tile_version(v),
-            offsets: p.offsets.map(|o| o.with_tile_version(v)),
-            validity: p.validity.map(|o| o.with_tile_version(v)),
-            offsets_in_data: p.offsets_in_data,
-        })
-    }
-
     /// The pipelines of `field` as the schema gives them; with `key` (an
     /// encrypted array), each gets the AES-256-GCM filter appended at its
     /// end, as the engine does in memory (reader_base.cc, writer_base.cc):

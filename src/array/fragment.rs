@@ -7,9 +7,11 @@
 use std::path::{Path, PathBuf};
 
 use super::directory::{ArrayDirectory, Entry};
+use super::field::{data_file_name, DataFile, FieldInfo, FieldPipelines};
 use super::meta_file::MetaFile;
 use crate::array::schema::dimension_datatype;
 use crate::error::{Error, Result};
+use crate::filters::FilterError;
 use crate::format::{
     decode, decode_all, rt, ArraySchema, Datatype, FooterLength, FragmentFooter,
     LegacyFragmentMetadata, OptionalSectionIdentifier, RTree, TileGlobalOrderBounds, TileMinMax,
@@ -499,7 +501,7 @@ impl Fragment {
     /// tiles with the tile offsets (and var offsets, validity offsets) of
     /// `fields`, which a read is about to open: from an object store; a
     /// file at hand needs nothing.
-    pub fn prefetch_tile_lists(&self, fields: &[&crate::array::FieldInfo]) -> Result<()> {
+    pub fn prefetch_tile_lists(&self, fields: &[&FieldInfo]) -> Result<()> {
         let Metadata::Footer(f) = &self.metadata else {
             return Ok(());
         };
@@ -753,4 +755,33 @@ fn check_optional_sections(
         }
     }
     Ok(())
+}
+
+/// The path of a data file of `field` in `frag`.
+pub fn data_file(frag: &Fragment, field: &FieldInfo, file: DataFile) -> PathBuf {
+    frag.path.join(data_file_name(
+        frag.version(),
+        frag.schema.attributes.len(),
+        field,
+        file,
+    ))
+}
+
+impl FieldPipelines {
+    /// The pipelines for the tiles of `frag` (whose version the date and
+    /// time rules of some filters go by).
+    pub fn for_fragment(
+        frag: &Fragment,
+        field: &FieldInfo,
+        key: Option<[u8; 32]>,
+    ) -> Result<Self, FilterError> {
+        let v = frag.version();
+        let p = Self::new(&frag.schema, field, key)?;
+        Ok(FieldPipelines {
+            data: p.data.with_tile_version(v),
+            offsets: p.offsets.map(|o| o.with_tile_version(v)),
+            validity: p.validity.map(|o| o.with_tile_version(v)),
+            offsets_in_data: p.offsets_in_data,
+        })
+    }
 }

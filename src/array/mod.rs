@@ -12,3 +12,6 @@ pub mod schema;
 pub use directory::ArrayDirectory;
 pub use field::{DataFile, FieldInfo, FieldPipelines};
 pub use fragment::Fragment;
+
+#[cfg(test)]
+mod model_tests;

@@ -4,19 +4,13 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::format::{decode_all, ArraySchema, Datatype, Dimension, Enumeration};
+use crate::format::{decode_all, ArraySchema, Enumeration};
 use crate::model;
+
+pub use crate::format::schema::{dimension_datatype, enumeration_values, MAX_FORMAT_VERSION};
 use crate::storage::{MappedFile, Storage};
 use crate::tile::read_generic_tile;
 use crate::ReadOptions;
-
-/// The newest schema version this crate reads.
-pub const MAX_FORMAT_VERSION: u32 = 23;
-
-/// The datatype of a dimension (before version 5, the domain's), as its code.
-pub fn dimension_datatype(s: &ArraySchema, d: &Dimension) -> u8 {
-    d.datatype.or(s.domain.domain_datatype).unwrap_or(u8::MAX)
-}
 
 /// Reads an array schema file.
 pub fn read_schema(path: &Path, opts: &ReadOptions) -> Result<ArraySchema> {
@@ -90,59 +84,10 @@ pub fn read_enumeration_file(file: &MappedFile, opts: &ReadOptions) -> Result<En
     decode_all(&tile.data, path, 0, ())
 }
 
-/// The values of an enumeration, each as its bytes: fixed-size values of
-/// `cell_val_num` datatype values each, or var-sized ones cut at the
-/// offsets (format_spec/enumeration.md). Checked against the data size, so a
-/// damaged file gives an error, not a panic.
-pub fn enumeration_values<'a>(e: &'a Enumeration, path: &Path) -> Result<Vec<&'a [u8]>> {
-    let bad = |field: &str, what: String| Error::decode(path, 0, "Enumeration", field, what);
-    let dt = Datatype::from_value(e.datatype)
-        .ok_or_else(|| bad("datatype", format!("{} is not a datatype", e.datatype)))?;
-    let data = e.data.as_slice();
-    if e.cell_val_num == u32::MAX {
-        let raw = e.offsets.as_deref().unwrap_or_default();
-        if !raw.len().is_multiple_of(8) {
-            return Err(bad(
-                "offsets",
-                format!("{} bytes is not a whole number of u64 offsets", raw.len()),
-            ));
-        }
-        let starts: Vec<u64> = raw
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
-            .collect();
-        let mut out = Vec::with_capacity(starts.len());
-        for (i, &start) in starts.iter().enumerate() {
-            let end = starts.get(i + 1).copied().unwrap_or(data.len() as u64);
-            if start > end || end > data.len() as u64 {
-                return Err(bad(
-                    "offsets",
-                    format!(
-                        "value {i} spans bytes {start}..{end} of {} bytes of data",
-                        data.len()
-                    ),
-                ));
-            }
-            out.push(&data[start as usize..end as usize]);
-        }
-        return Ok(out);
-    }
-    let width = dt.size() * u64::from(e.cell_val_num);
-    if width == 0 || !(data.len() as u64).is_multiple_of(width) {
-        return Err(bad(
-            "data",
-            format!(
-                "{} bytes is not a whole number of values of {width} bytes",
-                data.len()
-            ),
-        ));
-    }
-    Ok(data.chunks_exact(width as usize).collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::Datatype;
 
     fn enumeration(cell_val_num: u32, data: &[u8], offsets: Option<&[u64]>) -> Enumeration {
         let offsets = offsets.map(|o| o.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>());

@@ -60,46 +60,8 @@ use crate::ReadOptions;
 /// The lock file that consolidations and vacuums of one array take turns on.
 pub const LOCK_FILE: &str = ".tiledb-codec.lock";
 
-/// The steps of a fragment consolidation and of a vacuum, in order; the
-/// `*_failing` functions stop right after one of them, as a crash would
-/// (the crash-safety tests; only with the `fail-points` feature).
 #[cfg(feature = "fail-points")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Step {
-    /// Consolidation: the vacuum list is written under its temporary name.
-    VacuumListWritten,
-    /// Consolidation: the new fragment's files are written and synced, no
-    /// commit marker yet.
-    FragmentWritten,
-    /// Consolidation: the new fragment is committed; its `.vac` file is
-    /// still under the temporary name.
-    Committed,
-    /// Consolidation: the `.vac` file is in place (the whole consolidation).
-    VacuumFileWritten,
-    /// Vacuum: the commit markers of the listed fragments are removed.
-    CommitsRemoved,
-    /// Vacuum: the listed fragment folders are removed too.
-    FoldersRemoved,
-    /// Vacuum: the `.vac` files are removed too (the whole vacuum).
-    VacuumFilesRemoved,
-}
-
-#[cfg(feature = "fail-points")]
-impl Step {
-    /// The steps of a consolidation.
-    pub const CONSOLIDATE: [Step; 4] = [
-        Step::VacuumListWritten,
-        Step::FragmentWritten,
-        Step::Committed,
-        Step::VacuumFileWritten,
-    ];
-    /// The steps of a vacuum.
-    pub const VACUUM: [Step; 3] = [
-        Step::CommitsRemoved,
-        Step::FoldersRemoved,
-        Step::VacuumFilesRemoved,
-    ];
-}
+pub use crate::write::MaintenanceStep as Step;
 
 /// Where to stop (fail points), or nowhere.
 #[derive(Clone, Copy)]

@@ -10,6 +10,7 @@
 
 use serde_json::{json, Map, Value as Json};
 
+use super::values::{cell_bytes, json_float, push_value};
 use super::{
     default_fill_value, ArrayType, Attribute, CellValNum, CurrentDomain, DataOrder, Datatype,
     Dimension, DimensionLabel, DomainRange, Enumeration, Filter, Layout, ModelError, Schema, Value,
@@ -17,7 +18,6 @@ use super::{
 };
 use crate::format::{self, FilterType};
 use crate::value::{cell, is_text, values};
-use crate::write::values::{cell_bytes, json_float, push_value};
 
 // ---------------------------------------------------------------- rendering
 
@@ -727,7 +727,7 @@ fn parse_enumeration(v: &Json, field: &str) -> Parsed<Enumeration> {
             }
             f
         }
-        None => format!("__{}_0", crate::write::util::random_label()),
+        None => format!("__{}_0", crate::format::names::random_label()),
     };
     Ok(Enumeration::new(
         name,
@@ -838,7 +838,7 @@ pub fn schema_from_json(json: &Json) -> Parsed<Schema> {
     let version = match opt(m, "version") {
         Some(x) => u32::try_from(uint(x, "schema.version")?)
             .map_err(|_| err("schema.version", "not a format version"))?,
-        None => crate::write::FORMAT_VERSION,
+        None => crate::format::version::FORMAT_VERSION,
     };
     let at = string(req(m, "array_type", "schema")?, "schema.array_type")?;
     let array_type = match at.to_ascii_lowercase().as_str() {

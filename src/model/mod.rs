@@ -382,6 +382,7 @@ pub struct MetadataValue {
 mod bytes;
 pub mod json;
 pub(crate) mod table;
+pub(crate) mod values;
 
 pub use bytes::default_fill_value;
 pub use table::ModelError;
@@ -574,7 +575,7 @@ impl Schema {
         attributes: Vec<Attribute>,
     ) -> Self {
         Schema {
-            version: crate::write::FORMAT_VERSION,
+            version: crate::format::version::FORMAT_VERSION,
             array_type,
             cell_order: Layout::RowMajor,
             tile_order: Layout::RowMajor,
@@ -613,6 +614,3 @@ impl MetadataValue {
         MetadataValue { datatype, bytes }
     }
 }
-
-#[cfg(test)]
-mod tests;

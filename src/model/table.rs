@@ -8,8 +8,8 @@ use super::{
     ArrayType, Attribute, CellValNum, CurrentDomain, DataOrder, Datatype, Dimension,
     DimensionLabel, DomainRange, Enumeration, Filter, Layout, Schema, Value, WebpFormat,
 };
-use crate::array::schema::{dimension_datatype, enumeration_values, MAX_FORMAT_VERSION};
 use crate::error::{Error, Result};
+use crate::format::schema::{dimension_datatype, enumeration_values, MAX_FORMAT_VERSION};
 use crate::format::{self, FilterOptions, FilterType};
 
 /// Why a model cannot be laid out as the tables of a format version.

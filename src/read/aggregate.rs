@@ -61,9 +61,11 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use super::cells::{ArrayReader, Cells, Query};
+use super::column::Cells;
+use super::query::Query;
 use super::query_condition::BoundCondition;
 use super::range::{Bound, DimRange};
+use super::reader::ArrayReader;
 use crate::array::fragment::{Fragment, Metadata};
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
@@ -1081,7 +1083,7 @@ fn fold_batch(
     count_all: bool,
 ) -> Result<u64> {
     let mut folded = 0;
-    let cols: Vec<Option<&super::cells::Column>> = targets
+    let cols: Vec<Option<&super::column::Column>> = targets
         .iter()
         .map(|t| t.field.as_ref().and_then(|f| cells.column(&f.name)))
         .collect();

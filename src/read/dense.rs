@@ -11,8 +11,9 @@
 
 use rayon::prelude::*;
 
-use super::cells::{Cells, Column, DenseColumn, Query};
+use super::column::{Cells, Column, DenseColumn};
 use super::field::{FieldTiles, ReadStats};
+use super::query::Query;
 use crate::array::fragment::Fragment;
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};

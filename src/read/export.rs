@@ -5,8 +5,10 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use super::cells::{ArrayReader, Cells, Column, Query};
+use super::column::{Cells, Column};
+use super::query::Query;
 use super::range::DimRange;
+use super::reader::ArrayReader;
 use crate::format::Datatype;
 use crate::value;
 

@@ -6,7 +6,8 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::path::PathBuf;
 
-use crate::array::field::{data_file, DataFile, FieldInfo, FieldPipelines};
+use crate::array::field::{DataFile, FieldInfo, FieldPipelines};
+use crate::array::fragment::data_file;
 use crate::array::fragment::{Fragment, Metadata};
 use crate::error::{Error, Result};
 use crate::format::TileOffsets;

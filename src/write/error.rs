@@ -112,12 +112,12 @@ pub enum WriteError {
     /// written (only with the `fail-points` feature).
     #[cfg(feature = "fail-points")]
     #[error("stopped after step {0:?} (injected failure)")]
-    Injected(super::FailPoint),
+    Injected(FailPoint),
     /// A consolidation or vacuum stopped after the step it was told to
     /// (only with the `fail-points` feature).
     #[cfg(feature = "fail-points")]
     #[error("stopped after step {0:?} (injected failure)")]
-    Stopped(crate::maintain::fragments::Step),
+    Stopped(MaintenanceStep),
     /// A maintenance operation (consolidation, vacuuming) was told to stop
     /// after its step `number` (counted from 1), `step` names it: it stopped
     /// as if it had crashed (only with the `fail-points` feature).
@@ -178,4 +178,78 @@ impl WriteError {
             what: what.into(),
         }
     }
+}
+
+/// The steps of a fragment consolidation and of a vacuum, in order; the
+/// `*_failing` functions stop right after one of them, as a crash would
+/// (the crash-safety tests; only with the `fail-points` feature).
+#[cfg(feature = "fail-points")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaintenanceStep {
+    /// Consolidation: the vacuum list is written under its temporary name.
+    VacuumListWritten,
+    /// Consolidation: the new fragment's files are written and synced, no
+    /// commit marker yet.
+    FragmentWritten,
+    /// Consolidation: the new fragment is committed; its `.vac` file is
+    /// still under the temporary name.
+    Committed,
+    /// Consolidation: the `.vac` file is in place (the whole consolidation).
+    VacuumFileWritten,
+    /// Vacuum: the commit markers of the listed fragments are removed.
+    CommitsRemoved,
+    /// Vacuum: the listed fragment folders are removed too.
+    FoldersRemoved,
+    /// Vacuum: the `.vac` files are removed too (the whole vacuum).
+    VacuumFilesRemoved,
+}
+
+#[cfg(feature = "fail-points")]
+impl MaintenanceStep {
+    /// The steps of a consolidation.
+    pub const CONSOLIDATE: [MaintenanceStep; 4] = [
+        MaintenanceStep::VacuumListWritten,
+        MaintenanceStep::FragmentWritten,
+        MaintenanceStep::Committed,
+        MaintenanceStep::VacuumFileWritten,
+    ];
+    /// The steps of a vacuum.
+    pub const VACUUM: [MaintenanceStep; 3] = [
+        MaintenanceStep::CommitsRemoved,
+        MaintenanceStep::FoldersRemoved,
+        MaintenanceStep::VacuumFilesRemoved,
+    ];
+}
+
+/// The steps of a fragment write, in order; [`super::WriteOptions::fail_after`]
+/// stops the writer right after one of them, as a crash would (the
+/// crash-safety tests; only with the `fail-points` feature).
+#[cfg(feature = "fail-points")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FailPoint {
+    /// The fragment folder and its (empty) data files exist.
+    FolderCreated,
+    /// The first tile is in the data files.
+    TileWritten,
+    /// Every tile is in the data files (not yet synced).
+    DataWritten,
+    /// `__fragment_metadata.tdb` is written.
+    MetadataWritten,
+    /// Every file and the folder are synced; no commit marker yet.
+    FilesSynced,
+    /// The commit marker exists and is synced: the fragment is visible.
+    Committed,
+}
+
+#[cfg(feature = "fail-points")]
+impl FailPoint {
+    /// Every step, in the order the writer takes them.
+    pub const ALL: [FailPoint; 6] = [
+        FailPoint::FolderCreated,
+        FailPoint::TileWritten,
+        FailPoint::DataWritten,
+        FailPoint::MetadataWritten,
+        FailPoint::FilesSynced,
+        FailPoint::Committed,
+    ];
 }

@@ -32,8 +32,10 @@ pub mod schema;
 pub(crate) mod sort;
 pub(crate) mod stats;
 pub(crate) mod util;
-pub(crate) mod values;
+pub(crate) use crate::model::values;
 
+#[cfg(feature = "fail-points")]
+pub use error::MaintenanceStep;
 pub use error::{WriteError, WriteResult};
 #[cfg(feature = "fail-points")]
 pub use fragment::FailPoint;
@@ -46,14 +48,4 @@ pub use schema::{
     build_schema, create_array, create_array_from_schema, create_array_with, CreateOptions,
 };
 
-/// The format version this crate writes unless told otherwise (TileDB 2.30).
-pub const FORMAT_VERSION: u32 = 22;
-
-/// The newest format version this crate writes, on request (TileDB 2.30's
-/// successors: the fragment footer gains optional sections,
-/// `format_spec/fragment.md#optional-section`). The installed engine reads
-/// up to 22, so 22 stays the default.
-pub const MAX_WRITE_VERSION: u32 = 23;
-
-/// The oldest format version this crate writes.
-pub const MIN_WRITE_VERSION: u32 = 10;
+pub use crate::format::version::{FORMAT_VERSION, MAX_WRITE_VERSION, MIN_WRITE_VERSION};

@@ -7,10 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::error::{WriteError, WriteResult};
 
-/// 32 lowercase hex digits, as the engine's `random_label`.
-pub fn random_label() -> String {
-    format!("{:032x}", rand::random::<u128>())
-}
+pub use crate::format::names::random_label;
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> u64 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The engine's side of tests/maintain_delete.rs: deletes as TileDB performs them.
+"""The engine's side of tests/it/maintain_delete.rs: deletes as TileDB performs them.
 
 Usage:
   engine_delete.py setup ROOT CASES.json

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The engine's side of tests/maintain_evolve.rs: schema evolution with
+"""The engine's side of tests/it/maintain_evolve.rs: schema evolution with
 TileDB-Py's ArraySchemaEvolution.
 
 Usage:

@@ -1,5 +1,5 @@
 """The engine's reading of many arrays in an S3-compatible server, in one
-process (tests/object_store.rs).
+process (tests/it/object_store.rs).
 
 Usage: engine_s3_cells.py HOST:PORT [--one-cell] < [[URI, KEY or null], ...]
 Prints a JSON list, one entry per array: {"cells": [...]} as

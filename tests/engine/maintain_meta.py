@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Engine side of tests/maintain_meta.rs: runs a list of tasks in one process.
+"""Engine side of tests/it/maintain_meta.rs: runs a list of tasks in one process.
 
 Usage:  python maintain_meta.py TASKS.json
 

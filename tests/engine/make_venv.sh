@@ -2,7 +2,7 @@
 # Usage: make_venv.sh VERSION DIR
 #
 # Create (or reuse) a Python venv at DIR with TileDB-Py == VERSION (and pyarrow,
-# and moto[server]: the S3-compatible server of tests/object_store.rs) from PyPI.
+# and moto[server]: the S3-compatible server of tests/it/object_store.rs) from PyPI.
 # Idempotent: does nothing if DIR/bin/python already imports that tiledb
 # version.  TileDB-Py < 0.30 is built against numpy 1.x, so 'numpy<2' is
 # pinned for those; newer versions get the current numpy.
@@ -40,8 +40,8 @@ fi
 if [ ! -x "$DIR/bin/python" ]; then
     "$PY" -m venv "$DIR"
 fi
-# pyarrow reads the Arrow IPC and Parquet files of tests/arrow_engine.rs;
-# moto[server] is the S3 server of tests/object_store.rs.
+# pyarrow reads the Arrow IPC and Parquet files of tests/it/arrow_engine.rs;
+# moto[server] is the S3 server of tests/it/object_store.rs.
 "$DIR/bin/python" -m pip install --quiet --disable-pip-version-check \
     "tiledb==$VERSION" "$NUMPY" pyarrow 'moto[server]'
 

@@ -1,4 +1,4 @@
-"""The answers of tests/sql.rs's queries, computed without SQL: the engine
+"""The answers of tests/it/sql.rs's queries, computed without SQL: the engine
 (TileDB-Py) reads the arrays, pyarrow filters, groups, sorts and joins.
 
 Usage: python sql_reference.py FIXTURES CASE...

@@ -1,7 +1,15 @@
 //! Finishing a fragment: the last tiles, the metadata, syncing, the commit
 //! marker; abandoning one; and the fail points of the crash-safety tests.
 
-use super::*;
+use std::io::Write;
+
+use crate::write::error::{WriteError, WriteResult};
+use crate::write::sort::OwnedCell;
+use crate::write::util;
+
+use super::types::*;
+#[cfg(feature = "fail-points")]
+use crate::write::error::FailPoint;
 
 impl FragmentWriter {
     /// Stops here if told to (the state is left as a crash would leave it).

@@ -2,22 +2,15 @@
 //! out in the schema's cell order from the current row of tiles
 //! (tiledb/sm/query/writers/dense_tiler.cc).
 
-use super::*;
+use crate::array::schema::dimension_datatype;
+use crate::format::{ArraySchema, Datatype, Layout};
 
-/// The dense tiler's view of the rectangle and its space tiles.
-pub(super) struct DenseGrid {
-    pub(super) datatype: Datatype,
-    /// Per dimension: the rectangle, the domain's low bound, the tile extent.
-    pub(super) rect: Vec<(i128, i128)>,
-    pub(super) dom_lo: Vec<i128>,
-    pub(super) ext: Vec<i128>,
-    /// Per dimension: the first and last tile index the rectangle touches.
-    pub(super) tiles: Vec<(i128, i128)>,
-    pub(super) tile_order: Layout,
-    pub(super) cell_order: Layout,
-    /// Cells of a space tile.
-    pub(super) tile_cells: u64,
-}
+use crate::write::error::{WriteError, WriteResult};
+use crate::write::order::int_value;
+use crate::write::sort::{ColBuf, SortField};
+use crate::write::stats::RawTile;
+
+use super::types::*;
 
 impl DenseGrid {
     /// The position of a space tile (per-dimension tile indices) in tile order

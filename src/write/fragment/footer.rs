@@ -1,7 +1,19 @@
 //! The fragment metadata file, `__fragment_metadata.tdb`: the footer and the
 //! generic tiles it points at (format_spec/fragment.md#fragment-metadata-file).
 
-use super::*;
+use crate::format::{
+    encode, FooterLength, FragmentFooter, FragmentMinMaxSumNullCount, Mbr, OptionalSection,
+    OptionalSectionIdentifier, ProcessedConditions, RTree, TileGlobalOrderBounds, TileMinMax,
+    TileNullCounts, TileOffsets, TileSums,
+};
+
+use crate::write::error::WriteResult;
+use crate::write::generic::generic_tile;
+use crate::write::order::GlobalOrder;
+use crate::write::stats::fragment_entry;
+
+use super::rtree::*;
+use super::types::*;
 
 impl FragmentWriter {
     /// The bytes of `__fragment_metadata.tdb`.

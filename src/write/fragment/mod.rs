@@ -18,476 +18,40 @@
 //! folder is written and synced, the folder is synced, then the commit
 //! marker is created and its folder synced.
 
-use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
-
-use rayon::prelude::*;
+use std::path::Path;
 
 use crate::array::directory::ArrayDirectory;
 use crate::array::field::{data_file_name, DataFile};
 use crate::array::schema::dimension_datatype;
 use crate::array::schema::read_schema;
 use crate::array::{FieldInfo, FieldPipelines};
-use crate::filters::FilterError;
-use crate::format::{
-    encode, ArraySchema, ArrayType, Datatype, FooterLength, FragmentFooter,
-    FragmentMinMaxSumNullCount, Layout, Mbr, OptionalSection, OptionalSectionIdentifier,
-    ProcessedConditions, RTree, RTreeLevel, Range1D, TileGlobalOrderBounds, TileMinMax,
-    TileNullCounts, TileOffsets, TileSums,
-};
+use crate::format::{ArraySchema, ArrayType, Datatype, Layout};
 use crate::ReadOptions;
 
 use super::error::{WriteError, WriteResult};
-use super::generic::generic_tile;
-use super::order::{int_value, Coord, GlobalOrder};
-use super::sort::{CellSorter, ColBuf, OwnedCell, SortField};
-use super::stats::{fragment_entry, tile_stats, FieldMeta, MetaSpec, RawTile, TileStats};
+use super::order::GlobalOrder;
+use super::sort::{CellSorter, ColBuf, SortField};
+use super::stats::MetaSpec;
 use super::util;
 use super::{MAX_WRITE_VERSION, MIN_WRITE_VERSION};
 
 mod commit;
 mod dense;
+mod filter;
 mod footer;
 mod rtree;
 mod sparse;
 mod spill;
+mod types;
 
 use dense::*;
-use rtree::*;
+use filter::*;
 use sparse::*;
-use spill::*;
-
-/// The steps of a fragment write, in order; [`WriteOptions::fail_after`]
-/// stops the writer right after one of them, as a crash would (the
-/// crash-safety tests; only with the `fail-points` feature).
-#[cfg(feature = "fail-points")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum FailPoint {
-    /// The fragment folder and its (empty) data files exist.
-    FolderCreated,
-    /// The first tile is in the data files.
-    TileWritten,
-    /// Every tile is in the data files (not yet synced).
-    DataWritten,
-    /// `__fragment_metadata.tdb` is written.
-    MetadataWritten,
-    /// Every file and the folder are synced; no commit marker yet.
-    FilesSynced,
-    /// The commit marker exists and is synced: the fragment is visible.
-    Committed,
-}
+use types::*;
+pub use types::{Column, FragmentInfo, FragmentWriter, WriteOptions};
 
 #[cfg(feature = "fail-points")]
-impl FailPoint {
-    /// Every step, in the order the writer takes them.
-    pub const ALL: [FailPoint; 6] = [
-        FailPoint::FolderCreated,
-        FailPoint::TileWritten,
-        FailPoint::DataWritten,
-        FailPoint::MetadataWritten,
-        FailPoint::FilesSynced,
-        FailPoint::Committed,
-    ];
-}
-
-/// How to write a fragment.
-#[derive(Clone)]
-pub struct WriteOptions {
-    /// Format version of the fragment (10 to 23); `None`: the array
-    /// schema's version.
-    pub version: Option<u32>,
-    /// The fragment's timestamp in milliseconds (default: now, and later
-    /// than every fragment already there).
-    pub timestamp: Option<u64>,
-    /// The fragment's timestamp range `[t1, t2]` (ms), for a fragment that
-    /// stands for fragments written over that time (consolidation names it
-    /// `__<t1>_<t2>_<uuid>_<version>`); when given, it replaces
-    /// [`WriteOptions::timestamp`].
-    pub timestamp_range: Option<(u64, u64)>,
-    /// Sparse writes: bytes of cells sorted in memory before a sorted run is
-    /// spilled to a scratch file.
-    pub sort_memory: usize,
-    /// Filtered tiles held while waiting for their turn (dense arrays with
-    /// column-major tile order) before they are spilled to a scratch file.
-    pub pending_memory: usize,
-    /// Where scratch files go (default: a hidden folder in the array's own
-    /// folder, removed when the write ends).
-    pub scratch_dir: Option<PathBuf>,
-    /// Stop right after this step, as if the process had died there: the
-    /// write returns [`WriteError::Injected`] and leaves on disk what it had
-    /// written (the crash-safety tests; only with the `fail-points` feature).
-    #[cfg(feature = "fail-points")]
-    pub fail_after: Option<FailPoint>,
-    /// The key of an AES-256-GCM encrypted array: every data tile gets the
-    /// encryption filter after the schema's filters and every generic tile
-    /// of the fragment metadata is encrypted, as the engine writes them.
-    pub encryption_key: Option<[u8; 32]>,
-}
-
-impl std::fmt::Debug for WriteOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Never print the key.
-        let mut d = f.debug_struct("WriteOptions");
-        d.field("version", &self.version)
-            .field("timestamp", &self.timestamp)
-            .field("timestamp_range", &self.timestamp_range)
-            .field("sort_memory", &self.sort_memory)
-            .field("pending_memory", &self.pending_memory)
-            .field("scratch_dir", &self.scratch_dir);
-        #[cfg(feature = "fail-points")]
-        d.field("fail_after", &self.fail_after);
-        d.field("encryption_key", &self.encryption_key.map(|_| "<set>"))
-            .finish()
-    }
-}
-
-impl Default for WriteOptions {
-    fn default() -> Self {
-        WriteOptions {
-            version: None,
-            timestamp: None,
-            timestamp_range: None,
-            sort_memory: 256 << 20,
-            pending_memory: 256 << 20,
-            scratch_dir: None,
-            #[cfg(feature = "fail-points")]
-            fail_after: None,
-            encryption_key: None,
-        }
-    }
-}
-
-/// The cells of one field, column-wise, as [`FragmentWriter::write`] takes
-/// them: fixed-size values back to back, or var-sized data with the start
-/// of each cell, and one validity byte per cell (0 = null) for nullable
-/// fields.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Column {
-    /// The field's name.
-    pub name: String,
-    /// The cells' values, little-endian, one after another.
-    pub data: Vec<u8>,
-    /// The start of each cell in `data` (var-sized fields).
-    pub offsets: Option<Vec<u64>>,
-    /// One validity byte per cell (nullable fields).
-    pub validity: Option<Vec<u8>>,
-}
-
-impl Column {
-    /// Fixed-size cells.
-    pub fn fixed(name: impl Into<String>, data: Vec<u8>) -> Self {
-        Column {
-            name: name.into(),
-            data,
-            offsets: None,
-            validity: None,
-        }
-    }
-
-    /// Var-sized cells: `offsets[i]` is where cell `i` starts in `data`.
-    pub fn var(name: impl Into<String>, data: Vec<u8>, offsets: Vec<u64>) -> Self {
-        Column {
-            name: name.into(),
-            data,
-            offsets: Some(offsets),
-            validity: None,
-        }
-    }
-
-    /// Var-sized cells from a list of values.
-    pub fn from_values<T: AsRef<[u8]>>(name: impl Into<String>, values: &[T]) -> Self {
-        let mut data = Vec::new();
-        let mut offsets = Vec::with_capacity(values.len());
-        for v in values {
-            offsets.push(data.len() as u64);
-            data.extend_from_slice(v.as_ref());
-        }
-        Column::var(name, data, offsets)
-    }
-
-    /// The same cells with a validity byte each.
-    pub fn with_validity(mut self, validity: Vec<u8>) -> Self {
-        self.validity = Some(validity);
-        self
-    }
-}
-
-/// What a committed fragment is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FragmentInfo {
-    /// The fragment's name.
-    pub name: String,
-    /// The fragment's folder.
-    pub path: PathBuf,
-    /// The format version written.
-    pub version: u32,
-    /// The fragment's timestamp (ms; the first of its range).
-    pub timestamp: u64,
-    /// Cells written (after dropping duplicates).
-    pub cells: u64,
-    /// Duplicate cells dropped (sparse arrays without duplicates).
-    pub duplicates_dropped: u64,
-    /// Data tiles written per field.
-    pub tiles: u64,
-}
-
-/// An MBR as bytes: `(low, high)` per dimension.
-type MbrBytes = Vec<(Vec<u8>, Vec<u8>)>;
-
-/// A field the fragment writes.
-struct WField {
-    name: String,
-    /// Position in the engine's index map (attributes, `__coords`, dimensions).
-    idx: usize,
-    /// What the schema says about the field (its data files' names).
-    info: FieldInfo,
-    var: bool,
-    nullable: bool,
-    /// Bytes of a fixed-size cell, or of one value of a var-sized cell.
-    value_size: u64,
-    pipes: FieldPipelines,
-    spec: MetaSpec,
-}
-
-impl WField {
-    fn sort_field(&self) -> SortField {
-        SortField {
-            cell_size: self.value_size as usize,
-            var: self.var,
-            nullable: self.nullable,
-        }
-    }
-}
-
-/// A data file being written.
-struct Out {
-    path: PathBuf,
-    w: BufWriter<File>,
-    size: u64,
-}
-
-impl Out {
-    fn create(path: PathBuf) -> WriteResult<Self> {
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .map_err(|e| WriteError::io(&path, e))?;
-        Ok(Out {
-            path,
-            w: BufWriter::with_capacity(1 << 20, f),
-            size: 0,
-        })
-    }
-
-    fn append(&mut self, bytes: &[u8]) -> WriteResult<u64> {
-        let at = self.size;
-        self.w
-            .write_all(bytes)
-            .map_err(|e| WriteError::io(&self.path, e))?;
-        self.size += bytes.len() as u64;
-        Ok(at)
-    }
-
-    fn finish(&mut self) -> WriteResult<()> {
-        self.w.flush().map_err(|e| WriteError::io(&self.path, e))?;
-        self.w
-            .get_ref()
-            .sync_all()
-            .map_err(|e| WriteError::io(&self.path, e))
-    }
-}
-
-struct FieldFiles {
-    fixed: Out,
-    var: Option<Out>,
-    validity: Option<Out>,
-}
-
-/// One tile of every written field, before filtering.
-struct RawSet {
-    ordinal: u64,
-    tiles: Vec<RawTile>,
-    /// The cells that count for the metadata (dense: inside the rectangle).
-    ranges: Vec<(usize, usize)>,
-    /// Sparse: the tile's MBR, one `(lo, hi)` per dimension.
-    mbr: Option<MbrBytes>,
-    /// Sparse: the coordinates of the tile's first and last cell in global
-    /// order, one `(first, last)` per dimension (the version 23 tile global
-    /// order bounds).
-    bounds: Option<MbrBytes>,
-    cells: u64,
-}
-
-/// One tile of one field, filtered.
-#[derive(Default)]
-struct Filtered {
-    fixed: Vec<u8>,
-    var: Option<Vec<u8>>,
-    var_size: u64,
-    validity: Option<Vec<u8>>,
-    stats: TileStats,
-}
-
-struct FilteredSet {
-    ordinal: u64,
-    fields: Vec<Filtered>,
-    mbr: Option<MbrBytes>,
-    bounds: Option<MbrBytes>,
-    cells: u64,
-}
-
-/// Per index-map entry: the lists of the fragment metadata.
-#[derive(Default, Clone)]
-struct IdxMeta {
-    tile_offsets: Vec<u64>,
-    tile_var_offsets: Vec<u64>,
-    tile_var_sizes: Vec<u64>,
-    tile_validity_offsets: Vec<u64>,
-    file_size: u64,
-    file_var_size: u64,
-    file_validity_size: u64,
-    stats: FieldMeta,
-    written: bool,
-}
-
-enum Mode {
-    Dense {
-        grid: DenseGrid,
-        /// The current row of tiles along dimension 0, and its cells so far.
-        slab_k: i128,
-        slab: Vec<ColBuf>,
-        slab_len: u64,
-    },
-    Sparse {
-        order: GlobalOrder,
-        sorter: Option<CellSorter>,
-        /// Cells given in global order ([`FragmentWriter::sparse_in_order`]).
-        in_order: Option<Box<sparse::InOrder>>,
-        allows_dups: bool,
-        capacity: u64,
-    },
-}
-
-/// Writes one fragment. Create it with [`FragmentWriter::dense`] or
-/// [`FragmentWriter::sparse`], hand it cells with [`FragmentWriter::write`],
-/// commit with [`FragmentWriter::finish`]. Dropped or failed before
-/// `finish`, it removes its folder (except when stopped by a failure point,
-/// which leaves everything as a crash would).
-pub struct FragmentWriter {
-    schema: ArraySchema,
-    schema_name: String,
-    version: u32,
-    name: String,
-    timestamp: u64,
-    dir: PathBuf,
-    commit_path: PathBuf,
-    fields: Vec<WField>,
-    /// Metadata specs of every index-map entry.
-    specs: Vec<MetaSpec>,
-    files: Vec<FieldFiles>,
-    meta: Vec<IdxMeta>,
-    mode: Mode,
-    mbrs: Vec<MbrBytes>,
-    /// Sparse: every tile's first and last coordinates in global order.
-    global_order_bounds: Vec<MbrBytes>,
-    tile_cells: Vec<u64>,
-    next_ordinal: u64,
-    /// Filtered tiles whose turn has come, written while the next batch is
-    /// filtered; and the ordinal of the next one.
-    ready: Vec<FilteredSet>,
-    ready_next: u64,
-    raw_batch: Vec<RawSet>,
-    /// Data buffers of tiles already filtered, for the next rows of tiles
-    /// (fresh 8 MiB buffers cost a page fault per page).
-    spare: Vec<Vec<u8>>,
-    pending: Pending,
-    received: u64,
-    written_cells: u64,
-    dropped: u64,
-    #[cfg(feature = "fail-points")]
-    fail_after: Option<FailPoint>,
-    /// The array's key: generic tiles are encrypted with it (the data
-    /// pipelines in `fields` already end with the encryption filter).
-    key: Option<[u8; 32]>,
-    done: bool,
-    stopped: bool,
-}
-
-fn filter_err(field: &str) -> impl Fn(FilterError) -> WriteError + '_ {
-    move |e| WriteError::Filter {
-        field: field.to_string(),
-        filter: e.filter,
-        what: e.what,
-    }
-}
-
-/// Appends cells `from..from + count` of a column to a field's buffer.
-fn append_cells(
-    buf: &mut ColBuf,
-    f: &WField,
-    c: &Column,
-    from: usize,
-    count: usize,
-) -> WriteResult<()> {
-    match &c.offsets {
-        None => {
-            let w = f.value_size as usize;
-            buf.data
-                .extend_from_slice(&c.data[from * w..(from + count) * w]);
-        }
-        Some(o) => {
-            for i in from..from + count {
-                let e = o.get(i + 1).map_or(c.data.len(), |e| *e as usize);
-                let b = &c.data[o[i] as usize..e];
-                if !(b.len() as u64).is_multiple_of(f.value_size.max(1)) {
-                    return Err(WriteError::cells(&f.name, "a cell is not whole values"));
-                }
-                buf.starts.push(buf.data.len() as u64);
-                buf.data.extend_from_slice(b);
-            }
-        }
-    }
-    if let (true, Some(v)) = (f.nullable, &c.validity) {
-        buf.validity
-            .extend(v[from..from + count].iter().map(|x| u8::from(*x != 0)));
-    }
-    Ok(())
-}
-
-/// Filters a batch of tiles in parallel; gives back the raw tiles too (their
-/// buffers are reused).
-fn filter_sets(
-    fields: &[WField],
-    batch: Vec<RawSet>,
-) -> Vec<WriteResult<(FilteredSet, Vec<RawTile>)>> {
-    batch
-        .into_par_iter()
-        .map(|raw| {
-            let fs = raw
-                .tiles
-                .par_iter()
-                .zip(fields.par_iter())
-                .map(|(tile, f)| filter_tile(f, tile, &raw.ranges))
-                .collect::<WriteResult<Vec<_>>>()?;
-            let set = FilteredSet {
-                ordinal: raw.ordinal,
-                fields: fs,
-                mbr: raw.mbr,
-                bounds: raw.bounds,
-                cells: raw.cells,
-            };
-            Ok((set, raw.tiles))
-        })
-        .collect()
-}
-
-/// How many tiles are filtered together (in parallel).
-fn batch_size() -> usize {
-    rayon::current_num_threads().clamp(1, 64)
-}
+pub use super::error::FailPoint;
 
 impl FragmentWriter {
     /// A dense fragment covering `rect` (an inclusive `(lo, hi)` per
@@ -734,8 +298,8 @@ impl FragmentWriter {
             schema,
         };
         if let (true, Mode::Sparse { capacity, .. }) = (in_order, &w.mode) {
-            let tiles = sparse::SparseTiles::new(&w.fields, n_attr, n_dim, *capacity);
-            let state = sparse::InOrder::new(tiles, w.fields.len());
+            let tiles = SparseTiles::new(&w.fields, n_attr, n_dim, *capacity);
+            let state = InOrder::new(tiles, w.fields.len());
             if let Mode::Sparse { in_order: s, .. } = &mut w.mode {
                 *s = Some(Box::new(state));
             }
@@ -1142,50 +706,4 @@ impl FragmentWriter {
         }
         Ok(())
     }
-}
-
-/// Runs one field's tile through its pipelines and computes its metadata.
-fn filter_tile(f: &WField, tile: &RawTile, ranges: &[(usize, usize)]) -> WriteResult<Filtered> {
-    let stats = tile_stats(&f.spec, tile, ranges);
-    let err = filter_err(&f.name);
-    let mut out = Filtered {
-        stats,
-        ..Default::default()
-    };
-    match &tile.offsets {
-        None => out.fixed = f.pipes.data.forward_tile(&tile.data).map_err(&err)?,
-        Some(offsets) => {
-            out.fixed = if f.pipes.offsets_in_data {
-                // The engine writes an empty offsets tile: RLE and dictionary
-                // keep the offsets in the data tile.
-                0u64.to_le_bytes().to_vec()
-            } else {
-                let bytes: Vec<u8> = offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
-                f.pipes
-                    .offsets
-                    .as_ref()
-                    .expect("var-sized fields have an offsets pipeline")
-                    .forward_tile(&bytes)
-                    .map_err(&err)?
-            };
-            out.var = Some(
-                f.pipes
-                    .data
-                    .forward_var_tile(&tile.data, offsets)
-                    .map_err(&err)?,
-            );
-            out.var_size = tile.data.len() as u64;
-        }
-    }
-    if let Some(v) = &tile.validity {
-        out.validity = Some(
-            f.pipes
-                .validity
-                .as_ref()
-                .expect("nullable fields have a validity pipeline")
-                .forward_tile(v)
-                .map_err(&err)?,
-        );
-    }
-    Ok(out)
 }

@@ -1,7 +1,11 @@
 //! MBRs and the R-tree over them (format_spec/fragment.md#r-tree,
 //! tiledb/sm/rtree/rtree.cc).
 
-use super::*;
+use crate::format::{Mbr, RTree, RTreeLevel, Range1D};
+
+use crate::write::order::GlobalOrder;
+
+use super::types::*;
 
 pub(super) fn fixed_range(range: Vec<u8>) -> Range1D {
     Range1D {

@@ -1,7 +1,12 @@
 //! Sparse cells in global order cut into tiles of `capacity` cells, with
 //! their MBRs; coordinates checked against their domains.
 
-use super::*;
+use crate::write::error::{WriteError, WriteResult};
+use crate::write::order::{Coord, GlobalOrder};
+use crate::write::sort::SortField;
+use crate::write::stats::RawTile;
+
+use super::types::*;
 
 /// Checks that a sparse coordinate is inside its dimension's domain.
 pub(super) fn check_coord(
@@ -29,19 +34,6 @@ pub(super) fn check_coord(
         ));
     }
     Ok(())
-}
-
-/// Cuts cells in global order into tiles of `capacity` cells, with MBRs.
-pub(super) struct SparseTiles {
-    /// Field order of the writer: attributes, then dimensions.
-    pub(super) layout: Vec<SortField>,
-    pub(super) n_attr: usize,
-    pub(super) n_dim: usize,
-    pub(super) capacity: u64,
-    pub(super) current: Vec<RawTile>,
-    pub(super) mbr: MbrBytes,
-    pub(super) cells: u64,
-    pub(super) ordinal: u64,
 }
 
 impl SparseTiles {
@@ -153,20 +145,6 @@ impl SparseTiles {
     pub(super) fn finish(&mut self) -> Option<RawSet> {
         (self.cells > 0).then(|| self.take())
     }
-}
-
-/// The sparse writer's state when cells come in global order: they are cut
-/// into tiles as they come.
-pub(super) struct InOrder {
-    pub(super) tiles: SparseTiles,
-    /// The last cell given (sorter layout: dimensions, then attributes),
-    /// held back so that a later cell of the same coordinates can replace
-    /// it when duplicates are not allowed; buffers reused from cell to cell.
-    pub(super) last: Vec<(Vec<u8>, u8)>,
-    pub(super) has_last: bool,
-    pub(super) last_key: Vec<u64>,
-    pub(super) key: Vec<u64>,
-    pub(super) dropped: u64,
 }
 
 impl InOrder {

@@ -2,7 +2,15 @@
 //! not the order the cells come in): held in memory up to a budget, then
 //! spilled to a scratch file and read back when their turn comes.
 
-use super::*;
+use std::collections::BTreeMap;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::PathBuf;
+
+use crate::write::error::{WriteError, WriteResult};
+use crate::write::stats::TileStats;
+use crate::write::util;
+
+use super::types::*;
 
 pub(super) fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
     out.extend_from_slice(&(b.len() as u64).to_le_bytes());
@@ -115,17 +123,6 @@ pub(super) fn decode_set(b: &[u8]) -> FilteredSet {
         bounds,
         cells,
     }
-}
-
-/// Where filtered tiles wait for their turn (dense arrays with column-major
-/// tile order): in memory, then past a budget in a scratch file.
-pub(super) struct Pending {
-    pub(super) mem: BTreeMap<u64, FilteredSet>,
-    pub(super) mem_bytes: usize,
-    pub(super) budget: usize,
-    pub(super) spilled: BTreeMap<u64, (u64, usize)>,
-    pub(super) scratch_base: PathBuf,
-    pub(super) spill: Option<(util::ScratchDir, File, u64)>,
 }
 
 impl Pending {

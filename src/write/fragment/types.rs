@@ -1,0 +1,395 @@
+//! The fragment writer's state and what it is given.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+use crate::array::{FieldInfo, FieldPipelines};
+use crate::format::{ArraySchema, Datatype, Layout};
+
+use crate::write::error::{WriteError, WriteResult};
+use crate::write::order::GlobalOrder;
+use crate::write::sort::{CellSorter, ColBuf, SortField};
+use crate::write::stats::{FieldMeta, MetaSpec, RawTile, TileStats};
+use crate::write::util;
+
+#[cfg(feature = "fail-points")]
+use crate::write::error::FailPoint;
+
+/// How to write a fragment.
+#[derive(Clone)]
+pub struct WriteOptions {
+    /// Format version of the fragment (10 to 23); `None`: the array
+    /// schema's version.
+    pub version: Option<u32>,
+    /// The fragment's timestamp in milliseconds (default: now, and later
+    /// than every fragment already there).
+    pub timestamp: Option<u64>,
+    /// The fragment's timestamp range `[t1, t2]` (ms), for a fragment that
+    /// stands for fragments written over that time (consolidation names it
+    /// `__<t1>_<t2>_<uuid>_<version>`); when given, it replaces
+    /// [`WriteOptions::timestamp`].
+    pub timestamp_range: Option<(u64, u64)>,
+    /// Sparse writes: bytes of cells sorted in memory before a sorted run is
+    /// spilled to a scratch file.
+    pub sort_memory: usize,
+    /// Filtered tiles held while waiting for their turn (dense arrays with
+    /// column-major tile order) before they are spilled to a scratch file.
+    pub pending_memory: usize,
+    /// Where scratch files go (default: a hidden folder in the array's own
+    /// folder, removed when the write ends).
+    pub scratch_dir: Option<PathBuf>,
+    /// Stop right after this step, as if the process had died there: the
+    /// write returns [`WriteError::Injected`] and leaves on disk what it had
+    /// written (the crash-safety tests; only with the `fail-points` feature).
+    #[cfg(feature = "fail-points")]
+    pub fail_after: Option<FailPoint>,
+    /// The key of an AES-256-GCM encrypted array: every data tile gets the
+    /// encryption filter after the schema's filters and every generic tile
+    /// of the fragment metadata is encrypted, as the engine writes them.
+    pub encryption_key: Option<[u8; 32]>,
+}
+
+impl std::fmt::Debug for WriteOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print the key.
+        let mut d = f.debug_struct("WriteOptions");
+        d.field("version", &self.version)
+            .field("timestamp", &self.timestamp)
+            .field("timestamp_range", &self.timestamp_range)
+            .field("sort_memory", &self.sort_memory)
+            .field("pending_memory", &self.pending_memory)
+            .field("scratch_dir", &self.scratch_dir);
+        #[cfg(feature = "fail-points")]
+        d.field("fail_after", &self.fail_after);
+        d.field("encryption_key", &self.encryption_key.map(|_| "<set>"))
+            .finish()
+    }
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions {
+            version: None,
+            timestamp: None,
+            timestamp_range: None,
+            sort_memory: 256 << 20,
+            pending_memory: 256 << 20,
+            scratch_dir: None,
+            #[cfg(feature = "fail-points")]
+            fail_after: None,
+            encryption_key: None,
+        }
+    }
+}
+
+/// The cells of one field, column-wise, as [`FragmentWriter::write`] takes
+/// them: fixed-size values back to back, or var-sized data with the start
+/// of each cell, and one validity byte per cell (0 = null) for nullable
+/// fields.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Column {
+    /// The field's name.
+    pub name: String,
+    /// The cells' values, little-endian, one after another.
+    pub data: Vec<u8>,
+    /// The start of each cell in `data` (var-sized fields).
+    pub offsets: Option<Vec<u64>>,
+    /// One validity byte per cell (nullable fields).
+    pub validity: Option<Vec<u8>>,
+}
+
+impl Column {
+    /// Fixed-size cells.
+    pub fn fixed(name: impl Into<String>, data: Vec<u8>) -> Self {
+        Column {
+            name: name.into(),
+            data,
+            offsets: None,
+            validity: None,
+        }
+    }
+
+    /// Var-sized cells: `offsets[i]` is where cell `i` starts in `data`.
+    pub fn var(name: impl Into<String>, data: Vec<u8>, offsets: Vec<u64>) -> Self {
+        Column {
+            name: name.into(),
+            data,
+            offsets: Some(offsets),
+            validity: None,
+        }
+    }
+
+    /// Var-sized cells from a list of values.
+    pub fn from_values<T: AsRef<[u8]>>(name: impl Into<String>, values: &[T]) -> Self {
+        let mut data = Vec::new();
+        let mut offsets = Vec::with_capacity(values.len());
+        for v in values {
+            offsets.push(data.len() as u64);
+            data.extend_from_slice(v.as_ref());
+        }
+        Column::var(name, data, offsets)
+    }
+
+    /// The same cells with a validity byte each.
+    pub fn with_validity(mut self, validity: Vec<u8>) -> Self {
+        self.validity = Some(validity);
+        self
+    }
+}
+
+/// What a committed fragment is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FragmentInfo {
+    /// The fragment's name.
+    pub name: String,
+    /// The fragment's folder.
+    pub path: PathBuf,
+    /// The format version written.
+    pub version: u32,
+    /// The fragment's timestamp (ms; the first of its range).
+    pub timestamp: u64,
+    /// Cells written (after dropping duplicates).
+    pub cells: u64,
+    /// Duplicate cells dropped (sparse arrays without duplicates).
+    pub duplicates_dropped: u64,
+    /// Data tiles written per field.
+    pub tiles: u64,
+}
+
+/// An MBR as bytes: `(low, high)` per dimension.
+pub(super) type MbrBytes = Vec<(Vec<u8>, Vec<u8>)>;
+
+/// A field the fragment writes.
+pub(super) struct WField {
+    pub(super) name: String,
+    /// Position in the engine's index map (attributes, `__coords`, dimensions).
+    pub(super) idx: usize,
+    /// What the schema says about the field (its data files' names).
+    pub(super) info: FieldInfo,
+    pub(super) var: bool,
+    pub(super) nullable: bool,
+    /// Bytes of a fixed-size cell, or of one value of a var-sized cell.
+    pub(super) value_size: u64,
+    pub(super) pipes: FieldPipelines,
+    pub(super) spec: MetaSpec,
+}
+
+impl WField {
+    pub(super) fn sort_field(&self) -> SortField {
+        SortField {
+            cell_size: self.value_size as usize,
+            var: self.var,
+            nullable: self.nullable,
+        }
+    }
+}
+
+/// A data file being written.
+pub(super) struct Out {
+    pub(super) path: PathBuf,
+    pub(super) w: BufWriter<File>,
+    pub(super) size: u64,
+}
+
+impl Out {
+    pub(super) fn create(path: PathBuf) -> WriteResult<Self> {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|e| WriteError::io(&path, e))?;
+        Ok(Out {
+            path,
+            w: BufWriter::with_capacity(1 << 20, f),
+            size: 0,
+        })
+    }
+
+    pub(super) fn append(&mut self, bytes: &[u8]) -> WriteResult<u64> {
+        let at = self.size;
+        self.w
+            .write_all(bytes)
+            .map_err(|e| WriteError::io(&self.path, e))?;
+        self.size += bytes.len() as u64;
+        Ok(at)
+    }
+
+    pub(super) fn finish(&mut self) -> WriteResult<()> {
+        self.w.flush().map_err(|e| WriteError::io(&self.path, e))?;
+        self.w
+            .get_ref()
+            .sync_all()
+            .map_err(|e| WriteError::io(&self.path, e))
+    }
+}
+
+pub(super) struct FieldFiles {
+    pub(super) fixed: Out,
+    pub(super) var: Option<Out>,
+    pub(super) validity: Option<Out>,
+}
+
+/// One tile of every written field, before filtering.
+pub(super) struct RawSet {
+    pub(super) ordinal: u64,
+    pub(super) tiles: Vec<RawTile>,
+    /// The cells that count for the metadata (dense: inside the rectangle).
+    pub(super) ranges: Vec<(usize, usize)>,
+    /// Sparse: the tile's MBR, one `(lo, hi)` per dimension.
+    pub(super) mbr: Option<MbrBytes>,
+    /// Sparse: the coordinates of the tile's first and last cell in global
+    /// order, one `(first, last)` per dimension (the version 23 tile global
+    /// order bounds).
+    pub(super) bounds: Option<MbrBytes>,
+    pub(super) cells: u64,
+}
+
+/// One tile of one field, filtered.
+#[derive(Default)]
+pub(super) struct Filtered {
+    pub(super) fixed: Vec<u8>,
+    pub(super) var: Option<Vec<u8>>,
+    pub(super) var_size: u64,
+    pub(super) validity: Option<Vec<u8>>,
+    pub(super) stats: TileStats,
+}
+
+pub(super) struct FilteredSet {
+    pub(super) ordinal: u64,
+    pub(super) fields: Vec<Filtered>,
+    pub(super) mbr: Option<MbrBytes>,
+    pub(super) bounds: Option<MbrBytes>,
+    pub(super) cells: u64,
+}
+
+/// Per index-map entry: the lists of the fragment metadata.
+#[derive(Default, Clone)]
+pub(super) struct IdxMeta {
+    pub(super) tile_offsets: Vec<u64>,
+    pub(super) tile_var_offsets: Vec<u64>,
+    pub(super) tile_var_sizes: Vec<u64>,
+    pub(super) tile_validity_offsets: Vec<u64>,
+    pub(super) file_size: u64,
+    pub(super) file_var_size: u64,
+    pub(super) file_validity_size: u64,
+    pub(super) stats: FieldMeta,
+    pub(super) written: bool,
+}
+
+pub(super) enum Mode {
+    Dense {
+        grid: DenseGrid,
+        /// The current row of tiles along dimension 0, and its cells so far.
+        slab_k: i128,
+        slab: Vec<ColBuf>,
+        slab_len: u64,
+    },
+    Sparse {
+        order: GlobalOrder,
+        sorter: Option<CellSorter>,
+        /// Cells given in global order ([`FragmentWriter::sparse_in_order`]).
+        in_order: Option<Box<InOrder>>,
+        allows_dups: bool,
+        capacity: u64,
+    },
+}
+
+/// Writes one fragment. Create it with [`FragmentWriter::dense`] or
+/// [`FragmentWriter::sparse`], hand it cells with [`FragmentWriter::write`],
+/// commit with [`FragmentWriter::finish`]. Dropped or failed before
+/// `finish`, it removes its folder (except when stopped by a failure point,
+/// which leaves everything as a crash would).
+pub struct FragmentWriter {
+    pub(super) schema: ArraySchema,
+    pub(super) schema_name: String,
+    pub(super) version: u32,
+    pub(super) name: String,
+    pub(super) timestamp: u64,
+    pub(super) dir: PathBuf,
+    pub(super) commit_path: PathBuf,
+    pub(super) fields: Vec<WField>,
+    /// Metadata specs of every index-map entry.
+    pub(super) specs: Vec<MetaSpec>,
+    pub(super) files: Vec<FieldFiles>,
+    pub(super) meta: Vec<IdxMeta>,
+    pub(super) mode: Mode,
+    pub(super) mbrs: Vec<MbrBytes>,
+    /// Sparse: every tile's first and last coordinates in global order.
+    pub(super) global_order_bounds: Vec<MbrBytes>,
+    pub(super) tile_cells: Vec<u64>,
+    pub(super) next_ordinal: u64,
+    /// Filtered tiles whose turn has come, written while the next batch is
+    /// filtered; and the ordinal of the next one.
+    pub(super) ready: Vec<FilteredSet>,
+    pub(super) ready_next: u64,
+    pub(super) raw_batch: Vec<RawSet>,
+    /// Data buffers of tiles already filtered, for the next rows of tiles
+    /// (fresh 8 MiB buffers cost a page fault per page).
+    pub(super) spare: Vec<Vec<u8>>,
+    pub(super) pending: Pending,
+    pub(super) received: u64,
+    pub(super) written_cells: u64,
+    pub(super) dropped: u64,
+    #[cfg(feature = "fail-points")]
+    pub(super) fail_after: Option<FailPoint>,
+    /// The array's key: generic tiles are encrypted with it (the data
+    /// pipelines in `fields` already end with the encryption filter).
+    pub(super) key: Option<[u8; 32]>,
+    pub(super) done: bool,
+    pub(super) stopped: bool,
+}
+
+/// The dense tiler's view of the rectangle and its space tiles.
+pub(super) struct DenseGrid {
+    pub(super) datatype: Datatype,
+    /// Per dimension: the rectangle, the domain's low bound, the tile extent.
+    pub(super) rect: Vec<(i128, i128)>,
+    pub(super) dom_lo: Vec<i128>,
+    pub(super) ext: Vec<i128>,
+    /// Per dimension: the first and last tile index the rectangle touches.
+    pub(super) tiles: Vec<(i128, i128)>,
+    pub(super) tile_order: Layout,
+    pub(super) cell_order: Layout,
+    /// Cells of a space tile.
+    pub(super) tile_cells: u64,
+}
+
+/// The sparse writer's state when cells come in global order: they are cut
+/// into tiles as they come.
+pub(super) struct InOrder {
+    pub(super) tiles: SparseTiles,
+    /// The last cell given (sorter layout: dimensions, then attributes),
+    /// held back so that a later cell of the same coordinates can replace
+    /// it when duplicates are not allowed; buffers reused from cell to cell.
+    pub(super) last: Vec<(Vec<u8>, u8)>,
+    pub(super) has_last: bool,
+    pub(super) last_key: Vec<u64>,
+    pub(super) key: Vec<u64>,
+    pub(super) dropped: u64,
+}
+
+/// Where filtered tiles wait for their turn (dense arrays with column-major
+/// tile order): in memory, then past a budget in a scratch file.
+pub(super) struct Pending {
+    pub(super) mem: BTreeMap<u64, FilteredSet>,
+    pub(super) mem_bytes: usize,
+    pub(super) budget: usize,
+    pub(super) spilled: BTreeMap<u64, (u64, usize)>,
+    pub(super) scratch_base: PathBuf,
+    pub(super) spill: Option<(util::ScratchDir, File, u64)>,
+}
+
+/// Cuts cells in global order into tiles of `capacity` cells, with MBRs.
+pub(super) struct SparseTiles {
+    /// Field order of the writer: attributes, then dimensions.
+    pub(super) layout: Vec<SortField>,
+    pub(super) n_attr: usize,
+    pub(super) n_dim: usize,
+    pub(super) capacity: u64,
+    pub(super) current: Vec<RawTile>,
+    pub(super) mbr: MbrBytes,
+    pub(super) cells: u64,
+    pub(super) ordinal: u64,
+}

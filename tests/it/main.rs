@@ -1,0 +1,50 @@
+//! The integration tests: one binary (modules by topic), so the crate and
+//! its dependencies are linked once. Shared helpers: `common` (fixtures and
+//! the TileDB engine) and `write_support` (the writer's tests).
+
+mod common;
+mod write_support;
+
+mod aggregate_engine;
+mod api;
+mod arrow;
+mod arrow_engine;
+mod cli;
+mod cli_damage;
+mod consolidate_merge;
+mod consolidated_footers;
+mod filters_engine;
+mod filters_reencode;
+mod format_v23;
+mod inspect_human;
+mod interop;
+mod layers;
+mod maintain_commands;
+mod maintain_delete;
+mod maintain_evolve;
+mod maintain_fragments;
+mod maintain_group_meta;
+mod maintain_meta;
+mod object_store;
+mod old_layouts;
+mod old_versions;
+mod query_condition_engine;
+mod query_engine;
+mod read_engine;
+mod read_plan;
+mod round_trip;
+mod snapshots;
+mod spec_errors;
+mod spec_tables;
+mod sql;
+mod sweep;
+mod webp;
+mod write_array_metadata;
+mod write_crash;
+mod write_encrypted;
+mod write_fixtures;
+mod write_import;
+mod write_metadata_engine;
+mod write_proptest;
+mod write_schema;
+mod write_versions;

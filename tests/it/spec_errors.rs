@@ -1,0 +1,140 @@
+//! A mistake in `spec/` fails the build with a message naming the file, the
+//! table and the field. The test runs build.rs's generator over a copy of
+//! `spec/` with one mistake put in.
+
+#[allow(dead_code)]
+#[path = "../../build.rs"]
+mod build_script;
+
+use std::path::{Path, PathBuf};
+
+fn spec_copy(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tiledb-codec-spec-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
+    for e in std::fs::read_dir(src).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+/// Replaces `from` with `to` once in `file` of a spec copy and runs the
+/// generator; returns its error message.
+fn mistake(tag: &str, file: &str, from: &str, to: &str) -> String {
+    let dir = spec_copy(tag);
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file} has no {from:?}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    let result = build_script::generate(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    match result {
+        Ok(_) => panic!("the mistake {to:?} in {file} was not caught"),
+        Err(e) => format!("{}: {}: {}", e.file, e.place, e.msg),
+    }
+}
+
+#[test]
+fn the_unchanged_spec_generates() {
+    let dir = spec_copy("clean");
+    let out = build_script::generate(&dir)
+        .unwrap_or_else(|e| panic!("{}: {}: {}", e.file, e.place, e.msg));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(out.contains("pub struct ArraySchema"));
+    assert!(out.contains("pub struct FragmentFooter"));
+}
+
+#[test]
+fn a_length_naming_an_unknown_field_names_file_table_and_field() {
+    let msg = mistake(
+        "len",
+        "array_schema.toml",
+        "len = \"fill_value_size\"",
+        "len = \"fill_size\"",
+    );
+    assert!(
+        msg.starts_with("spec/array_schema.toml: table Attribute, field fill_value:"),
+        "{msg}"
+    );
+    assert!(msg.contains("fill_size"), "{msg}");
+}
+
+#[test]
+fn an_unknown_type_is_refused() {
+    let msg = mistake(
+        "type",
+        "array_schema.toml",
+        "type = \"u64\"",
+        "type = \"u63\"",
+    );
+    assert!(
+        msg.starts_with("spec/array_schema.toml: table ArraySchema, field capacity:"),
+        "{msg}"
+    );
+    assert!(msg.contains("u63"), "{msg}");
+}
+
+#[test]
+fn a_field_used_before_it_is_read_is_refused() {
+    // The domain's length may not name the tile extent, which comes after it.
+    let msg = mistake(
+        "order",
+        "array_schema.toml",
+        "len = \"rt::pick(version >= 5, domain_size, 2 * rt::datatype_size(domain_datatype))\"",
+        "len = \"tile_extent.len()\"",
+    );
+    assert!(
+        msg.starts_with("spec/array_schema.toml: table Dimension, field domain:"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn an_unknown_code_table_is_refused() {
+    let msg = mistake(
+        "code",
+        "generic_tile.toml",
+        "code = \"EncryptionType\"",
+        "code = \"Encryption\"",
+    );
+    assert!(
+        msg.starts_with("spec/generic_tile.toml: table GenericTileHeader, field encryption_type:"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_version_gate_without_a_version_is_refused() {
+    let msg = mistake(
+        "gate",
+        "tile.toml",
+        "name = \"num_chunks\"\n  spec = \"Num chunks\"\n  type = \"u64\"",
+        "name = \"num_chunks\"\n  spec = \"Num chunks\"\n  type = \"u64\"\n  since = 3",
+    );
+    assert!(
+        msg.starts_with("spec/tile.toml: table Tile, field num_chunks:"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_duplicate_code_value_is_refused() {
+    let msg = mistake(
+        "dup",
+        "datatypes.toml",
+        "{ name = \"INT64\", value = 1, size = 8 }",
+        "{ name = \"INT64\", value = 0, size = 8 }",
+    );
+    assert!(
+        msg.starts_with("spec/datatypes.toml: code table Datatype:"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn malformed_toml_names_the_file() {
+    let msg = mistake("toml", "group.toml", "[[table]]", "[[table]");
+    assert!(msg.starts_with("spec/group.toml:"), "{msg}");
+}
