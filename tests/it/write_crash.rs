@@ -219,7 +219,7 @@ fn a_process_killed_at_any_step_leaves_only_committed_fragments() {
             let status = std::process::Command::new(&exe)
                 .args([
                     "--exact",
-                    "child_writer",
+                    "write_crash::child_writer",
                     "--ignored",
                     "--nocapture",
                     "--test-threads=1",
