@@ -65,7 +65,7 @@ use super::column::Cells;
 use super::query::Query;
 use super::query_condition::BoundCondition;
 use super::range::{Bound, DimRange};
-use super::reader::ArrayReader;
+use super::ArrayReader;
 use crate::array::fragment::{Fragment, Metadata};
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};

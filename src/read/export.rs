@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::column::{Cells, Column};
 use super::query::Query;
 use super::range::DimRange;
-use super::reader::ArrayReader;
+use super::ArrayReader;
 use crate::format::Datatype;
 use crate::value;
 

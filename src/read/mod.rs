@@ -2,23 +2,29 @@
 //! columnar batches.
 
 pub mod aggregate;
+mod batches;
 pub mod column;
 pub mod condition;
 mod dense;
 pub mod export;
 pub mod field;
+mod plan_dense;
+mod plan_sparse;
 pub mod query;
 pub mod query_condition;
 pub mod range;
-pub mod reader;
+mod reader;
+mod reader_state;
+mod sort_keys;
 pub(crate) mod sparse;
 
+pub use batches::Batches;
 pub use column::{Cells, Column, ColumnParts};
 pub use field::FieldData;
 pub use query::{Order, Query};
 pub use query_condition::QueryCondition;
 pub use range::{Bound, DimRange};
-pub use reader::{ArrayReader, Batches};
+pub use reader_state::ArrayReader;
 
 #[cfg(all(test, feature = "object-store"))]
 mod object_storage_tests;

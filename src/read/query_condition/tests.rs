@@ -2,7 +2,7 @@
 
 use super::ast::*;
 use crate::read::query::Query;
-use crate::read::reader::ArrayReader;
+use crate::read::ArrayReader;
 use std::path::PathBuf;
 
 fn parse(text: &str) -> Node {

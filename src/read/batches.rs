@@ -1,0 +1,81 @@
+//! The batches of a read, one slab of cells at a time.
+
+use super::column::Cells;
+use super::dense;
+use super::plan_dense::*;
+use super::query::Query;
+use super::reader_state::ArrayReader;
+use crate::error::Result;
+
+/// The batches of a read ([`ArrayReader::batches`]).
+pub struct Batches<'a> {
+    pub(super) inner: BatchesInner<'a>,
+}
+
+pub(super) enum BatchesInner<'a> {
+    /// A dense read, a slab of rows at a time.
+    Dense {
+        reader: &'a ArrayReader,
+        plan: Box<DensePlan<'a>>,
+        sels: dense::DenseBatches,
+        query: Box<Query>,
+    },
+    /// A result read whole, handed out in slices.
+    Buffered {
+        cells: Cells,
+        at: usize,
+        size: usize,
+    },
+    /// A sparse read a slab at a time, each handed out in slices.
+    Slabs {
+        reader: &'a ArrayReader,
+        slabs: std::vec::IntoIter<Query>,
+        size: usize,
+        current: Option<(Cells, usize)>,
+    },
+}
+
+impl Iterator for Batches<'_> {
+    type Item = Result<Cells>;
+
+    fn next(&mut self) -> Option<Result<Cells>> {
+        match &mut self.inner {
+            BatchesInner::Dense {
+                reader,
+                plan,
+                sels,
+                query,
+            } => {
+                let sel = sels.next()?;
+                Some(reader.dense_batch(plan, &sel, query))
+            }
+            BatchesInner::Slabs {
+                reader,
+                slabs,
+                size,
+                current,
+            } => loop {
+                if let Some((cells, at)) = current {
+                    if *at < cells.len {
+                        let b = cells.slice(*at, *size);
+                        *at += b.len;
+                        return Some(Ok(b));
+                    }
+                }
+                let slab = slabs.next()?;
+                match reader.read(&slab) {
+                    Ok(c) => *current = Some((c, 0)),
+                    Err(e) => return Some(Err(e)),
+                }
+            },
+            BatchesInner::Buffered { cells, at, size } => {
+                if *at >= cells.len {
+                    return None;
+                }
+                let b = cells.slice(*at, *size);
+                *at += b.len;
+                Some(Ok(b))
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! Dense reads planned: the region, the fragments that write it, the
+//! attributes, batches of the selection.
+
+use super::column::{Cells, DenseColumn};
+use super::dense;
+use super::query::{Order, Query};
+use super::query_condition::BoundCondition;
+use super::reader_state::ArrayReader;
+use super::reader_state::*;
+use crate::array::fragment::Fragment;
+use crate::array::FieldInfo;
+use crate::error::{Error, Result};
+use crate::format::{Datatype, Layout};
+
+/// A dense read planned.
+pub(super) struct DensePlan<'a> {
+    pub(super) grid: dense::Grid,
+    pub(super) frags: Vec<dense::DenseFragment<'a>>,
+    pub(super) dims: Vec<FieldInfo>,
+    pub(super) attrs: Vec<dense::DenseAttr>,
+    pub(super) sel: dense::Selection,
+    pub(super) condition: Option<BoundCondition>,
+    /// How many attributes at the end of `attrs` only the condition reads.
+    pub(super) extra: usize,
+}
+
+/// An array opened for reading.
+
+impl ArrayReader {
+    pub(super) fn dim_ranges(&self) -> Result<Vec<(Datatype, i128, i128, i128)>> {
+        // (datatype, domain lo, domain hi, tile extent) of each dimension.
+        self.schema
+            .domain
+            .dimensions
+            .iter()
+            .map(|d| {
+                let dt =
+                    Datatype::from_value(crate::array::schema::dimension_datatype(&self.schema, d));
+                let w = d.domain.len() / 2;
+                let r = dt.and_then(|dt| {
+                    Some((
+                        dt,
+                        int_of(dt, &d.domain[..w])?,
+                        int_of(dt, &d.domain[w..])?,
+                        int_of(dt, &d.tile_extent)?,
+                    ))
+                });
+                r.filter(|r| r.3 > 0).ok_or_else(|| Error::Unsupported {
+                    path: self.dir.root.clone(),
+                    what: "dense arrays need integer dimensions with tile extents".into(),
+                })
+            })
+            .collect()
+    }
+
+    pub(super) fn fragment_ned(&self, f: &Fragment) -> Option<Vec<(i128, i128)>> {
+        f.non_empty_domain()
+            .ok()??
+            .iter()
+            .map(|r| r.as_i128().map(|r| (r.start, r.end)))
+            .collect()
+    }
+
+    /// What a dense read of `q` reads: the grid, the fragments, the fields
+    /// (with the condition's), the selection in the result's order.
+    pub(super) fn dense_plan(&self, q: &Query) -> Result<DensePlan<'_>> {
+        if q.skip_tiles.is_some() {
+            return Err(Error::Query {
+                path: self.dir.root.clone(),
+                what: "skipped tiles apply to sparse reads only".into(),
+            });
+        }
+        let (dims, attrs) = self.fields(q)?;
+        let ranges = self.dim_ranges()?;
+        let frags: Vec<dense::DenseFragment> = self
+            .fragments
+            .iter()
+            .map(|f| {
+                self.fragment_ned(f)
+                    .filter(|ned| ned.len() == ranges.len())
+                    .map(|ned| dense::DenseFragment { frag: f, ned })
+                    .ok_or_else(|| Error::Unsupported {
+                        path: f.path.clone(),
+                        what: "non-empty domain".into(),
+                    })
+            })
+            .collect::<Result<_>>()?;
+        let grid = dense::Grid {
+            lo: ranges.iter().map(|r| r.1).collect(),
+            hi: ranges.iter().map(|r| r.2).collect(),
+            ext: ranges.iter().map(|r| r.3).collect(),
+            tile_layout: Layout::from_value(self.schema.tile_order),
+            cell_layout: Layout::from_value(self.schema.cell_order),
+        };
+        let neds: Vec<Vec<(i128, i128)>> = frags.iter().map(|f| f.ned.clone()).collect();
+        let sel = dense::selection(&self.dir.root, &grid, &dims, q, &neds)?;
+        let nd = dims.len();
+        let perm: Vec<usize> = match q.order {
+            Some(Order::ColMajor) => (0..nd).rev().collect(),
+            _ => (0..nd).collect(),
+        };
+        let condition = match &q.condition {
+            Some(c) => Some(c.bind(self)?),
+            None => None,
+        };
+        // The condition's attributes are read too.
+        let mut all = attrs.clone();
+        let mut extra = 0;
+        if let Some(c) = &q.condition {
+            for n in c.field_names() {
+                if dims.iter().any(|d| d.name == n) || all.iter().any(|a| a.name == n) {
+                    continue;
+                }
+                let f = FieldInfo::lookup(&self.schema, &n).ok_or_else(|| Error::Condition {
+                    text: format!("{c:?}"),
+                    what: format!("the array has no field {n:?}"),
+                })?;
+                all.push(f);
+                extra += 1;
+            }
+        }
+        let mut dattrs = Vec::with_capacity(all.len());
+        for a in &all {
+            let spec = self
+                .schema
+                .attributes
+                .iter()
+                .find(|x| x.name == a.name.as_bytes())
+                .expect("attributes come from the schema");
+            let fill = spec
+                .fill_value
+                .clone()
+                .unwrap_or_else(|| vec![0; a.cell_size() as usize]);
+            let fill_valid = spec.fill_value_validity.unwrap_or(0) != 0 || !a.nullable;
+            let fields = frags
+                .iter()
+                .map(|f| FieldInfo::lookup(&f.frag.schema, &a.name))
+                .collect();
+            dattrs.push(dense::DenseAttr {
+                field: a.clone(),
+                fill: fill_valid.then_some(fill),
+                fields,
+            });
+        }
+        Ok(DensePlan {
+            grid,
+            frags,
+            dims,
+            attrs: dattrs,
+            sel: dense::Selection { dims: sel, perm },
+            condition,
+            extra,
+        })
+    }
+
+    /// Bytes a cell of the result takes (and more for var-sized cells
+    /// while they are overwritten).
+    pub(super) fn dense_cell_bytes(plan: &DensePlan, coords: bool) -> u64 {
+        let d: u64 = if coords {
+            plan.dims.iter().map(|f| f.cell_size()).sum()
+        } else {
+            0
+        };
+        d + plan
+            .attrs
+            .iter()
+            .map(|a| {
+                let bytes = a
+                    .field
+                    .cell_size()
+                    .max(a.fill.as_ref().map_or(0, |f| f.len() as u64));
+                if a.field.cell_val_num.is_some() {
+                    bytes + u64::from(a.field.nullable)
+                } else {
+                    bytes
+                        .saturating_mul(2)
+                        .saturating_add(DenseColumn::SPAN_BYTES)
+                }
+            })
+            .sum::<u64>()
+    }
+
+    /// One batch of a dense read: its cells, the condition applied.
+    pub(super) fn dense_batch(
+        &self,
+        plan: &DensePlan,
+        sel: &dense::Selection,
+        q: &Query,
+    ) -> Result<Cells> {
+        let coords = !q.skip_coordinates || plan.condition.is_some();
+        let mut cells = dense::read_batch(
+            &plan.grid,
+            &plan.frags,
+            &plan.dims,
+            &plan.attrs,
+            sel,
+            coords,
+            &self.stats,
+            &self.opts,
+        )?;
+        if let Some(c) = &plan.condition {
+            let mask = c.evaluate(&cells)?;
+            let nd = if coords { plan.dims.len() } else { 0 };
+            for (col, a) in cells.columns[nd..].iter_mut().zip(&plan.attrs) {
+                col.replace_failing(&mask, a.fill.as_deref());
+            }
+            let keep = cells.columns.len() - plan.extra;
+            cells.columns.truncate(keep);
+            if q.skip_coordinates {
+                cells.columns.drain(..plan.dims.len());
+            }
+        }
+        Ok(cells)
+    }
+
+    pub(super) fn read_dense(&self, q: &Query) -> Result<Cells> {
+        let plan = self.dense_plan(q)?;
+        let per_cell = Self::dense_cell_bytes(&plan, true);
+        let limit = q.memory_budget.unwrap_or(self.opts.max_tile_bytes());
+        let cells = plan.sel.cells();
+        let fits = u64::try_from(cells)
+            .ok()
+            .and_then(|c| c.checked_mul(per_cell))
+            .is_some_and(|b| b <= limit);
+        if !fits {
+            return Err(Error::Query {
+                path: self.dir.root.clone(),
+                what: format!(
+                    "a dense read of {cells} cells of {per_cell} bytes exceeds the limit of {limit} bytes (Query::memory_budget, else ReadOptions::max_tile_bytes): read it in batches (ArrayReader::batches), or raise the budget"
+                ),
+            });
+        }
+        let sel = plan.sel.clone();
+        self.dense_batch(&plan, &sel, q)
+    }
+}

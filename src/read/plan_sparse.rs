@@ -1,0 +1,573 @@
+//! Sparse reads: ranges, tiles pruned by their MBRs, fragments merged
+//! (duplicates, newest wins), delete conditions, orders.
+
+use super::column::{Cells, Column};
+use super::condition::{holds, CellValue};
+use super::field::{read_zipped_coords, FieldData};
+use super::query::{Order, Query};
+use super::query_condition::BoundCondition;
+use super::range::{Bound, DimRange};
+use super::reader_state::ArrayReader;
+use super::sparse;
+use super::{reader_state::*, sort_keys::*};
+use crate::array::fragment::{Fragment, Metadata};
+use crate::array::FieldInfo;
+use crate::error::{Error, Result};
+use crate::format::{decode_all, ConditionNode};
+use crate::tile::read_generic_tile;
+
+impl ArrayReader {
+    pub(super) fn deletes(&self) -> Result<Vec<(u64, String, ConditionNode)>> {
+        let mut out = Vec::new();
+        for d in &self.dir.deletes {
+            let held = d
+                .path
+                .file_name()
+                .and_then(|n| self.dir.delete_tiles.get(n.to_string_lossy().as_ref()));
+            let file = match held {
+                Some(bytes) => crate::storage::MappedFile::from_vec(&d.path, bytes.clone()),
+                None => self.dir.storage.open(&d.path)?,
+            };
+            let tile = read_generic_tile(&file, 0, &self.opts)?;
+            let node: ConditionNode = decode_all(&tile.data, &d.path, 0, (0,))?;
+            let name = d
+                .path
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            out.push((d.name.t1, name, node));
+        }
+        Ok(out)
+    }
+
+    /// The typed ranges of each dimension of a query: its `ranges` (each
+    /// checked against the dimension's datatype) and its old `subarray`.
+    pub(super) fn dim_ranges_of(&self, q: &Query, dims: &[FieldInfo]) -> Result<sparse::DimRanges> {
+        // Per dimension, the ranges of each entry that names it; several
+        // entries for one dimension intersect (as the old subarray does
+        // with them), the ranges of one entry are a multi-range.
+        let mut out: Vec<Option<Vec<DimRange>>> = vec![None; dims.len()];
+        let mut add = |d: usize, rs: Vec<DimRange>| {
+            out[d] = Some(match out[d].take() {
+                None => rs,
+                Some(prev) => intersect_ranges(&prev, &rs),
+            });
+        };
+        for (name, rs) in &q.ranges {
+            let d = dims
+                .iter()
+                .position(|d| d.name == *name)
+                .ok_or_else(|| Error::Query {
+                    path: self.dir.root.clone(),
+                    what: format!(
+                        "the array has no dimension {name:?} (its dimensions: {})",
+                        dims.iter()
+                            .map(|d| d.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                })?;
+            for r in rs {
+                r.check(dims[d].datatype).map_err(|what| Error::Query {
+                    path: self.dir.root.clone(),
+                    what: format!("range on {name:?}: {what}"),
+                })?;
+            }
+            add(d, rs.clone());
+        }
+        if let Some(sub) = &q.subarray {
+            for (d, r) in sub.iter().enumerate().take(dims.len()) {
+                if let Some((lo, hi)) = r {
+                    add(
+                        d,
+                        vec![DimRange {
+                            lo: Bound::Int(*lo),
+                            hi: Bound::Int(*hi),
+                        }],
+                    );
+                }
+            }
+        }
+        Ok(out
+            .into_iter()
+            .map(|rs| match rs {
+                // Nothing of the dimension is selected: a range no value is in.
+                Some(rs) if rs.is_empty() => vec![DimRange {
+                    lo: Bound::Int(1),
+                    hi: Bound::Int(0),
+                }],
+                rs => rs.unwrap_or_default(),
+            })
+            .collect())
+    }
+
+    /// Drops the tiles of `frag` whose mins, maxes and null counts prove
+    /// that no cell matches the condition.
+    pub(super) fn prune_tiles(
+        &self,
+        frag: &Fragment,
+        c: &BoundCondition,
+        names: &[String],
+        tiles: &mut Vec<(usize, bool)>,
+    ) -> Result<()> {
+        use super::aggregate::{FieldMd, Need};
+        let need = Need {
+            min: true,
+            max: true,
+            sum: false,
+            nulls: true,
+        };
+        let mut mds = Vec::new();
+        for n in names {
+            let Some(field) = FieldInfo::lookup(&frag.schema, n) else {
+                continue;
+            };
+            let md = FieldMd::load(frag, &field, self, need)?;
+            mds.push((n.as_str(), field, md));
+        }
+        let cells = |t: usize| match &frag.metadata {
+            Metadata::Footer(f) if t as u64 + 1 == f.sparse_tile_num => f.last_tile_cell_num,
+            _ => self.schema.capacity,
+        };
+        tiles.retain(|(t, _)| {
+            let stats = |name: &str| -> Option<super::query_condition::FieldTileStats<'_>> {
+                let (_, field, md) = mds.iter().find(|(n, _, _)| *n == name)?;
+                let cs = field.cell_val_num.map(|_| field.cell_size());
+                Some(super::query_condition::FieldTileStats {
+                    min: md
+                        .mins
+                        .as_ref()
+                        .and_then(|m| FieldMd::value(m, *t as u64, cs)),
+                    max: md
+                        .maxes
+                        .as_ref()
+                        .and_then(|m| FieldMd::value(m, *t as u64, cs)),
+                    null_count: md.nulls.as_ref().and_then(|v| v.get(*t).copied()),
+                    cell_count: cells(*t),
+                })
+            };
+            c.may_match(&stats)
+        });
+        Ok(())
+    }
+
+    pub(super) fn read_sparse(&self, q: &Query) -> Result<Cells> {
+        let (dims, requested) = self.fields(q)?;
+        let deletes = self.deletes()?;
+        let allows_dups = self.schema.allows_dups.unwrap_or(0) != 0;
+        let ranges = self.dim_ranges_of(q, &dims)?;
+        let condition = match &q.condition {
+            Some(c) => Some((c.bind(self)?, c.field_names())),
+            None => None,
+        };
+        // The condition's attributes are read too, and dropped at the end.
+        let mut attrs = requested.clone();
+        if let Some((_, names)) = &condition {
+            for n in names {
+                if dims.iter().any(|d| d.name == *n) || attrs.iter().any(|a| a.name == *n) {
+                    continue;
+                }
+                let f = FieldInfo::lookup(&self.schema, n)
+                    .filter(|f| !f.is_dimension)
+                    .ok_or_else(|| Error::Condition {
+                        text: format!("{:?}", q.condition),
+                        what: format!("the array has no field {n:?}"),
+                    })?;
+                attrs.push(f);
+            }
+        }
+        struct Frag {
+            dims: Vec<FieldData>,
+            attrs: Vec<Option<FieldData>>,
+            timestamps: Option<Vec<u64>>,
+            processed: std::sync::Arc<Vec<String>>,
+            t1: u64,
+        }
+        let mut frags = Vec::new();
+        let all_attrs: Vec<FieldInfo> = self
+            .schema
+            .attributes
+            .iter()
+            .filter_map(|a| FieldInfo::lookup(&self.schema, &String::from_utf8_lossy(&a.name)))
+            .collect();
+        // The attributes to decode: those asked for, and those a condition
+        // or a delete names.
+        let mut delete_fields = Vec::new();
+        for (_, _, node) in &deletes {
+            condition_fields(node, &mut delete_fields);
+        }
+        let needed: Vec<bool> = all_attrs
+            .iter()
+            .map(|a| {
+                attrs.iter().any(|x| x.name == a.name)
+                    || delete_fields.iter().any(|f| f == a.name.as_bytes())
+            })
+            .collect();
+        for (fi, f) in self.fragments.iter().enumerate() {
+            let processed = std::sync::Arc::new(f.processed_conditions(&self.opts)?);
+            if let Some(mut tiles) = sparse::select_tiles(f, &dims, &ranges, &self.opts)? {
+                if let Some(skip) = &q.skip_tiles {
+                    tiles.retain(|(t, _)| !skip.contains(&(fi, *t as u64)));
+                }
+                // Tiles the condition cannot match, by their metadata: only
+                // where no cell of them can hide an older cell (duplicates
+                // allowed, or a single fragment), as the condition applies
+                // after the newest cell of each coordinate is chosen.
+                if let Some((c, names)) = &condition {
+                    if allows_dups || self.fragments.len() == 1 {
+                        self.prune_tiles(f, c, names, &mut tiles)?;
+                    }
+                }
+                if tiles.is_empty() {
+                    continue;
+                }
+                let fields =
+                    sparse::FragmentFields::open(f, &dims, &all_attrs, &needed, &self.opts)?;
+                for t in fields.tiles(f, &tiles, &ranges, &self.stats)? {
+                    frags.push(Frag {
+                        dims: t.dims,
+                        attrs: t.attrs,
+                        timestamps: t.timestamps,
+                        processed: processed.clone(),
+                        t1: f.name.t1,
+                    });
+                }
+                continue;
+            }
+            // Fragments with no R-tree to go by (before version 5): every
+            // field whole. Every field must hold as many cells as the first
+            // dimension. A field's place in the fragment's files is in the
+            // schema the fragment names (a later schema may have added
+            // attributes).
+            let mut n = None;
+            let mut dims_d = Vec::with_capacity(dims.len());
+            if f.version() < 5 {
+                // One zipped `__coords.tdb` holds every dimension.
+                dims_d = read_zipped_coords(f, &self.opts)?;
+                n = dims_d.first().map(|d| d.len(dims[0].cell_size()));
+            }
+            for d in dims.iter().skip(dims_d.len()) {
+                let d = FieldInfo::lookup(&f.schema, &d.name)
+                    .filter(|x| x.is_dimension)
+                    .ok_or_else(|| Error::Unsupported {
+                        path: f.path.clone(),
+                        what: format!("the fragment's schema has no dimension {:?}", d.name),
+                    })?;
+                let data = read_checked(f, &d, &self.opts, n)?;
+                n = Some(data.len(d.cell_size()));
+                dims_d.push(data);
+            }
+            let attrs_d = all_attrs
+                .iter()
+                .zip(&needed)
+                .map(|(a, need)| match FieldInfo::lookup(&f.schema, &a.name) {
+                    Some(fa) if *need => read_checked(f, &fa, &self.opts, n).map(Some),
+                    _ => Ok(None),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let has_timestamps = matches!(
+                &f.metadata,
+                Metadata::Footer(footer) if footer.includes_timestamps == Some(1)
+            );
+            let timestamps: Option<Vec<u64>> = if has_timestamps {
+                let t = FieldInfo::timestamps(&f.schema);
+                let d = read_checked(f, &t, &self.opts, n)?;
+                Some(
+                    d.values
+                        .chunks_exact(8)
+                        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+                        .collect(),
+                )
+            } else {
+                None
+            };
+            // The cells in the ranges.
+            let n = n.unwrap_or(0);
+            let keep: Vec<bool> = (0..n)
+                .map(|i| {
+                    ranges.iter().zip(&dims).zip(&dims_d).all(|((rs, f), d)| {
+                        rs.is_empty()
+                            || rs
+                                .iter()
+                                .any(|r| r.contains(f.datatype, d.cell(i, f.cell_size())))
+                    })
+                })
+                .collect();
+            frags.push(Frag {
+                dims: dims_d
+                    .iter()
+                    .zip(&dims)
+                    .map(|(d, f)| d.select(&keep, f.cell_size()))
+                    .collect(),
+                attrs: attrs_d
+                    .iter()
+                    .zip(&all_attrs)
+                    .map(|(d, f)| d.as_ref().map(|d| d.select(&keep, f.cell_size())))
+                    .collect(),
+                timestamps: timestamps.map(|t| {
+                    t.into_iter()
+                        .zip(&keep)
+                        .filter(|(_, k)| **k)
+                        .map(|(t, _)| t)
+                        .collect()
+                }),
+                processed,
+                t1: f.name.t1,
+            });
+        }
+        // (fragment, cell) of every surviving cell.
+        let mut picked: Vec<(usize, usize)> = Vec::new();
+        // Whether a delete removes each picked cell. Without duplicates a
+        // deleted cell still overwrites the older cells of its coordinates
+        // (the engine removes the coordinates, not only the newest write),
+        // so it is dropped only after the newest write of each coordinate
+        // is chosen.
+        let mut deleted: Vec<bool> = Vec::new();
+        for (fi, fr) in frags.iter().enumerate() {
+            let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
+            'cell: for i in 0..n {
+                let ts = fr.timestamps.as_ref().map_or(fr.t1, |t| t[i]);
+                let mut gone = false;
+                for (dt, name, cond) in &deletes {
+                    if ts > *dt || fr.processed.contains(name) {
+                        continue;
+                    }
+                    let value = |field: &[u8]| -> Option<CellValue> {
+                        if let Some(d) = dims.iter().position(|x| x.name.as_bytes() == field) {
+                            return Some(CellValue::Bytes(
+                                dims[d].datatype,
+                                fr.dims[d].cell(i, dims[d].cell_size()),
+                            ));
+                        }
+                        let a = all_attrs.iter().position(|x| x.name.as_bytes() == field)?;
+                        let data = fr.attrs[a].as_ref()?;
+                        if data.validity.as_ref().is_some_and(|v| v[i] == 0) {
+                            return Some(CellValue::Null);
+                        }
+                        Some(CellValue::Bytes(
+                            all_attrs[a].datatype,
+                            data.cell(i, all_attrs[a].cell_size()),
+                        ))
+                    };
+                    // The stored condition is the negation of the delete's.
+                    if !holds(cond, &value) {
+                        if allows_dups {
+                            continue 'cell;
+                        }
+                        gone = true;
+                        break;
+                    }
+                }
+                picked.push((fi, i));
+                deleted.push(gone);
+            }
+        }
+        let coords = |p: usize, d: usize| {
+            let (fi, i) = picked[p];
+            frags[fi].dims[d].cell(i, dims[d].cell_size())
+        };
+        let timestamp = |p: usize| {
+            let (fi, i) = picked[p];
+            frags[fi].timestamps.as_ref().map_or(frags[fi].t1, |t| t[i])
+        };
+        // Row-major order of the coordinates (the order `export` prints),
+        // ties in (fragment, cell) order.
+        let unordered = q.order == Some(Order::Unordered) && allows_dups;
+        let keys = SortKeys::new(&dims, if unordered { 0 } else { picked.len() }, coords);
+        let mut order: Vec<usize> = (0..picked.len()).collect();
+        if !unordered {
+            match keys.packed() {
+                // One or two numeric dimensions: sort (key, index) pairs,
+                // the index breaking ties as the comparison below does.
+                Some(packed) => {
+                    let mut pairs: Vec<(u128, usize)> = packed.zip(0..picked.len()).collect();
+                    pairs.sort_unstable();
+                    order = pairs.into_iter().map(|(_, p)| p).collect();
+                }
+                None => order.sort_unstable_by(|&p, &q| keys.cmp(p, q, coords).then(p.cmp(&q))),
+            }
+        }
+        if !allows_dups {
+            // The newest write of each coordinate wins (ties: the later
+            // fragment, the later cell). Cells of one coordinate have equal
+            // keys, so they sit in one run of equal keys.
+            let same_coords =
+                |p: usize, q: usize| (0..dims.len()).all(|d| coords(p, d) == coords(q, d));
+            let newest = |p: usize| (timestamp(p), picked[p]);
+            let mut kept = Vec::with_capacity(order.len());
+            let mut run = Vec::new();
+            let mut start = 0;
+            while start < order.len() {
+                let mut end = start + 1;
+                while end < order.len() && keys.cmp(order[start], order[end], coords).is_eq() {
+                    end += 1;
+                }
+                let group = &order[start..end];
+                if group.len() == 1 {
+                    kept.push(group[0]);
+                } else if keys.exact {
+                    kept.push(*group.iter().max_by_key(|&&p| newest(p)).unwrap());
+                } else {
+                    // Equal keys, maybe other bytes (0.0 and -0.0, NaNs):
+                    // the newest cell of each coordinate, in key order.
+                    run.clear();
+                    run.extend_from_slice(group);
+                    run.sort_unstable_by(|&p, &q| {
+                        (0..dims.len())
+                            .map(|d| coords(p, d).cmp(coords(q, d)))
+                            .find(|o| o.is_ne())
+                            .unwrap_or(std::cmp::Ordering::Equal)
+                            .then_with(|| newest(p).cmp(&newest(q)))
+                    });
+                    let first = kept.len();
+                    for (k, &p) in run.iter().enumerate() {
+                        if run.get(k + 1).is_none_or(|&q| !same_coords(p, q)) {
+                            kept.push(p);
+                        }
+                    }
+                    kept[first..].sort_unstable();
+                }
+                start = end;
+            }
+            kept.retain(|&p| !deleted[p]);
+            order = kept;
+        }
+        match q.order {
+            Some(Order::ColMajor) => {
+                order.sort_by(|&p, &q| keys.cmp_reversed(p, q, coords));
+            }
+            Some(Order::GlobalOrder) => {
+                let go = crate::write::order::GlobalOrder::new(&self.schema);
+                let cs = |p: usize| -> Vec<crate::write::order::Coord> {
+                    (0..dims.len()).map(|d| go.coord(d, coords(p, d))).collect()
+                };
+                let mut keyed: Vec<(Vec<u64>, usize)> =
+                    order.iter().map(|&p| (go.key(&cs(p)), p)).collect();
+                keyed.sort_by(|(ka, p), (kb, q)| go.cmp(ka, &cs(*p), kb, &cs(*q)));
+                order = keyed.into_iter().map(|(_, p)| p).collect();
+            }
+            _ => {}
+        }
+        let dim_column = |d: usize, order: &[usize]| {
+            let mut col = Column::new(dims[d].clone(), order.len());
+            for &p in order {
+                col.push(Some(coords(p, d)));
+            }
+            col
+        };
+        let attr_column = |a: &FieldInfo, order: &[usize]| -> Result<Column> {
+            let ai = all_attrs
+                .iter()
+                .position(|x| x.name == a.name)
+                .expect("attributes come from the schema");
+            let spec = &self.schema.attributes[ai];
+            let fill = (!a.nullable || spec.fill_value_validity.unwrap_or(0) != 0).then(|| {
+                spec.fill_value
+                    .clone()
+                    .unwrap_or_else(|| vec![0; a.cell_size() as usize])
+            });
+            // Cells of fragments written before the attribute existed take
+            // its fill value, whose size comes from the schema.
+            let filled = order
+                .iter()
+                .filter(|&&p| frags[picked[p].0].attrs[ai].is_none())
+                .count() as u64;
+            let fill_bytes = fill.as_ref().map_or(0, |f| f.len() as u64);
+            if filled.saturating_mul(fill_bytes) > self.opts.max_tile_bytes() {
+                return Err(Error::Unsupported {
+                    path: self.dir.root.clone(),
+                    what: format!(
+                        "{filled} fill values of {fill_bytes} bytes for {:?} exceed the limit",
+                        a.name
+                    ),
+                });
+            }
+            let mut col = Column::new(a.clone(), order.len());
+            for &p in order {
+                let (fi, i) = picked[p];
+                col.push(match &frags[fi].attrs[ai] {
+                    Some(data) => {
+                        let valid = data.validity.as_ref().is_none_or(|v| v[i] != 0);
+                        valid.then(|| data.cell(i, a.cell_size()))
+                    }
+                    // Written before the attribute was added: its fill value.
+                    None => fill.as_deref(),
+                });
+            }
+            Ok(col)
+        };
+        // The condition first, on the columns it reads: only the cells it
+        // keeps are gathered into the result.
+        if let Some((c, names)) = &condition {
+            let mut columns = Vec::new();
+            for (d, f) in dims.iter().enumerate() {
+                if names.contains(&f.name) {
+                    columns.push(dim_column(d, &order));
+                }
+            }
+            for a in attrs.iter().filter(|a| names.contains(&a.name)) {
+                columns.push(attr_column(a, &order)?);
+            }
+            let mask = c.evaluate(&Cells {
+                len: order.len(),
+                columns,
+            })?;
+            order = order
+                .into_iter()
+                .zip(mask)
+                .filter(|(_, m)| *m)
+                .map(|(p, _)| p)
+                .collect();
+        }
+        let mut columns = Vec::new();
+        for d in 0..dims.len() {
+            columns.push(dim_column(d, &order));
+        }
+        for a in &requested {
+            columns.push(attr_column(a, &order)?);
+        }
+        let mut cells = Cells {
+            len: order.len(),
+            columns,
+        };
+        if q.skip_coordinates {
+            cells.columns.drain(..dims.len());
+        }
+        Ok(cells)
+    }
+}
+
+/// The ranges both lists hold.
+pub(super) fn intersect_ranges(a: &[DimRange], b: &[DimRange]) -> Vec<DimRange> {
+    let mut out = Vec::new();
+    for x in a {
+        for y in b {
+            if x.overlaps(&y.lo, &y.hi) {
+                out.push(DimRange {
+                    lo: if x.lo > y.lo {
+                        x.lo.clone()
+                    } else {
+                        y.lo.clone()
+                    },
+                    hi: if x.hi < y.hi {
+                        x.hi.clone()
+                    } else {
+                        y.hi.clone()
+                    },
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The field names a delete condition reads.
+pub(super) fn condition_fields(node: &ConditionNode, out: &mut Vec<Vec<u8>>) {
+    match &node.body {
+        crate::format::ConditionNodeBody::Expression(e) => {
+            e.children.iter().for_each(|c| condition_fields(c, out))
+        }
+        crate::format::ConditionNodeBody::Value(v) => out.push(v.field_name.clone()),
+    }
+}
