@@ -195,7 +195,7 @@ fn write_details(
     };
     let dir = group.join("__group");
     util::create_dir(&dir)?;
-    let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir));
+    let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir))?;
     let name = util::timestamped_name(t, t, Some(version));
     let bytes = generic_tile(&encode(&details), FORMAT_VERSION, opts.encryption_key)?;
     // Under a name no reader takes for a details file, then renamed.

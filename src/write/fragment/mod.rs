@@ -688,7 +688,7 @@ impl FragmentWriter {
                 let t = util::next_timestamp(
                     opts.timestamp,
                     &[frag_parent.clone(), commit_dir.clone()],
-                );
+                )?;
                 (t, t)
             }
         };
