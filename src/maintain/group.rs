@@ -97,9 +97,19 @@ pub fn create_group(path: &Path) -> WriteResult<()> {
         util::sync_dir(&tmp.join("__group"))?;
         util::sync_dir(&tmp.join("__meta"))?;
         util::sync_dir(&tmp)?;
-        util::rename_synced(&tmp, path)
+        // `rename` never replaces a folder that holds something: of two
+        // processes creating the group at once, one wins.
+        if util::rename_dir_into_place(&tmp, path)? {
+            Ok(())
+        } else {
+            Err(group_error(
+                path,
+                "already exists (created by another writer at the same time)",
+            ))
+        }
     })();
     if made.is_err() {
+        // Only this process's own hidden folder, if it is still there.
         let _ = std::fs::remove_dir_all(&tmp);
     }
     made

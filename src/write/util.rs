@@ -65,6 +65,55 @@ pub fn rename_synced(from: &Path, to: &Path) -> WriteResult<()> {
     Ok(())
 }
 
+/// Renames the folder `tmp` (assembled by this process) to `path`, which
+/// may be missing or an empty folder: `Ok(true)` when it took the place,
+/// `Ok(false)` when something else holds it (another process created it
+/// first: `rename` never replaces a folder that is not empty, so the two
+/// cannot both win), an error otherwise. `tmp` is left where it is unless
+/// renamed.
+pub fn rename_dir_into_place(tmp: &Path, path: &Path) -> WriteResult<bool> {
+    match fs::rename(tmp, path) {
+        Ok(()) => {}
+        Err(e) => {
+            let taken = match fs::read_dir(path) {
+                Ok(mut rd) => rd.next().is_some(),
+                Err(_) => path.exists(),
+            };
+            return if taken {
+                Ok(false)
+            } else {
+                Err(WriteError::io(path, e))
+            };
+        }
+    }
+    if let Some(parent) = path.parent() {
+        sync_dir(if parent.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            parent
+        })?;
+    }
+    Ok(true)
+}
+
+/// Every file and folder under `dir`, relative to it (folders before
+/// what they hold).
+pub fn tree(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    fn walk(root: &Path, d: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+        for e in fs::read_dir(d)? {
+            let p = e?.path();
+            out.push(p.strip_prefix(root).unwrap_or(&p).to_path_buf());
+            if fs::symlink_metadata(&p)?.is_dir() {
+                walk(root, &p, out)?;
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out)?;
+    Ok(out)
+}
+
 /// A fresh folder for scratch files (sort runs, tiles waiting for their
 /// turn), removed when dropped. It is made in `base`: the writer's
 /// `scratch_dir` option, else the array's own folder (as a hidden
