@@ -10,8 +10,10 @@
 //! Sparse fragments take cells in any order; they are sorted into the
 //! global order (space tiles in tile order, then cell order; or Hilbert
 //! order) with bounded memory (sorted runs spilled to scratch files and
-//! merged), duplicates dropped unless the schema allows them (the last
-//! written wins), and cut into tiles of `capacity` cells.
+//! merged), and cut into tiles of `capacity` cells. Cells of one coordinate
+//! in an array without duplicates fail the write, as the engine's writer
+//! refuses them, unless [`WriteOptions::keep_last_duplicate`] (the last
+//! given wins: consolidation, where newer cells replace older ones).
 //!
 //! Tiles are filtered in parallel (a batch of tiles at a time) and written
 //! one after the other. The commit protocol: every file of the fragment
@@ -124,6 +126,11 @@ pub struct WriteOptions {
     /// encryption filter after the schema's filters and every generic tile
     /// of the fragment metadata is encrypted, as the engine writes them.
     pub encryption_key: Option<[u8; 32]>,
+    /// Sparse arrays without duplicates: cells of one coordinate given to
+    /// one write keep the last one (consolidation merges newer cells over
+    /// older ones). `false` (the default): such a write fails naming the
+    /// coordinate, as the engine refuses it.
+    pub keep_last_duplicate: bool,
 }
 
 impl std::fmt::Debug for WriteOptions {
@@ -135,7 +142,8 @@ impl std::fmt::Debug for WriteOptions {
             .field("timestamp_range", &self.timestamp_range)
             .field("sort_memory", &self.sort_memory)
             .field("pending_memory", &self.pending_memory)
-            .field("scratch_dir", &self.scratch_dir);
+            .field("scratch_dir", &self.scratch_dir)
+            .field("keep_last_duplicate", &self.keep_last_duplicate);
         #[cfg(feature = "fail-points")]
         d.field("fail_after", &self.fail_after);
         d.field("encryption_key", &self.encryption_key.map(|_| "<set>"))
@@ -155,8 +163,31 @@ impl Default for WriteOptions {
             #[cfg(feature = "fail-points")]
             fail_after: None,
             encryption_key: None,
+            keep_last_duplicate: false,
         }
     }
+}
+
+/// The error of cells of one coordinate in an array without duplicates.
+fn duplicate<B: AsRef<[u8]>>(dims: &[WField], cell: &[(B, u8)]) -> WriteError {
+    let coords: Vec<String> = dims
+        .iter()
+        .zip(cell)
+        .map(|(d, (b, _))| {
+            format!(
+                "{}={}",
+                d.name,
+                crate::value::cell(d.info.datatype, b.as_ref())
+            )
+        })
+        .collect();
+    WriteError::cells(
+        "coordinates",
+        format!(
+            "({}) given more than once; the array does not allow duplicates, and the engine refuses such a write",
+            coords.join(", ")
+        ),
+    )
 }
 
 /// The cells of one field, column-wise, as [`FragmentWriter::write`] takes
@@ -367,6 +398,9 @@ enum Mode {
         /// Cells given in global order ([`FragmentWriter::sparse_in_order`]).
         in_order: Option<Box<sparse::InOrder>>,
         allows_dups: bool,
+        /// Whether cells of one coordinate fail the write (no duplicates
+        /// allowed, and not [`WriteOptions::keep_last_duplicate`]).
+        refuse_dups: bool,
         capacity: u64,
     },
 }
@@ -668,6 +702,7 @@ impl FragmentWriter {
                 sorter: None,
                 in_order: None,
                 allows_dups: schema.allows_dups.unwrap_or(0) != 0,
+                refuse_dups: schema.allows_dups.unwrap_or(0) == 0 && !opts.keep_last_duplicate,
                 capacity: schema.capacity.max(1),
             },
         };
@@ -962,6 +997,7 @@ impl FragmentWriter {
             sorter,
             in_order,
             allows_dups,
+            refuse_dups,
             ..
         } = &mut self.mode
         else {
@@ -981,7 +1017,15 @@ impl FragmentWriter {
                 view.push(cell(fi, f, i));
             }
             match (in_order.as_mut(), sorter.as_mut()) {
-                (Some(s), _) => full.extend(s.push(&view, order, *allows_dups, index)?),
+                (Some(s), _) => {
+                    let dup = s.push(&view, order, *allows_dups, *refuse_dups, index)?;
+                    match dup {
+                        sparse::Pushed::Cell(set) => full.extend(set),
+                        sparse::Pushed::Duplicate => {
+                            return Err(duplicate(&self.fields[n_attr..], &view));
+                        }
+                    }
+                }
                 (None, Some(s)) => s.push(&view)?,
                 (None, None) => unreachable!("a sparse writer sorts or takes cells in order"),
             }
