@@ -9,7 +9,7 @@ use crate::array::fragment::data_file;
 use crate::array::fragment::{Fragment, Metadata};
 use crate::array::ArrayDirectory;
 use crate::error::Result;
-use crate::read::field::read_field_tiles;
+use crate::read::field::{read_field, read_field_tiles, FieldData};
 use crate::ReadOptions;
 
 /// One thing found wrong.
@@ -78,6 +78,7 @@ pub fn verify_with(
             }
         };
         check_fragment(&frag, opts, &mut report);
+        check_duplicates(&frag, opts, &mut report);
     }
     progress.finish();
     Ok(report)
@@ -194,4 +195,86 @@ fn check_fragment(frag: &Fragment, opts: &ReadOptions, report: &mut Report) {
             }),
         }
     }
+}
+
+/// One cell of a field's data (`None`: past its end).
+fn cell_of<'a>(d: &'a FieldData, f: &FieldInfo, i: usize) -> Option<&'a [u8]> {
+    match &d.offsets {
+        Some(o) => {
+            let s = usize::try_from(*o.get(i)?).ok()?;
+            let e = match o.get(i + 1) {
+                Some(e) => usize::try_from(*e).ok()?,
+                None => d.values.len(),
+            };
+            d.values.get(s..e)
+        }
+        None => {
+            let cs = usize::try_from(f.cell_size()).ok()?;
+            d.values.get(i.checked_mul(cs)?..(i + 1).checked_mul(cs)?)
+        }
+    }
+}
+
+/// A sparse fragment of an array without duplicates holds each coordinate
+/// once: its cells are in the global order, so a repeat follows the cell
+/// it repeats (the engine's writer refuses such cells; a fragment holding
+/// them was made some other way, and reads of it are undefined).
+fn check_duplicates(frag: &Fragment, opts: &ReadOptions, report: &mut Report) {
+    let schema = &frag.schema;
+    if frag.dense || schema.allows_dups.unwrap_or(0) != 0 || frag.version() < 5 {
+        return;
+    }
+    // A fragment consolidated with timestamps keeps every write of a
+    // coordinate (a read takes the newest).
+    if matches!(&frag.metadata, Metadata::Footer(f) if f.includes_timestamps == Some(1)) {
+        return;
+    }
+    let dims: Vec<FieldInfo> = schema
+        .domain
+        .dimensions
+        .iter()
+        .filter_map(|d| FieldInfo::lookup(schema, &String::from_utf8_lossy(&d.name)))
+        .collect();
+    if dims.is_empty() || dims.len() != schema.domain.dimensions.len() {
+        return;
+    }
+    // A field that does not decode is reported by `check_fragment`.
+    let Ok(data) = dims
+        .iter()
+        .map(|d| read_field(frag, d, opts))
+        .collect::<Result<Vec<FieldData>>>()
+    else {
+        return;
+    };
+    let n = data
+        .iter()
+        .zip(&dims)
+        .map(|(d, f)| d.len(f.cell_size()))
+        .min()
+        .unwrap_or(0);
+    let same = |i: usize| {
+        data.iter()
+            .zip(&dims)
+            .all(|(d, f)| cell_of(d, f, i - 1).is_some_and(|a| Some(a) == cell_of(d, f, i)))
+    };
+    let repeats: Vec<usize> = (1..n).filter(|&i| same(i)).collect();
+    let Some(&first) = repeats.first() else {
+        return;
+    };
+    let coords: Vec<String> = data
+        .iter()
+        .zip(&dims)
+        .map(|(d, f)| {
+            let v = cell_of(d, f, first).unwrap_or_default();
+            format!("{}={}", f.name, crate::value::cell(f.datatype, v))
+        })
+        .collect();
+    report.problems.push(Problem {
+        path: frag.path.clone(),
+        what: format!(
+            "{} cell(s) repeat the coordinates of the cell before them (the first: cell {first}, ({})), in an array that does not allow duplicates",
+            repeats.len(),
+            coords.join(", ")
+        ),
+    });
 }

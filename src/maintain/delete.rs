@@ -152,7 +152,7 @@ pub fn delete_cells(
     let t = util::next_timestamp(
         opts.timestamp,
         &[commits.clone(), array.join("__fragments")],
-    );
+    )?;
     // `DeletesAndUpdates::dowork`: the cells of a fragment consolidated
     // without timestamps all carry its first timestamp, so a delete within
     // its range would delete some of them and not others.

@@ -584,7 +584,7 @@ pub fn evolve(
         util::sync_dir(&enum_dir)?;
         let t = match opts.timestamp {
             Some(t) if t > 0 => t,
-            _ => util::next_timestamp(None, std::slice::from_ref(&schema_dir)),
+            _ => util::next_timestamp(None, std::slice::from_ref(&schema_dir))?,
         };
         let name = util::timestamped_name(t, t, None);
         let bytes = generic_tile(&encode(&table), FORMAT_VERSION, key)?;

@@ -358,6 +358,8 @@ fn consolidate(
         encryption_key: opts.encryption_key,
         sort_memory: (opts.memory_budget / 2).max(1 << 20),
         pending_memory: (opts.memory_budget / 4).max(1 << 20),
+        // Newer cells of a coordinate replace older ones.
+        keep_last_duplicate: true,
         ..WriteOptions::default()
     };
     let budget = (opts.memory_budget / 2).max(1 << 20) as u64;

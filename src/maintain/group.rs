@@ -97,9 +97,19 @@ pub fn create_group(path: &Path) -> WriteResult<()> {
         util::sync_dir(&tmp.join("__group"))?;
         util::sync_dir(&tmp.join("__meta"))?;
         util::sync_dir(&tmp)?;
-        util::rename_synced(&tmp, path)
+        // `rename` never replaces a folder that holds something: of two
+        // processes creating the group at once, one wins.
+        if util::rename_dir_into_place(&tmp, path)? {
+            Ok(())
+        } else {
+            Err(group_error(
+                path,
+                "already exists (created by another writer at the same time)",
+            ))
+        }
     })();
     if made.is_err() {
+        // Only this process's own hidden folder, if it is still there.
         let _ = std::fs::remove_dir_all(&tmp);
     }
     made
@@ -195,7 +205,7 @@ fn write_details(
     };
     let dir = group.join("__group");
     util::create_dir(&dir)?;
-    let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir));
+    let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir))?;
     let name = util::timestamped_name(t, t, Some(version));
     let bytes = generic_tile(&encode(&details), FORMAT_VERSION, opts.encryption_key)?;
     // Under a name no reader takes for a details file, then renamed.

@@ -834,6 +834,35 @@ impl Plan {
                 })?;
             }
         }
+        // The engine bounds a dense read by the current domain when one
+        // is set (and refuses ranges outside it), else by the domain.
+        let current = if dense {
+            reader.current_domain_ints()?
+        } else {
+            None
+        };
+        if let Some(cur) = &current {
+            for (name, rs) in &q.ranges {
+                let Some(i) = dims.iter().position(|d| d.field.name == *name) else {
+                    continue;
+                };
+                let Some(&(cl, ch)) = cur.get(i) else {
+                    continue;
+                };
+                for r in rs {
+                    if let (Bound::Int(lo), Bound::Int(hi)) = (&r.lo, &r.hi) {
+                        if *lo < cl || *hi > ch {
+                            return Err(Error::Query {
+                                path: root.clone(),
+                                what: format!(
+                                    "range {lo}:{hi} on {name:?} is outside the current domain {cl}:{ch}"
+                                ),
+                            });
+                        }
+                    }
+                }
+            }
+        }
         let mut sub: Vec<Option<(i128, i128)>> = Vec::with_capacity(dims.len());
         let mut ranges = Vec::with_capacity(dims.len());
         let mut boxes = Vec::with_capacity(dims.len());
@@ -858,8 +887,12 @@ impl Plan {
                 }
             }
             if b.is_none() && dense && rs.is_empty() {
-                // The engine reads a dense array's whole domain.
-                b = d.domain;
+                // The engine reads a dense array's whole current domain,
+                // else its whole domain.
+                b = current
+                    .as_ref()
+                    .and_then(|c| c.get(i).copied())
+                    .or(d.domain);
             }
             sub.push(b);
             boxes.push(b.map(|(l, h)| (Bound::Int(l), Bound::Int(h))));
@@ -1347,6 +1380,43 @@ fn dense_aggregate(
     // With only counts to answer over a box, nothing needs reading.
     if want.is_empty() && region.is_some() {
         need_read = false;
+    }
+    // Cells no fragment wrote add nothing but to the count, which is the
+    // region's: over a known region only the fragments' box is read (a
+    // domain of 2^63 cells a side holds a few written ones).
+    let mut inner = inner;
+    if region.is_some() && neds.iter().all(Option::is_some) {
+        let mut bbox: Option<Vec<(i128, i128)>> = None;
+        for n in neds.iter().flatten() {
+            bbox = Some(match bbox {
+                None => n.clone(),
+                Some(b) => b
+                    .iter()
+                    .zip(n)
+                    .map(|((bl, bh), (l, h))| (*bl.min(l), *bh.max(h)))
+                    .collect(),
+            });
+        }
+        match bbox {
+            None => need_read = false,
+            Some(bbox) => {
+                let sub: Vec<Option<(i128, i128)>> = (0..dims.len())
+                    .map(|d| {
+                        let (l, h) = bbox.get(d).copied().unwrap_or((0, -1));
+                        let (l, h) = match plan.subarray.as_ref().and_then(|s| s[d]) {
+                            Some((sl, sh)) => (l.max(sl), h.min(sh)),
+                            None => (l, h),
+                        };
+                        Some((l, h))
+                    })
+                    .collect();
+                if sub.iter().flatten().any(|(l, h)| l > h) {
+                    need_read = false;
+                } else {
+                    inner.subarray = Some(sub);
+                }
+            }
+        }
     }
     let mut counted: u64 = 0;
     if need_read {

@@ -159,6 +159,16 @@ impl Selection {
             .unwrap_or(i128::MAX)
     }
 
+    /// Cells of one row of the outermost dimension (`i128::MAX` when the
+    /// count overflows).
+    pub fn row_cells(&self) -> i128 {
+        let outer = self.perm[0];
+        (0..self.dims.len())
+            .filter(|d| *d != outer)
+            .try_fold(1i128, |a, d| a.checked_mul(count(&self.dims[d])))
+            .unwrap_or(i128::MAX)
+    }
+
     /// Result strides of each dimension (by the result's order).
     fn out_strides(&self) -> Vec<i128> {
         let nd = self.dims.len();
@@ -495,8 +505,28 @@ pub(crate) fn read_batch(
             .first()
             .map(|f| f.frag.path.clone())
             .unwrap_or_default(),
-        what: "too many cells".into(),
+        what: format!("a dense batch of {} cells is too many to hold", sel.cells()),
     })?;
+    // Every buffer below is sized from `n`: refuse what cannot be held.
+    let widest = dims
+        .iter()
+        .chain(attrs.iter().map(|a| &a.field))
+        .map(|f| f.cell_size().max(8))
+        .max()
+        .unwrap_or(8);
+    if u64::try_from(n)
+        .ok()
+        .and_then(|n| n.checked_mul(widest))
+        .is_none_or(|b| b > isize::MAX as u64)
+    {
+        return Err(Error::Query {
+            path: frags
+                .first()
+                .map(|f| f.frag.path.clone())
+                .unwrap_or_default(),
+            what: format!("a dense batch of {n} cells is too many to hold"),
+        });
+    }
     let slabs = sel.slabs(grid);
     let slab_cells: Vec<usize> = slabs.iter().map(|s| s.cells() as usize).collect();
     let mut columns = Vec::new();
@@ -696,10 +726,12 @@ fn coordinate_columns(dims: &[FieldInfo], sel: &Selection, n: usize) -> Vec<Colu
 
 /// The selection of a dense query: per dimension, the intervals of the
 /// query's ranges (and old subarray), else the union box of the fragments'
-/// non-empty domains.
+/// non-empty domains; inside the current domain when one is set (a range
+/// outside it is refused, as the engine refuses it).
 pub(crate) fn selection(
     path: &std::path::Path,
     grid: &Grid,
+    current: Option<&[(i128, i128)]>,
     dims: &[FieldInfo],
     q: &Query,
     neds: &[Vec<(i128, i128)>],
@@ -734,6 +766,17 @@ pub(crate) fn selection(
                         ),
                     });
                 }
+                if let Some((cl, ch)) = current.and_then(|c| c.get(d)) {
+                    if lo < cl || hi > ch {
+                        return Err(Error::Query {
+                            path: path.to_path_buf(),
+                            what: format!(
+                                "range {lo}:{hi} on {:?} is outside the current domain {cl}:{ch}",
+                                f.name
+                            ),
+                        });
+                    }
+                }
                 v.push((*lo, *hi));
             }
             let v = normalize(v);
@@ -759,6 +802,11 @@ pub(crate) fn selection(
                 neds.iter().map(|n| n[d].0).min().unwrap_or(0),
                 neds.iter().map(|n| n[d].1).max().unwrap_or(-1),
             )],
+        };
+        // A damaged fragment may claim cells outside the current domain.
+        let iv = match current.and_then(|c| c.get(d)) {
+            Some(&(cl, ch)) => clip(&iv, cl, ch),
+            None => iv,
         };
         out.push(iv.into_iter().filter(|(l, h)| l <= h).collect());
     }

@@ -61,6 +61,30 @@ impl ArrayReader {
             .collect()
     }
 
+    /// The current domain of an array with integer dimensions, one
+    /// inclusive range per dimension: `Ok(None)` when none is set (absent
+    /// or empty, which the engine takes as "the whole domain"), an error
+    /// when its ranges do not fit the dimensions.
+    pub(crate) fn current_domain_ints(&self) -> Result<Option<Vec<(i128, i128)>>> {
+        let Some(c) = &self.schema.current_domain else {
+            return Ok(None);
+        };
+        if c.empty != 0 {
+            return Ok(None);
+        }
+        let bad = || Error::Unsupported {
+            path: self.dir.root.clone(),
+            what: "a current domain whose ranges are not integer ranges of the dimensions".into(),
+        };
+        let mbr = c.ndrectangle.as_ref().ok_or_else(bad)?;
+        let ranges = crate::model::table::ranges_from_mbr(&self.schema, mbr).ok_or_else(bad)?;
+        let ints: Option<Vec<(i128, i128)>> = ranges
+            .iter()
+            .map(|r| r.as_i128().map(|r| (r.start, r.end)))
+            .collect();
+        ints.map(Some).ok_or_else(bad)
+    }
+
     /// What a dense read of `q` reads: the grid, the fragments, the fields
     /// (with the condition's), the selection in the result's order.
     pub(super) fn dense_plan(&self, q: &Query) -> Result<DensePlan<'_>> {
@@ -93,7 +117,8 @@ impl ArrayReader {
             cell_layout: Layout::from_value(self.schema.cell_order),
         };
         let neds: Vec<Vec<(i128, i128)>> = frags.iter().map(|f| f.ned.clone()).collect();
-        let sel = dense::selection(&self.dir.root, &grid, &dims, q, &neds)?;
+        let current = self.current_domain_ints()?;
+        let sel = dense::selection(&self.dir.root, &grid, current.as_deref(), &dims, q, &neds)?;
         let nd = dims.len();
         let perm: Vec<usize> = match q.order {
             Some(Order::ColMajor) => (0..nd).rev().collect(),

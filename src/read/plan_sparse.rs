@@ -30,6 +30,22 @@ impl ArrayReader {
             };
             let tile = read_generic_tile(&file, 0, &self.opts)?;
             let node: ConditionNode = decode_all(&tile.data, &d.path, 0, (0,))?;
+            // A delete whose field the schema no longer has (an evolution
+            // dropped it) cannot be applied: the engine fails the read
+            // ("Field doesn't exist"), never returning cells it may hide.
+            let mut fields = Vec::new();
+            condition_fields(&node, &mut fields);
+            for f in fields {
+                let f = String::from_utf8_lossy(&f);
+                if FieldInfo::lookup(&self.schema, &f).is_none() {
+                    return Err(Error::Query {
+                        path: d.path.clone(),
+                        what: format!(
+                            "this delete condition names the field {f:?}, which the array's schema does not have (a schema evolution dropped it?): its cells cannot be read as the engine would, which refuses the read too"
+                        ),
+                    });
+                }
+            }
             let name = d
                 .path
                 .file_name()

@@ -159,6 +159,22 @@ impl ArrayReader {
             // Half the budget for the batch, the rest for tiles being decoded.
             let cells = (budget / 2 / per_cell).max(1);
             let size = size.min(usize::try_from(cells).unwrap_or(usize::MAX));
+            // A batch is at least one row of the outermost dimension: a
+            // row larger than the budget (a huge domain) is refused, not
+            // allocated.
+            let row = plan.sel.row_cells();
+            let fits = u64::try_from(row)
+                .ok()
+                .and_then(|r| r.checked_mul(per_cell))
+                .is_some_and(|b| b <= budget);
+            if !fits {
+                return Err(Error::Query {
+                    path: self.dir.root.clone(),
+                    what: format!(
+                        "one row of this dense read holds {row} cells of {per_cell} bytes, more than the memory budget of {budget} bytes (Query::memory_budget): give ranges on the dimensions"
+                    ),
+                });
+            }
             let sels = dense::batches(&plan.sel, size);
             return Ok(Batches {
                 inner: BatchesInner::Dense {

@@ -22,8 +22,9 @@ use crate::ReadOptions;
 use super::error::{WriteError, WriteResult};
 use super::fragment::{Column, FragmentInfo, FragmentWriter, WriteOptions};
 use super::order::{int_value, Coord, GlobalOrder};
-use super::schema::{build_schema, create_array_from_schema, CreateOptions};
+use super::schema::{build_schema, create_array_listed, CreateOptions};
 use super::sort::{CellSorter, SortField};
+use super::util;
 use super::values::{cell_bytes, csv_value};
 
 /// The format of the cells to import.
@@ -158,7 +159,7 @@ fn check_same_schema(array: &Path, schema_json: &Value, opts: &ReadOptions) -> W
     if comparable(&existing, array)? != comparable(&given, array)? {
         return Err(WriteError::Array {
             path: array.to_path_buf(),
-            what: "the array exists with a different schema".into(),
+            what: "the array already exists, with a different schema".into(),
         });
     }
     Ok(())
@@ -211,7 +212,10 @@ pub(crate) fn import_source<S: CellSource>(
     opts: &ImportOptions,
 ) -> WriteResult<ImportSummary> {
     let key = opts.key()?;
-    let exists = array_exists(array);
+    let mut exists = array_exists(array);
+    // What this process created (the array's files and folders, relative
+    // to it), and so may remove again if the import fails.
+    let mut made: Option<Vec<PathBuf>> = None;
     match (exists, schema_json) {
         (true, Some(s)) => check_same_schema(array, s, &opts.read_options()?)?,
         (true, None) => {}
@@ -227,12 +231,26 @@ pub(crate) fn import_source<S: CellSource>(
                 encryption_key: key,
                 ..opts.create
             };
-            if let Err(e) = create_array_from_schema(array, &schema, &create) {
-                // A failure after the new array took its name leaves nothing.
-                if array_exists(array) {
-                    let _ = std::fs::remove_dir_all(array);
+            match create_array_listed(array, &schema, &create) {
+                Ok((_, files)) => made = Some(files),
+                // Another process created it meanwhile: with the same
+                // schema this is a second writer into it, else refused.
+                // Its files are never touched.
+                Err(_) if array_exists(array) => {
+                    if let Err(different) = check_same_schema(array, s, &opts.read_options()?) {
+                        return Err(match different {
+                            WriteError::Array { .. } => WriteError::Array {
+                                path: array.to_path_buf(),
+                                what: "already exists (created by another writer at the same \
+                                       time), with a different schema"
+                                    .into(),
+                            },
+                            other => other,
+                        });
+                    }
+                    exists = true;
                 }
-                return Err(e);
+                Err(e) => return Err(e),
             }
         }
     }
@@ -244,11 +262,37 @@ pub(crate) fn import_source<S: CellSource>(
             fragment,
         }),
         Err(e) => {
-            if !exists {
-                let _ = std::fs::remove_dir_all(array);
+            if let Some(files) = made {
+                retract(array, &files);
             }
             Err(e)
         }
+    }
+}
+
+/// Removes the array this process created, if it still holds nothing but
+/// what this process made: it is first renamed aside (so that no other
+/// writer adds to it unseen), then listed; anything else in it (another
+/// writer's fragment) and it is renamed back and left alone.
+fn retract(array: &Path, made: &[PathBuf]) {
+    let Some(name) = array.file_name() else {
+        return;
+    };
+    let aside = array.with_file_name(format!(
+        ".{}.tiledb-codec-retract-{}",
+        name.to_string_lossy(),
+        util::random_label()
+    ));
+    if std::fs::rename(array, &aside).is_err() {
+        return;
+    }
+    let ours = util::tree(&aside).is_ok_and(|t| t.iter().all(|p| made.contains(p)));
+    if ours {
+        let _ = std::fs::remove_dir_all(&aside);
+    } else {
+        // Back in place; should another array have taken the name in the
+        // meantime, the folder stays aside, whole.
+        let _ = util::rename_dir_into_place(&aside, array);
     }
 }
 

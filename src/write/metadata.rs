@@ -65,7 +65,7 @@ fn write_entry(
     let version = array_version(array, opts.encryption_key)?.min(super::MAX_WRITE_VERSION);
     let dir = array.join("__meta");
     util::create_dir(&dir)?;
-    let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir));
+    let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir))?;
     let name = util::timestamped_name(t, t, None);
     let table = ArrayMetadata {
         entries: vec![entry],

@@ -92,6 +92,18 @@ pub fn create_array_from_schema(
     schema: &Schema,
     opts: &CreateOptions,
 ) -> WriteResult<PathBuf> {
+    create_array_listed(path, schema, opts).map(|(p, _)| p)
+}
+
+/// [`create_array_from_schema`], and every file and folder it made in the
+/// array, relative to it: what this process may remove again. When another
+/// process creates the array at the same time, one of them wins; the other
+/// fails with "already exists" having removed only its own hidden folder.
+pub(crate) fn create_array_listed(
+    path: &Path,
+    schema: &Schema,
+    opts: &CreateOptions,
+) -> WriteResult<(PathBuf, Vec<PathBuf>)> {
     let version = opts.version;
     let key = opts.encryption_key;
     if !(MIN_WRITE_VERSION..=MAX_WRITE_VERSION).contains(&version) {
@@ -160,13 +172,27 @@ pub fn create_array_from_schema(
             return Err(e);
         }
     };
-    if path.exists() {
-        // An empty folder: rename replaces it.
-        let _ = std::fs::remove_dir(path);
+    let made = match util::tree(&tmp) {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(WriteError::io(&tmp, e));
+        }
+    };
+    // `rename` replaces an empty folder at `path`, never one that holds
+    // something: of two processes creating the array at once, one wins.
+    match util::rename_dir_into_place(&tmp, path) {
+        Ok(true) => Ok((schema_path, made)),
+        Ok(false) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            Err(WriteError::Array {
+                path: path.to_path_buf(),
+                what: "already exists (created by another writer at the same time)".into(),
+            })
+        }
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            Err(e)
+        }
     }
-    if let Err(e) = util::rename_synced(&tmp, path) {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(e);
-    }
-    Ok(schema_path)
 }

@@ -62,6 +62,55 @@ pub fn rename_synced(from: &Path, to: &Path) -> WriteResult<()> {
     Ok(())
 }
 
+/// Renames the folder `tmp` (assembled by this process) to `path`, which
+/// may be missing or an empty folder: `Ok(true)` when it took the place,
+/// `Ok(false)` when something else holds it (another process created it
+/// first: `rename` never replaces a folder that is not empty, so the two
+/// cannot both win), an error otherwise. `tmp` is left where it is unless
+/// renamed.
+pub fn rename_dir_into_place(tmp: &Path, path: &Path) -> WriteResult<bool> {
+    match fs::rename(tmp, path) {
+        Ok(()) => {}
+        Err(e) => {
+            let taken = match fs::read_dir(path) {
+                Ok(mut rd) => rd.next().is_some(),
+                Err(_) => path.exists(),
+            };
+            return if taken {
+                Ok(false)
+            } else {
+                Err(WriteError::io(path, e))
+            };
+        }
+    }
+    if let Some(parent) = path.parent() {
+        sync_dir(if parent.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            parent
+        })?;
+    }
+    Ok(true)
+}
+
+/// Every file and folder under `dir`, relative to it (folders before
+/// what they hold).
+pub fn tree(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    fn walk(root: &Path, d: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+        for e in fs::read_dir(d)? {
+            let p = e?.path();
+            out.push(p.strip_prefix(root).unwrap_or(&p).to_path_buf());
+            if fs::symlink_metadata(&p)?.is_dir() {
+                walk(root, &p, out)?;
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out)?;
+    Ok(out)
+}
+
 /// A fresh folder for scratch files (sort runs, tiles waiting for their
 /// turn), removed when dropped. It is made in `base`: the writer's
 /// `scratch_dir` option, else the array's own folder (as a hidden
@@ -98,19 +147,34 @@ pub fn latest_t1(dir: &Path) -> u64 {
 
 /// A timestamp for a new file of `dirs`: `requested` if given, else now,
 /// but always later than everything already there (the engine orders files
-/// by their first timestamp only, so equal timestamps have no order).
-pub fn next_timestamp(requested: Option<u64>, dirs: &[PathBuf]) -> u64 {
+/// by their first timestamp only, so equal timestamps have no order). When
+/// a file there already has the last timestamp (`u64::MAX`, given by hand)
+/// no later one exists: an error naming the folder, never a wrapped-around
+/// timestamp that would put the new file before every other.
+pub fn next_timestamp(requested: Option<u64>, dirs: &[PathBuf]) -> WriteResult<u64> {
     if let Some(t) = requested {
-        return t;
+        return Ok(t);
     }
-    let latest = dirs.iter().map(|d| latest_t1(d)).max().unwrap_or(0);
+    let Some((latest, dir)) = dirs.iter().map(|d| (latest_t1(d), d)).max_by_key(|x| x.0) else {
+        return Ok(now_ms());
+    };
+    let Some(after) = latest.checked_add(1) else {
+        return Err(WriteError::Array {
+            path: dir.clone(),
+            what: format!(
+                "a file there has the last possible timestamp ({latest}): a new file cannot \
+                 come after it, so nothing was written (a timestamp given explicitly is taken \
+                 as it is, but that file overrides what comes before it)"
+            ),
+        });
+    };
     // Wait out the millisecond of the latest file rather than stamp a file
     // in the future (a reader opening "now" would not see it yet), unless
     // the latest is far ahead (timestamps given by hand).
     loop {
         let now = now_ms();
-        if now > latest || latest > now + 1000 {
-            return now.max(latest + 1);
+        if now > latest || latest > now.saturating_add(1000) {
+            return Ok(now.max(after));
         }
         std::thread::sleep(std::time::Duration::from_millis(1));
     }

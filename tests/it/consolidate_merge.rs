@@ -318,8 +318,13 @@ fn the_in_order_writer_refuses_cells_out_of_order_and_leaves_nothing() {
     assert!(matches!(err, WriteError::OutOfOrder { cell: 2 }), "{err}");
     drop(w);
     assert_eq!(listing(&array), before, "the refused write left files");
-    // In order, with a repeated coordinate: the later cell is kept.
-    let mut w = FragmentWriter::sparse_in_order(&array, WriteOptions::default()).unwrap();
+    // In order, with a repeated coordinate: the later cell is kept (as
+    // consolidation asks; by default the write is refused).
+    let keep = WriteOptions {
+        keep_last_duplicate: true,
+        ..WriteOptions::default()
+    };
+    let mut w = FragmentWriter::sparse_in_order(&array, keep).unwrap();
     w.write(&cols(&[-50, -50, 20], &[5, 5, 5])).unwrap();
     let info = w.finish().unwrap();
     assert_eq!((info.cells, info.duplicates_dropped), (2, 1));

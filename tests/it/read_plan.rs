@@ -308,6 +308,8 @@ fn batches_within_a_small_budget_give_the_cells_of_one_read_in_order() {
             .collect();
         let opts = WriteOptions {
             timestamp: Some(10 + t as u64),
+            // The coordinates repeat (every 100 cells): the last one kept.
+            keep_last_duplicate: true,
             ..WriteOptions::default()
         };
         let mut w = FragmentWriter::sparse(&p, opts).unwrap();

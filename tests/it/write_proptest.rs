@@ -455,6 +455,10 @@ fn write_case(c: &Case, path: &std::path::Path) -> Vec<Value> {
         // column-major tile order spill waiting tiles.
         sort_memory: 64,
         pending_memory: 64,
+        // Repeated coordinates of an array without duplicates: the last
+        // written wins (by default such a write is refused, as the engine
+        // refuses it).
+        keep_last_duplicate: true,
         ..Default::default()
     };
     let mut rows: Vec<(String, Value)> = Vec::new();

@@ -74,6 +74,7 @@ impl FragmentWriter {
             Mode::Sparse {
                 sorter,
                 allows_dups,
+                refuse_dups,
                 capacity,
                 order,
                 ..
@@ -81,7 +82,7 @@ impl FragmentWriter {
                 let sorter = sorter
                     .take()
                     .ok_or_else(|| WriteError::cells("", "the writer has finished"))?;
-                let (dups, cap) = (*allows_dups, *capacity);
+                let (dups, refuse, cap) = (*allows_dups, *refuse_dups, *capacity);
                 let order = order.clone();
                 if self.received == 0 {
                     return Err(WriteError::cells("", "no cells to write"));
@@ -105,7 +106,13 @@ impl FragmentWriter {
                                     .iter()
                                     .zip(&owned.fields[..n_dim])
                                     .all(|(a, b)| a.0 == b.0);
-                            if same {
+                            if same && refuse {
+                                err = Some(super::sparse::duplicate(
+                                    &self.fields[n_attr..],
+                                    &owned.fields,
+                                ));
+                                return Err(WriteError::cells("", "stopped"));
+                            } else if same {
                                 dropped += 1;
                             } else if let Some(set) = tb.push(&p.fields, &order) {
                                 if let Err(e) = self.queue(set) {

@@ -10,8 +10,10 @@
 //! Sparse fragments take cells in any order; they are sorted into the
 //! global order (space tiles in tile order, then cell order; or Hilbert
 //! order) with bounded memory (sorted runs spilled to scratch files and
-//! merged), duplicates dropped unless the schema allows them (the last
-//! written wins), and cut into tiles of `capacity` cells.
+//! merged), and cut into tiles of `capacity` cells. Cells of one coordinate
+//! in an array without duplicates fail the write, as the engine's writer
+//! refuses them, unless [`WriteOptions::keep_last_duplicate`] (the last
+//! given wins: consolidation, where newer cells replace older ones).
 //!
 //! Tiles are filtered in parallel (a batch of tiles at a time) and written
 //! one after the other. The commit protocol: every file of the fragment
@@ -232,6 +234,7 @@ impl FragmentWriter {
                 sorter: None,
                 in_order: None,
                 allows_dups: schema.allows_dups.unwrap_or(0) != 0,
+                refuse_dups: schema.allows_dups.unwrap_or(0) == 0 && !opts.keep_last_duplicate,
                 capacity: schema.capacity.max(1),
             },
         };
@@ -252,7 +255,7 @@ impl FragmentWriter {
                 let t = util::next_timestamp(
                     opts.timestamp,
                     &[frag_parent.clone(), commit_dir.clone()],
-                );
+                )?;
                 (t, t)
             }
         };
@@ -526,6 +529,7 @@ impl FragmentWriter {
             sorter,
             in_order,
             allows_dups,
+            refuse_dups,
             ..
         } = &mut self.mode
         else {
@@ -545,7 +549,15 @@ impl FragmentWriter {
                 view.push(cell(fi, f, i));
             }
             match (in_order.as_mut(), sorter.as_mut()) {
-                (Some(s), _) => full.extend(s.push(&view, order, *allows_dups, index)?),
+                (Some(s), _) => {
+                    let dup = s.push(&view, order, *allows_dups, *refuse_dups, index)?;
+                    match dup {
+                        Pushed::Cell(set) => full.extend(set),
+                        Pushed::Duplicate => {
+                            return Err(duplicate(&self.fields[n_attr..], &view));
+                        }
+                    }
+                }
                 (None, Some(s)) => s.push(&view)?,
                 (None, None) => unreachable!("a sparse writer sorts or takes cells in order"),
             }

@@ -147,6 +147,36 @@ impl SparseTiles {
     }
 }
 
+/// What [`InOrder::push`] did with a cell.
+pub(super) enum Pushed {
+    /// Took it; a tile it filled.
+    Cell(Option<RawSet>),
+    /// Refused it: it has the coordinates of the cell before it.
+    Duplicate,
+}
+
+/// The error of cells of one coordinate in an array without duplicates.
+pub(super) fn duplicate<B: AsRef<[u8]>>(dims: &[WField], cell: &[(B, u8)]) -> WriteError {
+    let coords: Vec<String> = dims
+        .iter()
+        .zip(cell)
+        .map(|(d, (b, _))| {
+            format!(
+                "{}={}",
+                d.name,
+                crate::value::cell(d.info.datatype, b.as_ref())
+            )
+        })
+        .collect();
+    WriteError::cells(
+        "coordinates",
+        format!(
+            "({}) given more than once; the array does not allow duplicates, and the engine refuses such a write",
+            coords.join(", ")
+        ),
+    )
+}
+
 impl InOrder {
     pub(super) fn new(tiles: SparseTiles, fields: usize) -> Self {
         InOrder {
@@ -160,14 +190,16 @@ impl InOrder {
     }
 
     /// Takes a cell (sorter layout), which must not come before the last
-    /// one; returns a full tile.
+    /// one; returns a full tile, or (with `refuse_dups`) that the cell has
+    /// the last one's coordinates.
     pub(super) fn push(
         &mut self,
         cell: &[(&[u8], u8)],
         order: &GlobalOrder,
         allows_dups: bool,
+        refuse_dups: bool,
         index: u64,
-    ) -> WriteResult<Option<RawSet>> {
+    ) -> WriteResult<Pushed> {
         let n_dim = self.tiles.n_dim;
         order.key_into(|d| order.coord(d, cell[d].0), &mut self.key);
         let mut full = None;
@@ -189,6 +221,9 @@ impl InOrder {
                     .iter()
                     .zip(&cell[..n_dim])
                     .all(|(a, b)| a.0 == b.0);
+            if same && refuse_dups {
+                return Ok(Pushed::Duplicate);
+            }
             if same {
                 self.dropped += 1;
             } else {
@@ -202,7 +237,7 @@ impl InOrder {
         }
         std::mem::swap(&mut self.last_key, &mut self.key);
         self.has_last = true;
-        Ok(full)
+        Ok(Pushed::Cell(full))
     }
 
     /// The last cell into its tile, and the tile the cells end in.

@@ -49,6 +49,11 @@ pub struct WriteOptions {
     /// encryption filter after the schema's filters and every generic tile
     /// of the fragment metadata is encrypted, as the engine writes them.
     pub encryption_key: Option<[u8; 32]>,
+    /// Sparse arrays without duplicates: cells of one coordinate given to
+    /// one write keep the last one (consolidation merges newer cells over
+    /// older ones). `false` (the default): such a write fails naming the
+    /// coordinate, as the engine refuses it.
+    pub keep_last_duplicate: bool,
 }
 
 impl std::fmt::Debug for WriteOptions {
@@ -60,7 +65,8 @@ impl std::fmt::Debug for WriteOptions {
             .field("timestamp_range", &self.timestamp_range)
             .field("sort_memory", &self.sort_memory)
             .field("pending_memory", &self.pending_memory)
-            .field("scratch_dir", &self.scratch_dir);
+            .field("scratch_dir", &self.scratch_dir)
+            .field("keep_last_duplicate", &self.keep_last_duplicate);
         #[cfg(feature = "fail-points")]
         d.field("fail_after", &self.fail_after);
         d.field("encryption_key", &self.encryption_key.map(|_| "<set>"))
@@ -80,6 +86,7 @@ impl Default for WriteOptions {
             #[cfg(feature = "fail-points")]
             fail_after: None,
             encryption_key: None,
+            keep_last_duplicate: false,
         }
     }
 }
@@ -292,6 +299,9 @@ pub(super) enum Mode {
         /// Cells given in global order ([`FragmentWriter::sparse_in_order`]).
         in_order: Option<Box<InOrder>>,
         allows_dups: bool,
+        /// Whether cells of one coordinate fail the write (no duplicates
+        /// allowed, and not [`WriteOptions::keep_last_duplicate`]).
+        refuse_dups: bool,
         capacity: u64,
     },
 }
