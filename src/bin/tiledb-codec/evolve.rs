@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::out::outln;
 use serde_json::Value as Json;
 use tiledb_codec::maintain::evolve::{latest_schema, EvolveOptions, SchemaEvolution};
 use tiledb_codec::model::{json, Schema};
@@ -202,8 +203,8 @@ pub fn run(args: &EvolveArgs) -> Result<(), String> {
     let path =
         tiledb_codec::maintain::evolve(&args.array, &ev, &opts).map_err(|e| e.to_string())?;
     for d in done {
-        println!("{d}");
+        outln!("{d}")?;
     }
-    println!("new schema {}", path.display());
+    outln!("new schema {}", path.display())?;
     Ok(())
 }

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::out::outln;
 use clap::Subcommand;
 use tiledb_codec::format::ObjectType;
 use tiledb_codec::maintain::group::{self, GroupMember, GroupOptions, NewMember};
@@ -87,7 +88,7 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
     match cmd {
         GroupCommand::Create { path } => {
             group::create_group(path).map_err(|e| e.to_string())?;
-            println!("created group {}", path.display());
+            outln!("created group {}", path.display())?;
         }
         GroupCommand::Add {
             group,
@@ -103,12 +104,12 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
             };
             let (m, file) =
                 group::add_member(group, &new, &change.options()).map_err(|e| e.to_string())?;
-            println!(
+            outln!(
                 "{}: added {} in __group/{}",
                 group.display(),
                 describe(&m),
                 file.file_name().unwrap_or_default().to_string_lossy()
-            );
+            )?;
         }
         GroupCommand::Remove {
             group,
@@ -117,12 +118,12 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
         } => {
             let (m, file) = group::remove_member(group, name_or_uri, &change.options())
                 .map_err(|e| e.to_string())?;
-            println!(
+            outln!(
                 "{}: removed {} in __group/{}",
                 group.display(),
                 describe(&m),
                 file.file_name().unwrap_or_default().to_string_lossy()
-            );
+            )?;
         }
         GroupCommand::List { group, json, key } => {
             let opts: ReadOptions = key.options();
@@ -139,13 +140,10 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
                         })
                     })
                     .collect();
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&v).expect("JSON values serialize")
-                );
+                crate::out::json(&serde_json::Value::Array(v))?;
             } else {
                 for m in &ms {
-                    println!("{}", describe(m));
+                    outln!("{}", describe(m))?;
                 }
             }
         }

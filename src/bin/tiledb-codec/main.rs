@@ -17,7 +17,10 @@ use tiledb_codec::write::{self, CellFormat, ImportOptions, ImportSummary};
 use tiledb_codec::ReadOptions;
 use tiledb_codec::{inspect, verify, Error};
 
+mod out;
 mod progress;
+
+use out::outln;
 
 use progress::{Bars, ReadProgress};
 #[cfg(feature = "ballista")]
@@ -323,10 +326,9 @@ fn run_export(
     };
     let mut query = export::query(attrs, sub);
     select.apply(&reader, &mut query)?;
-    let stdout = std::io::stdout();
     let sink: Box<dyn Write> = match output {
         Some(p) => Box::new(std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
-        None => Box::new(stdout.lock()),
+        None => Box::new(out::Writer),
     };
     let mut out = BufWriter::new(sink);
     let written = match format {
@@ -361,8 +363,7 @@ fn run_scan(
     let err = |e: Error| e.to_string();
     let reader = store::reader(array, None, opts)?;
     if open_only {
-        println!("fragments {}", reader.fragments.len());
-        return Ok(());
+        return outln!("fragments {}", reader.fragments.len());
     }
     let summary = if select.any() {
         // The query's cells, batch by batch.
@@ -381,14 +382,13 @@ fn run_scan(
             checksum: s.checksum,
         }
     };
-    println!(
+    outln!(
         "cells {} bytes {} checksum {:016x} fragments {}",
         summary.cells,
         summary.bytes,
         summary.checksum,
         reader.fragments.len()
-    );
-    Ok(())
+    )
 }
 
 /// The schema object of a schema file: the `"schema"` member of the whole
@@ -499,12 +499,11 @@ fn run_aggregate(
         query.condition = Some(QueryCondition::parse(c).map_err(|e| e.to_string())?);
     }
     let values = aggregate(&reader, &query, &aggs).map_err(|e| e.to_string())?;
-    let mut out = serde_json::Map::new();
+    let mut results = serde_json::Map::new();
     for (e, v) in exprs.iter().zip(values) {
-        out.insert(e.clone(), v.json());
+        results.insert(e.clone(), v.json());
     }
-    println!("{}", serde_json::Value::Object(out));
-    Ok(())
+    outln!("{}", serde_json::Value::Object(results))
 }
 
 /// `inspect`: the summary of an array (or a tree of what another path
@@ -527,35 +526,44 @@ fn run_inspect(
         let picture = tiledb_codec::svg::fragment_layout(&s)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         std::fs::write(file, picture).map_err(|e| format!("{}: {e}", file.display()))?;
-        eprintln!("wrote {} ({} fragments)", file.display(), s.fragments.len());
+        out::warn(&format!(
+            "wrote {} ({} fragments)",
+            file.display(),
+            s.fragments.len()
+        ));
         if !json {
             return Ok(());
         }
     }
     if json {
         let v = inspect::inspect_json(path, opts).map_err(|e| e.to_string())?;
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&v).expect("JSON values serialize")
-        );
+        out::json(&v)
     } else if array {
         let s = ArraySummary::read(path, opts).map_err(|e| e.to_string())?;
-        print!("{s}");
+        out::text(&s.to_string())
     } else {
         let v = inspect::inspect_json(path, opts).map_err(|e| e.to_string())?;
-        print!("{}", tiledb_codec::summary::tree(&v));
+        out::text(&tiledb_codec::summary::tree(&v))
     }
-    Ok(())
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let bars = Bars::new(cli.quiet);
     let code = run(cli.command, &bars);
+    out::flush();
     if cli.stats {
         store::print_stats();
     }
-    code
+    match out::failure() {
+        // The reader went away: say nothing, as a producer SIGPIPE ended.
+        Some(None) => ExitCode::from(out::BROKEN_PIPE_STATUS),
+        Some(Some(e)) => {
+            out::error(&e);
+            ExitCode::FAILURE
+        }
+        None => code,
+    }
 }
 
 fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
@@ -565,7 +573,7 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
     } {
         for a in std::env::args_os().skip(1) {
             if let Err(e) = store::refuse(name, Path::new(&a)) {
-                eprintln!("error: {e}");
+                out::error(&e.to_string());
                 return ExitCode::FAILURE;
             }
         }
@@ -651,27 +659,25 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
         Command::Verify { array, key } => {
             match store::staged(&array.clone(), true, false, |local| {
                 verify::verify_with(local, &key.options(), &**bars).map_err(|e| e.to_string())
-            }) {
-                Ok(report) => {
-                    println!(
-                        "{} fragments, {} fields, {} tiles checked, {} problems",
-                        report.fragments,
-                        report.fields,
-                        report.tiles,
-                        report.problems.len()
-                    );
-                    for w in &report.warnings {
-                        println!("warning: {}: {}", w.path.display(), w.what);
-                    }
-                    for p in &report.problems {
-                        println!("problem: {}: {}", p.path.display(), p.what);
-                    }
-                    if report.ok() {
-                        Ok(())
-                    } else {
-                        return ExitCode::FAILURE;
-                    }
+            })
+            .and_then(|report| {
+                outln!(
+                    "{} fragments, {} fields, {} tiles checked, {} problems",
+                    report.fragments,
+                    report.fields,
+                    report.tiles,
+                    report.problems.len()
+                )?;
+                for w in &report.warnings {
+                    outln!("warning: {}: {}", w.path.display(), w.what)?;
                 }
+                for p in &report.problems {
+                    outln!("problem: {}: {}", p.path.display(), p.what)?;
+                }
+                Ok(report.ok())
+            }) {
+                Ok(true) => Ok(()),
+                Ok(false) => return ExitCode::FAILURE,
                 Err(e) => Err(e),
             }
         }
@@ -691,17 +697,17 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
                 bars,
             )
         })
-        .map(|s| {
+        .and_then(|s| {
             let created = if s.created { "new" } else { "existing" };
             match &s.fragment {
-                Some(f) => println!(
+                Some(f) => outln!(
                     "imported {} cells into {} array {}: fragment {}",
                     s.cells,
                     created,
                     array.display(),
                     f.name
                 ),
-                None => println!(
+                None => outln!(
                     "imported 0 cells into {} array {}: no fragment written",
                     created,
                     array.display()
@@ -724,7 +730,10 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            // A failed standard output is reported once, by `main`.
+            if out::failure().is_none() {
+                out::error(&e);
+            }
             ExitCode::FAILURE
         }
     }

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::out::outln;
 use clap::{Args, Subcommand};
 use tiledb_codec::maintain::meta;
 use tiledb_codec::summary::format_values;
@@ -80,21 +81,21 @@ pub fn run(args: &MetaArgs) -> Result<(), String> {
                 .ok_or_else(|| format!("--type {datatype}: not a TileDB datatype"))?;
             let bytes = meta::parse_metadata_value(dt, value).map_err(|e| format!("{key}: {e}"))?;
             let file = meta::put(path, key, dt, &bytes, &opts).map_err(|e| e.to_string())?;
-            println!(
+            outln!(
                 "{}: put {key} ({}) = {} in {}",
                 path.display(),
                 dt.name(),
                 format_values(dt, &bytes),
                 shown(path, &file)
-            );
+            )?;
         }
         MetaAction::Delete { key } => {
             let file = meta::delete(path, key, &opts).map_err(|e| e.to_string())?;
-            println!(
+            outln!(
                 "{}: deleted {key} in {}",
                 path.display(),
                 shown(path, &file)
-            );
+            )?;
         }
         MetaAction::List { json } => {
             let read = ReadOptions {
@@ -115,18 +116,14 @@ pub fn run(args: &MetaArgs) -> Result<(), String> {
                         )
                     })
                     .collect();
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&serde_json::Value::Object(obj))
-                        .expect("JSON values serialize")
-                );
+                crate::out::json(&serde_json::Value::Object(obj))?;
             } else {
                 for (k, v) in &md {
-                    println!(
+                    outln!(
                         "{k} ({}) = {}",
                         v.datatype.name(),
                         format_values(v.datatype, &v.bytes)
-                    );
+                    )?;
                 }
             }
         }

@@ -12,7 +12,9 @@ use tiledb_codec::Progress;
 /// is unknown).
 pub struct Bars {
     draw: bool,
-    /// `--quiet` was given: no bars, and no log lines either.
+    /// `--quiet` was given: no bars, and no log lines either (read by the
+    /// ballista commands only).
+    #[cfg_attr(not(feature = "ballista"), allow(dead_code))]
     pub quiet: bool,
     current: Mutex<Option<ProgressBar>>,
 }

@@ -99,7 +99,7 @@ async fn run_async(args: &SqlArgs) -> Result<(), String> {
     let df = ctx.sql(&args.query).await.map_err(|e| e.to_string())?;
     let sink: Box<dyn Write> = match &args.output {
         Some(p) => Box::new(std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
-        None => Box::new(std::io::stdout().lock()),
+        None => Box::new(crate::out::Writer),
     };
     let mut out = std::io::BufWriter::new(sink);
     let io = |e: std::io::Error| format!("writing the result: {e}");

@@ -1,0 +1,176 @@
+//! Issue 22, "Nothing lost, nothing escapes", at the command line: the
+//! binary as a process, with a reader that goes away, a full disk, names
+//! that hold terminal escapes, FIFOs inside arrays, keys kept off the
+//! command line, and the smaller messages.
+
+mod common;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tiledb-codec"))
+}
+
+/// A fresh folder under the temporary directory.
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tiledb-codec-i22-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A copy of a fixture in `dir`.
+fn copy_fixture(fixture: &str, dir: &Path) -> PathBuf {
+    let to = dir.join(fixture.replace('/', "_"));
+    common::copy_dir(&common::root().join("tests/fixtures").join(fixture), &to);
+    to
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Waits for `child` at most `secs` seconds (then kills it and fails),
+/// reading its standard output and error meanwhile.
+fn finish(mut child: Child, secs: u64, what: &str) -> (ExitStatus, Vec<u8>, String) {
+    let mut out = child.stdout.take();
+    let mut err = child.stderr.take();
+    let out_t = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        if let Some(o) = out.as_mut() {
+            let _ = o.read_to_end(&mut v);
+        }
+        v
+    });
+    let err_t = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        if let Some(e) = err.as_mut() {
+            let _ = e.read_to_end(&mut v);
+        }
+        v
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if start.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {secs} s (killed)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stdout = out_t.join().unwrap();
+    let stderr = String::from_utf8_lossy(&err_t.join().unwrap()).into_owned();
+    (status, stdout, stderr)
+}
+
+/// Runs the binary with `args`, at most 60 s.
+fn run(args: &[&str]) -> (ExitStatus, Vec<u8>, String) {
+    let child = bin()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    finish(child, 60, &format!("{args:?}"))
+}
+
+/// Runs the binary with its standard output a pipe whose reader takes one
+/// byte and goes away.
+fn closed_pipe(args: &[&str]) -> (ExitStatus, String) {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = child.stdout.take().unwrap();
+    let mut one = [0u8; 1];
+    reader.read_exact(&mut one).unwrap();
+    drop(reader);
+    let (status, _, stderr) = finish(child, 60, &format!("{args:?} | head -c1"));
+    (status, stderr)
+}
+
+/// Runs the binary with its standard output on `/dev/full`.
+fn full_disk(args: &[&str]) -> (ExitStatus, String) {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let child = bin()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (status, _, stderr) = finish(child, 60, &format!("{args:?} >/dev/full"));
+    (status, stderr)
+}
+
+/// Item 1: standard output that fails never panics. A closed pipe ends
+/// the command quietly with status 141 (as SIGPIPE would); a full disk is
+/// an error naming standard output, status 1.
+#[test]
+fn failing_standard_output() {
+    let dir = scratch("stdout");
+    let array = copy_fixture("v22/dense_int_1d", &dir);
+    // One metadata value of 100 KB makes every listing longer than a pipe holds.
+    let big = "x".repeat(100_000);
+    let (st, _, err) = run(&[
+        "meta",
+        s(&array),
+        "put",
+        "big",
+        &big,
+        "--type",
+        "STRING_UTF8",
+    ]);
+    assert!(st.success(), "meta put: {err}");
+    let chunked = common::root().join("tests/fixtures/v22/sparse_chunked");
+    let group = common::root().join("tests/fixtures/v22/group_basic");
+
+    for args in [
+        vec!["inspect", s(&array)],
+        vec!["inspect", "--json", s(&array)],
+        vec!["meta", s(&array), "list"],
+        vec!["meta", s(&array), "list", "--json"],
+        vec!["export", s(&chunked)],
+        vec!["export", "--format", "csv", s(&chunked)],
+    ] {
+        let (st, err) = closed_pipe(&args);
+        assert!(!err.contains("panicked"), "{args:?} | head -c1: {err}");
+        assert_eq!(st.code(), Some(141), "{args:?} | head -c1: {st:?}, {err}");
+        assert_eq!(err, "", "{args:?} | head -c1 prints nothing more");
+    }
+
+    for args in [
+        vec!["group", "list", s(&group)],
+        vec!["group", "list", "--json", s(&group)],
+        vec!["aggregate", s(&array), "count(*)"],
+        vec!["scan", s(&array)],
+        vec!["scan", "--open-only", s(&array)],
+        vec!["verify", s(&array)],
+        vec!["inspect", s(&array)],
+        vec!["inspect", "--json", s(&array)],
+        vec!["meta", s(&array), "list"],
+        vec!["export", s(&array)],
+    ] {
+        let (st, err) = full_disk(&args);
+        assert!(!err.contains("panicked"), "{args:?} >/dev/full: {err}");
+        assert_eq!(st.code(), Some(1), "{args:?} >/dev/full: {err}");
+        assert!(
+            err.contains("standard output") && err.contains("No space left on device"),
+            "{args:?} >/dev/full: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
