@@ -174,3 +174,152 @@ fn failing_standard_output() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The bytes a terminal would obey: ESC, DEL, and the C1 CSI (as UTF-8).
+fn raw_controls(b: &[u8]) -> Option<&'static str> {
+    if b.contains(&0x1b) {
+        Some("ESC")
+    } else if b.contains(&0x7f) {
+        Some("DEL")
+    } else if b.windows(2).any(|w| w == [0xc2, 0x9b]) {
+        Some("U+009B")
+    } else {
+        None
+    }
+}
+
+/// Runs `args` and checks that neither output holds a raw control from
+/// the array's names; returns the status, standard output and error.
+fn clean(args: &[&str]) -> (ExitStatus, String, String) {
+    let (st, out, err) = run(args);
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    if let Some(c) = raw_controls(&out) {
+        panic!(
+            "{args:?}: a raw {c} on standard output: {:?}",
+            String::from_utf8_lossy(&out)
+        );
+    }
+    if let Some(c) = raw_controls(err.as_bytes()) {
+        panic!("{args:?}: a raw {c} on standard error: {err:?}");
+    }
+    (st, String::from_utf8_lossy(&out).into_owned(), err)
+}
+
+/// Item 3: names and strings from an array (attribute, dimension and
+/// enumeration names and values, metadata keys and values, group member
+/// names) that hold terminal escapes are printed escaped, in human text and
+/// in error messages; JSON stays valid and equal to the names.
+#[test]
+fn terminal_escapes_from_the_data() {
+    const CLS: &str = "\u{1b}[2J";
+    let dir = scratch("escapes");
+    let (st, out, err) = run(&[
+        "inspect",
+        "--json",
+        s(&common::root().join("tests/fixtures/v22/enumerations")),
+    ]);
+    assert!(st.success(), "{err}");
+    let whole: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let mut schema = whole["schema"].clone();
+    let dim = format!("{}{CLS}", schema["dimensions"][0]["name"].as_str().unwrap());
+    schema["dimensions"][0]["name"] = dim.clone().into();
+    schema["attributes"][0]["name"] = format!("color{CLS}").into();
+    schema["attributes"][0]["enumeration"] = format!("colors{CLS}").into();
+    let colors = schema["enumerations"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|e| e["name"] == "colors")
+        .unwrap();
+    colors["name"] = format!("colors{CLS}").into();
+    colors["values"][0] = format!("red{CLS}").into();
+    let schema_file = dir.join("schema.json");
+    std::fs::write(&schema_file, schema.to_string()).unwrap();
+    let array = dir.join("arr");
+    let cells = dir.join("cells.ndjson");
+    let lo = schema["dimensions"][0]["domain"][0].clone();
+    let cell = serde_json::json!({ dim.clone(): lo, format!("color{CLS}"): 0,
+        "size": 10, "x": 1.5 });
+    std::fs::write(&cells, format!("{cell}\n")).unwrap();
+    let (st, _, err) = clean(&[
+        "import",
+        s(&array),
+        "--schema",
+        s(&schema_file),
+        "--cells",
+        s(&cells),
+    ]);
+    assert!(st.success(), "import: {err}");
+
+    let keys = [format!("k{CLS}"), "del\u{7f}".into(), "csi\u{9b}1m".into()];
+    for k in &keys {
+        let (st, _, err) = clean(&[
+            "meta",
+            s(&array),
+            "put",
+            k,
+            &format!("v{CLS}"),
+            "--type",
+            "STRING_UTF8",
+        ]);
+        assert!(st.success(), "meta put: {err}");
+    }
+    let group = dir.join("g");
+    let (st, _, err) = clean(&["group", "create", s(&group)]);
+    assert!(st.success(), "{err}");
+    let member = format!("m{CLS}");
+    let (st, _, err) = clean(&["group", "add", s(&group), s(&array), "--name", &member]);
+    assert!(st.success(), "{err}");
+
+    // Human text: every name shown, escaped.
+    let (st, out, err) = clean(&["inspect", s(&array)]);
+    assert!(st.success(), "{err}");
+    for shown in [
+        "color\\x1b[2J",
+        "colors\\x1b[2J",
+        "k\\x1b[2J",
+        "del\\x7f",
+        "csi\\u{9b}1m",
+    ] {
+        assert!(out.contains(shown), "inspect shows {shown}: {out}");
+    }
+    let (st, out, err) = clean(&["meta", s(&array), "list"]);
+    assert!(st.success() && out.contains("k\\x1b[2J"), "{out} {err}");
+    let (st, out, err) = clean(&["group", "list", s(&group)]);
+    assert!(st.success() && out.contains("m\\x1b[2J"), "{out} {err}");
+    let (st, out, err) = clean(&["inspect", s(&group)]);
+    assert!(st.success() && out.contains("m\\x1b[2J"), "{out} {err}");
+    let (st, _, err) = clean(&["verify", s(&array)]);
+    assert!(st.success(), "{err}");
+    let (st, _, err) = clean(&["scan", s(&array)]);
+    assert!(st.success(), "{err}");
+    let (st, _, err) = clean(&["meta", s(&array), "delete", &keys[0]]);
+    assert!(st.success(), "{err}");
+
+    // JSON: valid, the names as they are.
+    let (st, out, err) = clean(&["inspect", "--json", s(&array)]);
+    assert!(st.success(), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["schema"]["attributes"][0]["name"], format!("color{CLS}"));
+    let (st, out, _) = clean(&["meta", s(&array), "list", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(st.success() && v.get("csi\u{9b}1m").is_some() && v.get("del\u{7f}").is_some());
+    let (st, out, _) = clean(&["group", "list", "--json", s(&group)]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(st.success() && v[0]["name"] == member.as_str(), "{v}");
+
+    // Errors that name what the array holds.
+    for args in [
+        vec!["export", s(&array), "--where", "nothing > 1"],
+        vec!["export", s(&array), "--range", "nothing=1:2"],
+        vec!["aggregate", s(&array), "sum(nothing)"],
+        vec!["export", s(&array), "--attrs", "nothing"],
+        vec!["meta", s(&array), "delete", &keys[0]],
+        vec!["group", "remove", s(&group), "nothing\u{1b}[2J"],
+    ] {
+        let (st, _, err) = clean(&args);
+        assert_eq!(st.code(), Some(1), "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,6 +6,7 @@ use crate::out::outln;
 use clap::Subcommand;
 use tiledb_codec::format::ObjectType;
 use tiledb_codec::maintain::group::{self, GroupMember, GroupOptions, NewMember};
+use tiledb_codec::summary::escape_controls;
 use tiledb_codec::ReadOptions;
 
 /// The group commands.
@@ -76,9 +77,11 @@ fn type_name(code: u8) -> String {
 fn describe(m: &GroupMember) -> String {
     format!(
         "{} {} {}{}",
-        m.name.as_deref().unwrap_or("(unnamed)"),
+        m.name
+            .as_deref()
+            .map_or("(unnamed)".into(), escape_controls),
         type_name(m.object_type),
-        m.uri,
+        escape_controls(&m.uri),
         if m.relative { " (relative)" } else { "" }
     )
 }

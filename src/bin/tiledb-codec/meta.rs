@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use crate::out::outln;
 use clap::{Args, Subcommand};
 use tiledb_codec::maintain::meta;
-use tiledb_codec::summary::format_values;
+use tiledb_codec::summary::{escape_controls, format_values};
 use tiledb_codec::write::MetadataOptions;
 use tiledb_codec::ReadOptions;
 
@@ -82,8 +82,9 @@ pub fn run(args: &MetaArgs) -> Result<(), String> {
             let bytes = meta::parse_metadata_value(dt, value).map_err(|e| format!("{key}: {e}"))?;
             let file = meta::put(path, key, dt, &bytes, &opts).map_err(|e| e.to_string())?;
             outln!(
-                "{}: put {key} ({}) = {} in {}",
+                "{}: put {} ({}) = {} in {}",
                 path.display(),
+                escape_controls(key),
                 dt.name(),
                 format_values(dt, &bytes),
                 shown(path, &file)
@@ -92,8 +93,9 @@ pub fn run(args: &MetaArgs) -> Result<(), String> {
         MetaAction::Delete { key } => {
             let file = meta::delete(path, key, &opts).map_err(|e| e.to_string())?;
             outln!(
-                "{}: deleted {key} in {}",
+                "{}: deleted {} in {}",
                 path.display(),
+                escape_controls(key),
                 shown(path, &file)
             )?;
         }
@@ -120,7 +122,8 @@ pub fn run(args: &MetaArgs) -> Result<(), String> {
             } else {
                 for (k, v) in &md {
                     outln!(
-                        "{k} ({}) = {}",
+                        "{} ({}) = {}",
+                        escape_controls(k),
                         v.datatype.name(),
                         format_values(v.datatype, &v.bytes)
                     )?;

@@ -12,9 +12,18 @@
 //! - any other failure (a full disk, `>/dev/full`): `error: standard
 //!   output: ...` on standard error and status 1.
 //!
+//! Human text (`line`, `text`, `error`, `warn`) has its control characters
+//! escaped ([`escape_controls`], line breaks kept), so nothing an array
+//! holds can move the cursor or clear a terminal; names and strings from
+//! arrays are escaped where they are formatted, line breaks too. JSON
+//! (`json`) is valid JSON whose strings escape every control character.
+//! Raw data (`Writer`: NDJSON, CSV, Arrow) goes out as it is.
+//!
 
 use std::io::{self, BufWriter, Write};
 use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use tiledb_codec::summary::escape_controls;
 
 /// The exit status of a command whose reader went away (128 + SIGPIPE).
 pub const BROKEN_PIPE_STATUS: u8 = 141;
@@ -58,9 +67,21 @@ fn write_all(bytes: &[u8]) -> Result<(), String> {
     stdout().write_all(bytes).map_err(failed)
 }
 
-/// Prints human text.
+/// `s` with the control characters of each line escaped.
+fn escaped_lines(s: &str) -> String {
+    let mut shown = String::with_capacity(s.len());
+    for (i, l) in s.split('\n').enumerate() {
+        if i > 0 {
+            shown.push('\n');
+        }
+        shown.push_str(&escape_controls(l));
+    }
+    shown
+}
+
+/// Prints human text: control characters escaped, line breaks kept.
 pub fn text(s: &str) -> Result<(), String> {
-    write_all(s.as_bytes())
+    write_all(escaped_lines(s).as_bytes())
 }
 
 /// Prints one line of human text (see [`text`]).
@@ -69,11 +90,23 @@ pub fn line(s: impl AsRef<str>) -> Result<(), String> {
     write_all(b"\n")
 }
 
-/// Prints a JSON value, pretty, on lines of its own.
+/// Prints a JSON value, pretty, on lines of its own. serde escapes the C0
+/// controls in strings; DEL and the C1 controls, which it leaves, are
+/// escaped here too (`\u007f`): outside strings JSON has no place for
+/// them, so the text stays valid JSON and means the same.
 pub fn json(v: &serde_json::Value) -> Result<(), String> {
     let s = serde_json::to_string_pretty(v).map_err(|e| format!("JSON: {e}"))?;
-    write_all(s.as_bytes())?;
-    write_all(b"\n")
+    let mut shown = String::with_capacity(s.len() + 1);
+    for c in s.chars() {
+        if c.is_control() && !c.is_ascii() || c == '\u{7f}' {
+            use std::fmt::Write as _;
+            let _ = write!(shown, "\\u{:04x}", c as u32);
+        } else {
+            shown.push(c);
+        }
+    }
+    shown.push('\n');
+    write_all(shown.as_bytes())
 }
 
 /// Standard output for data written as it is (export, SQL results).
@@ -106,15 +139,16 @@ pub fn failure() -> Option<Option<String>> {
     })
 }
 
-/// Prints `error: MESSAGE` on standard error; a standard error that fails
-/// is not an error more.
+/// Prints `error: MESSAGE` on standard error, control characters escaped
+/// (line breaks kept); a standard error that fails is not an error more.
 pub fn error(message: &str) {
     warn(&format!("error: {message}"));
 }
 
-/// Prints a line on standard error, ignoring a failure.
+/// Prints a line on standard error, control characters escaped (line
+/// breaks kept), ignoring a failure.
 pub fn warn(message: &str) {
-    let _ = writeln!(io::stderr().lock(), "{message}");
+    let _ = writeln!(io::stderr().lock(), "{}", escaped_lines(message));
 }
 
 /// `outln!("...", args)`: [`line`] of the formatted text.
