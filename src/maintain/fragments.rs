@@ -601,7 +601,7 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
         if !opts.timestamp.contains(n.t1, n.t2) {
             continue;
         }
-        let bytes = std::fs::read(&v.path).map_err(|e| WriteError::io(&v.path, e))?;
+        let bytes = crate::storage::read_file(&v.path)?;
         let list: VacuumFile = decode_all(&bytes, &v.path, 0, ())?;
         for l in list.entries {
             let uri = String::from_utf8_lossy(&l.uri);
@@ -735,7 +735,7 @@ fn commits_to_ignore(
     };
     let mut ignored = std::collections::HashSet::new();
     for e in &dir.ignore_files {
-        let bytes = std::fs::read(&e.path).map_err(|x| WriteError::io(&e.path, x))?;
+        let bytes = crate::storage::read_file(&e.path)?;
         let f: IgnoreFile = decode_all(&bytes, &e.path, 0, ())?;
         ignored.extend(f.entries.iter().map(|l| last(&l.uri)));
     }
@@ -743,7 +743,7 @@ fn commits_to_ignore(
     // engine matches ignore lines to entries as text.
     let mut listed = std::collections::HashMap::new();
     for e in &dir.consolidated_commits {
-        let bytes = std::fs::read(&e.path).map_err(|x| WriteError::io(&e.path, x))?;
+        let bytes = crate::storage::read_file(&e.path)?;
         let c: ConsolidatedCommits = decode_all(&bytes, &e.path, 0, ())?;
         for l in &c.entries {
             listed
