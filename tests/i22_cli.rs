@@ -410,3 +410,159 @@ fn fifo_inside_an_array() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+const KEY: &str = "0123456789abcdeF0123456789abcdeF";
+const ENV_KEY: &str = "TILEDB_CODEC_ENCRYPTION_KEY";
+
+/// Runs the binary with `env` set (and the key variable otherwise unset).
+fn run_env(args: &[&str], env: Option<&str>) -> (ExitStatus, String, String) {
+    let mut cmd = bin();
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env_remove(ENV_KEY);
+    if let Some(v) = env {
+        cmd.env(ENV_KEY, v);
+    }
+    let (st, out, err) = finish(cmd.spawn().unwrap(), 60, &format!("{args:?}"));
+    (st, String::from_utf8_lossy(&out).into_owned(), err)
+}
+
+/// Every command path of the binary (`["group", "list"]`, ...), from its
+/// help.
+fn commands(prefix: &[&str]) -> Vec<Vec<String>> {
+    let mut args: Vec<&str> = prefix.to_vec();
+    args.push("--help");
+    let (_, help, _) = run_env(&args, None);
+    let mut out = vec![prefix.iter().map(|s| s.to_string()).collect::<Vec<_>>()];
+    let Some(list) = help.split("Commands:\n").nth(1) else {
+        return out;
+    };
+    for line in list.lines() {
+        if !line.starts_with("  ") || line.starts_with("   ") {
+            break;
+        }
+        let name = line.split_whitespace().next().unwrap();
+        if name == "help" {
+            continue;
+        }
+        let mut sub = prefix.to_vec();
+        sub.push(name);
+        out.extend(commands(&sub));
+    }
+    out
+}
+
+/// Item 2: a key from a file (`--encryption-key-file`, a trailing line
+/// break trimmed) or from `TILEDB_CODEC_ENCRYPTION_KEY`, on every command
+/// that takes `--encryption-key`; a key of the wrong length is never
+/// echoed back.
+#[test]
+fn encryption_key_off_the_command_line() {
+    let dir = scratch("keys");
+    let array = common::root().join("tests/fixtures/v22/encrypted_aes256gcm");
+    let key_file = dir.join("key");
+    std::fs::write(&key_file, format!("{KEY}\n")).unwrap();
+
+    // Every command with --encryption-key has --encryption-key-file too.
+    let mut with_key = 0;
+    for path in commands(&[]) {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let (_, help, _) = run_env(&args, None);
+        if help.contains("--encryption-key <") {
+            with_key += 1;
+            assert!(
+                help.contains("--encryption-key-file <FILE>"),
+                "{path:?}: {help}"
+            );
+            assert!(help.contains(ENV_KEY), "{path:?}: {help}");
+        }
+    }
+    assert!(with_key >= 15, "{with_key} commands take a key");
+
+    let a = s(&array);
+    let kf = s(&key_file);
+    for args in [
+        vec!["export", a],
+        vec!["inspect", a],
+        vec!["inspect", "--json", a],
+        vec!["scan", a],
+        vec!["verify", a],
+        vec!["aggregate", a, "count(*)"],
+        vec!["meta", a, "list"],
+    ] {
+        let (st, want, err) = run_env(
+            &[args.as_slice(), &["--encryption-key", KEY]].concat(),
+            None,
+        );
+        assert!(st.success(), "{args:?} --encryption-key: {err}");
+        let (st, _, err) = run_env(&args, None);
+        assert_eq!(st.code(), Some(1), "{args:?} without a key: {err}");
+        let (st, got, err) = run_env(
+            &[args.as_slice(), &["--encryption-key-file", kf]].concat(),
+            None,
+        );
+        assert!(st.success(), "{args:?} --encryption-key-file: {err}");
+        assert_eq!(got, want, "{args:?} --encryption-key-file");
+        let (st, got, err) = run_env(&args, Some(KEY));
+        assert!(st.success(), "{args:?} {ENV_KEY}: {err}");
+        assert_eq!(got, want, "{args:?} {ENV_KEY}");
+    }
+    // Writing commands take it too: a metadata put read back.
+    let copy = copy_fixture("v22/encrypted_aes256gcm", &dir);
+    let (st, _, err) = run_env(
+        &["meta", s(&copy), "put", "k", "7", "--type", "INT32"],
+        Some(KEY),
+    );
+    assert!(st.success(), "meta put with {ENV_KEY}: {err}");
+    let (st, out, err) = run_env(
+        &["meta", s(&copy), "list", "--encryption-key-file", kf],
+        None,
+    );
+    assert!(st.success() && out.contains("k (INT32) = 7"), "{out} {err}");
+
+    // Wrong lengths, from each source: the length said, the key not shown.
+    let secret = "not-the-key-SECRET";
+    let short_file = dir.join("short");
+    std::fs::write(&short_file, secret).unwrap();
+    for (args, env) in [
+        (vec!["export", a, "--encryption-key", secret], None),
+        (vec!["meta", a, "list", "--encryption-key", secret], None),
+        (
+            vec!["export", a, "--encryption-key-file", s(&short_file)],
+            None,
+        ),
+        (vec!["export", a], Some(secret)),
+        (vec!["group", "list", a], Some(secret)),
+    ] {
+        let (st, out, err) = run_env(&args, env);
+        assert!(!st.success(), "{args:?}");
+        assert!(
+            !out.contains("SECRET") && !err.contains("SECRET"),
+            "{args:?} echoes the key: {err}"
+        );
+        assert!(
+            err.contains("32 bytes") && err.contains("18"),
+            "{args:?}: {err}"
+        );
+    }
+    // A missing key file is named; a key given twice is refused.
+    let missing = dir.join("no-such-key");
+    let (st, _, err) = run_env(&["export", a, "--encryption-key-file", s(&missing)], None);
+    assert!(st.code() == Some(1) && err.contains("no-such-key"), "{err}");
+    let (st, _, err) = run_env(
+        &[
+            "export",
+            a,
+            "--encryption-key",
+            KEY,
+            "--encryption-key-file",
+            kf,
+        ],
+        None,
+    );
+    assert!(!st.success() && !err.contains(KEY), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

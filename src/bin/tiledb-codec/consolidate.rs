@@ -55,9 +55,8 @@ pub struct ConsolidateArgs {
     /// Bytes of cells held in memory at once.
     #[arg(long, value_name = "BYTES")]
     memory_budget: Option<usize>,
-    /// The AES-256-GCM key of an encrypted array (32 characters).
-    #[arg(long, value_name = "KEY", value_parser = super::parse_key)]
-    encryption_key: Option<[u8; 32]>,
+    #[command(flatten)]
+    key: super::KeyArg,
 }
 
 /// `tiledb-codec vacuum`.
@@ -81,7 +80,7 @@ pub struct VacuumArgs {
 pub fn run_consolidate(a: ConsolidateArgs, bars: Arc<Bars>) -> Result<(), String> {
     let mut opts = ConsolidateOptions {
         timestamp: a.timestamp.unwrap_or(TimeRange::ALL),
-        encryption_key: a.encryption_key,
+        encryption_key: a.key.key()?,
         progress: bars,
         ..ConsolidateOptions::default()
     };

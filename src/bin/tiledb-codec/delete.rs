@@ -55,7 +55,7 @@ pub fn run_delete(args: &DeleteArgs) -> Result<(), String> {
     let cond = QueryCondition::parse(&args.condition).map_err(|e| format!("--where: {e}"))?;
     let opts = DeleteOptions {
         timestamp: args.timestamp,
-        encryption_key: args.key.encryption_key,
+        encryption_key: args.key.key()?,
     };
     let path =
         maintain::delete_cells(&args.array, &cond, &opts).map_err(|e| with_path(&args.array, e))?;

@@ -61,11 +61,11 @@ pub struct ChangeArgs {
 }
 
 impl ChangeArgs {
-    fn options(&self) -> GroupOptions {
-        GroupOptions {
+    fn options(&self) -> Result<GroupOptions, String> {
+        Ok(GroupOptions {
             timestamp: self.timestamp,
-            encryption_key: self.key.encryption_key,
-        }
+            encryption_key: self.key.key()?,
+        })
     }
 }
 
@@ -106,7 +106,7 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
                 relative: *relative,
             };
             let (m, file) =
-                group::add_member(group, &new, &change.options()).map_err(|e| e.to_string())?;
+                group::add_member(group, &new, &change.options()?).map_err(|e| e.to_string())?;
             outln!(
                 "{}: added {} in __group/{}",
                 group.display(),
@@ -119,7 +119,7 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
             name_or_uri,
             change,
         } => {
-            let (m, file) = group::remove_member(group, name_or_uri, &change.options())
+            let (m, file) = group::remove_member(group, name_or_uri, &change.options()?)
                 .map_err(|e| e.to_string())?;
             outln!(
                 "{}: removed {} in __group/{}",
@@ -129,7 +129,7 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
             )?;
         }
         GroupCommand::List { group, json, key } => {
-            let opts: ReadOptions = key.options();
+            let opts: ReadOptions = key.options()?;
             let ms = group::members(group, &opts).map_err(|e| e.to_string())?;
             if *json {
                 let v: Vec<serde_json::Value> = ms

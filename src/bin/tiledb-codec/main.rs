@@ -49,20 +49,95 @@ struct Cli {
     stats: bool,
 }
 
-#[derive(Args, Clone)]
-struct KeyArg {
+/// The environment variable the command line (never the library) takes
+/// the encryption key from when no option gives it.
+const KEY_VAR: &str = "TILEDB_CODEC_ENCRYPTION_KEY";
+
+/// The encryption key of an encrypted array or group: given on the
+/// command line, in a file, or in the environment.
+#[derive(Args, Clone, Default)]
+pub(crate) struct KeyArg {
     /// The AES-256-GCM key of an encrypted array: 32 characters, whose
-    /// bytes are the key (as TileDB's `sm.encryption_key` takes it).
-    #[arg(long, value_name = "KEY", value_parser = parse_key)]
+    /// bytes are the key (as TileDB's `sm.encryption_key` takes it). Other
+    /// users can see it in `ps`: prefer --encryption-key-file or the
+    /// environment variable TILEDB_CODEC_ENCRYPTION_KEY, used when neither
+    /// option is given.
+    #[arg(long, global = true, value_name = "KEY", value_parser = KeyParser)]
     encryption_key: Option<[u8; 32]>,
+    /// Read the encryption key from FILE (its 32 bytes; one trailing line
+    /// break is left out).
+    #[arg(
+        long,
+        global = true,
+        value_name = "FILE",
+        conflicts_with = "encryption_key"
+    )]
+    encryption_key_file: Option<PathBuf>,
 }
 
 impl KeyArg {
-    fn options(&self) -> ReadOptions {
-        ReadOptions {
-            encryption_key: self.encryption_key,
-            ..ReadOptions::default()
+    /// The key: --encryption-key, else --encryption-key-file, else
+    /// `TILEDB_CODEC_ENCRYPTION_KEY`, else none.
+    fn key(&self) -> Result<Option<[u8; 32]>, String> {
+        if let Some(k) = self.encryption_key {
+            return Ok(Some(k));
         }
+        if let Some(p) = &self.encryption_key_file {
+            let mut bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            if bytes.last() == Some(&b'\n') {
+                bytes.pop();
+                if bytes.last() == Some(&b'\r') {
+                    bytes.pop();
+                }
+            }
+            return key_bytes(&bytes)
+                .map(Some)
+                .map_err(|e| format!("{}: {e}", p.display()));
+        }
+        match std::env::var_os(KEY_VAR) {
+            Some(v) => key_bytes(v.as_encoded_bytes())
+                .map(Some)
+                .map_err(|e| format!("{KEY_VAR}: {e}")),
+            None => Ok(None),
+        }
+    }
+
+    fn options(&self) -> Result<ReadOptions, String> {
+        Ok(ReadOptions {
+            encryption_key: self.key()?,
+            ..ReadOptions::default()
+        })
+    }
+}
+
+/// A key as TileDB takes it: the raw bytes of a 32-byte string. The error
+/// says the length, never the bytes.
+fn key_bytes(b: &[u8]) -> Result<[u8; 32], String> {
+    b.try_into()
+        .map_err(|_| format!("an AES-256-GCM key is 32 bytes; this one has {}", b.len()))
+}
+
+/// Parses `--encryption-key` with an error that leaves the value out
+/// (clap's own would repeat it).
+#[derive(Clone)]
+struct KeyParser;
+
+impl clap::builder::TypedValueParser for KeyParser {
+    type Value = [u8; 32];
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<[u8; 32], clap::Error> {
+        key_bytes(value.as_encoded_bytes()).map_err(|e| {
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("--encryption-key: {e}\n"),
+            )
+            .with_cmd(cmd)
+        })
     }
 }
 
@@ -286,13 +361,6 @@ enum Command {
     Ballista(ballista::BallistaCommand),
 }
 
-/// A key as TileDB takes it: the raw bytes of a 32-byte string.
-fn parse_key(s: &str) -> Result<[u8; 32], String> {
-    s.as_bytes()
-        .try_into()
-        .map_err(|_| format!("an AES-256-GCM key is 32 bytes; this one has {}", s.len()))
-}
-
 #[allow(clippy::too_many_arguments)]
 fn run_export(
     array: &Path,
@@ -406,12 +474,12 @@ fn run_import(
     schema: Option<&Path>,
     cells: &Path,
     format: Format,
-    key: Option<[u8; 32]>,
+    key: &KeyArg,
     bars: &Bars,
 ) -> Result<ImportSummary, String> {
     let schema = schema.map(read_schema_file).transpose()?;
     let mut opts = ImportOptions::default();
-    opts.write.encryption_key = key;
+    opts.write.encryption_key = key.key()?;
     let format = match format {
         Format::Ndjson => CellFormat::Ndjson,
         Format::Csv => CellFormat::Csv,
@@ -615,7 +683,7 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
             svg,
             key,
         } => store::staged(&path.clone(), true, false, |local| {
-            run_inspect(local, json, svg.as_deref(), &key.options())
+            run_inspect(local, json, svg.as_deref(), &key.options()?)
         }),
         Command::Export {
             array,
@@ -626,39 +694,39 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
             select,
             timestamp,
             key,
-        } => run_export(
-            &array,
-            format,
-            output.as_deref(),
-            attrs,
-            subarray,
-            &select,
-            timestamp,
-            &key.options(),
-        ),
+        } => key.options().and_then(|opts| {
+            run_export(
+                &array,
+                format,
+                output.as_deref(),
+                attrs,
+                subarray,
+                &select,
+                timestamp,
+                &opts,
+            )
+        }),
         Command::Scan {
             array,
             attrs,
             open_only,
             select,
             key,
-        } => run_scan(&array, attrs, open_only, &select, &key.options()),
+        } => key
+            .options()
+            .and_then(|opts| run_scan(&array, attrs, open_only, &select, &opts)),
         Command::Aggregate {
             array,
             exprs,
             ranges,
             condition,
             key,
-        } => run_aggregate(
-            &array,
-            &exprs,
-            &ranges,
-            condition.as_deref(),
-            &key.options(),
-        ),
+        } => key
+            .options()
+            .and_then(|opts| run_aggregate(&array, &exprs, &ranges, condition.as_deref(), &opts)),
         Command::Verify { array, key } => {
             match store::staged(&array.clone(), true, false, |local| {
-                verify::verify_with(local, &key.options(), &**bars).map_err(|e| e.to_string())
+                verify::verify_with(local, &key.options()?, &**bars).map_err(|e| e.to_string())
             })
             .and_then(|report| {
                 outln!(
@@ -693,7 +761,7 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
                 schema.as_deref(),
                 &cells,
                 Format::of_input(format, &cells),
-                key.encryption_key,
+                &key,
                 bars,
             )
         })

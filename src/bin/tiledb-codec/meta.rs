@@ -16,10 +16,8 @@ pub struct MetaArgs {
     pub(crate) path: PathBuf,
     #[command(subcommand)]
     action: MetaAction,
-    /// The AES-256-GCM key of an encrypted array or group: 32 characters,
-    /// whose bytes are the key.
-    #[arg(long, global = true, value_name = "KEY", value_parser = super::parse_key)]
-    encryption_key: Option<[u8; 32]>,
+    #[command(flatten)]
+    key: super::KeyArg,
     /// The timestamp of the change, in milliseconds since 1970 (default:
     /// now, later than every metadata file there).
     #[arg(long, global = true, value_name = "T")]
@@ -67,9 +65,10 @@ impl MetaArgs {
 
 pub fn run(args: &MetaArgs) -> Result<(), String> {
     let path = &args.path;
+    let key = args.key.key()?;
     let opts = MetadataOptions {
         timestamp: args.timestamp,
-        encryption_key: args.encryption_key,
+        encryption_key: key,
     };
     match &args.action {
         MetaAction::Put {
@@ -101,7 +100,7 @@ pub fn run(args: &MetaArgs) -> Result<(), String> {
         }
         MetaAction::List { json } => {
             let read = ReadOptions {
-                encryption_key: args.encryption_key,
+                encryption_key: key,
                 ..ReadOptions::default()
             };
             let md = meta::read_metadata(path, &read).map_err(|e| e.to_string())?;
