@@ -353,13 +353,16 @@ fn entry(dir: &Path, prefix: &str) -> PathBuf {
         .unwrap()
 }
 
+/// Where in an array a case puts its FIFO.
+type Place = fn(&Path) -> PathBuf;
+
 /// Item 4: a FIFO inside an array (in place of a data file, a fragment's
 /// metadata, a metadata file or the schema, or an extra one in
 /// `__fragments` or `__meta`) is an error naming it, never a hang.
 #[test]
 fn fifo_inside_an_array() {
     let dir = scratch("fifo");
-    let cases: [(&str, fn(&Path) -> PathBuf, bool); 6] = [
+    let cases: [(&str, Place, bool); 6] = [
         (
             "data file",
             |a| entry(&entry(a, "__fragments"), "__").join("a0.tdb"),
