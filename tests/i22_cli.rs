@@ -569,3 +569,123 @@ fn encryption_key_off_the_command_line() {
     assert!(!st.success() && !err.contains(KEY), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The paths under `dir` whose file name is `name`.
+fn find_named(dir: &Path, name: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.file_name().unwrap() == name {
+            out.push(p.clone());
+        }
+        if p.is_dir() {
+            out.extend(find_named(&p, name));
+        }
+    }
+    out
+}
+
+/// An uncommitted fragment folder `__T_T_<uuid>_22` with one file, its
+/// times set `age` ago (`touch -d`).
+fn uncommitted(array: &Path, t: u64, uuid: char, age: Option<&str>) -> PathBuf {
+    let dir = array
+        .join("__fragments")
+        .join(format!("__{t}_{t}_{}_22", uuid.to_string().repeat(32)));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a0.tdb"), b"partial").unwrap();
+    if let Some(age) = age {
+        let st = Command::new("touch")
+            .args(["-d", age])
+            .arg(dir.join("a0.tdb"))
+            .arg(&dir)
+            .status()
+            .unwrap();
+        assert!(st.success());
+    }
+    dir
+}
+
+/// Item 5: range bounds as written, a long condition cut short, the empty
+/// metadata key without "cells:", a key given twice in an NDJSON cell, no
+/// lock file left behind, and a killed write's fragment folder vacuumed.
+#[test]
+fn smaller_messages_and_leftovers() {
+    let dir = scratch("smaller");
+    let f = |name: &str| common::root().join("tests/fixtures/v22").join(name);
+    let dense = f("dense_int_1d");
+    let (st, _, err) = run(&["export", s(&dense), "--range", "d=5:2"]);
+    assert_eq!(st.code(), Some(1));
+    assert!(err.contains("low end 5 is above its high end 2"), "{err}");
+    let (_, _, err) = run(&["export", s(&f("sparse_strdim")), "--range", "s=z:a"]);
+    assert!(
+        err.contains(r#"low end "z" is above its high end "a""#),
+        "{err}"
+    );
+    let (_, _, err) = run(&["export", s(&dense), "--range", "d=a:b"]);
+    assert!(!err.contains("Int(") && !err.contains("Text("), "{err}");
+
+    let deep = format!("{}a > 1{}", "(".repeat(60_000), ")".repeat(60_000));
+    let (st, _, err) = run(&["export", s(&dense), "--where", &deep]);
+    assert_eq!(st.code(), Some(1));
+    assert!(err.contains("nested") && err.contains('…'), "{err}");
+    assert!(err.len() < 400, "{} bytes of error", err.len());
+
+    let array = copy_fixture("v22/dense_int_1d", &dir);
+    let (st, _, err) = run(&["meta", s(&array), "put", "", "1", "--type", "INT32"]);
+    assert_eq!(st.code(), Some(1));
+    assert!(err.contains("a metadata key cannot be empty"), "{err}");
+    assert!(!err.contains("cells:"), "{err}");
+
+    let cells = dir.join("dup.ndjson");
+    std::fs::write(&cells, "{\"d\":1,\"a\":5}\n{\"d\":2,\"a\":5,\"a\":6}\n").unwrap();
+    let commits = std::fs::read_dir(array.join("__commits")).unwrap().count();
+    let (st, _, err) = run(&["import", s(&array), "--cells", s(&cells)]);
+    assert_eq!(st.code(), Some(1), "{err}");
+    assert!(
+        err.contains("line 2") && err.contains("a") && err.contains("twice"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_dir(array.join("__commits")).unwrap().count(),
+        commits
+    );
+
+    // No lock file stays after maintenance.
+    let (st, _, err) = run(&["consolidate", s(&array)]);
+    assert!(st.success(), "{err}");
+    let (st, _, err) = run(&["vacuum", s(&array)]);
+    assert!(st.success(), "{err}");
+    assert_eq!(
+        find_named(&array, ".tiledb-codec.lock"),
+        Vec::<PathBuf>::new()
+    );
+
+    // A killed write's folder: older than the newest commit and unchanged
+    // for two hours, it goes; one still changing, or newer than every
+    // commit, stays.
+    let array = copy_fixture("v22/dense_int_1d", &dir.join("killed"));
+    let (_, before, _) = run(&["export", s(&array)]);
+    let old = uncommitted(&array, 0, 'a', Some("2 hours ago"));
+    let fresh = uncommitted(&array, 0, 'b', None);
+    let newer = uncommitted(&array, 4_000_000_000_000, 'c', Some("2 hours ago"));
+    let (st, out, err) = run(&["vacuum", "--dry-run", s(&array)]);
+    assert!(
+        st.success() && String::from_utf8_lossy(&out).contains(s(&old)),
+        "{err}"
+    );
+    assert!(old.exists(), "a dry run removes nothing");
+    let (st, _, err) = run(&["vacuum", s(&array)]);
+    assert!(st.success(), "{err}");
+    assert!(!old.exists(), "the abandoned folder is removed");
+    assert!(
+        fresh.exists() && newer.exists(),
+        "writes that may be under way stay"
+    );
+    let (_, after, _) = run(&["export", s(&array)]);
+    assert_eq!(after, before);
+    assert_eq!(
+        find_named(&array, ".tiledb-codec.lock"),
+        Vec::<PathBuf>::new()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
