@@ -119,13 +119,24 @@ pub enum Error {
         what: String,
     },
     /// A query condition that does not parse or does not fit the schema.
-    #[error("condition {text:?}: {what}")]
+    #[error("condition {}: {what}", condition_excerpt(text))]
     Condition {
         /// The condition's text.
         text: String,
         /// What is wrong with it.
         what: String,
     },
+}
+
+/// A condition as an error message shows it: quoted, and when longer than
+/// 80 characters its first 80 and `…` with its length (a hostile condition
+/// of megabytes is not repeated whole).
+pub(crate) fn condition_excerpt(text: &str) -> String {
+    const SHOWN: usize = 80;
+    match text.char_indices().nth(SHOWN) {
+        None => format!("{text:?}"),
+        Some((end, _)) => format!("{:?}… ({} bytes)", &text[..end], text.len()),
+    }
 }
 
 impl Error {

@@ -411,19 +411,21 @@ fn scalar(v: &Value) -> Option<String> {
             ))
         }
         Value::Array(_) | Value::Object(_) => None,
-        Value::String(s) => Some(s.clone()),
+        Value::String(s) => Some(crate::summary::escape_controls(s).into_owned()),
         other => Some(other.to_string()),
     }
 }
+
+use crate::summary::escape_controls as esc;
 
 fn walk(v: &Value, indent: &str, out: &mut String) {
     match v {
         Value::Object(m) => {
             for (k, x) in m {
                 match scalar(x) {
-                    Some(s) => out.push_str(&format!("{indent}{k}: {s}\n")),
+                    Some(s) => out.push_str(&format!("{indent}{}: {s}\n", esc(k))),
                     None => {
-                        out.push_str(&format!("{indent}{k}\n"));
+                        out.push_str(&format!("{indent}{}\n", esc(k)));
                         walk(x, &format!("{indent}  "), out);
                     }
                 }
@@ -437,7 +439,7 @@ fn walk(v: &Value, indent: &str, out: &mut String) {
                         let label = x
                             .get("name")
                             .and_then(Value::as_str)
-                            .map(str::to_string)
+                            .map(|n| esc(n).into_owned())
                             .unwrap_or_else(|| format!("[{i}]"));
                         out.push_str(&format!("{indent}- {label}\n"));
                         walk(x, &format!("{indent}    "), out);

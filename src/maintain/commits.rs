@@ -188,14 +188,13 @@ fn consolidate(
         let (size, tile) = if line.ends_with(".del") {
             // The delete commit's bytes: its file, or where a `.con` file
             // holds them once the file is vacuumed.
-            let bytes = match std::fs::read(&path) {
-                Ok(b) => b,
+            let bytes = match std::fs::metadata(&path) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => c
                     .held_deletes
                     .get(&line)
                     .cloned()
                     .ok_or_else(|| WriteError::io(&path, e))?,
-                Err(e) => return Err(WriteError::io(&path, e)),
+                _ => crate::storage::read_file(&path)?,
             };
             (Some(bytes.len() as u64), Some(bytes))
         } else {

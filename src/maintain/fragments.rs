@@ -31,7 +31,10 @@
 //! advisory lock on the file `.tiledb-codec.lock` in the array folder
 //! (released by the system if the process dies). Two consolidations that
 //! both merged the same fragments would otherwise double the cells of an
-//! array that allows duplicates.
+//! array that allows duplicates. The holder removes the file before it lets
+//! go, so that none stays behind; a process that waited on the file checks,
+//! once it has the lock, that the path still names the file it locked, and
+//! else opens the path anew (Unix; elsewhere the file stays).
 //!
 //! Crash safety: the new fragment is written and synced before its commit
 //! marker; the `.vac` file is first written under a temporary name
@@ -92,9 +95,28 @@ macro_rules! checkpoint {
     };
 }
 
-/// The advisory lock of an array's maintenance, held while alive.
+/// The advisory lock of an array's maintenance, held while alive; its
+/// file is removed when it is let go.
 struct Lock {
-    _file: File,
+    file: File,
+    path: PathBuf,
+}
+
+/// Whether `path` still names `file` (Unix: the same device and inode).
+fn names(path: &Path, file: &File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::symlink_metadata(path), file.metadata()) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, file);
+        true
+    }
 }
 
 impl Lock {
@@ -106,14 +128,30 @@ impl Lock {
             });
         }
         let path = array.join(LOCK_FILE);
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| WriteError::io(&path, e))?;
-        file.lock().map_err(|e| WriteError::io(&path, e))?;
-        Ok(Lock { _file: file })
+        loop {
+            let file = OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&path)
+                .map_err(|e| WriteError::io(&path, e))?;
+            file.lock().map_err(|e| WriteError::io(&path, e))?;
+            // The holder before may have removed the file as it let go:
+            // then this lock guards nothing, and the path is opened anew.
+            if names(&path, &file) {
+                return Ok(Lock { file, path });
+            }
+        }
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        // Removed while still held, so whoever waits on it sees it gone.
+        if cfg!(unix) && names(&self.path, &self.file) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+        let _ = self.file.unlock();
     }
 }
 
@@ -532,6 +570,10 @@ fn consolidate(
 /// commit marker of their own to remove; the engine then writes an ignore
 /// file (`.ign`) for their commits, which is the business of commit
 /// consolidation and is not done here.
+///
+/// The fragment folders that killed writes left uncommitted are removed
+/// with the listed ones, once no writer can still be at work on them (see
+/// [`ABANDONED_AFTER`]).
 pub fn vacuum_fragments(array: &Path, opts: &VacuumOptions) -> WriteResult<VacuumReport> {
     vacuum(array, opts, Stop::NEVER)
 }
@@ -565,7 +607,7 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
         if !opts.timestamp.contains(n.t1, n.t2) {
             continue;
         }
-        let bytes = std::fs::read(&v.path).map_err(|e| WriteError::io(&v.path, e))?;
+        let bytes = crate::storage::read_file(&v.path)?;
         let list: VacuumFile = decode_all(&bytes, &v.path, 0, ())?;
         for l in list.entries {
             let uri = String::from_utf8_lossy(&l.uri);
@@ -596,6 +638,7 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
     // now on (an `.ign` file), else readers would look for the removed
     // folders (array_directory.cc `write_commit_ignore_file`).
     let ignore = commits_to_ignore(&dir, &folders)?;
+    folders.extend(abandoned(&dir, opts));
     let mut report = VacuumReport::default();
     let total = (commits.len() + folders.len() + vacs.len()) as u64;
     if opts.dry_run {
@@ -641,6 +684,55 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
     checkpoint!(stop, VacuumFilesRemoved);
     opts.progress.finish();
     Ok(report)
+}
+
+/// How long an uncommitted fragment folder must have stayed unchanged
+/// before a vacuum takes it for abandoned.
+pub const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// The newest time anything in `path` (a fragment folder) was modified.
+fn last_change(path: &Path) -> Option<std::time::SystemTime> {
+    let mut newest = std::fs::symlink_metadata(path).ok()?.modified().ok()?;
+    for e in std::fs::read_dir(path).ok()?.flatten() {
+        let m = e.metadata().ok()?;
+        let t = if m.is_dir() {
+            last_change(&e.path())?
+        } else {
+            m.modified().ok()?
+        };
+        newest = newest.max(t);
+    }
+    Some(newest)
+}
+
+/// Fragment folders that an interrupted write left (no commit marker) and
+/// that no writer can still be working on: older by their timestamps than
+/// the newest committed fragment, within the vacuum's time range, and
+/// unchanged for [`ABANDONED_AFTER`]. The engine's vacuum removes only what
+/// `.vac` files list; a killed write's folder (our import, or the engine's)
+/// would otherwise stay for good. A write still under way is newer than
+/// every commit or still changing its folder, so it is left alone.
+fn abandoned(dir: &ArrayDirectory, opts: &VacuumOptions) -> Vec<PathBuf> {
+    let Some(newest) = dir.fragments.iter().map(|f| f.name.t2).max() else {
+        return Vec::new();
+    };
+    let now = std::time::SystemTime::now();
+    dir.uncommitted
+        .iter()
+        .filter(|p| {
+            let file = p.file_name().unwrap_or_default().to_string_lossy();
+            let Some(n) = name::parse(&file).filter(|n| n.name == file) else {
+                return false;
+            };
+            n.t2 < newest
+                && opts.timestamp.contains(n.t1, n.t2)
+                && p.is_dir()
+                && last_change(p)
+                    .and_then(|t| now.duration_since(t).ok())
+                    .is_some_and(|age| age >= ABANDONED_AFTER)
+        })
+        .cloned()
+        .collect()
 }
 
 /// Removes every path with `remove`, from several threads: removing
@@ -699,7 +791,7 @@ fn commits_to_ignore(
     };
     let mut ignored = std::collections::HashSet::new();
     for e in &dir.ignore_files {
-        let bytes = std::fs::read(&e.path).map_err(|x| WriteError::io(&e.path, x))?;
+        let bytes = crate::storage::read_file(&e.path)?;
         let f: IgnoreFile = decode_all(&bytes, &e.path, 0, ())?;
         ignored.extend(f.entries.iter().map(|l| last(&l.uri)));
     }
@@ -707,7 +799,7 @@ fn commits_to_ignore(
     // engine matches ignore lines to entries as text.
     let mut listed = std::collections::HashMap::new();
     for e in &dir.consolidated_commits {
-        let bytes = std::fs::read(&e.path).map_err(|x| WriteError::io(&e.path, x))?;
+        let bytes = crate::storage::read_file(&e.path)?;
         let c: ConsolidatedCommits = decode_all(&bytes, &e.path, 0, ())?;
         for l in &c.entries {
             listed

@@ -119,7 +119,7 @@ pub(crate) fn file_uri(p: &Path) -> WriteResult<String> {
 
 /// Reads a whole file.
 pub(crate) fn read(path: &Path) -> WriteResult<Vec<u8>> {
-    std::fs::read(path).map_err(|e| WriteError::io(path, e))
+    Ok(crate::storage::read_file(path)?)
 }
 
 /// The format version the engine writes an array's new files with

@@ -26,7 +26,7 @@ pub use commits::{consolidate_commits, vacuum_commits};
 pub use fragment_meta::{consolidate_fragment_meta, vacuum_fragment_meta};
 
 pub use crate::progress::{NoProgress, Progress};
-pub use fragments::{consolidate_fragments, vacuum_fragments};
+pub use fragments::{consolidate_fragments, vacuum_fragments, ABANDONED_AFTER};
 
 /// What to consolidate or vacuum, as the engine's `sm.consolidation.mode`
 /// and `sm.vacuum.mode` name it.

@@ -24,8 +24,6 @@ pub(super) struct DensePlan<'a> {
     pub(super) extra: usize,
 }
 
-/// An array opened for reading.
-
 impl ArrayReader {
     pub(super) fn dim_ranges(&self) -> Result<Vec<(Datatype, i128, i128, i128)>> {
         // (datatype, domain lo, domain hi, tile extent) of each dimension.

@@ -18,6 +18,18 @@ pub enum Bound {
     Text(Vec<u8>),
 }
 
+/// A bound as a user writes it: `50`, `1.5`, `"z"` (a string quoted, with
+/// escapes).
+impl std::fmt::Display for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Bound::Int(v) => write!(f, "{v}"),
+            Bound::Float(v) => write!(f, "{v}"),
+            Bound::Text(b) => write!(f, "{:?}", String::from_utf8_lossy(b)),
+        }
+    }
+}
+
 /// An inclusive range `[lo, hi]` on one dimension.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DimRange {
@@ -176,7 +188,7 @@ impl DimRange {
         for b in [&self.lo, &self.hi] {
             if b.kind() != kind {
                 return Err(format!(
-                    "a {} dimension takes {} bounds, not {:?}",
+                    "a {} dimension takes {} bounds, not {}",
                     dt.name(),
                     match kind {
                         BoundKind::Int => "integer",
@@ -189,7 +201,7 @@ impl DimRange {
         }
         if self.lo > self.hi {
             return Err(format!(
-                "the range's low end {:?} is above its high end {:?}",
+                "the range's low end {} is above its high end {}",
                 self.lo, self.hi
             ));
         }

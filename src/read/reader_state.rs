@@ -44,7 +44,7 @@ impl ArrayReader {
 /// Reads a field of a fragment and checks what the files gave against
 /// itself before cells are taken from it: var-sized offsets must rise
 /// within the var data, validity must cover every cell. `cells` is the
-
+/// number of cells the fragment's other fields hold, when known.
 pub(super) fn read_checked(
     frag: &Fragment,
     field: &FieldInfo,

@@ -24,6 +24,64 @@ enum Bytes {
     Owned(Vec<u8>),
 }
 
+/// What a path that is neither a file nor a folder is, for messages.
+fn special_kind(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+    }
+    let _ = t;
+    "neither a file nor a folder"
+}
+
+/// The error for a path inside an array that is not a regular file or a
+/// folder: opening a FIFO waits for a writer forever, and a device or a
+/// socket reads without end.
+fn not_regular(path: &Path, t: std::fs::FileType) -> Error {
+    Error::NotTileDb {
+        path: path.to_path_buf(),
+        what: format!(
+            "not a regular file ({}); an array holds only files and folders",
+            special_kind(t)
+        ),
+    }
+}
+
+/// Checks that `path` is a regular file (or a link to one) before it is
+/// opened; anything else is an error naming it (see [`not_regular`]).
+pub fn regular_file(path: &Path) -> Result<std::fs::Metadata> {
+    let m = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if m.is_dir() {
+        return Err(Error::NotTileDb {
+            path: path.to_path_buf(),
+            what: "a folder where a file was expected".into(),
+        });
+    }
+    if !m.is_file() {
+        return Err(not_regular(path, m.file_type()));
+    }
+    Ok(m)
+}
+
+/// The bytes of the regular file `path` (anything else is an error, see
+/// [`regular_file`]).
+pub fn read_file(path: &Path) -> Result<Vec<u8>> {
+    regular_file(path)?;
+    std::fs::read(path).map_err(|e| Error::io(path, e))
+}
+
 /// A read-only file mapped into memory.
 pub struct MappedFile {
     path: PathBuf,
@@ -34,9 +92,11 @@ impl MappedFile {
     /// Files up to this size are read into memory instead of mapped.
     pub const READ_BELOW: u64 = 64 * 1024;
 
-    /// Maps `path` read-only.
+    /// Maps `path` read-only; it must be a regular file (a FIFO, device or
+    /// socket is an error naming it, not a read that never ends).
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref().to_path_buf();
+        regular_file(&path)?;
         let file = std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?;
         let len = file.metadata().map_err(|e| Error::io(&path, e))?.len();
         let bytes = if len == 0 {
@@ -191,11 +251,18 @@ impl Storage for LocalStorage {
         let mut out = Vec::new();
         for e in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
             let e = e.map_err(|e| Error::io(dir, e))?;
-            let is_dir = e
-                .file_type()
-                .map_err(|err| Error::io(&e.path(), err))?
-                .is_dir()
-                || e.path().is_dir();
+            let mut t = e.file_type().map_err(|err| Error::io(&e.path(), err))?;
+            if t.is_symlink() {
+                // What the link points at (a dangling link lists as a file
+                // and fails when opened).
+                if let Ok(m) = std::fs::metadata(e.path()) {
+                    t = m.file_type();
+                }
+            }
+            if !t.is_dir() && !t.is_file() && !t.is_symlink() {
+                return Err(not_regular(&e.path(), t));
+            }
+            let is_dir = t.is_dir();
             out.push((
                 e.file_name(),
                 ListEntry {
@@ -243,7 +310,7 @@ impl MemoryStorage {
             match e.kind {
                 Kind::Folder => self.put_folder(&e.path, &to.join(name))?,
                 Kind::File => {
-                    let bytes = std::fs::read(&e.path).map_err(|err| Error::io(&e.path, err))?;
+                    let bytes = read_file(&e.path)?;
                     self.put(to.join(name), bytes);
                 }
             }

@@ -31,7 +31,9 @@ use crate::error::{Error, Result};
 use crate::model::{MetadataValue, NonEmptyDomain, Range, Schema};
 use crate::ReadOptions;
 
-pub use text::{format_bytes, format_filters, format_range, format_timestamp, format_values};
+pub use text::{
+    escape_controls, format_bytes, format_filters, format_range, format_timestamp, format_values,
+};
 
 /// One fragment, as the summary's table shows it.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,6 +1,7 @@
 //! The text of a summary: values, ranges, filters, sizes and times as a
 //! TileDB user writes them, laid out in aligned columns.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde_json::Value as Json;
@@ -13,6 +14,40 @@ use crate::model::{
 };
 use crate::value::is_text;
 
+/// `s` with every control character (C0, DEL, C1) escaped: `\x1b` for
+/// the ASCII ones, `\u{9b}` for the others; the rest as it is. Names and
+/// strings from an array go through it before a terminal shows them, so
+/// an array cannot move the cursor, clear the screen or retitle a window.
+///
+/// ```
+/// use tiledb_codec::summary::escape_controls;
+///
+/// assert_eq!(escape_controls("a\x1b[2J"), "a\\x1b[2J");
+/// assert_eq!(escape_controls("\u{9b}1m\n"), "\\u{9b}1m\\x0a");
+/// assert_eq!(escape_controls("plain é"), "plain é");
+/// ```
+pub fn escape_controls(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        push_escaped(&mut out, c);
+    }
+    Cow::Owned(out)
+}
+
+/// Pushes `c`, escaped if it is a control character.
+fn push_escaped(out: &mut String, c: char) {
+    if c.is_control() && c.is_ascii() {
+        let _ = write!(out, "\\x{:02x}", c as u32);
+    } else if c.is_control() {
+        let _ = write!(out, "\\u{{{:x}}}", c as u32);
+    } else {
+        out.push(c);
+    }
+}
+
 /// Text quoted, with `\"`, `\\`, `\n`, `\t` and `\xNN` (bytes that are not
 /// printable or not UTF-8) escaped.
 fn quote(b: &[u8]) -> String {
@@ -22,13 +57,7 @@ fn quote(b: &[u8]) -> String {
         '\\' => out.push_str("\\\\"),
         '\n' => out.push_str("\\n"),
         '\t' => out.push_str("\\t"),
-        c if c.is_control() && c.is_ascii() => {
-            let _ = write!(out, "\\x{:02x}", c as u32);
-        }
-        c if c.is_control() => {
-            let _ = write!(out, "\\u{{{:x}}}", c as u32);
-        }
-        c => out.push(c),
+        c => push_escaped(out, c),
     };
     match std::str::from_utf8(b) {
         Ok(s) => s.chars().for_each(|c| push_char(&mut out, c)),
@@ -397,7 +426,7 @@ fn name(n: &str) -> String {
     if n.is_empty() {
         "(anonymous)".into()
     } else {
-        n.to_string()
+        escape_controls(n).into_owned()
     }
 }
 
@@ -425,7 +454,7 @@ pub(super) fn render(s: &ArraySummary) -> String {
         "schema",
         format!(
             "{} (format version {}; {})",
-            s.schema_name.as_deref().unwrap_or("__array_schema.tdb"),
+            escape_controls(s.schema_name.as_deref().unwrap_or("__array_schema.tdb")),
             sc.version,
             plural(s.schema_count, "schema", "schemas")
         ),
@@ -501,7 +530,7 @@ pub(super) fn render(s: &ArraySummary) -> String {
                 format_filters(&a.filters),
             ];
             if enums {
-                r.push(a.enumeration.clone().unwrap_or_else(|| "-".into()));
+                r.push(a.enumeration.as_deref().map_or("-".into(), name));
             }
             r
         })
@@ -564,7 +593,7 @@ pub(super) fn render(s: &ArraySummary) -> String {
                     DataOrder::Decreasing => "decreasing",
                     _ => "unordered",
                 };
-                let mut uri = l.uri.clone();
+                let mut uri = escape_controls(&l.uri).into_owned();
                 if !l.relative_uri {
                     uri.push_str(" (absolute)");
                 }
@@ -576,7 +605,7 @@ pub(super) fn render(s: &ArraySummary) -> String {
                     dim,
                     order.into(),
                     type_name(l.datatype, l.cell_val_num),
-                    l.attribute.clone(),
+                    escape_controls(&l.attribute).into_owned(),
                     uri,
                 ]
             })
@@ -627,7 +656,7 @@ pub(super) fn render(s: &ArraySummary) -> String {
                 };
                 vec![
                     (i + 1).to_string(),
-                    f.name.clone(),
+                    escape_controls(&f.name).into_owned(),
                     ms,
                     utc,
                     f.version.to_string(),
@@ -675,7 +704,8 @@ pub(super) fn render(s: &ArraySummary) -> String {
     for (key, v) in &s.metadata {
         let _ = writeln!(
             out,
-            "  {key} ({}) = {}",
+            "  {} ({}) = {}",
+            escape_controls(key),
             v.datatype.name(),
             format_values(v.datatype, &v.bytes)
         );
@@ -693,7 +723,7 @@ fn plain(v: &Json) -> Option<String> {
                 .join(", ")
         )),
         Json::Array(_) | Json::Object(_) => None,
-        Json::String(s) => Some(s.clone()),
+        Json::String(s) => Some(escape_controls(s).into_owned()),
         other => Some(other.to_string()),
     }
 }
@@ -713,10 +743,10 @@ fn walk(v: &Json, indent: &str, out: &mut String) {
                 if indent.is_empty() || !raw_domain(k, x) {
                     match plain(x) {
                         Some(s) => {
-                            let _ = writeln!(out, "{indent}{k}: {s}");
+                            let _ = writeln!(out, "{indent}{}: {s}", escape_controls(k));
                         }
                         None => {
-                            let _ = writeln!(out, "{indent}{k}");
+                            let _ = writeln!(out, "{indent}{}", escape_controls(k));
                             walk(x, &format!("{indent}  "), out);
                         }
                     }
@@ -733,7 +763,7 @@ fn walk(v: &Json, indent: &str, out: &mut String) {
                         let label = x
                             .get("name")
                             .and_then(Json::as_str)
-                            .map_or_else(|| format!("[{i}]"), str::to_string);
+                            .map_or_else(|| format!("[{i}]"), |n| escape_controls(n).into_owned());
                         let _ = writeln!(out, "{indent}- {label}");
                         walk(x, &format!("{indent}    "), out);
                     }

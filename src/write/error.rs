@@ -90,7 +90,7 @@ pub enum WriteError {
     },
     /// A condition (of a delete) that does not fit the array, or that the
     /// engine would refuse for it.
-    #[error("condition {text:?}: {what}")]
+    #[error("condition {}: {what}", crate::error::condition_excerpt(text))]
     Condition {
         /// The condition's text.
         text: String,

@@ -589,18 +589,11 @@ impl<R: BufRead> Records<R> {
                         continue;
                     }
                     let line = self.line;
-                    let v: Value = serde_json::from_str(&l).map_err(|e| WriteError::Input {
+                    let mut m = ndjson_object(&l).map_err(|(field, what)| WriteError::Input {
                         line,
-                        field: String::new(),
-                        what: format!("malformed JSON: {e}"),
+                        field,
+                        what,
                     })?;
-                    let Value::Object(mut m) = v else {
-                        return Err(WriteError::Input {
-                            line,
-                            field: String::new(),
-                            what: "expected a JSON object".into(),
-                        });
-                    };
                     let mut vals = Vec::with_capacity(fields.len());
                     for f in fields {
                         match m.remove(&f.name) {
@@ -897,4 +890,50 @@ fn run_import<S: CellSource>(
     }
     let info = writer.finish()?;
     Ok((count, Some(info)))
+}
+
+/// One NDJSON line as a JSON object whose keys are all different (serde's
+/// own map keeps the last of a repeated key without a word). The error is
+/// the field at fault (empty for the line) and what is wrong.
+fn ndjson_object(line: &str) -> Result<Map<String, Value>, (String, String)> {
+    use serde::de::{DeserializeSeed, Error as _, MapAccess, Visitor};
+
+    struct Unique<'a>(&'a mut Option<String>);
+
+    impl<'de> DeserializeSeed<'de> for Unique<'_> {
+        type Value = Map<String, Value>;
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Unique<'_> {
+        type Value = Map<String, Value>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            let mut m = Map::new();
+            while let Some(k) = a.next_key::<String>()? {
+                let v: Value = a.next_value()?;
+                if m.contains_key(&k) {
+                    *self.0 = Some(k);
+                    return Err(A::Error::custom("a key given twice"));
+                }
+                m.insert(k, v);
+            }
+            Ok(m)
+        }
+    }
+
+    let mut twice = None;
+    let mut de = serde_json::Deserializer::from_str(line);
+    let parsed = Unique(&mut twice)
+        .deserialize(&mut de)
+        .and_then(|m| de.end().map(|()| m));
+    parsed.map_err(|e| match twice.take() {
+        Some(k) => (k, "given twice in one cell".to_string()),
+        None if e.is_data() => (String::new(), "expected a JSON object".to_string()),
+        None => (String::new(), format!("malformed JSON: {e}")),
+    })
 }

@@ -109,6 +109,14 @@ pub fn put_metadata_at(
     put_metadata_with(array, key, datatype, value, &opts)
 }
 
+/// A metadata change refused for the array (or group) at `path`.
+fn meta_error(path: &Path, what: impl Into<String>) -> WriteError {
+    WriteError::Array {
+        path: path.to_path_buf(),
+        what: what.into(),
+    }
+}
+
 /// [`put_metadata`] with options (timestamp, encryption key); returns the
 /// file.
 pub fn put_metadata_with(
@@ -119,21 +127,25 @@ pub fn put_metadata_with(
     opts: &MetadataOptions,
 ) -> WriteResult<std::path::PathBuf> {
     if key.is_empty() {
-        return Err(WriteError::cells("key", "a metadata key cannot be empty"));
+        return Err(meta_error(array, "a metadata key cannot be empty"));
     }
     let size = datatype.size().max(1);
     if !(value.len() as u64).is_multiple_of(size) {
-        return Err(WriteError::cells(
-            key,
+        return Err(meta_error(
+            array,
             format!(
-                "{} bytes is not a whole number of {} values",
+                "metadata key {key:?}: {} bytes is not a whole number of {} values",
                 value.len(),
                 datatype.name()
             ),
         ));
     }
-    let num = u32::try_from(value.len() as u64 / size)
-        .map_err(|_| WriteError::cells(key, "more than 2^32 values"))?;
+    let num = u32::try_from(value.len() as u64 / size).map_err(|_| {
+        meta_error(
+            array,
+            format!("metadata key {key:?}: more than 2^32 values"),
+        )
+    })?;
     write_entry(
         array,
         MetadataEntry {
@@ -160,7 +172,7 @@ pub fn delete_metadata_with(
     opts: &MetadataOptions,
 ) -> WriteResult<std::path::PathBuf> {
     if key.is_empty() {
-        return Err(WriteError::cells("key", "a metadata key cannot be empty"));
+        return Err(meta_error(array, "a metadata key cannot be empty"));
     }
     write_entry(
         array,

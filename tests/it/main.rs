@@ -16,6 +16,7 @@ mod consolidated_footers;
 mod filters_engine;
 mod filters_reencode;
 mod format_v23;
+mod i22_cli;
 mod i22_concurrent_create;
 mod i22_dense_current_domain;
 mod i22_drop_deleted;

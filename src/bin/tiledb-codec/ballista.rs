@@ -62,14 +62,14 @@ pub struct ExecutorArgs {
 /// The codec of this process: arrays are opened as the other commands
 /// open them (paths, or URLs with the store configured from the
 /// environment), and each opening is logged unless `quiet`.
-fn codec(role: &'static str, key: &KeyArg, quiet: bool) -> Arc<TileDbCodec> {
-    let opts = key.options();
-    TileDbCodec::new(move |name| {
+fn codec(role: &'static str, key: &KeyArg, quiet: bool) -> Result<Arc<TileDbCodec>, String> {
+    let opts = key.options()?;
+    Ok(TileDbCodec::new(move |name| {
         if !quiet {
             eprintln!("{role}: opening {name}");
         }
         Ok(Arc::new(store::array(std::path::Path::new(name), &opts)?))
-    })
+    }))
 }
 
 pub fn run(command: BallistaCommand, quiet: bool) -> Result<(), String> {
@@ -86,7 +86,7 @@ pub fn run(command: BallistaCommand, quiet: bool) -> Result<(), String> {
 async fn scheduler(args: SchedulerArgs, quiet: bool) -> Result<(), String> {
     use ballista_scheduler::cluster::BallistaCluster;
     use ballista_scheduler::config::SchedulerConfig;
-    let codec = codec("scheduler", &args.key, quiet);
+    let codec = codec("scheduler", &args.key, quiet)?;
     let config = SchedulerConfig {
         bind_host: args.bind.ip().to_string(),
         bind_port: args.bind.port(),
@@ -125,7 +125,7 @@ async fn executor(args: ExecutorArgs, quiet: bool) -> Result<(), String> {
         }
         tokio::time::sleep(std::time::Duration::from_millis(250)).await;
     }
-    let codec = codec("executor", &args.key, quiet);
+    let codec = codec("executor", &args.key, quiet)?;
     // Ballista's own temporary folder is removed before it is used; this
     // one lives as long as the executor.
     let staging;

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::out::outln;
 use crate::progress::Bars;
 use clap::{Args, ValueEnum};
 use tiledb_codec::maintain::{self, ConsolidateOptions, TimeRange, VacuumOptions};
@@ -54,9 +55,8 @@ pub struct ConsolidateArgs {
     /// Bytes of cells held in memory at once.
     #[arg(long, value_name = "BYTES")]
     memory_budget: Option<usize>,
-    /// The AES-256-GCM key of an encrypted array (32 characters).
-    #[arg(long, value_name = "KEY", value_parser = super::parse_key)]
-    encryption_key: Option<[u8; 32]>,
+    #[command(flatten)]
+    key: super::KeyArg,
 }
 
 /// `tiledb-codec vacuum`.
@@ -80,7 +80,7 @@ pub struct VacuumArgs {
 pub fn run_consolidate(a: ConsolidateArgs, bars: Arc<Bars>) -> Result<(), String> {
     let mut opts = ConsolidateOptions {
         timestamp: a.timestamp.unwrap_or(TimeRange::ALL),
-        encryption_key: a.encryption_key,
+        encryption_key: a.key.key()?,
         progress: bars,
         ..ConsolidateOptions::default()
     };
@@ -96,17 +96,17 @@ pub fn run_consolidate(a: ConsolidateArgs, bars: Arc<Bars>) -> Result<(), String
         Mode::ArrayMeta => "array metadata files",
     };
     match &r.written {
-        Some(w) => println!(
+        Some(w) => outln!(
             "consolidated {} {what} into {}",
             r.consolidated.len(),
             w.display()
-        ),
-        None if !r.consolidated.is_empty() => println!(
+        )?,
+        None if !r.consolidated.is_empty() => outln!(
             "consolidated {} {what}: nothing left to keep, {} listed for vacuuming",
             r.consolidated.len(),
             r.consolidated.len()
-        ),
-        None => println!("nothing to consolidate"),
+        )?,
+        None => outln!("nothing to consolidate")?,
     }
     Ok(())
 }
@@ -122,10 +122,10 @@ pub fn run_vacuum(a: VacuumArgs, bars: Arc<Bars>) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", a.array.display()))?;
     if a.dry_run {
         for p in &r.removed {
-            println!("{}", p.display());
+            outln!("{}", p.display())?;
         }
     } else {
-        println!("removed {} files and folders", r.removed.len());
+        outln!("removed {} files and folders", r.removed.len())?;
     }
     Ok(())
 }

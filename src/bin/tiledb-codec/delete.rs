@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::out::outln;
 use clap::Args;
 use tiledb_codec::maintain::{self, DeleteOptions, TimeRange};
 use tiledb_codec::read::QueryCondition;
@@ -54,11 +55,11 @@ pub fn run_delete(args: &DeleteArgs) -> Result<(), String> {
     let cond = QueryCondition::parse(&args.condition).map_err(|e| format!("--where: {e}"))?;
     let opts = DeleteOptions {
         timestamp: args.timestamp,
-        encryption_key: args.key.encryption_key,
+        encryption_key: args.key.key()?,
     };
     let path =
         maintain::delete_cells(&args.array, &cond, &opts).map_err(|e| with_path(&args.array, e))?;
-    println!("wrote the delete commit {}", path.display());
+    outln!("wrote the delete commit {}", path.display())?;
     Ok(())
 }
 
@@ -72,10 +73,10 @@ pub fn run_delete_fragments(args: &DeleteFragmentsArgs) -> Result<(), String> {
         "removed"
     };
     for p in &report.removed {
-        println!("{verb} {}", p.display());
+        outln!("{verb} {}", p.display())?;
     }
     if report.removed.is_empty() {
-        println!("no fragment lies within the range");
+        outln!("no fragment lies within the range")?;
     }
     Ok(())
 }

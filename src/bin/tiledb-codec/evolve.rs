@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::out::outln;
 use serde_json::Value as Json;
 use tiledb_codec::maintain::evolve::{latest_schema, EvolveOptions, SchemaEvolution};
 use tiledb_codec::model::{json, Schema};
@@ -43,15 +44,8 @@ pub struct EvolveArgs {
     /// The new schema's timestamp (milliseconds since 1970; default: now).
     #[arg(long)]
     timestamp: Option<u64>,
-    /// The AES-256-GCM key of an encrypted array (32 characters).
-    #[arg(long, value_name = "KEY", value_parser = parse_key)]
-    encryption_key: Option<[u8; 32]>,
-}
-
-fn parse_key(s: &str) -> Result<[u8; 32], String> {
-    s.as_bytes()
-        .try_into()
-        .map_err(|_| format!("an AES-256-GCM key is 32 bytes; this one has {}", s.len()))
+    #[command(flatten)]
+    key: super::KeyArg,
 }
 
 /// JSON given inline or as @FILE.
@@ -181,8 +175,9 @@ fn build(args: &EvolveArgs, schema: &Schema) -> Result<(SchemaEvolution, Vec<Str
 
 /// Runs `evolve`.
 pub fn run(args: &EvolveArgs) -> Result<(), String> {
+    let key = args.key.key()?;
     let ropts = ReadOptions {
-        encryption_key: args.encryption_key,
+        encryption_key: key,
         ..ReadOptions::default()
     };
     let schema = latest_schema(&args.array, &ropts).map_err(|e| e.to_string())?;
@@ -197,13 +192,13 @@ pub fn run(args: &EvolveArgs) -> Result<(), String> {
     }
     let opts = EvolveOptions {
         timestamp: args.timestamp,
-        encryption_key: args.encryption_key,
+        encryption_key: key,
     };
     let path =
         tiledb_codec::maintain::evolve(&args.array, &ev, &opts).map_err(|e| e.to_string())?;
     for d in done {
-        println!("{d}");
+        outln!("{d}")?;
     }
-    println!("new schema {}", path.display());
+    outln!("new schema {}", path.display())?;
     Ok(())
 }

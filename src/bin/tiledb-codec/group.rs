@@ -2,9 +2,11 @@
 
 use std::path::PathBuf;
 
+use crate::out::outln;
 use clap::Subcommand;
 use tiledb_codec::format::ObjectType;
 use tiledb_codec::maintain::group::{self, GroupMember, GroupOptions, NewMember};
+use tiledb_codec::summary::escape_controls;
 use tiledb_codec::ReadOptions;
 
 /// The group commands.
@@ -59,11 +61,11 @@ pub struct ChangeArgs {
 }
 
 impl ChangeArgs {
-    fn options(&self) -> GroupOptions {
-        GroupOptions {
+    fn options(&self) -> Result<GroupOptions, String> {
+        Ok(GroupOptions {
             timestamp: self.timestamp,
-            encryption_key: self.key.encryption_key,
-        }
+            encryption_key: self.key.key()?,
+        })
     }
 }
 
@@ -75,9 +77,11 @@ fn type_name(code: u8) -> String {
 fn describe(m: &GroupMember) -> String {
     format!(
         "{} {} {}{}",
-        m.name.as_deref().unwrap_or("(unnamed)"),
+        m.name
+            .as_deref()
+            .map_or("(unnamed)".into(), escape_controls),
         type_name(m.object_type),
-        m.uri,
+        escape_controls(&m.uri),
         if m.relative { " (relative)" } else { "" }
     )
 }
@@ -87,7 +91,7 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
     match cmd {
         GroupCommand::Create { path } => {
             group::create_group(path).map_err(|e| e.to_string())?;
-            println!("created group {}", path.display());
+            outln!("created group {}", path.display())?;
         }
         GroupCommand::Add {
             group,
@@ -102,30 +106,30 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
                 relative: *relative,
             };
             let (m, file) =
-                group::add_member(group, &new, &change.options()).map_err(|e| e.to_string())?;
-            println!(
+                group::add_member(group, &new, &change.options()?).map_err(|e| e.to_string())?;
+            outln!(
                 "{}: added {} in __group/{}",
                 group.display(),
                 describe(&m),
                 file.file_name().unwrap_or_default().to_string_lossy()
-            );
+            )?;
         }
         GroupCommand::Remove {
             group,
             name_or_uri,
             change,
         } => {
-            let (m, file) = group::remove_member(group, name_or_uri, &change.options())
+            let (m, file) = group::remove_member(group, name_or_uri, &change.options()?)
                 .map_err(|e| e.to_string())?;
-            println!(
+            outln!(
                 "{}: removed {} in __group/{}",
                 group.display(),
                 describe(&m),
                 file.file_name().unwrap_or_default().to_string_lossy()
-            );
+            )?;
         }
         GroupCommand::List { group, json, key } => {
-            let opts: ReadOptions = key.options();
+            let opts: ReadOptions = key.options()?;
             let ms = group::members(group, &opts).map_err(|e| e.to_string())?;
             if *json {
                 let v: Vec<serde_json::Value> = ms
@@ -139,13 +143,10 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
                         })
                     })
                     .collect();
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&v).expect("JSON values serialize")
-                );
+                crate::out::json(&serde_json::Value::Array(v))?;
             } else {
                 for m in &ms {
-                    println!("{}", describe(m));
+                    outln!("{}", describe(m))?;
                 }
             }
         }

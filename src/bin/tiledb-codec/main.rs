@@ -17,7 +17,10 @@ use tiledb_codec::write::{self, CellFormat, ImportOptions, ImportSummary};
 use tiledb_codec::ReadOptions;
 use tiledb_codec::{inspect, verify, Error};
 
+mod out;
 mod progress;
+
+use out::outln;
 
 use progress::{Bars, ReadProgress};
 #[cfg(feature = "ballista")]
@@ -46,20 +49,95 @@ struct Cli {
     stats: bool,
 }
 
-#[derive(Args, Clone)]
-struct KeyArg {
+/// The environment variable the command line (never the library) takes
+/// the encryption key from when no option gives it.
+const KEY_VAR: &str = "TILEDB_CODEC_ENCRYPTION_KEY";
+
+/// The encryption key of an encrypted array or group: given on the
+/// command line, in a file, or in the environment.
+#[derive(Args, Clone, Default)]
+pub(crate) struct KeyArg {
     /// The AES-256-GCM key of an encrypted array: 32 characters, whose
-    /// bytes are the key (as TileDB's `sm.encryption_key` takes it).
-    #[arg(long, value_name = "KEY", value_parser = parse_key)]
+    /// bytes are the key (as TileDB's `sm.encryption_key` takes it). Other
+    /// users can see it in `ps`: prefer --encryption-key-file or the
+    /// environment variable TILEDB_CODEC_ENCRYPTION_KEY, used when neither
+    /// option is given.
+    #[arg(long, global = true, value_name = "KEY", value_parser = KeyParser)]
     encryption_key: Option<[u8; 32]>,
+    /// Read the encryption key from FILE (its 32 bytes; one trailing line
+    /// break is left out).
+    #[arg(
+        long,
+        global = true,
+        value_name = "FILE",
+        conflicts_with = "encryption_key"
+    )]
+    encryption_key_file: Option<PathBuf>,
 }
 
 impl KeyArg {
-    fn options(&self) -> ReadOptions {
-        ReadOptions {
-            encryption_key: self.encryption_key,
-            ..ReadOptions::default()
+    /// The key: --encryption-key, else --encryption-key-file, else
+    /// `TILEDB_CODEC_ENCRYPTION_KEY`, else none.
+    fn key(&self) -> Result<Option<[u8; 32]>, String> {
+        if let Some(k) = self.encryption_key {
+            return Ok(Some(k));
         }
+        if let Some(p) = &self.encryption_key_file {
+            let mut bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            if bytes.last() == Some(&b'\n') {
+                bytes.pop();
+                if bytes.last() == Some(&b'\r') {
+                    bytes.pop();
+                }
+            }
+            return key_bytes(&bytes)
+                .map(Some)
+                .map_err(|e| format!("{}: {e}", p.display()));
+        }
+        match std::env::var_os(KEY_VAR) {
+            Some(v) => key_bytes(v.as_encoded_bytes())
+                .map(Some)
+                .map_err(|e| format!("{KEY_VAR}: {e}")),
+            None => Ok(None),
+        }
+    }
+
+    fn options(&self) -> Result<ReadOptions, String> {
+        Ok(ReadOptions {
+            encryption_key: self.key()?,
+            ..ReadOptions::default()
+        })
+    }
+}
+
+/// A key as TileDB takes it: the raw bytes of a 32-byte string. The error
+/// says the length, never the bytes.
+fn key_bytes(b: &[u8]) -> Result<[u8; 32], String> {
+    b.try_into()
+        .map_err(|_| format!("an AES-256-GCM key is 32 bytes; this one has {}", b.len()))
+}
+
+/// Parses `--encryption-key` with an error that leaves the value out
+/// (clap's own would repeat it).
+#[derive(Clone)]
+struct KeyParser;
+
+impl clap::builder::TypedValueParser for KeyParser {
+    type Value = [u8; 32];
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<[u8; 32], clap::Error> {
+        key_bytes(value.as_encoded_bytes()).map_err(|e| {
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("--encryption-key: {e}\n"),
+            )
+            .with_cmd(cmd)
+        })
     }
 }
 
@@ -283,13 +361,6 @@ enum Command {
     Ballista(ballista::BallistaCommand),
 }
 
-/// A key as TileDB takes it: the raw bytes of a 32-byte string.
-fn parse_key(s: &str) -> Result<[u8; 32], String> {
-    s.as_bytes()
-        .try_into()
-        .map_err(|_| format!("an AES-256-GCM key is 32 bytes; this one has {}", s.len()))
-}
-
 #[allow(clippy::too_many_arguments)]
 fn run_export(
     array: &Path,
@@ -323,10 +394,9 @@ fn run_export(
     };
     let mut query = export::query(attrs, sub);
     select.apply(&reader, &mut query)?;
-    let stdout = std::io::stdout();
     let sink: Box<dyn Write> = match output {
         Some(p) => Box::new(std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
-        None => Box::new(stdout.lock()),
+        None => Box::new(out::Writer),
     };
     let mut out = BufWriter::new(sink);
     let written = match format {
@@ -361,8 +431,7 @@ fn run_scan(
     let err = |e: Error| e.to_string();
     let reader = store::reader(array, None, opts)?;
     if open_only {
-        println!("fragments {}", reader.fragments.len());
-        return Ok(());
+        return outln!("fragments {}", reader.fragments.len());
     }
     let summary = if select.any() {
         // The query's cells, batch by batch.
@@ -381,14 +450,13 @@ fn run_scan(
             checksum: s.checksum,
         }
     };
-    println!(
+    outln!(
         "cells {} bytes {} checksum {:016x} fragments {}",
         summary.cells,
         summary.bytes,
         summary.checksum,
         reader.fragments.len()
-    );
-    Ok(())
+    )
 }
 
 /// The schema object of a schema file: the `"schema"` member of the whole
@@ -406,12 +474,12 @@ fn run_import(
     schema: Option<&Path>,
     cells: &Path,
     format: Format,
-    key: Option<[u8; 32]>,
+    key: &KeyArg,
     bars: &Bars,
 ) -> Result<ImportSummary, String> {
     let schema = schema.map(read_schema_file).transpose()?;
     let mut opts = ImportOptions::default();
-    opts.write.encryption_key = key;
+    opts.write.encryption_key = key.key()?;
     let format = match format {
         Format::Ndjson => CellFormat::Ndjson,
         Format::Csv => CellFormat::Csv,
@@ -499,12 +567,11 @@ fn run_aggregate(
         query.condition = Some(QueryCondition::parse(c).map_err(|e| e.to_string())?);
     }
     let values = aggregate(&reader, &query, &aggs).map_err(|e| e.to_string())?;
-    let mut out = serde_json::Map::new();
+    let mut results = serde_json::Map::new();
     for (e, v) in exprs.iter().zip(values) {
-        out.insert(e.clone(), v.json());
+        results.insert(e.clone(), v.json());
     }
-    println!("{}", serde_json::Value::Object(out));
-    Ok(())
+    outln!("{}", serde_json::Value::Object(results))
 }
 
 /// `inspect`: the summary of an array (or a tree of what another path
@@ -527,35 +594,44 @@ fn run_inspect(
         let picture = tiledb_codec::svg::fragment_layout(&s)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         std::fs::write(file, picture).map_err(|e| format!("{}: {e}", file.display()))?;
-        eprintln!("wrote {} ({} fragments)", file.display(), s.fragments.len());
+        out::warn(&format!(
+            "wrote {} ({} fragments)",
+            file.display(),
+            s.fragments.len()
+        ));
         if !json {
             return Ok(());
         }
     }
     if json {
         let v = inspect::inspect_json(path, opts).map_err(|e| e.to_string())?;
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&v).expect("JSON values serialize")
-        );
+        out::json(&v)
     } else if array {
         let s = ArraySummary::read(path, opts).map_err(|e| e.to_string())?;
-        print!("{s}");
+        out::text(&s.to_string())
     } else {
         let v = inspect::inspect_json(path, opts).map_err(|e| e.to_string())?;
-        print!("{}", tiledb_codec::summary::tree(&v));
+        out::text(&tiledb_codec::summary::tree(&v))
     }
-    Ok(())
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let bars = Bars::new(cli.quiet);
     let code = run(cli.command, &bars);
+    out::flush();
     if cli.stats {
         store::print_stats();
     }
-    code
+    match out::failure() {
+        // The reader went away: say nothing, as a producer SIGPIPE ended.
+        Some(None) => ExitCode::from(out::BROKEN_PIPE_STATUS),
+        Some(Some(e)) => {
+            out::error(&e);
+            ExitCode::FAILURE
+        }
+        None => code,
+    }
 }
 
 fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
@@ -565,7 +641,7 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
     } {
         for a in std::env::args_os().skip(1) {
             if let Err(e) = store::refuse(name, Path::new(&a)) {
-                eprintln!("error: {e}");
+                out::error(&e.to_string());
                 return ExitCode::FAILURE;
             }
         }
@@ -607,7 +683,7 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
             svg,
             key,
         } => store::staged(&path.clone(), true, false, |local| {
-            run_inspect(local, json, svg.as_deref(), &key.options())
+            run_inspect(local, json, svg.as_deref(), &key.options()?)
         }),
         Command::Export {
             array,
@@ -618,60 +694,58 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
             select,
             timestamp,
             key,
-        } => run_export(
-            &array,
-            format,
-            output.as_deref(),
-            attrs,
-            subarray,
-            &select,
-            timestamp,
-            &key.options(),
-        ),
+        } => key.options().and_then(|opts| {
+            run_export(
+                &array,
+                format,
+                output.as_deref(),
+                attrs,
+                subarray,
+                &select,
+                timestamp,
+                &opts,
+            )
+        }),
         Command::Scan {
             array,
             attrs,
             open_only,
             select,
             key,
-        } => run_scan(&array, attrs, open_only, &select, &key.options()),
+        } => key
+            .options()
+            .and_then(|opts| run_scan(&array, attrs, open_only, &select, &opts)),
         Command::Aggregate {
             array,
             exprs,
             ranges,
             condition,
             key,
-        } => run_aggregate(
-            &array,
-            &exprs,
-            &ranges,
-            condition.as_deref(),
-            &key.options(),
-        ),
+        } => key
+            .options()
+            .and_then(|opts| run_aggregate(&array, &exprs, &ranges, condition.as_deref(), &opts)),
         Command::Verify { array, key } => {
             match store::staged(&array.clone(), true, false, |local| {
-                verify::verify_with(local, &key.options(), &**bars).map_err(|e| e.to_string())
-            }) {
-                Ok(report) => {
-                    println!(
-                        "{} fragments, {} fields, {} tiles checked, {} problems",
-                        report.fragments,
-                        report.fields,
-                        report.tiles,
-                        report.problems.len()
-                    );
-                    for w in &report.warnings {
-                        println!("warning: {}: {}", w.path.display(), w.what);
-                    }
-                    for p in &report.problems {
-                        println!("problem: {}: {}", p.path.display(), p.what);
-                    }
-                    if report.ok() {
-                        Ok(())
-                    } else {
-                        return ExitCode::FAILURE;
-                    }
+                verify::verify_with(local, &key.options()?, &**bars).map_err(|e| e.to_string())
+            })
+            .and_then(|report| {
+                outln!(
+                    "{} fragments, {} fields, {} tiles checked, {} problems",
+                    report.fragments,
+                    report.fields,
+                    report.tiles,
+                    report.problems.len()
+                )?;
+                for w in &report.warnings {
+                    outln!("warning: {}: {}", w.path.display(), w.what)?;
                 }
+                for p in &report.problems {
+                    outln!("problem: {}: {}", p.path.display(), p.what)?;
+                }
+                Ok(report.ok())
+            }) {
+                Ok(true) => Ok(()),
+                Ok(false) => return ExitCode::FAILURE,
                 Err(e) => Err(e),
             }
         }
@@ -687,21 +761,21 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
                 schema.as_deref(),
                 &cells,
                 Format::of_input(format, &cells),
-                key.encryption_key,
+                &key,
                 bars,
             )
         })
-        .map(|s| {
+        .and_then(|s| {
             let created = if s.created { "new" } else { "existing" };
             match &s.fragment {
-                Some(f) => println!(
+                Some(f) => outln!(
                     "imported {} cells into {} array {}: fragment {}",
                     s.cells,
                     created,
                     array.display(),
                     f.name
                 ),
-                None => println!(
+                None => outln!(
                     "imported 0 cells into {} array {}: no fragment written",
                     created,
                     array.display()
@@ -724,7 +798,10 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            // A failed standard output is reported once, by `main`.
+            if out::failure().is_none() {
+                out::error(&e);
+            }
             ExitCode::FAILURE
         }
     }

@@ -2,9 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::out::outln;
 use clap::{Args, Subcommand};
 use tiledb_codec::maintain::meta;
-use tiledb_codec::summary::format_values;
+use tiledb_codec::summary::{escape_controls, format_values};
 use tiledb_codec::write::MetadataOptions;
 use tiledb_codec::ReadOptions;
 
@@ -15,10 +16,8 @@ pub struct MetaArgs {
     pub(crate) path: PathBuf,
     #[command(subcommand)]
     action: MetaAction,
-    /// The AES-256-GCM key of an encrypted array or group: 32 characters,
-    /// whose bytes are the key.
-    #[arg(long, global = true, value_name = "KEY", value_parser = super::parse_key)]
-    encryption_key: Option<[u8; 32]>,
+    #[command(flatten)]
+    key: super::KeyArg,
     /// The timestamp of the change, in milliseconds since 1970 (default:
     /// now, later than every metadata file there).
     #[arg(long, global = true, value_name = "T")]
@@ -66,9 +65,10 @@ impl MetaArgs {
 
 pub fn run(args: &MetaArgs) -> Result<(), String> {
     let path = &args.path;
+    let key = args.key.key()?;
     let opts = MetadataOptions {
         timestamp: args.timestamp,
-        encryption_key: args.encryption_key,
+        encryption_key: key,
     };
     match &args.action {
         MetaAction::Put {
@@ -80,25 +80,27 @@ pub fn run(args: &MetaArgs) -> Result<(), String> {
                 .ok_or_else(|| format!("--type {datatype}: not a TileDB datatype"))?;
             let bytes = meta::parse_metadata_value(dt, value).map_err(|e| format!("{key}: {e}"))?;
             let file = meta::put(path, key, dt, &bytes, &opts).map_err(|e| e.to_string())?;
-            println!(
-                "{}: put {key} ({}) = {} in {}",
+            outln!(
+                "{}: put {} ({}) = {} in {}",
                 path.display(),
+                escape_controls(key),
                 dt.name(),
                 format_values(dt, &bytes),
                 shown(path, &file)
-            );
+            )?;
         }
         MetaAction::Delete { key } => {
             let file = meta::delete(path, key, &opts).map_err(|e| e.to_string())?;
-            println!(
-                "{}: deleted {key} in {}",
+            outln!(
+                "{}: deleted {} in {}",
                 path.display(),
+                escape_controls(key),
                 shown(path, &file)
-            );
+            )?;
         }
         MetaAction::List { json } => {
             let read = ReadOptions {
-                encryption_key: args.encryption_key,
+                encryption_key: key,
                 ..ReadOptions::default()
             };
             let md = meta::read_metadata(path, &read).map_err(|e| e.to_string())?;
@@ -115,18 +117,15 @@ pub fn run(args: &MetaArgs) -> Result<(), String> {
                         )
                     })
                     .collect();
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&serde_json::Value::Object(obj))
-                        .expect("JSON values serialize")
-                );
+                crate::out::json(&serde_json::Value::Object(obj))?;
             } else {
                 for (k, v) in &md {
-                    println!(
-                        "{k} ({}) = {}",
+                    outln!(
+                        "{} ({}) = {}",
+                        escape_controls(k),
                         v.datatype.name(),
                         format_values(v.datatype, &v.bytes)
-                    );
+                    )?;
                 }
             }
         }

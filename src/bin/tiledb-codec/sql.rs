@@ -66,7 +66,7 @@ async fn context(
 ) -> Result<SessionContext, String> {
     #[cfg(feature = "ballista")]
     if let Some(url) = &args.ballista {
-        let opts = args.key.options();
+        let opts = args.key.options()?;
         let codec = tiledb_codec::sql::ballista::TileDbCodec::new(move |name| {
             Ok(Arc::new(store::array(std::path::Path::new(name), &opts)?))
         });
@@ -83,7 +83,7 @@ async fn run_async(args: &SqlArgs) -> Result<(), String> {
     if let Some(n) = args.partitions {
         config = config.with_target_partitions(n.max(1));
     }
-    let opts = args.key.options();
+    let opts = args.key.options()?;
     let ctx = context(args, config).await?;
     tiledb_codec::sql::register_tables(&ctx, &args.query, |name| {
         Ok(Arc::new(store::array(std::path::Path::new(name), &opts)?))
@@ -99,7 +99,7 @@ async fn run_async(args: &SqlArgs) -> Result<(), String> {
     let df = ctx.sql(&args.query).await.map_err(|e| e.to_string())?;
     let sink: Box<dyn Write> = match &args.output {
         Some(p) => Box::new(std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
-        None => Box::new(std::io::stdout().lock()),
+        None => Box::new(crate::out::Writer),
     };
     let mut out = std::io::BufWriter::new(sink);
     let io = |e: std::io::Error| format!("writing the result: {e}");

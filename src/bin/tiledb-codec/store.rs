@@ -292,9 +292,9 @@ fn first_part(r: &Path) -> String {
 pub fn print_stats() {
     let opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
     if opened.is_empty() {
-        eprintln!("stats: local files only, no object-store requests");
+        crate::out::warn("stats: local files only, no object-store requests");
     }
     for (url, stats) in opened.iter() {
-        eprintln!("stats: {url}: {}", stats.snapshot());
+        crate::out::warn(&format!("stats: {url}: {}", stats.snapshot()));
     }
 }
