@@ -44,6 +44,7 @@
 pub mod ballista;
 mod pushdown;
 mod scan;
+mod writes;
 
 use std::fmt;
 use std::sync::Arc;
@@ -64,6 +65,7 @@ use crate::model::{ArrayType, CellValNum};
 use crate::read::{Bound, DimRange, Query};
 use pushdown::{Col, ColKind, Columns, Pushed};
 pub use scan::TileDbScan;
+pub use writes::WritePolicy;
 
 /// A TileDB array as a DataFusion table (see the [module](self) docs).
 pub struct TileDbTable {

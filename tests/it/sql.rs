@@ -341,6 +341,80 @@ fn the_sql_command_prints_the_same_result() {
     assert!(err.contains(r#"FROM "path/to/array""#), "{err}");
 }
 
+/// `sql` only reads unless told where it may write: `COPY ... TO` anywhere,
+/// or into an array, is refused and writes nothing; with `--allow-write DIR`
+/// it writes under DIR and nowhere else (issue 22).
+#[test]
+fn the_sql_command_writes_no_file_unless_allowed() {
+    let bin = env!("CARGO_BIN_EXE_tiledb-codec");
+    let tmp = std::env::temp_dir().join(format!("tiledb-codec-sql-copy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(tmp.join("out")).unwrap();
+    let array = tmp.join("out/arr");
+    std::process::Command::new("cp")
+        .arg("-r")
+        .arg(common::root().join("tests/fixtures/v22/sparse_int_2d"))
+        .arg(&array)
+        .status()
+        .unwrap();
+    let sql = |query: String, allow: Option<&std::path::Path>| {
+        let mut cmd = Command::new(bin);
+        cmd.args(["sql", "--quiet", &query]);
+        if let Some(dir) = allow {
+            cmd.arg("--allow-write").arg(dir);
+        }
+        cmd.output().unwrap()
+    };
+    let copy = |to: &std::path::Path| {
+        format!(
+            "COPY (SELECT count(*) AS n FROM \"{}\") TO '{}' STORED AS CSV",
+            array.display(),
+            to.display()
+        )
+    };
+    let target = tmp.join("out/n.csv");
+    let out = sql(copy(&target), None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("--allow-write"),
+        "{err}"
+    );
+    assert!(
+        !target.exists(),
+        "a refused COPY wrote {}",
+        target.display()
+    );
+    // Into the array's folder, even where writes are allowed: refused.
+    let inside = array.join("__meta/n.csv");
+    let out = sql(copy(&inside), Some(&tmp));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("array"), "{err}");
+    assert!(!inside.exists());
+    // Outside the allowed folder: refused.
+    let outside = tmp.join("n.csv");
+    let out = sql(copy(&outside), Some(&tmp.join("out")));
+    assert!(!out.status.success());
+    assert!(!outside.exists());
+    // Allowed: written, with the array's count.
+    let out = sql(copy(&target), Some(&tmp.join("out")));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written = std::fs::read_to_string(&target).unwrap();
+    let n = tiledb_codec::Array::open(&array)
+        .unwrap()
+        .reader()
+        .read()
+        .unwrap();
+    assert!(written.contains(&n.len().to_string()), "{written}");
+    // Other writing statements: refused.
+    let out = sql("CREATE TABLE t AS SELECT 1".into(), Some(&tmp));
+    assert!(!out.status.success());
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 #[test]
 fn an_array_is_a_table_of_every_cell_the_reader_returns() {
     std::env::set_current_dir(common::root()).unwrap();

@@ -47,6 +47,11 @@ pub struct SqlArgs {
     #[cfg(feature = "ballista")]
     #[arg(long, value_name = "URL")]
     pub ballista: Option<String>,
+    /// Let `COPY ... TO` write files under DIR (never inside an array).
+    /// Without it the query only reads: COPY, INSERT, CREATE and other
+    /// statements that write are refused.
+    #[arg(long, value_name = "DIR")]
+    pub allow_write: Option<PathBuf>,
     #[command(flatten)]
     pub key: KeyArg,
 }
@@ -96,7 +101,21 @@ async fn run_async(args: &SqlArgs) -> Result<(), String> {
             e
         }
     })?;
-    let df = ctx.sql(&args.query).await.map_err(|e| e.to_string())?;
+    let plan = ctx
+        .state()
+        .create_logical_plan(&args.query)
+        .await
+        .map_err(|e| e.to_string())?;
+    // Checked before anything runs: DDL runs as it is planned into a frame.
+    let policy = match &args.allow_write {
+        Some(dir) => tiledb_codec::sql::WritePolicy::copy_under(dir),
+        None => tiledb_codec::sql::WritePolicy::read_only(),
+    };
+    policy.check(&plan)?;
+    let df = ctx
+        .execute_logical_plan(plan)
+        .await
+        .map_err(|e| e.to_string())?;
     let sink: Box<dyn Write> = match &args.output {
         Some(p) => Box::new(std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
         None => Box::new(crate::out::Writer),
