@@ -49,7 +49,9 @@ fn metadata_reads_back_in_the_engine() {
         assert!(!e.unwrap().file_name().to_string_lossy().ends_with(".tmp"));
     }
     let e = put_metadata(&path, "bad", Datatype::Int32, &[1, 2, 3]).unwrap_err();
-    assert!(matches!(e, WriteError::Cells { .. }), "{e}");
+    // A refusal naming the array and the key (not "cells: ...").
+    assert!(matches!(e, WriteError::Array { .. }), "{e}");
+    assert!(e.to_string().contains("\"bad\""), "{e}");
     let e = put_metadata(&tmp.join("nothing"), "k", Datatype::Int32, &[0; 4]).unwrap_err();
     assert!(e.to_string().contains("not an array"), "{e}");
 }
