@@ -523,41 +523,47 @@ pub fn unfilter_tile<'a>(
 
 /// Wraps `data` in a generic tile of format `version`, as the engine would
 /// without compression: an empty filter pipeline (max chunk size 65536),
-/// datatype CHAR, cell size 1, no encryption, one unfiltered chunk. Built
-/// from the generated tables, so it is the inverse of [`read_generic_tile`].
+/// datatype CHAR, cell size 1, no encryption. The inverse of
+/// [`read_generic_tile`]; [`generic_tile_with`] with no filters.
 pub fn write_generic_tile(data: &[u8], version: u32) -> Vec<u8> {
-    use crate::format::{encode, Chunk, Datatype, FilterPipeline, Tile};
-    let len = u32::try_from(data.len()).expect("a one-chunk generic tile holds at most 4 GiB");
-    let tile = Tile {
-        num_chunks: 1,
-        chunks: vec![Chunk {
-            header: ChunkHeader {
-                original_length: len,
-                filtered_length: len,
-                metadata_length: 0,
-            },
-            metadata: Vec::new(),
-            filtered_data: data.to_vec(),
-        }],
+    generic_tile_with(data, version, Vec::new(), None)
+        .expect("a generic tile without filters is always written")
+}
+
+/// Wraps `data` in a generic tile whose header states format `version`,
+/// filtered by `filters` (in chunks of at most 64 KiB, as the engine's
+/// `GenericTileIO::write_generic`) and encrypted with `key` when one is
+/// given (the AES-256-GCM filter must then end `filters`). Datatype CHAR,
+/// cell size 1; the header's encryption type says whether it is encrypted.
+pub fn generic_tile_with(
+    data: &[u8],
+    version: u32,
+    filters: Vec<crate::format::Filter>,
+    key: Option<[u8; 32]>,
+) -> std::result::Result<Vec<u8>, crate::filters::FilterError> {
+    use crate::format::{encode, FilterPipeline};
+    let pipeline = Pipeline::new(&filters, Datatype::Char, 1, version)?.with_key(key);
+    let body = pipeline.forward_tile(data)?;
+    let encryption_type = match key {
+        Some(_) => EncryptionType::Aes256Gcm,
+        None => EncryptionType::NoEncryption,
     };
-    let body = encode(&tile);
-    let pipeline = FilterPipeline {
+    let fp = FilterPipeline {
         max_chunk_size: 65536,
-        num_filters: 0,
-        filters: Vec::new(),
+        num_filters: filters.len() as u32,
+        filters,
     };
-    let pipeline_size = encode(&pipeline).len() as u32;
     let header = GenericTileHeader {
         version_number: version,
         persisted_size: body.len() as u64,
         tile_size: data.len() as u64,
         datatype: Datatype::Char.value(),
         cell_size: 1,
-        encryption_type: EncryptionType::NoEncryption.value(),
-        filter_pipeline_size: pipeline_size,
-        filter_pipeline: pipeline,
+        encryption_type: encryption_type.value(),
+        filter_pipeline_size: encode(&fp).len() as u32,
+        filter_pipeline: fp,
     };
     let mut out = encode(&header);
     out.extend_from_slice(&body);
-    out
+    Ok(out)
 }

@@ -6,11 +6,7 @@
 //! and the header's encryption type says so: that header field is the only
 //! place an array records that it is encrypted.
 
-use crate::filters::Pipeline;
-use crate::format::{
-    encode, CompressorOptions, Datatype, EncryptionType, Filter, FilterOptions, FilterPipeline,
-    FilterType, GenericTileHeader,
-};
+use crate::format::{CompressorOptions, Filter, FilterOptions, FilterType};
 
 use super::error::{WriteError, WriteResult};
 
@@ -44,35 +40,9 @@ pub fn generic_tile(data: &[u8], version: u32, key: Option<[u8; 32]>) -> WriteRe
     if key.is_some() {
         filters.push(encryption_filter());
     }
-    let err = |e: crate::filters::FilterError| WriteError::Filter {
+    crate::tile::generic_tile_with(data, version, filters, key).map_err(|e| WriteError::Filter {
         field: "generic tile".into(),
         filter: e.filter,
         what: e.what,
-    };
-    let pipeline = Pipeline::new(&filters, Datatype::Char, 1, version)
-        .map_err(err)?
-        .with_key(key);
-    let body = pipeline.forward_tile(data).map_err(err)?;
-    let encryption_type = match key {
-        Some(_) => EncryptionType::Aes256Gcm,
-        None => EncryptionType::NoEncryption,
-    };
-    let fp = FilterPipeline {
-        max_chunk_size: 65536,
-        num_filters: filters.len() as u32,
-        filters,
-    };
-    let header = GenericTileHeader {
-        version_number: version,
-        persisted_size: body.len() as u64,
-        tile_size: data.len() as u64,
-        datatype: Datatype::Char.value(),
-        cell_size: 1,
-        encryption_type: encryption_type.value(),
-        filter_pipeline_size: encode(&fp).len() as u32,
-        filter_pipeline: fp,
-    };
-    let mut out = encode(&header);
-    out.extend_from_slice(&body);
-    Ok(out)
+    })
 }
