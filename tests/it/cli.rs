@@ -3,19 +3,13 @@
 //! a panic, and import takes back what export prints.
 
 use crate::common;
+use common::{cli, scratch};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use tiledb_codec::read::{ArrayReader, Query};
 use tiledb_codec::ReadOptions;
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tiledb-codec"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 /// Runs the command line with `input` on its standard input.
 fn cli_stdin(args: &[&str], input: &[u8]) -> Output {
@@ -49,13 +43,6 @@ fn sorted_lines(text: &str) -> Vec<String> {
     let mut v: Vec<String> = text.lines().map(str::to_string).collect();
     v.sort();
     v
-}
-
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tiledb-codec-cli-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn committed_fragments(array: &Path) -> usize {

@@ -4,6 +4,7 @@
 //! command line, and the smaller messages.
 
 use crate::common;
+use common::scratch;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -12,14 +13,6 @@ use std::time::{Duration, Instant};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tiledb-codec"))
-}
-
-/// A fresh folder under the temporary directory.
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tiledb-codec-i22-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// A copy of a fixture in `dir`.

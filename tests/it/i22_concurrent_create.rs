@@ -6,8 +6,9 @@
 //! engine and our reader read them.
 
 use crate::common;
+use common::scratch;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier};
 
@@ -16,13 +17,6 @@ use tiledb_codec::maintain::group::create_group;
 use tiledb_codec::read::{ArrayReader, Query};
 use tiledb_codec::write::{import_with, CellFormat, ImportOptions, WriteError};
 use tiledb_codec::ReadOptions;
-
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tiledb-codec-i22-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn schema(attr_type: &str) -> Value {
     json!({

@@ -5,9 +5,10 @@
 //! an allocation sized from the domain.
 
 use crate::common;
+use common::{cli, scratch};
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 
 use serde_json::{json, Value};
 use tiledb_codec::read::aggregate::{aggregate, Aggregate};
@@ -17,13 +18,6 @@ use tiledb_codec::{Error, ReadOptions};
 const EXPRS: [&str; 8] = [
     "count(*)", "sum(x)", "min(x)", "max(x)", "sum(y)", "min(y)", "max(y)", "mean(x)",
 ];
-
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tiledb-codec-i22-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The engine makes the array (tests/engine/i22_current_domain.py).
 fn make(path: &Path, extra: &[&str]) {
@@ -60,13 +54,6 @@ fn engine_aggregates(path: &Path, sub: Option<Value>) -> serde_json::Map<String,
         .as_object()
         .unwrap()
         .clone()
-}
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tiledb-codec"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
 }
 
 fn ranged(reader: &ArrayReader, ranges: &[(&str, &str)]) -> Query {

@@ -4,21 +4,15 @@
 //! answering an empty array.
 
 use crate::common;
+use common::{cli, scratch};
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 
 use serde_json::Value;
 use tiledb_codec::read::aggregate::{aggregate, Aggregate};
 use tiledb_codec::read::{ArrayReader, Query};
 use tiledb_codec::{Error, ReadOptions};
-
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tiledb-codec-i22-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn engine(cmd: &str, path: &Path) -> String {
     let out = Command::new(common::engine_python())
@@ -33,13 +27,6 @@ fn engine(cmd: &str, path: &Path) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
-}
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tiledb-codec"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
 }
 
 /// Our library and command line refuse to read `array`, naming field `a`.

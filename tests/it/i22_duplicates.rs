@@ -5,29 +5,16 @@
 //! newer cell wins). And `verify` reports a fragment that holds repeats.
 
 use crate::common;
+use common::{cli, scratch};
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::{json, Value};
 use tiledb_codec::read::{ArrayReader, Query};
 use tiledb_codec::verify::verify;
 use tiledb_codec::write::{create_array, Column, FragmentWriter, WriteError, WriteOptions};
 use tiledb_codec::ReadOptions;
-
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tiledb-codec-i22-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tiledb-codec"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 fn schema(dups: bool) -> Value {
     json!({

@@ -6,9 +6,9 @@
 //! nothing.
 
 use crate::common;
+use common::{cli, scratch};
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use tiledb_codec::format::Datatype;
 use tiledb_codec::maintain::group::{add_member, NewMember};
@@ -17,20 +17,6 @@ use tiledb_codec::write::{MetadataOptions, WriteError};
 use tiledb_codec::ReadOptions;
 
 const MAX: &str = "18446744073709551615";
-
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tiledb-codec-i22-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tiledb-codec"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 fn ok(args: &[&str]) -> String {
     let out = cli(args);

@@ -168,3 +168,22 @@ pub fn sorted(mut v: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
     v.sort_by_cached_key(|x| x.to_string());
     v
 }
+
+/// A fresh, empty folder under the temporary directory, its name unique
+/// in this process (every test module shares one process).
+pub fn scratch(tag: &str) -> PathBuf {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("tiledb-codec-{tag}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The `tiledb-codec` binary run with `args`, its output collected.
+pub fn cli(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tiledb-codec"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
