@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 pub use batch::Batch;
 pub use range::IntoDimRange;
-pub use reader::{BatchReader, ReaderBuilder};
+pub use reader::{BatchReader, Condition, ReaderBuilder};
 pub use schema::{AttributeBuilder, DimensionBuilder, SchemaBuilder};
 pub use types::CellType;
 pub use writer::WriteBuilder;

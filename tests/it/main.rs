@@ -13,6 +13,7 @@ mod cli;
 mod cli_damage;
 mod consolidate_merge;
 mod consolidated_footers;
+mod facade_conditions;
 mod filters_engine;
 mod filters_reencode;
 mod format_v23;
