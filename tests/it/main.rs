@@ -14,6 +14,7 @@ mod cli_damage;
 mod consolidate_merge;
 mod consolidated_footers;
 mod facade_conditions;
+mod facade_time_travel;
 mod filters_engine;
 mod filters_reencode;
 mod format_v23;
