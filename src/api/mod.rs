@@ -93,6 +93,10 @@ pub enum ArrayError {
         /// Why.
         what: String,
     },
+    /// Converting cells to Arrow failed (feature `arrow`).
+    #[cfg(feature = "arrow")]
+    #[error(transparent)]
+    Arrow(crate::arrow::Error),
     /// A schema that [`SchemaBuilder::build`] refuses; `field` says which
     /// part (`dimensions.x.tile_extent`).
     #[error("schema: {field}: {what}")]
@@ -102,6 +106,17 @@ pub enum ArrayError {
         /// What is wrong with it.
         what: String,
     },
+}
+
+#[cfg(feature = "arrow")]
+impl From<crate::arrow::Error> for ArrayError {
+    fn from(e: crate::arrow::Error) -> Self {
+        match e {
+            crate::arrow::Error::Read(e) => ArrayError::Read(e),
+            crate::arrow::Error::Write(e) => ArrayError::Write(e),
+            e => ArrayError::Arrow(e),
+        }
+    }
 }
 
 /// A TileDB array on disk, opened: its schema and fragments are read, cells

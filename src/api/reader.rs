@@ -223,6 +223,30 @@ impl<'a> ReaderBuilder<'a> {
         })
     }
 
+    /// Starts the read as Arrow record batches (feature `arrow`): an
+    /// [`RecordBatchReader`](crate::arrow::RecordBatchReader) of the same batches as
+    /// [`ReaderBuilder::build`], typed as [`crate::arrow`] says.
+    ///
+    /// ```
+    /// use tiledb_codec::arrow::RecordBatchReader;
+    /// use tiledb_codec::{col, Array};
+    ///
+    /// let array = Array::open("tests/fixtures/v22/sparse_int_2d")?;
+    /// let batches = array.reader().attributes(["a"]).filter(col("a").gt(5)).arrow()?;
+    /// assert_eq!(batches.schema().field(2).name(), "a");
+    /// let mut rows = 0;
+    /// for b in batches {
+    ///     rows += b?.num_rows();
+    /// }
+    /// assert!(rows > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "arrow")]
+    pub fn arrow(self) -> Result<crate::arrow::RecordBatches<'a>, ArrayError> {
+        let q = self.query()?;
+        Ok(crate::arrow::record_batches(&self.array.reader, &q)?)
+    }
+
     /// Reads every cell asked for into one batch.
     pub fn read(self) -> Result<Batch, ArrayError> {
         let q = self.query()?;
