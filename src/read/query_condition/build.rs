@@ -217,6 +217,18 @@ impl QueryCondition {
         }
     }
 
+    /// How many levels the tree has (a comparison: 1; `a and not b`: 3).
+    pub(crate) fn depth(&self) -> usize {
+        fn depth(n: &Node) -> usize {
+            1 + match n {
+                Node::And(k) | Node::Or(k) => k.iter().map(depth).max().unwrap_or(0),
+                Node::Not(k) => depth(k),
+                Node::Cmp { .. } | Node::Set { .. } => 0,
+            }
+        }
+        depth(&self.tree)
+    }
+
     /// Both this and `other` hold (the text's `and`; `a.and(b).and(c)` is
     /// `a and b and c`).
     pub fn and(self, other: QueryCondition) -> QueryCondition {

@@ -61,9 +61,18 @@ use bind::*;
 use lex::{lex, SyntaxError, Tok};
 use parse::*;
 
+#[cfg(test)]
+thread_local! {
+    /// How many times [`QueryCondition::parse`] ran on this thread (tests
+    /// of code that must build conditions without text).
+    pub(crate) static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 impl QueryCondition {
     /// Parses `text`, e.g. `a > 5 and (b == "x" or c in [1, 2])`.
     pub fn parse(text: &str) -> Result<Self> {
+        #[cfg(test)]
+        PARSES.with(|n| n.set(n.get() + 1));
         let err = |(at, what): SyntaxError| Error::Condition {
             text: text.to_string(),
             what: format!("at byte {at}: {what}"),
