@@ -136,11 +136,12 @@ pub mod verify;
 pub mod write;
 
 pub use api::{
-    Array, ArrayError, AttributeBuilder, Batch, BatchReader, CellType, DimensionBuilder,
+    Array, ArrayError, AttributeBuilder, Batch, BatchReader, CellType, Condition, DimensionBuilder,
     IntoDimRange, ReaderBuilder, SchemaBuilder, WriteBuilder,
 };
 pub use error::{Error, Result};
 pub use format::Datatype;
 pub use options::ReadOptions;
 pub use progress::{NoProgress, Progress};
+pub use read::query_condition::col;
 pub use read::Order;

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 pub use batch::Batch;
 pub use range::IntoDimRange;
-pub use reader::{BatchReader, ReaderBuilder};
+pub use reader::{BatchReader, Condition, ReaderBuilder};
 pub use schema::{AttributeBuilder, DimensionBuilder, SchemaBuilder};
 pub use types::CellType;
 pub use writer::WriteBuilder;
@@ -93,6 +93,10 @@ pub enum ArrayError {
         /// Why.
         what: String,
     },
+    /// Converting cells to Arrow failed (feature `arrow`).
+    #[cfg(feature = "arrow")]
+    #[error(transparent)]
+    Arrow(crate::arrow::Error),
     /// A schema that [`SchemaBuilder::build`] refuses; `field` says which
     /// part (`dimensions.x.tile_extent`).
     #[error("schema: {field}: {what}")]
@@ -102,6 +106,17 @@ pub enum ArrayError {
         /// What is wrong with it.
         what: String,
     },
+}
+
+#[cfg(feature = "arrow")]
+impl From<crate::arrow::Error> for ArrayError {
+    fn from(e: crate::arrow::Error) -> Self {
+        match e {
+            crate::arrow::Error::Read(e) => ArrayError::Read(e),
+            crate::arrow::Error::Write(e) => ArrayError::Write(e),
+            e => ArrayError::Arrow(e),
+        }
+    }
 }
 
 /// A TileDB array on disk, opened: its schema and fragments are read, cells
@@ -139,10 +154,72 @@ impl Array {
         Self::open_with(path, &ReadOptions::default())
     }
 
-    /// Opens the array at `path` with options (an encryption key, limits,
-    /// the schema or timestamps to read at).
+    /// Opens the array at `path` with options (an encryption key, limits).
+    /// [`Array::open_at`] reads it as of a time.
     pub fn open_with(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array, ArrayError> {
         Self::open_in(crate::storage::StorageRef::default(), path, opts)
+    }
+
+    /// Opens the array at `path` as it was written in the timestamp range
+    /// `at` (milliseconds since the epoch, as fragment names carry them;
+    /// `t1..=t2`, `..=t2`, `t1..`): the fragments and deletes written in
+    /// it, as the engine's `timestamp=(t1, t2)` reads them. (A sparse
+    /// fragment of format version 15 or later that overlaps the range is
+    /// read for its cells inside it; other fragments only when they lie
+    /// inside it whole.) Reads use the newest schema; [`Array::metadata`]
+    /// is still the newest metadata.
+    ///
+    /// ```
+    /// use tiledb_codec::Array;
+    ///
+    /// let path = "tests/fixtures/v22/dense_int_1d";
+    /// let all = Array::open(path)?;
+    /// let t1 = all.fragments()[0].name.t2;
+    /// let first = Array::open_at(path, ..=t1)?;
+    /// assert_eq!(first.fragments().len(), 1);
+    /// assert_eq!(first.reader().read()?.column::<i32>("a")?.len(), 20);
+    /// # Ok::<(), tiledb_codec::ArrayError>(())
+    /// ```
+    pub fn open_at(
+        path: impl AsRef<Path>,
+        at: impl std::ops::RangeBounds<u64>,
+    ) -> Result<Array, ArrayError> {
+        Self::open_at_with(path, at, &ReadOptions::default())
+    }
+
+    /// [`Array::open_at`] with options.
+    pub fn open_at_with(
+        path: impl AsRef<Path>,
+        at: impl std::ops::RangeBounds<u64>,
+        opts: &ReadOptions,
+    ) -> Result<Array, ArrayError> {
+        use std::ops::Bound::*;
+        let path = path.as_ref();
+        let empty = || {
+            ArrayError::Read(crate::Error::Query {
+                path: path.to_path_buf(),
+                what: "the timestamp range holds no time".into(),
+            })
+        };
+        let start = match at.start_bound() {
+            Included(t) => *t,
+            Excluded(t) => t.checked_add(1).ok_or_else(empty)?,
+            Unbounded => 0,
+        };
+        let end = match at.end_bound() {
+            Included(t) => *t,
+            Excluded(t) => t.checked_sub(1).ok_or_else(empty)?,
+            Unbounded => u64::MAX,
+        };
+        if start > end {
+            return Err(empty());
+        }
+        Self::open_range(
+            crate::storage::StorageRef::default(),
+            path,
+            Some((start, end)),
+            opts,
+        )
     }
 
     /// Opens the array at `path` of `storage`: an object store
@@ -154,8 +231,17 @@ impl Array {
         path: impl AsRef<Path>,
         opts: &ReadOptions,
     ) -> Result<Array, ArrayError> {
-        let path = path.as_ref().to_path_buf();
-        let reader = ArrayReader::open_in(storage, &path, None, opts)?;
+        Self::open_range(storage, path.as_ref(), None, opts)
+    }
+
+    fn open_range(
+        storage: crate::storage::StorageRef,
+        path: &Path,
+        at: Option<(u64, u64)>,
+        opts: &ReadOptions,
+    ) -> Result<Array, ArrayError> {
+        let path = path.to_path_buf();
+        let reader = ArrayReader::open_in(storage, &path, at, opts)?;
         let schema = read_schema(&reader)?;
         Ok(Array {
             path,

@@ -41,6 +41,54 @@ pub struct ReaderBuilder<'a> {
     array: &'a Array,
     query: Query,
     ranges: Vec<(String, DimRange)>,
+    conditions: Vec<Condition>,
+}
+
+/// A condition for [`ReaderBuilder::filter`]: text in TileDB-Py's syntax
+/// ([`QueryCondition::parse`]; `"a > 5 and s == 'x'"`, parsed when the
+/// read is built) or one built in Rust ([`crate::col`];
+/// `col("a").gt(5).and(col("s").eq("x"))`).
+#[derive(Debug, Clone)]
+pub struct Condition(ConditionInner);
+
+#[derive(Debug, Clone)]
+enum ConditionInner {
+    Text(String),
+    Built(QueryCondition),
+}
+
+impl Condition {
+    /// The condition, parsed if it is text.
+    pub fn into_query_condition(self) -> Result<QueryCondition, ArrayError> {
+        match self.0 {
+            ConditionInner::Text(t) => Ok(QueryCondition::parse(&t)?),
+            ConditionInner::Built(c) => Ok(c),
+        }
+    }
+}
+
+impl From<&str> for Condition {
+    fn from(text: &str) -> Self {
+        Condition(ConditionInner::Text(text.to_string()))
+    }
+}
+
+impl From<String> for Condition {
+    fn from(text: String) -> Self {
+        Condition(ConditionInner::Text(text))
+    }
+}
+
+impl From<QueryCondition> for Condition {
+    fn from(c: QueryCondition) -> Self {
+        Condition(ConditionInner::Built(c))
+    }
+}
+
+impl From<&QueryCondition> for Condition {
+    fn from(c: &QueryCondition) -> Self {
+        Condition(ConditionInner::Built(c.clone()))
+    }
 }
 
 impl<'a> ReaderBuilder<'a> {
@@ -49,6 +97,7 @@ impl<'a> ReaderBuilder<'a> {
             array,
             query: Query::default(),
             ranges: Vec::new(),
+            conditions: Vec::new(),
         }
     }
 
@@ -71,11 +120,32 @@ impl<'a> ReaderBuilder<'a> {
     }
 
     /// Keeps only cells for which `condition` holds (the syntax of
-    /// [`QueryCondition::parse`], e.g. `a > 5 AND s = 'x'`). Dense arrays
-    /// give the cells that fail it their fill values, as the engine does.
+    /// [`QueryCondition::parse`], e.g. `a > 5 and s == 'x'`), parsed now.
+    /// Dense arrays give the cells that fail it their fill values, as the
+    /// engine does. Several conditions (this and [`ReaderBuilder::filter`])
+    /// must all hold.
     pub fn condition(mut self, condition: &str) -> Result<Self, ArrayError> {
-        self.query.condition = Some(QueryCondition::parse(condition)?);
+        let c = QueryCondition::parse(condition)?;
+        self.conditions.push(c.into());
         Ok(self)
+    }
+
+    /// Keeps only cells for which `condition` holds: one built in Rust
+    /// ([`crate::col`]) or text (parsed when the read is built, a mistake
+    /// reported then). Several conditions must all hold.
+    ///
+    /// ```
+    /// use tiledb_codec::{col, Array};
+    ///
+    /// let array = Array::open("tests/fixtures/v22/sparse_strdim")?;
+    /// let typed = array.reader().filter(col("s").ge("b").and(col("i").is_in([1, 2, 3]))).read()?;
+    /// let text = array.reader().filter("s >= 'b' and i in [1, 2, 3]").read()?;
+    /// assert_eq!(typed.strings("s")?, text.strings("s")?);
+    /// # Ok::<(), tiledb_codec::ArrayError>(())
+    /// ```
+    pub fn filter(mut self, condition: impl Into<Condition>) -> Self {
+        self.conditions.push(condition.into());
+        self
     }
 
     /// The order cells come back in (default: row-major).
@@ -109,6 +179,13 @@ impl<'a> ReaderBuilder<'a> {
     pub fn query(&self) -> Result<Query, ArrayError> {
         let schema = &self.array.reader.schema;
         let mut q = self.query.clone();
+        for c in &self.conditions {
+            let c = c.clone().into_query_condition()?;
+            q.condition = Some(match q.condition.take() {
+                None => c,
+                Some(have) => have.and(c),
+            });
+        }
         let known = || {
             let attrs = schema.attributes.iter().map(|a| &a.name);
             let dims = schema.domain.dimensions.iter().map(|d| &d.name);
@@ -144,6 +221,30 @@ impl<'a> ReaderBuilder<'a> {
         Ok(BatchReader {
             inner: self.array.reader.batches(&q)?,
         })
+    }
+
+    /// Starts the read as Arrow record batches (feature `arrow`): an
+    /// [`RecordBatchReader`](crate::arrow::RecordBatchReader) of the same batches as
+    /// [`ReaderBuilder::build`], typed as [`crate::arrow`] says.
+    ///
+    /// ```
+    /// use tiledb_codec::arrow::RecordBatchReader;
+    /// use tiledb_codec::{col, Array};
+    ///
+    /// let array = Array::open("tests/fixtures/v22/sparse_int_2d")?;
+    /// let batches = array.reader().attributes(["a"]).filter(col("a").gt(5)).arrow()?;
+    /// assert_eq!(batches.schema().field(2).name(), "a");
+    /// let mut rows = 0;
+    /// for b in batches {
+    ///     rows += b?.num_rows();
+    /// }
+    /// assert!(rows > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "arrow")]
+    pub fn arrow(self) -> Result<crate::arrow::RecordBatches<'a>, ArrayError> {
+        let q = self.query()?;
+        Ok(crate::arrow::record_batches(&self.array.reader, &q)?)
     }
 
     /// Reads every cell asked for into one batch.

@@ -36,7 +36,7 @@ pub mod read;
 pub mod schema;
 pub mod write;
 
-pub use arrow_array::RecordBatch;
+pub use arrow_array::{RecordBatch, RecordBatchReader};
 pub use read::{arrow_schema, record_batch, record_batches, write_ipc, RecordBatches};
 pub use schema::{field_type, from_arrow, tiledb_type, to_arrow};
 pub use write::{import_batches, import_file, write_batch, ArrowTarget, InputFormat};

@@ -62,7 +62,7 @@ use datafusion::prelude::SessionContext;
 
 use crate::api::{Array, IntoDimRange};
 use crate::model::{ArrayType, CellValNum};
-use crate::read::{Bound, DimRange, Query};
+use crate::read::{Bound, DimRange, Query, QueryCondition};
 use pushdown::{Col, ColKind, Columns, Pushed};
 pub use scan::TileDbScan;
 pub use writes::WritePolicy;
@@ -293,21 +293,11 @@ impl TableProvider for TileDbTable {
                         }
                     }
                 }
-                Pushed::Condition { text, .. } => conditions.push(text),
+                Pushed::Condition { cond, .. } => conditions.push(cond),
                 Pushed::No => {}
             }
         }
-        let condition = match conditions.len() {
-            0 => None,
-            1 => conditions.pop(),
-            _ => Some(
-                conditions
-                    .iter()
-                    .map(|c| format!("({c})"))
-                    .collect::<Vec<_>>()
-                    .join(" and "),
-            ),
-        };
+        let condition = conditions.into_iter().reduce(QueryCondition::and);
         let projection: Vec<usize> = match projection {
             Some(p) => p.clone(),
             None => (0..self.schema.fields().len()).collect(),
@@ -378,4 +368,61 @@ pub fn register_tables(
         out.push(name);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::query_condition::{attr, dim, PARSES};
+    use datafusion::logical_expr::{col, lit};
+
+    /// Pushed filters become conditions without text: no parse on the way
+    /// from the expressions to each partition's query (planning and
+    /// `query(p)` run on this thread), and the condition is the typed one.
+    #[test]
+    fn pushed_conditions_never_pass_through_text() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/v22/nullable_var_sparse"
+        );
+        let table = TileDbTable::new(Arc::new(Array::open(path).unwrap())).unwrap();
+        // A literal with both quote kinds, on an attribute and a dimension.
+        let quoted = "it's \"q\"";
+        let filters = [
+            col("s").not_eq(lit(quoted)).or(col("d").lt(lit(3i64))),
+            col("n").is_not_null(),
+        ];
+        let parses = || PARSES.with(|n| n.get());
+        let before = parses();
+        let kinds = table
+            .supports_filters_pushdown(&filters.iter().collect::<Vec<_>>())
+            .unwrap();
+        assert!(kinds
+            .iter()
+            .all(|k| *k == TableProviderFilterPushDown::Exact));
+        let ctx = SessionContext::new_with_config(
+            datafusion::prelude::SessionConfig::new().with_target_partitions(3),
+        );
+        let state = ctx.state();
+        let plan = futures::executor::block_on(table.scan(&state, None, &filters, None)).unwrap();
+        let scan = plan.downcast_ref::<TileDbScan>().unwrap();
+        let want = attr("s")
+            .ne(quoted)
+            .or(dim("d").lt(3))
+            .and(attr("n").is_not_null());
+        let n = plan.properties().partitioning.partition_count();
+        assert!(n > 1, "{n} partitions");
+        for p in 0..n {
+            assert_eq!(scan.query(p).unwrap().condition, Some(want.clone()), "{p}");
+        }
+        assert_eq!(parses(), before, "a pushed condition was parsed from text");
+        // Its text (shown by EXPLAIN, sent to Ballista executors) parses
+        // back to it.
+        let text = scan.query(0).unwrap().condition.unwrap().text().to_string();
+        assert_eq!(
+            text,
+            r#"(attr("s") != "it's \"q\"" or dim("d") < 3) and attr("n") is not None"#
+        );
+        assert_eq!(QueryCondition::parse(&text).unwrap(), want);
+    }
 }

@@ -25,6 +25,7 @@ use datafusion::logical_expr::{
 };
 
 use crate::format::Datatype;
+use crate::read::query_condition::{attr, dim, ConditionField, Literal, MAX_CONDITION_DEPTH};
 use crate::read::range::{bound_kind, BoundKind};
 use crate::read::{Bound, DimRange, QueryCondition};
 
@@ -74,8 +75,9 @@ pub(crate) enum Pushed {
     /// Ranges: each entry is a union of ranges on a dimension; the entries
     /// intersect (as [`crate::read::Query::ranges`] entries do).
     Ranges { entries: RangeEntries, exact: bool },
-    /// A query condition's text ([`QueryCondition::parse`] syntax).
-    Condition { text: String, exact: bool },
+    /// A query condition, built from the expression (never through
+    /// text).
+    Condition { cond: QueryCondition, exact: bool },
     /// Not pushed: DataFusion evaluates it.
     No,
 }
@@ -111,9 +113,10 @@ impl Columns {
             return Pushed::No;
         }
         match self.condition(filter) {
-            // Only what the parser takes (nesting depth, literals).
-            Some((text, exact)) if QueryCondition::parse(&text).is_ok() => {
-                Pushed::Condition { text, exact }
+            // A Ballista executor gets the condition as its text, which
+            // must parse: its rendering nests at most 2 * depth + 1 deep.
+            Some((cond, exact)) if 2 * cond.depth() < MAX_CONDITION_DEPTH => {
+                Pushed::Condition { cond, exact }
             }
             _ => Pushed::No,
         }
@@ -202,52 +205,49 @@ impl Columns {
 
     // ---- conditions ----
 
-    fn condition(&self, e: &Expr) -> Option<(String, bool)> {
+    fn condition(&self, e: &Expr) -> Option<(QueryCondition, bool)> {
         match e {
             Expr::BinaryExpr(BinaryExpr { left, op, right })
                 if matches!(op, Operator::And | Operator::Or) =>
             {
                 let (a, ea) = self.condition(left)?;
                 let (b, eb) = self.condition(right)?;
-                let word = if *op == Operator::And { "and" } else { "or" };
-                Some((format!("({a}) {word} ({b})"), ea && eb))
+                let c = if *op == Operator::And {
+                    a.and(b)
+                } else {
+                    a.or(b)
+                };
+                Some((c, ea && eb))
             }
             Expr::BinaryExpr(BinaryExpr { left, op, right }) => {
                 let (col, op, lit) = match self.cond_col(left) {
                     Some(c) => (c, *op, right.as_ref()),
                     None => (self.cond_col(right)?, flip(*op)?, left.as_ref()),
                 };
-                let sym = match op {
-                    Operator::Eq => "==",
-                    Operator::NotEq => "!=",
-                    Operator::Lt => "<",
-                    Operator::LtEq => "<=",
-                    Operator::Gt => ">",
-                    Operator::GtEq => ">=",
-                    _ => return None,
-                };
                 if enumerated(col) && !matches!(op, Operator::Eq | Operator::NotEq) {
                     return None;
                 }
-                Some((
-                    format!("{} {sym} {}", field(col), cond_literal(col, lit)?),
-                    true,
-                ))
+                let (f, v) = (field(col), cond_literal(col, lit)?);
+                let c = match op {
+                    Operator::Eq => f.eq(v),
+                    Operator::NotEq => f.ne(v),
+                    Operator::Lt => f.lt(v),
+                    Operator::LtEq => f.le(v),
+                    Operator::Gt => f.gt(v),
+                    Operator::GtEq => f.ge(v),
+                    _ => return None,
+                };
+                Some((c, true))
             }
             Expr::Not(inner) => {
                 // The negation of a superset is no superset: exact only.
                 match self.condition(inner)? {
-                    (t, true) => Some((format!("not ({t})"), true)),
+                    (c, true) => Some((c.not(), true)),
                     _ => None,
                 }
             }
-            Expr::IsNull(inner) => {
-                Some((format!("{} is None", field(self.cond_col(inner)?)), true))
-            }
-            Expr::IsNotNull(inner) => Some((
-                format!("{} is not None", field(self.cond_col(inner)?)),
-                true,
-            )),
+            Expr::IsNull(inner) => Some((field(self.cond_col(inner)?).is_null(), true)),
+            Expr::IsNotNull(inner) => Some((field(self.cond_col(inner)?).is_not_null(), true)),
             Expr::InList(InList {
                 expr,
                 list,
@@ -258,9 +258,16 @@ impl Columns {
                     .iter()
                     .map(|l| cond_literal(col, l))
                     .collect::<Option<Vec<_>>>()?;
-                let word = if *negated { "not in" } else { "in" };
+                if items.is_empty() {
+                    return None;
+                }
+                let f = field(col);
                 Some((
-                    format!("{} {word} [{}]", field(col), items.join(", ")),
+                    if *negated {
+                        f.not_in(items)
+                    } else {
+                        f.is_in(items)
+                    },
                     true,
                 ))
             }
@@ -275,8 +282,7 @@ impl Columns {
                     return None;
                 }
                 let (lo, hi) = (cond_literal(col, low)?, cond_literal(col, high)?);
-                let f = field(col);
-                Some((format!("({f} >= {lo}) and ({f} <= {hi})"), true))
+                Some((field(col).ge(lo).and(field(col).le(hi)), true))
             }
             _ => None,
         }
@@ -337,45 +343,29 @@ fn is_plain_int(dt: Datatype) -> bool {
     )
 }
 
-/// `attr("name")` / `dim("name")`.
-fn field(col: &Col) -> String {
-    let f = match col.kind {
-        ColKind::Dim { .. } => "dim",
-        ColKind::Attr { .. } => "attr",
-    };
-    format!("{f}({})", quote(col.name.as_bytes()))
-}
-
-/// A string literal of the condition syntax holding `bytes` (UTF-8 text).
-fn quote(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for ch in text.chars() {
-        match ch {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => out.push(c),
-        }
+/// The column as a condition's field: `attr("name")` / `dim("name")`.
+fn field(col: &Col) -> ConditionField {
+    match col.kind {
+        ColKind::Dim { .. } => dim(&col.name),
+        ColKind::Attr { .. } => attr(&col.name),
     }
-    out.push('"');
-    out
 }
 
-/// The literal `e` as condition text for a test of `col`.
-fn cond_literal(col: &Col, e: &Expr) -> Option<String> {
+/// The literal `e` as a condition's value for a test of `col`.
+fn cond_literal(col: &Col, e: &Expr) -> Option<Literal> {
     let v = scalar(e)?;
     let v = match v {
         ScalarValue::Dictionary(_, inner) => inner.as_ref(),
         v => v,
     };
+    // Text: a string literal, as the engine's labels and strings are UTF-8.
+    let text = |v: &ScalarValue| {
+        text_value(v)
+            .and_then(|t| String::from_utf8(t).ok())
+            .map(Literal::from)
+    };
     if enumerated(col) {
-        return text_value(v)
-            .filter(|t| std::str::from_utf8(t).is_ok())
-            .map(|t| quote(&t));
+        return text(v);
     }
     let kind = bound_kind(col.datatype)?;
     // Strings are bytes whatever their Arrow flavour (Utf8, LargeUtf8, ..).
@@ -383,10 +373,8 @@ fn cond_literal(col: &Col, e: &Expr) -> Option<String> {
         return None;
     }
     match kind {
-        BoundKind::Int => int_value(v).map(|i| i.to_string()),
-        BoundKind::Text => text_value(v)
-            .filter(|t| std::str::from_utf8(t).is_ok())
-            .map(|t| quote(&t)),
+        BoundKind::Int => int_value(v).map(Literal::from),
+        BoundKind::Text => text(v),
         BoundKind::Float => None,
     }
 }
@@ -686,31 +674,34 @@ mod tests {
 
     #[test]
     fn attribute_comparisons_are_conditions() {
+        use crate::read::query_condition::{attr, dim};
         let c = cols();
+        let cond = |p: Pushed| match p {
+            Pushed::Condition { cond, exact: true } => cond,
+            other => panic!("not an exact condition: {other:?}"),
+        };
         let p = c.classify(&col("a").gt(lit(5i64)).and(col("t").eq(lit("x\"y"))));
-        assert_eq!(
-            p,
-            Pushed::Condition {
-                text: r#"(attr("a") > 5) and (attr("t") == "x\"y")"#.into(),
-                exact: true
-            }
-        );
+        let want = attr("a").gt(5).and(attr("t").eq("x\"y"));
+        assert_eq!(cond(p.clone()), want);
+        assert_eq!(cond(p).text(), r#"attr("a") > 5 and attr("t") == "x\"y""#);
         let p = c.classify(&col("a").in_list(vec![lit(1i64), lit(2i64)], true));
-        assert_eq!(
-            p,
-            Pushed::Condition {
-                text: r#"attr("a") not in [1, 2]"#.into(),
-                exact: true
-            }
-        );
+        assert_eq!(cond(p), attr("a").not_in([1, 2]));
         let p = c.classify(&col("a").is_null().or(col("x").lt(lit(3i32))));
-        assert_eq!(
-            p,
-            Pushed::Condition {
-                text: r#"(attr("a") is None) or (dim("x") < 3)"#.into(),
-                exact: true
-            }
-        );
+        assert_eq!(cond(p), attr("a").is_null().or(dim("x").lt(3)));
+        let p = c.classify(&!col("a").between(lit(2i64), lit(4i64)));
+        assert_eq!(cond(p), attr("a").ge(2).and(attr("a").le(4)).not());
+        // An empty list is no condition (binding would refuse it).
+        assert_eq!(c.classify(&col("a").in_list(vec![], false)), Pushed::No);
+        // Deeper than a Ballista executor could parse back: not pushed.
+        let mut deep = col("a").gt(lit(0i64));
+        for i in 0..40i64 {
+            deep = if i % 2 == 0 {
+                col("a").lt(lit(i)).or(deep)
+            } else {
+                col("a").gt(lit(i)).and(deep)
+            };
+        }
+        assert_eq!(c.classify(&deep), Pushed::No);
         // Floating-point attributes: IEEE and total order part on NaN.
         assert_eq!(c.classify(&col("v").lt(lit(0.5f64))), Pushed::No);
         // Dense arrays: conditions give fill values, not fewer rows.

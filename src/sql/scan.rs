@@ -37,7 +37,7 @@ pub struct TileDbScan {
     attributes: Vec<String>,
     coordinates: bool,
     ranges: Vec<(String, Vec<DimRange>)>,
-    condition: Option<String>,
+    condition: Option<QueryCondition>,
     /// The first dimension's name and each partition's slice of it
     /// (`None`: one partition reading everything).
     slices: Option<(String, Vec<DimRange>)>,
@@ -57,7 +57,7 @@ impl fmt::Debug for TileDbScan {
         f.debug_struct("TileDbScan")
             .field("location", &self.location)
             .field("ranges", &self.ranges)
-            .field("condition", &self.condition)
+            .field("condition", &self.condition.as_ref().map(|c| c.text()))
             .finish_non_exhaustive()
     }
 }
@@ -73,7 +73,7 @@ impl TileDbScan {
         columns: &Columns,
         projection: &[usize],
         ranges: Vec<(String, Vec<DimRange>)>,
-        condition: Option<String>,
+        condition: Option<QueryCondition>,
         limit: Option<usize>,
         target: usize,
         table_stats: &Statistics,
@@ -86,11 +86,6 @@ impl TileDbScan {
                 ColKind::Dim { .. } => coordinates = true,
                 ColKind::Attr { .. } => attributes.push(columns.cols[i].name.clone()),
             }
-        }
-        // The condition is checked now, so that a plan never fails later
-        // for its text.
-        if let Some(c) = &condition {
-            QueryCondition::parse(c).map_err(df_error)?;
         }
         let slices = slices(columns, &ranges, target);
         let parts = all_parts(&slices);
@@ -153,7 +148,7 @@ impl TileDbScan {
     }
 
     /// The query partition `p` reads.
-    fn query(&self, p: usize) -> DfResult<Query> {
+    pub(super) fn query(&self, p: usize) -> DfResult<Query> {
         let mut q = Query {
             attributes: Some(self.attributes.clone()),
             ranges: self.ranges.clone(),
@@ -162,9 +157,7 @@ impl TileDbScan {
             skip_coordinates: !self.coordinates && !self.attributes.is_empty(),
             ..Query::default()
         };
-        if let Some(c) = &self.condition {
-            q.condition = Some(QueryCondition::parse(c).map_err(df_error)?);
-        }
+        q.condition = self.condition.clone();
         let no_partition = || DataFusionError::Internal(format!("TileDbScan has no partition {p}"));
         let index = *self.parts.get(p).ok_or_else(no_partition)?;
         if let Some((dim, s)) = &self.slices {
@@ -340,7 +333,7 @@ impl DisplayAs for TileDbScan {
             write!(f, ", ranges=[{}]", show_ranges(&self.ranges))?;
         }
         if let Some(c) = &self.condition {
-            write!(f, ", condition={c:?}")?;
+            write!(f, ", condition={:?}", c.text())?;
         }
         if let Some(l) = self.limit {
             write!(f, ", limit={l}")?;
@@ -466,6 +459,7 @@ pub(crate) struct ScanWire {
     attributes: Vec<String>,
     coordinates: bool,
     ranges: Vec<(String, Vec<RangeWire>)>,
+    /// The condition's text (its rendering, which parses back to it).
     condition: Option<String>,
     slices: Option<(String, Vec<RangeWire>)>,
     limit: Option<usize>,
@@ -534,7 +528,7 @@ impl TileDbScan {
                 .iter()
                 .map(|(d, rs)| (d.clone(), ranges_to_wire(rs)))
                 .collect(),
-            condition: self.condition.clone(),
+            condition: self.condition.as_ref().map(|c| c.text().to_string()),
             slices: self
                 .slices
                 .as_ref()
@@ -574,9 +568,12 @@ impl TileDbScan {
             })
             .collect::<DfResult<Vec<usize>>>()?;
         let schema = Arc::new(table.project(&idx)?);
-        if let Some(c) = &wire.condition {
-            QueryCondition::parse(c).map_err(df_error)?;
-        }
+        let condition = wire
+            .condition
+            .as_deref()
+            .map(QueryCondition::parse)
+            .transpose()
+            .map_err(df_error)?;
         let ranges = wire
             .ranges
             .into_iter()
@@ -596,7 +593,7 @@ impl TileDbScan {
             attributes: wire.attributes,
             coordinates: wire.coordinates,
             ranges,
-            condition: wire.condition,
+            condition,
             slices,
             limit: wire.limit,
             parts,

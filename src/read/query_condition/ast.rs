@@ -6,11 +6,20 @@ use crate::array::FieldInfo;
 /// overflow the stack of the recursive-descent parser.
 pub const MAX_CONDITION_DEPTH: usize = 64;
 
-/// A parsed condition (not yet bound to an array).
-#[derive(Debug, Clone, PartialEq)]
+/// A parsed condition (not yet bound to an array), or one built in Rust
+/// ([`super::col`]). Two conditions are equal when their syntax trees are,
+/// however they were written (`a>5` is `a > 5`, `(a > 5)` and
+/// `col("a").gt(5)`).
+#[derive(Debug, Clone)]
 pub struct QueryCondition {
     pub(super) text: String,
     pub(super) tree: Node,
+}
+
+impl PartialEq for QueryCondition {
+    fn eq(&self, other: &Self) -> bool {
+        self.tree == other.tree
+    }
 }
 
 /// A condition bound to an array's schema: field datatypes resolved,

@@ -234,6 +234,7 @@ impl Binder<'_> {
     }
 
     pub(super) fn set(&mut self, f: &FieldRef, negated: bool, values: &[Lit]) -> Result<Bound> {
+        self.check_set(f, values)?;
         let i = self.field(f)?;
         let field = self.fields[i].clone();
         let mut members = BTreeSet::new();
@@ -268,6 +269,15 @@ impl Binder<'_> {
             negated,
             members: members.into_iter().collect(),
         })
+    }
+
+    /// Refuses an empty `in` list (the parser does; a condition built in
+    /// Rust may hold one).
+    pub(super) fn check_set(&self, f: &FieldRef, values: &[Lit]) -> Result<()> {
+        if values.is_empty() {
+            return Err(self.err(format!("`in` on {} needs at least one value", f.name)));
+        }
+        Ok(())
     }
 
     /// Refuses fields the engine compares with nothing but null tests.

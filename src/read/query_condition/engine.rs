@@ -99,6 +99,7 @@ impl Binder<'_> {
         negated: bool,
         values: &[Lit],
     ) -> Result<ConditionNode> {
+        self.check_set(f, values)?;
         let i = self.field(f)?;
         let field = self.fields[i].clone();
         let mut members: Vec<Vec<u8>> = Vec::new();

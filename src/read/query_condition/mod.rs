@@ -11,7 +11,12 @@
 //! `dim("name")`, `val(..)`, string and bytes literals, and `== None` /
 //! `!= None` for null tests. Beyond TileDB-Py: negative numbers inside
 //! `in` lists and `val(..)`, `is None` / `is not None` (also `is null`),
-//! and `in` on every numeric width.
+//! `col("name")` (a field of any kind, for names that are not
+//! identifiers), and `in` on every numeric width.
+//!
+//! The same conditions are built in Rust with [`col`], [`attr`] and [`dim`]
+//! (`col("a").gt(5).and(col("s").eq("x"))`): the tree the text parses to,
+//! built directly.
 //!
 //! The meaning is the engine's (tiledb/sm/query/query_condition.cc,
 //! `apply_ast_node_sparse`; tiledb/sm/query/ast/query_ast.cc):
@@ -39,6 +44,7 @@ use crate::format::ConditionNode;
 
 mod ast;
 mod bind;
+mod build;
 mod engine;
 mod eval;
 mod lex;
@@ -48,15 +54,25 @@ mod tests;
 
 pub use ast::{BoundCondition, FieldTileStats, QueryCondition, MAX_CONDITION_DEPTH};
 pub use bind::BindContext;
+pub use build::{attr, col, dim, ConditionField, Literal};
 
 use ast::*;
 use bind::*;
 use lex::{lex, SyntaxError, Tok};
 use parse::*;
 
+#[cfg(test)]
+thread_local! {
+    /// How many times [`QueryCondition::parse`] ran on this thread (tests
+    /// of code that must build conditions without text).
+    pub(crate) static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 impl QueryCondition {
     /// Parses `text`, e.g. `a > 5 and (b == "x" or c in [1, 2])`.
     pub fn parse(text: &str) -> Result<Self> {
+        #[cfg(test)]
+        PARSES.with(|n| n.set(n.get() + 1));
         let err = |(at, what): SyntaxError| Error::Condition {
             text: text.to_string(),
             what: format!("at byte {at}: {what}"),
@@ -81,7 +97,8 @@ impl QueryCondition {
         })
     }
 
-    /// The text the condition was parsed from.
+    /// The text the condition was parsed from; for a condition built in
+    /// Rust ([`col`]), the rendering of its tree, which parses back to it.
     pub fn text(&self) -> &str {
         &self.text
     }

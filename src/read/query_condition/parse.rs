@@ -414,7 +414,7 @@ impl Parser {
         }
     }
 
-    /// `attr("name")`, `dim("name")`, `val(value)`.
+    /// `attr("name")`, `dim("name")`, `col("name")`, `val(value)`.
     pub(super) fn call(&mut self, name: String, at: usize) -> PResult<Expr> {
         self.expect(Tok::LParen)?;
         self.deeper()?;
@@ -434,7 +434,13 @@ impl Parser {
             }
             "attr" => FieldKind::Attr,
             "dim" => FieldKind::Dim,
-            _ => return Err((at, format!("unknown function {name} (attr, dim or val)"))),
+            "col" => FieldKind::Any,
+            _ => {
+                return Err((
+                    at,
+                    format!("unknown function {name} (attr, dim, col or val)"),
+                ))
+            }
         };
         match arg {
             Expr::Value(Lit::Str(s)) => Ok(Expr::Field(FieldRef {
