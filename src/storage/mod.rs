@@ -60,7 +60,7 @@ fn not_regular(path: &Path, t: std::fs::FileType) -> Error {
 }
 
 /// Checks that `path` is a regular file (or a link to one) before it is
-/// opened; anything else is an error naming it (see [`not_regular`]).
+/// opened; anything else is an error naming it.
 pub fn regular_file(path: &Path) -> Result<std::fs::Metadata> {
     let m = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
     if m.is_dir() {

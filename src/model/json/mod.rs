@@ -1,4 +1,4 @@
-//! The JSON of a [`Schema`]: the `"schema"` object of `inspect --json`,
+//! The JSON of a [`Schema`](crate::model::Schema): the `"schema"` object of `inspect --json`,
 //! which [`crate::write::create_array`] and `import` take back.
 //!
 //! Values are shown as [`crate::value::cell`] shows cells: numbers as

@@ -607,7 +607,7 @@ fn parse_current_domain(v: &Json, dims: &[Dimension]) -> Parsed<CurrentDomain> {
     Ok(CurrentDomain::NdRectangle(ranges))
 }
 
-/// Parses and checks the JSON of a schema (what [`schema_to_json`] prints;
+/// Parses and checks the JSON of a schema (what [`schema_to_json`](super::schema_to_json) prints;
 /// `version` is taken as given, by default the newest this crate writes).
 pub fn schema_from_json(json: &Json) -> Parsed<Schema> {
     let m = obj(json, "schema")?;
