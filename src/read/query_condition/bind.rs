@@ -249,19 +249,7 @@ impl Binder<'_> {
         } else {
             self.check_comparable(&field)?;
             for v in values {
-                let m = convert(&field, v).map_err(|w| self.err(w))?.to_bytes();
-                if let Some(size) = field.cell_val_num.map(|_| field.cell_size()) {
-                    if m.len() as u64 != size {
-                        // `check_node_validity`: set members of a
-                        // fixed-size field have its cell size.
-                        return Err(self.err(format!(
-                            "{} holds cells of {size} bytes; {v} has {}",
-                            field.name,
-                            m.len()
-                        )));
-                    }
-                }
-                members.insert(m);
+                members.insert(self.set_member(&field, v)?);
             }
         }
         Ok(Bound::Set {
@@ -281,6 +269,22 @@ impl Binder<'_> {
     }
 
     /// Refuses fields the engine compares with nothing but null tests.
+    /// A set member's bytes as `field`'s value (`check_node_validity`: a
+    /// member of a fixed-size field has its cell size).
+    pub(super) fn set_member(&self, field: &FieldInfo, v: &Lit) -> Result<Vec<u8>> {
+        let m = convert(field, v).map_err(|w| self.err(w))?.to_bytes();
+        if let Some(size) = field.cell_val_num.map(|_| field.cell_size()) {
+            if m.len() as u64 != size {
+                return Err(self.err(format!(
+                    "{} holds cells of {size} bytes; {v} has {}",
+                    field.name,
+                    m.len()
+                )));
+            }
+        }
+        Ok(m)
+    }
+
     pub(super) fn check_comparable(&self, field: &FieldInfo) -> Result<()> {
         let dt = field.datatype;
         let string = matches!(

@@ -118,17 +118,7 @@ impl Binder<'_> {
         } else {
             self.check_comparable(&field)?;
             for v in values {
-                let m = convert(&field, v).map_err(|w| self.err(w))?.to_bytes();
-                if let Some(size) = field.cell_val_num.map(|_| field.cell_size()) {
-                    if m.len() as u64 != size {
-                        return Err(self.err(format!(
-                            "{} holds cells of {size} bytes; {v} has {}",
-                            field.name,
-                            m.len()
-                        )));
-                    }
-                }
-                members.push(m);
+                members.push(self.set_member(&field, v)?);
             }
         }
         let mut offsets = Vec::with_capacity(members.len());
