@@ -27,10 +27,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for f in array.fragments() {
             println!(
                 "{} version {} timestamps {}..{} non-empty domain {:?}",
-                f.name.name,
-                f.version(),
-                f.name.t1,
-                f.name.t2,
+                f.name(),
+                f.format_version(),
+                f.timestamps().start(),
+                f.timestamps().end(),
                 f.non_empty_domain()?
             );
         }

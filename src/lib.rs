@@ -65,7 +65,7 @@
 //!     let [DomainRange::Int64(rows), DomainRange::Int64(cols)] = domain.as_slice() else {
 //!         panic!("dense_int_2d has two INT64 dimensions");
 //!     };
-//!     println!("{}: rows {}..={}, cols {}..={}", f.name.name, rows.start, rows.end, cols.start, cols.end);
+//!     println!("{}: rows {}..={}, cols {}..={}", f.name(), rows.start, rows.end, cols.start, cols.end);
 //!     assert!(1 <= rows.start && rows.end <= 4);
 //! }
 //! # Ok::<(), tiledb_codec::ArrayError>(())
@@ -137,7 +137,7 @@ pub mod write;
 
 pub use api::{
     Array, ArrayError, AttributeBuilder, Batch, BatchReader, CellType, Condition, DimensionBuilder,
-    IntoDimRange, ReaderBuilder, SchemaBuilder, WriteBuilder,
+    FragmentInfo, IntoDimRange, ReaderBuilder, SchemaBuilder, WriteBuilder,
 };
 pub use error::{Error, Result};
 pub use format::Datatype;

@@ -8,6 +8,7 @@
 //! does not say.
 
 mod batch;
+mod fragment;
 mod range;
 mod reader;
 mod schema;
@@ -17,6 +18,7 @@ mod writer;
 use std::path::{Path, PathBuf};
 
 pub use batch::Batch;
+pub use fragment::FragmentInfo;
 pub use range::IntoDimRange;
 pub use reader::{BatchReader, Condition, ReaderBuilder};
 pub use schema::{AttributeBuilder, DimensionBuilder, SchemaBuilder};
@@ -25,7 +27,6 @@ pub use writer::WriteBuilder;
 
 use std::collections::BTreeMap;
 
-use crate::array::fragment::Fragment;
 use crate::array::metadata::read_array_metadata;
 use crate::format::Datatype;
 use crate::model::{MetadataValue, Schema};
@@ -174,7 +175,7 @@ impl Array {
     ///
     /// let path = "tests/fixtures/v22/dense_int_1d";
     /// let all = Array::open(path)?;
-    /// let t1 = all.fragments()[0].name.t2;
+    /// let t1 = *all.fragments()[0].timestamps().end();
     /// let first = Array::open_at(path, ..=t1)?;
     /// assert_eq!(first.fragments().len(), 1);
     /// assert_eq!(first.reader().read()?.column::<i32>("a")?.len(), 20);
@@ -280,7 +281,7 @@ impl Array {
 
     /// The committed fragments, oldest first (the ones reads see). Each
     /// says its name, timestamps, format version and typed non-empty
-    /// domain ([`Fragment::non_empty_domain`]).
+    /// domain ([`FragmentInfo::non_empty_domain`]).
     ///
     /// ```
     /// use tiledb_codec::model::DomainRange;
@@ -290,13 +291,18 @@ impl Array {
     /// for f in array.fragments() {
     ///     let domain = f.non_empty_domain()?.expect("every fragment here has one");
     ///     let DomainRange::Int32(d) = &domain[0] else { panic!("d is INT32") };
-    ///     println!("{} (t={}): d in {}..={}", f.name.name, f.name.t1, d.start, d.end);
+    ///     println!("{} (t={:?}): d in {}..={}", f.name(), f.timestamps(), d.start, d.end);
+    ///     assert!(f.is_dense() && f.format_version() >= 1);
     /// }
     /// assert_eq!(array.fragments().len(), 3);
     /// # Ok::<(), tiledb_codec::ArrayError>(())
     /// ```
-    pub fn fragments(&self) -> &[Fragment] {
-        &self.reader.fragments
+    pub fn fragments(&self) -> Vec<FragmentInfo<'_>> {
+        self.reader
+            .fragments
+            .iter()
+            .map(FragmentInfo::new)
+            .collect()
     }
 
     /// The array metadata, by key (later writes replace earlier ones,

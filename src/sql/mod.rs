@@ -167,7 +167,7 @@ fn arrow_type(schema: &SchemaRef, name: &str) -> DfResult<datafusion::arrow::dat
 fn spans(array: &Array) -> crate::Result<Vec<Option<(Bound, Bound)>>> {
     let nd = array.schema().dimensions.len();
     let mut out: Vec<Option<(Bound, Bound)>> = vec![None; nd];
-    for f in array.fragments() {
+    for f in &array.array_reader().fragments {
         let Some(ned) = f.non_empty_domain()? else {
             continue;
         };
@@ -209,14 +209,15 @@ fn statistics(
         n.map_or(Precision::Absent, Precision::Exact)
     } else {
         let counts: Option<u64> = array
-            .fragments()
+            .array_reader()
+            .fragments
             .iter()
             .map(|f| f.cell_num())
             .try_fold(0u64, |acc, n| acc.checked_add(n?));
         // Exact only when every stored cell is read: one fragment, no
         // deletes, and duplicates kept (a consolidated fragment may hold
         // several cells of one coordinate, of which a read keeps one).
-        let exact = array.fragments().len() <= 1
+        let exact = array.array_reader().fragments.len() <= 1
             && reader.dir.deletes.is_empty()
             && array.schema().allows_duplicates;
         match counts.and_then(|c| usize::try_from(c).ok()) {

@@ -514,6 +514,26 @@ fn schema_fragments_and_metadata_of_a_fixture() {
         )]
     });
     assert_eq!(domains, want);
+    // The facade's fragment list says what the lower-level one holds.
+    let frags = array.fragments();
+    let lower = &array.array_reader().fragments;
+    assert_eq!(frags.len(), lower.len());
+    for (f, l) in frags.iter().zip(lower) {
+        assert_eq!(f.name(), l.name.name);
+        assert_eq!(f.timestamps(), l.name.t1..=l.name.t2);
+        assert_eq!(f.format_version(), l.version());
+        assert!(f.is_dense());
+        assert!(f.name().starts_with("__") && f.path().ends_with(f.name()));
+    }
+    // Dense fragments count the cells of the space tiles they touch.
+    let counts: Vec<_> = frags.iter().map(|f| f.cell_count()).collect();
+    assert!(
+        counts.iter().all(|c| c.is_some_and(|n| n >= 4)),
+        "{counts:?}"
+    );
+    assert!(frags
+        .windows(2)
+        .all(|w| w[0].timestamps().start() <= w[1].timestamps().start()));
 
     let meta = Array::open(fixture("array_metadata"))
         .unwrap()
