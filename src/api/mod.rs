@@ -27,7 +27,7 @@ pub use writer::WriteBuilder;
 
 use std::collections::BTreeMap;
 
-use crate::array::metadata::read_array_metadata;
+use crate::array::metadata::read_array_metadata_at;
 use crate::format::Datatype;
 use crate::model::{MetadataValue, Schema};
 use crate::read::ArrayReader;
@@ -138,6 +138,8 @@ pub struct Array {
     path: PathBuf,
     reader: ArrayReader,
     schema: Schema,
+    /// The timestamp range it was opened at ([`Array::open_at`]).
+    at: Option<(u64, u64)>,
 }
 
 impl std::fmt::Debug for Array {
@@ -168,7 +170,7 @@ impl Array {
     /// fragment of format version 15 or later that overlaps the range is
     /// read for its cells inside it; other fragments only when they lie
     /// inside it whole.) Reads use the newest schema; [`Array::metadata`]
-    /// is still the newest metadata.
+    /// is the metadata written in the range, as the engine reads it.
     ///
     /// ```
     /// use tiledb_codec::Array;
@@ -248,6 +250,7 @@ impl Array {
             path,
             reader,
             schema,
+            at,
         })
     }
 
@@ -309,8 +312,9 @@ impl Array {
     /// deletions remove them). [`MetadataValue::values`] and
     /// [`MetadataValue::as_str`] give the values typed.
     pub fn metadata(&self) -> Result<BTreeMap<String, MetadataValue>, ArrayError> {
-        Ok(read_array_metadata(
+        Ok(read_array_metadata_at(
             &self.reader.dir,
+            self.at,
             self.reader.options(),
         )?)
     }

@@ -20,8 +20,21 @@ pub fn read_array_metadata(
     dir: &ArrayDirectory,
     opts: &ReadOptions,
 ) -> Result<BTreeMap<String, MetadataValue>> {
+    read_array_metadata_at(dir, None, opts)
+}
+
+/// [`read_array_metadata`] of the metadata files written within the
+/// timestamp range `at` (both ends included), as the engine reads the
+/// metadata of an array opened at a timestamp range; every file for `None`.
+pub fn read_array_metadata_at(
+    dir: &ArrayDirectory,
+    at: Option<(u64, u64)>,
+    opts: &ReadOptions,
+) -> Result<BTreeMap<String, MetadataValue>> {
     let mut merged: BTreeMap<Vec<u8>, MetadataValue> = BTreeMap::new();
-    for e in &dir.metadata {
+    let within =
+        |e: &&super::directory::Entry| at.is_none_or(|(t1, t2)| t1 <= e.name.t1 && e.name.t2 <= t2);
+    for e in dir.metadata.iter().filter(within) {
         let file = dir.storage.open(&e.path)?;
         let tile = read_generic_tile(&file, 0, opts)?;
         let md: ArrayMetadata = decode_all(&tile.data, &e.path, 0, ())?;

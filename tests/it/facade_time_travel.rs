@@ -120,3 +120,68 @@ fn reads_at_a_timestamp_see_only_the_fragments_written_by_then() {
         assert!(err.contains("holds no time") && named, "{err}");
     }
 }
+
+/// The metadata of an array opened at a timestamp range is the metadata
+/// written in it, as the engine reads it: the engine writes `k` at t=100,
+/// 200 and 300 and deletes `gone` at t=250.
+#[test]
+fn metadata_at_a_timestamp_is_the_engines() {
+    let tmp = TempDir::new("open-at-meta");
+    let path = tmp.join("a");
+    let schema = SchemaBuilder::sparse()
+        .dimension(
+            DimensionBuilder::new("d", Datatype::Int64)
+                .domain(1..=8)
+                .tile_extent(4),
+        )
+        .attribute(AttributeBuilder::new("a", Datatype::Int64))
+        .build()
+        .unwrap();
+    Array::create(&path, &schema).unwrap();
+    let script = "import json, sys, tiledb\n\
+        p = sys.argv[1]\n\
+        for t, v in [(100, 1), (200, 2), (300, 3)]:\n\
+        \x20   with tiledb.open(p, 'w', timestamp=t) as A:\n\
+        \x20       A.meta['k'] = v\n\
+        \x20       if t == 100: A.meta['gone'] = 7\n\
+        with tiledb.open(p, 'w', timestamp=250) as A:\n\
+        \x20   del A.meta['gone']\n\
+        out = {}\n\
+        for t1, t2 in [(0, 150), (0, 260), (150, 250), (260, 400), (0, 50)]:\n\
+        \x20   with tiledb.open(p, timestamp=(t1, t2)) as A:\n\
+        \x20       out['%d-%d' % (t1, t2)] = {k: int(A.meta[k]) for k in A.meta.keys()}\n\
+        print(json.dumps(out))\n";
+    let out = std::process::Command::new(common::engine_python())
+        .arg("-c")
+        .arg(script)
+        .arg(&path)
+        .output()
+        .expect("the engine's python runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let theirs: std::collections::BTreeMap<String, std::collections::BTreeMap<String, i64>> =
+        serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(theirs.len(), 5);
+    // The engine sees a different state in different ranges (else this
+    // would test nothing).
+    assert_ne!(theirs["0-150"], theirs["260-400"]);
+    for (range, want) in &theirs {
+        let (t1, t2) = range.split_once('-').unwrap();
+        let (t1, t2): (u64, u64) = (t1.parse().unwrap(), t2.parse().unwrap());
+        let ours: std::collections::BTreeMap<String, i64> = Array::open_at(&path, t1..=t2)
+            .unwrap()
+            .metadata()
+            .unwrap()
+            .into_iter()
+            .map(|(k, v)| (k, v.values::<i64>().unwrap()[0]))
+            .collect();
+        assert_eq!(&ours, want, "metadata at {t1}..={t2}");
+    }
+    // Opened without a range: the newest state.
+    let all = Array::open(&path).unwrap().metadata().unwrap();
+    assert_eq!(all.len(), 1);
+    assert_eq!(all["k"].values::<i64>().unwrap(), [3]);
+}
