@@ -84,11 +84,38 @@ impl ArrayReader {
                             .join(", ")
                     ),
                 })?;
+            // The dimension's domain (fixed-size dimensions): a range that
+            // reaches past it is refused, as the engine's subarray refuses
+            // it ("out of domain bounds").
+            let domain = self
+                .schema
+                .domain
+                .dimensions
+                .iter()
+                .find(|s| s.name == name.as_bytes())
+                .filter(|_| dims[d].cell_val_num.is_some())
+                .and_then(|s| {
+                    let w = dims[d].datatype.size() as usize;
+                    let lo = Bound::of_cell(dims[d].datatype, s.domain.get(..w)?)?;
+                    let hi = Bound::of_cell(dims[d].datatype, s.domain.get(w..2 * w)?)?;
+                    Some((lo, hi))
+                });
             for r in rs {
                 r.check(dims[d].datatype).map_err(|what| Error::Query {
                     path: self.dir.root.clone(),
                     what: format!("range on {name:?}: {what}"),
                 })?;
+                if let Some((lo, hi)) = &domain {
+                    if r.lo < *lo || r.hi > *hi {
+                        return Err(Error::Query {
+                            path: self.dir.root.clone(),
+                            what: format!(
+                                "range {}:{} on {name:?} is outside the domain {lo}:{hi}",
+                                r.lo, r.hi
+                            ),
+                        });
+                    }
+                }
             }
             add(d, rs.clone());
         }

@@ -143,6 +143,11 @@ impl Plan {
                 .filter(|(n, _)| *n == d.field.name)
                 .flat_map(|(_, rs)| rs.iter().cloned())
                 .collect();
+            if let Some((dl, dh)) = d.domain {
+                for r in &rs {
+                    inside_domain(root, &d.field.name, r, dl, dh)?;
+                }
+            }
             if rs.len() == 1 {
                 // One integer range: the read's box too.
                 if let (Bound::Int(lo), Bound::Int(hi)) = (&rs[0].lo, &rs[0].hi) {
@@ -187,6 +192,25 @@ impl Plan {
             && self.boxes[d]
                 .as_ref()
                 .is_none_or(|(l, h)| !(h < lo || l > hi))
+    }
+}
+
+/// Refuses an integer range of a dimension that reaches past its
+/// domain `dl..=dh`, as the engine's subarray refuses it ("out of domain
+/// bounds") and as a read here does.
+fn inside_domain(
+    root: &std::path::Path,
+    name: &str,
+    r: &DimRange,
+    dl: i128,
+    dh: i128,
+) -> Result<()> {
+    match (&r.lo, &r.hi) {
+        (Bound::Int(lo), Bound::Int(hi)) if *lo < dl || *hi > dh => Err(Error::Query {
+            path: root.to_path_buf(),
+            what: format!("range {lo}:{hi} on {name:?} is outside the domain {dl}:{dh}"),
+        }),
+        _ => Ok(()),
     }
 }
 
