@@ -25,7 +25,12 @@ macro_rules! fixed_record {
         assert_eq!(bytes.len(), $table::SIZE, "{}::SIZE", stringify!($table));
         assert_eq!($view::SIZE, $table::SIZE, "{}::SIZE", stringify!($view));
         let view = $view::read(&bytes).expect("SIZE bytes hold the view");
-        assert_eq!(view.record(), value, "{} through its view", stringify!($table));
+        assert_eq!(
+            view.record(),
+            value,
+            "{} through its view",
+            stringify!($table)
+        );
         assert!(
             $view::read(&bytes[..bytes.len() - 1]).is_none(),
             "{}: a byte short",
@@ -78,7 +83,10 @@ fn fixed_size_records_match_their_binrw_encoding() {
             n: 0x0102_0304_0506_0708,
         }
     );
-    assert_eq!(b[DoubleDeltaHeader::OFFSET_N..], 0x0102_0304_0506_0708u64.to_le_bytes());
+    assert_eq!(
+        b[DoubleDeltaHeader::OFFSET_N..],
+        0x0102_0304_0506_0708u64.to_le_bytes()
+    );
     fixed_record!(
         FooterLength,
         FooterLengthRef,
@@ -121,7 +129,10 @@ fn fixed_size_records_match_their_binrw_encoding() {
             byte_width: 4,
         }
     );
-    assert_eq!(b[FloatScaleOptions::OFFSET_OFFSET..][..8], (-3.25f64).to_le_bytes());
+    assert_eq!(
+        b[FloatScaleOptions::OFFSET_OFFSET..][..8],
+        (-3.25f64).to_le_bytes()
+    );
     let b = fixed_record!(
         RleStringsChunkMetadata,
         RleStringsChunkMetadataRef,
@@ -174,7 +185,10 @@ fn the_generic_tile_header_view_reads_the_fixed_fields_in_place() {
         GenericTileHeader::OFFSET_FILTER_PIPELINE,
         bytes.len() - encode(&pipeline).len()
     );
-    assert_eq!(GenericTileHeaderRef::SIZE, GenericTileHeader::OFFSET_FILTER_PIPELINE);
+    assert_eq!(
+        GenericTileHeaderRef::SIZE,
+        GenericTileHeader::OFFSET_FILTER_PIPELINE
+    );
     let view = GenericTileHeaderRef::read(&bytes).expect("a whole header");
     assert_eq!(view.version_number(), 22);
     assert_eq!(view.persisted_size(), 0x0102_0304_0506);
