@@ -5,7 +5,10 @@ use std::borrow::Cow;
 
 use crate::error::{Error, Result};
 use crate::filters::Pipeline;
-use crate::format::{decode, ChunkHeader, Datatype, EncryptionType, FilterType, GenericTileHeader};
+use crate::format::{
+    decode, ChunkHeader, ChunkHeaderRef, Datatype, EncryptionType, FilterType, GenericTileHeader,
+    Tile, TileRef,
+};
 use crate::storage::MappedFile;
 use crate::ReadOptions;
 
@@ -93,17 +96,18 @@ pub fn read_generic_tile_in<'a>(
     // The pipeline must take exactly the bytes the header gives it.
     // The pipeline must take exactly the bytes the header gives it (a size
     // larger than what was read cannot be subtracted: checked).
+    let pipeline_at = GenericTileHeader::OFFSET_FILTER_PIPELINE as u64;
     let pipeline_start = used.checked_sub(u64::from(header.filter_pipeline_size));
-    if pipeline_start != Some(34) {
+    if pipeline_start != Some(pipeline_at) {
         return Err(Error::decode(
             path,
-            offset + 30,
+            offset + GenericTileHeader::OFFSET_FILTER_PIPELINE_SIZE as u64,
             "GenericTileHeader",
             "filter_pipeline_size",
             format!(
                 "says {} bytes, the pipeline took {}",
                 header.filter_pipeline_size,
-                used.saturating_sub(34)
+                used.saturating_sub(pipeline_at)
             ),
         ));
     }
@@ -114,7 +118,7 @@ pub fn read_generic_tile_in<'a>(
     let encryption_error = |what: &str| {
         Error::decode(
             path,
-            offset + 29,
+            offset + GenericTileHeader::OFFSET_ENCRYPTION_TYPE as u64,
             "GenericTileHeader",
             "encryption_type",
             what,
@@ -154,7 +158,7 @@ pub fn read_generic_tile_in<'a>(
     if header.tile_size > opts.max_tile_bytes() {
         return Err(Error::decode(
             path,
-            offset + 12,
+            offset + GenericTileHeader::OFFSET_TILE_SIZE as u64,
             "GenericTileHeader",
             "tile_size",
             format!(
@@ -246,17 +250,19 @@ impl<'a> TileView<'a> {
         unfiltered: bool,
     ) -> Result<Self> {
         let path = file.path();
-        let (num_chunks, mut pos) = decode::<u64>(bytes, path, base, ()).map_err(|_| {
-            Error::decode(
+        let Some(head) = TileRef::read(bytes) else {
+            return Err(Error::decode(
                 path,
                 base,
                 "Tile",
                 "num_chunks",
                 "the tile ends before its chunk count",
-            )
-        })?;
-        // Each chunk takes at least its 12-byte header.
-        if num_chunks > (bytes.len() as u64) / 12 {
+            ));
+        };
+        let num_chunks = head.num_chunks();
+        let mut pos = Tile::OFFSET_CHUNKS as u64;
+        // Each chunk takes at least its header.
+        if num_chunks > (bytes.len() / ChunkHeader::SIZE) as u64 {
             return Err(Error::decode(
                 path,
                 base,
@@ -270,10 +276,18 @@ impl<'a> TileView<'a> {
         let mut total = 0u64;
         for chunk in 0..num_chunks {
             let at = base + pos;
-            let (h, used) = decode::<ChunkHeader>(&bytes[pos as usize..], path, at, ())?;
-            pos += used;
-            let md_end = pos + u64::from(h.metadata_length);
-            let data_end = md_end + u64::from(h.filtered_length);
+            let rest = &bytes[pos as usize..];
+            let Some(h) = ChunkHeaderRef::read(rest) else {
+                // Too short: the error as the codec words it.
+                return Err(match decode::<ChunkHeader>(rest, path, at, ()) {
+                    Err(e) => e,
+                    Ok(_) => Error::decode(path, at, "ChunkHeader", "", "too short"),
+                });
+            };
+            let (original_length, filtered_length) = (h.original_length(), h.filtered_length());
+            pos += ChunkHeader::SIZE as u64;
+            let md_end = pos + u64::from(h.metadata_length());
+            let data_end = md_end + u64::from(filtered_length);
             if data_end > bytes.len() as u64 {
                 return Err(Error::decode(
                     path,
@@ -286,7 +300,7 @@ impl<'a> TileView<'a> {
                     ),
                 ));
             }
-            if unfiltered && h.filtered_length != h.original_length {
+            if unfiltered && filtered_length != original_length {
                 return Err(Error::decode(
                     path,
                     at,
@@ -294,18 +308,18 @@ impl<'a> TileView<'a> {
                     "filtered_length",
                     format!(
                         "chunk {chunk} has no filters but {} filtered bytes for {} original",
-                        h.filtered_length, h.original_length
+                        filtered_length, original_length
                     ),
                 ));
             }
             chunks.push(ChunkView {
                 at,
                 start: total,
-                original_length: h.original_length,
+                original_length,
                 metadata: &bytes[pos as usize..md_end as usize],
                 data: &bytes[md_end as usize..data_end as usize],
             });
-            total += u64::from(h.original_length);
+            total += u64::from(original_length);
             pos = data_end;
         }
         if let Some(size) = expected {

@@ -68,32 +68,22 @@ pub fn dims_for(schema: &ArraySchema) -> rt::Dims {
 }
 
 /// The footer size of fragments whose footer has no stored length
-/// (versions 3 to 9 with only fixed-size dimensions).
+/// (versions 3 to 9 with only fixed-size dimensions), as the engine counts
+/// it: the `FragmentFooter` of `version` with its non-empty domain (the
+/// engine's writer writes it even when null). `u64::MAX` when that is not
+/// a fixed size (a var-sized dimension, a later version) or overflows.
 fn computed_footer_size(version: u32, dims: &[u64], attrs: u64) -> u64 {
-    let d = dims.len() as u64;
-    let ned: u64 = dims.iter().map(|s| 2 * s).sum();
-    if version < 5 {
-        let coord0 = dims.first().copied().unwrap_or(0);
-        4 + 1
-            + 1
-            + 2 * d * coord0
-            + 8
-            + 8
-            + (attrs + 1) * 8
-            + attrs * 8
-            + 8
-            + (attrs + 1) * 8
-            + attrs * 8
-            + attrs * 8
-    } else {
-        let n = attrs + d + 1;
-        let base = 4 + 1 + 1 + ned + 8 + 8 + n * 8 + n * 8 + 8 + 3 * n * 8;
-        if version < 7 {
-            base
-        } else {
-            base + n * 8 + n * 8
-        }
-    }
+    FragmentFooter::size(
+        dims.into(),
+        attrs,
+        version,
+        None, // array_schema_name_size (version 10 on)
+        0,    // null_non_empty_domain: the domain is there
+        None, // includes_timestamps (version 14 on)
+        None, // includes_delete_metadata (version 15 on)
+        None, // num_optional_sections (version 23 on)
+    )
+    .unwrap_or(u64::MAX)
 }
 
 /// Bytes added to the guessed footer length in the first GET of a
@@ -117,14 +107,17 @@ fn footer_guess(version: u32, schema: &ArraySchema) -> u64 {
     // A var-sized range: two sizes and a few bytes of each bound.
     let sized: Vec<u64> = dims.iter().map(|s| if *s == 0 { 24 } else { *s }).collect();
     let n = attrs + dims.len() as u64 + 1;
-    let mut len = computed_footer_size(version.min(9), &sized, attrs) + 8;
+    let mut len = computed_footer_size(version.min(9), &sized, attrs)
+        .saturating_add(FooterLength::SIZE as u64);
+    // Estimates, not sizes: the schema name's size and 128 bytes of name,
+    // four per-field offset lists and an offset.
     if version >= 10 {
-        len += 8 + 128;
+        len = len.saturating_add(8 + 128);
     }
     if version >= 11 {
-        len += 4 * n * 8 + 8;
+        len = len.saturating_add(4 * n * 8 + 8);
     }
-    len + 64
+    len.saturating_add(64)
 }
 
 /// How many bytes of a metadata file of `size` bytes to fetch first: the
@@ -142,7 +135,8 @@ fn footer_at(meta: &MetaFile, version: u32, schema: &ArraySchema) -> Result<(u64
     let path = meta.path();
     let size = meta.size();
     if dims.contains(&0) || version >= 10 {
-        if size < 8 {
+        let at = size.checked_sub(FooterLength::SIZE as u64);
+        let Some(at) = at else {
             return Err(Error::decode(
                 path,
                 0,
@@ -150,21 +144,21 @@ fn footer_at(meta: &MetaFile, version: u32, schema: &ArraySchema) -> Result<(u64
                 "footer_length",
                 "the file is shorter than the footer length",
             ));
-        }
-        let w = meta.window(size - 8..size, "FooterLength", "footer_length")?;
-        let last = w.get(size - 8..size).unwrap_or_default();
-        let (len, _) = decode::<FooterLength>(last, path, size - 8, ())?;
+        };
+        let w = meta.window(at..size, "FooterLength", "footer_length")?;
+        let last = w.get(at..size).unwrap_or_default();
+        let (len, _) = decode::<FooterLength>(last, path, at, ())?;
         let len = len.footer_length;
-        if len > size - 8 {
+        if len > at {
             return Err(Error::decode(
                 path,
-                size - 8,
+                at,
                 "FooterLength",
                 "footer_length",
-                format!("{len} bytes, the file has {} before it", size - 8),
+                format!("{len} bytes, the file has {at} before it"),
             ));
         }
-        Ok((size - 8 - len, len))
+        Ok((at - len, len))
     } else {
         let len = computed_footer_size(version, &dims, schema.attributes.len() as u64);
         if len > size {

@@ -409,6 +409,11 @@ mod tests {
         }
     }
 
+    /// Where the original length of the first part (a data part: no
+    /// metadata parts) sits in a `CompressionChunkMetadata`.
+    const ORIGINAL_AT: usize = crate::format::CompressionChunkMetadata::OFFSET_METADATA_PARTS
+        + crate::format::CompressedPartMd::OFFSET_PART_ORIGINAL_LENGTH;
+
     #[test]
     fn a_part_that_decompresses_past_its_declared_length_is_refused() {
         // ZSTD data for 100 bytes declared as 10: decompression is capped.
@@ -416,7 +421,7 @@ mod tests {
         let (md, data) = p.forward_chunk(&[7u8; 100]).unwrap();
         let mut md = md;
         // CompressionChunkMetadata: 2 counts, then (original, compressed) of the data part.
-        md[8..12].copy_from_slice(&10u32.to_le_bytes());
+        md[ORIGINAL_AT..ORIGINAL_AT + 4].copy_from_slice(&10u32.to_le_bytes());
         let err = p.reverse_chunk(&md, &data, None).unwrap_err();
         assert_eq!(err.filter, "ZSTD");
     }
@@ -426,7 +431,7 @@ mod tests {
     fn declare(kind: FilterType, code: u8, original: u32, limit: u64) -> super::FilterError {
         let p = Pipeline::new(&[filter(kind, code, 3)], Datatype::Uint8, 1, 22).unwrap();
         let (mut md, data) = p.forward_chunk(&[7u8; 100]).unwrap();
-        md[8..12].copy_from_slice(&original.to_le_bytes());
+        md[ORIGINAL_AT..ORIGINAL_AT + 4].copy_from_slice(&original.to_le_bytes());
         p.reverse_chunk_within(&md, &data, None, limit).unwrap_err()
     }
 

@@ -179,7 +179,7 @@ pub fn encode(part: &[u8], w: usize) -> Result<Vec<u8>, FilterError> {
         ));
     }
     let n = part.len() / w;
-    let mut out = Vec::with_capacity(8 + part.len());
+    let mut out = Vec::with_capacity(DeltaPart::OFFSET_VALUES + part.len());
     out.extend_from_slice(&(n as u64).to_le_bytes());
     let mut prev = 0u64;
     for (i, v) in part.chunks_exact(w).map(le).enumerate() {

@@ -38,9 +38,6 @@ use crate::format::{
 
 const NAME: &str = "DOUBLE_DELTA";
 
-/// The bytes of a [`DoubleDeltaHeader`].
-const HEADER: usize = 9;
-
 /// The codec for a DOUBLE_DELTA filter.
 pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
     Ok(Box::new(DoubleDelta {
@@ -268,7 +265,7 @@ pub fn decode(src: &[u8], w: usize, original: usize) -> Result<Vec<u8>, FilterEr
     }
     let (h, _) = decode_table::<DoubleDeltaHeader>(src, Path::new(""), 0, ())
         .map_err(|e| err(format!("header: {e}")))?;
-    let rest = &src[HEADER..];
+    let rest = &src[DoubleDeltaHeader::SIZE..];
     if u32::from(h.bitsize) >= 8 * w as u32 - 1 {
         // No savings: the values as they are, whatever `n` says.
         if rest.len() != original {

@@ -27,10 +27,10 @@ use crate::format::{decode, encode, AesPart, Datatype, EncryptionChunkMetadata, 
 /// The filter's name, as TileDB names it.
 const NAME: &str = "AES_256_GCM";
 
-/// IV bytes (`Crypto::AES256GCM_IV_BYTES`).
-pub const IV_BYTES: usize = 12;
-/// Tag bytes (`Crypto::AES256GCM_TAG_BYTES`).
-pub const TAG_BYTES: usize = 16;
+/// IV bytes (`Crypto::AES256GCM_IV_BYTES`): the `iv` field of an [`AesPart`].
+pub const IV_BYTES: usize = AesPart::OFFSET_TAG - AesPart::OFFSET_IV;
+/// Tag bytes (`Crypto::AES256GCM_TAG_BYTES`): the `tag` that ends an [`AesPart`].
+pub const TAG_BYTES: usize = AesPart::SIZE - AesPart::OFFSET_TAG;
 
 /// Reading or writing an encrypted tile without a key.
 pub const MISSING_KEY: &str = "the array is encrypted: an encryption key is needed";

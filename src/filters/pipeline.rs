@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use rayon::prelude::*;
 
 use super::{codec_for, FilterCodec, FilterContext, FilterError, Parts};
-use crate::format::{encode, ChunkHeader, Datatype, Filter};
+use crate::format::{encode, ChunkHeader, Datatype, Filter, Tile};
 use crate::ReadOptions;
 
 /// The engine's largest chunk (`constants::max_tile_chunk_size`).
@@ -324,7 +324,8 @@ impl Pipeline {
         // The `Tile` table laid out in place (num_chunks, then each chunk's
         // header, metadata and data), so that a chunk's bytes are copied
         // once; an empty pipeline's chunks are the tile's bytes as they are.
-        let mut out = Vec::with_capacity(8 + 12 * starts.len() + tile.len());
+        let mut out =
+            Vec::with_capacity(Tile::OFFSET_CHUNKS + ChunkHeader::SIZE * starts.len() + tile.len());
         out.extend_from_slice(&(starts.len() as u64).to_le_bytes());
         for i in 0..starts.len() {
             let (s, e) = span(i);

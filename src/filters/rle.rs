@@ -23,12 +23,15 @@
 use std::path::Path;
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
+use zerocopy::byteorder::big_endian::U16;
+use zerocopy::{FromBytes, IntoBytes};
+
+#[cfg(doc)]
+use crate::format::RleStringRun;
 use crate::format::{
-    decode, encode, CompressedPartMd, CompressionChunkMetadata, Datatype, Filter,
+    decode, encode, CompressedPartMd, CompressionChunkMetadata, Datatype, Filter, RleRun,
     RleStringsChunkMetadata,
 };
-#[cfg(doc)]
-use crate::format::{RleRun, RleStringRun};
 
 const NAME: &str = "RLE";
 
@@ -269,9 +272,11 @@ pub fn encode_runs(input: &[u8], size: usize) -> Result<Vec<u8>, FilterError> {
     let mut cells = input.chunks_exact(size);
     let mut current = cells.next().expect("input is not empty");
     let mut run = 1usize;
+    // An `RleRun`: the value, then `run_length` (a big-endian u16) at
+    // `RleRun::offset_run_length(size)`, which is `size`.
     let flush = |value: &[u8], run: usize, out: &mut Vec<u8>| {
         out.extend_from_slice(value);
-        out.extend_from_slice(&(run as u16).to_be_bytes());
+        out.extend_from_slice(U16::new(run as u16).as_bytes());
     };
     for cell in cells {
         if cell == current && run < MAX_RUN {
@@ -290,7 +295,11 @@ pub fn encode_runs(input: &[u8], size: usize) -> Result<Vec<u8>, FilterError> {
 /// (`RLE::decompress`).
 pub fn decode_runs(src: &[u8], size: usize, original: usize) -> Result<Vec<u8>, FilterError> {
     // A cell size from a damaged header may be anything.
-    let Some(run_size) = size.checked_add(2) else {
+    let layout = |s: Option<u64>| s.and_then(|s| usize::try_from(s).ok());
+    let (Some(run_size), Some(len_at)) = (
+        layout(RleRun::size(size as u64)),
+        layout(RleRun::offset_run_length(size as u64)),
+    ) else {
         return Err(FilterError::new(
             NAME,
             format!("a cell of {size} bytes is too large"),
@@ -305,7 +314,8 @@ pub fn decode_runs(src: &[u8], size: usize, original: usize) -> Result<Vec<u8>, 
             ),
         ));
     }
-    let run_len = |r: &[u8]| u16::from_be_bytes([r[size], r[size + 1]]) as usize;
+    // `r` is one run: its run length ends it.
+    let run_len = |r: &[u8]| U16::read_from_bytes(&r[len_at..]).map_or(0, |n| n.get()) as usize;
     // The length first: the runs must fill exactly what the metadata says.
     let total = src
         .chunks_exact(run_size)

@@ -119,7 +119,13 @@ fn consolidate(
             meta_files::file_uri(&e.path)?.into_bytes()
         });
     }
-    let index_size: u64 = 4 + names.iter().map(|n| 16 + n.len() as u64).sum::<u64>();
+    let index_size = names
+        .iter()
+        .try_fold(
+            ConsolidatedFragmentMetadata::OFFSET_FRAGMENTS as u64,
+            |at, n| at.checked_add(ConsolidatedFragmentEntry::size(n.len() as u64)?),
+        )
+        .ok_or_else(|| not_an_array(array, "the fragment names exceed 2^64 bytes"))?;
     let mut offset = index_size;
     let mut fragments = Vec::with_capacity(entries.len());
     for (n, f) in names.into_iter().zip(&footers) {

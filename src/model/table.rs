@@ -211,14 +211,11 @@ impl Filter {
         field: &str,
     ) -> Result<format::Filter, ModelError> {
         let compressor = |compressor_type: u8, level: i32| {
-            (
-                FilterOptions::Compressor(format::CompressorOptions {
-                    compressor_type,
-                    compression_level: level,
-                    reinterpret_datatype: None,
-                }),
-                5,
-            )
+            FilterOptions::Compressor(format::CompressorOptions {
+                compressor_type,
+                compression_level: level,
+                reinterpret_datatype: None,
+            })
         };
         let delta = |compressor_type: u8, level: i32, r: Option<Datatype>, since: u32| {
             let r = r.unwrap_or(Datatype::Any);
@@ -229,24 +226,21 @@ impl Filter {
                 ));
             }
             let reinterpret_datatype = (version >= since).then_some(r.value());
-            Ok((
-                FilterOptions::Compressor(format::CompressorOptions {
-                    compressor_type,
-                    compression_level: level,
-                    reinterpret_datatype,
-                }),
-                if reinterpret_datatype.is_some() { 6 } else { 5 },
-            ))
+            Ok(FilterOptions::Compressor(format::CompressorOptions {
+                compressor_type,
+                compression_level: level,
+                reinterpret_datatype,
+            }))
         };
         // The compressor byte is the engine's Compressor enum.
-        let (filter_options, size) = match *self {
+        let filter_options = match *self {
             Filter::None
             | Filter::BitShuffle
             | Filter::ByteShuffle
             | Filter::ChecksumMd5
             | Filter::ChecksumSha256
             | Filter::Xor
-            | Filter::Aes256Gcm => (FilterOptions::NoOptions, 0),
+            | Filter::Aes256Gcm => FilterOptions::NoOptions,
             Filter::Gzip { level } => compressor(1, level),
             Filter::Zstd { level } => compressor(2, level),
             Filter::Lz4 { level } => compressor(3, level),
@@ -255,47 +249,40 @@ impl Filter {
             Filter::DoubleDelta { level, reinterpret } => delta(6, level, reinterpret, 20)?,
             Filter::Dictionary { level } => compressor(7, level),
             Filter::Delta { level, reinterpret } => delta(8, level, reinterpret, 19)?,
-            Filter::BitWidthReduction { max_window_size } => (
+            Filter::BitWidthReduction { max_window_size } => {
                 FilterOptions::BitWidthReduction(format::BitWidthReductionOptions {
                     max_window_size,
-                }),
-                4,
-            ),
-            Filter::PositiveDelta { max_window_size } => (
-                FilterOptions::PositiveDelta(format::PositiveDeltaOptions { max_window_size }),
-                4,
-            ),
+                })
+            }
+            Filter::PositiveDelta { max_window_size } => {
+                FilterOptions::PositiveDelta(format::PositiveDeltaOptions { max_window_size })
+            }
             Filter::ScaleFloat {
                 scale,
                 offset,
                 byte_width,
-            } => (
-                FilterOptions::FloatScale(format::FloatScaleOptions {
-                    scale,
-                    offset,
-                    byte_width,
-                }),
-                24,
-            ),
+            } => FilterOptions::FloatScale(format::FloatScaleOptions {
+                scale,
+                offset,
+                byte_width,
+            }),
             Filter::Webp {
                 quality,
                 input_format,
                 lossless,
-            } => (
-                FilterOptions::Webp(format::WebpOptions {
-                    quality,
-                    input_format: input_format.code(),
-                    lossless: u8::from(lossless),
-                    y_extent: webp_extents.0,
-                    x_extent: webp_extents.1,
-                    padding: vec![0, 0],
-                }),
-                12,
-            ),
+            } => FilterOptions::Webp(format::WebpOptions {
+                quality,
+                input_format: input_format.code(),
+                lossless: u8::from(lossless),
+                y_extent: webp_extents.0,
+                x_extent: webp_extents.1,
+                padding: vec![0, 0],
+            }),
         };
+        // The options' size is their encoding's (the generated codec's).
         Ok(format::Filter {
             filter_type: self.filter_type().value(),
-            filter_options_size: size,
+            filter_options_size: format::encode(&filter_options).len() as u32,
             filter_options,
         })
     }

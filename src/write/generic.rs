@@ -6,20 +6,21 @@
 //! and the header's encryption type says so: that header field is the only
 //! place an array records that it is encrypted.
 
-use crate::format::{CompressorOptions, Filter, FilterOptions, FilterType};
+use crate::format::{encode, CompressorOptions, Filter, FilterOptions, FilterType};
 
 use super::error::{WriteError, WriteResult};
 
 /// The filter of the engine's generic tiles: GZIP, level 1.
 pub fn generic_tile_filter() -> Filter {
+    let options = FilterOptions::Compressor(CompressorOptions {
+        compressor_type: crate::format::Compressor::Gzip.value(),
+        compression_level: 1,
+        reinterpret_datatype: None,
+    });
     Filter {
         filter_type: FilterType::Gzip.value(),
-        filter_options_size: 5,
-        filter_options: FilterOptions::Compressor(CompressorOptions {
-            compressor_type: crate::format::Compressor::Gzip.value(),
-            compression_level: 1,
-            reinterpret_datatype: None,
-        }),
+        filter_options_size: encode(&options).len() as u32,
+        filter_options: options,
     }
 }
 

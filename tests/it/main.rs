@@ -44,6 +44,7 @@ mod read_plan;
 mod round_trip;
 mod snapshots;
 mod spec_errors;
+mod spec_records;
 mod spec_tables;
 mod sql;
 mod sweep;
