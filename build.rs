@@ -899,7 +899,18 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
     let mut index = String::from(
         "/// Every document of `spec/`: (file, title, spec source, tables, code tables).\npub const DOCUMENTS: &[(&str, &str, &str, &[&str], &[&str])] = &[\n",
     );
+    let mut all_tables = String::from(
+        "/// Every table and union of `spec/`: (name, spec file).\npub const SPEC_TABLES: &[(&str, &str)] = &[\n",
+    );
     for (file, doc) in &docs {
+        for name in doc
+            .table
+            .iter()
+            .map(|t| &t.name)
+            .chain(doc.union.iter().map(|u| &u.name))
+        {
+            writeln!(all_tables, "    ({name:?}, {file:?}),").unwrap();
+        }
         writeln!(out, "// ---- {file}: {} ----\n", doc.title).unwrap();
         if let Some(d) = &doc.doc {
             for line in d.trim().lines() {
@@ -935,6 +946,8 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
     }
     index.push_str("];\n");
     out.push_str(&index);
+    all_tables.push_str("];\n");
+    out.push_str(&all_tables);
     Ok(out)
 }
 

@@ -43,6 +43,7 @@ mod read_engine;
 mod read_plan;
 mod round_trip;
 mod snapshots;
+mod spec_all_tables;
 mod spec_errors;
 mod spec_records;
 mod spec_tables;
