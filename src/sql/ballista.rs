@@ -32,16 +32,27 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! # }).unwrap();
 //! ```
+//!
+//! What keeps a cluster from hanging or writing: [`ReadOnlyEngine`] makes
+//! an executor refuse stages that write files (unless its [`WritePolicy`]
+//! allows the place), and [`cancel_jobs`] withdraws a client's job from the
+//! scheduler when the client stops waiting for it.
 
 use std::fmt;
 use std::sync::Arc;
 
 use ballista::prelude::{SessionConfigExt, SessionContextExt};
 use ballista_core::serde::{BallistaLogicalExtensionCodec, BallistaPhysicalExtensionCodec};
+use ballista_core::JobId;
+use ballista_executor::execution_engine::{
+    DefaultExecutionEngine, ExecutionEngine, QueryStageExecutor,
+};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::catalog::TableProvider;
 use datafusion::common::{DataFusionError, TableReference};
 use datafusion::datasource::file_format::FileFormatFactory;
+use datafusion::datasource::physical_plan::FileSink;
+use datafusion::datasource::sink::{DataSink, DataSinkExec};
 use datafusion::error::Result as DfResult;
 use datafusion::execution::session_state::SessionStateBuilder;
 use datafusion::execution::TaskContext;
@@ -52,7 +63,7 @@ use datafusion_proto::logical_plan::LogicalExtensionCodec;
 use datafusion_proto::physical_plan::{PhysicalExtensionCodec, PhysicalProtoConverterExtension};
 
 use super::scan::ScanWire;
-use super::{TileDbScan, TileDbTable};
+use super::{TileDbScan, TileDbTable, WritePolicy};
 use crate::api::Array;
 
 /// How a process opens an array from the path or URL a plan names it by.
@@ -229,18 +240,183 @@ impl PhysicalExtensionCodec for TileDbCodec {
 /// (`df://HOST:PORT`), carrying TileDB tables and scans with `codec`.
 /// `config` is the session's DataFusion configuration
 /// (`target_partitions` cuts each scan into that many tasks).
+///
+/// A query waits for the cluster as long as it takes, even when no
+/// executor is alive: bound it (`tokio::time::timeout`) and, past the
+/// deadline, withdraw it with [`cancel_jobs`], as `tiledb-codec sql
+/// --ballista --timeout SECS` does.
 pub async fn remote_context(
     url: &str,
     codec: Arc<TileDbCodec>,
     config: SessionConfig,
 ) -> DfResult<SessionContext> {
-    let config = config
+    let mut config = config
         .upgrade_for_ballista()
         .with_ballista_logical_extension_codec(codec.clone())
         .with_ballista_physical_extension_codec(codec);
+    // The client asks for the job's state (rather than waiting for the
+    // scheduler to push it), so the job's id is known as soon as the
+    // scheduler takes the job: [`cancel_jobs`] needs it.
+    config
+        .options_mut()
+        .set(ballista_core::config::BALLISTA_CLIENT_PULL, "true")?;
     let state = SessionStateBuilder::new()
         .with_config(config)
         .with_default_features()
         .build();
     SessionContext::remote_with_state(url, state).await
+}
+
+/// Checks a stage an executor was given: `Err` says which file it would
+/// write and why that is refused. Stages write files through a
+/// `DataSinkExec` (`COPY ... TO`, `INSERT INTO` a listing table); its
+/// output must be a local place `policy` allows. Any other sink is refused.
+/// (Ballista's own shuffle files, in the executor's work folder, are not
+/// part of the stage's plan.)
+pub fn check_stage_writes(
+    policy: &WritePolicy,
+    plan: &Arc<dyn ExecutionPlan>,
+) -> Result<(), String> {
+    use datafusion::common::tree_node::{TreeNode, TreeNodeRecursion};
+    let mut refused = None;
+    let _ = plan.apply(|node| {
+        let verdict = match node.downcast_ref::<DataSinkExec>() {
+            Some(sink) => sink_allowed(policy, sink.sink()),
+            None => Ok(()),
+        };
+        match verdict {
+            Ok(()) => Ok(TreeNodeRecursion::Continue),
+            Err(e) => {
+                refused = Some(e);
+                Ok(TreeNodeRecursion::Stop)
+            }
+        }
+    });
+    refused.map_or(Ok(()), Err)
+}
+
+fn sink_allowed(policy: &WritePolicy, sink: &dyn DataSink) -> Result<(), String> {
+    use datafusion::datasource::file_format::{csv::CsvSink, json::JsonSink, parquet::ParquetSink};
+    let config = if let Some(s) = sink.downcast_ref::<CsvSink>() {
+        s.config()
+    } else if let Some(s) = sink.downcast_ref::<JsonSink>() {
+        s.config()
+    } else if let Some(s) = sink.downcast_ref::<ParquetSink>() {
+        s.config()
+    } else {
+        return Err(format!(
+            "this executor refuses a stage that writes through {sink:?}: \
+             SQL over arrays only reads"
+        ));
+    };
+    // Where the sink writes, as planned (made absolute where it was
+    // planned; the statement's own text does not travel to executors).
+    let mut places = Vec::new();
+    for url in &config.table_paths {
+        places.push(match url.scheme() {
+            "file" => url
+                .get_url()
+                .to_file_path()
+                .map(|p| p.display().to_string())
+                .map_err(|()| {
+                    format!("this executor refuses the stage: {url}: not a local path")
+                })?,
+            _ => url.as_str().to_string(),
+        });
+    }
+    if places.is_empty() {
+        return Err("this executor refuses a stage that writes files to no named place".into());
+    }
+    for place in &places {
+        if policy.allowed_dir().is_none() {
+            return Err(format!(
+                "this executor refuses a stage that writes {place:?}: it only reads \
+                 unless started with --allow-write DIR"
+            ));
+        }
+        policy
+            .copy_to(place)
+            .map_err(|e| format!("this executor refuses the stage: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Ballista's execution engine, refusing the stages [`check_stage_writes`]
+/// refuses before anything runs. Give it to an executor as
+/// `ExecutorProcessConfig::override_execution_engine`.
+pub struct ReadOnlyEngine {
+    policy: WritePolicy,
+    inner: Arc<dyn ExecutionEngine>,
+}
+
+impl ReadOnlyEngine {
+    /// Ballista's default engine, checked with `policy`.
+    pub fn new(policy: WritePolicy) -> Self {
+        Self::over(policy, Arc::new(DefaultExecutionEngine::new()))
+    }
+
+    /// `inner`, checked with `policy`.
+    pub fn over(policy: WritePolicy, inner: Arc<dyn ExecutionEngine>) -> Self {
+        ReadOnlyEngine { policy, inner }
+    }
+}
+
+impl ExecutionEngine for ReadOnlyEngine {
+    fn create_query_stage_exec(
+        &self,
+        job_id: JobId,
+        stage_id: usize,
+        task_id: usize,
+        global_output_partition_ids: Vec<usize>,
+        plan: Arc<dyn ExecutionPlan>,
+        work_dir: &str,
+        config: &SessionConfig,
+    ) -> DfResult<Arc<dyn QueryStageExecutor>> {
+        check_stage_writes(&self.policy, &plan).map_err(DataFusionError::Plan)?;
+        self.inner.create_query_stage_exec(
+            job_id,
+            stage_id,
+            task_id,
+            global_output_partition_ids,
+            plan,
+            work_dir,
+            config,
+        )
+    }
+}
+
+/// Asks the scheduler at `url` (`df://HOST:PORT`) to cancel the jobs
+/// `plan` (a Ballista client's physical plan) submitted, so that a query
+/// the client gave up on does not keep the cluster busy. Returns the
+/// cancelled jobs' ids; `Err` when the scheduler could not be asked.
+pub async fn cancel_jobs(url: &str, plan: &Arc<dyn ExecutionPlan>) -> Result<Vec<String>, String> {
+    use ballista_core::execution_plans::DistributedQueryExec;
+    use ballista_core::serde::protobuf::scheduler_grpc_client::SchedulerGrpcClient;
+    use ballista_core::serde::protobuf::CancelJobParams;
+    use datafusion::common::tree_node::{TreeNode, TreeNodeRecursion};
+    use datafusion_proto::protobuf::LogicalPlanNode;
+
+    let mut jobs = Vec::new();
+    let _ = plan.apply(|node| {
+        if let Some(q) = node.downcast_ref::<DistributedQueryExec<LogicalPlanNode>>() {
+            jobs.extend(q.job_id().map(|j| j.as_str().to_string()));
+        }
+        Ok(TreeNodeRecursion::Continue)
+    });
+    if jobs.is_empty() {
+        return Ok(jobs);
+    }
+    let at = url.strip_prefix("df://").unwrap_or(url);
+    let mut client = SchedulerGrpcClient::connect(format!("http://{at}"))
+        .await
+        .map_err(|e| format!("the scheduler at {at}: {e}"))?;
+    for job_id in &jobs {
+        client
+            .cancel_job(CancelJobParams {
+                job_id: job_id.clone(),
+            })
+            .await
+            .map_err(|e| format!("the scheduler at {at}: cancelling job {job_id}: {e}"))?;
+    }
+    Ok(jobs)
 }

@@ -71,7 +71,15 @@ impl WritePolicy {
         refused.map_or(Ok(()), Err)
     }
 
-    fn copy_to(&self, url: &str) -> Result<(), String> {
+    /// The folder writes are allowed under, if any.
+    #[cfg_attr(not(feature = "ballista"), allow(dead_code))]
+    pub(crate) fn allowed_dir(&self) -> Option<&Path> {
+        self.allow_under.as_deref()
+    }
+
+    /// Checks one file or folder a statement writes (a `COPY ... TO`
+    /// target, or a sink's output in a physical plan).
+    pub(crate) fn copy_to(&self, url: &str) -> Result<(), String> {
         let Some(dir) = &self.allow_under else {
             return Err(format!(
                 "COPY ... TO {url:?} is refused: SQL over arrays only reads unless told \

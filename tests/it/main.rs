@@ -19,6 +19,8 @@ mod facade_time_travel;
 mod filters_engine;
 mod filters_reencode;
 mod format_v23;
+#[cfg(feature = "ballista")]
+mod i22_ballista;
 mod i22_cli;
 mod i22_concurrent_create;
 mod i22_dense_current_domain;

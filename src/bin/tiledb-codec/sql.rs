@@ -47,6 +47,13 @@ pub struct SqlArgs {
     #[cfg(feature = "ballista")]
     #[arg(long, value_name = "URL")]
     pub ballista: Option<String>,
+    /// With --ballista: give up after SECS without the whole answer (the
+    /// cluster may have no live executor, or lost one), cancel the job on
+    /// the scheduler and fail.
+    #[cfg(feature = "ballista")]
+    #[arg(long, value_name = "SECS", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout: u64,
     /// Let `COPY ... TO` write files under DIR (never inside an array).
     /// Without it the query only reads: COPY, INSERT, CREATE and other
     /// statements that write are refused.
@@ -84,6 +91,53 @@ async fn context(
 }
 
 async fn run_async(args: &SqlArgs) -> Result<(), String> {
+    #[cfg(feature = "ballista")]
+    if let Some(url) = &args.ballista {
+        return on_ballista(args, url).await;
+    }
+    let mut physical = None;
+    query(args, &mut physical).await
+}
+
+/// The query on the Ballista cluster at `url`, within `--timeout`: past it
+/// the job is cancelled on the scheduler and the query fails.
+#[cfg(feature = "ballista")]
+async fn on_ballista(args: &SqlArgs, url: &str) -> Result<(), String> {
+    let deadline = std::time::Duration::from_secs(args.timeout);
+    let mut physical = None;
+    match tokio::time::timeout(deadline, query(args, &mut physical)).await {
+        Ok(done) => done,
+        Err(_) => {
+            let cancelled = match &physical {
+                Some(plan) => {
+                    let cancel = tiledb_codec::sql::ballista::cancel_jobs(url, plan);
+                    match tokio::time::timeout(std::time::Duration::from_secs(5), cancel).await {
+                        Ok(Ok(jobs)) if !jobs.is_empty() => {
+                            format!("; job {} cancelled", jobs.join(", "))
+                        }
+                        Ok(Ok(_)) => String::new(),
+                        Ok(Err(e)) => format!("; the job could not be cancelled: {e}"),
+                        Err(_) => "; the scheduler did not answer the cancel".to_string(),
+                    }
+                }
+                None => String::new(),
+            };
+            Err(format!(
+                "{url}: no answer from the Ballista cluster within {} s (--timeout): \
+                 the scheduler may have no live executor, or lost one (see the \
+                 scheduler's and executors' output){cancelled}",
+                args.timeout
+            ))
+        }
+    }
+}
+
+/// Plans and runs the query, printing the result; the physical plan is
+/// left in `physical` as soon as it is made.
+async fn query(
+    args: &SqlArgs,
+    physical: &mut Option<Arc<dyn datafusion::physical_plan::ExecutionPlan>>,
+) -> Result<(), String> {
     let mut config = datafusion::prelude::SessionConfig::new();
     if let Some(n) = args.partitions {
         config = config.with_target_partitions(n.max(1));
@@ -123,7 +177,11 @@ async fn run_async(args: &SqlArgs) -> Result<(), String> {
     let mut out = std::io::BufWriter::new(sink);
     let io = |e: std::io::Error| format!("writing the result: {e}");
     let schema = Arc::new(df.schema().as_arrow().clone());
-    let mut stream = df.execute_stream().await.map_err(|e| e.to_string())?;
+    let task = Arc::new(df.task_ctx());
+    let plan = df.create_physical_plan().await.map_err(|e| e.to_string())?;
+    *physical = Some(plan.clone());
+    let mut stream =
+        datafusion::physical_plan::execute_stream(plan, task).map_err(|e| e.to_string())?;
     match args.format {
         SqlFormat::Table => {
             let mut batches: Vec<RecordBatch> = Vec::new();
