@@ -24,6 +24,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+#[path = "build/versions.rs"]
+mod versions;
+
 /// Identifiers an expression may use besides imports and earlier fields.
 const HELPERS: &[&str] = &["true", "false", "u64", "u32", "usize", "rt"];
 
@@ -56,6 +59,13 @@ struct Document {
     table: Vec<Table>,
     #[serde(default)]
     union: Vec<Union>,
+    /// Named format versions, features and file names: build/versions.rs.
+    #[serde(default)]
+    version: Vec<versions::NamedVersion>,
+    #[serde(default)]
+    feature: Vec<versions::Feature>,
+    #[serde(default)]
+    name: Vec<versions::Name>,
 }
 
 #[derive(Deserialize)]
@@ -929,6 +939,7 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
     }
     index.push_str("];\n");
     out.push_str(&index);
+    out.push_str(&versions::generate(&docs)?);
     Ok(out)
 }
 
