@@ -258,29 +258,31 @@ pub fn file_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
         json!({"kind": "file", "path": path.display().to_string(), "what": what,
                "content": lines.iter().map(|l| String::from_utf8_lossy(l).into_owned()).collect::<Vec<_>>()})
     };
-    match name.rsplit('.').next() {
-        Some("vac") => {
+    // The extension with its dot, as `format::hierarchy` spells it.
+    let ext = name.rfind('.').map_or("", |i| &name[i..]);
+    match ext {
+        hierarchy::VAC => {
             let v: crate::format::VacuumFile = decode_all(file.bytes(), path, 0, ())?;
             return Ok(text_list(
                 "vacuum file",
                 v.entries.into_iter().map(|e| e.uri).collect(),
             ));
         }
-        Some("ign") => {
+        hierarchy::IGN => {
             let v: crate::format::IgnoreFile = decode_all(file.bytes(), path, 0, ())?;
             return Ok(text_list(
                 "ignore file",
                 v.entries.into_iter().map(|e| e.uri).collect(),
             ));
         }
-        Some("con") => {
+        hierarchy::CON => {
             let v: crate::format::ConsolidatedCommits = decode_all(file.bytes(), path, 0, ())?;
             return Ok(text_list(
                 "consolidated commits",
                 v.entries.into_iter().map(|e| e.uri).collect(),
             ));
         }
-        Some("wrt") | Some("ok") => {
+        hierarchy::WRT | hierarchy::OK => {
             return Ok(
                 json!({"kind": "file", "path": path.display().to_string(), "what": "commit marker", "size": file.len()}),
             );
