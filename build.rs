@@ -27,6 +27,8 @@ use serde::Deserialize;
 
 #[path = "build/records.rs"]
 mod records;
+#[path = "build/versions.rs"]
+mod versions;
 
 /// Identifiers an expression may use besides imports and earlier fields.
 const HELPERS: &[&str] = &["true", "false", "u64", "u32", "usize", "rt"];
@@ -60,6 +62,13 @@ struct Document {
     table: Vec<Table>,
     #[serde(default)]
     union: Vec<Union>,
+    /// Named format versions, features and file names: build/versions.rs.
+    #[serde(default)]
+    version: Vec<versions::NamedVersion>,
+    #[serde(default)]
+    feature: Vec<versions::Feature>,
+    #[serde(default)]
+    name: Vec<versions::Name>,
 }
 
 #[derive(Deserialize)]
@@ -948,6 +957,7 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
     out.push_str(&index);
     all_tables.push_str("];\n");
     out.push_str(&all_tables);
+    out.push_str(&versions::generate(&docs)?);
     Ok(out)
 }
 

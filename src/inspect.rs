@@ -11,6 +11,7 @@ use crate::array::fragment::{Fragment, Metadata as FragmentMetadata};
 use crate::array::schema::dimension_datatype;
 use crate::array::{directory::ArrayDirectory, metadata, schema};
 use crate::error::{Error, Result};
+use crate::format::hierarchy;
 use crate::format::{
     decode_all, ArrayMetadata, ArraySchema, ArrayType, Datatype, GroupDetails, ObjectType,
     OptionalSectionIdentifier, TileGlobalOrderBounds,
@@ -214,12 +215,12 @@ pub fn file_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
         json!({"kind": "file", "path": path.display().to_string(), "what": what,
                "generic_tile_header": serde_json::to_value(header).unwrap_or(Value::Null), "content": data})
     };
-    if name == "__array_schema.tdb" || parent == "__schema" {
+    if name == hierarchy::LEGACY_SCHEMA || parent == hierarchy::SCHEMA {
         let t = read_generic_tile(&file, 0, opts)?;
         let s: crate::format::ArraySchema = decode_all(&t.data, path, 0, ())?;
         return Ok(tile_json("array schema", schema_json(&s, path)?, &t.header));
     }
-    if parent == "__meta" && !name.contains('.') {
+    if parent == hierarchy::META && !name.contains('.') {
         let t = read_generic_tile(&file, 0, opts)?;
         let md: ArrayMetadata = decode_all(&t.data, path, 0, ())?;
         return Ok(tile_json(
@@ -228,7 +229,7 @@ pub fn file_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
             &t.header,
         ));
     }
-    if parent == "__enumerations" {
+    if parent == hierarchy::ENUMERATIONS {
         let t = read_generic_tile(&file, 0, opts)?;
         let e: crate::format::Enumeration = decode_all(&t.data, path, 0, ())?;
         return Ok(tile_json(
@@ -237,7 +238,7 @@ pub fn file_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
             &t.header,
         ));
     }
-    if parent == "__group" {
+    if parent == hierarchy::GROUP {
         let t = read_generic_tile(&file, 0, opts)?;
         let g: GroupDetails = decode_all(&t.data, path, 0, ())?;
         return Ok(tile_json(
@@ -246,7 +247,7 @@ pub fn file_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
             &t.header,
         ));
     }
-    if name == "__fragment_metadata.tdb" {
+    if name == hierarchy::FRAGMENT_METADATA {
         let frag_dir = path.parent().unwrap_or(path);
         let mut v = inspect_json(frag_dir, opts)?;
         v["kind"] = json!("file");
@@ -257,29 +258,31 @@ pub fn file_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
         json!({"kind": "file", "path": path.display().to_string(), "what": what,
                "content": lines.iter().map(|l| String::from_utf8_lossy(l).into_owned()).collect::<Vec<_>>()})
     };
-    match name.rsplit('.').next() {
-        Some("vac") => {
+    // The extension with its dot, as `format::hierarchy` spells it.
+    let ext = name.rfind('.').map_or("", |i| &name[i..]);
+    match ext {
+        hierarchy::VAC => {
             let v: crate::format::VacuumFile = decode_all(file.bytes(), path, 0, ())?;
             return Ok(text_list(
                 "vacuum file",
                 v.entries.into_iter().map(|e| e.uri).collect(),
             ));
         }
-        Some("ign") => {
+        hierarchy::IGN => {
             let v: crate::format::IgnoreFile = decode_all(file.bytes(), path, 0, ())?;
             return Ok(text_list(
                 "ignore file",
                 v.entries.into_iter().map(|e| e.uri).collect(),
             ));
         }
-        Some("con") => {
+        hierarchy::CON => {
             let v: crate::format::ConsolidatedCommits = decode_all(file.bytes(), path, 0, ())?;
             return Ok(text_list(
                 "consolidated commits",
                 v.entries.into_iter().map(|e| e.uri).collect(),
             ));
         }
-        Some("wrt") | Some("ok") => {
+        hierarchy::WRT | hierarchy::OK => {
             return Ok(
                 json!({"kind": "file", "path": path.display().to_string(), "what": "commit marker", "size": file.len()}),
             );
@@ -319,13 +322,13 @@ pub fn kind(path: &Path) -> Result<Kind> {
             what: "no such file or folder".into(),
         });
     }
-    if path.join("__tiledb_group.tdb").exists() || path.join("__group").is_dir() {
+    if path.join(hierarchy::GROUP_MARKER).exists() || path.join(hierarchy::GROUP).is_dir() {
         return Ok(Kind::Group);
     }
-    if path.join("__fragment_metadata.tdb").is_file() {
+    if path.join(hierarchy::FRAGMENT_METADATA).is_file() {
         return Ok(Kind::Fragment);
     }
-    if path.join("__schema").is_dir() || path.join("__array_schema.tdb").is_file() {
+    if path.join(hierarchy::SCHEMA).is_dir() || path.join(hierarchy::LEGACY_SCHEMA).is_file() {
         return Ok(Kind::Array);
     }
     Err(Error::NotTileDb {
@@ -366,7 +369,7 @@ pub fn inspect_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
         Kind::Fragment => {
             // From version 12 fragments sit in `__fragments/`; before, in the array folder.
             let array = match path.parent() {
-                Some(p) if p.file_name().is_some_and(|n| n == "__fragments") => p.parent(),
+                Some(p) if p.file_name().is_some_and(|n| n == hierarchy::FRAGMENTS) => p.parent(),
                 other => other,
             };
             let array = array.ok_or_else(|| Error::NotTileDb {

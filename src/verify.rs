@@ -9,6 +9,7 @@ use crate::array::fragment::data_file;
 use crate::array::fragment::{Fragment, Metadata};
 use crate::array::ArrayDirectory;
 use crate::error::Result;
+use crate::format::version::has_split_coordinates;
 use crate::read::field::{read_field, read_field_tiles, FieldData};
 use crate::ReadOptions;
 
@@ -125,7 +126,7 @@ fn check_fragment(frag: &Fragment, opts: &ReadOptions, report: &mut Report) {
         .iter()
         .filter_map(|a| FieldInfo::lookup(schema, &String::from_utf8_lossy(&a.name)))
         .collect();
-    if !frag.dense && frag.version() < 5 {
+    if !frag.dense && !has_split_coordinates(frag.version()) {
         // One zipped coordinates file for every dimension.
         fields.extend(FieldInfo::zipped_coords(schema));
     } else if !frag.dense {
@@ -221,7 +222,8 @@ fn cell_of<'a>(d: &'a FieldData, f: &FieldInfo, i: usize) -> Option<&'a [u8]> {
 /// them was made some other way, and reads of it are undefined).
 fn check_duplicates(frag: &Fragment, opts: &ReadOptions, report: &mut Report) {
     let schema = &frag.schema;
-    if frag.dense || schema.allows_dups.unwrap_or(0) != 0 || frag.version() < 5 {
+    if frag.dense || schema.allows_dups.unwrap_or(0) != 0 || !has_split_coordinates(frag.version())
+    {
         return;
     }
     // A fragment consolidated with timestamps keeps every write of a

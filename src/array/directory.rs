@@ -10,6 +10,8 @@ use std::sync::Arc;
 
 use super::name::{self, TimestampedName};
 use crate::error::{Error, Result};
+use crate::format::hierarchy;
+use crate::format::version::has_commit_markers;
 use crate::format::{decode_all, ConsolidatedCommits, IgnoreFile, VacuumFile};
 use crate::storage::{Kind, Storage, StorageRef};
 
@@ -173,12 +175,12 @@ impl ArrayDirectory {
         };
         let st = d.storage.clone();
         let st: &dyn Storage = &*st;
-        let legacy = root.join("__array_schema.tdb");
+        let legacy = root.join(hierarchy::LEGACY_SCHEMA);
         if st.kind(&legacy) == Some(Kind::File) {
             d.legacy_schema = Some(legacy);
         }
-        for p in list(st, &root.join("__schema"))? {
-            if file_name(&p) == "__enumerations" {
+        for p in list(st, &root.join(hierarchy::SCHEMA))? {
+            if file_name(&p) == hierarchy::ENUMERATIONS {
                 d.enumerations = list(st, &p)?;
             } else if let Some(e) = entry(p) {
                 d.schemas.push(e);
@@ -197,34 +199,39 @@ impl ArrayDirectory {
                 if let Some(e) = entry(p) {
                     root_dirs.push(e);
                 }
-            } else if n.ends_with(".ok") {
-                root_ok.insert(n.trim_end_matches(".ok").to_string());
-            } else if n.ends_with(".meta") {
+            } else if n.ends_with(hierarchy::OK) {
+                root_ok.insert(n.trim_end_matches(hierarchy::OK).to_string());
+            } else if n.ends_with(hierarchy::META_FILE) {
                 d.fragment_meta.extend(entry(p));
-            } else if n.ends_with(".vac") {
+            } else if n.ends_with(hierarchy::VAC) {
                 d.vacuum_files.extend(entry(p));
             }
         }
-        for p in list(st, &root.join("__commits"))? {
+        for p in list(st, &root.join(hierarchy::COMMITS))? {
             let n = file_name(&p);
-            if let Some(stem) = n.strip_suffix(".wrt") {
+            if let Some(stem) = n.strip_suffix(hierarchy::WRT) {
                 if name::parse(stem).is_some() {
                     committed.insert(stem.to_string());
                 }
                 continue;
             }
             let Some(e) = entry(p) else { continue };
-            match n.rsplit('.').next() {
-                Some("del") => d.deletes.push(e),
-                Some("upd") => d.updates.push(e),
-                Some("con") => d.consolidated_commits.push(e),
-                Some("ign") => d.ignore_files.push(e),
-                Some("vac") => d.vacuum_files.push(e),
-                _ => {}
+            let ext = n.rfind('.').map_or("", |i| &n[i..]);
+            let kind = [
+                (hierarchy::DEL, &mut d.deletes),
+                (hierarchy::UPD, &mut d.updates),
+                (hierarchy::CON, &mut d.consolidated_commits),
+                (hierarchy::IGN, &mut d.ignore_files),
+                (hierarchy::VAC, &mut d.vacuum_files),
+            ]
+            .into_iter()
+            .find(|(suffix, _)| *suffix == ext);
+            if let Some((_, files)) = kind {
+                files.push(e);
             }
         }
-        for p in list(st, &root.join("__fragment_meta"))? {
-            if file_name(&p).ends_with(".meta") {
+        for p in list(st, &root.join(hierarchy::FRAGMENT_META))? {
+            if file_name(&p).ends_with(hierarchy::META_FILE) {
                 d.fragment_meta.extend(entry(p));
             }
         }
@@ -252,7 +259,7 @@ impl ArrayDirectory {
                 if let Some(tile) = e.delete_tile {
                     let on_disk = d.deletes.iter().any(|x| file_name(&x.path) == n);
                     if !on_disk && !d.delete_tiles.contains_key(&n) {
-                        if let Some(en) = entry(root.join("__commits").join(&n)) {
+                        if let Some(en) = entry(root.join(hierarchy::COMMITS).join(&n)) {
                             d.deletes.push(en);
                             d.delete_tiles.insert(n.clone(), tile);
                         }
@@ -262,7 +269,7 @@ impl ArrayDirectory {
             }
         }
 
-        let frag_dir = root.join("__fragments");
+        let frag_dir = root.join(hierarchy::FRAGMENTS);
         let mut candidates: Vec<Entry> =
             list(st, &frag_dir)?.into_iter().filter_map(entry).collect();
         candidates.extend(root_dirs);
@@ -279,11 +286,12 @@ impl ArrayDirectory {
             let in_new = c.path.parent() == Some(frag_dir.as_path());
             let is_committed = if in_new {
                 committed.contains(n.as_str())
-                    || (!consolidated.is_empty() && consolidated.contains(&format!("{n}.wrt")))
-            } else if c.name.version < 5 {
-                c.path.join("__fragment_metadata.tdb").is_file()
+                    || (!consolidated.is_empty()
+                        && consolidated.contains(&format!("{n}{}", hierarchy::WRT)))
+            } else if !has_commit_markers(c.name.version) {
+                c.path.join(hierarchy::FRAGMENT_METADATA).is_file()
             } else {
-                root_ok.contains(n) || consolidated.contains(&format!("{n}.ok"))
+                root_ok.contains(n) || consolidated.contains(&format!("{n}{}", hierarchy::OK))
             };
             if !is_committed {
                 d.uncommitted.push(c.path);
@@ -294,11 +302,11 @@ impl ArrayDirectory {
         sort(&mut d.fragments);
 
         let mut meta_vacuumed = BTreeSet::new();
-        let meta_dir = root.join("__meta");
+        let meta_dir = root.join(hierarchy::META);
         let mut meta = Vec::new();
         for p in list(st, &meta_dir)? {
             let n = file_name(&p);
-            if n.ends_with(".vac") {
+            if n.ends_with(hierarchy::VAC) {
                 let f = st.open(&p)?;
                 let v: VacuumFile = decode_all(f.bytes(), &p, 0, ())?;
                 for l in v.entries {
@@ -367,7 +375,7 @@ impl ArrayDirectory {
     /// The schema file with this name (`__array_schema.tdb` for fragments
     /// before version 10).
     pub fn schema_path(&self, name: &str) -> Option<PathBuf> {
-        if name == "__array_schema.tdb" {
+        if name == hierarchy::LEGACY_SCHEMA {
             return self.legacy_schema.clone();
         }
         self.schemas

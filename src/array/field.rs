@@ -5,6 +5,8 @@
 
 use crate::array::schema::dimension_datatype;
 use crate::filters::{FilterError, Pipeline};
+use crate::format::hierarchy;
+use crate::format::version::{has_indexed_file_names, has_percent_encoded_file_names};
 use crate::format::{ArraySchema, Datatype, Filter};
 
 /// What the schema says about a field, and where its data lives.
@@ -74,7 +76,7 @@ impl FieldInfo {
     /// timestamps (`t.tdb`, filtered with the coords filters).
     pub fn timestamps(schema: &ArraySchema) -> FieldInfo {
         FieldInfo {
-            name: "__timestamps".into(),
+            name: hierarchy::TIMESTAMPS.into(),
             idx: schema.attributes.len() + 1 + schema.domain.dimensions.len(),
             is_dimension: false,
             datatype: Datatype::Uint64,
@@ -92,7 +94,7 @@ impl FieldInfo {
         let dims = &schema.domain.dimensions;
         let d0 = dims.first()?;
         Some(FieldInfo {
-            name: "__coords".into(),
+            name: hierarchy::COORDS.into(),
             idx: schema.attributes.len(),
             is_dimension: false,
             datatype: Datatype::from_value(dimension_datatype(schema, d0))?,
@@ -124,8 +126,8 @@ impl DataFile {
     pub fn suffix(self) -> &'static str {
         match self {
             DataFile::Fixed => "",
-            DataFile::Var => "_var",
-            DataFile::Validity => "_validity",
+            DataFile::Var => hierarchy::VAR,
+            DataFile::Validity => hierarchy::VALIDITY,
         }
     }
 }
@@ -142,21 +144,25 @@ pub fn data_file_name(
     field: &FieldInfo,
     file: DataFile,
 ) -> String {
+    use hierarchy::{ATTRIBUTE_FILE, COORDS, DIMENSION_FILE, TDB, TIMESTAMPS, TIMESTAMPS_FILE};
     let suffix = file.suffix();
-    if field.name == "__timestamps" {
-        format!("t{suffix}.tdb")
-    } else if field.name == "__coords" {
-        format!("__coords{suffix}.tdb")
-    } else if version >= 9 {
+    if field.name == TIMESTAMPS {
+        format!("{TIMESTAMPS_FILE}{suffix}{TDB}")
+    } else if field.name == COORDS {
+        format!("{COORDS}{suffix}{TDB}")
+    } else if has_indexed_file_names(version) {
         if field.is_dimension {
-            format!("d{}{suffix}.tdb", field.idx - attributes - 1)
+            format!(
+                "{DIMENSION_FILE}{}{suffix}{TDB}",
+                field.idx - attributes - 1
+            )
         } else {
-            format!("a{}{suffix}.tdb", field.idx)
+            format!("{ATTRIBUTE_FILE}{}{suffix}{TDB}", field.idx)
         }
-    } else if version == 8 {
-        format!("{}{suffix}.tdb", percent_encode(&field.name))
+    } else if has_percent_encoded_file_names(version) {
+        format!("{}{suffix}{TDB}", percent_encode(&field.name))
     } else {
-        format!("{}{suffix}.tdb", field.name)
+        format!("{}{suffix}{TDB}", field.name)
     }
 }
 

@@ -12,6 +12,10 @@ use super::meta_file::MetaFile;
 use crate::array::schema::dimension_datatype;
 use crate::error::{Error, Result};
 use crate::filters::FilterError;
+use crate::format::hierarchy;
+use crate::format::version::{
+    has_footer_length, has_fragment_footer, has_fragment_min_max, has_tile_min_max,
+};
 use crate::format::{
     decode, decode_all, rt, ArraySchema, Datatype, FooterLength, FragmentFooter,
     LegacyFragmentMetadata, OptionalSectionIdentifier, RTree, TileGlobalOrderBounds, TileMinMax,
@@ -101,7 +105,7 @@ const TAIL_SLACK: u64 = 256;
 fn footer_guess(version: u32, schema: &ArraySchema) -> u64 {
     let dims = dims_for(schema);
     let attrs = schema.attributes.len() as u64;
-    if version < 10 && !dims.contains(&0) {
+    if !has_footer_length(version) && !dims.contains(&0) {
         return computed_footer_size(version, &dims, attrs);
     }
     // A var-sized range: two sizes and a few bytes of each bound.
@@ -111,10 +115,10 @@ fn footer_guess(version: u32, schema: &ArraySchema) -> u64 {
         .saturating_add(FooterLength::SIZE as u64);
     // Estimates, not sizes: the schema name's size and 128 bytes of name,
     // four per-field offset lists and an offset.
-    if version >= 10 {
+    if has_footer_length(version) {
         len = len.saturating_add(8 + 128);
     }
-    if version >= 11 {
+    if has_tile_min_max(version) {
         len = len.saturating_add(4 * n * 8 + 8);
     }
     len.saturating_add(64)
@@ -134,7 +138,7 @@ fn footer_at(meta: &MetaFile, version: u32, schema: &ArraySchema) -> Result<(u64
     let dims = dims_for(schema);
     let path = meta.path();
     let size = meta.size();
-    if dims.contains(&0) || version >= 10 {
+    if dims.contains(&0) || has_footer_length(version) {
         let at = size.checked_sub(FooterLength::SIZE as u64);
         let Some(at) = at else {
             return Err(Error::decode(
@@ -230,7 +234,7 @@ impl Fragment {
                     if v <= 2 || consolidated.footer(&e.name.name).is_some() {
                         continue;
                     }
-                    let path = e.path.join("__fragment_metadata.tdb");
+                    let path = e.path.join(hierarchy::FRAGMENT_METADATA);
                     let size = dir.storage.size(&path)?;
                     let tail = tail_len(v, &schema, size);
                     which.push((i, size));
@@ -263,7 +267,7 @@ impl Fragment {
         tail: Option<(u64, Vec<u8>)>,
         opts: &ReadOptions,
     ) -> Result<Self> {
-        let meta_path = entry.path.join("__fragment_metadata.tdb");
+        let meta_path = entry.path.join(hierarchy::FRAGMENT_METADATA);
         let latest = dir.latest_schema().ok_or_else(|| Error::NotTileDb {
             path: dir.root.clone(),
             what: "the array has no schema".into(),
@@ -275,10 +279,10 @@ impl Fragment {
             .into_owned();
         let mut schema = dir.schema(&latest, opts)?;
         let version = entry.name.version;
-        if version <= 2 {
+        if !has_fragment_footer(version) {
             let legacy = dir.legacy_schema.clone().unwrap_or(latest);
             schema = dir.schema(&legacy, opts)?;
-            schema_name = "__array_schema.tdb".into();
+            schema_name = hierarchy::LEGACY_SCHEMA.into();
             let dims = dims_for(&schema);
             let mbr: u64 = dims.iter().map(|s| 2 * s).sum();
             let bounding = 2 * dims.len() as u64 * dims.first().copied().unwrap_or(0);
@@ -290,7 +294,14 @@ impl Fragment {
                 0,
                 (schema.attributes.len() as u64, mbr, bounding),
             )?;
-            let dense = dir.storage.kind(&entry.path.join("__coords.tdb")).is_none();
+            let dense = dir
+                .storage
+                .kind(
+                    &entry
+                        .path
+                        .join(format!("{}{}", hierarchy::COORDS, hierarchy::TDB)),
+                )
+                .is_none();
             return Ok(Fragment {
                 path: entry.path.clone(),
                 name: entry.name.clone(),
@@ -373,7 +384,7 @@ impl Fragment {
             .array_schema_name
             .as_ref()
             .map(|n| String::from_utf8_lossy(n).into_owned())
-            .unwrap_or_else(|| "__array_schema.tdb".into());
+            .unwrap_or_else(|| hierarchy::LEGACY_SCHEMA.into());
         if named != schema_name {
             let p = dir.schema_path(&named).ok_or_else(|| {
                 Error::decode(
@@ -419,7 +430,7 @@ impl Fragment {
         let w = meta.window(offset..offset + len, "FragmentFooter", "")?;
         let bytes = w.get(offset..offset + len).unwrap_or_default();
         let args = (dims_for(schema), schema.attributes.len() as u64);
-        let footer = if version == 11 {
+        let footer = if has_tile_min_max(version) && !has_fragment_min_max(version) {
             // Today's engine writes a fragment min/max offset into version 11
             // footers that its reader (and TileDB 2.7) does not have.
             let (footer, used) = decode::<FragmentFooter>(bytes, meta.path(), offset, args)?;

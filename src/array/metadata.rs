@@ -6,6 +6,8 @@ use std::path::Path;
 
 use super::directory::ArrayDirectory;
 use crate::error::{Error, Result};
+use crate::format::hierarchy;
+use crate::format::version::has_group_member_deltas;
 use crate::format::{decode_all, ArrayMetadata, Datatype, GroupDetails};
 use crate::model::MetadataValue;
 use crate::storage::MappedFile;
@@ -78,7 +80,7 @@ pub struct GroupMember {
 /// The members of the group at `path` (from its `__group` details files,
 /// oldest first; a deleted member drops out), ordered by name (or URI).
 pub fn read_group_members(path: &Path, opts: &ReadOptions) -> Result<Vec<GroupMember>> {
-    let gdir = path.join("__group");
+    let gdir = path.join(hierarchy::GROUP);
     let mut files: Vec<_> = std::fs::read_dir(&gdir)
         .map_err(|e| Error::io(&gdir, e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -93,7 +95,7 @@ pub fn read_group_members(path: &Path, opts: &ReadOptions) -> Result<Vec<GroupMe
         let file = MappedFile::open(p)?;
         let tile = read_generic_tile(&file, 0, opts)?;
         let details: GroupDetails = decode_all(&tile.data, p, 0, ())?;
-        if details.version == 1 {
+        if !has_group_member_deltas(details.version) {
             members.clear();
         }
         for m in details.members {

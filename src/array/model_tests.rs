@@ -114,7 +114,8 @@ fn sample() -> (PathBuf, format::ArraySchema) {
     let (path, table, _) = fixture_schemas()
         .into_iter()
         .find(|(_, t, _)| {
-            t.array_version == 22 && t.enumerations.as_ref().is_some_and(Vec::is_empty)
+            t.array_version == crate::format::version::FORMAT_VERSION
+                && t.enumerations.as_ref().is_some_and(Vec::is_empty)
         })
         .unwrap();
     (path, table)

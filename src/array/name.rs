@@ -1,6 +1,8 @@
 //! Timestamped names (format_spec/timestamped_name.md), parsed as the engine
 //! parses them (tiledb/sm/fragment/fragment_identifier.cc).
 
+use crate::format::version::{LEGACY_NAME_VERSION, UNVERSIONED_NAME_VERSION};
+
 /// A parsed `<timestamped_name>`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct TimestampedName {
@@ -66,7 +68,7 @@ pub fn parse(file_name: &str) -> Option<TimestampedName> {
                 t1,
                 t2,
                 uuid: uuid.to_string(),
-                version: 4,
+                version: UNVERSIONED_NAME_VERSION,
                 explicit_version: false,
             })
         }
@@ -78,7 +80,7 @@ pub fn parse(file_name: &str) -> Option<TimestampedName> {
                 t1: t,
                 t2: t,
                 uuid: uuid.to_string(),
-                version: 2,
+                version: LEGACY_NAME_VERSION,
                 explicit_version: false,
             })
         }

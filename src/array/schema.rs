@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::format::version::{reads_version, MIN_FORMAT_VERSION};
 use crate::format::{decode_all, ArraySchema, Enumeration};
 use crate::model;
 
@@ -22,14 +23,14 @@ pub fn read_schema_file(file: &MappedFile, opts: &ReadOptions) -> Result<ArraySc
     let path = file.path();
     let tile = read_generic_tile(file, 0, opts)?;
     let schema: ArraySchema = decode_all(&tile.data, path, 0, ())?;
-    if schema.array_version > MAX_FORMAT_VERSION || schema.array_version == 0 {
+    if !reads_version(schema.array_version) {
         return Err(Error::decode(
             path,
             0,
             "ArraySchema",
             "array_version",
             format!(
-                "version {} is not a format version (1 to {MAX_FORMAT_VERSION})",
+                "version {} is not a format version ({MIN_FORMAT_VERSION} to {MAX_FORMAT_VERSION})",
                 schema.array_version
             ),
         ));

@@ -28,6 +28,7 @@
 //! of the window before, or 0. The reverse direction does not read it.
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
+use crate::format::version::has_delta_filters_on_dates;
 use crate::format::{
     decode, encode, BitWidthReductionChunkMetadata, BitWidthReductionWindowMd, Datatype, Filter,
     FilterOptions,
@@ -102,7 +103,7 @@ fn int_type(dt: Datatype, version: u32) -> Option<IntType> {
         D::Int64 => (8, true),
         D::Uint64 => (8, false),
         _ if super::positive_delta::is_date_or_time(dt) => {
-            if version < 20 {
+            if !has_delta_filters_on_dates(version) {
                 return None;
             }
             (8, true)

@@ -25,6 +25,7 @@ use super::rle::{
     width_for,
 };
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
+use crate::format::version::has_dictionary_folded_ascii_offsets;
 #[cfg(doc)]
 use crate::format::DictionaryWordId;
 use crate::format::{decode, encode, DictionaryChunkMetadata, DictionaryEntry, Filter};
@@ -46,7 +47,10 @@ impl FilterCodec for Dictionary {
     }
 
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
-        match (folded(cx, 13), cx.var_offsets) {
+        match (
+            folded(cx, has_dictionary_folded_ascii_offsets),
+            cx.var_offsets,
+        ) {
             (true, Some(offsets)) => forward_var_strings(input, &offsets.borrow()),
             _ => Err(FilterError::new(
                 NAME,
@@ -62,7 +66,7 @@ impl FilterCodec for Dictionary {
         metadata: &[u8],
         data: &[u8],
     ) -> Result<Reversed, FilterError> {
-        if !folded(cx, 13) {
+        if !folded(cx, has_dictionary_folded_ascii_offsets) {
             return Err(FilterError::new(
                 NAME,
                 "dictionary encoding applies only to var-sized strings whose offsets it holds",
@@ -342,7 +346,7 @@ mod tests {
             utf8 in any::<bool>(),
             version in 13u32..=22,
         ) {
-            let dt = if utf8 && version >= 17 { Datatype::StringUtf8 } else { Datatype::StringAscii };
+            let dt = if utf8 && crate::format::version::has_utf8_folded_offsets(version) { Datatype::StringUtf8 } else { Datatype::StringAscii };
             let cells: Vec<&[u8]> = cells.iter().map(Vec::as_slice).collect();
             round_trip(dt, version, &cells);
         }

@@ -32,6 +32,7 @@ use std::path::Path;
 use super::delta::{integer_type, le, mask, reinterpret_of};
 use super::rle::{frame_forward, frame_reverse};
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
+use crate::format::version::has_double_delta_counts_first_delta;
 use crate::format::{
     decode as decode_table, encode as encode_table, Datatype, DoubleDeltaHeader, Filter,
 };
@@ -69,7 +70,7 @@ impl FilterCodec for DoubleDelta {
 
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         let t = self.int_type(cx)?;
-        let counts_first_delta = cx.tile_version >= 22;
+        let counts_first_delta = has_double_delta_counts_first_delta(cx.tile_version);
         frame_forward(NAME, &input.metadata, &input.data, |p| {
             encode(p, t, counts_first_delta)
         })

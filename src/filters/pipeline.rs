@@ -6,6 +6,9 @@ use std::cell::RefCell;
 use rayon::prelude::*;
 
 use super::{codec_for, FilterCodec, FilterContext, FilterError, Parts};
+use crate::format::version::{
+    has_dictionary_folded_ascii_offsets, has_rle_folded_ascii_offsets, has_utf8_folded_offsets,
+};
 use crate::format::{encode, ChunkHeader, Datatype, Filter, Tile};
 use crate::ReadOptions;
 
@@ -283,8 +286,9 @@ impl Pipeline {
         let has = |n: &str| self.stages.iter().any(|(c, _)| c.name() == n);
         let v = self.version;
         let (ascii, utf8) = (*dt == Datatype::StringAscii, *dt == Datatype::StringUtf8);
-        (has("RLE") && ((v >= 12 && ascii) || (v >= 17 && utf8)))
-            || (has("DICTIONARY") && ((v >= 13 && ascii) || (v >= 17 && utf8)))
+        let utf8 = utf8 && has_utf8_folded_offsets(v);
+        (has("RLE") && ((has_rle_folded_ascii_offsets(v) && ascii) || utf8))
+            || (has("DICTIONARY") && ((has_dictionary_folded_ascii_offsets(v) && ascii) || utf8))
     }
 
     fn forward_chunks(&self, tile: &[u8], starts: &[usize]) -> Result<Vec<u8>, FilterError> {

@@ -18,6 +18,7 @@
 //! ANY) passes through unchanged, in both directions.
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
+use crate::format::version::has_delta_filters_on_dates;
 use crate::format::{
     decode, encode, Datatype, Filter, FilterOptions, PositiveDeltaChunkMetadata,
     PositiveDeltaWindowMd,
@@ -92,7 +93,7 @@ pub fn int_type(dt: Datatype, version: u32) -> Option<IntType> {
         D::Int64 => (8, true),
         D::Uint64 => (8, false),
         _ if is_date_or_time(dt) => {
-            if version < 20 {
+            if !has_delta_filters_on_dates(version) {
                 return None;
             }
             (8, true)

@@ -26,6 +26,7 @@ use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
 use zerocopy::byteorder::big_endian::U16;
 use zerocopy::{FromBytes, IntoBytes};
 
+use crate::format::version::{has_rle_folded_ascii_offsets, has_utf8_folded_offsets};
 #[cfg(doc)]
 use crate::format::RleStringRun;
 use crate::format::{
@@ -50,15 +51,15 @@ pub struct Rle;
 /// Whether the strings of this chunk come with their offsets folded in:
 /// the pipeline handed the offsets (forward: the cell starts of the tile,
 /// which is one chunk; backward: a place for them) and the filter's input
-/// is ASCII from version `ascii_from` (RLE 12, DICTIONARY 13) or UTF-8
-/// from version 17 (the engine's `skip_offsets_filtering`; its
+/// is ASCII from the versions of `ascii_from` (RLE 12, DICTIONARY 13) or
+/// UTF-8 from version 17 (the engine's `skip_offsets_filtering`; its
 /// `CompressionFilter::run_reverse` itself checks version 12 and a string
 /// type).
-pub(super) fn folded(cx: &FilterContext, ascii_from: u32) -> bool {
+pub(super) fn folded(cx: &FilterContext, ascii_from: fn(u32) -> bool) -> bool {
     cx.var_offsets.is_some()
         && match cx.datatype {
-            Datatype::StringAscii => cx.version >= ascii_from,
-            Datatype::StringUtf8 => cx.version >= 17,
+            Datatype::StringAscii => ascii_from(cx.version),
+            Datatype::StringUtf8 => has_utf8_folded_offsets(cx.version),
             _ => false,
         }
 }
@@ -69,7 +70,7 @@ impl FilterCodec for Rle {
     }
 
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
-        if let (true, Some(offsets)) = (folded(cx, 12), cx.var_offsets) {
+        if let (true, Some(offsets)) = (folded(cx, has_rle_folded_ascii_offsets), cx.var_offsets) {
             return forward_var_strings(input, &offsets.borrow());
         }
         let size = cx.cell_size.max(1) as usize;
@@ -84,7 +85,7 @@ impl FilterCodec for Rle {
         metadata: &[u8],
         data: &[u8],
     ) -> Result<Reversed, FilterError> {
-        if folded(cx, 12) {
+        if folded(cx, has_rle_folded_ascii_offsets) {
             return reverse_var_strings(cx, metadata, data);
         }
         let size = cx.cell_size.max(1) as usize;

@@ -4,7 +4,6 @@ mod decode;
 mod domain;
 pub mod names;
 pub mod schema;
-pub mod version;
 pub use decode::{decode, decode_all, encode};
 pub(crate) mod rt;
 

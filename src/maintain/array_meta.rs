@@ -33,6 +33,7 @@ use super::meta_files::{self, Steps};
 use super::{ConsolidateOptions, ConsolidateReport, TimeRange, VacuumOptions, VacuumReport};
 use crate::array::directory::ArrayDirectory;
 use crate::array::name::{self, TimestampedName};
+use crate::format::hierarchy;
 use crate::format::{decode_all, encode, ArrayMetadata, MetadataEntry, VacuumFile};
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
@@ -49,11 +50,11 @@ enum Kind {
 }
 
 fn is_array(folder: &Path) -> bool {
-    folder.join("__schema").is_dir() || folder.join("__array_schema.tdb").is_file()
+    folder.join(hierarchy::SCHEMA).is_dir() || folder.join(hierarchy::LEGACY_SCHEMA).is_file()
 }
 
 fn is_group(folder: &Path) -> bool {
-    folder.join("__group").is_dir() || folder.join("__tiledb_group.tdb").is_file()
+    folder.join(hierarchy::GROUP).is_dir() || folder.join(hierarchy::GROUP_MARKER).is_file()
 }
 
 fn kind(folder: &Path, key: Option<[u8; 32]>) -> WriteResult<Kind> {
@@ -96,12 +97,12 @@ fn list(folder: &Path) -> WriteResult<MetaDir> {
         files: Vec::new(),
         vacs: Vec::new(),
     };
-    for p in meta_files::list_files(&folder.join("__meta"))? {
+    for p in meta_files::list_files(&folder.join(hierarchy::META))? {
         let n = meta_files::file_name(&p);
         let Some(name) = name::parse(&n) else {
             continue;
         };
-        if n.ends_with(".vac") {
+        if n.ends_with(hierarchy::VAC) {
             d.vacs.push(MetaFile { path: p, name });
         } else if !n.contains('.') {
             d.files.push(MetaFile { path: p, name });
@@ -202,7 +203,7 @@ fn consolidate(
     let first = &files[0].name;
     let last = &files[files.len() - 1].name;
     let name = util::timestamped_name(first.t1, last.t2, None);
-    let meta_dir = folder.join("__meta");
+    let meta_dir = folder.join(hierarchy::META);
     let mut written = None;
     if !merged.is_empty() {
         let table = ArrayMetadata {
@@ -228,7 +229,7 @@ fn consolidate(
         vac.push_str(&line);
         vac.push('\n');
     }
-    let vac_path = meta_dir.join(format!("{name}.vac"));
+    let vac_path = meta_dir.join(format!("{name}{}", hierarchy::VAC));
     meta_files::write_atomic(folder, &vac_path, vac.as_bytes(), steps)?;
     Ok(ConsolidateReport {
         written: written.or(Some(vac_path)),

@@ -36,6 +36,8 @@ use super::meta_files::{self, Steps};
 use super::{ConsolidateOptions, ConsolidateReport, VacuumOptions, VacuumReport};
 use crate::array::directory::ArrayDirectory;
 use crate::array::name;
+use crate::format::hierarchy;
+use crate::format::version::{has_commits_folder, COMMITS_FOLDER_SINCE};
 use crate::format::{decode_all, encode, ConsolidatedCommit, ConsolidatedCommits, IgnoreFile};
 use crate::write::{util, WriteError, WriteResult};
 use crate::ReadOptions;
@@ -58,20 +60,20 @@ struct Commits {
 
 fn load(array: &Path) -> WriteResult<Commits> {
     let root_files = meta_files::list_files(array)?;
-    let commit_files = meta_files::list_files(&array.join("__commits"))?;
+    let commit_files = meta_files::list_files(&array.join(hierarchy::COMMITS))?;
     let mut ignored = BTreeSet::new();
     let mut igns = Vec::new();
     let mut cons = Vec::new();
     for p in &commit_files {
         let n = meta_files::file_name(p);
-        if n.ends_with(".ign") {
+        if n.ends_with(hierarchy::IGN) {
             let bytes = meta_files::read(p)?;
             let lines: IgnoreFile = decode_all(&bytes, p, 0, ())?;
             for l in lines.entries {
                 ignored.insert(String::from_utf8_lossy(&l.uri).into_owned());
             }
             igns.push(p.clone());
-        } else if n.ends_with(".con") {
+        } else if n.ends_with(hierarchy::CON) {
             cons.push((p.clone(), meta_files::read(p)?));
         }
     }
@@ -148,24 +150,26 @@ fn consolidate(
     steps: &mut Steps,
 ) -> WriteResult<ConsolidateReport> {
     let version = array_write_version(array, opts.encryption_key)?;
-    if version < 12 {
+    if !has_commits_folder(version) {
         return Err(array_error(
             array,
-            format!("commits are consolidated from format version 12 on; the array is version {version}"),
+            format!("commits are consolidated from format version {COMMITS_FOLDER_SINCE} on; the array is version {version}"),
         ));
     }
     let c = load(array)?;
     let mut lines: Vec<String> = c.consolidated.iter().cloned().collect();
     for p in &c.root_files {
         let n = meta_files::file_name(p);
-        if n.ends_with(".ok") && !c.consolidated.contains(&n) {
+        if n.ends_with(hierarchy::OK) && !c.consolidated.contains(&n) {
             lines.push(n);
         }
     }
     for p in &c.commit_files {
         let n = meta_files::file_name(p);
-        let rel = format!("__commits/{n}");
-        if (n.ends_with(".wrt") || n.ends_with(".del")) && !c.consolidated.contains(&rel) {
+        let rel = format!("{}/{n}", hierarchy::COMMITS);
+        if (n.ends_with(hierarchy::WRT) || n.ends_with(hierarchy::DEL))
+            && !c.consolidated.contains(&rel)
+        {
             lines.push(rel);
         }
     }
@@ -185,7 +189,7 @@ fn consolidate(
     let mut consolidated = Vec::with_capacity(lines.len());
     for line in lines {
         let path = array.join(&line);
-        let (size, tile) = if line.ends_with(".del") {
+        let (size, tile) = if line.ends_with(hierarchy::DEL) {
             // The delete commit's bytes: its file, or where a `.con` file
             // holds them once the file is vacuumed.
             let bytes = match std::fs::metadata(&path) {
@@ -211,9 +215,9 @@ fn consolidate(
     opts.progress.finish();
     let bytes = encode(&ConsolidatedCommits { entries });
     let name = util::timestamped_name(t1, t2, Some(version));
-    let folder = array.join("__commits");
+    let folder = array.join(hierarchy::COMMITS);
     util::create_dir(&folder)?;
-    let path = folder.join(format!("{name}.con"));
+    let path = folder.join(format!("{name}{}", hierarchy::CON));
     meta_files::write_atomic(array, &path, &bytes, steps)?;
     Ok(ConsolidateReport {
         written: Some(path),
@@ -260,7 +264,10 @@ fn vacuum(array: &Path, opts: &VacuumOptions, steps: &mut Steps) -> WriteResult<
         existing.insert(meta_files::file_name(p), p.clone());
     }
     for p in &c.commit_files {
-        existing.insert(format!("__commits/{}", meta_files::file_name(p)), p.clone());
+        existing.insert(
+            format!("{}/{}", hierarchy::COMMITS, meta_files::file_name(p)),
+            p.clone(),
+        );
     }
     let commits: Vec<PathBuf> = c
         .consolidated

@@ -17,6 +17,10 @@ use std::path::{Path, PathBuf};
 use super::{TimeRange, VacuumReport};
 use crate::array::name::TimestampedName;
 use crate::array::ArrayDirectory;
+use crate::format::hierarchy;
+use crate::format::version::{
+    has_commits_folder, has_consolidation_with_timestamps, has_deletes, DELETES_SINCE,
+};
 use crate::format::{
     decode_all, ArrayType, ConditionNode, ConditionNodeBody, ConsolidatedCommits, IgnoreFile,
     QueryConditionOp, VacuumFile,
@@ -27,16 +31,6 @@ use crate::read::ArrayReader;
 use crate::write::generic::generic_tile;
 use crate::write::{util, WriteError, WriteResult};
 use crate::ReadOptions;
-
-/// The oldest format version whose arrays take deletes
-/// (`constants::deletes_min_version`).
-pub const DELETES_MIN_VERSION: u32 = 16;
-
-/// The oldest format version whose consolidated fragments keep their cells'
-/// timestamps (`constants::consolidation_with_timestamps_min_version`): a
-/// delete may not fall within the time range of an older consolidated
-/// fragment.
-const CONSOLIDATION_WITH_TIMESTAMPS_MIN_VERSION: u32 = 15;
 
 /// How to write a delete.
 #[derive(Clone, Copy, Default)]
@@ -114,12 +108,12 @@ pub fn delete_cells(
         ));
     }
     let version = schema.array_version;
-    if version < DELETES_MIN_VERSION {
+    if !has_deletes(version) {
         return Err(refused(
             array,
             format!(
                 "the array's format version ({version}) is older than the oldest that takes \
-                 deletes ({DELETES_MIN_VERSION})"
+                 deletes ({DELETES_SINCE})"
             ),
         ));
     }
@@ -148,18 +142,16 @@ pub fn delete_cells(
     }
     let stored = negated(&tree).map_err(|e| refuse(e.0))?;
 
-    let commits = array.join("__commits");
+    let commits = array.join(hierarchy::COMMITS);
     let t = util::next_timestamp(
         opts.timestamp,
-        &[commits.clone(), array.join("__fragments")],
+        &[commits.clone(), array.join(hierarchy::FRAGMENTS)],
     )?;
     // `DeletesAndUpdates::dowork`: the cells of a fragment consolidated
     // without timestamps all carry its first timestamp, so a delete within
     // its range would delete some of them and not others.
     if let Some(f) = reader.dir.fragments.iter().find(|f| {
-        f.name.version < CONSOLIDATION_WITH_TIMESTAMPS_MIN_VERSION
-            && f.name.t1 <= t
-            && t <= f.name.t2
+        !has_consolidation_with_timestamps(f.name.version) && f.name.t1 <= t && t <= f.name.t2
     }) {
         return Err(refused(
             array,
@@ -174,7 +166,11 @@ pub fn delete_cells(
     // The engine names the commit with the schema's write version (which,
     // from version 16 on, is the schema's version) and writes the generic
     // tile's header with its own format version.
-    let name = format!("{}.del", util::timestamped_name(t, t, Some(version)));
+    let name = format!(
+        "{}{}",
+        util::timestamped_name(t, t, Some(version)),
+        hierarchy::DEL
+    );
     let tile_version = version.clamp(
         crate::write::FORMAT_VERSION,
         crate::write::MAX_WRITE_VERSION,
@@ -274,7 +270,7 @@ pub fn delete_fragments(
     if dir.schemas.is_empty() && dir.legacy_schema.is_none() {
         return Err(refused(array, "not an array (it has no schema)"));
     }
-    let commits_dir = array.join("__commits");
+    let commits_dir = array.join(hierarchy::COMMITS);
 
     // The commits that consolidated commits files hold, less ignored ones.
     let mut ignored = std::collections::HashSet::new();
@@ -353,11 +349,11 @@ pub fn delete_fragments(
 }
 
 fn committed(array: &Path, commits_dir: &Path, folder: &Path, name: &TimestampedName) -> Committed {
-    let (commit, commit_line) = if name.version >= 12 {
-        let n = format!("{}.wrt", name.name);
-        (commits_dir.join(&n), format!("__commits/{n}"))
+    let (commit, commit_line) = if has_commits_folder(name.version) {
+        let n = format!("{}{}", name.name, hierarchy::WRT);
+        (commits_dir.join(&n), format!("{}/{n}", hierarchy::COMMITS))
     } else {
-        let n = format!("{}.ok", name.name);
+        let n = format!("{}{}", name.name, hierarchy::OK);
         (array.join(&n), n)
     };
     Committed {
@@ -384,7 +380,7 @@ fn superseded_fragments(
         .chain(dir.uncommitted.iter().map(PathBuf::as_path))
         .collect();
     let mut out = Vec::new();
-    for folder in [array.join("__fragments"), array.to_path_buf()] {
+    for folder in [array.join(hierarchy::FRAGMENTS), array.to_path_buf()] {
         let Ok(rd) = std::fs::read_dir(&folder) else {
             continue;
         };
@@ -414,8 +410,9 @@ fn write_ignore_file(commits_dir: &Path, commits: &[&Committed]) -> WriteResult<
     let t1 = commits.first().map_or(0, |c| c.name.t1);
     let t2 = commits.last().map_or(0, |c| c.name.t2);
     let name = format!(
-        "{}.ign",
-        util::timestamped_name(t1, t2, Some(crate::write::FORMAT_VERSION))
+        "{}{}",
+        util::timestamped_name(t1, t2, Some(crate::write::FORMAT_VERSION)),
+        hierarchy::IGN
     );
     let mut text = String::new();
     for c in commits {

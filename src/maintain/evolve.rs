@@ -48,6 +48,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use crate::format::encode;
+use crate::format::hierarchy;
 use crate::model::{
     Attribute, CellValNum, CurrentDomain, Datatype, DomainRange, Enumeration, Filter, Schema,
 };
@@ -559,8 +560,8 @@ pub fn evolve(
     let new = evolve_schema(&old, evolution)?;
     let table = new.to_table(FORMAT_VERSION)?;
     let key = opts.encryption_key;
-    let schema_dir = array.join("__schema");
-    let enum_dir = schema_dir.join("__enumerations");
+    let schema_dir = array.join(hierarchy::SCHEMA);
+    let enum_dir = schema_dir.join(hierarchy::ENUMERATIONS);
     // Arrays before version 10 have no `__schema`, before 20 no
     // `__enumerations`: the engine makes them.
     util::create_dir(&enum_dir)?;

@@ -26,6 +26,10 @@ use super::meta_files::{self, Steps};
 use super::{ConsolidateOptions, ConsolidateReport, VacuumOptions, VacuumReport};
 use crate::array::directory::ArrayDirectory;
 use crate::array::fragment::{Fragment, Metadata};
+use crate::format::hierarchy;
+use crate::format::version::{
+    has_commits_folder, has_fragment_footer, has_fragment_names_in_consolidated_meta,
+};
 use crate::format::{encode, ConsolidatedFragmentEntry, ConsolidatedFragmentMetadata};
 use crate::write::generic::generic_tile;
 use crate::write::{util, WriteError, WriteResult};
@@ -80,7 +84,9 @@ fn consolidate(
     let entries: Vec<_> = dir
         .fragments
         .iter()
-        .filter(|e| e.name.version > 2 && opts.timestamp.contains(e.name.t1, e.name.t2))
+        .filter(|e| {
+            has_fragment_footer(e.name.version) && opts.timestamp.contains(e.name.t1, e.name.t2)
+        })
         .collect();
     if entries.len() < 2 {
         return Ok(ConsolidateReport::default());
@@ -104,8 +110,8 @@ fn consolidate(
     let first = &entries[0].name;
     let last = &entries[entries.len() - 1].name;
     let name = util::timestamped_name(first.t1, last.t2, Some(version));
-    let folder = if version >= 12 {
-        array.join("__fragment_meta")
+    let folder = if has_commits_folder(version) {
+        array.join(hierarchy::FRAGMENT_META)
     } else {
         array.to_path_buf()
     };
@@ -113,7 +119,7 @@ fn consolidate(
     // Names: the folder name from version 9 on, the URI before.
     let mut names = Vec::with_capacity(entries.len());
     for e in &entries {
-        names.push(if version >= 9 {
+        names.push(if has_fragment_names_in_consolidated_meta(version) {
             e.name.name.clone().into_bytes()
         } else {
             meta_files::file_uri(&e.path)?.into_bytes()
@@ -150,7 +156,7 @@ fn consolidate(
     let bytes = generic_tile(&data, crate::write::FORMAT_VERSION, opts.encryption_key)?;
     util::create_dir(&folder)?;
     steps.step("folder created")?;
-    let path = folder.join(format!("{name}.meta"));
+    let path = folder.join(format!("{name}{}", hierarchy::META_FILE));
     meta_files::write_atomic(array, &path, &bytes, steps)?;
     Ok(ConsolidateReport {
         written: Some(path),

@@ -53,6 +53,8 @@ use std::path::{Path, PathBuf};
 use super::{ConsolidateOptions, ConsolidateReport, VacuumOptions, VacuumReport};
 use crate::array::directory::{ArrayDirectory, Entry};
 use crate::array::name;
+use crate::format::hierarchy;
+use crate::format::version::{has_commits_folder, has_relative_vacuum_uris};
 use crate::format::{decode_all, ArrayType, ConsolidatedCommits, IgnoreFile, VacuumFile};
 use crate::model::DomainRange;
 use crate::read::{ArrayReader, Cells, Order, Query};
@@ -164,22 +166,29 @@ fn array_err(array: &Path, what: impl Into<String>) -> WriteError {
 
 /// The folder of fragment `name` and its commit marker.
 fn fragment_paths(array: &Path, n: &name::TimestampedName) -> (PathBuf, PathBuf) {
-    if n.version >= 12 {
+    if has_commits_folder(n.version) {
         (
-            array.join("__fragments").join(&n.name),
-            array.join("__commits").join(format!("{}.wrt", n.name)),
+            array.join(hierarchy::FRAGMENTS).join(&n.name),
+            array
+                .join(hierarchy::COMMITS)
+                .join(format!("{}{}", n.name, hierarchy::WRT)),
         )
     } else {
-        (array.join(&n.name), array.join(format!("{}.ok", n.name)))
+        (
+            array.join(&n.name),
+            array.join(format!("{}{}", n.name, hierarchy::OK)),
+        )
     }
 }
 
 /// Where the `.vac` file of a new fragment goes.
 fn vac_path(array: &Path, n: &name::TimestampedName) -> PathBuf {
-    if n.version >= 12 {
-        array.join("__commits").join(format!("{}.vac", n.name))
+    if has_commits_folder(n.version) {
+        array
+            .join(hierarchy::COMMITS)
+            .join(format!("{}{}", n.name, hierarchy::VAC))
     } else {
-        array.join(format!("{}.vac", n.name))
+        array.join(format!("{}{}", n.name, hierarchy::VAC))
     }
 }
 
@@ -198,7 +207,7 @@ fn vac_contents(array: &Path, version: u32, fragments: &[&Entry]) -> WriteResult
             .map_err(|_| array_err(array, "a fragment outside the array folder"))?
             .to_string_lossy()
             .replace('\\', "/");
-        let line = if version >= 19 {
+        let line = if has_relative_vacuum_uris(version) {
             format!("/{rel}\n")
         } else {
             format!("file://{abs}/{rel}\n")
@@ -213,13 +222,14 @@ fn vac_contents(array: &Path, version: u32, fragments: &[&Entry]) -> WriteResult
 /// committed becomes the `.vac`; otherwise it goes, with the uncommitted
 /// fragment folder.
 fn recover(array: &Path) -> WriteResult<()> {
-    for dir in [array.join("__commits"), array.to_path_buf()] {
+    for dir in [array.join(hierarchy::COMMITS), array.to_path_buf()] {
         let Ok(rd) = std::fs::read_dir(&dir) else {
             continue;
         };
         for e in rd.flatten() {
             let file = e.file_name().to_string_lossy().into_owned();
-            let Some(stem) = file.strip_suffix(".vac.tmp") else {
+            let Some(stem) = file.strip_suffix(&format!("{}{}", hierarchy::VAC, hierarchy::TMP))
+            else {
                 continue;
             };
             let Some(n) = name::parse(stem) else { continue };
@@ -517,7 +527,7 @@ fn consolidate(
     let n = name::parse(&new_name)
         .ok_or_else(|| array_err(array, format!("unparsable new fragment name {new_name}")))?;
     let vac = vac_path(array, &n);
-    let tmp = vac.with_file_name(format!("{new_name}.vac.tmp"));
+    let tmp = vac.with_file_name(format!("{new_name}{}{}", hierarchy::VAC, hierarchy::TMP));
     let contents = vac_contents(array, n.version, &run)?;
     util::write_new_synced(&tmp, &contents)?;
     if let Some(p) = tmp.parent() {
@@ -648,9 +658,9 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
     opts.progress.start("vacuuming fragments", Some(total));
     if let Some((t1, t2, lines)) = ignore {
         let name = util::timestamped_name(t1, t2, Some(crate::write::FORMAT_VERSION));
-        let commits_dir = array.join("__commits");
-        let path = commits_dir.join(format!("{name}.ign"));
-        let tmp = commits_dir.join(format!("{name}.ign.tmp"));
+        let commits_dir = array.join(hierarchy::COMMITS);
+        let path = commits_dir.join(format!("{name}{}", hierarchy::IGN));
+        let tmp = commits_dir.join(format!("{name}{}{}", hierarchy::IGN, hierarchy::TMP));
         util::write_new_synced(&tmp, lines.as_bytes())?;
         util::rename_synced(&tmp, &path)?;
     }
@@ -810,9 +820,9 @@ fn commits_to_ignore(
     let mut names: Vec<name::TimestampedName> = folders
         .iter()
         .filter_map(|f| name::parse(&f.file_name()?.to_string_lossy()))
-        .filter(|n| n.version >= 12)
+        .filter(|n| has_commits_folder(n.version))
         .filter(|n| {
-            let c = format!("{}.wrt", n.name);
+            let c = format!("{}{}", n.name, hierarchy::WRT);
             listed.contains_key(&c) && !ignored.contains(&c)
         })
         .collect();
@@ -822,7 +832,7 @@ fn commits_to_ignore(
     names.sort_by(|a, b| (a.t1, a.t2, &a.name).cmp(&(b.t1, b.t2, &b.name)));
     let lines: String = names
         .iter()
-        .map(|n| format!("{}\n", listed[&format!("{}.wrt", n.name)]))
+        .map(|n| format!("{}\n", listed[&format!("{}{}", n.name, hierarchy::WRT)]))
         .collect();
     Ok(Some((names[0].t1, names[names.len() - 1].t2, lines)))
 }

@@ -23,6 +23,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::array::metadata::read_group_members;
+use crate::format::hierarchy;
+use crate::format::version::has_group_member_deltas;
 use crate::format::{encode, GroupDetails, ObjectType};
 use crate::write::generic::generic_tile;
 use crate::write::{util, MetadataOptions, WriteError, WriteResult, FORMAT_VERSION};
@@ -36,7 +38,7 @@ pub use crate::array::metadata::GroupMember;
 pub type GroupOptions = MetadataOptions;
 
 /// The marker file of a group folder.
-pub const GROUP_FILE: &str = "__tiledb_group.tdb";
+pub const GROUP_FILE: &str = hierarchy::GROUP_MARKER;
 
 /// A member to add to a group.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +56,7 @@ pub struct NewMember {
 /// (a `__schema` folder or an old `__array_schema.tdb`), a group (the
 /// `__tiledb_group.tdb` marker), or nothing it knows.
 pub fn object_type(path: &Path) -> Option<ObjectType> {
-    if path.join("__schema").is_dir() || path.join("__array_schema.tdb").is_file() {
+    if path.join(hierarchy::SCHEMA).is_dir() || path.join(hierarchy::LEGACY_SCHEMA).is_file() {
         Some(ObjectType::Array)
     } else if path.join(GROUP_FILE).is_file() {
         Some(ObjectType::Group)
@@ -91,11 +93,11 @@ pub fn create_group(path: &Path) -> WriteResult<()> {
     }
     let tmp = parent.join(format!(".{name}.tiledb-codec-{}", util::random_label()));
     let made = (|| {
-        util::create_dir(&tmp.join("__group"))?;
-        util::create_dir(&tmp.join("__meta"))?;
+        util::create_dir(&tmp.join(hierarchy::GROUP))?;
+        util::create_dir(&tmp.join(hierarchy::META))?;
         util::write_new_synced(&tmp.join(GROUP_FILE), &[])?;
-        util::sync_dir(&tmp.join("__group"))?;
-        util::sync_dir(&tmp.join("__meta"))?;
+        util::sync_dir(&tmp.join(hierarchy::GROUP))?;
+        util::sync_dir(&tmp.join(hierarchy::META))?;
         util::sync_dir(&tmp)?;
         // `rename` never replaces a folder that holds something: of two
         // processes creating the group at once, one wins.
@@ -127,7 +129,7 @@ fn check_group(group: &Path) -> WriteResult<()> {
 /// URI for the unnamed.
 pub fn members(group: &Path, opts: &ReadOptions) -> WriteResult<Vec<GroupMember>> {
     check_group(group)?;
-    if !group.join("__group").is_dir() {
+    if !group.join(hierarchy::GROUP).is_dir() {
         return Ok(Vec::new());
     }
     Ok(read_group_members(group, opts)?)
@@ -192,10 +194,10 @@ fn write_details(
         name_set: u8::from(m.name.is_some()),
         name_length: m.name.as_ref().map(|n| n.len() as u64),
         name: m.name.as_ref().map(|n| n.as_bytes().to_vec()),
-        deleted: (version >= 2).then_some(u8::from(deleted)),
+        deleted: has_group_member_deltas(version).then_some(u8::from(deleted)),
     };
     let mut entries: Vec<_> = members.iter().map(|m| entry(m, false)).collect();
-    if version >= 2 {
+    if has_group_member_deltas(version) {
         entries.extend(removed.iter().map(|m| entry(m, true)));
     }
     let details = GroupDetails {
@@ -203,7 +205,7 @@ fn write_details(
         member_count: entries.len() as u64,
         members: entries,
     };
-    let dir = group.join("__group");
+    let dir = group.join(hierarchy::GROUP);
     util::create_dir(&dir)?;
     let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir))?;
     let name = util::timestamped_name(t, t, Some(version));
@@ -219,7 +221,7 @@ fn write_details(
 /// The version of the group's latest details file (2 for a group without
 /// one): a version-1 group is read from its latest file alone.
 fn details_version(group: &Path) -> u32 {
-    let Ok(rd) = std::fs::read_dir(group.join("__group")) else {
+    let Ok(rd) = std::fs::read_dir(group.join(hierarchy::GROUP)) else {
         return 2;
     };
     let latest = rd

@@ -18,6 +18,7 @@ use rayon::prelude::*;
 
 use crate::array::field::FieldInfo;
 use crate::array::fragment::Fragment;
+use crate::format::version::has_split_coordinates;
 use crate::read::sparse::{select_tiles, FragmentFields, TileCells};
 use crate::read::ArrayReader;
 use crate::write::order::{Coord, GlobalOrder};
@@ -44,7 +45,8 @@ pub(super) fn applicable(reader: &ArrayReader, budget: u64) -> bool {
         .map(|f| f.cell_num().unwrap_or(capacity).min(capacity))
         .fold(0u64, |a, c| a.saturating_add(c.saturating_mul(per_cell)));
     let footers = reader.fragments.iter().all(|f| {
-        f.version() >= 5 && matches!(f.metadata, crate::array::fragment::Metadata::Footer(_))
+        has_split_coordinates(f.version())
+            && matches!(f.metadata, crate::array::fragment::Metadata::Footer(_))
     });
     footers && tiles <= budget
 }

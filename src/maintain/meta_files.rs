@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::format::version::has_own_version_writes;
 use crate::write::util;
 use crate::write::{WriteError, WriteResult};
 
@@ -126,9 +127,9 @@ pub(crate) fn read(path: &Path) -> WriteResult<Vec<u8>> {
 /// (`ArraySchema::write_version`): the latest schema's version, or the
 /// current format for schemas older than version 7.
 pub(crate) fn write_version(schema_version: u32) -> u32 {
-    if schema_version < 7 {
-        crate::write::FORMAT_VERSION
-    } else {
+    if has_own_version_writes(schema_version) {
         schema_version
+    } else {
+        crate::write::FORMAT_VERSION
     }
 }

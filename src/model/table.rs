@@ -10,6 +10,10 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::format::schema::{dimension_datatype, enumeration_values, MAX_FORMAT_VERSION};
+use crate::format::version::{
+    has_dimension_labels, has_enumerations, has_nullable_attributes, reads_version,
+    MIN_FORMAT_VERSION,
+};
 use crate::format::{self, FilterOptions, FilterType};
 
 /// Why a model cannot be laid out as the tables of a format version.
@@ -721,18 +725,18 @@ impl Schema {
     /// dimension labels before 18, a non-empty current domain before 22,
     /// dimensions of several datatypes or var-sized before 5.
     pub fn to_table(&self, version: u32) -> Result<format::ArraySchema, ModelError> {
-        if !(1..=MAX_FORMAT_VERSION).contains(&version) {
+        if !reads_version(version) {
             return Err(ModelError::Unsupported(format!(
-                "format version {version} (versions are 1 to {MAX_FORMAT_VERSION})"
+                "format version {version} (versions are {MIN_FORMAT_VERSION} to {MAX_FORMAT_VERSION})"
             )));
         }
-        if version < 20 && !self.enumerations.is_empty() {
+        if !has_enumerations(version) && !self.enumerations.is_empty() {
             return Err(err(
                 "schema.enumerations",
                 "enumerations need format version 20 or later",
             ));
         }
-        if version < 18 && !self.dimension_labels.is_empty() {
+        if !has_dimension_labels(version) && !self.dimension_labels.is_empty() {
             return Err(err(
                 "schema.dimension_labels",
                 "dimension labels need format version 18 or later",
@@ -810,10 +814,10 @@ impl Schema {
         let mut attributes = Vec::new();
         for (i, a) in self.attributes.iter().enumerate() {
             let field = format!("schema.attributes[{i}].filters");
-            if version < 20 && a.enumeration.is_some() {
+            if !has_enumerations(version) && a.enumeration.is_some() {
                 return Err(err(&field, "enumerations need format version 20 or later"));
             }
-            if version < 7 && a.nullable {
+            if !has_nullable_attributes(version) && a.nullable {
                 return Err(err(
                     &format!("schema.attributes[{i}].nullable"),
                     "nullable attributes need format version 7 or later",

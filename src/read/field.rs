@@ -10,6 +10,7 @@ use crate::array::field::{DataFile, FieldInfo, FieldPipelines};
 use crate::array::fragment::data_file;
 use crate::array::fragment::{Fragment, Metadata};
 use crate::error::{Error, Result};
+use crate::format::version::has_split_coordinate_tiles;
 use crate::format::TileOffsets;
 use crate::storage::MappedFile;
 use crate::tile::{unfilter_tile, TileView};
@@ -485,7 +486,7 @@ pub fn read_zipped_coords(frag: &Fragment, opts: &ReadOptions) -> Result<Vec<Fie
         .filters
         .iter()
         .any(|f| matches!(f.filter_type, 1..=6 | 14 | 19));
-    let stored_zipped = frag.version() <= 1 && !compressed;
+    let stored_zipped = !has_split_coordinate_tiles(frag.version()) && !compressed;
     let mut out = vec![FieldData::default(); dim_num];
     for tile in read_field_tiles(frag, &field, opts)? {
         let data = &tile.fixed;

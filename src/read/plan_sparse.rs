@@ -13,6 +13,7 @@ use super::{reader_state::*, sort_keys::*};
 use crate::array::fragment::{Fragment, Metadata};
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
+use crate::format::version::has_split_coordinates;
 use crate::format::{decode_all, ConditionNode};
 use crate::tile::read_generic_tile;
 
@@ -285,7 +286,7 @@ impl ArrayReader {
             // attributes).
             let mut n = None;
             let mut dims_d = Vec::with_capacity(dims.len());
-            if f.version() < 5 {
+            if !has_split_coordinates(f.version()) {
                 // One zipped `__coords.tdb` holds every dimension.
                 dims_d = read_zipped_coords(f, &self.opts)?;
                 n = dims_d.first().map(|d| d.len(dims[0].cell_size()));

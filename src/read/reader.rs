@@ -19,6 +19,7 @@ use crate::array::directory::ArrayDirectory;
 use crate::array::fragment::Fragment;
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
+use crate::format::version::has_consolidation_with_timestamps;
 use crate::format::ArrayType;
 use crate::storage::StorageRef;
 use crate::ReadOptions;
@@ -58,7 +59,7 @@ impl ArrayReader {
             // filtered by their timestamps).
             dir.fragments.retain(|f| {
                 let n = &f.name;
-                if !dense && n.version >= 15 {
+                if !dense && has_consolidation_with_timestamps(n.version) {
                     n.t1 <= e && s <= n.t2
                 } else {
                     n.t1 >= s && n.t2 <= e

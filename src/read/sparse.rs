@@ -10,6 +10,7 @@ use super::range::{Bound, DimRange};
 use crate::array::fragment::{dims_for, Fragment, Metadata};
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
+use crate::format::version::has_split_coordinates;
 use crate::format::{Datatype, Range1D};
 use crate::ReadOptions;
 
@@ -67,7 +68,7 @@ pub(crate) fn select_tiles(
     ranges: &DimRanges,
     opts: &ReadOptions,
 ) -> Result<Option<Vec<(usize, bool)>>> {
-    if frag.version() < 5 || !matches!(frag.metadata, Metadata::Footer(_)) {
+    if !has_split_coordinates(frag.version()) || !matches!(frag.metadata, Metadata::Footer(_)) {
         return Ok(None);
     }
     let dts: Vec<Datatype> = dims.iter().map(|d| d.datatype).collect();

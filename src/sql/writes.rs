@@ -3,6 +3,7 @@
 //! session are refused, unless the caller names a folder that `COPY ... TO`
 //! may write under (never inside an array).
 
+use crate::format::hierarchy;
 use std::path::{Component, Path, PathBuf};
 
 use datafusion::common::tree_node::{TreeNode, TreeNodeRecursion};
@@ -153,10 +154,10 @@ fn absolute(path: &Path) -> Result<PathBuf, String> {
 /// `__group`, `__tiledb_group.tdb`).
 fn is_tiledb_object(dir: &Path) -> bool {
     [
-        "__schema",
-        "__array_schema.tdb",
-        "__group",
-        "__tiledb_group.tdb",
+        hierarchy::SCHEMA,
+        hierarchy::LEGACY_SCHEMA,
+        hierarchy::GROUP,
+        hierarchy::GROUP_MARKER,
     ]
     .iter()
     .any(|n| dir.join(n).exists())

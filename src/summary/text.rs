@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use serde_json::Value as Json;
 
 use super::ArraySummary;
+use crate::format::hierarchy;
 use crate::format::Datatype;
 use crate::model::{
     ArrayType, CellValNum, CurrentDomain, DataOrder, DomainRange, Filter, Layout, Range, Value,
@@ -454,7 +455,7 @@ pub(super) fn render(s: &ArraySummary) -> String {
         "schema",
         format!(
             "{} (format version {}; {})",
-            escape_controls(s.schema_name.as_deref().unwrap_or("__array_schema.tdb")),
+            escape_controls(s.schema_name.as_deref().unwrap_or(hierarchy::LEGACY_SCHEMA)),
             sc.version,
             plural(s.schema_count, "schema", "schemas")
         ),

@@ -15,6 +15,7 @@ use crate::array::directory::ArrayDirectory;
 use crate::array::schema::dimension_datatype;
 use crate::array::schema::read_schema;
 use crate::array::FieldInfo;
+use crate::format::hierarchy;
 use crate::format::{ArraySchema, ArrayType, Datatype};
 use crate::model::{CurrentDomain, Schema};
 use crate::ReadOptions;
@@ -92,7 +93,7 @@ pub fn import(
 }
 
 fn array_exists(array: &Path) -> bool {
-    array.join("__schema").is_dir() || array.join("__array_schema.tdb").is_file()
+    array.join(hierarchy::SCHEMA).is_dir() || array.join(hierarchy::LEGACY_SCHEMA).is_file()
 }
 
 /// The latest schema of an existing array.

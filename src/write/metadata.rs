@@ -7,6 +7,7 @@ use std::path::Path;
 
 use crate::array::directory::ArrayDirectory;
 use crate::array::schema::read_schema;
+use crate::format::hierarchy;
 use crate::format::{encode, ArrayMetadata, Datatype, MetadataEntry};
 use crate::ReadOptions;
 
@@ -38,7 +39,7 @@ impl std::fmt::Debug for MetadataOptions {
 /// The format version of a metadata file: the array's, or for a group
 /// the engine's current version (groups have no schema to take it from).
 fn array_version(array: &Path, key: Option<[u8; 32]>) -> WriteResult<u32> {
-    if array.join("__tiledb_group.tdb").is_file() {
+    if array.join(hierarchy::GROUP_MARKER).is_file() {
         return Ok(super::FORMAT_VERSION);
     }
     let dir = ArrayDirectory::open(array).map_err(|_| WriteError::Array {
@@ -63,7 +64,7 @@ fn write_entry(
     opts: &MetadataOptions,
 ) -> WriteResult<std::path::PathBuf> {
     let version = array_version(array, opts.encryption_key)?.min(super::MAX_WRITE_VERSION);
-    let dir = array.join("__meta");
+    let dir = array.join(hierarchy::META);
     util::create_dir(&dir)?;
     let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir))?;
     let name = util::timestamped_name(t, t, None);

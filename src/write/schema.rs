@@ -13,6 +13,10 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::format::encode;
+use crate::format::hierarchy;
+use crate::format::version::{
+    has_commits_folder, has_dimension_labels, has_enumerations, writes_version,
+};
 use crate::model::{json, Schema};
 
 use super::error::{WriteError, WriteResult};
@@ -106,7 +110,7 @@ pub(crate) fn create_array_listed(
 ) -> WriteResult<(PathBuf, Vec<PathBuf>)> {
     let version = opts.version;
     let key = opts.encryption_key;
-    if !(MIN_WRITE_VERSION..=MAX_WRITE_VERSION).contains(&version) {
+    if !writes_version(version) {
         return Err(WriteError::Unsupported(format!(
             "writing format version {version} (this crate writes {MIN_WRITE_VERSION} to {MAX_WRITE_VERSION})"
         )));
@@ -137,33 +141,41 @@ pub(crate) fn create_array_listed(
     let tmp = parent.join(format!(".{base}.tmp-{}", util::random_label()));
     let result = (|| -> WriteResult<PathBuf> {
         util::create_dir(&tmp)?;
-        let mut dirs = vec!["__schema", "__meta"];
-        if version >= 12 {
-            dirs.extend(["__fragments", "__commits", "__fragment_meta"]);
+        let enumerations = Path::new(hierarchy::SCHEMA).join(hierarchy::ENUMERATIONS);
+        let mut dirs = vec![Path::new(hierarchy::SCHEMA), Path::new(hierarchy::META)];
+        if has_commits_folder(version) {
+            dirs.extend(
+                [
+                    hierarchy::FRAGMENTS,
+                    hierarchy::COMMITS,
+                    hierarchy::FRAGMENT_META,
+                ]
+                .map(Path::new),
+            );
         }
-        if version >= 18 {
-            dirs.push("__labels");
+        if has_dimension_labels(version) {
+            dirs.push(Path::new(hierarchy::LABELS));
         }
-        if version >= 20 {
-            dirs.push("__schema/__enumerations");
+        if has_enumerations(version) {
+            dirs.push(&enumerations);
         }
         for d in &dirs {
             util::create_dir(&tmp.join(d))?;
         }
         for e in schema.enumeration_tables() {
             let name = String::from_utf8_lossy(&e.path_name).into_owned();
-            let file = tmp.join("__schema/__enumerations").join(name);
+            let file = tmp.join(&enumerations).join(name);
             util::write_new_synced(&file, &generic_tile(&encode(&e), version, key)?)?;
         }
         let t = opts.timestamp.unwrap_or_else(util::now_ms);
         let name = util::timestamped_name(t, t, None);
-        let schema_file = tmp.join("__schema").join(&name);
+        let schema_file = tmp.join(hierarchy::SCHEMA).join(&name);
         util::write_new_synced(&schema_file, &generic_tile(&encode(&table), version, key)?)?;
         for d in dirs.iter().rev() {
             util::sync_dir(&tmp.join(d))?;
         }
         util::sync_dir(&tmp)?;
-        Ok(path.join("__schema").join(name))
+        Ok(path.join(hierarchy::SCHEMA).join(name))
     })();
     let schema_path = match result {
         Ok(p) => p,

@@ -1,6 +1,7 @@
 //! The layering check (`.ci/layers.py`): the library passes it, and an
 //! import against the layer order or in a circle, planted in a copy of
-//! `src/`, fails it naming the import.
+//! `src/`, fails it naming the import; likewise `.ci/versions.py`, which
+//! keeps hand-written format-version gates out of `src/`.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -96,4 +97,69 @@ fn tempdir(what: &str) -> std::path::PathBuf {
         std::env::temp_dir().join(format!("tiledb-codec-layers-{what}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
+}
+
+/// `.ci/versions.py` over `src`.
+fn check_versions(src: &Path) -> Output {
+    Command::new("python3")
+        .arg(common::root().join(".ci/versions.py"))
+        .arg("--src")
+        .arg(src)
+        .output()
+        .expect("python3 runs")
+}
+
+#[test]
+fn the_library_has_no_hand_written_version_gate() {
+    let out = check_versions(&common::root().join("src"));
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_hand_written_version_gate_fails_the_check() {
+    for (tag, line, what) in [
+        (
+            "gate",
+            "\nfn _planted(version: u32) -> bool {\n    version >= 12\n}\n",
+            "format-version comparison: version >= 12",
+        ),
+        (
+            "method",
+            "\nfn _planted(f: &crate::array::Fragment) -> bool {\n    5 > f.version()\n}\n",
+            "format-version comparison: 5 > f.version()",
+        ),
+        (
+            "constant",
+            "\nconst DELETES_MIN_VERSION: u32 = 16;\n",
+            "format-version constant",
+        ),
+    ] {
+        let tmp = tempdir(&format!("versions-{tag}"));
+        let src = planted(&tmp, "read/sparse.rs", line);
+        let out = check_versions(&src);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "planted {tag} passed: {err}");
+        assert!(err.contains("src/read/sparse.rs:"), "{err}");
+        assert!(err.contains(what), "{err}");
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    // In a comment or a string it is no gate.
+    let tmp = tempdir("versions-comment");
+    let src = planted(
+        &tmp,
+        "read/sparse.rs",
+        "\n// version >= 12\nconst _PLANTED: &str = \"version < 5\";\n",
+    );
+    let out = check_versions(&src);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
 }

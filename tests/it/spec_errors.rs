@@ -138,3 +138,35 @@ fn malformed_toml_names_the_file() {
     let msg = mistake("toml", "group.toml", "[[table]]", "[[table]");
     assert!(msg.starts_with("spec/group.toml:"), "{msg}");
 }
+
+#[test]
+fn a_feature_gating_unlike_its_table_field_names_file_and_feature() {
+    let msg = mistake(
+        "feature",
+        "format_versions.toml",
+        "name = \"enumerations\"\nsince = 20",
+        "name = \"enumerations\"\nsince = 19",
+    );
+    assert!(
+        msg.starts_with("spec/format_versions.toml: feature enumerations:"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("ArraySchema.num_enumerations since Some(20)"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_name_of_an_unknown_feature_names_file_and_name() {
+    let msg = mistake(
+        "name-feature",
+        "array_file_hierarchy.toml",
+        "feature = \"dimension_labels\"",
+        "feature = \"dimension_label\"",
+    );
+    assert!(
+        msg.starts_with("spec/array_file_hierarchy.toml: name LABELS:"),
+        "{msg}"
+    );
+}

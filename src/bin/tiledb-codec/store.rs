@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use object_store::ObjectStore;
+use tiledb_codec::format::hierarchy;
 use tiledb_codec::read::ArrayReader;
 use tiledb_codec::storage::object::{is_url, ObjectStats, ObjectStorage};
 use tiledb_codec::storage::StorageRef;
@@ -196,7 +197,9 @@ pub fn staged<T>(
     for (p, _) in &objects {
         let r = rel(p);
         let first = first_part(&r);
-        let data = first == "__fragments" || first.starts_with("__1") || first == "__fragment_meta";
+        let data = first == hierarchy::FRAGMENTS
+            || first.starts_with("__1")
+            || first == hierarchy::FRAGMENT_META;
         if data && !whole {
             continue;
         }
@@ -237,10 +240,13 @@ pub fn staged<T>(
                 }
             }
             let remote = remote_of(&r);
-            match first_part(&r).as_str() {
-                "__commits" => commits.push((p, remote)),
-                "__schema" | "__array_schema.tdb" => schema.push((p, remote)),
-                _ => data.push((p, remote)),
+            let first = first_part(&r);
+            if first == hierarchy::COMMITS {
+                commits.push((p, remote));
+            } else if first == hierarchy::SCHEMA || first == hierarchy::LEGACY_SCHEMA {
+                schema.push((p, remote));
+            } else {
+                data.push((p, remote));
             }
         }
         storage
@@ -252,10 +258,10 @@ pub fn staged<T>(
         // named them last.
         let (mut markers, mut rest, mut lists) = (Vec::new(), Vec::new(), Vec::new());
         for r in fetched.keys().filter(|r| !kept.contains(*r)) {
-            let vac = r.extension().is_some_and(|e| e == "vac");
+            let vac = r.to_string_lossy().ends_with(hierarchy::VAC);
             let to = if vac {
                 &mut lists
-            } else if first_part(r) == "__commits" {
+            } else if first_part(r) == hierarchy::COMMITS {
                 &mut markers
             } else {
                 &mut rest

@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 use super::{accumulate::*, parse::*, plan::*};
 use crate::array::fragment::Metadata;
 use crate::error::{Error, Result};
+use crate::format::version::{has_nullable_fixed_string_min_max, has_tile_min_max};
 use crate::format::{Datatype, Layout};
 use crate::read::query::Query;
 use crate::read::query_condition::BoundCondition;
@@ -170,15 +171,15 @@ pub(super) fn dense_aggregate(
                         (0..tc.len()).fold(0, step)
                     };
                     let cells: i128 = geo.iter().map(|g| g.2).product();
-                    let version_ok =
-                        frag.version() >= 11 && matches!(frag.metadata, Metadata::Footer(_));
+                    let version_ok = has_tile_min_max(frag.version())
+                        && matches!(frag.metadata, Metadata::Footer(_));
                     for (name, (field, need)) in &want {
                         let eligible = version_ok
                             && !field.is_dimension
                             && !(matches!(field.datatype, Datatype::Char | Datatype::StringAscii)
                                 && field.cell_val_num.is_some()
                                 && field.nullable
-                                && frag.version() <= 20);
+                                && !has_nullable_fixed_string_min_max(frag.version()));
                         let md = if eligible {
                             let key = (fi, name.clone());
                             if !loaded.contains_key(&key) {

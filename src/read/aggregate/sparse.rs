@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::{accumulate::*, dense::*, parse::*, plan::*};
 use crate::array::fragment::Metadata;
 use crate::error::Result;
+use crate::format::version::has_tile_min_max;
 use crate::read::query::Query;
 use crate::read::query_condition::BoundCondition;
 use crate::read::range::Bound;
@@ -48,7 +49,7 @@ pub(super) fn sparse_aggregate(
             continue;
         };
         let usable = bound.is_none()
-            && frag.version() >= 11
+            && has_tile_min_max(frag.version())
             && footer.includes_timestamps != Some(1)
             && want.values().all(|(f, _)| !f.is_dimension)
             && (delete_names.is_empty() || {

@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use crate::format::hierarchy;
 use crate::write::error::{WriteError, WriteResult};
 use crate::write::sort::OwnedCell;
 use crate::write::util;
@@ -154,7 +155,7 @@ impl FragmentWriter {
         #[cfg(feature = "fail-points")]
         self.checkpoint(FailPoint::DataWritten)?;
         let meta_bytes = self.metadata_file()?;
-        let meta_path = self.dir.join("__fragment_metadata.tdb");
+        let meta_path = self.dir.join(hierarchy::FRAGMENT_METADATA);
         {
             let mut f = std::fs::OpenOptions::new()
                 .write(true)

@@ -27,6 +27,8 @@ use crate::array::field::{data_file_name, DataFile};
 use crate::array::schema::dimension_datatype;
 use crate::array::schema::read_schema;
 use crate::array::{FieldInfo, FieldPipelines};
+use crate::format::hierarchy;
+use crate::format::version::{has_commits_folder, writes_version};
 use crate::format::{ArraySchema, ArrayType, Datatype, Layout};
 use crate::ReadOptions;
 
@@ -130,7 +132,7 @@ impl FragmentWriter {
         let version = opts
             .version
             .unwrap_or(schema.array_version.min(MAX_WRITE_VERSION));
-        if !(MIN_WRITE_VERSION..=MAX_WRITE_VERSION).contains(&version) {
+        if !writes_version(version) {
             return Err(WriteError::Unsupported(format!(
                 "writing fragments of format version {version} (this crate writes {MIN_WRITE_VERSION} to {MAX_WRITE_VERSION})"
             )));
@@ -239,8 +241,11 @@ impl FragmentWriter {
             },
         };
         // Name and folders.
-        let (frag_parent, commit_dir) = if version >= 12 {
-            (array.join("__fragments"), array.join("__commits"))
+        let (frag_parent, commit_dir) = if has_commits_folder(version) {
+            (
+                array.join(hierarchy::FRAGMENTS),
+                array.join(hierarchy::COMMITS),
+            )
         } else {
             (array.to_path_buf(), array.to_path_buf())
         };
@@ -261,10 +266,10 @@ impl FragmentWriter {
         };
         let name = util::timestamped_name(t, t_end, Some(version));
         let frag_dir = frag_parent.join(&name);
-        let commit_path = if version >= 12 {
-            commit_dir.join(format!("{name}.wrt"))
+        let commit_path = if has_commits_folder(version) {
+            commit_dir.join(format!("{name}{}", hierarchy::WRT))
         } else {
-            array.join(format!("{name}.ok"))
+            array.join(format!("{name}{}", hierarchy::OK))
         };
         util::create_dir(&frag_parent)?;
         util::create_dir(&commit_dir)?;
