@@ -6,7 +6,7 @@ use crate::error::Result;
 use crate::format::{
     ConditionNode, QueryConditionCombinationOp as CombOp, QueryConditionOp as EngineOp,
 };
-use crate::read::condition;
+use super::serialized as condition;
 
 impl Binder<'_> {
     /// The engine's tree of `node`, negated when `negate` (TileDB-Py's
