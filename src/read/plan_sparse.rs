@@ -51,16 +51,18 @@ impl ArrayReader {
             // longer has (an evolution dropped it), or that the engine
             // cannot apply, fails the read, never returning cells it may
             // hide.
-            let keep = BoundCondition::from_stored_in(&node, name.clone(), &self.schema)
-                .map_err(|e| Error::Query {
-                    path: d.path.clone(),
-                    what: match e {
-                        Error::Condition { what, .. } => format!(
+            let keep =
+                BoundCondition::from_stored_in(&node, name.clone(), &self.schema).map_err(|e| {
+                    Error::Query {
+                        path: d.path.clone(),
+                        what: match e {
+                            Error::Condition { what, .. } => format!(
                             "this delete condition cannot be applied as the engine applies it, \
                              which refuses the read too: {what}"
                         ),
-                        other => other.to_string(),
-                    },
+                            other => other.to_string(),
+                        },
+                    }
                 })?;
             out.push(Delete {
                 t1: d.name.t1,

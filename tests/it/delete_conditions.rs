@@ -49,6 +49,7 @@ const CASES: &[(&str, &str)] = &[
     // An attribute the first two fragments lack.
     ("base_evolved", "late < 5"),
     ("base_evolved", "late >= 3 and n == 3"),
+    ("base_evolved", "n == 3 and late < 5"),
 ];
 
 /// Runs the engine's setup; its error (or none) for each case.

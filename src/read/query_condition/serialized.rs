@@ -169,7 +169,8 @@ impl StoredField {
         let info = FieldInfo::lookup(schema, name)?;
         let enumerated = !info.is_dimension
             && schema.attributes.iter().any(|a| {
-                a.name == name.as_bytes() && a.enumeration_name.as_ref().is_some_and(|n| !n.is_empty())
+                a.name == name.as_bytes()
+                    && a.enumeration_name.as_ref().is_some_and(|n| !n.is_empty())
             });
         Some(StoredField { info, enumerated })
     }
@@ -219,35 +220,42 @@ impl BoundCondition {
         Self::from_stored(node, text, &|name| StoredField::lookup(schema, name))
     }
 
-    /// The condition with every comparison of a field `absent` says the
-    /// cells lack made false (the engine's `apply_ast_node_sparse` on a
-    /// fragment whose schema lacks the field); `None` when no field is
-    /// absent.
-    pub fn with_absent_fields(&self, absent: &dyn Fn(&FieldInfo) -> bool) -> Option<BoundCondition> {
+    /// The condition on cells that lack the fields `absent` names (a
+    /// fragment written before an evolution added them), as the engine's
+    /// `apply_ast_node_sparse` treats a field the fragment's schema lacks:
+    /// it zeroes the bitmap the comparison writes into. So the comparison
+    /// fails, and within an `OR` so do the siblings before it (their
+    /// results are in that bitmap); `None` when no field is absent.
+    pub fn with_absent_fields(
+        &self,
+        absent: &dyn Fn(&FieldInfo) -> bool,
+    ) -> Option<BoundCondition> {
         let gone: Vec<bool> = self.fields.iter().map(absent).collect();
         if !gone.contains(&true) {
             return None;
         }
-        fn walk(n: &Bound, gone: &[bool]) -> Bound {
+        let lacks = |n: &Bound| match n {
+            Bound::Valid(f)
+            | Bound::Null { field: f, .. }
+            | Bound::Cmp { field: f, .. }
+            | Bound::Set { field: f, .. } => gone[*f],
+            _ => false,
+        };
+        fn walk(n: &Bound, lacks: &dyn Fn(&Bound) -> bool) -> Bound {
             match n {
-                Bound::And(k) => Bound::And(k.iter().map(|c| walk(c, gone)).collect()),
-                Bound::Or(k) => Bound::Or(k.iter().map(|c| walk(c, gone)).collect()),
-                Bound::Const(b) => Bound::Const(*b),
-                Bound::Valid(f)
-                | Bound::Null { field: f, .. }
-                | Bound::Cmp { field: f, .. }
-                | Bound::Set { field: f, .. }
-                    if gone[*f] =>
-                {
-                    Bound::Const(false)
+                Bound::And(k) => Bound::And(k.iter().map(|c| walk(c, lacks)).collect()),
+                Bound::Or(k) => {
+                    let from = k.iter().rposition(lacks).map_or(0, |i| i + 1);
+                    Bound::Or(k[from..].iter().map(|c| walk(c, lacks)).collect())
                 }
+                leaf if lacks(leaf) => Bound::Const(false),
                 other => other.clone(),
             }
         }
         Some(BoundCondition {
             text: self.text.clone(),
             fields: self.fields.clone(),
-            tree: walk(&self.tree, &gone),
+            tree: walk(&self.tree, &lacks),
         })
     }
 }
@@ -277,10 +285,7 @@ impl StoredBinder<'_> {
                         return Err(self.err("a NOT node, which the engine cannot apply".into()))
                     }
                     None => {
-                        return Err(self.err(format!(
-                            "unknown combination op {}",
-                            e.combination_op
-                        )))
+                        return Err(self.err(format!("unknown combination op {}", e.combination_op)))
                     }
                 };
                 if e.children.len() < 2 {
@@ -439,6 +444,7 @@ impl StoredBinder<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::column::{Cells, Column};
 
     fn num(op: Op, field: &str, v: i32) -> ConditionNode {
         value_node(op, field.as_bytes(), v.to_le_bytes().to_vec(), None)
@@ -550,5 +556,145 @@ mod tests {
         // What a rewrite for the schema made constant cannot be negated.
         let always = value_node(Op::AlwaysFalse, b"a", Vec::new(), None);
         assert!(negated(&expression_node(Comb::And, vec![tree, always])).is_err());
+    }
+
+    fn field(
+        name: &str,
+        datatype: Datatype,
+        cell_val_num: Option<u32>,
+        nullable: bool,
+    ) -> StoredField {
+        StoredField {
+            info: FieldInfo {
+                name: name.to_string(),
+                idx: 0,
+                is_dimension: false,
+                datatype,
+                cell_val_num,
+                nullable,
+                filters: Vec::new(),
+            },
+            enumerated: false,
+        }
+    }
+
+    /// The fields of the tests: `c` CHAR of 3, `n` a nullable int32, `i`
+    /// an int32, `s` a var-sized string, `b` a blob.
+    fn fields(name: &str) -> Option<StoredField> {
+        Some(match name {
+            "c" => field(name, Datatype::Char, Some(3), false),
+            "n" => field(name, Datatype::Int32, Some(1), true),
+            "i" => field(name, Datatype::Int32, Some(1), false),
+            "s" => field(name, Datatype::StringAscii, None, false),
+            "b" => field(name, Datatype::Blob, Some(1), false),
+            _ => return None,
+        })
+    }
+
+    fn bind(node: &ConditionNode) -> Result<BoundCondition> {
+        BoundCondition::from_stored(node, "x.del", &fields)
+    }
+
+    fn column(name: &str, data: Vec<u8>, validity: Option<Vec<u8>>, len: usize) -> Column {
+        let f = fields(name).unwrap().info;
+        Column::from_parts(f, data, None, validity, len)
+    }
+
+    #[test]
+    fn stored_conditions_compare_as_query_conditions_do() {
+        let cells = Cells {
+            len: 3,
+            columns: vec![
+                column("c", b"abcbcdaaa".to_vec(), None, 3),
+                column(
+                    "n",
+                    [1i32, 0, 5].iter().flat_map(|v| v.to_le_bytes()).collect(),
+                    Some(vec![1, 0, 1]),
+                    3,
+                ),
+            ],
+        };
+        let eval = |node: ConditionNode| bind(&node).unwrap().evaluate(&cells).unwrap();
+        // A fixed-size CHAR field: the first char decides.
+        let c = |op, v: &[u8]| value_node(op, b"c", v.to_vec(), None);
+        assert_eq!(eval(c(Op::Eq, b"abx")), [true, false, true]);
+        assert_eq!(eval(c(Op::Ne, b"bzz")), [true, false, true]);
+        assert_eq!(eval(c(Op::Gt, b"a")), [false, true, false]);
+        // A set compares whole cells.
+        assert_eq!(
+            eval(set(Op::In, "c", &[b"aaa", b"abx"])),
+            [false, false, true]
+        );
+        // A null cell satisfies no comparison, not even `!=`.
+        assert_eq!(eval(num(Op::Ge, "n", 3)), [false, false, true]);
+        assert_eq!(eval(num(Op::Ne, "n", 3)), [true, false, true]);
+        // ALWAYS_TRUE holds for the cells that are not null.
+        let always = value_node(Op::AlwaysTrue, b"n", 0i32.to_le_bytes().to_vec(), None);
+        assert_eq!(eval(always), [true, false, true]);
+        let either = expression_node(Comb::Or, vec![c(Op::Eq, b"b"), num(Op::Lt, "n", 2)]);
+        assert_eq!(eval(either), [true, true, false]);
+    }
+
+    #[test]
+    fn stored_conditions_the_engine_cannot_apply_are_refused() {
+        let refused = |node: ConditionNode, says: &str| {
+            let e = bind(&node).expect_err(says).to_string();
+            assert!(e.contains(says), "{e}");
+        };
+        // A null test is stored as an empty value: a size mismatch.
+        refused(
+            value_node(Op::Eq, b"n", Vec::new(), None),
+            "value size mismatch",
+        );
+        refused(num(Op::Lt, "gone", 1), "\"gone\"");
+        refused(
+            value_node(Op::Eq, b"b", vec![1], None),
+            "compares numbers, datetimes and CHAR/ASCII/UTF-8 strings only",
+        );
+        refused(
+            expression_node(Comb::Not, vec![num(Op::Lt, "i", 1)]),
+            "NOT node",
+        );
+        refused(
+            expression_node(Comb::And, vec![num(Op::Lt, "i", 1)]),
+            "at least 2",
+        );
+        refused(set(Op::In, "i", &[&[1, 0]]), "the cells hold 4");
+        refused(value_node(Op::In, b"s", Vec::new(), Some(&[0])), "members");
+        refused(
+            value_node(Op::NotIn, b"s", b"ab".to_vec(), Some(&[0, 3])),
+            "offsets",
+        );
+        // The empty string of a var-sized string field is a value.
+        assert!(bind(&value_node(Op::Eq, b"s", Vec::new(), None)).is_ok());
+    }
+
+    #[test]
+    fn a_field_the_cells_lack_fails_and_erases_the_or_before_it() {
+        let tree = expression_node(
+            Comb::Or,
+            vec![
+                num(Op::Lt, "i", 1),
+                num(Op::Lt, "n", 1),
+                num(Op::Eq, "i", 2),
+            ],
+        );
+        let bound = bind(&tree).unwrap();
+        assert!(bound.with_absent_fields(&|_| false).is_none());
+        let lacking = bound.with_absent_fields(&|f| f.name == "n").unwrap();
+        // Only the sibling after the absent field's comparison is left.
+        let want = Bound::Cmp {
+            field: 0,
+            op: CmpOp::Eq,
+            value: Value::I32(2),
+        };
+        assert_eq!(lacking.tree, Bound::Or(vec![want]));
+        let and = bind(&expression_node(
+            Comb::And,
+            vec![num(Op::Lt, "i", 1), num(Op::Lt, "n", 1)],
+        ))
+        .unwrap();
+        let lacking = and.with_absent_fields(&|f| f.name == "n").unwrap();
+        assert!(matches!(&lacking.tree, Bound::And(k) if k[1] == Bound::Const(false)));
     }
 }
