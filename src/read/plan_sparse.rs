@@ -633,12 +633,13 @@ fn deleted_cells(
 /// `data`'s buffers as a column of `n` cells of `field` (taken out of
 /// `data`: `deleted_cells` puts them back).
 fn into_column(data: &mut FieldData, field: &FieldInfo, n: usize) -> Column {
-    let values = std::mem::take(&mut data.values);
-    let offsets = data.offsets.take().map(|mut o| {
-        o.push(values.len() as u64);
-        o
-    });
-    Column::from_parts(field.clone(), values, offsets, data.validity.take(), n)
+    let taken = FieldData {
+        values: std::mem::take(&mut data.values),
+        offsets: data.offsets.take(),
+        validity: data.validity.take(),
+        tile_cells: Vec::new(),
+    };
+    Column::from_field_data(field.clone(), taken, n)
 }
 
 /// The ranges both lists hold.
