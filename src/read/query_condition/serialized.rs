@@ -414,7 +414,7 @@ impl StoredBinder<'_> {
     /// set constructor checks them.
     fn members(&self, v: &ValueNode, name: &str) -> Result<BTreeSet<Vec<u8>>> {
         let offsets = v.offsets.as_deref().unwrap_or(&[]);
-        if v.value.is_empty() || offsets.is_empty() || offsets.len() % 8 != 0 {
+        if v.value.is_empty() || offsets.is_empty() || !offsets.len().is_multiple_of(8) {
             return Err(self.err(format!(
                 "its set for {name} has {} bytes of members and {} of offsets; the engine \
                  needs members and whole u64 offsets",
