@@ -56,6 +56,9 @@ impl Column {
             ..
         } = data;
         let offsets = offsets.map(|mut o| {
+            // Room for one more, not twice as much (a full vector would
+            // double its allocation).
+            o.reserve_exact(1);
             o.push(values.len() as u64);
             o
         });
