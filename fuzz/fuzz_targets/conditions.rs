@@ -1,17 +1,22 @@
 //! Delete conditions (`ConditionNode` at depth 0, the data of a `.del`
 //! generic tile) and update commits (`UpdateCommit`), then the condition
-//! evaluated over a dummy cell of a fuzzed datatype.
+//! bound as a reader binds a delete's (`BoundCondition::from_stored`) and
+//! evaluated over one cell of a field of a fuzzed datatype.
 //!
 //! Input: table (u8: even `ConditionNode`, odd `UpdateCommit`), datatype
 //! (u8, index into `Datatype::ALL`), cell kind (u8: 0 null, 1 no such
-//! field, else a value), cell length (u8, % 17), cell bytes ([u8; 16]),
+//! field, 2 fixed-size, else var-sized), cell length (u8, % 17: the cell's
+//! bytes and, fixed-size, the values per cell), cell bytes ([u8; 16]),
 //! table bytes.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
+use tiledb_codec::array::FieldInfo;
 use tiledb_codec::format::{decode, ConditionNode, UpdateCommit};
-use tiledb_codec::read::condition::{holds, CellValue};
+use tiledb_codec::read::query_condition::serialized::StoredField;
+use tiledb_codec::read::query_condition::BoundCondition;
+use tiledb_codec::read::{Cells, Column, FieldData};
 
 #[derive(Arbitrary, Debug)]
 struct Input<'a> {
@@ -41,14 +46,50 @@ fuzz_target!(|input: Input| {
         }
     };
     let _ = serde_json::to_string(&node);
-    let dt = tiledb_codec_fuzz::datatype(input.datatype);
-    let cell = &input.cell[..usize::from(input.cell_len % 17)];
-    let value = |_field: &[u8]| -> Option<CellValue> {
-        match input.cell_kind {
-            0 => Some(CellValue::Null),
-            1 => None,
-            _ => Some(CellValue::Bytes(dt, cell)),
-        }
+    let datatype = tiledb_codec_fuzz::datatype(input.datatype);
+    let len = usize::from(input.cell_len % 17);
+    let var = input.cell_kind > 2;
+    let size = datatype.size().max(1) as usize;
+    let n = (len / size).max(1);
+    let cell = if var {
+        input.cell[..len].to_vec()
+    } else {
+        let mut c = input.cell.to_vec();
+        c.resize(n * size, 0);
+        c
     };
-    let _ = holds(&node, &value);
+    let field = |name: &str| -> Option<StoredField> {
+        (input.cell_kind != 1).then(|| StoredField {
+            info: FieldInfo {
+                name: name.to_string(),
+                idx: 0,
+                is_dimension: false,
+                datatype,
+                cell_val_num: (!var).then_some(n as u32),
+                nullable: input.cell_kind == 0,
+                filters: Vec::new(),
+            },
+            enumerated: false,
+        })
+    };
+    let Ok(bound) = BoundCondition::from_stored(&node, "fuzz.del", &field) else {
+        return;
+    };
+    // One cell of every field the condition names.
+    let columns = bound
+        .fields()
+        .iter()
+        .map(|f| {
+            let data = FieldData {
+                values: cell.clone(),
+                offsets: var.then(|| vec![0]),
+                validity: f.nullable.then(|| vec![0]),
+                tile_cells: vec![1],
+            };
+            Column::from_field_data(f.clone(), data, 1)
+        })
+        .collect();
+    let cells = Cells { len: 1, columns };
+    let _ = bound.evaluate(&cells);
+    let _ = bound.with_absent_fields(&|_| true).map(|b| b.evaluate(&cells));
 });

@@ -25,7 +25,7 @@ use crate::format::{
     decode_all, ArrayType, ConditionNode, ConditionNodeBody, ConsolidatedCommits, IgnoreFile,
     QueryConditionOp, VacuumFile,
 };
-use crate::read::condition::{negated, serialize};
+use crate::read::query_condition::serialized::{negated, serialize};
 use crate::read::query_condition::QueryCondition;
 use crate::read::ArrayReader;
 use crate::write::generic::generic_tile;

@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+use super::field::FieldData;
 use crate::array::FieldInfo;
 use crate::value;
 
@@ -42,6 +43,26 @@ impl Column {
             validity,
             len,
         }
+    }
+
+    /// A column of `len` cells of `field` made of a field's unfiltered
+    /// data, its buffers moved (no copy); a var-sized field's offsets get
+    /// the end of the last cell.
+    pub fn from_field_data(field: FieldInfo, data: FieldData, len: usize) -> Self {
+        let FieldData {
+            values,
+            offsets,
+            validity,
+            ..
+        } = data;
+        let offsets = offsets.map(|mut o| {
+            // Room for one more, not twice as much (a full vector would
+            // double its allocation).
+            o.reserve_exact(1);
+            o.push(values.len() as u64);
+            o
+        });
+        Column::from_parts(field, values, offsets, validity, len)
     }
 
     /// An empty column of `field`, room for `capacity` cells.

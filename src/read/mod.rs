@@ -4,7 +4,6 @@
 pub mod aggregate;
 mod batches;
 pub mod column;
-pub mod condition;
 mod dense;
 pub mod export;
 pub mod field;

@@ -2,7 +2,6 @@
 //! (duplicates, newest wins), delete conditions, orders.
 
 use super::column::{Cells, Column};
-use super::condition::{holds, CellValue};
 use super::field::{read_zipped_coords, FieldData};
 use super::query::{Order, Query};
 use super::query_condition::BoundCondition;
@@ -17,8 +16,19 @@ use crate::format::version::has_split_coordinates;
 use crate::format::{decode_all, ConditionNode};
 use crate::tile::read_generic_tile;
 
+/// A delete commit as a read applies it.
+pub(super) struct Delete {
+    /// Its timestamp: it deletes the cells written at or before it.
+    pub(super) t1: u64,
+    /// Its file name (as fragments' processed conditions name it).
+    pub(super) name: String,
+    /// The stored condition (the negation of the delete's): the cells for
+    /// which it holds survive.
+    pub(super) keep: BoundCondition,
+}
+
 impl ArrayReader {
-    pub(super) fn deletes(&self) -> Result<Vec<(u64, String, ConditionNode)>> {
+    pub(super) fn deletes(&self) -> Result<Vec<Delete>> {
         let mut out = Vec::new();
         for d in &self.dir.deletes {
             let held = d
@@ -31,29 +41,35 @@ impl ArrayReader {
             };
             let tile = read_generic_tile(&file, 0, &self.opts)?;
             let node: ConditionNode = decode_all(&tile.data, &d.path, 0, (0,))?;
-            // A delete whose field the schema no longer has (an evolution
-            // dropped it) cannot be applied: the engine fails the read
-            // ("Field doesn't exist"), never returning cells it may hide.
-            let mut fields = Vec::new();
-            condition_fields(&node, &mut fields);
-            for f in fields {
-                let f = String::from_utf8_lossy(&f);
-                if FieldInfo::lookup(&self.schema, &f).is_none() {
-                    return Err(Error::Query {
-                        path: d.path.clone(),
-                        what: format!(
-                            "this delete condition names the field {f:?}, which the array's schema does not have (a schema evolution dropped it?): its cells cannot be read as the engine would, which refuses the read too"
-                        ),
-                    });
-                }
-            }
             let name = d
                 .path
                 .file_name()
                 .unwrap_or_default()
                 .to_string_lossy()
                 .into_owned();
-            out.push((d.name.t1, name, node));
+            // Checked against the newest schema as the engine checks the
+            // conditions it loads: a delete whose field the schema no
+            // longer has (an evolution dropped it), or that the engine
+            // cannot apply, fails the read, never returning cells it may
+            // hide.
+            let keep =
+                BoundCondition::from_stored_in(&node, name.clone(), &self.schema).map_err(|e| {
+                    Error::Query {
+                        path: d.path.clone(),
+                        what: match e {
+                            Error::Condition { what, .. } => format!(
+                            "this delete condition cannot be applied as the engine applies it, \
+                             which refuses the read too: {what}"
+                        ),
+                            other => other.to_string(),
+                        },
+                    }
+                })?;
+            out.push(Delete {
+                t1: d.name.t1,
+                name,
+                keep,
+            });
         }
         Ok(out)
     }
@@ -221,13 +237,6 @@ impl ArrayReader {
                 attrs.push(f);
             }
         }
-        struct Frag {
-            dims: Vec<FieldData>,
-            attrs: Vec<Option<FieldData>>,
-            timestamps: Option<Vec<u64>>,
-            processed: std::sync::Arc<Vec<String>>,
-            t1: u64,
-        }
         let mut frags = Vec::new();
         let all_attrs: Vec<FieldInfo> = self
             .schema
@@ -237,15 +246,13 @@ impl ArrayReader {
             .collect();
         // The attributes to decode: those asked for, and those a condition
         // or a delete names.
-        let mut delete_fields = Vec::new();
-        for (_, _, node) in &deletes {
-            condition_fields(node, &mut delete_fields);
-        }
         let needed: Vec<bool> = all_attrs
             .iter()
             .map(|a| {
                 attrs.iter().any(|x| x.name == a.name)
-                    || delete_fields.iter().any(|f| f == a.name.as_bytes())
+                    || deletes
+                        .iter()
+                        .any(|d| d.keep.fields().iter().any(|f| f.name == a.name))
             })
             .collect();
         for (fi, f) in self.fragments.iter().enumerate() {
@@ -368,40 +375,13 @@ impl ArrayReader {
         // so it is dropped only after the newest write of each coordinate
         // is chosen.
         let mut deleted: Vec<bool> = Vec::new();
-        for (fi, fr) in frags.iter().enumerate() {
+        for (fi, fr) in frags.iter_mut().enumerate() {
             let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
-            'cell: for i in 0..n {
-                let ts = fr.timestamps.as_ref().map_or(fr.t1, |t| t[i]);
-                let mut gone = false;
-                for (dt, name, cond) in &deletes {
-                    if ts > *dt || fr.processed.contains(name) {
-                        continue;
-                    }
-                    let value = |field: &[u8]| -> Option<CellValue> {
-                        if let Some(d) = dims.iter().position(|x| x.name.as_bytes() == field) {
-                            return Some(CellValue::Bytes(
-                                dims[d].datatype,
-                                fr.dims[d].cell(i, dims[d].cell_size()),
-                            ));
-                        }
-                        let a = all_attrs.iter().position(|x| x.name.as_bytes() == field)?;
-                        let data = fr.attrs[a].as_ref()?;
-                        if data.validity.as_ref().is_some_and(|v| v[i] == 0) {
-                            return Some(CellValue::Null);
-                        }
-                        Some(CellValue::Bytes(
-                            all_attrs[a].datatype,
-                            data.cell(i, all_attrs[a].cell_size()),
-                        ))
-                    };
-                    // The stored condition is the negation of the delete's.
-                    if !holds(cond, &value) {
-                        if allows_dups {
-                            continue 'cell;
-                        }
-                        gone = true;
-                        break;
-                    }
+            let gone = deleted_cells(fr, n, &deletes, &dims, &all_attrs)?;
+            for i in 0..n {
+                let gone = gone.as_ref().is_some_and(|g| g[i]);
+                if gone && allows_dups {
+                    continue;
                 }
                 picked.push((fi, i));
                 deleted.push(gone);
@@ -582,6 +562,114 @@ impl ArrayReader {
     }
 }
 
+/// The cells of one batch (a tile, or a whole fragment) of a sparse read.
+struct Frag {
+    dims: Vec<FieldData>,
+    /// `None`: an attribute the fragment lacks (or the read does not need).
+    attrs: Vec<Option<FieldData>>,
+    timestamps: Option<Vec<u64>>,
+    processed: std::sync::Arc<Vec<String>>,
+    t1: u64,
+}
+
+/// Which of the `n` cells of `fr` a delete removes (`None`: no delete
+/// applies to any of them). Each delete that applies evaluates its
+/// condition on the batch's columns once, with the evaluator of query
+/// conditions; its verdict counts for the cells written at or before it.
+fn deleted_cells(
+    fr: &mut Frag,
+    n: usize,
+    deletes: &[Delete],
+    dims: &[FieldInfo],
+    attrs: &[FieldInfo],
+) -> Result<Option<Vec<bool>>> {
+    let oldest = match &fr.timestamps {
+        Some(t) => t.iter().copied().min().unwrap_or(u64::MAX),
+        None => fr.t1,
+    };
+    let active: Vec<&Delete> = deletes
+        .iter()
+        .filter(|d| oldest <= d.t1 && !fr.processed.contains(&d.name))
+        .collect();
+    if active.is_empty() || n == 0 {
+        return Ok(None);
+    }
+    // The fields the deletes read, moved (not copied) into columns for the
+    // evaluation, and back after it.
+    let mut taken: Vec<(bool, usize)> = Vec::new();
+    let mut columns = Vec::new();
+    for d in &active {
+        for f in d.keep.fields() {
+            if columns.iter().any(|c: &Column| c.field.name == f.name) {
+                continue;
+            }
+            if let Some(k) = dims.iter().position(|x| x.name == f.name) {
+                columns.push(into_column(&mut fr.dims[k], &dims[k], n));
+                taken.push((true, k));
+            } else if let Some(k) = attrs.iter().position(|x| x.name == f.name) {
+                if let Some(data) = fr.attrs[k].as_mut() {
+                    columns.push(into_column(data, &attrs[k], n));
+                    taken.push((false, k));
+                }
+            }
+        }
+    }
+    let cells = Cells { len: n, columns };
+    let verdict = (|| -> Result<Vec<bool>> {
+        let mut gone = vec![false; n];
+        for d in &active {
+            // A field the fragment lacks (added later) fails every
+            // comparison of it, as the engine's fragment schema says.
+            let lacking = d
+                .keep
+                .with_absent_fields(&|f| cells.column(&f.name).is_none());
+            let keep = lacking.as_ref().unwrap_or(&d.keep).evaluate(&cells)?;
+            match &fr.timestamps {
+                Some(t) => {
+                    for ((g, k), ts) in gone.iter_mut().zip(&keep).zip(t) {
+                        *g |= !*k && *ts <= d.t1;
+                    }
+                }
+                None => {
+                    for (g, k) in gone.iter_mut().zip(&keep) {
+                        *g |= !*k;
+                    }
+                }
+            }
+        }
+        Ok(gone)
+    })();
+    for (col, (dim, k)) in cells.columns.into_iter().zip(taken) {
+        let slot = if dim {
+            Some(&mut fr.dims[k])
+        } else {
+            fr.attrs[k].as_mut()
+        };
+        if let Some(data) = slot {
+            let (_, values, offsets, validity) = col.into_parts();
+            data.values = values;
+            data.offsets = offsets.map(|mut o| {
+                o.pop();
+                o
+            });
+            data.validity = validity;
+        }
+    }
+    verdict.map(Some)
+}
+
+/// `data`'s buffers as a column of `n` cells of `field` (taken out of
+/// `data`: `deleted_cells` puts them back).
+fn into_column(data: &mut FieldData, field: &FieldInfo, n: usize) -> Column {
+    let taken = FieldData {
+        values: std::mem::take(&mut data.values),
+        offsets: data.offsets.take(),
+        validity: data.validity.take(),
+        tile_cells: Vec::new(),
+    };
+    Column::from_field_data(field.clone(), taken, n)
+}
+
 /// The ranges both lists hold.
 pub(super) fn intersect_ranges(a: &[DimRange], b: &[DimRange]) -> Vec<DimRange> {
     let mut out = Vec::new();
@@ -604,14 +692,4 @@ pub(super) fn intersect_ranges(a: &[DimRange], b: &[DimRange]) -> Vec<DimRange> 
         }
     }
     out
-}
-
-/// The field names a delete condition reads.
-pub(super) fn condition_fields(node: &ConditionNode, out: &mut Vec<Vec<u8>>) {
-    match &node.body {
-        crate::format::ConditionNodeBody::Expression(e) => {
-            e.children.iter().for_each(|c| condition_fields(c, out))
-        }
-        crate::format::ConditionNodeBody::Value(v) => out.push(v.field_name.clone()),
-    }
 }

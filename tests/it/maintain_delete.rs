@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use tiledb_codec::format::{ConditionNode, ConditionNodeBody, QueryConditionOp};
 use tiledb_codec::maintain::{delete_cells, delete_fragments, DeleteOptions, TimeRange};
-use tiledb_codec::read::condition::deserialize;
+use tiledb_codec::read::query_condition::serialized::deserialize;
 use tiledb_codec::read::QueryCondition;
 use tiledb_codec::storage::MappedFile;
 use tiledb_codec::tile::read_generic_tile;

@@ -2,11 +2,11 @@
 
 use super::ast::*;
 use super::bind::*;
+use super::serialized as condition;
 use crate::error::Result;
 use crate::format::{
     ConditionNode, QueryConditionCombinationOp as CombOp, QueryConditionOp as EngineOp,
 };
-use crate::read::condition;
 
 impl Binder<'_> {
     /// The engine's tree of `node`, negated when `negate` (TileDB-Py's

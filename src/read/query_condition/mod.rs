@@ -49,6 +49,7 @@ mod engine;
 mod eval;
 mod lex;
 mod parse;
+pub mod serialized;
 #[cfg(test)]
 mod tests;
 
@@ -152,7 +153,7 @@ impl QueryCondition {
 
     /// The condition tree as the engine builds it from this text for the
     /// array `reader` opened (its latest schema), before any negation: what
-    /// a delete serializes, negated ([`crate::read::condition::negated`]).
+    /// a delete serializes, negated ([`serialized::negated`]).
     ///
     /// Built as TileDB-Py builds it (`tiledb/query_condition.py`: values
     /// cast to the field's datatype, an enumerated attribute's labels to
