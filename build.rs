@@ -24,6 +24,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+#[path = "build/datatypes.rs"]
+mod datatypes;
+
 /// Identifiers an expression may use besides imports and earlier fields.
 const HELPERS: &[&str] = &["true", "false", "u64", "u32", "usize", "rt"];
 
@@ -82,6 +85,17 @@ struct CodeValue {
     since: Option<u32>,
     #[serde(default)]
     doc: Option<String>,
+    // The datatype table's own columns (build/datatypes.rs).
+    #[serde(default)]
+    class: Option<String>,
+    #[serde(default)]
+    native: Option<String>,
+    #[serde(default)]
+    unit: Option<String>,
+    #[serde(default)]
+    fill: Option<String>,
+    #[serde(default)]
+    arrow: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -457,7 +471,7 @@ fn gen_code(out: &mut String, file: &str, code: &CodeTable) -> Res<()> {
         writeln!(out, "        }}\n    }}").unwrap();
     }
     writeln!(out, "}}\n").unwrap();
-    Ok(())
+    datatypes::gen(out, &cx, code)
 }
 
 fn spec_ref(source: &str, anchor: &Option<String>, spec: &str) -> String {

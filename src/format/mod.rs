@@ -19,3 +19,6 @@ mod generated {
 }
 
 pub use generated::*;
+
+#[cfg(test)]
+mod datatype_tests;
