@@ -28,72 +28,13 @@ pub(crate) fn is_utf8(dt: Datatype) -> bool {
 /// Whether cells of `dt` are byte strings (text or blobs): var-sized ones
 /// become `LargeUtf8`/`LargeBinary`, fixed ones `FixedSizeBinary`.
 pub(crate) fn is_bytes(dt: Datatype) -> bool {
-    matches!(
-        dt,
-        Datatype::Char
-            | Datatype::StringAscii
-            | Datatype::StringUtf8
-            | Datatype::StringUtf16
-            | Datatype::StringUtf32
-            | Datatype::StringUcs2
-            | Datatype::StringUcs4
-            | Datatype::Any
-            | Datatype::Blob
-            | Datatype::GeomWkb
-            | Datatype::GeomWkt
-    )
+    dt.is_string() || dt.is_opaque()
 }
 
 /// The Arrow type of one value of `dt` (the type of a cell of one value,
 /// and of the items of lists). Byte-string datatypes give `UInt8`.
 pub fn value_type(dt: Datatype) -> DataType {
-    use Datatype as D;
-    match dt {
-        D::Int8 => DataType::Int8,
-        D::Int16 => DataType::Int16,
-        D::Int32 => DataType::Int32,
-        D::Int64 => DataType::Int64,
-        D::Uint8 => DataType::UInt8,
-        D::Uint16 => DataType::UInt16,
-        D::Uint32 => DataType::UInt32,
-        D::Uint64 => DataType::UInt64,
-        D::Float32 => DataType::Float32,
-        D::Float64 => DataType::Float64,
-        D::Bool => DataType::Boolean,
-        D::DatetimeSec => DataType::Timestamp(TimeUnit::Second, None),
-        D::DatetimeMs => DataType::Timestamp(TimeUnit::Millisecond, None),
-        D::DatetimeUs => DataType::Timestamp(TimeUnit::Microsecond, None),
-        D::DatetimeNs => DataType::Timestamp(TimeUnit::Nanosecond, None),
-        D::DatetimeDay => DataType::Date32,
-        D::TimeSec => DataType::Duration(TimeUnit::Second),
-        D::TimeMs => DataType::Duration(TimeUnit::Millisecond),
-        D::TimeUs => DataType::Duration(TimeUnit::Microsecond),
-        D::TimeNs => DataType::Duration(TimeUnit::Nanosecond),
-        D::DatetimeYear
-        | D::DatetimeMonth
-        | D::DatetimeWeek
-        | D::DatetimeHr
-        | D::DatetimeMin
-        | D::DatetimePs
-        | D::DatetimeFs
-        | D::DatetimeAs
-        | D::TimeHr
-        | D::TimeMin
-        | D::TimePs
-        | D::TimeFs
-        | D::TimeAs => DataType::Int64,
-        D::Char
-        | D::StringAscii
-        | D::StringUtf8
-        | D::StringUtf16
-        | D::StringUtf32
-        | D::StringUcs2
-        | D::StringUcs4
-        | D::Any
-        | D::Blob
-        | D::GeomWkb
-        | D::GeomWkt => DataType::UInt8,
-    }
+    dt.arrow_type()
 }
 
 /// The item field of lists.
