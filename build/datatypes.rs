@@ -188,7 +188,10 @@ fn arms(out: &mut String, rows: &[Row], head: &str, rest: &str) {
         }
         writeln!(
             out,
-            "            {} => {{\n                #[allow(dead_code)]\n                type $t = {native};\n                $body\n            }}",
+            "            {} => {{\n                #[allow(dead_code)]\n                type $t = {native};\n                \
+             // A cast or conversion the body needs for one type is a no-op for another.\n                \
+             #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]\n                \
+             let value = $body;\n                value\n            }}",
             pats.join("\n            | ")
         )
         .unwrap();
