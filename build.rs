@@ -25,6 +25,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+#[path = "build/datatypes.rs"]
+mod datatypes;
 #[path = "build/records.rs"]
 mod records;
 #[path = "build/versions.rs"]
@@ -95,6 +97,17 @@ struct CodeValue {
     since: Option<u32>,
     #[serde(default)]
     doc: Option<String>,
+    // The datatype table's own columns (build/datatypes.rs).
+    #[serde(default)]
+    class: Option<String>,
+    #[serde(default)]
+    native: Option<String>,
+    #[serde(default)]
+    unit: Option<String>,
+    #[serde(default)]
+    fill: Option<String>,
+    #[serde(default)]
+    arrow: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -470,7 +483,7 @@ fn gen_code(out: &mut String, file: &str, code: &CodeTable) -> Res<()> {
         writeln!(out, "        }}\n    }}").unwrap();
     }
     writeln!(out, "}}\n").unwrap();
-    Ok(())
+    datatypes::gen(out, &cx, code)
 }
 
 fn spec_ref(source: &str, anchor: &Option<String>, spec: &str) -> String {

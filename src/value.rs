@@ -4,7 +4,25 @@
 
 use serde_json::{json, Value};
 
-use crate::format::Datatype;
+use crate::format::{with_native, Datatype};
+
+/// A native value as a [`Scalar`] (signed as `Int`, unsigned as `Uint`).
+trait ToScalar {
+    fn scalar(self) -> Scalar;
+}
+
+macro_rules! to_scalar {
+    ($variant:ident($wide:ty): $($t:ty),*) => {$(
+        impl ToScalar for $t {
+            fn scalar(self) -> Scalar {
+                Scalar::$variant(<$wide>::from(self))
+            }
+        }
+    )*};
+}
+to_scalar!(Int(i64): i8, i16, i32, i64);
+to_scalar!(Uint(u64): u8, u16, u32, u64);
+to_scalar!(Float(f64): f32, f64);
 
 fn float(v: f64) -> Value {
     if v.is_nan() {
@@ -40,30 +58,15 @@ pub enum Scalar {
 impl Scalar {
     /// Decodes one value; `c` holds exactly `dt.size()` bytes.
     fn decode(dt: Datatype, c: &[u8]) -> Scalar {
-        let width = c.len();
-        match dt {
-            Datatype::Int8 => Scalar::Int(i64::from(c[0] as i8)),
-            Datatype::Uint8 | Datatype::Char | Datatype::StringAscii | Datatype::StringUtf8 => {
-                Scalar::Uint(u64::from(c[0]))
-            }
-            Datatype::Bool => Scalar::Bool(c[0] != 0),
-            Datatype::Int16 => Scalar::Int(i64::from(i16::from_le_bytes([c[0], c[1]]))),
-            Datatype::Uint16 | Datatype::StringUtf16 | Datatype::StringUcs2 => {
-                Scalar::Uint(u64::from(u16::from_le_bytes([c[0], c[1]])))
-            }
-            Datatype::Int32 => Scalar::Int(i64::from(i32::from_le_bytes(c.try_into().unwrap()))),
-            Datatype::Uint32 | Datatype::StringUtf32 | Datatype::StringUcs4 => {
-                Scalar::Uint(u64::from(u32::from_le_bytes(c.try_into().unwrap())))
-            }
-            Datatype::Uint64 => Scalar::Uint(u64::from_le_bytes(c.try_into().unwrap())),
-            Datatype::Float32 => {
-                Scalar::Float(f64::from(f32::from_le_bytes(c.try_into().unwrap())))
-            }
-            Datatype::Float64 => Scalar::Float(f64::from_le_bytes(c.try_into().unwrap())),
-            // INT64 and every date and time type: their integer value.
-            _ if width == 8 => Scalar::Int(i64::from_le_bytes(c.try_into().unwrap())),
-            _ => Scalar::Uint(u64::from(c[0])),
+        if dt == Datatype::Bool {
+            return Scalar::Bool(c[0] != 0);
         }
+        // Text and bytes by their code unit, dates and times as `i64`.
+        with_native!(dt, T => {
+            let mut b = [0u8; std::mem::size_of::<T>()];
+            b.copy_from_slice(&c[..std::mem::size_of::<T>()]);
+            T::from_le_bytes(b).scalar()
+        })
     }
 
     /// The JSON of the value.
@@ -100,18 +103,11 @@ pub fn values(dt: Datatype, bytes: &[u8]) -> Vec<Value> {
         .collect()
 }
 
-fn opaque(dt: Datatype) -> bool {
-    matches!(
-        dt,
-        Datatype::Blob | Datatype::Any | Datatype::GeomWkb | Datatype::GeomWkt
-    )
-}
-
 /// The value of a cell that [`cell`] shows as a single value (a number or
 /// a boolean, not a list or text), decoded; `None` for any other cell.
 pub fn scalar(dt: Datatype, bytes: &[u8]) -> Option<Scalar> {
     let width = (dt.size() as usize).max(1);
-    if is_text(dt) || opaque(dt) || bytes.len() / width != 1 {
+    if is_text(dt) || dt.is_opaque() || bytes.len() / width != 1 {
         return None;
     }
     Some(Scalar::decode(dt, &bytes[..width]))
@@ -129,7 +125,7 @@ pub fn cell(dt: Datatype, bytes: &[u8]) -> Value {
         };
     }
     let mut vs = values(dt, bytes);
-    if vs.len() == 1 && !opaque(dt) {
+    if vs.len() == 1 && !dt.is_opaque() {
         vs.pop().unwrap()
     } else {
         Value::Array(vs)

@@ -49,11 +49,6 @@ pub trait CellType:
     fn put_le(self, out: &mut Vec<u8>);
 }
 
-fn is_time(dt: Datatype) -> bool {
-    let name = dt.name();
-    name.starts_with("DATETIME_") || name.starts_with("TIME_")
-}
-
 macro_rules! cell_type {
     ($t:ty, $name:literal, |$dt:ident| $accepts:expr) => {
         impl sealed::Sealed for $t {}
@@ -96,7 +91,7 @@ cell_type!(u32, "u32", |dt| matches!(
     dt,
     Datatype::Uint32 | Datatype::StringUtf32 | Datatype::StringUcs4
 ));
-cell_type!(i64, "i64", |dt| dt == Datatype::Int64 || is_time(dt));
+cell_type!(i64, "i64", |dt| dt == Datatype::Int64 || dt.is_time());
 cell_type!(u64, "u64", |dt| dt == Datatype::Uint64);
 cell_type!(f32, "f32", |dt| dt == Datatype::Float32);
 cell_type!(f64, "f64", |dt| dt == Datatype::Float64);

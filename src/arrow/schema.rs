@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use arrow_schema::{DataType, Field, Schema, TimeUnit};
+use arrow_schema::{DataType, Field, Schema};
 
 use super::{Error, Result};
 use crate::array::FieldInfo;
@@ -28,72 +28,13 @@ pub(crate) fn is_utf8(dt: Datatype) -> bool {
 /// Whether cells of `dt` are byte strings (text or blobs): var-sized ones
 /// become `LargeUtf8`/`LargeBinary`, fixed ones `FixedSizeBinary`.
 pub(crate) fn is_bytes(dt: Datatype) -> bool {
-    matches!(
-        dt,
-        Datatype::Char
-            | Datatype::StringAscii
-            | Datatype::StringUtf8
-            | Datatype::StringUtf16
-            | Datatype::StringUtf32
-            | Datatype::StringUcs2
-            | Datatype::StringUcs4
-            | Datatype::Any
-            | Datatype::Blob
-            | Datatype::GeomWkb
-            | Datatype::GeomWkt
-    )
+    dt.is_string() || dt.is_opaque()
 }
 
 /// The Arrow type of one value of `dt` (the type of a cell of one value,
 /// and of the items of lists). Byte-string datatypes give `UInt8`.
 pub fn value_type(dt: Datatype) -> DataType {
-    use Datatype as D;
-    match dt {
-        D::Int8 => DataType::Int8,
-        D::Int16 => DataType::Int16,
-        D::Int32 => DataType::Int32,
-        D::Int64 => DataType::Int64,
-        D::Uint8 => DataType::UInt8,
-        D::Uint16 => DataType::UInt16,
-        D::Uint32 => DataType::UInt32,
-        D::Uint64 => DataType::UInt64,
-        D::Float32 => DataType::Float32,
-        D::Float64 => DataType::Float64,
-        D::Bool => DataType::Boolean,
-        D::DatetimeSec => DataType::Timestamp(TimeUnit::Second, None),
-        D::DatetimeMs => DataType::Timestamp(TimeUnit::Millisecond, None),
-        D::DatetimeUs => DataType::Timestamp(TimeUnit::Microsecond, None),
-        D::DatetimeNs => DataType::Timestamp(TimeUnit::Nanosecond, None),
-        D::DatetimeDay => DataType::Date32,
-        D::TimeSec => DataType::Duration(TimeUnit::Second),
-        D::TimeMs => DataType::Duration(TimeUnit::Millisecond),
-        D::TimeUs => DataType::Duration(TimeUnit::Microsecond),
-        D::TimeNs => DataType::Duration(TimeUnit::Nanosecond),
-        D::DatetimeYear
-        | D::DatetimeMonth
-        | D::DatetimeWeek
-        | D::DatetimeHr
-        | D::DatetimeMin
-        | D::DatetimePs
-        | D::DatetimeFs
-        | D::DatetimeAs
-        | D::TimeHr
-        | D::TimeMin
-        | D::TimePs
-        | D::TimeFs
-        | D::TimeAs => DataType::Int64,
-        D::Char
-        | D::StringAscii
-        | D::StringUtf8
-        | D::StringUtf16
-        | D::StringUtf32
-        | D::StringUcs2
-        | D::StringUcs4
-        | D::Any
-        | D::Blob
-        | D::GeomWkb
-        | D::GeomWkt => DataType::UInt8,
-    }
+    dt.arrow_type()
 }
 
 /// The item field of lists.
@@ -238,36 +179,20 @@ pub fn to_arrow(schema: &model::Schema) -> Result<Schema> {
 /// type stands for, when the field carries no TileDB metadata.
 fn infer(name: &str, ty: &DataType) -> Result<(Datatype, Option<u32>)> {
     use Datatype as D;
-    let unit_dt = |u: &TimeUnit, dur: bool| match (u, dur) {
-        (TimeUnit::Second, false) => D::DatetimeSec,
-        (TimeUnit::Millisecond, false) => D::DatetimeMs,
-        (TimeUnit::Microsecond, false) => D::DatetimeUs,
-        (TimeUnit::Nanosecond, false) => D::DatetimeNs,
-        (TimeUnit::Second, true) => D::TimeSec,
-        (TimeUnit::Millisecond, true) => D::TimeMs,
-        (TimeUnit::Microsecond, true) => D::TimeUs,
-        (TimeUnit::Nanosecond, true) => D::TimeNs,
-    };
+    // The table's Arrow column read backwards: the first numeric, boolean,
+    // date or time datatype (in spec order) of the type, after the Arrow
+    // types with no column of their own.
     let scalar = |ty: &DataType| -> Option<Datatype> {
-        Some(match ty {
-            DataType::Int8 => D::Int8,
-            DataType::Int16 => D::Int16,
-            DataType::Int32 => D::Int32,
-            DataType::Int64 => D::Int64,
-            DataType::UInt8 => D::Uint8,
-            DataType::UInt16 => D::Uint16,
-            DataType::UInt32 => D::Uint32,
-            DataType::UInt64 => D::Uint64,
-            DataType::Float32 => D::Float32,
-            DataType::Float64 => D::Float64,
-            DataType::Boolean => D::Bool,
-            DataType::Timestamp(u, _) => unit_dt(u, false),
-            DataType::Duration(u) => unit_dt(u, true),
-            DataType::Time32(u) | DataType::Time64(u) => unit_dt(u, true),
-            DataType::Date32 => D::DatetimeDay,
-            DataType::Date64 => D::DatetimeMs,
-            _ => return None,
-        })
+        let ty = match ty {
+            DataType::Timestamp(u, Some(_)) => DataType::Timestamp(*u, None),
+            DataType::Time32(u) | DataType::Time64(u) => DataType::Duration(*u),
+            DataType::Date64 => return Some(D::DatetimeMs),
+            t => t.clone(),
+        };
+        D::ALL
+            .iter()
+            .copied()
+            .find(|d| !d.is_string() && !d.is_opaque() && d.arrow_type() == ty)
     };
     let unsupported = || Error::field(name, format!("Arrow type {ty} has no TileDB datatype"));
     Ok(match ty {
@@ -419,6 +344,7 @@ pub fn from_arrow(arrow: &Schema, dimensions: &[&str]) -> Result<model::Schema> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arrow_schema::TimeUnit;
 
     #[test]
     fn types_follow_the_table() {

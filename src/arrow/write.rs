@@ -234,7 +234,7 @@ fn dictionary_keys(info: &FieldInfo, a: &dyn Array, labels: &[Vec<u8>]) -> Resul
         };
         let bytes = (idx as u64).to_le_bytes();
         if bytes[size..].iter().any(|b| *b != 0)
-            || (size < 8 && bytes[size - 1] & 0x80 != 0 && is_signed(info.datatype))
+            || (size < 8 && bytes[size - 1] & 0x80 != 0 && info.datatype.is_signed())
         {
             return Err(Error::field(
                 name,
@@ -244,13 +244,6 @@ fn dictionary_keys(info: &FieldInfo, a: &dyn Array, labels: &[Vec<u8>]) -> Resul
         out.extend_from_slice(&bytes[..size]);
     }
     Ok(out)
-}
-
-fn is_signed(dt: Datatype) -> bool {
-    matches!(
-        dt,
-        Datatype::Int8 | Datatype::Int16 | Datatype::Int32 | Datatype::Int64
-    )
 }
 
 /// One Arrow array as the writer's column of field `info`.

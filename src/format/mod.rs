@@ -18,3 +18,6 @@ mod generated {
 }
 
 pub use generated::*;
+
+#[cfg(test)]
+mod datatype_tests;

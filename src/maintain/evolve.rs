@@ -47,8 +47,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::format::encode;
 use crate::format::hierarchy;
+use crate::format::{encode, with_native};
 use crate::model::{
     Attribute, CellValNum, CurrentDomain, Datatype, DomainRange, Enumeration, Filter, Schema,
 };
@@ -205,34 +205,9 @@ fn refuse(what: impl Into<String>) -> WriteError {
     WriteError::Evolution(what.into())
 }
 
-/// `datatype_is_integer` of the engine: what an enumerated attribute takes.
-fn is_integer(dt: Datatype) -> bool {
-    matches!(
-        dt,
-        Datatype::Bool
-            | Datatype::Int8
-            | Datatype::Uint8
-            | Datatype::Int16
-            | Datatype::Uint16
-            | Datatype::Int32
-            | Datatype::Uint32
-            | Datatype::Int64
-            | Datatype::Uint64
-    )
-}
-
 /// `datatype_max_integral_value` of the engine (BOOL as UINT8).
 fn max_integral(dt: Datatype) -> u64 {
-    match dt {
-        Datatype::Int8 => i8::MAX as u64,
-        Datatype::Int16 => i16::MAX as u64,
-        Datatype::Uint16 => u16::MAX as u64,
-        Datatype::Int32 => i32::MAX as u64,
-        Datatype::Uint32 => u32::MAX as u64,
-        Datatype::Int64 => i64::MAX as u64,
-        Datatype::Uint64 => u64::MAX,
-        _ => u8::MAX as u64,
-    }
+    with_native!(int dt, T => T::MAX as u64, _ => 0)
 }
 
 /// Checks an enumeration's values as the engine's `Enumeration` does:
@@ -353,7 +328,7 @@ pub fn evolve_schema(schema: &Schema, evolution: &SchemaEvolution) -> WriteResul
                     a.name
                 )));
             };
-            if !is_integer(a.datatype) {
+            if !a.datatype.is_integer() {
                 return Err(refuse(format!(
                     "cannot use enumeration {en:?} with attribute {:?}: the attribute must \
                      have an integer type, not {}",

@@ -225,22 +225,5 @@ impl DomainRange {
 /// The engine's default fill value of one value of `dt`
 /// (tiledb/sm/misc/constants.cc `fill_value`).
 pub fn default_fill_value(dt: Datatype) -> Vec<u8> {
-    match dt {
-        Datatype::Int8 | Datatype::Char => vec![0x80],
-        Datatype::Uint8 => vec![0xff],
-        Datatype::Int16 => i16::MIN.to_le_bytes().to_vec(),
-        Datatype::Uint16 => u16::MAX.to_le_bytes().to_vec(),
-        Datatype::Int32 => i32::MIN.to_le_bytes().to_vec(),
-        Datatype::Uint32 => u32::MAX.to_le_bytes().to_vec(),
-        Datatype::Int64 => i64::MIN.to_le_bytes().to_vec(),
-        Datatype::Uint64 => u64::MAX.to_le_bytes().to_vec(),
-        Datatype::Float32 => f32::NAN.to_le_bytes().to_vec(),
-        Datatype::Float64 => f64::NAN.to_le_bytes().to_vec(),
-        Datatype::Blob | Datatype::GeomWkb | Datatype::GeomWkt | Datatype::Bool => vec![0],
-        Datatype::Any | Datatype::StringAscii | Datatype::StringUtf8 => vec![0],
-        Datatype::StringUtf16 | Datatype::StringUcs2 => vec![0; 2],
-        Datatype::StringUtf32 | Datatype::StringUcs4 => vec![0; 4],
-        // Dates and times.
-        _ => i64::MIN.to_le_bytes().to_vec(),
-    }
+    dt.default_fill().to_vec()
 }

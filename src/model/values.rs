@@ -8,14 +8,6 @@ use serde_json::Value;
 use crate::format::Datatype;
 use crate::value::is_text;
 
-/// Whether a datatype's values are opaque bytes (shown as lists of bytes).
-pub fn is_opaque(dt: Datatype) -> bool {
-    matches!(
-        dt,
-        Datatype::Blob | Datatype::Any | Datatype::GeomWkb | Datatype::GeomWkt
-    )
-}
-
 fn describe(v: &Value) -> String {
     let s = v.to_string();
     if s.len() > 40 {
@@ -53,27 +45,6 @@ pub fn json_float(v: &Value) -> Option<f64> {
     }
 }
 
-fn int_range(dt: Datatype) -> Option<(i128, i128)> {
-    Some(match dt {
-        Datatype::Int8 => (i8::MIN.into(), i8::MAX.into()),
-        Datatype::Uint8 | Datatype::Char | Datatype::StringAscii | Datatype::StringUtf8 => {
-            (0, u8::MAX.into())
-        }
-        Datatype::Bool => (0, 1),
-        Datatype::Int16 => (i16::MIN.into(), i16::MAX.into()),
-        Datatype::Uint16 | Datatype::StringUtf16 | Datatype::StringUcs2 => (0, u16::MAX.into()),
-        Datatype::Int32 => (i32::MIN.into(), i32::MAX.into()),
-        Datatype::Uint32 | Datatype::StringUtf32 | Datatype::StringUcs4 => (0, u32::MAX.into()),
-        Datatype::Uint64 => (0, u64::MAX.into()),
-        Datatype::Float32 | Datatype::Float64 => return None,
-        Datatype::Blob | Datatype::Any | Datatype::GeomWkb | Datatype::GeomWkt => {
-            (0, u8::MAX.into())
-        }
-        // INT64 and every date and time type.
-        _ => (i64::MIN.into(), i64::MAX.into()),
-    })
-}
-
 /// Appends one value of `dt` (little-endian) to `out`.
 pub fn push_value(dt: Datatype, v: &Value, out: &mut Vec<u8>) -> Result<(), String> {
     match dt {
@@ -89,7 +60,8 @@ pub fn push_value(dt: Datatype, v: &Value, out: &mut Vec<u8>) -> Result<(), Stri
         }
         Datatype::Bool if v.is_boolean() => out.push(u8::from(v.as_bool() == Some(true))),
         _ => {
-            let (lo, hi) = int_range(dt).expect("integer type");
+            // Floats are matched above: every other datatype has integer limits.
+            let (lo, hi) = dt.int_limits().unwrap_or((0, -1));
             let i = json_int(v)
                 .ok_or_else(|| format!("{} is not an integer ({})", describe(v), dt.name()))?;
             if i < lo || i > hi {
@@ -127,7 +99,7 @@ fn byte_string(dt: Datatype, v: &Value) -> Result<Vec<u8>, String> {
 /// The bytes of one cell of a field of `dt` with `cell_val_num` values per
 /// cell (`None`: var-sized).
 pub fn cell_bytes(dt: Datatype, cell_val_num: Option<u32>, v: &Value) -> Result<Vec<u8>, String> {
-    let bytes = if is_text(dt) || is_opaque(dt) {
+    let bytes = if is_text(dt) || dt.is_opaque() {
         byte_string(dt, v)?
     } else {
         let mut out = Vec::new();

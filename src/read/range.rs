@@ -141,19 +141,11 @@ impl Bound {
     }
 }
 
-/// The smallest and largest value of an integer (date, time) datatype.
+/// The smallest and largest value of an integer (date, time) datatype
+/// (of its native type; `i128`'s for the floats, which have no integer
+/// bounds to check).
 pub fn int_limits(dt: Datatype) -> (i128, i128) {
-    match dt {
-        Datatype::Int8 => (i8::MIN.into(), i8::MAX.into()),
-        Datatype::Uint8 | Datatype::Char => (0, u8::MAX.into()),
-        Datatype::Bool => (0, 1),
-        Datatype::Int16 => (i16::MIN.into(), i16::MAX.into()),
-        Datatype::Uint16 => (0, u16::MAX.into()),
-        Datatype::Int32 => (i32::MIN.into(), i32::MAX.into()),
-        Datatype::Uint32 => (0, u32::MAX.into()),
-        Datatype::Uint64 => (0, u64::MAX.into()),
-        _ => (i64::MIN.into(), i64::MAX.into()),
-    }
+    dt.int_limits().unwrap_or((i128::MIN, i128::MAX))
 }
 
 impl DimRange {

@@ -93,10 +93,7 @@ fn value(v: &Value) -> String {
 }
 
 fn opaque(dt: Datatype) -> bool {
-    matches!(
-        dt,
-        Datatype::Blob | Datatype::Any | Datatype::GeomWkb | Datatype::GeomWkt
-    ) || Value::from_le_bytes(dt, &vec![0; dt.size() as usize]).is_none()
+    dt.is_opaque() || Value::from_le_bytes(dt, &vec![0; dt.size() as usize]).is_none()
 }
 
 /// The values of `bytes` read as `dt`: text quoted (`"abc"`), one number

@@ -270,23 +270,7 @@ fn parse_filters(v: Option<&Json>, field: &str) -> Parsed<Vec<Filter>> {
 
 /// Integers, dates and times: what dense arrays and enumerated attributes take.
 fn is_int_like(dt: Datatype) -> bool {
-    !matches!(
-        dt,
-        Datatype::Float32
-            | Datatype::Float64
-            | Datatype::Char
-            | Datatype::StringAscii
-            | Datatype::StringUtf8
-            | Datatype::StringUtf16
-            | Datatype::StringUtf32
-            | Datatype::StringUcs2
-            | Datatype::StringUcs4
-            | Datatype::Any
-            | Datatype::Blob
-            | Datatype::Bool
-            | Datatype::GeomWkb
-            | Datatype::GeomWkt
-    )
+    dt.is_time() || (dt.is_integer() && dt != Datatype::Bool)
 }
 
 /// One value of `dt` from its JSON.

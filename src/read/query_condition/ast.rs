@@ -183,6 +183,18 @@ pub(super) enum Value {
     Char(i8),
 }
 
+macro_rules! value_from {
+    ($($t:ty => $variant:ident),*) => {$(
+        impl From<$t> for Value {
+            fn from(v: $t) -> Self {
+                Value::$variant(v)
+            }
+        }
+    )*};
+}
+value_from!(i8 => I8, u8 => U8, i16 => I16, u16 => U16, i32 => I32, u32 => U32,
+    i64 => I64, u64 => U64, f32 => F32, f64 => F64);
+
 impl Value {
     /// The bytes of the value as a cell holds it (set members).
     pub(super) fn to_bytes(&self) -> Vec<u8> {

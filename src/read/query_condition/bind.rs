@@ -8,7 +8,7 @@ use crate::array::schema::{enumeration_values, read_enumeration_file};
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
 use crate::format::ArraySchema;
-use crate::format::{ArrayType, Datatype};
+use crate::format::{with_native, ArrayType, Datatype};
 use crate::ReadOptions;
 
 /// What a condition is bound against: an array's newest schema, and the
@@ -337,23 +337,15 @@ impl Binder<'_> {
     }
 }
 
-/// Bytes of one value of the numeric datatypes (datetimes included).
+/// Bytes of one value of the numeric datatypes (BOOL and datetimes included).
 pub(super) fn numeric_width(dt: Datatype) -> Option<usize> {
-    use Datatype::*;
-    Some(match dt {
-        Int8 | Uint8 | Bool => 1,
-        Int16 | Uint16 => 2,
-        Int32 | Uint32 | Float32 => 4,
-        Int64 | Uint64 | Float64 => 8,
-        _ if is_time(dt) => 8,
-        _ => return None,
-    })
+    is_numeric(dt).then_some(dt.size() as usize)
 }
 
-pub(super) fn is_time(dt: Datatype) -> bool {
-    let v = dt.value();
-    // DATETIME_YEAR (18) to DATETIME_AS (30), TIME_HR (31) to TIME_AS (39).
-    (18..=39).contains(&v)
+/// Whether conditions compare values of `dt` as numbers (BOOL and dates
+/// and times included; text and bytes are compared bytewise).
+pub(super) fn is_numeric(dt: Datatype) -> bool {
+    !(dt.is_string() || dt.is_opaque())
 }
 
 pub(super) fn datatype_name(dt: Datatype) -> &'static str {
@@ -399,34 +391,28 @@ pub(super) fn convert(field: &FieldInfo, v: &Lit) -> std::result::Result<Value, 
     };
     let whole =
         || int.ok_or_else(|| format!("{name} is a {kind} field; {v} is not a whole number"));
-    macro_rules! int {
-        ($t:ty, $var:ident) => {{
+    if !is_numeric(dt) {
+        return Err(format!(
+            "{name} is a {kind} field, which conditions cannot compare"
+        ));
+    }
+    // The integers, BOOL (as UINT8), dates and times (as INT64); floats.
+    with_native!(int dt, T => {
             let i = whole()?;
-            <$t>::try_from(i).map(Value::$var).map_err(|_| {
+            T::try_from(i).map(Value::from).map_err(|_| {
                 format!(
                     "{name} is a {kind} field; {v} is out of its range ({} to {})",
-                    <$t>::MIN,
-                    <$t>::MAX
+                    T::MIN,
+                    T::MAX
                 )
             })
-        }};
-    }
-    match dt {
-        Datatype::Int8 => int!(i8, I8),
-        Datatype::Uint8 | Datatype::Bool => int!(u8, U8),
-        Datatype::Int16 => int!(i16, I16),
-        Datatype::Uint16 => int!(u16, U16),
-        Datatype::Int32 => int!(i32, I32),
-        Datatype::Uint32 => int!(u32, U32),
-        Datatype::Int64 => int!(i64, I64),
-        Datatype::Uint64 => int!(u64, U64),
-        Datatype::Float32 => Ok(Value::F32(number as f32)),
-        Datatype::Float64 => Ok(Value::F64(number)),
-        dt if is_time(dt) => int!(i64, I64),
-        _ => Err(format!(
-            "{name} is a {kind} field, which conditions cannot compare"
-        )),
-    }
+        },
+        _ => Ok(if dt == Datatype::Float32 {
+            Value::F32(number as f32)
+        } else {
+            Value::F64(number)
+        })
+    )
 }
 
 // ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@ use super::ast::*;
 use super::bind::*;
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
-use crate::format::Datatype;
+use crate::format::{with_native, Datatype};
 use crate::read::column::{Cells, Column};
 
 /// A little-endian number read from a cell.
@@ -281,19 +281,10 @@ pub(super) fn member_value(dt: Datatype, m: &[u8]) -> Option<Value> {
     if w.is_some_and(|w| w != m.len()) {
         return None;
     }
-    Some(match dt {
-        Datatype::Int8 => Value::I8(i8::read(m)),
-        Datatype::Uint8 | Datatype::Bool => Value::U8(u8::read(m)),
-        Datatype::Int16 => Value::I16(i16::read(m)),
-        Datatype::Uint16 => Value::U16(u16::read(m)),
-        Datatype::Int32 => Value::I32(i32::read(m)),
-        Datatype::Uint32 => Value::U32(u32::read(m)),
-        Datatype::Int64 => Value::I64(i64::read(m)),
-        Datatype::Uint64 => Value::U64(u64::read(m)),
-        Datatype::Float32 => Value::F32(f32::read(m)),
-        Datatype::Float64 => Value::F64(f64::read(m)),
-        dt if is_time(dt) => Value::I64(i64::read(m)),
-        _ => Value::Bytes(m.to_vec()),
+    Some(if is_numeric(dt) {
+        with_native!(dt, T => Value::from(T::read(m)))
+    } else {
+        Value::Bytes(m.to_vec())
     })
 }
 
