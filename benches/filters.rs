@@ -21,7 +21,7 @@ const CHUNK: usize = 64 << 10;
 fn filter(t: FilterType, options: FilterOptions) -> Filter {
     let size = tiledb_codec::format::encode(&options).len() as u32;
     Filter {
-        filter_type: t.value(),
+        filter_type: t,
         filter_options_size: size,
         filter_options: options,
     }

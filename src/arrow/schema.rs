@@ -92,7 +92,10 @@ pub fn value_type(dt: Datatype) -> DataType {
         | D::Any
         | D::Blob
         | D::GeomWkb
-        | D::GeomWkt => DataType::UInt8,
+        | D::GeomWkt
+        // A code the format does not list (the schema layer refuses those):
+        // its bytes as they are.
+        | D::Unknown(_) => DataType::UInt8,
     }
 }
 

@@ -341,10 +341,10 @@ mod tests {
 
     fn dd(reinterpret: Option<Datatype>) -> Filter {
         Filter {
-            filter_type: FilterType::DoubleDelta.value(),
+            filter_type: FilterType::DoubleDelta,
             filter_options_size: 6,
             filter_options: FilterOptions::Compressor(CompressorOptions {
-                compressor_type: Compressor::DoubleDelta.value(),
+                compressor_type: Compressor::DoubleDelta,
                 compression_level: -1,
                 reinterpret_datatype: reinterpret.map(Datatype::value),
             }),

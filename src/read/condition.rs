@@ -51,19 +51,19 @@ pub fn holds<'a>(node: &ConditionNode, value: &dyn Fn(&[u8]) -> Option<CellValue
     match &node.body {
         ConditionNodeBody::Expression(e) => {
             let mut kids = e.children.iter().map(|c| holds(c, value));
-            match Comb::from_value(e.combination_op) {
-                Some(Comb::And) => kids.all(|k| k),
-                Some(Comb::Or) => kids.any(|k| k),
-                Some(Comb::Not) => !kids.next().unwrap_or(false),
-                None => false,
+            match e.combination_op {
+                Comb::And => kids.all(|k| k),
+                Comb::Or => kids.any(|k| k),
+                Comb::Not => !kids.next().unwrap_or(false),
+                Comb::Unknown(_) => false,
             }
         }
         ConditionNodeBody::Value(v) => {
-            let op = Op::from_value(v.op);
+            let op = v.op;
             match (op, value(&v.field_name)) {
-                (Some(Op::AlwaysTrue), _) => true,
-                (Some(Op::AlwaysFalse), _) => false,
-                (Some(Op::In | Op::NotIn), Some(CellValue::Bytes(dt, cell))) => {
+                (Op::AlwaysTrue, _) => true,
+                (Op::AlwaysFalse, _) => false,
+                (Op::In | Op::NotIn, Some(CellValue::Bytes(dt, cell))) => {
                     // The value holds the members back to back; offsets say where each starts.
                     let offsets: Vec<usize> = v
                         .offsets
@@ -83,9 +83,9 @@ pub fn holds<'a>(node: &ConditionNode, value: &dyn Fn(&[u8]) -> Option<CellValue
                     };
                     let found = (0..offsets.len())
                         .any(|i| compare(dt, cell, member(i)) == Some(std::cmp::Ordering::Equal));
-                    found == (op == Some(Op::In))
+                    found == (op == Op::In)
                 }
-                (Some(op), Some(CellValue::Bytes(dt, cell))) => {
+                (op, Some(CellValue::Bytes(dt, cell))) => {
                     let Some(ord) = compare(dt, cell, &v.value) else {
                         return false;
                     };
@@ -101,8 +101,8 @@ pub fn holds<'a>(node: &ConditionNode, value: &dyn Fn(&[u8]) -> Option<CellValue
                     }
                 }
                 // A null cell: EQ/NE against a null (empty) value.
-                (Some(Op::Eq), Some(CellValue::Null)) => v.value.is_empty(),
-                (Some(Op::Ne), Some(CellValue::Null)) => !v.value.is_empty(),
+                (Op::Eq, Some(CellValue::Null)) => v.value.is_empty(),
+                (Op::Ne, Some(CellValue::Null)) => !v.value.is_empty(),
                 _ => false,
             }
         }
@@ -127,7 +127,7 @@ pub fn value_node(op: Op, field: &[u8], value: Vec<u8>, offsets: Option<&[u64]>)
     ConditionNode {
         node_type: 1,
         body: ConditionNodeBody::Value(ValueNode {
-            op: op.value(),
+            op,
             field_name_size: field.len() as u32,
             field_name: field.to_vec(),
             value_size: value.len() as u64,
@@ -143,7 +143,7 @@ pub fn expression_node(op: Comb, children: Vec<ConditionNode>) -> ConditionNode 
     ConditionNode {
         node_type: 0,
         body: ConditionNodeBody::Expression(ExpressionNode {
-            combination_op: op.value(),
+            combination_op: op,
             num_children: children.len() as u64,
             children,
         }),
@@ -157,7 +157,7 @@ pub fn combine(lhs: ConditionNode, rhs: ConditionNode, op: Comb) -> ConditionNod
     let mut children = Vec::new();
     for side in [lhs, rhs] {
         match side.body {
-            ConditionNodeBody::Expression(e) if e.combination_op == op.value() => {
+            ConditionNodeBody::Expression(e) if e.combination_op == op => {
                 children.extend(e.children)
             }
             body => children.push(ConditionNode {
@@ -181,13 +181,13 @@ pub struct NegationError(pub String);
 pub fn negated(node: &ConditionNode) -> Result<ConditionNode, NegationError> {
     match &node.body {
         ConditionNodeBody::Expression(e) => {
-            let op = match Comb::from_value(e.combination_op) {
-                Some(Comb::And) => Comb::Or,
-                Some(Comb::Or) => Comb::And,
+            let op = match e.combination_op {
+                Comb::And => Comb::Or,
+                Comb::Or => Comb::And,
                 _ => {
                     return Err(NegationError(format!(
                         "combination op {} cannot be negated",
-                        e.combination_op
+                        e.combination_op.value()
                     )))
                 }
             };
@@ -195,16 +195,16 @@ pub fn negated(node: &ConditionNode) -> Result<ConditionNode, NegationError> {
             Ok(expression_node(op, children))
         }
         ConditionNodeBody::Value(v) => {
-            let op = match Op::from_value(v.op) {
-                Some(Op::Lt) => Op::Ge,
-                Some(Op::Ge) => Op::Lt,
-                Some(Op::Le) => Op::Gt,
-                Some(Op::Gt) => Op::Le,
-                Some(Op::Eq) => Op::Ne,
-                Some(Op::Ne) => Op::Eq,
-                Some(Op::In) => Op::NotIn,
-                Some(Op::NotIn) => Op::In,
-                Some(Op::AlwaysTrue | Op::AlwaysFalse) => {
+            let op = match v.op {
+                Op::Lt => Op::Ge,
+                Op::Ge => Op::Lt,
+                Op::Le => Op::Gt,
+                Op::Gt => Op::Le,
+                Op::Eq => Op::Ne,
+                Op::Ne => Op::Eq,
+                Op::In => Op::NotIn,
+                Op::NotIn => Op::In,
+                Op::AlwaysTrue | Op::AlwaysFalse => {
                     return Err(NegationError(format!(
                         "the comparison of {} holds always or never for this schema \
                          (a null test of a field that cannot be null, or a label its \
@@ -212,10 +212,10 @@ pub fn negated(node: &ConditionNode) -> Result<ConditionNode, NegationError> {
                         String::from_utf8_lossy(&v.field_name)
                     )))
                 }
-                None => return Err(NegationError(format!("unknown op {}", v.op))),
+                Op::Unknown(code) => return Err(NegationError(format!("unknown op {code}"))),
             };
             let mut v = v.clone();
-            v.op = op.value();
+            v.op = op;
             Ok(ConditionNode {
                 node_type: 1,
                 body: ConditionNodeBody::Value(v),

@@ -13,10 +13,10 @@ use super::error::{WriteError, WriteResult};
 /// The filter of the engine's generic tiles: GZIP, level 1.
 pub fn generic_tile_filter() -> Filter {
     Filter {
-        filter_type: FilterType::Gzip.value(),
+        filter_type: FilterType::Gzip,
         filter_options_size: 5,
         filter_options: FilterOptions::Compressor(CompressorOptions {
-            compressor_type: crate::format::Compressor::Gzip.value(),
+            compressor_type: crate::format::Compressor::Gzip,
             compression_level: 1,
             reinterpret_datatype: None,
         }),
@@ -27,7 +27,7 @@ pub fn generic_tile_filter() -> Filter {
 /// pipeline: no options.
 fn encryption_filter() -> Filter {
     Filter {
-        filter_type: FilterType::Aes256Gcm.value(),
+        filter_type: FilterType::Aes256Gcm,
         filter_options_size: 0,
         filter_options: FilterOptions::NoOptions,
     }

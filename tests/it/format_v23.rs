@@ -235,7 +235,7 @@ fn sparse_v23_has_tile_global_order_bounds_behind_an_unknown_section() {
     let sections = footer0.optional_sections.as_ref().unwrap();
     assert_eq!(
         sections[0].identifier,
-        OptionalSectionIdentifier::TileGlobalOrderOffsets.value()
+        OptionalSectionIdentifier::TileGlobalOrderOffsets
     );
     // Two offsets per dimension, as the engine requires.
     assert_eq!(sections[0].data_size, 2 * 2 * 8);

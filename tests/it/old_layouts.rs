@@ -39,10 +39,10 @@ use tiledb_codec::ReadOptions;
 /// GZIP at level 1, the filter the engine gives generic tiles.
 fn generic_tile_filter() -> Filter {
     Filter {
-        filter_type: FilterType::Gzip.value(),
+        filter_type: FilterType::Gzip,
         filter_options_size: 5,
         filter_options: FilterOptions::Compressor(CompressorOptions {
-            compressor_type: Compressor::Gzip.value(),
+            compressor_type: Compressor::Gzip,
             compression_level: 1,
             reinterpret_datatype: None,
         }),

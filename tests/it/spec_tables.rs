@@ -322,7 +322,7 @@ fn array_schema_v4_domain_datatype() {
     let s: ArraySchema = roundtrip(&schema_bytes(4), ());
     assert_eq!(s.array_version, 4);
     assert_eq!(s.allows_dups, None);
-    assert_eq!(s.array_type, ArrayType::Sparse.value());
+    assert_eq!(s.array_type, ArrayType::Sparse);
     assert_eq!(s.capacity, 10_000);
     assert_eq!(s.validity_filters, None);
     assert_eq!(s.domain.domain_datatype, Some(Datatype::Int64.value()));
@@ -673,7 +673,7 @@ fn footer_v23_optional_sections() {
     assert_eq!(sections.len(), 2);
     assert_eq!(
         sections[0].identifier,
-        OptionalSectionIdentifier::TileGlobalOrderOffsets.value()
+        OptionalSectionIdentifier::TileGlobalOrderOffsets
     );
     assert_eq!(sections[0].data_size, 32);
     let b: TileGlobalOrderBounds = roundtrip(&sections[0].data, (2,));
