@@ -31,9 +31,9 @@ fn compressor(t: FilterType, code: u8, level: i32, reinterpret: Option<u8>) -> F
     filter(
         t,
         FilterOptions::Compressor(CompressorOptions {
-            compressor_type: code,
+            compressor_type: tiledb_codec::format::Compressor::from_raw(code),
             compression_level: level,
-            reinterpret_datatype: reinterpret,
+            reinterpret_datatype: reinterpret.map(tiledb_codec::format::Datatype::from_raw),
         }),
     )
 }

@@ -340,7 +340,7 @@ mod tests {
 
     fn filter(kind: FilterType, code: u8, level: i32) -> Filter {
         let options = FilterOptions::Compressor(CompressorOptions {
-            compressor_type: code,
+            compressor_type: crate::format::Compressor::from_raw(code),
             compression_level: level,
             reinterpret_datatype: None,
         });

@@ -232,7 +232,7 @@ mod tests {
             filter_options: FilterOptions::Compressor(CompressorOptions {
                 compressor_type: Compressor::Delta,
                 compression_level: -1,
-                reinterpret_datatype: Some(reinterpret.unwrap_or(Datatype::Any).value()),
+                reinterpret_datatype: Some(reinterpret.unwrap_or(Datatype::Any)),
             }),
         }
     }

@@ -346,7 +346,7 @@ mod tests {
             filter_options: FilterOptions::Compressor(CompressorOptions {
                 compressor_type: Compressor::DoubleDelta,
                 compression_level: -1,
-                reinterpret_datatype: reinterpret.map(Datatype::value),
+                reinterpret_datatype: reinterpret,
             }),
         }
     }
