@@ -150,7 +150,7 @@ fn optional_sections_json(frag: &Fragment) -> Value {
             .map(|s| {
                 let known = s.identifier.known();
                 let mut v = json!({
-                    "identifier": s.identifier,
+                    "identifier": s.identifier.value(),
                     "name": known.map(|k| k.name()),
                     "data_size": s.data_size,
                 });
