@@ -11,13 +11,17 @@
 //! * one `binrw` enum per union, each variant guarded by its `when` condition;
 //! * one Rust enum per code table, with its numeric values, names and sizes;
 //! * sizes, field offsets and zerocopy views of the records (`build/records.rs`).
+//!   a field with `code = "X"` has the type of code table `X`, and a table
+//!   marked `open = true` keeps codes it does not list as `Unknown(code)`
+//!   (see `build/codes.rs`).
 //!
 //! A mistake in `spec/` fails the build with a message that names the file,
 //! the table and the field. The expression syntax used by `len`, `count`,
 //! `if`, `when`, `args`, `each` and `version` is a small subset of Rust:
 //! identifiers, integer literals, `.`-method calls, arithmetic, comparison
 //! and boolean operators. Every identifier must name an import of the table,
-//! an earlier field, or a helper listed in [`HELPERS`].
+//! an earlier field, or a helper listed in [`HELPERS`]. A code is written
+//! by its table and spec name, `filter_type == FilterType::ZSTD`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -25,6 +29,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+#[path = "build/codes.rs"]
+mod codes;
 #[path = "build/datatypes.rs"]
 mod datatypes;
 #[path = "build/records.rs"]
@@ -83,6 +89,9 @@ struct CodeTable {
     /// Prefix of the C API names (`TILEDB_`, `TILEDB_FILTER_`), for documentation.
     #[serde(default)]
     c_prefix: Option<String>,
+    /// Codes the table does not list decode as `Unknown(code)`.
+    #[serde(default)]
+    open: bool,
     values: Vec<CodeValue>,
 }
 
@@ -263,6 +272,7 @@ fn expr(
     optional: &BTreeSet<String>,
 ) -> Res<String> {
     let mut out = String::new();
+    let src = &codes::resolve(cx, what, src)?;
     let chars: Vec<char> = src.chars().collect();
     let mut i = 0;
     let mut after_dot = false;
@@ -275,7 +285,9 @@ fn expr(
             }
             let ident: String = chars[start..i].iter().collect();
             let path_seg = i + 1 < chars.len() && chars[i] == ':' && chars[i + 1] == ':';
-            if after_dot || path_seg && HELPERS.contains(&ident.as_str()) {
+            if after_dot
+                || path_seg && (HELPERS.contains(&ident.as_str()) || codes::is_table(&ident))
+            {
                 out.push_str(&ident);
             } else if optional.contains(&ident) {
                 write!(out, "{ident}.clone().unwrap_or_default()").unwrap();
@@ -400,9 +412,15 @@ fn gen_code(out: &mut String, file: &str, code: &CodeTable) -> Res<()> {
         writeln!(out, "///").unwrap();
     }
     writeln!(out, "/// Code table from `{file}`.").unwrap();
+    let repr_attr = if code.open {
+        String::new()
+    } else {
+        format!("#[repr({repr})]\n")
+    };
     writeln!(
         out,
-        "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]\n#[repr({repr})]\npub enum {} {{",
+        "{}\n{repr_attr}pub enum {} {{",
+        codes::derives(code),
         code.name
     )
     .unwrap();
@@ -416,8 +434,13 @@ fn gen_code(out: &mut String, file: &str, code: &CodeTable) -> Res<()> {
             write!(out, ": {}", d.trim()).unwrap();
         }
         writeln!(out).unwrap();
-        writeln!(out, "    {} = {},", camel(&v.name), v.value).unwrap();
+        if code.open {
+            writeln!(out, "    {},", camel(&v.name)).unwrap();
+        } else {
+            writeln!(out, "    {} = {},", camel(&v.name), v.value).unwrap();
+        }
     }
+    codes::unknown_variant(out, code);
     writeln!(out, "}}\n\nimpl {} {{", code.name).unwrap();
     writeln!(out, "    /// Every value of the table, in spec order.").unwrap();
     write!(out, "    pub const ALL: &'static [Self] = &[").unwrap();
@@ -442,7 +465,8 @@ fn gen_code(out: &mut String, file: &str, code: &CodeTable) -> Res<()> {
     writeln!(out, "            _ => None,\n        }}\n    }}").unwrap();
     writeln!(
         out,
-        "    /// The on-disk code.\n    pub fn value(self) -> {repr} {{\n        self as {repr}\n    }}"
+        "    /// The on-disk code.\n    pub fn value(self) -> {repr} {{\n        {}\n    }}",
+        codes::value_body(code)
     )
     .unwrap();
     writeln!(
@@ -459,6 +483,7 @@ fn gen_code(out: &mut String, file: &str, code: &CodeTable) -> Res<()> {
         )
         .unwrap();
     }
+    out.push_str(codes::unknown_name_arm(code));
     writeln!(out, "        }}\n    }}").unwrap();
     writeln!(
         out,
@@ -480,9 +505,11 @@ fn gen_code(out: &mut String, file: &str, code: &CodeTable) -> Res<()> {
             )
             .unwrap();
         }
+        out.push_str(codes::unknown_size_arm(code));
         writeln!(out, "        }}\n    }}").unwrap();
     }
     writeln!(out, "}}\n").unwrap();
+    codes::impls(out, code);
     datatypes::gen(out, &cx, code)
 }
 
@@ -568,6 +595,9 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
             if !known.codes.contains(code) {
                 return cx.err(format!("code table `{code}` is not defined in spec/"));
             }
+            if !matches!(kind(&f.ty), Some(Kind::Prim(..))) {
+                return cx.err("a field with a code table has an integer type");
+            }
         }
         let Some(k) = kind(&f.ty) else {
             return cx.err(format!("type `{}` is unknown", f.ty));
@@ -600,7 +630,10 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
                 if f.len.is_some() || f.count.is_some() || !f.args.is_empty() {
                     return cx.err("a primitive field takes no len, count or args");
                 }
-                rust_ty = rust.to_string();
+                rust_ty = match &f.code {
+                    Some(code) => codes::field_type(&cx, &f.ty, code)?,
+                    None => rust.to_string(),
+                };
             }
             Kind::Bytes { text } => {
                 let Some(len) = &f.len else {
@@ -914,10 +947,12 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
             if !known.codes.insert(c.name.clone()) {
                 return cx.err(format!("code table {} is defined twice", c.name));
             }
+            codes::register(c);
         }
     }
     let records = records::Records::new(&docs);
     let mut out = String::from("// Generated by build.rs from spec/*.toml. Do not edit.\n\n");
+    codes::prelude(&mut out);
     let mut index = String::from(
         "/// Every document of `spec/`: (file, title, spec source, tables, code tables).\npub const DOCUMENTS: &[(&str, &str, &str, &[&str], &[&str])] = &[\n",
     );

@@ -21,7 +21,7 @@ const CHUNK: usize = 64 << 10;
 fn filter(t: FilterType, options: FilterOptions) -> Filter {
     let size = tiledb_codec::format::encode(&options).len() as u32;
     Filter {
-        filter_type: t.value(),
+        filter_type: t,
         filter_options_size: size,
         filter_options: options,
     }
@@ -31,9 +31,9 @@ fn compressor(t: FilterType, code: u8, level: i32, reinterpret: Option<u8>) -> F
     filter(
         t,
         FilterOptions::Compressor(CompressorOptions {
-            compressor_type: code,
+            compressor_type: tiledb_codec::format::Compressor::from_raw(code),
             compression_level: level,
-            reinterpret_datatype: reinterpret,
+            reinterpret_datatype: reinterpret.map(tiledb_codec::format::Datatype::from_raw),
         }),
     )
 }

@@ -167,22 +167,30 @@ fn row<'a>(cx: &Ctx, v: &'a CodeValue) -> Res<Row<'a>> {
 }
 
 fn class_variant(class: &str) -> &'static str {
+    if class == "unknown" {
+        return "Unknown";
+    }
     CLASSES.iter().find(|c| c.0 == class).map_or("", |c| c.1)
 }
 
 /// One rule of `with_native!`: `head`, then a match with one arm per native
 /// type, the integer ones only when `rest` (the last arm) is given.
-fn arms(out: &mut String, rows: &[Row], head: &str, rest: &str) {
+fn arms(out: &mut String, rows: &[Row], head: &str, rest: &str, open: bool) {
     writeln!(out, "{head}\n        match $dt {{").unwrap();
     for native in NATIVES {
         if !rest.is_empty() && native.starts_with('f') {
             continue;
         }
-        let pats: Vec<String> = rows
+        let mut pats: Vec<String> = rows
             .iter()
             .filter(|r| r.native == *native)
             .map(|r| format!("$crate::format::Datatype::{}", r.variant))
             .collect();
+        // A code the spec does not list: its bytes one by one (the integer
+        // form leaves it to its last arm).
+        if open && rest.is_empty() && *native == "u8" {
+            pats.push("$crate::format::Datatype::Unknown(_)".into());
+        }
         if pats.is_empty() {
             continue;
         }
@@ -200,13 +208,23 @@ fn arms(out: &mut String, rows: &[Row], head: &str, rest: &str) {
 }
 
 /// Writes a `match self` whose arms give `value(row)`, one arm per row.
-fn method(out: &mut String, doc: &str, sig: &str, rows: &[Row], value: impl Fn(&Row) -> String) {
+fn method(
+    out: &mut String,
+    doc: &str,
+    sig: &str,
+    rows: &[Row],
+    value: impl Fn(&Row) -> String,
+    unknown: Option<&str>,
+) {
     for line in doc.lines() {
         writeln!(out, "    /// {line}").unwrap();
     }
     writeln!(out, "    {sig} {{\n        match self {{").unwrap();
     for r in rows {
         writeln!(out, "            Self::{} => {},", r.variant, value(r)).unwrap();
+    }
+    if let Some(u) = unknown {
+        writeln!(out, "            Self::Unknown(_) => {u},").unwrap();
     }
     writeln!(out, "        }}\n    }}").unwrap();
 }
@@ -260,6 +278,12 @@ pub(crate) fn gen(out: &mut String, cx: &Ctx, code: &CodeTable) -> Res<()> {
     for (_, variant, doc) in CLASSES {
         writeln!(out, "    /// {doc}\n    {variant},").unwrap();
     }
+    if code.open {
+        out.push_str(
+            "    /// A code the spec does not list (`Datatype::Unknown`): its values\n    \
+             /// are shown as bytes and nothing computes with them.\n    Unknown,\n",
+        );
+    }
     out.push_str("}\n\n");
 
     // The dispatch: one arm per native type, the body expanded once each.
@@ -282,12 +306,14 @@ pub(crate) fn gen(out: &mut String, cx: &Ctx, code: &CodeTable) -> Res<()> {
         &rows,
         "    ($dt:expr, $t:ident => $body:expr) => {",
         "",
+        code.open,
     );
     arms(
         out,
         &rows,
         "    (int $dt:expr, $t:ident => $body:expr, _ => $other:expr) => {",
         "            _ => $other,\n",
+        code.open,
     );
     out.push_str("}\npub(crate) use with_native;\n\n");
 
@@ -298,6 +324,7 @@ pub(crate) fn gen(out: &mut String, cx: &Ctx, code: &CodeTable) -> Res<()> {
         "pub const fn class(self) -> DatatypeClass",
         &rows,
         |r| format!("DatatypeClass::{}", class_variant(r.class)),
+        code.open.then_some("DatatypeClass::Unknown"),
     );
     method(
         out,
@@ -306,6 +333,7 @@ pub(crate) fn gen(out: &mut String, cx: &Ctx, code: &CodeTable) -> Res<()> {
         "pub const fn time_unit(self) -> Option<&'static str>",
         &rows,
         |r| r.unit.map_or("None".into(), |u| format!("Some({u:?})")),
+        code.open.then_some("None"),
     );
     method(
         out,
@@ -314,6 +342,7 @@ pub(crate) fn gen(out: &mut String, cx: &Ctx, code: &CodeTable) -> Res<()> {
         "pub const fn native_name(self) -> &'static str",
         &rows,
         |r| format!("{:?}", r.native),
+        code.open.then_some("\"u8\""),
     );
     method(
         out,
@@ -324,6 +353,7 @@ pub(crate) fn gen(out: &mut String, cx: &Ctx, code: &CodeTable) -> Res<()> {
         "pub const fn default_fill(self) -> &'static [u8]",
         &rows,
         |r| format!("const {{ &{} }}", r.fill),
+        code.open.then_some("&[]"),
     );
     method(
         out,
@@ -332,6 +362,7 @@ pub(crate) fn gen(out: &mut String, cx: &Ctx, code: &CodeTable) -> Res<()> {
         "#[cfg(feature = \"arrow\")]\n    pub fn arrow_type(self) -> ::arrow_schema::DataType",
         &rows,
         |r| r.arrow.clone(),
+        code.open.then_some("::arrow_schema::DataType::Binary"),
     );
     class_test(
         out,
@@ -364,7 +395,7 @@ pub(crate) fn gen(out: &mut String, cx: &Ctx, code: &CodeTable) -> Res<()> {
         out,
         "Opaque bytes: BLOB, the geometries and ANY.",
         "is_opaque",
-        &["bytes", "any"],
+        &["bytes", "any", "unknown"],
     );
     out.push_str(
         "    /// The engine's name of the datatype (`datatype_str`), which the JSON and\n\

@@ -240,7 +240,8 @@ impl<'a> Records<'a> {
                 };
                 params.push(Param {
                     name: f.name.clone(),
-                    ty: rust.to_string(),
+                    // A code field is passed as its code table's enum.
+                    ty: f.code.clone().unwrap_or_else(|| rust.to_string()),
                     data: true,
                     optional: conditional(f),
                 });
@@ -484,13 +485,21 @@ impl<'a> Records<'a> {
         }
         writeln!(out, "}}\n").unwrap();
         if !prefix.is_empty() {
-            self.gen_view(out, t, &prefix, layout.fixed.is_some());
+            if let Err(msg) = self.gen_view(out, t, &prefix, layout.fixed.is_some()) {
+                return cx.err(msg);
+            }
         }
         Ok(())
     }
 
     /// The zerocopy view over the fixed-size prefix `prefix` of `t`.
-    fn gen_view(&self, out: &mut String, t: &Table, prefix: &[(&Field, u64)], whole: bool) {
+    fn gen_view(
+        &self,
+        out: &mut String,
+        t: &Table,
+        prefix: &[(&Field, u64)],
+        whole: bool,
+    ) -> Result<(), String> {
         let name = &t.name;
         let view = format!("{name}Ref");
         let size: u64 = prefix.iter().map(|(_, s)| s).sum();
@@ -556,9 +565,20 @@ impl<'a> Records<'a> {
                 get.replace('F', &f.name)
             )
             .unwrap();
-            let owned = match kind(&f.ty) {
-                Some(Kind::Table(_)) => format!("self.{}.record()", f.name),
-                Some(Kind::Bytes { .. }) => format!("self.{}.to_vec()", f.name),
+            let owned = match (kind(&f.ty), &f.code) {
+                (Some(Kind::Table(_)), _) => format!("self.{}.record()", f.name),
+                (Some(Kind::Bytes { .. }), _) => format!("self.{}.to_vec()", f.name),
+                // The view keeps a code as stored; the record holds its
+                // enum, which an open table builds from any code.
+                (_, Some(code)) if super::codes::is_open(code) => {
+                    format!("{code}::from_raw(self.{}())", f.name)
+                }
+                (_, Some(code)) if whole => {
+                    return Err(format!(
+                        "field {} of a whole view is of the closed code table {code}: its record() could fail",
+                        f.name
+                    ));
+                }
                 _ => format!("self.{}()", f.name),
             };
             record.push(format!("{}: {owned}", f.name));
@@ -583,6 +603,7 @@ impl<'a> Records<'a> {
             "}}\n\n/// The view is exactly its fields: `size_of::<{view}>()` is\n/// [`{view}::SIZE`] (else this does not compile).\nconst _: [(); {view}::SIZE] = [(); core::mem::size_of::<{view}>()];\n"
         )
         .unwrap();
+        Ok(())
     }
 }
 

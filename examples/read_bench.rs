@@ -61,7 +61,7 @@ fn open(path: &str) -> Res<ArrayReader> {
 }
 
 fn is_dense(reader: &ArrayReader) -> bool {
-    reader.schema.array_type == tiledb_codec::format::ArrayType::Dense.value()
+    reader.schema.array_type == tiledb_codec::format::ArrayType::Dense
 }
 
 fn attrs(attr: &str) -> Option<Vec<String>> {

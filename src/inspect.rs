@@ -13,8 +13,8 @@ use crate::array::{directory::ArrayDirectory, metadata, schema};
 use crate::error::{Error, Result};
 use crate::format::hierarchy;
 use crate::format::{
-    decode_all, ArrayMetadata, ArraySchema, ArrayType, Datatype, GroupDetails, ObjectType,
-    OptionalSectionIdentifier, TileGlobalOrderBounds,
+    decode_all, ArrayMetadata, ArraySchema, Datatype, GroupDetails, OptionalSectionIdentifier,
+    TileGlobalOrderBounds,
 };
 use crate::model::{json, MetadataValue, Schema};
 use crate::storage::MappedFile;
@@ -98,9 +98,12 @@ pub fn group_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
     let members: Vec<Value> = metadata::read_group_members(path, opts)?
         .into_iter()
         .map(|m| {
-            let ty = ObjectType::from_value(m.object_type).map_or(json!(m.object_type), |t| {
-                json!(t.name().to_ascii_lowercase())
-            });
+            let ty = m
+                .object_type
+                .known()
+                .map_or(json!(m.object_type.value()), |t| {
+                    json!(t.name().to_ascii_lowercase())
+                });
             json!({"name": m.name, "uri": m.uri, "type": ty, "relative": m.relative})
         })
         .collect();
@@ -123,12 +126,10 @@ fn non_empty_domain_json(frag: &Fragment) -> Value {
     Value::Array(
         ned.iter()
             .zip(&s.domain.dimensions)
-            .map(
-                |(r, d)| match Datatype::from_value(dimension_datatype(s, d)) {
-                    Some(dt) => json::range_to_json(dt, r),
-                    None => Value::Null,
-                },
-            )
+            .map(|(r, d)| match dimension_datatype(s, d).known() {
+                Some(dt) => json::range_to_json(dt, r),
+                None => Value::Null,
+            })
             .collect(),
     )
 }
@@ -148,9 +149,9 @@ fn optional_sections_json(frag: &Fragment) -> Value {
         sections
             .iter()
             .map(|s| {
-                let known = OptionalSectionIdentifier::from_value(s.identifier);
+                let known = s.identifier.known();
                 let mut v = json!({
-                    "identifier": s.identifier,
+                    "identifier": s.identifier.value(),
                     "name": known.map(|k| k.name()),
                     "data_size": s.data_size,
                 });
@@ -176,8 +177,7 @@ pub fn fragment_json(frag: &Fragment) -> Value {
         FragmentMetadata::Footer(f) => serde_json::to_value(f).unwrap_or(Value::Null),
         FragmentMetadata::Legacy(l) => serde_json::to_value(l).unwrap_or(Value::Null),
     };
-    let array_type =
-        ArrayType::from_value(frag.schema.array_type).map(|t| t.name().to_ascii_lowercase());
+    let array_type = frag.schema.array_type.name().to_ascii_lowercase();
     let mut out = json!({
         "name": frag.name.name,
         "version": frag.version(),

@@ -124,35 +124,31 @@ pub fn read_generic_tile_in<'a>(
             what,
         )
     };
-    match EncryptionType::from_value(header.encryption_type) {
-        Some(EncryptionType::NoEncryption) => {
+    match header.encryption_type {
+        EncryptionType::NoEncryption => {
             if opts.encryption_key.is_some() {
                 return Err(encryption_error(
                     "the tile is not encrypted, but an encryption key was given",
                 ));
             }
         }
-        Some(EncryptionType::Aes256Gcm) => {
+        EncryptionType::Aes256Gcm => {
             if opts.encryption_key.is_none() {
                 return Err(encryption_error(crate::filters::encryption::MISSING_KEY));
             }
-            let aes = FilterType::Aes256Gcm.value();
             if !header
                 .filter_pipeline
                 .filters
                 .iter()
-                .any(|f| f.filter_type == aes)
+                .any(|f| f.filter_type == FilterType::Aes256Gcm)
             {
                 return Err(encryption_error(
                     "the tile is encrypted, but its filter pipeline has no AES_256_GCM filter",
                 ));
             }
         }
-        None => {
-            return Err(encryption_error(&format!(
-                "unknown encryption type {}",
-                header.encryption_type
-            )))
+        EncryptionType::Unknown(code) => {
+            return Err(encryption_error(&format!("unknown encryption type {code}")))
         }
     }
     if header.tile_size > opts.max_tile_bytes() {
@@ -178,7 +174,7 @@ pub fn read_generic_tile_in<'a>(
         "GenericTileHeader",
         "persisted_size",
     )?;
-    let datatype = Datatype::from_value(header.datatype).unwrap_or(Datatype::Char);
+    let datatype = header.datatype.known().unwrap_or(Datatype::Char);
     let pipeline = Pipeline::new(
         &header.filter_pipeline.filters,
         datatype,
@@ -571,9 +567,9 @@ pub fn generic_tile_with(
         version_number: version,
         persisted_size: body.len() as u64,
         tile_size: data.len() as u64,
-        datatype: Datatype::Char.value(),
+        datatype: Datatype::Char,
         cell_size: 1,
-        encryption_type: encryption_type.value(),
+        encryption_type,
         filter_pipeline_size: encode(&fp).len() as u32,
         filter_pipeline: fp,
     };

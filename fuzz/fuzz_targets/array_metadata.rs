@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for e in &md.entries {
-        if let Some(dt) = e.value_type.and_then(Datatype::from_value) {
+        if let Some(dt) = e.value_type.and_then(Datatype::known) {
             let v = MetadataValue::new(dt, e.value.clone().unwrap_or_default());
             let _ = metadata_value(&v);
         }

@@ -213,7 +213,7 @@ impl<'a> WriteBuilder<'a> {
         }
         let columns: Vec<Column> = self.columns.into_iter().map(|(c, _)| c).collect();
         let path = self.array.path();
-        let mut w = if schema.array_type == ArrayType::Dense as u8 {
+        let mut w = if schema.array_type == ArrayType::Dense {
             let rect = dense_region(self.array, &self.ranges)?;
             FragmentWriter::dense(path, &rect, self.opts)?
         } else {

@@ -17,9 +17,9 @@ use crate::format::version::{
     has_footer_length, has_fragment_footer, has_fragment_min_max, has_tile_min_max,
 };
 use crate::format::{
-    decode, decode_all, rt, ArraySchema, Datatype, FooterLength, FragmentFooter,
-    LegacyFragmentMetadata, OptionalSectionIdentifier, RTree, TileGlobalOrderBounds, TileMinMax,
-    TileNullCounts, TileOffsets, TileSums,
+    decode, decode_all, rt, ArraySchema, FooterLength, FragmentFooter, LegacyFragmentMetadata,
+    OptionalSectionIdentifier, RTree, TileGlobalOrderBounds, TileMinMax, TileNullCounts,
+    TileOffsets, TileSums,
 };
 use crate::model::table::ranges_from_mbr;
 use crate::model::{DomainRange, NonEmptyDomain, Value};
@@ -199,7 +199,7 @@ fn tile_bounds(footer: &FragmentFooter, d: u64, end: u64) -> Vec<u64> {
     }
     out.extend(footer.fragment_min_max_sum_null_count_offset);
     out.extend(footer.processed_conditions_offset);
-    let id = OptionalSectionIdentifier::TileGlobalOrderOffsets.value();
+    let id = OptionalSectionIdentifier::TileGlobalOrderOffsets;
     for sec in footer.optional_sections.iter().flatten() {
         if sec.identifier != id {
             continue;
@@ -608,7 +608,7 @@ impl Fragment {
         let Metadata::Footer(f) = &self.metadata else {
             return Ok(None);
         };
-        let id = OptionalSectionIdentifier::TileGlobalOrderOffsets.value();
+        let id = OptionalSectionIdentifier::TileGlobalOrderOffsets;
         let Some(section) = f
             .optional_sections
             .iter()
@@ -663,7 +663,8 @@ impl Fragment {
             let mut out = Vec::new();
             let mut pos = 0usize;
             for d in &self.schema.domain.dimensions {
-                let dt = Datatype::from_value(dimension_datatype(&self.schema, d))
+                let dt = dimension_datatype(&self.schema, d)
+                    .known()
                     .ok_or_else(|| bad(table, field))?;
                 let w = 2 * dt.size() as usize;
                 let r = raw
@@ -717,7 +718,7 @@ impl Fragment {
         let ned = self.non_empty_domain().ok()??;
         let mut cells: u64 = 1;
         for (d, r) in self.schema.domain.dimensions.iter().zip(&ned) {
-            let dt = Datatype::from_value(dimension_datatype(&self.schema, d))?;
+            let dt = dimension_datatype(&self.schema, d).known()?;
             let dom = DomainRange::from_le_pair(dt, &d.domain)?.as_i128()?;
             let ext = Value::from_le_bytes(dt, &d.tile_extent)?.as_i128()?;
             let r = r.as_i128()?;
@@ -743,7 +744,7 @@ fn check_optional_sections(
     offset: u64,
 ) -> Result<()> {
     let want = 16 * schema.domain.dimensions.len() as u64;
-    let id = OptionalSectionIdentifier::TileGlobalOrderOffsets.value();
+    let id = OptionalSectionIdentifier::TileGlobalOrderOffsets;
     for s in footer.optional_sections.iter().flatten() {
         if s.identifier == id && u64::from(s.data_size) != want {
             return Err(Error::decode(

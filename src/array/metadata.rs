@@ -8,7 +8,7 @@ use super::directory::ArrayDirectory;
 use crate::error::{Error, Result};
 use crate::format::hierarchy;
 use crate::format::version::has_group_member_deltas;
-use crate::format::{decode_all, ArrayMetadata, Datatype, GroupDetails};
+use crate::format::{decode_all, ArrayMetadata, Datatype, GroupDetails, ObjectType};
 use crate::model::MetadataValue;
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
@@ -43,14 +43,14 @@ pub fn read_array_metadata_at(
         for entry in md.entries {
             merged.remove(&entry.key);
             if entry.deletion == 0 {
-                let code = entry.value_type.unwrap_or(u8::MAX);
-                let datatype = Datatype::from_value(code).ok_or_else(|| {
+                let code = entry.value_type.unwrap_or(Datatype::Unknown(u8::MAX));
+                let datatype = code.known().ok_or_else(|| {
                     Error::decode(
                         &e.path,
                         0,
                         "ArrayMetadataEntry",
                         "value_type",
-                        format!("{code} is not a datatype"),
+                        format!("{} is not a datatype", code.value()),
                     )
                 })?;
                 let bytes = entry.value.unwrap_or_default();
@@ -71,8 +71,8 @@ pub struct GroupMember {
     pub name: Option<String>,
     /// Its URI.
     pub uri: String,
-    /// Array or group, as its `ObjectType` code.
-    pub object_type: u8,
+    /// Array or group (or a code the format does not list).
+    pub object_type: ObjectType,
     /// Whether `uri` is relative to the group.
     pub relative: bool,
 }

@@ -133,34 +133,42 @@ fn decode_error(table: &format::ArraySchema, path: &Path) -> String {
 fn hostile_tables_are_decode_errors_naming_the_field() {
     let (path, table) = sample();
     let mut t = table.clone();
-    t.attributes[0].datatype = 200;
+    t.attributes[0].datatype = format::Datatype::from_raw(200);
     assert!(decode_error(&t, &path).contains("Attribute.datatype"));
     let mut t = table.clone();
     t.attributes[0].cell_val_num = 0;
     assert!(decode_error(&t, &path).contains("Attribute.cell_val_num"));
     let mut t = table.clone();
-    t.domain.dimensions[0].datatype = Some(99);
+    t.domain.dimensions[0].datatype = Some(format::Datatype::from_raw(99));
     assert!(decode_error(&t, &path).contains("Dimension.datatype"));
     let mut t = table.clone();
     t.domain.dimensions[0].domain.pop();
     assert!(decode_error(&t, &path).contains("Dimension.domain"));
+    // Codes of closed code tables cannot be built: the bytes are refused.
+    // Version 22: array_version (4 bytes), allows_dups, array_type,
+    // tile_order, cell_order.
+    for (at, code, field) in [
+        (5, 7, "ArraySchema.array_type"),
+        (6, 42, "ArraySchema.tile_order"),
+        (7, 42, "ArraySchema.cell_order"),
+    ] {
+        let mut bytes = encode(&table);
+        bytes[at] = code;
+        let e = decode_all::<format::ArraySchema>(&bytes, &path, 0, ()).unwrap_err();
+        let e = e.to_string();
+        assert!(
+            e.contains(field) && e.contains(&format!("{code} is not a")),
+            "{e}"
+        );
+    }
+    let dims: format::Dims = vec![4].into();
+    let e = decode_all::<format::CurrentDomain>(&[0, 0, 0, 0, 0, 5], &path, 0, (dims,))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("CurrentDomain.current_domain_type"), "{e}");
     let mut t = table.clone();
-    t.cell_order = 42;
-    assert!(decode_error(&t, &path).contains("ArraySchema.cell_order"));
-    let mut t = table.clone();
-    t.array_type = 7;
-    assert!(decode_error(&t, &path).contains("ArraySchema.array_type"));
-    let mut t = table.clone();
-    t.coords_filters.filters[0].filter_type = 99;
+    t.coords_filters.filters[0].filter_type = format::FilterType::from_raw(99);
     assert!(decode_error(&t, &path).contains("Filter.filter_type"));
-    let mut t = table.clone();
-    t.current_domain = Some(format::CurrentDomain {
-        version_number: 0,
-        empty: 0,
-        current_domain_type: Some(5),
-        ndrectangle: None,
-    });
-    assert!(decode_error(&t, &path).contains("CurrentDomain.current_domain_type"));
     // An enumeration the schema names must be given.
     let mut t = table.clone();
     t.enumerations = Some(vec![format::EnumerationEntry {

@@ -98,7 +98,7 @@ mod tests {
             name: b"e".to_vec(),
             path_name_length: 1,
             path_name: b"f".to_vec(),
-            datatype: Datatype::Int16.value(),
+            datatype: Datatype::Int16,
             cell_val_num,
             ordered: 0,
             data_size: data.len() as u64,

@@ -304,7 +304,7 @@ pub(crate) fn enumeration_labels(
         })?;
     let e = read_enumeration_file(&reader.dir.storage.open(path)?, reader.options())?;
     let values = enumeration_values(&e, path)?;
-    let datatype = Datatype::from_value(e.datatype).ok_or_else(|| {
+    let datatype = e.datatype.known().ok_or_else(|| {
         Error::field(
             &info.name,
             format!("an enumeration of unknown datatype {}", e.datatype),

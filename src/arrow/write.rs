@@ -49,7 +49,7 @@ impl ArrowTarget {
         Ok(ArrowTarget {
             fields,
             labels,
-            dense: reader.schema.array_type == ArrayType::Dense.value(),
+            dense: reader.schema.array_type == ArrayType::Dense,
         })
     }
 

@@ -298,7 +298,7 @@ mod tests {
 
     fn bwr_filter(window: u32) -> Filter {
         Filter {
-            filter_type: FilterType::BitWidthReduction.value(),
+            filter_type: FilterType::BitWidthReduction,
             filter_options_size: 4,
             filter_options: FilterOptions::BitWidthReduction(BitWidthReductionOptions {
                 max_window_size: window,

@@ -18,7 +18,7 @@ use crate::format::{decode, encode, ChecksumChunkMetadata, ChecksumEntry, Filter
 
 /// The codec of a CHECKSUM_MD5 or CHECKSUM_SHA256 filter.
 pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
-    match FilterType::from_value(filter.filter_type) {
+    match filter.filter_type.known() {
         Some(FilterType::ChecksumMd5) => Ok(Box::new(Checksum { sha256: false })),
         Some(FilterType::ChecksumSha256) => Ok(Box::new(Checksum { sha256: true })),
         other => Err(FilterError::new(
@@ -161,7 +161,7 @@ mod tests {
 
     fn filter(kind: FilterType) -> Filter {
         Filter {
-            filter_type: kind.value(),
+            filter_type: kind,
             filter_options_size: 0,
             filter_options: FilterOptions::NoOptions,
         }

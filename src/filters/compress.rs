@@ -18,12 +18,7 @@ pub fn codec(
     kind: FilterType,
     opts: &CompressorOptions,
 ) -> Result<Box<dyn FilterCodec>, FilterError> {
-    let compressor = Compressor::from_value(opts.compressor_type).ok_or_else(|| {
-        FilterError::new(
-            kind.name(),
-            format!("unknown compressor code {}", opts.compressor_type),
-        )
-    })?;
+    let compressor = opts.compressor_type;
     match compressor {
         Compressor::NoCompression => Ok(Box::new(super::Noop)),
         Compressor::Gzip | Compressor::Zstd | Compressor::Lz4 | Compressor::Bzip2 => {
@@ -36,6 +31,10 @@ pub fn codec(
         Compressor::DictionaryEncoding => super::dictionary::codec(filter),
         Compressor::Delta => super::delta::codec(filter),
         Compressor::DoubleDelta => super::double_delta::codec(filter),
+        Compressor::Unknown(code) => Err(FilterError::new(
+            kind.name(),
+            format!("unknown compressor code {code}"),
+        )),
     }
 }
 
@@ -341,12 +340,12 @@ mod tests {
 
     fn filter(kind: FilterType, code: u8, level: i32) -> Filter {
         let options = FilterOptions::Compressor(CompressorOptions {
-            compressor_type: code,
+            compressor_type: crate::format::Compressor::from_raw(code),
             compression_level: level,
             reinterpret_datatype: None,
         });
         Filter {
-            filter_type: kind.value(),
+            filter_type: kind,
             filter_options_size: encode(&options).len() as u32,
             filter_options: options,
         }

@@ -68,7 +68,7 @@ pub fn integer_type(name: &'static str, dt: Datatype) -> Result<(usize, bool), F
         | D::TimePs
         | D::TimeFs
         | D::TimeAs => (8, true),
-        D::Float32 | D::Float64 => {
+        D::Float32 | D::Float64 | D::Unknown(_) => {
             return Err(FilterError::new(
                 name,
                 format!("{} data cannot be delta-encoded", dt.name()),
@@ -88,13 +88,13 @@ pub fn reinterpret_of(
     };
     match o.reinterpret_datatype {
         None => Ok(None),
-        Some(v) => match Datatype::from_value(v) {
-            Some(Datatype::Any) => Ok(None),
-            Some(dt) => Ok(Some(dt)),
-            None => Err(FilterError::new(
+        Some(v) => match v {
+            Datatype::Any => Ok(None),
+            Datatype::Unknown(code) => Err(FilterError::new(
                 name,
-                format!("unknown reinterpret datatype {v}"),
+                format!("unknown reinterpret datatype {code}"),
             )),
+            dt => Ok(Some(dt)),
         },
     }
 }
@@ -227,12 +227,12 @@ mod tests {
 
     fn delta(reinterpret: Option<Datatype>) -> Filter {
         Filter {
-            filter_type: FilterType::Delta.value(),
+            filter_type: FilterType::Delta,
             filter_options_size: 6,
             filter_options: FilterOptions::Compressor(CompressorOptions {
-                compressor_type: Compressor::Delta.value(),
+                compressor_type: Compressor::Delta,
                 compression_level: -1,
-                reinterpret_datatype: Some(reinterpret.unwrap_or(Datatype::Any).value()),
+                reinterpret_datatype: Some(reinterpret.unwrap_or(Datatype::Any)),
             }),
         }
     }

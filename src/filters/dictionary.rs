@@ -226,10 +226,10 @@ mod tests {
 
     fn dictionary() -> Filter {
         Filter {
-            filter_type: FilterType::Dictionary.value(),
+            filter_type: FilterType::Dictionary,
             filter_options_size: 5,
             filter_options: FilterOptions::Compressor(CompressorOptions {
-                compressor_type: Compressor::DictionaryEncoding.value(),
+                compressor_type: Compressor::DictionaryEncoding,
                 compression_level: -1,
                 reinterpret_datatype: None,
             }),

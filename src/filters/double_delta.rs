@@ -339,12 +339,12 @@ mod tests {
 
     fn dd(reinterpret: Option<Datatype>) -> Filter {
         Filter {
-            filter_type: FilterType::DoubleDelta.value(),
+            filter_type: FilterType::DoubleDelta,
             filter_options_size: 6,
             filter_options: FilterOptions::Compressor(CompressorOptions {
-                compressor_type: Compressor::DoubleDelta.value(),
+                compressor_type: Compressor::DoubleDelta,
                 compression_level: -1,
-                reinterpret_datatype: reinterpret.map(Datatype::value),
+                reinterpret_datatype: reinterpret,
             }),
         }
     }

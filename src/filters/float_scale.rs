@@ -228,7 +228,7 @@ mod tests {
 
     fn fs(scale: f64, offset: f64, byte_width: u64) -> Filter {
         Filter {
-            filter_type: FilterType::ScaleFloat.value(),
+            filter_type: FilterType::ScaleFloat,
             filter_options_size: 24,
             filter_options: FilterOptions::FloatScale(FloatScaleOptions {
                 scale,

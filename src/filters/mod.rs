@@ -260,7 +260,7 @@ pub trait FilterCodec: Send + Sync + std::fmt::Debug {
 
 /// The codec of a filter as serialized in a pipeline.
 pub fn codec_for(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
-    let kind = FilterType::from_value(filter.filter_type).ok_or_else(|| {
+    let kind = filter.filter_type.known().ok_or_else(|| {
         FilterError::new(
             "filter",
             format!("unknown filter type {}", filter.filter_type),
@@ -314,7 +314,7 @@ impl FilterCodec for Noop {
 /// pipelines of encrypted arrays.
 pub fn encryption_codec() -> Result<Box<dyn FilterCodec>, FilterError> {
     let filter = Filter {
-        filter_type: FilterType::Aes256Gcm.value(),
+        filter_type: FilterType::Aes256Gcm,
         filter_options_size: 0,
         filter_options: FilterOptions::NoOptions,
     };

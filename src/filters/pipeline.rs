@@ -25,10 +25,10 @@ pub const MAX_TILE_CHUNK_SIZE: u64 = 64 * 1024;
 ///
 /// // ZSTD at level 3, over INT32 cells, in a format version 22 array.
 /// let zstd = Filter {
-///     filter_type: FilterType::Zstd.value(),
+///     filter_type: FilterType::Zstd,
 ///     filter_options_size: 5,
 ///     filter_options: FilterOptions::Compressor(CompressorOptions {
-///         compressor_type: Compressor::Zstd.value(),
+///         compressor_type: Compressor::Zstd,
 ///         compression_level: 3,
 ///         reinterpret_datatype: None,
 ///     }),

@@ -226,7 +226,7 @@ mod tests {
 
     fn pd_filter(window: u32) -> Filter {
         Filter {
-            filter_type: FilterType::PositiveDelta.value(),
+            filter_type: FilterType::PositiveDelta,
             filter_options_size: 4,
             filter_options: FilterOptions::PositiveDelta(PositiveDeltaOptions {
                 max_window_size: window,

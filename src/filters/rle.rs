@@ -591,10 +591,10 @@ mod tests {
 
     fn rle() -> Filter {
         Filter {
-            filter_type: FilterType::Rle.value(),
+            filter_type: FilterType::Rle,
             filter_options_size: 5,
             filter_options: FilterOptions::Compressor(CompressorOptions {
-                compressor_type: Compressor::Rle.value(),
+                compressor_type: Compressor::Rle,
                 compression_level: -1,
                 reinterpret_datatype: None,
             }),

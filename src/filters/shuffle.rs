@@ -32,7 +32,7 @@ pub const BITSHUFFLE_BLOCK_BYTES: usize = 8192;
 
 /// The codec of a BYTESHUFFLE or BITSHUFFLE filter.
 pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
-    match FilterType::from_value(filter.filter_type) {
+    match filter.filter_type.known() {
         Some(FilterType::Byteshuffle) => Ok(Box::new(Shuffle { bits: false })),
         Some(FilterType::Bitshuffle) => Ok(Box::new(Shuffle { bits: true })),
         other => Err(FilterError::new(
@@ -320,7 +320,7 @@ mod tests {
 
     fn filter(kind: FilterType) -> Filter {
         Filter {
-            filter_type: kind.value(),
+            filter_type: kind,
             filter_options_size: 0,
             filter_options: FilterOptions::NoOptions,
         }

@@ -42,8 +42,8 @@ pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
 pub struct Webp {
     /// Lossy encoding quality, 0 to 100.
     pub quality: f32,
-    /// `WebpInputFormat` value: 1 RGB, 2 BGR, 3 RGBA, 4 BGRA.
-    pub input_format: u8,
+    /// Layout of the pixels: RGB, BGR, RGBA or BGRA.
+    pub input_format: WebpInputFormat,
     /// Whether tiles are encoded lossless.
     pub lossless: bool,
     /// Rows of a tile.
@@ -98,21 +98,18 @@ impl Webp {
     }
 
     fn layout(&self) -> Result<Layout, FilterError> {
-        match WebpInputFormat::from_value(self.input_format) {
-            Some(WebpInputFormat::Rgb) => Ok(Layout::Rgb),
-            Some(WebpInputFormat::Bgr) => Ok(Layout::Bgr),
-            Some(WebpInputFormat::Rgba) => Ok(Layout::Rgba),
-            Some(WebpInputFormat::Bgra) => Ok(Layout::Bgra),
-            Some(WebpInputFormat::None) => Err(FilterError::new(
+        match self.input_format {
+            WebpInputFormat::Rgb => Ok(Layout::Rgb),
+            WebpInputFormat::Bgr => Ok(Layout::Bgr),
+            WebpInputFormat::Rgba => Ok(Layout::Rgba),
+            WebpInputFormat::Bgra => Ok(Layout::Bgra),
+            WebpInputFormat::None => Err(FilterError::new(
                 NAME,
                 "Filter option TILEDB_FILTER_WEBP_FORMAT must be set",
             )),
-            None => Err(FilterError::new(
+            WebpInputFormat::Unknown(code) => Err(FilterError::new(
                 NAME,
-                format!(
-                    "Filter option TILEDB_FILTER_WEBP_FORMAT is invalid ({})",
-                    self.input_format
-                ),
+                format!("Filter option TILEDB_FILTER_WEBP_FORMAT is invalid ({code})"),
             )),
         }
     }
@@ -339,7 +336,7 @@ mod without_the_feature {
     fn running_the_filter_names_the_missing_feature() {
         let f = Webp {
             quality: 100.0,
-            input_format: WebpInputFormat::Rgb.value(),
+            input_format: WebpInputFormat::Rgb,
             lossless: true,
             y_extent: 1,
             x_extent: 3,
@@ -366,7 +363,7 @@ mod tests {
     fn webp(format: WebpInputFormat, lossless: bool, y: u16, x: u16) -> Webp {
         Webp {
             quality: 100.0,
-            input_format: format.value(),
+            input_format: format,
             lossless,
             y_extent: y,
             x_extent: x,

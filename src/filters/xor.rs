@@ -152,7 +152,7 @@ mod tests {
 
     fn xor_filter() -> Filter {
         Filter {
-            filter_type: FilterType::Xor.value(),
+            filter_type: FilterType::Xor,
             filter_options_size: 0,
             filter_options: FilterOptions::NoOptions,
         }

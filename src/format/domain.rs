@@ -13,8 +13,8 @@ impl Domain {
                 if d.cell_val_num == Some(u32::MAX) {
                     0
                 } else {
-                    let code = d.datatype.or(self.domain_datatype).unwrap_or(u8::MAX);
-                    rt::datatype_size(code)
+                    let datatype = d.datatype.or(self.domain_datatype);
+                    datatype.map_or(0, rt::datatype_size)
                 }
             })
             .collect()

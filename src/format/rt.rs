@@ -167,10 +167,10 @@ pub fn pick<T>(cond: bool, a: T, b: T) -> T {
     }
 }
 
-/// Width in bytes of one value of a datatype code; 0 for a code the format
+/// Width in bytes of one value of a datatype; 0 for a code the format
 /// does not define (the semantic layer reports those).
-pub fn datatype_size(code: u8) -> u64 {
-    super::Datatype::from_value(code).map_or(0, |d| d.size())
+pub fn datatype_size(datatype: super::Datatype) -> u64 {
+    datatype.size()
 }
 
 /// [`bytes`] for a field behind a version gate or condition.

@@ -8,9 +8,12 @@ use crate::error::{Error, Result};
 
 pub use super::version::MAX_FORMAT_VERSION;
 
-/// The datatype of a dimension (before version 5, the domain's), as its code.
-pub fn dimension_datatype(s: &ArraySchema, d: &Dimension) -> u8 {
-    d.datatype.or(s.domain.domain_datatype).unwrap_or(u8::MAX)
+/// The datatype of a dimension (before version 5, the domain's);
+/// `Unknown(255)` when the schema has neither.
+pub fn dimension_datatype(s: &ArraySchema, d: &Dimension) -> Datatype {
+    d.datatype
+        .or(s.domain.domain_datatype)
+        .unwrap_or(Datatype::Unknown(u8::MAX))
 }
 
 /// The values of an enumeration, each as its bytes: fixed-size values of
@@ -19,8 +22,12 @@ pub fn dimension_datatype(s: &ArraySchema, d: &Dimension) -> u8 {
 /// damaged file gives an error, not a panic.
 pub fn enumeration_values<'a>(e: &'a Enumeration, path: &Path) -> Result<Vec<&'a [u8]>> {
     let bad = |field: &str, what: String| Error::decode(path, 0, "Enumeration", field, what);
-    let dt = Datatype::from_value(e.datatype)
-        .ok_or_else(|| bad("datatype", format!("{} is not a datatype", e.datatype)))?;
+    let dt = e.datatype.known().ok_or_else(|| {
+        bad(
+            "datatype",
+            format!("{} is not a datatype", e.datatype.value()),
+        )
+    })?;
     let data = e.data.as_slice();
     if e.cell_val_num == u32::MAX {
         let raw = e.offsets.as_deref().unwrap_or_default();

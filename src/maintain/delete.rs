@@ -101,7 +101,7 @@ pub fn delete_cells(
     };
     let reader = ArrayReader::open(array, &read_opts)?;
     let schema = &reader.schema;
-    if schema.array_type != ArrayType::Sparse.value() {
+    if schema.array_type != ArrayType::Sparse {
         return Err(refused(
             array,
             "deletes are only supported for sparse arrays (the engine refuses them on dense arrays)",
@@ -202,7 +202,7 @@ fn empty_set(node: &ConditionNode) -> Option<String> {
         ConditionNodeBody::Expression(e) => e.children.iter().find_map(empty_set),
         ConditionNodeBody::Value(v) => {
             let set = matches!(
-                QueryConditionOp::from_value(v.op),
+                v.op.known(),
                 Some(QueryConditionOp::In | QueryConditionOp::NotIn)
             );
             (set && v.value.is_empty()).then(|| String::from_utf8_lossy(&v.field_name).into_owned())

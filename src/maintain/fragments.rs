@@ -400,7 +400,7 @@ fn consolidate(
     let names: std::collections::HashSet<&str> = run.iter().map(|f| f.name.name.as_str()).collect();
 
     let reader = ArrayReader::open(array, &ropts)?;
-    let dense = reader.schema.array_type == ArrayType::Dense.value();
+    let dense = reader.schema.array_type == ArrayType::Dense;
     let wopts = WriteOptions {
         timestamp_range: Some((t1, t2)),
         encryption_key: opts.encryption_key,

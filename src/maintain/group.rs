@@ -296,7 +296,7 @@ pub fn add_members(
         let gm = GroupMember {
             name: m.name.clone(),
             uri,
-            object_type: ty.value(),
+            object_type: ty,
             relative: m.relative,
         };
         if let Some(old) = current.iter().find(|c| key(c) == key(&gm)) {

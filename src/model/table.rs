@@ -50,9 +50,15 @@ fn bad(path: &Path, table: &str, field: &str, what: impl Into<String>) -> Error 
     Error::decode(path, 0, table, field, what)
 }
 
-fn datatype(code: u8, path: &Path, table: &str, field: &str) -> Result<Datatype> {
-    Datatype::from_value(code)
-        .ok_or_else(|| bad(path, table, field, format!("{code} is not a datatype")))
+fn datatype(code: Datatype, path: &Path, table: &str, field: &str) -> Result<Datatype> {
+    code.known().ok_or_else(|| {
+        bad(
+            path,
+            table,
+            field,
+            format!("{} is not a datatype", code.value()),
+        )
+    })
 }
 
 fn cell_val_num(n: u32, path: &Path, table: &str) -> Result<CellValNum> {
@@ -66,32 +72,12 @@ fn cell_val_num(n: u32, path: &Path, table: &str) -> Result<CellValNum> {
     })
 }
 
-fn layout(code: u8, path: &Path, field: &str) -> Result<Layout> {
-    format::Layout::from_value(code)
-        .map(Layout::from)
-        .ok_or_else(|| {
-            bad(
-                path,
-                "ArraySchema",
-                field,
-                format!("{code} is not a layout"),
-            )
-        })
-}
-
 impl Filter {
     /// A filter from its table. DELTA and DOUBLE_DELTA without a reinterpret
     /// datatype (versions before the option) reinterpret as ANY, as the
     /// engine reads them.
     pub fn from_table(f: &format::Filter, path: &Path) -> Result<Filter> {
-        let t = FilterType::from_value(f.filter_type).ok_or_else(|| {
-            bad(
-                path,
-                "Filter",
-                "filter_type",
-                format!("{} is not a filter type", f.filter_type),
-            )
-        })?;
+        let t = f.filter_type;
         let options = |what: &str| {
             bad(
                 path,
@@ -161,7 +147,7 @@ impl Filter {
                             path,
                             "WebpOptions",
                             "input_format",
-                            format!("{} is not a WEBP input format", o.input_format),
+                            format!("{} is not a WEBP input format", o.input_format.value()),
                         )
                     })?,
                     lossless: o.lossless != 0,
@@ -174,6 +160,14 @@ impl Filter {
                     "Filter",
                     "filter_type",
                     "filter type 17 is rejected by the engine",
+                ))
+            }
+            FilterType::Unknown(code) => {
+                return Err(bad(
+                    path,
+                    "Filter",
+                    "filter_type",
+                    format!("{code} is not a filter type"),
                 ))
             }
         })
@@ -214,28 +208,29 @@ impl Filter {
         webp_extents: (u16, u16),
         field: &str,
     ) -> Result<format::Filter, ModelError> {
-        let compressor = |compressor_type: u8, level: i32| {
+        let compressor = |compressor_type: format::Compressor, level: i32| {
             FilterOptions::Compressor(format::CompressorOptions {
                 compressor_type,
                 compression_level: level,
                 reinterpret_datatype: None,
             })
         };
-        let delta = |compressor_type: u8, level: i32, r: Option<Datatype>, since: u32| {
-            let r = r.unwrap_or(Datatype::Any);
-            if version < since && r != Datatype::Any {
-                return Err(err(
-                    field,
-                    format!("a reinterpret datatype needs format version {since} or later"),
-                ));
-            }
-            let reinterpret_datatype = (version >= since).then_some(r.value());
-            Ok(FilterOptions::Compressor(format::CompressorOptions {
-                compressor_type,
-                compression_level: level,
-                reinterpret_datatype,
-            }))
-        };
+        let delta =
+            |compressor_type: format::Compressor, level: i32, r: Option<Datatype>, since: u32| {
+                let r = r.unwrap_or(Datatype::Any);
+                if version < since && r != Datatype::Any {
+                    return Err(err(
+                        field,
+                        format!("a reinterpret datatype needs format version {since} or later"),
+                    ));
+                }
+                let reinterpret_datatype = (version >= since).then_some(r);
+                Ok(FilterOptions::Compressor(format::CompressorOptions {
+                    compressor_type,
+                    compression_level: level,
+                    reinterpret_datatype,
+                }))
+            };
         // The compressor byte is the engine's Compressor enum.
         let filter_options = match *self {
             Filter::None
@@ -245,14 +240,20 @@ impl Filter {
             | Filter::ChecksumSha256
             | Filter::Xor
             | Filter::Aes256Gcm => FilterOptions::NoOptions,
-            Filter::Gzip { level } => compressor(1, level),
-            Filter::Zstd { level } => compressor(2, level),
-            Filter::Lz4 { level } => compressor(3, level),
-            Filter::Rle { level } => compressor(4, level),
-            Filter::Bzip2 { level } => compressor(5, level),
-            Filter::DoubleDelta { level, reinterpret } => delta(6, level, reinterpret, 20)?,
-            Filter::Dictionary { level } => compressor(7, level),
-            Filter::Delta { level, reinterpret } => delta(8, level, reinterpret, 19)?,
+            Filter::Gzip { level } => compressor(format::Compressor::Gzip, level),
+            Filter::Zstd { level } => compressor(format::Compressor::Zstd, level),
+            Filter::Lz4 { level } => compressor(format::Compressor::Lz4, level),
+            Filter::Rle { level } => compressor(format::Compressor::Rle, level),
+            Filter::Bzip2 { level } => compressor(format::Compressor::Bzip2, level),
+            Filter::DoubleDelta { level, reinterpret } => {
+                delta(format::Compressor::DoubleDelta, level, reinterpret, 20)?
+            }
+            Filter::Dictionary { level } => {
+                compressor(format::Compressor::DictionaryEncoding, level)
+            }
+            Filter::Delta { level, reinterpret } => {
+                delta(format::Compressor::Delta, level, reinterpret, 19)?
+            }
             Filter::BitWidthReduction { max_window_size } => {
                 FilterOptions::BitWidthReduction(format::BitWidthReductionOptions {
                     max_window_size,
@@ -285,7 +286,7 @@ impl Filter {
         };
         // The options' size is their encoding's (the generated codec's).
         Ok(format::Filter {
-            filter_type: self.filter_type().value(),
+            filter_type: self.filter_type(),
             filter_options_size: format::encode(&filter_options).len() as u32,
             filter_options,
         })
@@ -293,20 +294,21 @@ impl Filter {
 }
 
 impl WebpFormat {
-    /// From the on-disk code.
-    pub fn from_code(code: u8) -> Option<WebpFormat> {
+    /// From the on-disk code; `None` for a code the format does not list.
+    pub fn from_code(code: format::WebpInputFormat) -> Option<WebpFormat> {
         use format::WebpInputFormat as W;
-        Some(match W::from_value(code)? {
+        Some(match code {
             W::None => WebpFormat::None,
             W::Rgb => WebpFormat::Rgb,
             W::Bgr => WebpFormat::Bgr,
             W::Rgba => WebpFormat::Rgba,
             W::Bgra => WebpFormat::Bgra,
+            W::Unknown(_) => return None,
         })
     }
 
     /// The on-disk code.
-    pub fn code(self) -> u8 {
+    pub fn code(self) -> format::WebpInputFormat {
         use format::WebpInputFormat as W;
         match self {
             WebpFormat::None => W::None,
@@ -315,32 +317,32 @@ impl WebpFormat {
             WebpFormat::Rgba => W::Rgba,
             WebpFormat::Bgra => W::Bgra,
         }
-        .value()
     }
 
     /// The format's name as the spec spells it (`RGB`, `NONE`...).
     pub fn name(self) -> &'static str {
-        format::WebpInputFormat::from_value(self.code()).map_or("NONE", |w| w.name())
+        self.code().name()
     }
 }
 
 impl DataOrder {
     /// From the on-disk code.
-    pub fn from_code(code: u8) -> Option<DataOrder> {
+    pub fn from_code(code: format::DataOrder) -> DataOrder {
         use format::DataOrder as D;
-        Some(match D::from_value(code)? {
+        match code {
             D::UnorderedData => DataOrder::Unordered,
             D::IncreasingData => DataOrder::Increasing,
             D::DecreasingData => DataOrder::Decreasing,
-        })
+        }
     }
 
     /// The on-disk code.
-    pub fn code(self) -> u8 {
+    pub fn code(self) -> format::DataOrder {
+        use format::DataOrder as D;
         match self {
-            DataOrder::Unordered => 0,
-            DataOrder::Increasing => 1,
-            DataOrder::Decreasing => 2,
+            DataOrder::Unordered => D::UnorderedData,
+            DataOrder::Increasing => D::IncreasingData,
+            DataOrder::Decreasing => D::DecreasingData,
         }
     }
 }
@@ -506,7 +508,7 @@ impl Enumeration {
             name: self.name.as_bytes().to_vec(),
             path_name_length: self.path_name.len() as u32,
             path_name: self.path_name.as_bytes().to_vec(),
-            datatype: self.datatype.value(),
+            datatype: self.datatype,
             cell_val_num: self.cell_val_num.to_raw(),
             ordered: u8::from(self.ordered),
             data_size: data.len() as u64,
@@ -526,14 +528,7 @@ impl DimensionLabel {
             uri: text(&l.uri),
             relative_uri: l.relative_uri != 0,
             attribute: text(&l.attribute_name),
-            order: DataOrder::from_code(l.label_order).ok_or_else(|| {
-                bad(
-                    path,
-                    table,
-                    "label_order",
-                    format!("{} is not a data order", l.label_order),
-                )
-            })?,
+            order: DataOrder::from_code(l.label_order),
             datatype: datatype(l.datatype, path, table, "datatype")?,
             cell_val_num: cell_val_num(l.cell_val_num, path, table)?,
             external: l.is_external != 0,
@@ -551,7 +546,7 @@ impl DimensionLabel {
             attribute_name_length: self.attribute.len() as u32,
             attribute_name: self.attribute.as_bytes().to_vec(),
             label_order: self.order.code(),
-            datatype: self.datatype.value(),
+            datatype: self.datatype,
             cell_val_num: self.cell_val_num.to_raw(),
             is_external: u8::from(self.external),
         }
@@ -572,7 +567,7 @@ pub(crate) fn ranges_from_mbr(
     dims.iter()
         .zip(&mbr.ranges)
         .map(|(d, r)| {
-            let dt = Datatype::from_value(dimension_datatype(s, d))?;
+            let dt = dimension_datatype(s, d).known()?;
             let var = d.cell_val_num == Some(u32::MAX);
             if var != r.min_length.is_some() {
                 return None;
@@ -591,11 +586,8 @@ fn current_domain(
     if c.empty != 0 {
         return Ok(CurrentDomain::Empty);
     }
-    match c
-        .current_domain_type
-        .map(format::CurrentDomainType::from_value)
-    {
-        Some(Some(format::CurrentDomainType::Ndrectangle)) => {}
+    match c.current_domain_type {
+        Some(format::CurrentDomainType::Ndrectangle) => {}
         _ => {
             return Err(bad(
                 path,
@@ -631,17 +623,9 @@ impl Schema {
         path: &Path,
     ) -> Result<Schema> {
         let table = "ArraySchema";
-        let array_type = match format::ArrayType::from_value(s.array_type) {
-            Some(format::ArrayType::Dense) => ArrayType::Dense,
-            Some(format::ArrayType::Sparse) => ArrayType::Sparse,
-            None => {
-                return Err(bad(
-                    path,
-                    table,
-                    "array_type",
-                    format!("{} is not an array type", s.array_type),
-                ))
-            }
+        let array_type = match s.array_type {
+            format::ArrayType::Dense => ArrayType::Dense,
+            format::ArrayType::Sparse => ArrayType::Sparse,
         };
         let dimensions = s
             .domain
@@ -686,8 +670,8 @@ impl Schema {
         Ok(Schema {
             version: s.array_version,
             array_type,
-            cell_order: layout(s.cell_order, path, "cell_order")?,
-            tile_order: layout(s.tile_order, path, "tile_order")?,
+            cell_order: Layout::from(s.cell_order),
+            tile_order: Layout::from(s.tile_order),
             capacity: s.capacity,
             allows_duplicates: s.allows_dups.unwrap_or(0) != 0,
             dimensions,
@@ -754,7 +738,7 @@ impl Schema {
                     "before format version 5 the dimensions have one datatype",
                 ));
             }
-            Some(dt.unwrap_or(Datatype::Int32).value())
+            Some(dt.unwrap_or(Datatype::Int32))
         };
         let mut dimensions = Vec::new();
         for (i, d) in self.dimensions.iter().enumerate() {
@@ -802,7 +786,7 @@ impl Schema {
             dimensions.push(format::Dimension {
                 name_length: d.name.len() as u32,
                 name: d.name.as_bytes().to_vec(),
-                datatype: at(5).then_some(d.datatype.value()),
+                datatype: at(5).then_some(d.datatype),
                 cell_val_num: at(5).then_some(d.cell_val_num.to_raw()),
                 filters: at(5).then_some(filters),
                 domain_size: at(5).then_some(domain.len() as u64),
@@ -827,14 +811,14 @@ impl Schema {
             attributes.push(format::Attribute {
                 name_length: a.name.len() as u32,
                 name: a.name.as_bytes().to_vec(),
-                datatype: a.datatype.value(),
+                datatype: a.datatype,
                 cell_val_num: a.cell_val_num.to_raw(),
                 filters: pipeline(&a.filters, version, webp, &field)?,
                 fill_value_size: at(6).then_some(a.fill_value.len() as u64),
                 fill_value: at(6).then(|| a.fill_value.clone()),
                 nullable: at(7).then_some(u8::from(a.nullable)),
                 fill_value_validity: at(7).then_some(u8::from(a.fill_value_valid)),
-                order: at(17).then_some(0),
+                order: at(17).then_some(format::DataOrder::UnorderedData),
                 enumeration_name_length: at(20).then_some(enumeration.len() as u32),
                 enumeration_name: at(20).then_some(enumeration),
             });
@@ -876,7 +860,7 @@ impl Schema {
                 Some(format::CurrentDomain {
                     version_number: 0,
                     empty: 0,
-                    current_domain_type: Some(format::CurrentDomainType::Ndrectangle.value()),
+                    current_domain_type: Some(format::CurrentDomainType::Ndrectangle),
                     ndrectangle: Some(format::Mbr {
                         ranges: ranges.iter().map(range_to_table).collect(),
                     }),
@@ -892,9 +876,9 @@ impl Schema {
         Ok(format::ArraySchema {
             array_version: version,
             allows_dups: at(5).then_some(u8::from(self.allows_duplicates)),
-            array_type: format::ArrayType::from(self.array_type).value(),
-            tile_order: format::Layout::from(self.tile_order).value(),
-            cell_order: format::Layout::from(self.cell_order).value(),
+            array_type: format::ArrayType::from(self.array_type),
+            tile_order: format::Layout::from(self.tile_order),
+            cell_order: format::Layout::from(self.cell_order),
             capacity: self.capacity,
             coords_filters: pipeline(&self.coords_filters, version, webp, "schema.coords_filters")?,
             offsets_filters: pipeline(

@@ -239,7 +239,7 @@ pub fn dimensions(reader: &ArrayReader) -> Vec<(String, Option<Datatype>)> {
         .map(|d| {
             (
                 String::from_utf8_lossy(&d.name).into_owned(),
-                Datatype::from_value(crate::array::schema::dimension_datatype(&reader.schema, d)),
+                crate::array::schema::dimension_datatype(&reader.schema, d).known(),
             )
         })
         .collect()

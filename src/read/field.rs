@@ -482,10 +482,20 @@ pub fn read_zipped_coords(frag: &Fragment, opts: &ReadOptions) -> Result<Vec<Fie
     let cell = width * dim_num;
     // `CompressionFilter`s: GZIP, ZSTD, LZ4, RLE, BZIP2, DOUBLE_DELTA,
     // DICTIONARY, DELTA.
-    let compressed = field
-        .filters
-        .iter()
-        .any(|f| matches!(f.filter_type, 1..=6 | 14 | 19));
+    let compressed = field.filters.iter().any(|f| {
+        use crate::format::FilterType as F;
+        matches!(
+            f.filter_type,
+            F::Gzip
+                | F::Zstd
+                | F::Lz4
+                | F::Rle
+                | F::Bzip2
+                | F::DoubleDelta
+                | F::Dictionary
+                | F::Delta
+        )
+    });
     let stored_zipped = !has_split_coordinate_tiles(frag.version()) && !compressed;
     let mut out = vec![FieldData::default(); dim_num];
     for tile in read_field_tiles(frag, &field, opts)? {

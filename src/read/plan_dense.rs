@@ -10,7 +10,7 @@ use super::reader_state::*;
 use crate::array::fragment::Fragment;
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
-use crate::format::{Datatype, Layout};
+use crate::format::Datatype;
 
 /// A dense read planned.
 pub(super) struct DensePlan<'a> {
@@ -32,8 +32,7 @@ impl ArrayReader {
             .dimensions
             .iter()
             .map(|d| {
-                let dt =
-                    Datatype::from_value(crate::array::schema::dimension_datatype(&self.schema, d));
+                let dt = crate::array::schema::dimension_datatype(&self.schema, d).known();
                 let w = d.domain.len() / 2;
                 let r = dt.and_then(|dt| {
                     Some((
@@ -111,8 +110,8 @@ impl ArrayReader {
             lo: ranges.iter().map(|r| r.1).collect(),
             hi: ranges.iter().map(|r| r.2).collect(),
             ext: ranges.iter().map(|r| r.3).collect(),
-            tile_layout: Layout::from_value(self.schema.tile_order),
-            cell_layout: Layout::from_value(self.schema.cell_order),
+            tile_layout: Some(self.schema.tile_order),
+            cell_layout: Some(self.schema.cell_order),
         };
         let neds: Vec<Vec<(i128, i128)>> = frags.iter().map(|f| f.ned.clone()).collect();
         let current = self.current_domain_ints()?;

@@ -53,7 +53,7 @@ impl ArrayReader {
         let schema =
             crate::array::schema::read_schema_file(&dir.storage.open(&schema_path)?, opts)?;
         if let Some((s, e)) = range {
-            let dense = schema.array_type == ArrayType::Dense.value();
+            let dense = schema.array_type == ArrayType::Dense;
             // Dense arrays and old fragments: whole fragments inside the range;
             // sparse fragments from version 15: any overlap (cells are then
             // filtered by their timestamps).
@@ -154,7 +154,7 @@ impl ArrayReader {
     pub fn batches<'a>(&'a self, q: &Query) -> Result<Batches<'a>> {
         let size = q.batch_cells.unwrap_or(Query::DEFAULT_BATCH_CELLS).max(1);
         let budget = q.memory_budget.unwrap_or(Query::DEFAULT_MEMORY_BUDGET);
-        if self.schema.array_type == ArrayType::Dense.value() {
+        if self.schema.array_type == ArrayType::Dense {
             let plan = self.dense_plan(q)?;
             let per_cell = Self::dense_cell_bytes(&plan, true).max(1);
             // Half the budget for the batch, the rest for tiles being decoded.
@@ -286,7 +286,7 @@ impl ArrayReader {
 
     /// Reads the cells the query asks for.
     pub fn read(&self, q: &Query) -> Result<Cells> {
-        if self.schema.array_type == ArrayType::Dense.value() {
+        if self.schema.array_type == ArrayType::Dense {
             self.read_dense(q)
         } else {
             self.read_sparse(q)

@@ -13,12 +13,12 @@ use super::error::{WriteError, WriteResult};
 /// The filter of the engine's generic tiles: GZIP, level 1.
 pub fn generic_tile_filter() -> Filter {
     let options = FilterOptions::Compressor(CompressorOptions {
-        compressor_type: crate::format::Compressor::Gzip.value(),
+        compressor_type: crate::format::Compressor::Gzip,
         compression_level: 1,
         reinterpret_datatype: None,
     });
     Filter {
-        filter_type: FilterType::Gzip.value(),
+        filter_type: FilterType::Gzip,
         filter_options_size: encode(&options).len() as u32,
         filter_options: options,
     }
@@ -28,7 +28,7 @@ pub fn generic_tile_filter() -> Filter {
 /// pipeline: no options.
 fn encryption_filter() -> Filter {
     Filter {
-        filter_type: FilterType::Aes256Gcm.value(),
+        filter_type: FilterType::Aes256Gcm,
         filter_options_size: 0,
         filter_options: FilterOptions::NoOptions,
     }

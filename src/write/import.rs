@@ -404,7 +404,7 @@ pub(crate) fn in_fields(schema: &ArraySchema) -> WriteResult<Vec<InField>> {
     let mut out = Vec::new();
     for (j, d) in schema.domain.dimensions.iter().enumerate() {
         let name = String::from_utf8_lossy(&d.name).into_owned();
-        let dt = Datatype::from_value(dimension_datatype(schema, d)).ok_or_else(|| {
+        let dt = dimension_datatype(schema, d).known().ok_or_else(|| {
             WriteError::Unsupported(format!("dimension {name:?}: unknown datatype"))
         })?;
         let o = &order.dims[j];
@@ -741,7 +741,7 @@ fn run_import<S: CellSource>(
     let n_dim = schema.domain.dimensions.len();
     let batch_cells = opts.batch.unwrap_or(1 << 16).max(1);
     let mut records = make(&fields)?;
-    if schema.array_type == ArrayType::Sparse.value() {
+    if schema.array_type == ArrayType::Sparse {
         let mut writer: Option<FragmentWriter> = None;
         let refs: Vec<&InField> = fields.iter().collect();
         let mut batch = Batch::new(&refs);

@@ -153,7 +153,7 @@ pub fn put_metadata_with(
             key_length: key.len() as u32,
             key: key.as_bytes().to_vec(),
             deletion: 0,
-            value_type: Some(datatype.value()),
+            value_type: Some(datatype),
             num_values: Some(num),
             value: Some(value.to_vec()),
         },

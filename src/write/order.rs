@@ -91,8 +91,9 @@ impl GlobalOrder {
             .dimensions
             .iter()
             .map(|d| {
-                let dt =
-                    Datatype::from_value(dimension_datatype(schema, d)).unwrap_or(Datatype::Int32);
+                let dt = dimension_datatype(schema, d)
+                    .known()
+                    .unwrap_or(Datatype::Int32);
                 let var = d.cell_val_num == Some(u32::MAX);
                 let w = d.domain.len() / 2;
                 let (lo, hi) = if var || d.domain.is_empty() {
@@ -118,8 +119,8 @@ impl GlobalOrder {
         GlobalOrder {
             hilbert_bits: 63 / n,
             dims,
-            tile_order: Layout::from_value(schema.tile_order).unwrap_or(Layout::RowMajor),
-            cell_order: Layout::from_value(schema.cell_order).unwrap_or(Layout::RowMajor),
+            tile_order: schema.tile_order,
+            cell_order: schema.cell_order,
         }
     }
 

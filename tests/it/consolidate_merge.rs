@@ -50,7 +50,7 @@ fn is_sparse_with_fragments(path: &Path, key: Option<&str>) -> bool {
     let Ok(r) = ArrayReader::open(path, &write_support::read_options(key)) else {
         return false;
     };
-    r.schema.array_type == 1 && r.fragments.len() >= 2
+    r.schema.array_type == tiledb_codec::format::ArrayType::Sparse && r.fragments.len() >= 2
 }
 
 /// Consolidates copies of `array` by merging and by sorting; returns the
@@ -115,7 +115,7 @@ fn both_ways(
 /// duplicates, doubling them). `None`: not such a fixture.
 fn doubled(tmp: &TempDir, label: &str, array: &Path, key: Option<&str>) -> Option<PathBuf> {
     let r = ArrayReader::open(array, &write_support::read_options(key)).ok()?;
-    if r.schema.array_type != 1 {
+    if r.schema.array_type != tiledb_codec::format::ArrayType::Sparse {
         return None;
     }
     let last = r.fragments.last()?;

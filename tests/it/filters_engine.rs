@@ -135,8 +135,7 @@ fn every_single_fragment_fixture_decodes_to_the_engine_values() {
                 let ned = frag.non_empty_domain().unwrap().unwrap();
                 let r = ned[0].as_i128().unwrap();
                 let (lo, hi) = (r.start as i64, r.end as i64);
-                let dt =
-                    tiledb_codec::format::Datatype::from_value(dims[0].datatype.unwrap()).unwrap();
+                let dt = dims[0].datatype.unwrap().known().unwrap();
                 let dom_lo = value::cell(dt, &dims[0].domain[..dims[0].domain.len() / 2])
                     .as_i64()
                     .unwrap();

@@ -14,7 +14,7 @@ use tiledb_codec::ReadOptions;
 fn deterministic(filters: &[Filter]) -> bool {
     filters.iter().all(|f| {
         !matches!(
-            FilterType::from_value(f.filter_type),
+            f.filter_type.known(),
             Some(
                 FilterType::Gzip
                     | FilterType::Zstd

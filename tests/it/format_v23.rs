@@ -152,7 +152,7 @@ fn add_unknown_section(path: &Path) {
         sections.insert(
             0,
             OptionalSection {
-                identifier: UNKNOWN,
+                identifier: tiledb_codec::format::OptionalSectionIdentifier::from_raw(UNKNOWN),
                 data_size: 5,
                 data: b"later".to_vec(),
             },
@@ -235,7 +235,7 @@ fn sparse_v23_has_tile_global_order_bounds_behind_an_unknown_section() {
     let sections = footer0.optional_sections.as_ref().unwrap();
     assert_eq!(
         sections[0].identifier,
-        OptionalSectionIdentifier::TileGlobalOrderOffsets.value()
+        OptionalSectionIdentifier::TileGlobalOrderOffsets
     );
     // Two offsets per dimension, as the engine requires.
     assert_eq!(sections[0].data_size, 2 * 2 * 8);
@@ -253,7 +253,9 @@ fn sparse_v23_has_tile_global_order_bounds_behind_an_unknown_section() {
     let footer1 = footer(&f);
     assert_eq!(footer1.num_optional_sections, Some(2));
     assert_eq!(
-        footer1.optional_sections.as_ref().unwrap()[0].identifier,
+        footer1.optional_sections.as_ref().unwrap()[0]
+            .identifier
+            .value(),
         UNKNOWN
     );
     // The known section behind the unknown one still decodes, to the same offsets.

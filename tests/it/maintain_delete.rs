@@ -97,7 +97,7 @@ fn canonical_sets(node: &mut ConditionNode) {
         ConditionNodeBody::Expression(e) => e.children.iter_mut().for_each(canonical_sets),
         ConditionNodeBody::Value(v) => {
             if matches!(
-                QueryConditionOp::from_value(v.op),
+                v.op.known(),
                 Some(QueryConditionOp::In | QueryConditionOp::NotIn)
             ) {
                 let offs: Vec<usize> = v

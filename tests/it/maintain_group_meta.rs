@@ -182,7 +182,11 @@ fn our_members(g: &Path) -> Value {
             } else {
                 m.uri.clone()
             };
-            let ty = if m.object_type == 1 { "group" } else { "array" };
+            let ty = if m.object_type == tiledb_codec::format::ObjectType::Group {
+                "group"
+            } else {
+                "array"
+            };
             json!([m.name, uri, ty])
         })
         .collect();

@@ -39,10 +39,10 @@ use tiledb_codec::ReadOptions;
 /// GZIP at level 1, the filter the engine gives generic tiles.
 fn generic_tile_filter() -> Filter {
     Filter {
-        filter_type: FilterType::Gzip.value(),
+        filter_type: FilterType::Gzip,
         filter_options_size: 5,
         filter_options: FilterOptions::Compressor(CompressorOptions {
-            compressor_type: Compressor::Gzip.value(),
+            compressor_type: Compressor::Gzip,
             compression_level: 1,
             reinterpret_datatype: None,
         }),
@@ -214,7 +214,7 @@ fn schema_table(c: &Case) -> ArraySchema {
     let dimension = |name: &str| Dimension {
         name_length: name.len() as u32,
         name: name.as_bytes().to_vec(),
-        datatype: since(v, 5, Datatype::Int32.value()),
+        datatype: since(v, 5, Datatype::Int32),
         cell_val_num: since(v, 5, 1),
         filters: since(v, 5, pipeline(&[])),
         domain_size: since(v, 5, 8),
@@ -226,14 +226,14 @@ fn schema_table(c: &Case) -> ArraySchema {
         |name: &str, datatype: Datatype, cell_val_num: u32, fill: Vec<u8>, nullable| Attribute {
             name_length: name.len() as u32,
             name: name.as_bytes().to_vec(),
-            datatype: datatype.value(),
+            datatype,
             cell_val_num,
             filters: pipeline(&[]),
             fill_value_size: since(v, 6, fill.len() as u64),
             fill_value: since(v, 6, fill),
             nullable: since(v, 7, u8::from(nullable)),
             fill_value_validity: since(v, 7, 0),
-            order: since(v, 17, DataOrder::UnorderedData.value()),
+            order: since(v, 17, DataOrder::UnorderedData),
             enumeration_name_length: since(v, 20, 0),
             enumeration_name: since(v, 20, Vec::new()),
         };
@@ -245,15 +245,15 @@ fn schema_table(c: &Case) -> ArraySchema {
     ArraySchema {
         array_version: v,
         allows_dups: since(v, 5, 0),
-        array_type: array_type.value(),
-        tile_order: Layout::RowMajor.value(),
-        cell_order: Layout::RowMajor.value(),
+        array_type,
+        tile_order: Layout::RowMajor,
+        cell_order: Layout::RowMajor,
         capacity: c.capacity,
         coords_filters: pipeline(&c.coords_filters),
         offsets_filters: pipeline(&[]),
         validity_filters: since(v, 7, pipeline(&[])),
         domain: Domain {
-            domain_datatype: (v < 5).then_some(Datatype::Int32.value()),
+            domain_datatype: (v < 5).then_some(Datatype::Int32),
             num_dimensions: 2,
             dimensions: DIMS.iter().map(|d| dimension(d)).collect(),
         },
@@ -618,7 +618,7 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
     let rtree = RTree {
         dim_num: (v < 5).then_some(2),
         fanout: 10,
-        datatype: (v < 5).then_some(Datatype::Int32.value()),
+        datatype: (v < 5).then_some(Datatype::Int32),
         num_levels: levels.len() as u32,
         levels,
     };

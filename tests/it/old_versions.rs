@@ -192,7 +192,7 @@ fn dimension_table(version: u32, d: &Dim) -> Dimension {
     Dimension {
         name_length: d.name.len() as u32,
         name: d.name.as_bytes().to_vec(),
-        datatype: since(version, 5, d.datatype.value()),
+        datatype: since(version, 5, d.datatype),
         cell_val_num: since(version, 5, if d.var { u32::MAX } else { 1 }),
         filters: since(version, 5, pipeline()),
         domain_size: since(version, 5, d.domain.len() as u64),
@@ -206,14 +206,14 @@ fn attribute_table(version: u32, a: &Attr) -> Attribute {
     Attribute {
         name_length: a.name.len() as u32,
         name: a.name.as_bytes().to_vec(),
-        datatype: a.datatype.value(),
+        datatype: a.datatype,
         cell_val_num: a.cell_val_num,
         filters: pipeline(),
         fill_value_size: since(version, 6, a.fill.len() as u64),
         fill_value: since(version, 6, a.fill.clone()),
         nullable: since(version, 7, u8::from(a.nullable)),
         fill_value_validity: since(version, 7, 0),
-        order: since(version, 17, DataOrder::UnorderedData.value()),
+        order: since(version, 17, DataOrder::UnorderedData),
         enumeration_name_length: since(version, 20, 0),
         enumeration_name: since(version, 20, Vec::new()),
     }
@@ -229,15 +229,15 @@ fn schema_table(s: &Schema) -> ArraySchema {
     ArraySchema {
         array_version: v,
         allows_dups: since(v, 5, u8::from(s.allows_dups)),
-        array_type: array_type.value(),
-        tile_order: s.tile_order.value(),
-        cell_order: s.cell_order.value(),
+        array_type,
+        tile_order: s.tile_order,
+        cell_order: s.cell_order,
         capacity: s.capacity,
         coords_filters: pipeline(),
         offsets_filters: pipeline(),
         validity_filters: since(v, 7, pipeline()),
         domain: Domain {
-            domain_datatype: until(v, 5, s.dims[0].datatype.value()),
+            domain_datatype: until(v, 5, s.dims[0].datatype),
             num_dimensions: s.dims.len() as u32,
             dimensions: s.dims.iter().map(|d| dimension_table(v, d)).collect(),
         },
@@ -529,7 +529,7 @@ fn metadata_file(s: &Schema, schema_name: &str, f: &Frag) -> (Vec<u8>, Vec<u8>, 
     let rtree = RTree {
         dim_num: until(v, 5, d),
         fanout: 10,
-        datatype: until(v, 5, s.dims[0].datatype.value()),
+        datatype: until(v, 5, s.dims[0].datatype),
         num_levels: u32::from(!f.dense),
         levels: if f.dense {
             Vec::new()
@@ -924,7 +924,7 @@ fn v3_v4_sparse_with_computed_footer_size() {
     // The schema table itself: the domain carries the datatype, the
     // dimensions do not.
     let st = schema_table(&s);
-    assert_eq!(st.domain.domain_datatype, Some(Datatype::Int64.value()));
+    assert_eq!(st.domain.domain_datatype, Some(Datatype::Int64));
     assert!(st.domain.dimensions.iter().all(|d| d.datatype.is_none()));
 
     let v = inspect(t.path());
@@ -968,7 +968,10 @@ fn v3_v4_sparse_with_computed_footer_size() {
     assert_eq!(footer.tile_var_offsets.len(), 2);
     assert!(footer.file_validity_sizes.is_none());
     let rtree = fr.rtree(&ReadOptions::default()).unwrap().unwrap();
-    assert_eq!((rtree.dim_num, rtree.datatype), (Some(2), Some(1)));
+    assert_eq!(
+        (rtree.dim_num, rtree.datatype),
+        (Some(2), Some(tiledb_codec::format::Datatype::Int64))
+    );
     assert_eq!(rtree.levels[0].num_mbrs, 4);
     let offsets = fr
         .tile_offsets(2, &ReadOptions::default())
@@ -1740,7 +1743,8 @@ fn footers_of_every_version_round_trip() {
                     .collect();
                 table.num_optional_sections = Some(1);
                 table.optional_sections = Some(vec![OptionalSection {
-                    identifier: 0,
+                    identifier:
+                        tiledb_codec::format::OptionalSectionIdentifier::TileGlobalOrderOffsets,
                     data_size: data.len() as u32,
                     data,
                 }]);

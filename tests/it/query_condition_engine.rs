@@ -94,7 +94,7 @@ fn our_results(reader: &ArrayReader, cond: &str) -> Result<Vec<Value>, String> {
     let cells = reader.read(&Query::default()).map_err(|e| e.to_string())?;
     let keep = bound.evaluate(&cells).map_err(|e| e.to_string())?;
     assert_eq!(keep.len(), cells.len, "{cond}: one answer per cell");
-    let dense = reader.schema.array_type == ArrayType::Dense.value();
+    let dense = reader.schema.array_type == ArrayType::Dense;
     let mut out = Vec::new();
     for (i, k) in keep.iter().enumerate() {
         let mut row = cells.row(i);
@@ -104,7 +104,7 @@ fn our_results(reader: &ArrayReader, cond: &str) -> Result<Vec<Value>, String> {
             }
             for a in &reader.schema.attributes {
                 let name = String::from_utf8_lossy(&a.name).into_owned();
-                let dt = tiledb_codec::format::Datatype::from_value(a.datatype).unwrap();
+                let dt = a.datatype.known().unwrap();
                 let fill = match (&a.fill_value, a.nullable.unwrap_or(0)) {
                     (_, n) if n != 0 => Value::Null,
                     (Some(f), _) => tiledb_codec::value::cell(dt, f),

@@ -351,7 +351,7 @@ fn chunk_metadata(
 ) {
     use FilterType as F;
     let kind = filter.map_or(F::Aes256Gcm, |f| {
-        FilterType::from_value(f.filter_type).expect("a known filter")
+        f.filter_type.known().expect("a known filter")
     });
     match kind {
         F::None | F::Webp | F::Deprecated => {}
@@ -448,6 +448,7 @@ fn chunk_metadata(
         F::ScaleFloat => {
             rt::<FloatScaleChunkMetadata>(cov, at, md, (), false);
         }
+        F::Unknown(code) => panic!("filter type {code} is not in spec/"),
     }
 }
 
@@ -467,7 +468,7 @@ fn generic_tile(
     let persisted = &bytes[start..start + h.persisted_size as usize];
     let pipe = Pipe {
         filters: h.filter_pipeline.filters.clone(),
-        datatype: Datatype::from_value(h.datatype).unwrap_or(Datatype::Char),
+        datatype: h.datatype.known().unwrap_or(Datatype::Char),
         cell_size: h.cell_size,
         version: h.version_number,
         tile_version: h.version_number,
@@ -775,7 +776,7 @@ fn walk_fragment(
     let mut bounds = Vec::new();
     for s in footer.optional_sections.iter().flatten() {
         cov.note("OptionalSection", fv);
-        if s.identifier == OptionalSectionIdentifier::TileGlobalOrderOffsets.value() {
+        if s.identifier == OptionalSectionIdentifier::TileGlobalOrderOffsets {
             let num_dims = dims.len() as u64;
             let (b, _) = rt::<TileGlobalOrderBounds>(cov, &at, &s.data, (num_dims,), true);
             bounds.extend(b.min_offsets.iter().chain(&b.max_offsets).copied());

@@ -8,11 +8,11 @@ use std::path::Path;
 use tiledb_codec::format::{
     decode, decode_all, encode, AesPart, AesPartRef, BitWidthReductionOptions,
     BitWidthReductionOptionsRef, ChunkHeader, ChunkHeaderRef, CompressedPartMd,
-    CompressedPartMdRef, DoubleDeltaHeader, DoubleDeltaHeaderRef, FilterPipeline,
-    FloatScaleOptions, FloatScaleOptionsRef, FooterLength, FooterLengthRef, FragmentFooter,
-    GenericTileHeader, GenericTileHeaderRef, PositiveDeltaOptions, PositiveDeltaOptionsRef,
-    Range1D, RleRun, RleStringsChunkMetadata, RleStringsChunkMetadataRef, Tile, TileRef,
-    WebpOptions, WebpOptionsRef,
+    CompressedPartMdRef, Datatype, DoubleDeltaHeader, DoubleDeltaHeaderRef, EncryptionType,
+    FilterPipeline, FloatScaleOptions, FloatScaleOptionsRef, FooterLength, FooterLengthRef,
+    FragmentFooter, GenericTileHeader, GenericTileHeaderRef, PositiveDeltaOptions,
+    PositiveDeltaOptionsRef, Range1D, RleRun, RleStringsChunkMetadata, RleStringsChunkMetadataRef,
+    Tile, TileRef, WebpInputFormat, WebpOptions, WebpOptionsRef,
 };
 
 /// Encodes `$value` with binrw and checks it against `$table::SIZE` and the
@@ -152,7 +152,7 @@ fn fixed_size_records_match_their_binrw_encoding() {
         WebpOptionsRef,
         WebpOptions {
             quality: 80.0,
-            input_format: 2,
+            input_format: WebpInputFormat::Bgr,
             lossless: 1,
             y_extent: 300,
             x_extent: 0x0102,
@@ -173,9 +173,9 @@ fn the_generic_tile_header_view_reads_the_fixed_fields_in_place() {
         version_number: 22,
         persisted_size: 0x0102_0304_0506,
         tile_size: 99,
-        datatype: 4,
+        datatype: Datatype::Char,
         cell_size: 8,
-        encryption_type: 0,
+        encryption_type: EncryptionType::NoEncryption,
         filter_pipeline_size: encode(&pipeline).len() as u32,
         filter_pipeline: pipeline.clone(),
     };

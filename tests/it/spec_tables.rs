@@ -132,13 +132,16 @@ fn filter_pipeline_delta_before_and_after_19() {
         let p: FilterPipeline = roundtrip(&w.bytes(), (version,));
         assert_eq!(p.max_chunk_size, 4096);
         assert_eq!(p.num_filters, 2);
-        assert_eq!(p.filters[0].filter_type, FilterType::Delta.value());
+        assert_eq!(p.filters[0].filter_type, FilterType::Delta);
         let FilterOptions::Compressor(c) = &p.filters[0].filter_options else {
             panic!("not compressor options: {:?}", p.filters[0].filter_options)
         };
-        assert_eq!(c.compressor_type, Compressor::Delta.value());
+        assert_eq!(c.compressor_type, Compressor::Delta);
         assert_eq!(c.compression_level, -1);
-        assert_eq!(c.reinterpret_datatype, with_reinterpret.then_some(1));
+        assert_eq!(
+            c.reinterpret_datatype,
+            with_reinterpret.then_some(tiledb_codec::format::Datatype::Int64)
+        );
         assert_eq!(p.filters[1].filter_options, FilterOptions::NoOptions);
     }
 }
@@ -157,7 +160,10 @@ fn filter_pipeline_double_delta_gate_is_20() {
         let FilterOptions::Compressor(c) = &p.filters[0].filter_options else {
             panic!()
         };
-        assert_eq!(c.reinterpret_datatype, with_reinterpret.then_some(0));
+        assert_eq!(
+            c.reinterpret_datatype,
+            with_reinterpret.then_some(tiledb_codec::format::Datatype::Int32)
+        );
     }
 }
 
@@ -199,7 +205,13 @@ fn filter_pipeline_other_options() {
             o.y_extent,
             o.x_extent
         ),
-        (90.0, 3, 1, 480, 640)
+        (
+            90.0,
+            tiledb_codec::format::WebpInputFormat::Rgba,
+            1,
+            480,
+            640
+        )
     );
 }
 
@@ -215,14 +227,11 @@ fn generic_tile_header_and_tile() {
     assert_eq!(h.version_number, 23);
     assert_eq!(h.persisted_size, 28);
     assert_eq!(h.tile_size, 5);
-    assert_eq!(h.datatype, Datatype::Char.value());
+    assert_eq!(h.datatype, Datatype::Char);
     assert_eq!(h.cell_size, 1);
-    assert_eq!(h.encryption_type, EncryptionType::NoEncryption.value());
+    assert_eq!(h.encryption_type, EncryptionType::NoEncryption);
     assert_eq!(h.filter_pipeline_size, 18);
-    assert_eq!(
-        h.filter_pipeline.filters[0].filter_type,
-        FilterType::Gzip.value()
-    );
+    assert_eq!(h.filter_pipeline.filters[0].filter_type, FilterType::Gzip);
 
     let mut t = W::new();
     t.u64(2);
@@ -322,10 +331,10 @@ fn array_schema_v4_domain_datatype() {
     let s: ArraySchema = roundtrip(&schema_bytes(4), ());
     assert_eq!(s.array_version, 4);
     assert_eq!(s.allows_dups, None);
-    assert_eq!(s.array_type, ArrayType::Sparse.value());
+    assert_eq!(s.array_type, ArrayType::Sparse);
     assert_eq!(s.capacity, 10_000);
     assert_eq!(s.validity_filters, None);
-    assert_eq!(s.domain.domain_datatype, Some(Datatype::Int64.value()));
+    assert_eq!(s.domain.domain_datatype, Some(Datatype::Int64));
     let d = &s.domain.dimensions[0];
     assert_eq!(d.name, b"d1");
     assert_eq!(
@@ -355,7 +364,7 @@ fn array_schema_v7() {
     assert_eq!(s.domain.domain_datatype, None);
     assert_eq!(s.domain.num_dimensions, 2);
     let d2 = &s.domain.dimensions[1];
-    assert_eq!(d2.datatype, Some(Datatype::StringAscii.value()));
+    assert_eq!(d2.datatype, Some(Datatype::StringAscii));
     assert_eq!(d2.cell_val_num, Some(u32::MAX));
     assert_eq!(d2.domain_size, Some(0));
     assert!(d2.tile_extent.is_empty());
@@ -371,10 +380,7 @@ fn array_schema_v7() {
 #[test]
 fn array_schema_v17_order() {
     let s: ArraySchema = roundtrip(&schema_bytes(17), ());
-    assert_eq!(
-        s.attributes[0].order,
-        Some(DataOrder::IncreasingData.value())
-    );
+    assert_eq!(s.attributes[0].order, Some(DataOrder::IncreasingData));
     assert_eq!(s.attributes[0].enumeration_name, None);
     assert_eq!(s.num_labels, None);
 }
@@ -389,13 +395,16 @@ fn array_schema_v20_enumerations_and_labels() {
     let FilterOptions::Compressor(c) = &s.attributes[0].filters.filters[0].filter_options else {
         panic!()
     };
-    assert_eq!(c.reinterpret_datatype, Some(0));
+    assert_eq!(
+        c.reinterpret_datatype,
+        Some(tiledb_codec::format::Datatype::Int32)
+    );
     let labels = s.labels.as_ref().unwrap();
     assert_eq!(labels[0].name, b"lbl");
     assert_eq!(labels[0].uri, b"__labels/l0");
     assert_eq!(labels[0].attribute_name, b"label");
-    assert_eq!(labels[0].label_order, DataOrder::DecreasingData.value());
-    assert_eq!(labels[0].datatype, Datatype::Float64.value());
+    assert_eq!(labels[0].label_order, DataOrder::DecreasingData);
+    assert_eq!(labels[0].datatype, Datatype::Float64);
     let e = &s.enumerations.as_ref().unwrap()[0];
     assert_eq!(e.name, b"colors");
     assert_eq!(e.filename, b"__0123456789abcdef0123456789abcdef_0");
@@ -408,10 +417,7 @@ fn array_schema_v22_current_domain_with_var_dimension() {
     let cd = s.current_domain.as_ref().unwrap();
     assert_eq!(cd.version_number, 0);
     assert_eq!(cd.empty, 0);
-    assert_eq!(
-        cd.current_domain_type,
-        Some(CurrentDomainType::Ndrectangle.value())
-    );
+    assert_eq!(cd.current_domain_type, Some(CurrentDomainType::Ndrectangle));
     let r = &cd.ndrectangle.as_ref().unwrap().ranges;
     assert_eq!(r[0].range_length, None);
     assert_eq!(
@@ -673,15 +679,12 @@ fn footer_v23_optional_sections() {
     assert_eq!(sections.len(), 2);
     assert_eq!(
         sections[0].identifier,
-        OptionalSectionIdentifier::TileGlobalOrderOffsets.value()
+        OptionalSectionIdentifier::TileGlobalOrderOffsets
     );
     assert_eq!(sections[0].data_size, 32);
     let b: TileGlobalOrderBounds = roundtrip(&sections[0].data, (2,));
     assert_eq!((b.min_offsets, b.max_offsets), (vec![10, 11], vec![20, 21]));
-    assert_eq!(
-        OptionalSectionIdentifier::from_value(sections[1].identifier),
-        None
-    );
+    assert_eq!(sections[1].identifier.known(), None);
     assert_eq!(sections[1].data, [1, 2, 3]);
 
     let empty = FooterShape::new(23, &[8], 1);
@@ -721,7 +724,7 @@ fn rtree_v4() {
     let t: RTree = roundtrip(&w.bytes(), (4, dims(&[4, 4])));
     assert_eq!(
         (t.dim_num, t.fanout, t.datatype, t.num_levels),
-        (Some(2), 10, Some(0), 2)
+        (Some(2), 10, Some(tiledb_codec::format::Datatype::Int32), 2)
     );
     assert_eq!(t.levels[0].num_mbrs, 1);
     assert_eq!(t.levels[1].mbrs.len(), 2);
@@ -1041,13 +1044,16 @@ fn delete_condition_tree() {
     let ConditionNodeBody::Expression(e) = &n.body else {
         panic!("{n:?}")
     };
-    assert_eq!((e.combination_op, e.num_children), (0, 2));
+    assert_eq!(
+        (e.combination_op, e.num_children),
+        (QueryConditionCombinationOp::And, 2)
+    );
     let ConditionNodeBody::Value(lt) = &e.children[0].body else {
         panic!()
     };
     assert_eq!(
         (lt.op, lt.field_name.as_slice(), lt.offsets_size),
-        (0, &b"a"[..], None)
+        (QueryConditionOp::Lt, &b"a"[..], None)
     );
     let ConditionNodeBody::Value(inn) = &e.children[1].body else {
         panic!()
@@ -1065,7 +1071,7 @@ fn update_commit() {
     w.str64("s").u64(0);
     let u: UpdateCommit = roundtrip(&w.bytes(), ());
     assert!(
-        matches!(&u.condition.body, ConditionNodeBody::Value(v) if v.op == QueryConditionOp::Ge.value())
+        matches!(&u.condition.body, ConditionNodeBody::Value(v) if v.op == QueryConditionOp::Ge)
     );
     assert_eq!(u.num_values, 2);
     assert_eq!(u.values[0].field_name, b"a");

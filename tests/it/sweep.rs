@@ -612,15 +612,15 @@ fn regression_fill_value_of_huge_cells() {
     let schema = ArraySchema {
         array_version: 4,
         allows_dups: None,
-        array_type: 0,
-        tile_order: 0,
-        cell_order: 0,
+        array_type: tiledb_codec::format::ArrayType::Dense,
+        tile_order: tiledb_codec::format::Layout::RowMajor,
+        cell_order: tiledb_codec::format::Layout::RowMajor,
         capacity: 10000,
         coords_filters: none(),
         offsets_filters: none(),
         validity_filters: None,
         domain: Domain {
-            domain_datatype: Some(Datatype::Int32.value()),
+            domain_datatype: Some(Datatype::Int32),
             num_dimensions: 1,
             dimensions: vec![Dimension {
                 name_length: 1,
@@ -638,7 +638,7 @@ fn regression_fill_value_of_huge_cells() {
         attributes: vec![Attribute {
             name_length: 1,
             name: b"a".to_vec(),
-            datatype: Datatype::Int64.value(),
+            datatype: Datatype::Int64,
             cell_val_num: 1 << 27,
             filters: none(),
             fill_value_size: None,

@@ -35,7 +35,7 @@ fn check(path: &Path) -> usize {
 
     let dims = &frag.schema.domain.dimensions;
     assert_eq!(dims.len(), 2);
-    let dt = tiledb_codec::format::Datatype::from_value(dims[0].datatype.unwrap()).unwrap();
+    let dt = dims[0].datatype.unwrap().known().unwrap();
     let extent =
         |d: &tiledb_codec::format::Dimension| value::cell(dt, &d.tile_extent).as_u64().unwrap();
     let (ty, tx) = (extent(&dims[0]), extent(&dims[1]));

@@ -69,9 +69,11 @@ impl ChangeArgs {
     }
 }
 
-fn type_name(code: u8) -> String {
-    ObjectType::from_value(code)
-        .map_or_else(|| format!("type {code}"), |t| t.name().to_ascii_lowercase())
+fn type_name(ty: ObjectType) -> String {
+    match ty {
+        ObjectType::Unknown(code) => format!("type {code}"),
+        t => t.name().to_ascii_lowercase(),
+    }
 }
 
 fn describe(m: &GroupMember) -> String {

@@ -381,10 +381,9 @@ fn run_export(
                 .dimensions
                 .iter()
                 .map(|d| {
-                    let dt = tiledb_codec::format::Datatype::from_value(
-                        tiledb_codec::array::schema::dimension_datatype(&reader.schema, d),
-                    )
-                    .unwrap_or(tiledb_codec::format::Datatype::Int64);
+                    let dt = tiledb_codec::array::schema::dimension_datatype(&reader.schema, d)
+                        .known()
+                        .unwrap_or(tiledb_codec::format::Datatype::Int64);
                     (String::from_utf8_lossy(&d.name).into_owned(), dt)
                 })
                 .collect::<Vec<_>>();

@@ -223,7 +223,7 @@ pub fn parse_filter(v: &Json, field: &str) -> Parsed<Filter> {
                     format::WebpInputFormat::ALL
                         .iter()
                         .find(|f| f.name() == n)
-                        .and_then(|f| WebpFormat::from_code(f.value()))
+                        .and_then(|f| WebpFormat::from_code(*f))
                         .ok_or_else(|| {
                             err(
                                 &format!("{field}.input_format"),
@@ -248,6 +248,8 @@ pub fn parse_filter(v: &Json, field: &str) -> Parsed<Filter> {
             ))
         }
         FilterType::Deprecated => return Err(err(&tf, "filter type 17 is rejected by the engine")),
+        // FilterType::ALL lists the known types only.
+        FilterType::Unknown(code) => return Err(err(&tf, format!("{code} is not a filter type"))),
     };
     check_keys(m, field, keys)?;
     Ok(filter)

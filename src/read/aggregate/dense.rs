@@ -50,7 +50,7 @@ pub(super) fn dense_aggregate(
     let mut md_tiles: HashMap<String, HashSet<Vec<i128>>> = HashMap::new();
     let mut need_read = region.is_none();
     let want = needs(targets);
-    let col_major = Layout::from_value(reader.schema.tile_order) == Some(Layout::ColMajor);
+    let col_major = reader.schema.tile_order == Layout::ColMajor;
     // A space tile's place in the tile order, as a key that sorts so.
     let tile_key = |tc: &[i128]| -> Vec<i128> {
         if col_major {
@@ -69,7 +69,7 @@ pub(super) fn dense_aggregate(
     // part. A part's
     // key: the tile's, the slab's place in the tile, the fragment (newest
     // first), the cell (by cell only); `part_len` long.
-    let cells_col_major = Layout::from_value(reader.schema.cell_order) == Some(Layout::ColMajor);
+    let cells_col_major = reader.schema.cell_order == Layout::ColMajor;
     let by_cell = cells_col_major && dims.len() > 1;
     let part_len = 2 * dims.len() + 2;
     if let (Some(region), None) = (&region, bound) {

@@ -156,7 +156,7 @@ pub fn aggregate_with_stats(
         skip_tiles: None,
         skip_coordinates: false,
     };
-    let dense = reader.schema.array_type == ArrayType::Dense.value();
+    let dense = reader.schema.array_type == ArrayType::Dense;
     let stats = if dense {
         dense_aggregate(reader, &dims, &plan, inner, bound.as_ref(), &mut targets)?
     } else {

@@ -84,7 +84,7 @@ pub(super) struct Plan {
 impl Plan {
     pub(super) fn new(reader: &ArrayReader, q: &Query, dims: &[Dim]) -> Result<Plan> {
         let root = &reader.dir.root;
-        let dense = reader.schema.array_type == ArrayType::Dense.value();
+        let dense = reader.schema.array_type == ArrayType::Dense;
         for (name, rs) in &q.ranges {
             let d = dims
                 .iter()

@@ -64,7 +64,7 @@ impl Binder<'_> {
                 format!("unknown field {}", f.name)
             })
         })?;
-        if info.is_dimension && schema.array_type == ArrayType::Dense.value() {
+        if info.is_dimension && schema.array_type == ArrayType::Dense {
             // TileDB-Py refuses these (`get_variable_from_node`).
             return Err(self.err(format!(
                 "{} is a dimension of a dense array; conditions on dimensions need a sparse array",
@@ -141,7 +141,7 @@ impl Binder<'_> {
             .into_iter()
             .map(<[u8]>::to_vec)
             .collect();
-        let datatype = Datatype::from_value(e.datatype).ok_or_else(|| {
+        let datatype = e.datatype.known().ok_or_else(|| {
             self.err(format!(
                 "the enumeration of {} has datatype {}, which this crate does not know",
                 field.name, e.datatype

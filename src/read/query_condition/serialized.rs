@@ -38,7 +38,7 @@ pub fn value_node(op: Op, field: &[u8], value: Vec<u8>, offsets: Option<&[u64]>)
     ConditionNode {
         node_type: 1,
         body: ConditionNodeBody::Value(ValueNode {
-            op: op.value(),
+            op,
             field_name_size: field.len() as u32,
             field_name: field.to_vec(),
             value_size: value.len() as u64,
@@ -54,7 +54,7 @@ pub fn expression_node(op: Comb, children: Vec<ConditionNode>) -> ConditionNode 
     ConditionNode {
         node_type: 0,
         body: ConditionNodeBody::Expression(ExpressionNode {
-            combination_op: op.value(),
+            combination_op: op,
             num_children: children.len() as u64,
             children,
         }),
@@ -68,7 +68,7 @@ pub fn combine(lhs: ConditionNode, rhs: ConditionNode, op: Comb) -> ConditionNod
     let mut children = Vec::new();
     for side in [lhs, rhs] {
         match side.body {
-            ConditionNodeBody::Expression(e) if e.combination_op == op.value() => {
+            ConditionNodeBody::Expression(e) if e.combination_op == op => {
                 children.extend(e.children)
             }
             body => children.push(ConditionNode {
@@ -92,7 +92,7 @@ pub struct NegationError(pub String);
 pub fn negated(node: &ConditionNode) -> Result<ConditionNode, NegationError> {
     match &node.body {
         ConditionNodeBody::Expression(e) => {
-            let op = match Comb::from_value(e.combination_op) {
+            let op = match e.combination_op.known() {
                 Some(Comb::And) => Comb::Or,
                 Some(Comb::Or) => Comb::And,
                 _ => {
@@ -106,7 +106,7 @@ pub fn negated(node: &ConditionNode) -> Result<ConditionNode, NegationError> {
             Ok(expression_node(op, children))
         }
         ConditionNodeBody::Value(v) => {
-            let op = match Op::from_value(v.op) {
+            let op = match v.op.known() {
                 Some(Op::Lt) => Op::Ge,
                 Some(Op::Ge) => Op::Lt,
                 Some(Op::Le) => Op::Gt,
@@ -123,10 +123,12 @@ pub fn negated(node: &ConditionNode) -> Result<ConditionNode, NegationError> {
                         String::from_utf8_lossy(&v.field_name)
                     )))
                 }
-                None => return Err(NegationError(format!("unknown op {}", v.op))),
+                None | Some(Op::Unknown(_)) => {
+                    return Err(NegationError(format!("unknown op {}", v.op)))
+                }
             };
             let mut v = v.clone();
-            v.op = op.value();
+            v.op = op;
             Ok(ConditionNode {
                 node_type: 1,
                 body: ConditionNodeBody::Value(v),
@@ -277,14 +279,14 @@ impl StoredBinder<'_> {
     fn node(&mut self, node: &ConditionNode) -> Result<Bound> {
         match &node.body {
             ConditionNodeBody::Expression(e) => {
-                let and = match Comb::from_value(e.combination_op) {
+                let and = match e.combination_op.known() {
                     Some(Comb::And) => true,
                     Some(Comb::Or) => false,
                     // The engine throws when it applies a NOT node.
                     Some(Comb::Not) => {
                         return Err(self.err("a NOT node, which the engine cannot apply".into()))
                     }
-                    None => {
+                    None | Some(Comb::Unknown(_)) => {
                         return Err(self.err(format!("unknown combination op {}", e.combination_op)))
                     }
                 };
@@ -326,7 +328,9 @@ impl StoredBinder<'_> {
     }
 
     fn value(&mut self, v: &ValueNode) -> Result<Bound> {
-        let op = Op::from_value(v.op).ok_or_else(|| self.err(format!("unknown op {}", v.op)))?;
+        let op =
+            v.op.known()
+                .ok_or_else(|| self.err(format!("unknown op {}", v.op)))?;
         let i = self.field(&v.field_name)?;
         let StoredField { info, enumerated } = self.fields[i].clone();
         let name = &info.name;
@@ -383,6 +387,7 @@ impl StoredBinder<'_> {
             }
         };
         Ok(match op {
+            Op::Unknown(code) => return Err(self.err(format!("unknown op {code}"))),
             Op::Lt => cmp(CmpOp::Lt),
             Op::Le => cmp(CmpOp::Le),
             Op::Gt => cmp(CmpOp::Gt),

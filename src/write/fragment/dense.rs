@@ -3,7 +3,7 @@
 //! (tiledb/sm/query/writers/dense_tiler.cc).
 
 use crate::array::schema::dimension_datatype;
-use crate::format::{ArraySchema, Datatype, Layout};
+use crate::format::{ArraySchema, Layout};
 
 use crate::write::error::{WriteError, WriteResult};
 use crate::write::order::int_value;
@@ -63,7 +63,8 @@ pub(super) fn dense_grid(
             ),
         ));
     }
-    let datatype = Datatype::from_value(dimension_datatype(schema, &dims[0]))
+    let datatype = dimension_datatype(schema, &dims[0])
+        .known()
         .ok_or_else(|| WriteError::Unsupported("a dimension of unknown datatype".into()))?;
     let (mut dom_lo, mut ext, mut tiles) = (Vec::new(), Vec::new(), Vec::new());
     let mut tile_cells: u64 = 1;

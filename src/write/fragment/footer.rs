@@ -125,7 +125,7 @@ impl FragmentWriter {
                 };
                 let data = encode(&bounds);
                 optional_sections.push(OptionalSection {
-                    identifier: OptionalSectionIdentifier::TileGlobalOrderOffsets.value(),
+                    identifier: OptionalSectionIdentifier::TileGlobalOrderOffsets,
                     data_size: data.len() as u32,
                     data,
                 });

@@ -29,7 +29,7 @@ use crate::array::schema::read_schema;
 use crate::array::{FieldInfo, FieldPipelines};
 use crate::format::hierarchy;
 use crate::format::version::{has_commits_folder, writes_version};
-use crate::format::{ArraySchema, ArrayType, Datatype, Layout};
+use crate::format::{ArraySchema, ArrayType};
 use crate::ReadOptions;
 
 use super::error::{WriteError, WriteResult};
@@ -143,7 +143,7 @@ impl FragmentWriter {
                 schema.array_version
             )));
         }
-        let dense_schema = schema.array_type == ArrayType::Dense.value();
+        let dense_schema = schema.array_type == ArrayType::Dense;
         if dense_schema != rect.is_some() {
             return Err(WriteError::cells(
                 "",
@@ -160,7 +160,8 @@ impl FragmentWriter {
         let mut specs = Vec::with_capacity(n_attr + 1 + n_dim);
         let mut fields = Vec::new();
         let dim_dt = |d: usize| {
-            Datatype::from_value(dimension_datatype(&schema, &schema.domain.dimensions[d]))
+            dimension_datatype(&schema, &schema.domain.dimensions[d])
+                .known()
                 .ok_or_else(|| WriteError::Unsupported("a dimension of unknown datatype".into()))
         };
         let make_field = |name: &str| -> WriteResult<WField> {
@@ -218,8 +219,8 @@ impl FragmentWriter {
                 fields.push(f);
             }
         }
-        let tile_order = Layout::from_value(schema.tile_order).unwrap_or(Layout::RowMajor);
-        let cell_order = Layout::from_value(schema.cell_order).unwrap_or(Layout::RowMajor);
+        let tile_order = schema.tile_order;
+        let cell_order = schema.cell_order;
         let mode = match rect {
             Some(rect) => {
                 let grid = dense_grid(&schema, rect, tile_order, cell_order)?;
