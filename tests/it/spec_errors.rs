@@ -124,8 +124,8 @@ fn a_duplicate_code_value_is_refused() {
     let msg = mistake(
         "dup",
         "datatypes.toml",
-        "{ name = \"INT64\", value = 1, size = 8 }",
-        "{ name = \"INT64\", value = 0, size = 8 }",
+        "{ name = \"INT64\",          value = 1,",
+        "{ name = \"INT64\",          value = 0,",
     );
     assert!(
         msg.starts_with("spec/datatypes.toml: code table Datatype:"),
