@@ -7,6 +7,14 @@ use crate::array::schema::dimension_datatype;
 use crate::filters::{FilterError, Pipeline};
 use crate::format::{ArraySchema, Datatype, Filter};
 
+/// The per-cell write timestamps of a consolidated fragment.
+pub const TIMESTAMPS: &str = "__timestamps";
+/// The per-cell delete timestamps of a fragment consolidated with delete
+/// metadata.
+pub const DELETE_TIMESTAMPS: &str = "__delete_timestamps";
+/// The per-cell index of the delete condition that removed the cell.
+pub const DELETE_CONDITION_INDEX: &str = "__delete_condition_index";
+
 /// What the schema says about a field, and where its data lives.
 #[derive(Debug, Clone)]
 pub struct FieldInfo {
@@ -84,6 +92,33 @@ impl FieldInfo {
         }
     }
 
+    /// The delete timestamp of each cell of a fragment consolidated with
+    /// delete metadata (`dt.tdb`; `u64::MAX`: no delete removes the cell),
+    /// placed after the timestamps when the fragment has them.
+    pub fn delete_timestamps(schema: &ArraySchema, has_timestamps: bool) -> FieldInfo {
+        FieldInfo {
+            name: DELETE_TIMESTAMPS.into(),
+            idx: schema.attributes.len()
+                + 1
+                + schema.domain.dimensions.len()
+                + usize::from(has_timestamps),
+            ..Self::timestamps(schema)
+        }
+    }
+
+    /// Which of the fragment's processed conditions deleted each cell of a
+    /// fragment consolidated with delete metadata (`dci.tdb`, an index into
+    /// the processed conditions; `u64::MAX`: none), after
+    /// [`FieldInfo::delete_timestamps`].
+    pub fn delete_condition_index(schema: &ArraySchema, has_timestamps: bool) -> FieldInfo {
+        let dt = Self::delete_timestamps(schema, has_timestamps);
+        FieldInfo {
+            name: DELETE_CONDITION_INDEX.into(),
+            idx: dt.idx + 1,
+            ..dt
+        }
+    }
+
     /// The zipped coordinates of fragments before version 5 (`__coords.tdb`,
     /// at index A): one cell holds every dimension's coordinate, all of the
     /// first dimension's datatype, filtered with the coords filters
@@ -143,8 +178,12 @@ pub fn data_file_name(
     file: DataFile,
 ) -> String {
     let suffix = file.suffix();
-    if field.name == "__timestamps" {
+    if field.name == TIMESTAMPS {
         format!("t{suffix}.tdb")
+    } else if field.name == DELETE_TIMESTAMPS {
+        format!("dt{suffix}.tdb")
+    } else if field.name == DELETE_CONDITION_INDEX {
+        format!("dci{suffix}.tdb")
     } else if field.name == "__coords" {
         format!("__coords{suffix}.tdb")
     } else if version >= 9 {
@@ -287,5 +326,9 @@ mod tests {
         );
         let t = field("__timestamps", 4, false);
         assert_eq!(data_file_name(22, 2, &t, DataFile::Fixed), "t.tdb");
+        let dt = field(DELETE_TIMESTAMPS, 5, false);
+        assert_eq!(data_file_name(22, 2, &dt, DataFile::Fixed), "dt.tdb");
+        let dci = field(DELETE_CONDITION_INDEX, 6, false);
+        assert_eq!(data_file_name(22, 2, &dci, DataFile::Fixed), "dci.tdb");
     }
 }

@@ -17,7 +17,7 @@ use crate::format::{decode_all, ConditionNode};
 use crate::tile::read_generic_tile;
 
 impl ArrayReader {
-    pub(super) fn deletes(&self) -> Result<Vec<(u64, String, ConditionNode)>> {
+    pub(crate) fn deletes(&self) -> Result<Vec<(u64, String, ConditionNode)>> {
         let mut out = Vec::new();
         for d in &self.dir.deletes {
             let held = d
@@ -197,8 +197,15 @@ impl ArrayReader {
             dims: Vec<FieldData>,
             attrs: Vec<Option<FieldData>>,
             timestamps: Option<Vec<u64>>,
+            /// The cells' delete timestamps (fragments consolidated with
+            /// delete metadata).
+            delete_ts: Option<Vec<u64>>,
+            /// The delete commits already applied to the fragment (its
+            /// delete metadata records what they deleted).
             processed: std::sync::Arc<Vec<String>>,
             t1: u64,
+            /// The fragment's place among the reader's.
+            frag: usize,
         }
         let mut frags = Vec::new();
         let all_attrs: Vec<FieldInfo> = self
@@ -221,7 +228,18 @@ impl ArrayReader {
             })
             .collect();
         for (fi, f) in self.fragments.iter().enumerate() {
-            let processed = std::sync::Arc::new(f.processed_conditions(&self.opts)?);
+            // The engine skips the conditions a fragment processed only
+            // when it has delete metadata (sparse_index_reader_base.cc
+            // `apply_query_condition`); they are named by their path in the
+            // array (`__commits/<name>.del`).
+            let processed = std::sync::Arc::new(if sparse::special_fields(f).1 {
+                f.processed_conditions(&self.opts)?
+                    .iter()
+                    .map(|c| c.rsplit('/').next().unwrap_or_default().to_string())
+                    .collect()
+            } else {
+                Vec::new()
+            });
             if let Some(mut tiles) = sparse::select_tiles(f, &dims, &ranges, &self.opts)? {
                 if let Some(skip) = &q.skip_tiles {
                     tiles.retain(|(t, _)| !skip.contains(&(fi, *t as u64)));
@@ -245,8 +263,10 @@ impl ArrayReader {
                         dims: t.dims,
                         attrs: t.attrs,
                         timestamps: t.timestamps,
+                        delete_ts: t.delete_meta.map(|(dt, _)| dt),
                         processed: processed.clone(),
                         t1: f.name.t1,
+                        frag: fi,
                     });
                 }
                 continue;
@@ -328,8 +348,10 @@ impl ArrayReader {
                         .map(|(t, _)| t)
                         .collect()
                 }),
+                delete_ts: None,
                 processed,
                 t1: f.name.t1,
+                frag: fi,
             });
         }
         // (fragment, cell) of every surviving cell.
@@ -340,12 +362,31 @@ impl ArrayReader {
         // so it is dropped only after the newest write of each coordinate
         // is chosen.
         let mut deleted: Vec<bool> = Vec::new();
+        let (open_start, open_end) = self.time_range.unwrap_or((0, u64::MAX));
         for (fi, fr) in frags.iter().enumerate() {
             let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
             'cell: for i in 0..n {
                 let ts = fr.timestamps.as_ref().map_or(fr.t1, |t| t[i]);
-                let mut gone = false;
+                // A fragment that keeps its cells' timestamps and lies
+                // partly outside the time range the array was opened at:
+                // only its cells written within the range.
+                if fr.timestamps.is_some() && !(open_start..=open_end).contains(&ts) {
+                    continue;
+                }
+                // Delete metadata: the cell was deleted at its delete
+                // timestamp (`u64::MAX`: never), seen from the range's end
+                // on (reader_base.cc `add_delete_timestamps_condition`).
+                let mut gone = fr
+                    .delete_ts
+                    .as_ref()
+                    .is_some_and(|d| d[i] != u64::MAX && d[i] <= open_end);
+                if gone && allows_dups {
+                    continue 'cell;
+                }
                 for (dt, name, cond) in &deletes {
+                    if gone {
+                        break;
+                    }
                     if ts > *dt || fr.processed.contains(name) {
                         continue;
                     }
@@ -387,6 +428,21 @@ impl ArrayReader {
             let (fi, i) = picked[p];
             frags[fi].timestamps.as_ref().map_or(frags[fi].t1, |t| t[i])
         };
+        // Which of two cells of one coordinate wins: the later timestamp,
+        // then the later fragment; within a fragment that keeps timestamps
+        // (several writes of a coordinate, newest first) the first, else
+        // the last.
+        let newest = |p: usize| {
+            let (fi, i) = picked[p];
+            let fr = &frags[fi];
+            let place = (fi as i128) << 64 | i as i128;
+            let place = if fr.timestamps.is_some() {
+                -place
+            } else {
+                place
+            };
+            (timestamp(p), fr.frag, place)
+        };
         // Row-major order of the coordinates (the order `export` prints),
         // ties in (fragment, cell) order.
         let unordered = q.order == Some(Order::Unordered) && allows_dups;
@@ -410,7 +466,6 @@ impl ArrayReader {
             // keys, so they sit in one run of equal keys.
             let same_coords =
                 |p: usize, q: usize| (0..dims.len()).all(|d| coords(p, d) == coords(q, d));
-            let newest = |p: usize| (timestamp(p), picked[p]);
             let mut kept = Vec::with_capacity(order.len());
             let mut run = Vec::new();
             let mut start = 0;

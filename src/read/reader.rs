@@ -75,6 +75,7 @@ impl ArrayReader {
             fragments,
             opts: *opts,
             stats: ReadStats::default(),
+            time_range: range,
         })
     }
 
