@@ -18,14 +18,26 @@
 //!   older fragment (`are_consolidatable`); reading as of `t2` makes such
 //!   merges safe, so cells under the holes of the rectangle keep the values
 //!   of the older fragments they had.
-//! - Sparse arrays: the cells of the merged fragments, duplicates dropped
-//!   (the newest wins) unless the schema allows them. No per-cell
-//!   timestamps are written (the engine writes them by default,
-//!   `sm.consolidation.with_timestamps`); instead fragments are never merged
-//!   across the timestamp of a delete (`.del`) or update (`.upd`) commit, so
-//!   each delete applies to the new fragment exactly as it applied to the
-//!   fragments it replaces. Deleted cells are not purged (the engine's
-//!   default, `sm.consolidation.purge_deleted_cells=false`).
+//! - Sparse arrays of format version 15 and later, as the engine
+//!   consolidates them: every cell of the merged fragments, with its write
+//!   timestamp (`t.tdb`; the cells of one coordinate newest first), so that
+//!   reads at earlier times still see what they saw, and fragments are
+//!   merged across delete commits. When a delete falls at or after the
+//!   first merged fragment (or a merged fragment has some), the new
+//!   fragment keeps delete metadata: each cell's delete timestamp and the
+//!   index of the delete among its processed conditions (`dt.tdb`,
+//!   `dci.tdb`), which every delete commit is listed in. With
+//!   [`ConsolidateOptions::purge_deleted_cells`] deleted cells are left out
+//!   instead (without duplicates, with every older cell of their
+//!   coordinate, as the engine purges). The merge needs one tile of each
+//!   fragment within the memory budget, and arrays with update commits
+//!   (`.upd`) are left to the next way.
+//! - Older sparse arrays, or when the above cannot be done
+//!   ([`ConsolidateOptions::with_timestamps`] off): the cells of the merged
+//!   fragments, duplicates dropped (the newest wins) unless the schema
+//!   allows them, and fragments never merged across the timestamp of a
+//!   delete or update commit, so each delete applies to the new fragment
+//!   exactly as it applied to the fragments it replaces.
 //!
 //! Only one consolidation or vacuum runs on an array at a time: both hold an
 //! advisory lock on the file `.tiledb-codec.lock` in the array folder
@@ -376,7 +388,7 @@ fn consolidate(
 ) -> WriteResult<ConsolidateReport> {
     let _lock = Lock::take(array)?;
     recover(array)?;
-    match consolidate_locked(array, opts, stop, true)? {
+    match consolidate_locked(array, opts, stop, opts.with_timestamps)? {
         Some(report) => Ok(report),
         // The fragments could not be merged keeping timestamps.
         None => Ok(consolidate_locked(array, opts, stop, false)?.unwrap_or_default()),

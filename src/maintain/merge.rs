@@ -116,7 +116,10 @@ impl Stamping {
                         c.tile.dims[d].cell(c.at, f.cell_size()),
                     ));
                 }
-                let a = shape.attrs.iter().position(|x| x.name.as_bytes() == field)?;
+                let a = shape
+                    .attrs
+                    .iter()
+                    .position(|x| x.name.as_bytes() == field)?;
                 let f = &shape.attrs[a];
                 let data = c.tile.attrs[a].as_ref()?;
                 if data.validity.as_ref().is_some_and(|v| v[c.at] == 0) {

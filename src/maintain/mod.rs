@@ -166,6 +166,12 @@ pub struct ConsolidateOptions {
     /// `sm.consolidation.purge_deleted_cells`). Reads from then on are
     /// the same, but reads at earlier times no longer see them.
     pub purge_deleted_cells: bool,
+    /// Fragment consolidation of sparse arrays of format version 15 and
+    /// later: the new fragment keeps every cell with its write timestamp
+    /// (and the time of its delete), across delete commits, as the engine
+    /// always consolidates them (default). `false`: the newest cell of each
+    /// coordinate only, and never across a delete, as before version 15.
+    pub with_timestamps: bool,
     /// Where progress goes (default: nowhere).
     pub progress: std::sync::Arc<dyn Progress>,
 }
@@ -177,6 +183,7 @@ impl Default for ConsolidateOptions {
             memory_budget: 256 << 20,
             encryption_key: None,
             purge_deleted_cells: false,
+            with_timestamps: true,
             progress: std::sync::Arc::new(NoProgress),
         }
     }
@@ -190,6 +197,7 @@ impl std::fmt::Debug for ConsolidateOptions {
             .field("memory_budget", &self.memory_budget)
             .field("encryption_key", &self.encryption_key.map(|_| "<set>"))
             .field("purge_deleted_cells", &self.purge_deleted_cells)
+            .field("with_timestamps", &self.with_timestamps)
             .finish_non_exhaustive()
     }
 }

@@ -107,7 +107,11 @@ fn ours_consolidate(array: &Path, purge: bool) {
         ..ConsolidateOptions::default()
     };
     let r = consolidate_fragments(array, &opts).unwrap();
-    assert!(r.written.is_some(), "{}: nothing consolidated", array.display());
+    assert!(
+        r.written.is_some(),
+        "{}: nothing consolidated",
+        array.display()
+    );
 }
 
 fn engine_consolidate(array: &Path, purge: bool) {
@@ -141,7 +145,11 @@ fn run(kind: &str, purge: bool) {
     engine_consolidate(&theirs, purge);
     if purge {
         // The command line's flag.
-        let out = cli(&["consolidate", "--purge-deleted-cells", ours.to_str().unwrap()]);
+        let out = cli(&[
+            "consolidate",
+            "--purge-deleted-cells",
+            ours.to_str().unwrap(),
+        ]);
         assert!(
             out.status.success(),
             "{}",
@@ -156,12 +164,25 @@ fn run(kind: &str, purge: bool) {
     assert_eq!(fragment_count(&theirs), 1, "{label}: the engine");
     assert_eq!(fragment_count(&ours), 1, "{label}: ours");
     assert!(newest_has(&ours, "t.tdb"), "{label}: no timestamps");
-    assert_eq!(newest_has(&ours, "dt.tdb"), !purge, "{label}: delete metadata");
-    assert_eq!(newest_has(&theirs, "dt.tdb"), !purge, "{label}: engine's delete metadata");
+    assert_eq!(
+        newest_has(&ours, "dt.tdb"),
+        !purge,
+        "{label}: delete metadata"
+    );
+    assert_eq!(
+        newest_has(&theirs, "dt.tdb"),
+        !purge,
+        "{label}: engine's delete metadata"
+    );
     // Now and at every time: ours reads like the engine's, by both readers
     // (the engine's delete metadata through our reader too).
     same_reads(&format!("{label}, ours consolidated"), &ours, &theirs, 7);
-    same_reads(&format!("{label}, engine consolidated"), &theirs, &theirs, 7);
+    same_reads(
+        &format!("{label}, engine consolidated"),
+        &theirs,
+        &theirs,
+        7,
+    );
     if !purge {
         // Not purged, nothing is lost: every time reads as before.
         same_reads(&format!("{label}, against the original"), &ours, &orig, 7);
@@ -186,7 +207,12 @@ fn run(kind: &str, purge: bool) {
     }
     same_reads(&format!("{label}, ours twice"), &ours, &theirs, 9);
     same_reads(&format!("{label}, engine over ours"), &theirs2, &theirs, 9);
-    same_reads(&format!("{label}, ours over the engine's"), &ours2, &theirs, 9);
+    same_reads(
+        &format!("{label}, ours over the engine's"),
+        &ours2,
+        &theirs,
+        9,
+    );
 }
 
 #[test]

@@ -3,8 +3,8 @@
 
 use crate::format::{
     encode, FooterLength, FragmentFooter, FragmentMinMaxSumNullCount, Mbr, OptionalSection,
-    OptionalSectionIdentifier, ProcessedCondition, ProcessedConditions, RTree, TileGlobalOrderBounds, TileMinMax,
-    TileNullCounts, TileOffsets, TileSums,
+    OptionalSectionIdentifier, ProcessedCondition, ProcessedConditions, RTree,
+    TileGlobalOrderBounds, TileMinMax, TileNullCounts, TileOffsets, TileSums,
 };
 
 use crate::write::error::WriteResult;

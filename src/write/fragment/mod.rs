@@ -201,7 +201,10 @@ impl FragmentWriter {
         }
         // Timestamps and delete metadata: u64 cells after the attributes
         // in the writer's layout, after the dimensions in the index map.
-        let includes = (opts.cell_timestamps, opts.cell_timestamps && opts.delete_meta);
+        let includes = (
+            opts.cell_timestamps,
+            opts.cell_timestamps && opts.delete_meta,
+        );
         if opts.delete_meta && !opts.cell_timestamps {
             return Err(WriteError::Unsupported(
                 "delete metadata without cell timestamps".into(),
@@ -211,7 +214,13 @@ impl FragmentWriter {
             return Err(WriteError::Unsupported(format!(
                 "cell timestamps in a {} fragment of version {version} (sparse fragments \
                  written in order, version 14 and later)",
-                if dense_schema { "dense" } else if in_order { "sparse" } else { "sorted" }
+                if dense_schema {
+                    "dense"
+                } else if in_order {
+                    "sparse"
+                } else {
+                    "sorted"
+                }
             )));
         }
         if includes.1 && version < 16 {
