@@ -234,3 +234,78 @@ fn consolidation_purging_deleted_cells_without_duplicates() {
 fn consolidation_purging_deleted_cells_with_duplicates() {
     run("dups", true);
 }
+
+/// A delete within the time span of a fragment consolidated without
+/// timestamps would remove cells written after it: refused, as the engine
+/// refuses it for fragments of format versions before 15. With timestamps
+/// the delete applies by the cells' own times.
+#[test]
+fn deletes_inside_a_fragment_consolidated_without_timestamps_are_refused() {
+    use tiledb_codec::maintain::{delete_cells, DeleteOptions};
+    use tiledb_codec::read::query_condition::QueryCondition;
+    use tiledb_codec::write::{create_array, Column, FragmentWriter, WriteOptions};
+    let dir = scratch("i22-consol-del-refuse");
+    let schema = serde_json::json!({
+        "array_type": "sparse",
+        "capacity": 4,
+        "cell_order": "row-major",
+        "tile_order": "row-major",
+        "dimensions": [
+            {"name": "d", "datatype": "INT64", "domain": [0, 99], "tile_extent": 10}
+        ],
+        "attributes": [{"name": "a", "datatype": "INT32"}]
+    });
+    let make = |name: &str, with_timestamps: bool| {
+        let p = dir.join(name);
+        create_array(&p, &schema).unwrap();
+        for (t, ds) in [(1u64, [0i64, 1]), (3, [1, 2])] {
+            let opts = WriteOptions {
+                timestamp: Some(t),
+                ..WriteOptions::default()
+            };
+            let mut w = FragmentWriter::sparse(&p, opts).unwrap();
+            w.write(&[
+                Column::fixed("d", ds.iter().flat_map(|v| v.to_le_bytes()).collect()),
+                Column::fixed(
+                    "a",
+                    ds.iter().flat_map(|v| (*v as i32).to_le_bytes()).collect(),
+                ),
+            ])
+            .unwrap();
+            w.finish().unwrap();
+        }
+        let opts = ConsolidateOptions {
+            with_timestamps,
+            ..ConsolidateOptions::default()
+        };
+        assert!(consolidate_fragments(&p, &opts).unwrap().written.is_some());
+        p
+    };
+    let cond = QueryCondition::parse("a >= 0").unwrap();
+    let at = |t| DeleteOptions {
+        timestamp: Some(t),
+        ..DeleteOptions::default()
+    };
+    let plain = make("plain", false);
+    let err = delete_cells(&plain, &cond, &at(2)).unwrap_err().to_string();
+    assert!(err.contains("consolidated without timestamps"), "{err}");
+    let stamped = make("stamped", true);
+    delete_cells(&stamped, &cond, &at(2)).unwrap();
+    // Cells written at 1 are gone, the cell written at 3 stays (d=1 was
+    // rewritten at 3): as the engine reads it too.
+    let r = ArrayReader::open(&stamped, &ReadOptions::default()).unwrap();
+    let c = r.read(&Query::new()).unwrap();
+    let d = c.column("d").unwrap();
+    let mut ds: Vec<i64> = (0..c.len)
+        .map(|i| i64::from_le_bytes(d.get(i).unwrap().try_into().unwrap()))
+        .collect();
+    ds.sort();
+    assert_eq!(ds, [1, 2]);
+    let engine: Vec<i64> = common::engine_cells(&stamped, None)
+        .iter()
+        .map(|c| c["d"].as_i64().unwrap())
+        .collect();
+    let mut engine = engine;
+    engine.sort();
+    assert_eq!(engine, [1, 2]);
+}
