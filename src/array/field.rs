@@ -9,6 +9,8 @@ use crate::format::hierarchy;
 use crate::format::version::{has_indexed_file_names, has_percent_encoded_file_names};
 use crate::format::{ArraySchema, Datatype, Filter};
 
+pub use crate::format::hierarchy::{DELETE_CONDITION_INDEX, DELETE_TIMESTAMPS, TIMESTAMPS};
+
 /// What the schema says about a field, and where its data lives.
 #[derive(Debug, Clone)]
 pub struct FieldInfo {
@@ -86,6 +88,33 @@ impl FieldInfo {
         }
     }
 
+    /// The delete timestamp of each cell of a fragment consolidated with
+    /// delete metadata (`dt.tdb`; `u64::MAX`: no delete removes the cell),
+    /// placed after the timestamps when the fragment has them.
+    pub fn delete_timestamps(schema: &ArraySchema, has_timestamps: bool) -> FieldInfo {
+        FieldInfo {
+            name: DELETE_TIMESTAMPS.into(),
+            idx: schema.attributes.len()
+                + 1
+                + schema.domain.dimensions.len()
+                + usize::from(has_timestamps),
+            ..Self::timestamps(schema)
+        }
+    }
+
+    /// Which of the fragment's processed conditions deleted each cell of a
+    /// fragment consolidated with delete metadata (`dci.tdb`, an index into
+    /// the processed conditions; `u64::MAX`: none), after
+    /// [`FieldInfo::delete_timestamps`].
+    pub fn delete_condition_index(schema: &ArraySchema, has_timestamps: bool) -> FieldInfo {
+        let dt = Self::delete_timestamps(schema, has_timestamps);
+        FieldInfo {
+            name: DELETE_CONDITION_INDEX.into(),
+            idx: dt.idx + 1,
+            ..dt
+        }
+    }
+
     /// The zipped coordinates of fragments before version 5 (`__coords.tdb`,
     /// at index A): one cell holds every dimension's coordinate, all of the
     /// first dimension's datatype, filtered with the coords filters
@@ -144,10 +173,18 @@ pub fn data_file_name(
     field: &FieldInfo,
     file: DataFile,
 ) -> String {
-    use hierarchy::{ATTRIBUTE_FILE, COORDS, DIMENSION_FILE, TDB, TIMESTAMPS, TIMESTAMPS_FILE};
+    use hierarchy::{
+        ATTRIBUTE_FILE, COORDS, DELETE_CONDITION_INDEX, DELETE_CONDITION_INDEX_FILE,
+        DELETE_TIMESTAMPS, DELETE_TIMESTAMPS_FILE, DIMENSION_FILE, TDB, TIMESTAMPS,
+        TIMESTAMPS_FILE,
+    };
     let suffix = file.suffix();
     if field.name == TIMESTAMPS {
         format!("{TIMESTAMPS_FILE}{suffix}{TDB}")
+    } else if field.name == DELETE_TIMESTAMPS {
+        format!("{DELETE_TIMESTAMPS_FILE}{suffix}{TDB}")
+    } else if field.name == DELETE_CONDITION_INDEX {
+        format!("{DELETE_CONDITION_INDEX_FILE}{suffix}{TDB}")
     } else if field.name == COORDS {
         format!("{COORDS}{suffix}{TDB}")
     } else if has_indexed_file_names(version) {
@@ -293,5 +330,9 @@ mod tests {
         );
         let t = field("__timestamps", 4, false);
         assert_eq!(data_file_name(22, 2, &t, DataFile::Fixed), "t.tdb");
+        let dt = field(DELETE_TIMESTAMPS, 5, false);
+        assert_eq!(data_file_name(22, 2, &dt, DataFile::Fixed), "dt.tdb");
+        let dci = field(DELETE_CONDITION_INDEX, 6, false);
+        assert_eq!(data_file_name(22, 2, &dci, DataFile::Fixed), "dci.tdb");
     }
 }

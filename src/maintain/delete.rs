@@ -83,7 +83,8 @@ fn condition_error(e: crate::Error) -> WriteError {
 /// whose rewrite for the schema holds always or never (a null test of a
 /// field that cannot be null, a label its enumeration lacks: the engine
 /// cannot negate those), and a timestamp within the time range of a
-/// fragment consolidated without timestamps (format versions before 15).
+/// fragment consolidated without timestamps (format versions before 15,
+/// or a fragment this crate consolidated without them).
 ///
 /// Also refused, though the engine writes them: null tests, and `in`/`not
 /// in` lists of which no label is in the enumeration. TileDB 2.30 cannot
@@ -150,15 +151,33 @@ pub fn delete_cells(
     // `DeletesAndUpdates::dowork`: the cells of a fragment consolidated
     // without timestamps all carry its first timestamp, so a delete within
     // its range would delete some of them and not others.
-    if let Some(f) = reader.dir.fragments.iter().find(|f| {
-        !has_consolidation_with_timestamps(f.name.version) && f.name.t1 <= t && t <= f.name.t2
-    }) {
+    // Also a newer one that this crate consolidated without timestamps
+    // (`ConsolidateOptions::with_timestamps` off, or fragments it could not
+    // merge in order), when the delete falls before its end.
+    let without_timestamps = reader.fragments.iter().filter(|f| {
+        let n = &f.name;
+        has_consolidation_with_timestamps(n.version)
+            && n.t1 <= t
+            && t < n.t2
+            && !crate::read::sparse::special_fields(f).0
+    });
+    if let Some(f) = reader
+        .dir
+        .fragments
+        .iter()
+        .filter(|f| {
+            !has_consolidation_with_timestamps(f.name.version) && f.name.t1 <= t && t <= f.name.t2
+        })
+        .map(|f| &f.path)
+        .chain(without_timestamps.map(|f| &f.path))
+        .next()
+    {
         return Err(refused(
             array,
             format!(
                 "cannot write a delete at {t}, within the time range of {}, a fragment \
                  consolidated without timestamps",
-                f.path.display()
+                f.display()
             ),
         ));
     }

@@ -18,14 +18,26 @@
 //!   older fragment (`are_consolidatable`); reading as of `t2` makes such
 //!   merges safe, so cells under the holes of the rectangle keep the values
 //!   of the older fragments they had.
-//! - Sparse arrays: the cells of the merged fragments, duplicates dropped
-//!   (the newest wins) unless the schema allows them. No per-cell
-//!   timestamps are written (the engine writes them by default,
-//!   `sm.consolidation.with_timestamps`); instead fragments are never merged
-//!   across the timestamp of a delete (`.del`) or update (`.upd`) commit, so
-//!   each delete applies to the new fragment exactly as it applied to the
-//!   fragments it replaces. Deleted cells are not purged (the engine's
-//!   default, `sm.consolidation.purge_deleted_cells=false`).
+//! - Sparse arrays of format version 15 and later, as the engine
+//!   consolidates them: every cell of the merged fragments, with its write
+//!   timestamp (`t.tdb`; the cells of one coordinate newest first), so that
+//!   reads at earlier times still see what they saw, and fragments are
+//!   merged across delete commits. When a delete falls at or after the
+//!   first merged fragment (or a merged fragment has some), the new
+//!   fragment keeps delete metadata: each cell's delete timestamp and the
+//!   index of the delete among its processed conditions (`dt.tdb`,
+//!   `dci.tdb`), which every delete commit is listed in. With
+//!   [`ConsolidateOptions::purge_deleted_cells`] deleted cells are left out
+//!   instead (without duplicates, with every older cell of their
+//!   coordinate, as the engine purges). The merge needs one tile of each
+//!   fragment within the memory budget, and arrays with update commits
+//!   (`.upd`) are left to the next way.
+//! - Older sparse arrays, or when the above cannot be done
+//!   ([`ConsolidateOptions::with_timestamps`] off): the cells of the merged
+//!   fragments, duplicates dropped (the newest wins) unless the schema
+//!   allows them, and fragments never merged across the timestamp of a
+//!   delete or update commit, so each delete applies to the new fragment
+//!   exactly as it applied to the fragments it replaces.
 //!
 //! Only one consolidation or vacuum runs on an array at a time: both hold an
 //! advisory lock on the file `.tiledb-codec.lock` in the array folder
@@ -54,7 +66,9 @@ use super::{ConsolidateOptions, ConsolidateReport, VacuumOptions, VacuumReport};
 use crate::array::directory::{ArrayDirectory, Entry};
 use crate::array::name;
 use crate::format::hierarchy;
-use crate::format::version::{has_commits_folder, has_relative_vacuum_uris};
+use crate::format::version::{
+    has_commits_folder, has_consolidation_with_timestamps, has_deletes, has_relative_vacuum_uris,
+};
 use crate::format::{decode_all, ArrayType, ConsolidatedCommits, IgnoreFile, VacuumFile};
 use crate::model::DomainRange;
 use crate::read::{ArrayReader, Cells, Order, Query};
@@ -253,15 +267,16 @@ fn recover(array: &Path) -> WriteResult<()> {
 }
 
 /// The fragments to merge: the first run, in the readers' order, of at
-/// least two consecutive fragments within `range`, not spanning the
-/// timestamp of a delete or update commit, and whose time span no other
-/// fragment overlaps.
-fn select(dir: &ArrayDirectory, range: super::TimeRange) -> Vec<&Entry> {
+/// least two consecutive fragments within `range` (with `barriers`: not
+/// spanning the timestamp of a delete or update commit), and whose time
+/// span no other fragment overlaps.
+fn select(dir: &ArrayDirectory, range: super::TimeRange, barriers: bool) -> Vec<&Entry> {
     let barriers: Vec<u64> = dir
         .deletes
         .iter()
         .chain(&dir.updates)
         .map(|d| d.name.t1)
+        .filter(|_| barriers)
         .collect();
     // A delete at `dt` applies to cells written at or before `dt`: a run
     // may not hold fragments on both sides of it.
@@ -378,7 +393,6 @@ pub fn consolidate_fragments_failing(
     consolidate(array, opts, Stop { at: Some(step) })
 }
 
-#[cfg_attr(not(feature = "fail-points"), allow(unused_variables))]
 fn consolidate(
     array: &Path,
     opts: &ConsolidateOptions,
@@ -386,21 +400,71 @@ fn consolidate(
 ) -> WriteResult<ConsolidateReport> {
     let _lock = Lock::take(array)?;
     recover(array)?;
+    match consolidate_locked(array, opts, stop, opts.with_timestamps)? {
+        Some(report) => Ok(report),
+        // The fragments could not be merged keeping timestamps.
+        None => Ok(consolidate_locked(array, opts, stop, false)?.unwrap_or_default()),
+    }
+}
+
+/// One consolidation, the lock held. With `stamps` a sparse array of
+/// version 15 or later is consolidated as the engine does it, keeping every
+/// cell's timestamp (and delete metadata) across delete commits; `None`
+/// when its fragments cannot be merged in order (then call again without).
+#[cfg_attr(not(feature = "fail-points"), allow(unused_variables))]
+fn consolidate_locked(
+    array: &Path,
+    opts: &ConsolidateOptions,
+    stop: Stop,
+    stamps: bool,
+) -> WriteResult<Option<ConsolidateReport>> {
     let ropts = ReadOptions {
         encryption_key: opts.encryption_key,
         ..ReadOptions::default()
     };
     let dir = ArrayDirectory::open(array)?;
-    let run = select(&dir, opts.timestamp);
+    let reader = ArrayReader::open(array, &ropts)?;
+    let dense = reader.schema.array_type == ArrayType::Dense;
+    let version = reader.schema.array_version;
+    // Update commits stay barriers: the engine's reader would treat their
+    // conditions as deletes during consolidation.
+    let stamps =
+        stamps && !dense && has_consolidation_with_timestamps(version) && dir.updates.is_empty();
+    let run = select(&dir, opts.timestamp, !stamps);
     if run.len() < 2 {
-        return Ok(ConsolidateReport::default());
+        return Ok(Some(ConsolidateReport::default()));
     }
     let t1 = run[0].name.t1;
     let t2 = run.iter().map(|f| f.name.t2).max().unwrap_or(t1);
     let names: std::collections::HashSet<&str> = run.iter().map(|f| f.name.name.as_str()).collect();
 
-    let reader = ArrayReader::open(array, &ropts)?;
-    let dense = reader.schema.array_type == ArrayType::Dense;
+    let stamping = if stamps {
+        let mut merged = ArrayReader::open(array, &ropts)?;
+        merged
+            .fragments
+            .retain(|f| names.contains(f.name.name.as_str()));
+        if !super::merge::applicable(&merged, opts.memory_budget as u64 / 4 * 3) {
+            return Ok(None);
+        }
+        let conditions = reader.deletes()?;
+        // Delete metadata when a delete falls at or after the first merged
+        // fragment, or a merged fragment has some (fragment_consolidator.cc
+        // `consolidate_internal`); purging, never.
+        let delete_meta = !opts.purge_deleted_cells
+            && has_deletes(version)
+            && (conditions.iter().any(|d| d.t1 >= t1)
+                || merged
+                    .fragments
+                    .iter()
+                    .any(|f| crate::read::sparse::special_fields(f).1));
+        Some(super::merge::Stamping {
+            conditions,
+            purge: opts.purge_deleted_cells,
+            delete_meta,
+        })
+    } else {
+        None
+    };
     let wopts = WriteOptions {
         timestamp_range: Some((t1, t2)),
         encryption_key: opts.encryption_key,
@@ -408,6 +472,18 @@ fn consolidate(
         pending_memory: (opts.memory_budget / 4).max(1 << 20),
         // Newer cells of a coordinate replace older ones.
         keep_last_duplicate: true,
+        cell_timestamps: stamping.is_some(),
+        delete_meta: stamping.as_ref().is_some_and(|s| s.delete_meta),
+        // Every delete commit, as the engine lists them in a consolidated
+        // fragment (their effect is in its cells or delete metadata).
+        processed_conditions: match &stamping {
+            Some(s) => s
+                .conditions
+                .iter()
+                .map(|d| format!("__commits/{}", d.name))
+                .collect(),
+            None => Vec::new(),
+        },
         ..WriteOptions::default()
     };
     let budget = (opts.memory_budget / 2).max(1 << 20) as u64;
@@ -475,8 +551,15 @@ fn consolidate(
         let mut merged = None;
         if super::merge::applicable(&reader, opts.memory_budget as u64 / 4 * 3) {
             let mut w = FragmentWriter::sparse_in_order(array, wopts.clone())?;
-            match super::merge::merge(&reader, &mut w, &*opts.progress) {
+            match super::merge::merge(&reader, &mut w, stamping.as_ref(), &*opts.progress) {
                 Ok(n) => merged = Some((w, n > 0)),
+                // Keeping timestamps takes a merge.
+                Err(WriteError::OutOfOrder { .. } | WriteError::Unsupported(_))
+                    if stamping.is_some() =>
+                {
+                    w.abort();
+                    return Ok(None);
+                }
                 // Out of order, or a fragment the merge cannot take:
                 // sorted instead.
                 Err(WriteError::OutOfOrder { .. } | WriteError::Unsupported(_)) => {
@@ -517,7 +600,7 @@ fn consolidate(
             // Nothing to merge (every cell of the run is gone): leave it.
             w.abort();
             opts.progress.finish();
-            return Ok(ConsolidateReport::default());
+            return Ok(Some(ConsolidateReport::default()));
         }
         (w, reader)
     };
@@ -562,11 +645,11 @@ fn consolidate(
     util::rename_synced(&tmp, &vac)?;
     checkpoint!(stop, VacuumFileWritten);
     opts.progress.finish();
-    Ok(ConsolidateReport {
+    Ok(Some(ConsolidateReport {
         written: Some(info.path),
         consolidated: run.iter().map(|f| f.path.clone()).collect(),
         sorted,
-    })
+    }))
 }
 
 /// Removes what the `.vac` files of fragment consolidations (within

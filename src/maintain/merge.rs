@@ -9,6 +9,12 @@
 //! cell's own when the fragment keeps timestamps, else the fragment's
 //! first), then the later fragment, then the later cell.
 //!
+//! With [`Stamping`] (consolidation with timestamps, as the engine does it
+//! from format version 15 on) no cell is dropped for a newer one: every cell
+//! keeps its write timestamp, the cells of one coordinate newest first,
+//! and each cell the delete that removed it (delete metadata), or, purging,
+//! deleted cells are left out.
+//!
 //! The writer checks the order of what it is given. Fragments whose cells
 //! are not in the order this crate computes (none the engine writes is
 //! known to be) end the merge with [`WriteError::OutOfOrder`]; the caller
@@ -16,11 +22,12 @@
 
 use rayon::prelude::*;
 
-use crate::array::field::FieldInfo;
+use crate::array::field::{FieldInfo, DELETE_CONDITION_INDEX, DELETE_TIMESTAMPS, TIMESTAMPS};
 use crate::array::fragment::Fragment;
 use crate::format::version::has_split_coordinates;
-use crate::read::sparse::{select_tiles, FragmentFields, TileCells};
+use crate::read::sparse::{select_tiles, special_fields, FragmentFields, TileCells};
 use crate::read::ArrayReader;
+use crate::read::{keep_masks, Delete};
 use crate::write::order::{Coord, GlobalOrder};
 use crate::write::{Column, FragmentWriter, WriteError, WriteResult};
 use crate::Progress;
@@ -35,8 +42,8 @@ pub(super) fn applicable(reader: &ArrayReader, budget: u64) -> bool {
     let Some((dims, attrs)) = fields(reader) else {
         return false;
     };
-    // A timestamp too, where the fragment keeps them.
-    let per_cell = crate::read::sparse::cell_bytes(dims.iter().chain(&attrs)) + 8;
+    // A timestamp and delete metadata too, where the fragment keeps them.
+    let per_cell = crate::read::sparse::cell_bytes(dims.iter().chain(&attrs)) + 24;
     // A tile holds up to `capacity` cells, and no more than its fragment.
     let capacity = reader.schema.capacity.max(1);
     let tiles: u64 = reader
@@ -69,13 +76,77 @@ fn fields(reader: &ArrayReader) -> Option<(Vec<FieldInfo>, Vec<FieldInfo>)> {
     Some((dims, attrs))
 }
 
+/// Consolidation with timestamps: what the new fragment keeps of each cell.
+pub(super) struct Stamping {
+    /// The array's delete conditions as the reader stores them (negated),
+    /// by timestamp: timestamp, commit file name, condition. A cell's
+    /// delete condition index is its place here.
+    pub conditions: Vec<Delete>,
+    /// Deleted cells are left out (`sm.consolidation.purge_deleted_cells`).
+    pub purge: bool,
+    /// The new fragment keeps each cell's delete timestamp and condition.
+    pub delete_meta: bool,
+}
+
+/// "No delete removed this cell", in delete metadata.
+const NEVER: u64 = u64::MAX;
+
+impl Stamping {
+    /// The delete timestamp and condition index of the current cell of
+    /// `c` (`NEVER` for neither): the earlier of what the fragment's own
+    /// delete metadata says and of the first delete it has not processed
+    /// that removes the cell (written at or before the delete, from the
+    /// fragment's first timestamp on), as the engine's reader computes it
+    /// for consolidation (sparse_index_reader_base.cc `apply_query_condition`,
+    /// sparse_global_order_reader.cc `copy_delete_meta_tiles`).
+    fn delete_of(&self, c: &Cursor) -> (u64, u64) {
+        let ts = c.timestamp();
+        let mut computed = (NEVER, NEVER);
+        for (k, d) in self.conditions.iter().enumerate() {
+            // The stored condition is the negation of the delete's: a cell
+            // it does not keep is deleted (`None`: the delete does not
+            // apply to the fragment).
+            let Some(keep) = c.keeps.get(k).and_then(Option::as_ref) else {
+                continue;
+            };
+            if ts > d.t1 {
+                continue;
+            }
+            if !keep[c.at] {
+                computed = (d.t1, k as u64);
+                break;
+            }
+        }
+        if let Some((dt, dci)) = &c.tile.delete_meta {
+            let (own_t, own_k) = (dt[c.at], dci[c.at]);
+            if computed.0 >= own_t {
+                // The fragment's condition index, as an index of ours.
+                let k = usize::try_from(own_k)
+                    .ok()
+                    .and_then(|k| c.processed.get(k))
+                    .and_then(|n| self.conditions.iter().position(|d| &d.name == n))
+                    .map_or(NEVER, |k| k as u64);
+                return (own_t, if own_t == NEVER { NEVER } else { k });
+            }
+        }
+        computed
+    }
+}
+
 /// One fragment's place in the merge.
 struct Cursor<'r> {
     frag: &'r Fragment,
+    /// Whether the fragment keeps delete metadata, and the delete commits
+    /// it processed (file names).
+    has_delete_meta: bool,
+    processed: Vec<String>,
     fields: FragmentFields,
     tiles: Vec<usize>,
     next_tile: usize,
     tile: TileCells,
+    /// Per delete condition of the stamping, which cells of `tile` its
+    /// stored condition keeps (`None`: it does not apply to the fragment).
+    keeps: Vec<Option<Vec<bool>>>,
     len: usize,
     /// The current cell of `tile`, and its global-order key (packed keys:
     /// every cell's, `width` apiece).
@@ -99,6 +170,10 @@ struct Shape<'a> {
     /// whose order is the global order, computed once per tile.
     packed: bool,
     width: usize,
+    /// The columns of timestamps and delete metadata the writer takes.
+    specials: &'static [&'static str],
+    /// The delete conditions consolidation with timestamps applies.
+    conditions: &'a [Delete],
 }
 
 /// The packed key of a cell of fixed-size dimensions: the order's key
@@ -206,6 +281,7 @@ impl<'r> Cursor<'r> {
             self.len = self.tile.dims[0].len(shape.dims[0].cell_size());
             self.at = 0;
             if self.len > 0 {
+                self.keep_masks(shape)?;
                 if shape.packed {
                     self.pack_keys(shape);
                 }
@@ -214,6 +290,40 @@ impl<'r> Cursor<'r> {
             }
         }
         Ok(false)
+    }
+
+    /// [`Cursor::keeps`] of the tile just loaded: each delete the fragment
+    /// has not processed and that does not come before its first write
+    /// (the engine's consolidation reader skips those), evaluated on the
+    /// tile's columns once.
+    fn keep_masks(&mut self, shape: &Shape) -> WriteResult<()> {
+        let t1 = self.frag.name.t1;
+        let applies: Vec<bool> = shape
+            .conditions
+            .iter()
+            .map(|d| d.t1 >= t1 && !(self.has_delete_meta && self.processed.contains(&d.name)))
+            .collect();
+        let active: Vec<&Delete> = shape
+            .conditions
+            .iter()
+            .zip(&applies)
+            .filter(|(_, a)| **a)
+            .map(|(d, _)| d)
+            .collect();
+        let mut masks = keep_masks(
+            &mut self.tile.dims,
+            &mut self.tile.attrs,
+            &shape.dims,
+            &shape.attrs,
+            self.len,
+            &active,
+        )?
+        .into_iter();
+        self.keeps = applies
+            .iter()
+            .map(|a| if *a { masks.next() } else { None })
+            .collect();
+        Ok(())
     }
 
     /// Moves to the next cell; false when the fragment is done.
@@ -235,7 +345,8 @@ impl<'r> Cursor<'r> {
     }
 }
 
-/// The output columns, in the writer's names: attributes, then dimensions.
+/// The output columns, in the writer's names: attributes, then dimensions,
+/// then timestamps and delete metadata (when kept).
 struct Out {
     cols: Vec<Column>,
     len: usize,
@@ -253,8 +364,17 @@ impl Out {
                 offsets: f.cell_val_num.is_none().then(Vec::new),
                 validity: f.nullable.then(Vec::new),
             })
+            .chain(shape.specials.iter().map(|n| Column::fixed(*n, Vec::new())))
             .collect();
         Out { cols, len: 0 }
+    }
+
+    /// The timestamp and delete metadata of the cell pushed last.
+    fn push_stamps(&mut self, shape: &Shape, stamps: [u64; 3]) {
+        let first = self.cols.len() - shape.specials.len();
+        for (col, v) in self.cols[first..].iter_mut().zip(stamps) {
+            col.data.extend_from_slice(&v.to_le_bytes());
+        }
     }
 
     fn push(col: &mut Column, bytes: &[u8], valid: u8) {
@@ -386,6 +506,94 @@ impl Group {
     }
 }
 
+/// One cell of a coordinate met in the merge with timestamps kept.
+struct Version {
+    ts: u64,
+    /// The cursor (fragment order) it came from, and its arrival.
+    pos: usize,
+    arrival: u64,
+    delete: (u64, u64),
+    cell: OwnedCell,
+}
+
+/// With timestamps kept, no duplicates allowed: every cell of one
+/// coordinate met in the merge (equal keys), to be written newest first
+/// (the later timestamp, then the later fragment), as the engine's merge
+/// orders them. Buffers are reused from group to group.
+#[derive(Default)]
+struct Versions {
+    cells: Vec<Version>,
+    len: usize,
+    order: Vec<usize>,
+}
+
+impl Versions {
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn offer(&mut self, shape: &Shape, c: &Cursor, pos: usize, delete: (u64, u64)) {
+        if self.len == self.cells.len() {
+            let fields = shape.attrs.len() + shape.dims.len();
+            self.cells.push(Version {
+                ts: 0,
+                pos: 0,
+                arrival: 0,
+                delete,
+                cell: vec![(Vec::new(), 1); fields],
+            });
+        }
+        let v = &mut self.cells[self.len];
+        v.ts = c.timestamp();
+        v.pos = pos;
+        v.arrival = self.len as u64;
+        v.delete = delete;
+        cell_parts(shape, c, |k, b, valid| {
+            v.cell[k].0.clear();
+            v.cell[k].0.extend_from_slice(b);
+            v.cell[k].1 = valid;
+        });
+        self.len += 1;
+    }
+
+    /// The cells into `out`, by coordinate bytes, newest first. Purging,
+    /// a deleted cell goes with every older cell of its coordinate (the
+    /// engine's `purge_deletes_no_dups_mode`).
+    fn flush(&mut self, shape: &Shape, purge: bool, out: &mut Out) {
+        let n_attr = shape.attrs.len();
+        let cells = &self.cells[..self.len];
+        self.order.clear();
+        self.order.extend(0..self.len);
+        fn coords(v: &Version, n_attr: usize) -> impl Iterator<Item = &Vec<u8>> {
+            v.cell[n_attr..].iter().map(|p| &p.0)
+        }
+        self.order.sort_by(|&a, &b| {
+            let (x, y) = (&cells[a], &cells[b]);
+            coords(x, n_attr)
+                .cmp(coords(y, n_attr))
+                .then(y.ts.cmp(&x.ts))
+                .then(y.pos.cmp(&x.pos))
+                .then(x.arrival.cmp(&y.arrival))
+        });
+        let mut gone = false;
+        for (k, &i) in self.order.iter().enumerate() {
+            let v = &cells[i];
+            if k > 0 && !coords(&cells[self.order[k - 1]], n_attr).eq(coords(v, n_attr)) {
+                gone = false;
+            }
+            if purge {
+                gone |= v.delete.0 != NEVER;
+                if gone {
+                    continue;
+                }
+            }
+            out.push_owned(&v.cell);
+            out.push_stamps(shape, [v.ts, v.delete.0, v.delete.1]);
+        }
+        self.len = 0;
+    }
+}
+
 /// Widest packed key kept in the heap's entries.
 const INLINE: usize = 8;
 
@@ -461,6 +669,7 @@ fn entry(c: &Cursor, pos: usize, shape: &Shape) -> Entry {
 pub(super) fn merge(
     reader: &ArrayReader,
     writer: &mut FragmentWriter,
+    stamping: Option<&Stamping>,
     progress: &dyn Progress,
 ) -> WriteResult<u64> {
     std::thread::scope(|s| {
@@ -471,7 +680,7 @@ pub(super) fn merge(
             }
             Ok(())
         });
-        let merged = merge_cells(reader, progress, &mut |cols| {
+        let merged = merge_cells(reader, stamping, progress, &mut |cols| {
             // A closed channel: the writer failed, and says why below.
             tx.send(cols)
                 .map_err(|_| WriteError::Unsupported("the writer stopped".into()))
@@ -488,6 +697,7 @@ pub(super) fn merge(
 /// The merge itself: batches of cells in global order go to `send`.
 fn merge_cells(
     reader: &ArrayReader,
+    stamping: Option<&Stamping>,
     progress: &dyn Progress,
     send: &mut dyn FnMut(Vec<Column>) -> WriteResult<()>,
 ) -> WriteResult<u64> {
@@ -528,7 +738,14 @@ fn merge_cells(
             .max()
             .unwrap_or(0)
     ];
+    let specials: &'static [&'static str] = match stamping {
+        Some(st) if st.delete_meta => &[TIMESTAMPS, DELETE_TIMESTAMPS, DELETE_CONDITION_INDEX],
+        Some(_) => &[TIMESTAMPS],
+        None => &[],
+    };
     let shape = Shape {
+        specials,
+        conditions: stamping.map_or(&[][..], |st| &st.conditions[..]),
         zeros,
         packed,
         width,
@@ -553,8 +770,19 @@ fn merge_cells(
                 )));
             };
             let fields = FragmentFields::open(frag, &shape.dims, &shape.attrs, &needed, opts)?;
+            let has_delete_meta = special_fields(frag).1;
+            let processed = if has_delete_meta {
+                frag.processed_conditions(opts)?
+                    .iter()
+                    .map(|c| c.rsplit('/').next().unwrap_or_default().to_string())
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let mut c = Cursor {
                 frag,
+                has_delete_meta,
+                processed,
                 fields,
                 tiles: tiles.into_iter().map(|(t, _)| t).collect(),
                 next_tile: 0,
@@ -562,7 +790,9 @@ fn merge_cells(
                     dims: Vec::new(),
                     attrs: Vec::new(),
                     timestamps: None,
+                    delete_meta: None,
                 },
+                keeps: Vec::new(),
                 len: 0,
                 at: 0,
                 key: Vec::new(),
@@ -584,6 +814,7 @@ fn merge_cells(
     let mut out = Out::new(&shape);
     let mut total = 0u64;
     let mut group = Group::default();
+    let mut versions = Versions::default();
     let inline = shape.packed && shape.width <= INLINE;
     // Cursors are in fragment order: the position breaks ties.
     macro_rules! less {
@@ -622,7 +853,15 @@ fn merge_cells(
                     .second(&less!())
                     .is_some_and(|o| c.cmp(&cursors[o], &shape).is_eq())
         };
-        if next_equal || !group.is_empty() {
+        if let Some(st) = stamping {
+            let delete = st.delete_of(c);
+            if next_equal || !versions.is_empty() {
+                versions.offer(&shape, c, top, delete);
+            } else if !(st.purge && delete.0 != NEVER) {
+                out.push_cell(&shape, c);
+                out.push_stamps(&shape, [c.timestamp(), delete.0, delete.1]);
+            }
+        } else if next_equal || !group.is_empty() {
             group.offer(&shape, c);
         } else {
             out.push_cell(&shape, c);
@@ -635,6 +874,9 @@ fn merge_cells(
         }
         if !group.is_empty() && !next_equal {
             group.flush(&shape, &mut out);
+        }
+        if !versions.is_empty() && !next_equal {
+            versions.flush(&shape, stamping.is_some_and(|s| s.purge), &mut out);
         }
         if out.len >= BATCH_CELLS {
             let (cols, n) = out.take(&shape);

@@ -160,6 +160,18 @@ pub struct ConsolidateOptions {
     pub memory_budget: usize,
     /// The key of an AES-256-GCM encrypted array.
     pub encryption_key: Option<[u8; 32]>,
+    /// Fragment consolidation of sparse arrays: the cells that deletes
+    /// removed are left out of the new fragment, rather than kept with the
+    /// time of their delete (the engine's
+    /// `sm.consolidation.purge_deleted_cells`). Reads from then on are
+    /// the same, but reads at earlier times no longer see them.
+    pub purge_deleted_cells: bool,
+    /// Fragment consolidation of sparse arrays of format version 15 and
+    /// later: the new fragment keeps every cell with its write timestamp
+    /// (and the time of its delete), across delete commits, as the engine
+    /// always consolidates them (default). `false`: the newest cell of each
+    /// coordinate only, and never across a delete, as before version 15.
+    pub with_timestamps: bool,
     /// Where progress goes (default: nowhere).
     pub progress: std::sync::Arc<dyn Progress>,
 }
@@ -170,6 +182,8 @@ impl Default for ConsolidateOptions {
             timestamp: TimeRange::ALL,
             memory_budget: 256 << 20,
             encryption_key: None,
+            purge_deleted_cells: false,
+            with_timestamps: true,
             progress: std::sync::Arc::new(NoProgress),
         }
     }
@@ -182,6 +196,8 @@ impl std::fmt::Debug for ConsolidateOptions {
             .field("timestamp", &self.timestamp)
             .field("memory_budget", &self.memory_budget)
             .field("encryption_key", &self.encryption_key.map(|_| "<set>"))
+            .field("purge_deleted_cells", &self.purge_deleted_cells)
+            .field("with_timestamps", &self.with_timestamps)
             .finish_non_exhaustive()
     }
 }

@@ -9,6 +9,7 @@ pub mod export;
 pub mod field;
 mod plan_dense;
 mod plan_sparse;
+pub(crate) use plan_sparse::{keep_masks, Delete};
 pub mod query;
 pub mod query_condition;
 pub mod range;

@@ -17,18 +17,18 @@ use crate::format::{decode_all, ConditionNode};
 use crate::tile::read_generic_tile;
 
 /// A delete commit as a read applies it.
-pub(super) struct Delete {
+pub(crate) struct Delete {
     /// Its timestamp: it deletes the cells written at or before it.
-    pub(super) t1: u64,
+    pub(crate) t1: u64,
     /// Its file name (as fragments' processed conditions name it).
-    pub(super) name: String,
+    pub(crate) name: String,
     /// The stored condition (the negation of the delete's): the cells for
     /// which it holds survive.
-    pub(super) keep: BoundCondition,
+    pub(crate) keep: BoundCondition,
 }
 
 impl ArrayReader {
-    pub(super) fn deletes(&self) -> Result<Vec<Delete>> {
+    pub(crate) fn deletes(&self) -> Result<Vec<Delete>> {
         let mut out = Vec::new();
         for d in &self.dir.deletes {
             let held = d
@@ -256,7 +256,18 @@ impl ArrayReader {
             })
             .collect();
         for (fi, f) in self.fragments.iter().enumerate() {
-            let processed = std::sync::Arc::new(f.processed_conditions(&self.opts)?);
+            // The engine skips the conditions a fragment processed only
+            // when it has delete metadata (sparse_index_reader_base.cc
+            // `apply_query_condition`); they are named by their path in the
+            // array (`__commits/<name>.del`).
+            let processed = std::sync::Arc::new(if sparse::special_fields(f).1 {
+                f.processed_conditions(&self.opts)?
+                    .iter()
+                    .map(|c| c.rsplit('/').next().unwrap_or_default().to_string())
+                    .collect()
+            } else {
+                Vec::new()
+            });
             if let Some(mut tiles) = sparse::select_tiles(f, &dims, &ranges, &self.opts)? {
                 if let Some(skip) = &q.skip_tiles {
                     tiles.retain(|(t, _)| !skip.contains(&(fi, *t as u64)));
@@ -280,8 +291,10 @@ impl ArrayReader {
                         dims: t.dims,
                         attrs: t.attrs,
                         timestamps: t.timestamps,
+                        delete_ts: t.delete_meta.map(|(dt, _)| dt),
                         processed: processed.clone(),
                         t1: f.name.t1,
+                        frag: fi,
                     });
                 }
                 continue;
@@ -363,8 +376,10 @@ impl ArrayReader {
                         .map(|(t, _)| t)
                         .collect()
                 }),
+                delete_ts: None,
                 processed,
                 t1: f.name.t1,
+                frag: fi,
             });
         }
         // (fragment, cell) of every surviving cell.
@@ -375,11 +390,28 @@ impl ArrayReader {
         // so it is dropped only after the newest write of each coordinate
         // is chosen.
         let mut deleted: Vec<bool> = Vec::new();
+        let (open_start, open_end) = self.time_range.unwrap_or((0, u64::MAX));
         for (fi, fr) in frags.iter_mut().enumerate() {
             let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
-            let gone = deleted_cells(fr, n, &deletes, &dims, &all_attrs)?;
+            let by_condition = deleted_cells(fr, n, &deletes, &dims, &all_attrs)?;
             for i in 0..n {
-                let gone = gone.as_ref().is_some_and(|g| g[i]);
+                let ts = fr.timestamps.as_ref().map_or(fr.t1, |t| t[i]);
+                // A fragment that keeps its cells' timestamps and lies
+                // partly outside the time range the array was opened at:
+                // only its cells written within the range.
+                if fr.timestamps.is_some() && !(open_start..=open_end).contains(&ts) {
+                    continue;
+                }
+                // Delete metadata: the cell was deleted at its delete
+                // timestamp (`u64::MAX`: never), seen from the range's end
+                // on (reader_base.cc `add_delete_timestamps_condition`);
+                // else a delete it has not processed whose condition
+                // removes it.
+                let gone = fr
+                    .delete_ts
+                    .as_ref()
+                    .is_some_and(|d| d[i] != u64::MAX && d[i] <= open_end)
+                    || by_condition.as_ref().is_some_and(|g| g[i]);
                 if gone && allows_dups {
                     continue;
                 }
@@ -394,6 +426,21 @@ impl ArrayReader {
         let timestamp = |p: usize| {
             let (fi, i) = picked[p];
             frags[fi].timestamps.as_ref().map_or(frags[fi].t1, |t| t[i])
+        };
+        // Which of two cells of one coordinate wins: the later timestamp,
+        // then the later fragment; within a fragment that keeps timestamps
+        // (several writes of a coordinate, newest first) the first, else
+        // the last.
+        let newest = |p: usize| {
+            let (fi, i) = picked[p];
+            let fr = &frags[fi];
+            let place = (fi as i128) << 64 | i as i128;
+            let place = if fr.timestamps.is_some() {
+                -place
+            } else {
+                place
+            };
+            (timestamp(p), fr.frag, place)
         };
         // Row-major order of the coordinates (the order `export` prints),
         // ties in (fragment, cell) order.
@@ -418,7 +465,6 @@ impl ArrayReader {
             // keys, so they sit in one run of equal keys.
             let same_coords =
                 |p: usize, q: usize| (0..dims.len()).all(|d| coords(p, d) == coords(q, d));
-            let newest = |p: usize| (timestamp(p), picked[p]);
             let mut kept = Vec::with_capacity(order.len());
             let mut run = Vec::new();
             let mut start = 0;
@@ -568,8 +614,15 @@ struct Frag {
     /// `None`: an attribute the fragment lacks (or the read does not need).
     attrs: Vec<Option<FieldData>>,
     timestamps: Option<Vec<u64>>,
+    /// The cells' delete timestamps (fragments consolidated with delete
+    /// metadata).
+    delete_ts: Option<Vec<u64>>,
+    /// The delete commits already applied to the fragment (its delete
+    /// metadata records what they deleted).
     processed: std::sync::Arc<Vec<String>>,
     t1: u64,
+    /// The fragment's place among the reader's.
+    frag: usize,
 }
 
 /// Which of the `n` cells of `fr` a delete removes (`None`: no delete
@@ -594,20 +647,49 @@ fn deleted_cells(
     if active.is_empty() || n == 0 {
         return Ok(None);
     }
-    // The fields the deletes read, moved (not copied) into columns for the
-    // evaluation, and back after it.
+    let keeps = keep_masks(&mut fr.dims, &mut fr.attrs, dims, attrs, n, &active)?;
+    let mut gone = vec![false; n];
+    for (d, keep) in active.iter().zip(&keeps) {
+        match &fr.timestamps {
+            Some(t) => {
+                for ((g, k), ts) in gone.iter_mut().zip(keep).zip(t) {
+                    *g |= !*k && *ts <= d.t1;
+                }
+            }
+            None => {
+                for (g, k) in gone.iter_mut().zip(keep) {
+                    *g |= !*k;
+                }
+            }
+        }
+    }
+    Ok(Some(gone))
+}
+
+/// Per delete of `deletes`, which of the `n` cells (of the fields' data
+/// `dims_data`, `attrs_data`) its stored condition keeps, evaluated on the
+/// cells' columns once with the evaluator of query conditions. The
+/// buffers are moved (not copied) into columns and back.
+pub(crate) fn keep_masks(
+    dims_data: &mut [FieldData],
+    attrs_data: &mut [Option<FieldData>],
+    dims: &[FieldInfo],
+    attrs: &[FieldInfo],
+    n: usize,
+    deletes: &[&Delete],
+) -> Result<Vec<Vec<bool>>> {
     let mut taken: Vec<(bool, usize)> = Vec::new();
     let mut columns = Vec::new();
-    for d in &active {
+    for d in deletes {
         for f in d.keep.fields() {
             if columns.iter().any(|c: &Column| c.field.name == f.name) {
                 continue;
             }
             if let Some(k) = dims.iter().position(|x| x.name == f.name) {
-                columns.push(into_column(&mut fr.dims[k], &dims[k], n));
+                columns.push(into_column(&mut dims_data[k], &dims[k], n));
                 taken.push((true, k));
             } else if let Some(k) = attrs.iter().position(|x| x.name == f.name) {
-                if let Some(data) = fr.attrs[k].as_mut() {
+                if let Some(data) = attrs_data[k].as_mut() {
                     columns.push(into_column(data, &attrs[k], n));
                     taken.push((false, k));
                 }
@@ -615,35 +697,22 @@ fn deleted_cells(
         }
     }
     let cells = Cells { len: n, columns };
-    let verdict = (|| -> Result<Vec<bool>> {
-        let mut gone = vec![false; n];
-        for d in &active {
+    let verdict = deletes
+        .iter()
+        .map(|d| {
             // A field the fragment lacks (added later) fails every
             // comparison of it, as the engine's fragment schema says.
             let lacking = d
                 .keep
                 .with_absent_fields(&|f| cells.column(&f.name).is_none());
-            let keep = lacking.as_ref().unwrap_or(&d.keep).evaluate(&cells)?;
-            match &fr.timestamps {
-                Some(t) => {
-                    for ((g, k), ts) in gone.iter_mut().zip(&keep).zip(t) {
-                        *g |= !*k && *ts <= d.t1;
-                    }
-                }
-                None => {
-                    for (g, k) in gone.iter_mut().zip(&keep) {
-                        *g |= !*k;
-                    }
-                }
-            }
-        }
-        Ok(gone)
-    })();
+            lacking.as_ref().unwrap_or(&d.keep).evaluate(&cells)
+        })
+        .collect::<Result<Vec<_>>>();
     for (col, (dim, k)) in cells.columns.into_iter().zip(taken) {
         let slot = if dim {
-            Some(&mut fr.dims[k])
+            Some(&mut dims_data[k])
         } else {
-            fr.attrs[k].as_mut()
+            attrs_data[k].as_mut()
         };
         if let Some(data) = slot {
             let (_, values, offsets, validity) = col.into_parts();
@@ -655,7 +724,7 @@ fn deleted_cells(
             data.validity = validity;
         }
     }
-    verdict.map(Some)
+    verdict
 }
 
 /// `data`'s buffers as a column of `n` cells of `field` (taken out of

@@ -76,6 +76,7 @@ impl ArrayReader {
             fragments,
             opts: *opts,
             stats: ReadStats::default(),
+            time_range: range,
         })
     }
 

@@ -22,6 +22,10 @@ pub struct ArrayReader {
     pub fragments: Vec<Fragment>,
     pub(super) opts: ReadOptions,
     pub(super) stats: ReadStats,
+    /// The timestamp range the array was opened at (`None`: every time):
+    /// cells of fragments that keep their timestamps are read only when
+    /// written within it, and delete metadata applies up to its end.
+    pub(super) time_range: Option<(u64, u64)>,
 }
 
 impl<'a> From<&'a ArrayReader> for super::query_condition::BindContext<'a> {

@@ -222,11 +222,14 @@ impl FieldData {
 
 /// The cells of one tile of a fragment that the ranges select: per
 /// dimension, per attribute (`None`: not read, or not in the fragment's
-/// schema) and the write timestamps when the fragment has them.
+/// schema), the write timestamps when the fragment has them, and its
+/// delete metadata (per cell: the delete timestamp and the index of the
+/// processed condition) when it has that.
 pub(crate) struct TileCells {
     pub dims: Vec<FieldData>,
     pub attrs: Vec<Option<FieldData>>,
     pub timestamps: Option<Vec<u64>>,
+    pub delete_meta: Option<(Vec<u64>, Vec<u64>)>,
 }
 
 /// The fields of a fragment a read decodes, opened once.
@@ -234,6 +237,27 @@ pub(crate) struct FragmentFields {
     dims: Vec<(FieldInfo, FieldTiles)>,
     attrs: Vec<Option<(FieldInfo, FieldTiles)>>,
     timestamps: Option<(FieldInfo, FieldTiles)>,
+    delete_meta: Option<[(FieldInfo, FieldTiles); 2]>,
+}
+
+/// Whether a fragment's footer says it keeps per-cell timestamps, and
+/// per-cell delete metadata.
+pub(crate) fn special_fields(frag: &Fragment) -> (bool, bool) {
+    match &frag.metadata {
+        Metadata::Footer(f) => (
+            f.includes_timestamps == Some(1),
+            f.includes_delete_metadata == Some(1),
+        ),
+        _ => (false, false),
+    }
+}
+
+/// Little-endian u64 values of a fixed-size field's cells.
+fn u64s(d: &FieldData) -> Vec<u64> {
+    d.values
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect()
 }
 
 impl FragmentFields {
@@ -246,6 +270,7 @@ impl FragmentFields {
         needed: &[bool],
         opts: &ReadOptions,
     ) -> Result<Self> {
+        let (has_ts, has_dm) = special_fields(frag);
         // The tile lists of every field opened here, fetched together (an
         // object store's fragment metadata: near tiles in one request).
         let wanted: Vec<FieldInfo> = dims
@@ -258,10 +283,9 @@ impl FragmentFields {
                     .filter(|(_, need)| **need)
                     .filter_map(|(a, _)| FieldInfo::lookup(&frag.schema, &a.name)),
             )
-            .chain(
-                matches!(&frag.metadata, Metadata::Footer(f) if f.includes_timestamps == Some(1))
-                    .then(|| FieldInfo::timestamps(&frag.schema)),
-            )
+            .chain(has_ts.then(|| FieldInfo::timestamps(&frag.schema)))
+            .chain(has_dm.then(|| FieldInfo::delete_timestamps(&frag.schema, has_ts)))
+            .chain(has_dm.then(|| FieldInfo::delete_condition_index(&frag.schema, has_ts)))
             .collect();
         frag.prefetch_tile_lists(&wanted.iter().collect::<Vec<_>>())?;
         let dims = dims
@@ -288,14 +312,20 @@ impl FragmentFields {
                 _ => Ok(None),
             })
             .collect::<Result<Vec<_>>>()?;
-        let has_timestamps = matches!(
-            &frag.metadata,
-            Metadata::Footer(footer) if footer.includes_timestamps == Some(1)
-        );
-        let timestamps = if has_timestamps {
-            let t = FieldInfo::timestamps(&frag.schema);
+        let open = |t: FieldInfo| -> Result<(FieldInfo, FieldTiles)> {
             let tiles = FieldTiles::open(frag, &t, opts)?;
-            Some((t, tiles))
+            Ok((t, tiles))
+        };
+        let timestamps = if has_ts {
+            Some(open(FieldInfo::timestamps(&frag.schema))?)
+        } else {
+            None
+        };
+        let delete_meta = if has_dm {
+            Some([
+                open(FieldInfo::delete_timestamps(&frag.schema, has_ts))?,
+                open(FieldInfo::delete_condition_index(&frag.schema, has_ts))?,
+            ])
         } else {
             None
         };
@@ -303,6 +333,7 @@ impl FragmentFields {
             dims,
             attrs,
             timestamps,
+            delete_meta,
         })
     }
 
@@ -366,6 +397,7 @@ impl FragmentFields {
                 dims,
                 attrs: self.attrs.iter().map(|_| None).collect(),
                 timestamps: None,
+                delete_meta: None,
             });
         }
         let mut attrs = Vec::with_capacity(self.attrs.len());
@@ -379,24 +411,21 @@ impl FragmentFields {
                 None => None,
             });
         }
-        let timestamps = match &self.timestamps {
-            Some((f, tiles)) => {
-                let d = read(f, tiles)?;
-                check_cells(frag, f, &d, Some(n))?;
-                let d = pick(f, d);
-                Some(
-                    d.values
-                        .chunks_exact(8)
-                        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-                        .collect(),
-                )
-            }
+        let special = |(f, tiles): &(FieldInfo, FieldTiles)| -> Result<Vec<u64>> {
+            let d = read(f, tiles)?;
+            check_cells(frag, f, &d, Some(n))?;
+            Ok(u64s(&pick(f, d)))
+        };
+        let timestamps = self.timestamps.as_ref().map(special).transpose()?;
+        let delete_meta = match &self.delete_meta {
+            Some([dt, dci]) => Some((special(dt)?, special(dci)?)),
             None => None,
         };
         Ok(TileCells {
             dims,
             attrs,
             timestamps,
+            delete_meta,
         })
     }
 

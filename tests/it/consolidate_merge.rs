@@ -17,10 +17,13 @@ use tiledb_codec::read::ArrayReader;
 use tiledb_codec::write::{Column, FragmentWriter, WriteError, WriteOptions};
 use write_support::{common, diff_cells, engine_cells_many, key_bytes, TempDir};
 
+/// Options of a consolidation that keeps the newest cell of each
+/// coordinate only (no timestamps), which merging and sorting both do.
 fn options(key: Option<&str>, budget: usize) -> ConsolidateOptions {
     ConsolidateOptions {
         encryption_key: key.map(key_bytes),
         memory_budget: budget,
+        with_timestamps: false,
         ..ConsolidateOptions::default()
     }
 }
@@ -54,17 +57,25 @@ fn is_sparse_with_fragments(path: &Path, key: Option<&str>) -> bool {
 }
 
 /// Consolidates copies of `array` by merging and by sorting; returns the
-/// merged copy, or a description of how the two differ.
+/// merged copy and a copy consolidated keeping timestamps (the default,
+/// for the engine to read), or a description of how the two differ.
 fn both_ways(
     tmp: &TempDir,
     label: &str,
     array: &Path,
     key: Option<&str>,
-) -> Result<PathBuf, String> {
+) -> Result<(PathBuf, PathBuf), String> {
     let merged = tmp.join(&format!("{label}.merged"));
     let sorted = tmp.join(&format!("{label}.sorted"));
+    let stamped = tmp.join(&format!("{label}.stamped"));
     common::copy_dir(array, &merged);
     common::copy_dir(array, &sorted);
+    common::copy_dir(array, &stamped);
+    let st = ConsolidateOptions {
+        with_timestamps: true,
+        ..options(key, 256 << 20)
+    };
+    consolidate_fragments(&stamped, &st).map_err(|e| format!("{label}: stamped: {e}"))?;
     let m = consolidate_fragments(&merged, &options(key, 256 << 20))
         .map_err(|e| format!("{label}: merge: {e}"))?;
     // A budget below one tile of every fragment: read and sorted.
@@ -85,7 +96,7 @@ fn both_ways(
     if key.is_some() {
         // Encrypted tiles differ by their random IVs: the cells are
         // compared (by the engine) instead.
-        return Ok(merged);
+        return Ok((merged, stamped));
     }
     let (fm, fs) = (files(mw), files(sw));
     let names = |f: &[(PathBuf, Vec<u8>)]| f.iter().map(|x| x.0.clone()).collect::<Vec<_>>();
@@ -106,7 +117,7 @@ fn both_ways(
             ));
         }
     }
-    Ok(merged)
+    Ok((merged, stamped))
 }
 
 /// A copy of the sparse fixture `array` (format 12 on) whose newest
@@ -152,7 +163,7 @@ fn every_sparse_fixture_merges_as_it_sorts() {
             }
         };
         match both_ways(&tmp, &label, &array, key) {
-            Ok(merged) => pairs.push((label, array, merged, f.key.clone())),
+            Ok((merged, stamped)) => pairs.push((label, array, merged, stamped, f.key.clone())),
             Err(e) => failures.push(e),
         }
     }
@@ -161,17 +172,25 @@ fn every_sparse_fixture_merges_as_it_sorts() {
     // The engine reads each merged array as it reads the array before.
     let arrays: Vec<(PathBuf, Option<String>)> = pairs
         .iter()
-        .flat_map(|(_, a, m, k)| [(a.clone(), k.clone()), (m.clone(), k.clone())])
+        .flat_map(|(_, a, m, st, k)| {
+            [
+                (a.clone(), k.clone()),
+                (m.clone(), k.clone()),
+                (st.clone(), k.clone()),
+            ]
+        })
         .collect();
     let seen = write_support::engine_cells_many_keyed(&arrays);
     for (k, (label, ..)) in pairs.iter().enumerate() {
-        match (&seen[2 * k], &seen[2 * k + 1]) {
-            (Ok(before), Ok(after)) => {
-                if let Some(d) = diff_cells(before.clone(), after.clone()) {
-                    failures.push(format!("{label}: {d}"));
+        for (way, after) in [("merged", &seen[3 * k + 1]), ("stamped", &seen[3 * k + 2])] {
+            match (&seen[3 * k], after) {
+                (Ok(before), Ok(after)) => {
+                    if let Some(d) = diff_cells(before.clone(), after.clone()) {
+                        failures.push(format!("{label} {way}: {d}"));
+                    }
                 }
+                (before, after) => failures.push(format!("{label} {way}: {before:?} / {after:?}")),
             }
-            (before, after) => failures.push(format!("{label}: {before:?} / {after:?}")),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -264,7 +283,7 @@ fn engine_arrays_merge_as_they_sort_and_read_the_same() {
     let mut pairs = Vec::new();
     for n in names {
         match both_ways(&tmp, n, &base.join(n), None) {
-            Ok(merged) => pairs.push((n, base.join(n), merged)),
+            Ok((merged, stamped)) => pairs.push((n, base.join(n), merged, stamped)),
             Err(e) => failures.push(e),
         }
     }
@@ -272,17 +291,17 @@ fn engine_arrays_merge_as_they_sort_and_read_the_same() {
     // The engine reads the merged arrays as it read the originals.
     let paths: Vec<PathBuf> = pairs
         .iter()
-        .flat_map(|(_, a, b)| [a.clone(), b.clone()])
+        .flat_map(|(_, a, b, c)| [a.clone(), b.clone(), c.clone()])
         .collect();
     let seen = engine_cells_many(&paths);
-    for (k, (n, _, _)) in pairs.iter().enumerate() {
-        let before = seen[2 * k].clone().unwrap_or_else(|e| panic!("{n}: {e}"));
-        let after = seen[2 * k + 1]
-            .clone()
-            .unwrap_or_else(|e| panic!("{n} merged: {e}"));
+    for (k, (n, ..)) in pairs.iter().enumerate() {
+        let before = seen[3 * k].clone().unwrap_or_else(|e| panic!("{n}: {e}"));
         assert!(!before.is_empty(), "{n}: no cells");
-        if let Some(d) = diff_cells(before, after) {
-            failures.push(format!("{n}: {d}"));
+        for (way, after) in [("merged", &seen[3 * k + 1]), ("stamped", &seen[3 * k + 2])] {
+            let after = after.clone().unwrap_or_else(|e| panic!("{n} {way}: {e}"));
+            if let Some(d) = diff_cells(before.clone(), after) {
+                failures.push(format!("{n} {way}: {d}"));
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -25,6 +25,7 @@ mod format_v23;
 mod i22_ballista;
 mod i22_cli;
 mod i22_concurrent_create;
+mod i22_consolidate_deletes;
 mod i22_dense_current_domain;
 mod i22_drop_deleted;
 mod i22_duplicates;

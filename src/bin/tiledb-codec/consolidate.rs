@@ -55,6 +55,12 @@ pub struct ConsolidateArgs {
     /// Bytes of cells held in memory at once.
     #[arg(long, value_name = "BYTES")]
     memory_budget: Option<usize>,
+    /// Sparse fragments: leave out the cells deletes removed, rather than
+    /// keep them with the time of their delete (the engine's
+    /// `sm.consolidation.purge_deleted_cells`); reads at earlier times no
+    /// longer see them.
+    #[arg(long)]
+    purge_deleted_cells: bool,
     #[command(flatten)]
     key: super::KeyArg,
 }
@@ -81,6 +87,7 @@ pub fn run_consolidate(a: ConsolidateArgs, bars: Arc<Bars>) -> Result<(), String
     let mut opts = ConsolidateOptions {
         timestamp: a.timestamp.unwrap_or(TimeRange::ALL),
         encryption_key: a.key.key()?,
+        purge_deleted_cells: a.purge_deleted_cells,
         progress: bars,
         ..ConsolidateOptions::default()
     };

@@ -89,7 +89,7 @@ impl FragmentWriter {
                     return Err(WriteError::cells("", "no cells to write"));
                 }
                 let n_dim = self.schema.domain.dimensions.len();
-                let n_attr = self.schema.attributes.len();
+                let n_attr = self.n_lead;
                 let mut tb = SparseTiles::new(&self.fields, n_attr, n_dim, cap);
                 let mut prev: Option<OwnedCell> = None;
                 let mut dropped = 0u64;

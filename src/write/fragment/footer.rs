@@ -3,8 +3,8 @@
 
 use crate::format::{
     encode, FooterLength, FragmentFooter, FragmentMinMaxSumNullCount, Mbr, OptionalSection,
-    OptionalSectionIdentifier, ProcessedConditions, RTree, TileGlobalOrderBounds, TileMinMax,
-    TileNullCounts, TileOffsets, TileSums,
+    OptionalSectionIdentifier, ProcessedCondition, ProcessedConditions, RTree,
+    TileGlobalOrderBounds, TileMinMax, TileNullCounts, TileOffsets, TileSums,
 };
 
 use crate::write::error::WriteResult;
@@ -161,8 +161,15 @@ impl FragmentWriter {
         }
         if v >= 15 {
             let t = ProcessedConditions {
-                num: 0,
-                conditions: Vec::new(),
+                num: self.processed_conditions.len() as u64,
+                conditions: self
+                    .processed_conditions
+                    .iter()
+                    .map(|c| ProcessedCondition {
+                        size: c.len() as u64,
+                        condition: c.as_bytes().to_vec(),
+                    })
+                    .collect(),
             };
             processed = Some(push(encode(&t), &mut out)?);
         }
@@ -185,8 +192,8 @@ impl FragmentWriter {
             non_empty_domain: Some(ned),
             sparse_tile_num: if dense { 0 } else { num_tiles as u64 },
             last_tile_cell_num,
-            includes_timestamps: (v >= 14).then_some(0),
-            includes_delete_metadata: (v >= 15).then_some(0),
+            includes_timestamps: (v >= 14).then_some(u8::from(self.includes.0)),
+            includes_delete_metadata: (v >= 15).then_some(u8::from(self.includes.1)),
             file_sizes: self.meta.iter().map(|m| m.file_size).collect(),
             file_var_sizes: self.meta.iter().map(|m| m.file_var_size).collect(),
             file_validity_sizes: Some(self.meta.iter().map(|m| m.file_validity_size).collect()),

@@ -28,7 +28,9 @@ use crate::array::schema::dimension_datatype;
 use crate::array::schema::read_schema;
 use crate::array::{FieldInfo, FieldPipelines};
 use crate::format::hierarchy;
-use crate::format::version::{has_commits_folder, writes_version};
+use crate::format::version::{
+    has_cell_timestamps, has_commits_folder, has_deletes, writes_version,
+};
 use crate::format::{ArraySchema, ArrayType};
 use crate::ReadOptions;
 
@@ -202,6 +204,69 @@ impl FragmentWriter {
             specs.push(f.spec.clone());
             fields.push(f);
         }
+        // Timestamps and delete metadata: u64 cells after the attributes
+        // in the writer's layout, after the dimensions in the index map.
+        let includes = (
+            opts.cell_timestamps,
+            opts.cell_timestamps && opts.delete_meta,
+        );
+        if opts.delete_meta && !opts.cell_timestamps {
+            return Err(WriteError::Unsupported(
+                "delete metadata without cell timestamps".into(),
+            ));
+        }
+        if includes.0 && (dense_schema || !in_order || !has_cell_timestamps(version)) {
+            return Err(WriteError::Unsupported(format!(
+                "cell timestamps in a {} fragment of version {version} (sparse fragments \
+                 written in order, version 14 and later)",
+                if dense_schema {
+                    "dense"
+                } else if in_order {
+                    "sparse"
+                } else {
+                    "sorted"
+                }
+            )));
+        }
+        if includes.1 && !has_deletes(version) {
+            return Err(WriteError::Unsupported(format!(
+                "delete metadata in a fragment of version {version} (16 and later)"
+            )));
+        }
+        let mut specials = Vec::new();
+        if includes.0 {
+            specials.push(FieldInfo::timestamps(&schema));
+        }
+        if includes.1 {
+            specials.push(FieldInfo::delete_timestamps(&schema, true));
+            specials.push(FieldInfo::delete_condition_index(&schema, true));
+        }
+        let mut special_specs = Vec::new();
+        for info in specials {
+            let pipes = FieldPipelines::new(&schema, &info, opts.encryption_key)
+                .map_err(filter_err(&info.name))?;
+            let spec = MetaSpec {
+                datatype: info.datatype,
+                is_dim: false,
+                var: false,
+                cell_size: info.cell_size(),
+                cell_val_num: 1,
+                nullable: false,
+                kept: true,
+            };
+            special_specs.push(spec.clone());
+            fields.push(WField {
+                name: info.name.clone(),
+                idx: info.idx,
+                var: false,
+                nullable: false,
+                value_size: info.cell_size(),
+                pipes,
+                spec,
+                info,
+            });
+        }
+        let n_lead = fields.len();
         let dt0 = dim_dt(0)?;
         specs.push(MetaSpec {
             datatype: dt0,
@@ -219,6 +284,7 @@ impl FragmentWriter {
                 fields.push(f);
             }
         }
+        specs.extend(special_specs);
         let tile_order = schema.tile_order;
         let cell_order = schema.cell_order;
         let mode = match rect {
@@ -236,8 +302,11 @@ impl FragmentWriter {
                 order: GlobalOrder::new(&schema),
                 sorter: None,
                 in_order: None,
-                allows_dups: schema.allows_dups.unwrap_or(0) != 0,
-                refuse_dups: schema.allows_dups.unwrap_or(0) == 0 && !opts.keep_last_duplicate,
+                // With cell timestamps every cell of a coordinate stays.
+                allows_dups: schema.allows_dups.unwrap_or(0) != 0 || includes.0,
+                refuse_dups: schema.allows_dups.unwrap_or(0) == 0
+                    && !opts.keep_last_duplicate
+                    && !includes.0,
                 capacity: schema.capacity.max(1),
             },
         };
@@ -303,11 +372,14 @@ impl FragmentWriter {
             key: opts.encryption_key,
             done: false,
             stopped: false,
+            n_lead,
+            includes,
+            processed_conditions: opts.processed_conditions.clone(),
             fields,
             schema,
         };
         if let (true, Mode::Sparse { capacity, .. }) = (in_order, &w.mode) {
-            let tiles = SparseTiles::new(&w.fields, n_attr, n_dim, *capacity);
+            let tiles = SparseTiles::new(&w.fields, n_lead, n_dim, *capacity);
             let state = InOrder::new(tiles, w.fields.len());
             if let Mode::Sparse { in_order: s, .. } = &mut w.mode {
                 *s = Some(Box::new(state));
@@ -315,7 +387,7 @@ impl FragmentWriter {
         } else if let Mode::Sparse { order, .. } = &w.mode {
             let mut sort_fields: Vec<SortField> = Vec::new();
             // Dimensions first: the sorter compares them.
-            for f in w.fields[n_attr..].iter().chain(&w.fields[..n_attr]) {
+            for f in w.fields[n_lead..].iter().chain(&w.fields[..n_lead]) {
                 sort_fields.push(f.sort_field());
             }
             let sorter =
@@ -529,7 +601,7 @@ impl FragmentWriter {
             return Ok(());
         }
         // Sparse: check the coordinates, then sort.
-        let n_attr = self.schema.attributes.len();
+        let n_attr = self.n_lead;
         let Mode::Sparse {
             order,
             sorter,

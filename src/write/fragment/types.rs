@@ -54,6 +54,22 @@ pub struct WriteOptions {
     /// older ones). `false` (the default): such a write fails naming the
     /// coordinate, as the engine refuses it.
     pub keep_last_duplicate: bool,
+    /// Sparse fragments written in order ([`FragmentWriter::sparse_in_order`]),
+    /// format version 14 and later: the fragment keeps each cell's write
+    /// timestamp (a `__timestamps` column of u64 comes with the cells) and
+    /// every cell of a coordinate, in the order given, as the engine's
+    /// consolidation with timestamps writes them.
+    pub cell_timestamps: bool,
+    /// With [`WriteOptions::cell_timestamps`], version 16 and later: the
+    /// fragment keeps delete metadata, each cell's delete timestamp
+    /// (`__delete_timestamps`, `u64::MAX` for none) and the index in
+    /// [`WriteOptions::processed_conditions`] of the delete that removed it
+    /// (`__delete_condition_index`).
+    pub delete_meta: bool,
+    /// The delete and update commits applied to the fragment's cells, by
+    /// their path in the array (`__commits/<name>.del`), stored as its
+    /// processed conditions (version 16 and later).
+    pub processed_conditions: Vec<String>,
 }
 
 impl std::fmt::Debug for WriteOptions {
@@ -66,7 +82,10 @@ impl std::fmt::Debug for WriteOptions {
             .field("sort_memory", &self.sort_memory)
             .field("pending_memory", &self.pending_memory)
             .field("scratch_dir", &self.scratch_dir)
-            .field("keep_last_duplicate", &self.keep_last_duplicate);
+            .field("keep_last_duplicate", &self.keep_last_duplicate)
+            .field("cell_timestamps", &self.cell_timestamps)
+            .field("delete_meta", &self.delete_meta)
+            .field("processed_conditions", &self.processed_conditions);
         #[cfg(feature = "fail-points")]
         d.field("fail_after", &self.fail_after);
         d.field("encryption_key", &self.encryption_key.map(|_| "<set>"))
@@ -87,6 +106,9 @@ impl Default for WriteOptions {
             fail_after: None,
             encryption_key: None,
             keep_last_duplicate: false,
+            cell_timestamps: false,
+            delete_meta: false,
+            processed_conditions: Vec::new(),
         }
     }
 }
@@ -349,6 +371,13 @@ pub struct FragmentWriter {
     pub(super) key: Option<[u8; 32]>,
     pub(super) done: bool,
     pub(super) stopped: bool,
+    /// Sparse: the fields before the dimensions in `fields` (attributes,
+    /// then the timestamps and delete metadata when kept).
+    pub(super) n_lead: usize,
+    /// Whether the footer says the fragment keeps timestamps, and delete
+    /// metadata.
+    pub(super) includes: (bool, bool),
+    pub(super) processed_conditions: Vec<String>,
 }
 
 /// The dense tiler's view of the rectangle and its space tiles.
@@ -393,7 +422,8 @@ pub(super) struct Pending {
 
 /// Cuts cells in global order into tiles of `capacity` cells, with MBRs.
 pub(super) struct SparseTiles {
-    /// Field order of the writer: attributes, then dimensions.
+    /// Field order of the writer: attributes (and timestamps, delete
+    /// metadata), then dimensions.
     pub(super) layout: Vec<SortField>,
     pub(super) n_attr: usize,
     pub(super) n_dim: usize,

@@ -1,0 +1,311 @@
+//! Issue 22, item 11: fragment consolidation across delete commits. With
+//! writes and deletes interleaved the engine merges every fragment into one
+//! that keeps each cell's write timestamp (`t.tdb`) and, unless it purges
+//! deleted cells (`sm.consolidation.purge_deleted_cells`), the time of the
+//! delete that removed it (`dt.tdb`, `dci.tdb`). Ours does the same, and
+//! each reader reads the other's consolidated fragments as the engine reads
+//! its own, now and at the times between the writes and deletes.
+
+use crate::common;
+use common::{cli, copy_dir, scratch};
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+use tiledb_codec::maintain::{consolidate_fragments, ConsolidateOptions};
+use tiledb_codec::read::{ArrayReader, Query};
+use tiledb_codec::ReadOptions;
+
+/// Runs tests/engine/i22_consolidate_deletes.py; its standard output.
+fn engine(args: &[&str]) -> String {
+    let out = Command::new(common::engine_python())
+        .arg(common::root().join("tests/engine/i22_consolidate_deletes.py"))
+        .args(args)
+        .output()
+        .expect("the engine's python runs");
+    assert!(
+        out.status.success(),
+        "engine {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+type Cell = (i64, i32, String);
+
+/// The engine's read of `array` (opened at `t`): fragment count and cells.
+fn engine_read(array: &Path, t: Option<u64>) -> (usize, Vec<Cell>) {
+    let p = array.to_str().unwrap();
+    let ts = t.map(|t| t.to_string());
+    let mut args = vec!["read", p];
+    if let Some(ts) = &ts {
+        args.push(ts);
+    }
+    let v: Value = serde_json::from_str(&engine(&args)).unwrap();
+    let cells = v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c[0].as_i64().unwrap(),
+                c[1].as_i64().unwrap() as i32,
+                c[2].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    (v["fragments"].as_u64().unwrap() as usize, cells)
+}
+
+/// Our read of `array` (opened at `t`): fragment count and cells.
+fn our_read(array: &Path, t: Option<u64>) -> (usize, Vec<Cell>) {
+    let r = ArrayReader::open_at(array, t.map(|t| (0, t)), &ReadOptions::default()).unwrap();
+    let c = r.read(&Query::new()).unwrap();
+    let (d, a, s) = (
+        c.column("d").unwrap(),
+        c.column("a").unwrap(),
+        c.column("s").unwrap(),
+    );
+    let mut cells: Vec<Cell> = (0..c.len)
+        .map(|i| {
+            (
+                i64::from_le_bytes(d.get(i).unwrap().try_into().unwrap()),
+                i32::from_le_bytes(a.get(i).unwrap().try_into().unwrap()),
+                String::from_utf8(s.get(i).unwrap().to_vec()).unwrap(),
+            )
+        })
+        .collect();
+    cells.sort();
+    let all = ArrayReader::open(array, &ReadOptions::default()).unwrap();
+    (all.fragments.len(), cells)
+}
+
+/// Both readers read `array` as the engine reads `reference`, now and at
+/// every time from 1 to `last`.
+fn same_reads(label: &str, array: &Path, reference: &Path, last: u64) {
+    for t in std::iter::once(None).chain((1..=last).map(Some)) {
+        let (_, want) = engine_read(reference, t);
+        let (_, engine_got) = engine_read(array, t);
+        assert_eq!(engine_got, want, "{label}: the engine's read at {t:?}");
+        let (_, ours) = our_read(array, t);
+        assert_eq!(ours, want, "{label}: our read at {t:?}");
+    }
+}
+
+/// Fragments the reader sees (those that vacuum files list left out).
+fn fragment_count(array: &Path) -> usize {
+    let (ours, _) = our_read(array, None);
+    let (theirs, _) = engine_read(array, None);
+    assert_eq!(ours, theirs, "{}: fragment counts", array.display());
+    ours
+}
+
+fn ours_consolidate(array: &Path, purge: bool) {
+    let opts = ConsolidateOptions {
+        purge_deleted_cells: purge,
+        ..ConsolidateOptions::default()
+    };
+    let r = consolidate_fragments(array, &opts).unwrap();
+    assert!(
+        r.written.is_some(),
+        "{}: nothing consolidated",
+        array.display()
+    );
+}
+
+fn engine_consolidate(array: &Path, purge: bool) {
+    let p = array.to_str().unwrap();
+    if purge {
+        engine(&["consolidate", p, "purge"]);
+    } else {
+        engine(&["consolidate", p]);
+    }
+}
+
+/// Has the fragment folder `name` (t.tdb, dt.tdb ...) in the one fragment
+/// the reader sees.
+fn newest_has(array: &Path, file: &str) -> bool {
+    let r = ArrayReader::open(array, &ReadOptions::default()).unwrap();
+    r.fragments.last().unwrap().path.join(file).is_file()
+}
+
+fn run(kind: &str, purge: bool) {
+    let label = format!("{kind}{}", if purge { " purged" } else { "" });
+    let dir = scratch(&format!("i22-consol-del-{kind}-{purge}"));
+    let orig = dir.join("orig");
+    engine(&["make", orig.to_str().unwrap(), kind]);
+    assert_eq!(fragment_count(&orig), 4);
+    // Before anything is consolidated, both readers agree at every time.
+    same_reads(&format!("{label}, as written"), &orig, &orig, 7);
+
+    let (theirs, ours) = (dir.join("theirs"), dir.join("ours"));
+    copy_dir(&orig, &theirs);
+    copy_dir(&orig, &ours);
+    engine_consolidate(&theirs, purge);
+    if purge {
+        // The command line's flag.
+        let out = cli(&[
+            "consolidate",
+            "--purge-deleted-cells",
+            ours.to_str().unwrap(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(said.contains("consolidated 4 fragments"), "{said}");
+    } else {
+        ours_consolidate(&ours, purge);
+    }
+    // One fragment each, across the three deletes.
+    assert_eq!(fragment_count(&theirs), 1, "{label}: the engine");
+    assert_eq!(fragment_count(&ours), 1, "{label}: ours");
+    assert!(newest_has(&ours, "t.tdb"), "{label}: no timestamps");
+    assert_eq!(
+        newest_has(&ours, "dt.tdb"),
+        !purge,
+        "{label}: delete metadata"
+    );
+    assert_eq!(
+        newest_has(&theirs, "dt.tdb"),
+        !purge,
+        "{label}: engine's delete metadata"
+    );
+    // Now and at every time: ours reads like the engine's, by both readers
+    // (the engine's delete metadata through our reader too).
+    same_reads(&format!("{label}, ours consolidated"), &ours, &theirs, 7);
+    same_reads(
+        &format!("{label}, engine consolidated"),
+        &theirs,
+        &theirs,
+        7,
+    );
+    if !purge {
+        // Not purged, nothing is lost: every time reads as before.
+        same_reads(&format!("{label}, against the original"), &ours, &orig, 7);
+    }
+
+    // More writes and a delete, then each consolidates the other's
+    // consolidated fragment with them: delete metadata read and carried
+    // over by both.
+    let (theirs2, ours2) = (dir.join("theirs2"), dir.join("ours2"));
+    copy_dir(&ours, &theirs2);
+    copy_dir(&theirs, &ours2);
+    for a in [&theirs, &ours, &theirs2, &ours2] {
+        engine(&["more", a.to_str().unwrap()]);
+    }
+    same_reads(&format!("{label}, more written"), &ours, &theirs, 9);
+    engine_consolidate(&theirs, purge);
+    engine_consolidate(&theirs2, purge);
+    ours_consolidate(&ours, purge);
+    ours_consolidate(&ours2, purge);
+    for a in [&theirs, &ours, &theirs2, &ours2] {
+        assert_eq!(fragment_count(a), 1, "{label}: {}", a.display());
+    }
+    same_reads(&format!("{label}, ours twice"), &ours, &theirs, 9);
+    same_reads(&format!("{label}, engine over ours"), &theirs2, &theirs, 9);
+    same_reads(
+        &format!("{label}, ours over the engine's"),
+        &ours2,
+        &theirs,
+        9,
+    );
+}
+
+#[test]
+fn consolidation_across_deletes_without_duplicates() {
+    run("nodups", false);
+}
+
+#[test]
+fn consolidation_across_deletes_with_duplicates() {
+    run("dups", false);
+}
+
+#[test]
+fn consolidation_purging_deleted_cells_without_duplicates() {
+    run("nodups", true);
+}
+
+#[test]
+fn consolidation_purging_deleted_cells_with_duplicates() {
+    run("dups", true);
+}
+
+/// A delete within the time span of a fragment consolidated without
+/// timestamps would remove cells written after it: refused, as the engine
+/// refuses it for fragments of format versions before 15. With timestamps
+/// the delete applies by the cells' own times.
+#[test]
+fn deletes_inside_a_fragment_consolidated_without_timestamps_are_refused() {
+    use tiledb_codec::maintain::{delete_cells, DeleteOptions};
+    use tiledb_codec::read::query_condition::QueryCondition;
+    use tiledb_codec::write::{create_array, Column, FragmentWriter, WriteOptions};
+    let dir = scratch("i22-consol-del-refuse");
+    let schema = serde_json::json!({
+        "array_type": "sparse",
+        "capacity": 4,
+        "cell_order": "row-major",
+        "tile_order": "row-major",
+        "dimensions": [
+            {"name": "d", "datatype": "INT64", "domain": [0, 99], "tile_extent": 10}
+        ],
+        "attributes": [{"name": "a", "datatype": "INT32"}]
+    });
+    let make = |name: &str, with_timestamps: bool| {
+        let p = dir.join(name);
+        create_array(&p, &schema).unwrap();
+        for (t, ds) in [(1u64, [0i64, 1]), (3, [1, 2])] {
+            let opts = WriteOptions {
+                timestamp: Some(t),
+                ..WriteOptions::default()
+            };
+            let mut w = FragmentWriter::sparse(&p, opts).unwrap();
+            w.write(&[
+                Column::fixed("d", ds.iter().flat_map(|v| v.to_le_bytes()).collect()),
+                Column::fixed(
+                    "a",
+                    ds.iter().flat_map(|v| (*v as i32).to_le_bytes()).collect(),
+                ),
+            ])
+            .unwrap();
+            w.finish().unwrap();
+        }
+        let opts = ConsolidateOptions {
+            with_timestamps,
+            ..ConsolidateOptions::default()
+        };
+        assert!(consolidate_fragments(&p, &opts).unwrap().written.is_some());
+        p
+    };
+    let cond = QueryCondition::parse("a >= 0").unwrap();
+    let at = |t| DeleteOptions {
+        timestamp: Some(t),
+        ..DeleteOptions::default()
+    };
+    let plain = make("plain", false);
+    let err = delete_cells(&plain, &cond, &at(2)).unwrap_err().to_string();
+    assert!(err.contains("consolidated without timestamps"), "{err}");
+    let stamped = make("stamped", true);
+    delete_cells(&stamped, &cond, &at(2)).unwrap();
+    // Cells written at 1 are gone, the cell written at 3 stays (d=1 was
+    // rewritten at 3): as the engine reads it too.
+    let r = ArrayReader::open(&stamped, &ReadOptions::default()).unwrap();
+    let c = r.read(&Query::new()).unwrap();
+    let d = c.column("d").unwrap();
+    let mut ds: Vec<i64> = (0..c.len)
+        .map(|i| i64::from_le_bytes(d.get(i).unwrap().try_into().unwrap()))
+        .collect();
+    ds.sort();
+    assert_eq!(ds, [1, 2]);
+    let engine: Vec<i64> = common::engine_cells(&stamped, None)
+        .iter()
+        .map(|c| c["d"].as_i64().unwrap())
+        .collect();
+    let mut engine = engine;
+    engine.sort();
+    assert_eq!(engine, [1, 2]);
+}
