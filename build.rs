@@ -419,7 +419,7 @@ fn gen_code(out: &mut String, file: &str, code: &CodeTable) -> Res<()> {
     };
     writeln!(
         out,
-        "{}\n{repr_attr}pub enum {} {{",
+        "{}\n#[non_exhaustive]\n{repr_attr}pub enum {} {{",
         codes::derives(code),
         code.name
     )
@@ -441,7 +441,8 @@ fn gen_code(out: &mut String, file: &str, code: &CodeTable) -> Res<()> {
         }
     }
     codes::unknown_variant(out, code);
-    writeln!(out, "}}\n\nimpl {} {{", code.name).unwrap();
+    writeln!(out, "}}\n").unwrap();
+    writeln!(out, "impl {} {{", code.name).unwrap();
     writeln!(out, "    /// Every value of the table, in spec order.").unwrap();
     write!(out, "    pub const ALL: &'static [Self] = &[").unwrap();
     for v in &code.values {
@@ -543,7 +544,7 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
     }
     writeln!(
         out,
-        "#[derive(Debug, Clone, PartialEq, serde::Serialize)]\npub struct {} {{",
+        "#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]\n#[non_exhaustive]\npub struct {} {{",
         t.name
     )
     .unwrap();
@@ -826,7 +827,7 @@ fn gen_union(out: &mut String, doc: &Document, file: &str, u: &Union, known: &Kn
     writeln!(out, "#[br(return_unexpected_error)]").unwrap();
     writeln!(
         out,
-        "#[derive(Debug, Clone, PartialEq, serde::Serialize)]\n#[serde(tag = \"variant\", content = \"value\")]\npub enum {} {{",
+        "#[derive(Debug, Clone, PartialEq, serde::Serialize)]\n#[serde(tag = \"variant\", content = \"value\")]\n#[non_exhaustive]\npub enum {} {{",
         u.name
     )
     .unwrap();
@@ -877,6 +878,20 @@ fn gen_union(out: &mut String, doc: &Document, file: &str, u: &Union, known: &Kn
         }
     }
     writeln!(out, "}}\n").unwrap();
+    // A table built in code (`table!`) starts from defaults: the first arm.
+    if let Some(first) = u.variants.first() {
+        let value = if first.ty == "empty" {
+            ""
+        } else {
+            "(Default::default())"
+        };
+        writeln!(
+            out,
+            "impl Default for {} {{\n    fn default() -> Self {{\n        Self::{}{value}\n    }}\n}}\n",
+            u.name, first.name
+        )
+        .unwrap();
+    }
     writeln!(
         out,
         "impl {} {{\n    /// Where the spec describes this union.\n    pub const SPEC: &'static str = \"{reference}\";\n}}\n",

@@ -7,34 +7,35 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use tiledb_codec::filters::Pipeline;
-use tiledb_codec::format::{
+use tiledb_codec::raw::filters::Pipeline;
+use tiledb_codec::raw::format::table;
+use tiledb_codec::raw::format::{
     BitWidthReductionOptions, CompressorOptions, Datatype, Filter, FilterOptions, FilterType,
     FloatScaleOptions, PositiveDeltaOptions,
 };
-use tiledb_codec::storage::MappedFile;
-use tiledb_codec::tile::unfilter_tile;
+use tiledb_codec::raw::storage::MappedFile;
+use tiledb_codec::raw::tile::unfilter_tile;
 
 const TILE: usize = 4 << 20;
 const CHUNK: usize = 64 << 10;
 
 fn filter(t: FilterType, options: FilterOptions) -> Filter {
-    let size = tiledb_codec::format::encode(&options).len() as u32;
-    Filter {
+    let size = tiledb_codec::raw::format::encode(&options).len() as u32;
+    table!(Filter {
         filter_type: t,
         filter_options_size: size,
         filter_options: options,
-    }
+    })
 }
 
 fn compressor(t: FilterType, code: u8, level: i32, reinterpret: Option<u8>) -> Filter {
     filter(
         t,
-        FilterOptions::Compressor(CompressorOptions {
-            compressor_type: tiledb_codec::format::Compressor::from_raw(code),
+        FilterOptions::Compressor(table!(CompressorOptions {
+            compressor_type: tiledb_codec::raw::format::Compressor::from_raw(code),
             compression_level: level,
-            reinterpret_datatype: reinterpret.map(tiledb_codec::format::Datatype::from_raw),
-        }),
+            reinterpret_datatype: reinterpret.map(tiledb_codec::raw::format::Datatype::from_raw),
+        })),
     )
 }
 
@@ -113,9 +114,9 @@ fn cases() -> Vec<(&'static str, Vec<Filter>, Datatype, Vec<u8>)> {
             "BIT_WIDTH_REDUCTION",
             vec![filter(
                 F::BitWidthReduction,
-                FilterOptions::BitWidthReduction(BitWidthReductionOptions {
+                FilterOptions::BitWidthReduction(table!(BitWidthReductionOptions {
                     max_window_size: 256,
-                }),
+                })),
             )],
             Datatype::Int64,
             i.clone(),
@@ -136,9 +137,9 @@ fn cases() -> Vec<(&'static str, Vec<Filter>, Datatype, Vec<u8>)> {
             "POSITIVE_DELTA",
             vec![filter(
                 F::PositiveDelta,
-                FilterOptions::PositiveDelta(PositiveDeltaOptions {
+                FilterOptions::PositiveDelta(table!(PositiveDeltaOptions {
                     max_window_size: 1024,
-                }),
+                })),
             )],
             Datatype::Int64,
             i.clone(),
@@ -159,11 +160,11 @@ fn cases() -> Vec<(&'static str, Vec<Filter>, Datatype, Vec<u8>)> {
             "SCALE_FLOAT",
             vec![filter(
                 F::ScaleFloat,
-                FilterOptions::FloatScale(FloatScaleOptions {
+                FilterOptions::FloatScale(table!(FloatScaleOptions {
                     scale: 0.001,
                     offset: 0.0,
                     byte_width: 4,
-                }),
+                })),
             )],
             Datatype::Float64,
             f.clone(),

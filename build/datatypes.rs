@@ -273,7 +273,7 @@ pub(crate) fn gen(out: &mut String, cx: &Ctx, code: &CodeTable) -> Res<()> {
     out.push_str(
         "/// What kind of values a [`Datatype`] holds (the `class` column of\n\
          /// `spec/datatypes.toml`).\n\
-         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]\npub enum DatatypeClass {\n",
+         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]\n#[non_exhaustive]\npub enum DatatypeClass {\n",
     );
     for (_, variant, doc) in CLASSES {
         writeln!(out, "    /// {doc}\n    {variant},").unwrap();

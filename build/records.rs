@@ -526,7 +526,7 @@ impl<'a> Records<'a> {
         .unwrap();
         writeln!(
             out,
-            "#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]\n#[repr(C)]\npub struct {view} {{"
+            "#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]\n#[non_exhaustive]\n#[repr(C)]\npub struct {view} {{"
         )
         .unwrap();
         let mut accessors = String::new();

@@ -26,9 +26,9 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use tiledb_codec::array::FieldInfo;
-use tiledb_codec::read::aggregate::{aggregate, Aggregate, AggregateValue};
-use tiledb_codec::read::{ArrayReader, Cells, DimRange, Query, QueryCondition};
+use tiledb_codec::raw::array::FieldInfo;
+use tiledb_codec::raw::read::aggregate::{aggregate, Aggregate, AggregateValue};
+use tiledb_codec::raw::read::{ArrayReader, Cells, DimRange, Query, QueryCondition};
 use tiledb_codec::ReadOptions;
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
@@ -61,7 +61,7 @@ fn open(path: &str) -> Res<ArrayReader> {
 }
 
 fn is_dense(reader: &ArrayReader) -> bool {
-    reader.schema.array_type == tiledb_codec::format::ArrayType::Dense
+    reader.schema.array_type == tiledb_codec::raw::format::ArrayType::Dense
 }
 
 fn attrs(attr: &str) -> Option<Vec<String>> {

@@ -5,9 +5,9 @@
 
 use std::path::PathBuf;
 
-use tiledb_codec::array::FieldInfo;
-use tiledb_codec::read::field::read_field;
-use tiledb_codec::read::ArrayReader;
+use tiledb_codec::raw::array::FieldInfo;
+use tiledb_codec::raw::read::field::read_field;
+use tiledb_codec::raw::read::ArrayReader;
 use tiledb_codec::ReadOptions;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -13,8 +13,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use tiledb_codec::model::Filter;
-use tiledb_codec::write::{Column, FragmentWriter, WriteOptions};
+use tiledb_codec::raw::model::Filter;
+use tiledb_codec::raw::write::{Column, FragmentWriter, WriteOptions};
 use tiledb_codec::{Array, AttributeBuilder, Datatype, DimensionBuilder, SchemaBuilder};
 
 /// Cells of a space tile: 8 MiB of float64.

@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use std::path::Path;
-//! use tiledb_codec::format::{decode, GenericTileHeader};
+//! use tiledb_codec::raw::format::{decode, GenericTileHeader};
 //!
 //! // Eight bytes, found at byte 100 of a file, are not a generic tile header.
 //! let err = decode::<GenericTileHeader>(&[0; 8], Path::new("x.tdb"), 100, ()).unwrap_err();

@@ -13,7 +13,7 @@
 //! let batch = array.reader().range("x", 2..=4).range("y", 1..=2).read()?;
 //! let v: Vec<f64> = batch.column::<f64>("f64")?.into_owned();
 //! assert_eq!(v.len(), 6);
-//! # Ok::<(), tiledb_codec::ArrayError>(())
+//! # Ok::<(), tiledb_codec::Error>(())
 //! ```
 //!
 //! Iterate a sparse array with a string dimension, in batches:
@@ -31,7 +31,7 @@
 //!     }
 //! }
 //! assert!(cells > 0);
-//! # Ok::<(), tiledb_codec::ArrayError>(())
+//! # Ok::<(), tiledb_codec::Error>(())
 //! ```
 //!
 //! Create an array and write a fragment:
@@ -50,14 +50,13 @@
 //! let back = Array::open(&path)?.reader().read()?;
 //! assert_eq!(&*back.column::<f64>("a")?, &[0.5, 1.5, 2.5, 3.5]);
 //! # std::fs::remove_dir_all(&path).unwrap();
-//! # Ok::<(), tiledb_codec::ArrayError>(())
+//! # Ok::<(), tiledb_codec::Error>(())
 //! ```
 //!
 //! List fragments with their typed non-empty domains:
 //!
 //! ```
-//! use tiledb_codec::model::DomainRange;
-//! use tiledb_codec::Array;
+//! use tiledb_codec::{Array, DomainRange};
 //!
 //! let array = Array::open("tests/fixtures/v22/dense_int_2d")?;
 //! for f in array.fragments() {
@@ -68,22 +67,28 @@
 //!     println!("{}: rows {}..={}, cols {}..={}", f.name(), rows.start, rows.end, cols.start, cols.end);
 //!     assert!(1 <= rows.start && rows.end <= 4);
 //! }
-//! # Ok::<(), tiledb_codec::ArrayError>(())
+//! # Ok::<(), tiledb_codec::Error>(())
 //! ```
 //!
-//! Underneath, the byte layouts live in `spec/` as declarative tables;
-//! `build.rs` turns them into the version-aware codecs of [`format`](mod@format). On top
-//! of them: [`storage`] maps files, [`tile`] reads (generic) tiles in place,
-//! [`filters`] reverses filter pipelines, [`array`](mod@array) opens arrays, [`read`]
-//! and [`write`](mod@write) read and write cells, [`model`] is the typed model of a
-//! schema, and [`inspect`] describes what a path holds. The lower-level
-//! reader takes a [`read::Query`] and gives [`read::Cells`]:
+//! The crate root is the facade above; [`raw`] holds the format's layers
+//! for format tooling, documented as following the format. There the byte
+//! layouts live in `spec/` as declarative tables; `build.rs` turns them
+//! into the version-aware codecs of [`raw::format`]. On top of them:
+//! [`raw::storage`] maps files, [`raw::tile`] reads (generic) tiles in
+//! place, [`raw::filters`] reverses filter pipelines, [`raw::array`] opens
+//! arrays, [`raw::read`] and [`raw::write`] read and write cells, and
+//! [`raw::model`] is the typed model of a schema. Beside the facade, the
+//! jobs of the command line are library calls: [`inspect`] describes what a
+//! path holds, [`verify`] checks an array, [`maintain`] consolidates and
+//! vacuums, [`summary`] and [`svg`] describe an array for people. The
+//! lower-level reader takes a [`raw::read::Query`] and gives
+//! [`raw::read::Cells`]:
 //!
 //! ```
 //! use tiledb_codec::ReadOptions;
-//! use tiledb_codec::format::Datatype;
-//! use tiledb_codec::read::{ArrayReader, DimRange, Query, QueryCondition};
-//! use tiledb_codec::read::aggregate::{aggregate, Aggregate};
+//! use tiledb_codec::Datatype;
+//! use tiledb_codec::raw::read::{ArrayReader, DimRange, Query, QueryCondition};
+//! use tiledb_codec::raw::read::aggregate::{aggregate, Aggregate};
 //!
 //! let reader = ArrayReader::open("tests/fixtures/v22/dense_int_1d".as_ref(), &ReadOptions::default())?;
 //! let cells = reader.read(&Query::default())?;
@@ -111,37 +116,41 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+// The facade, at the crate root.
 mod api;
-pub mod array;
+
+// The jobs of the command line, as library calls.
 #[cfg(feature = "arrow")]
 pub mod arrow;
-pub mod error;
-pub mod filters;
-pub mod format;
 pub mod inspect;
 pub mod maintain;
-// Being rewritten (issue 11, typed model): documented there.
-pub mod model;
-mod options;
 pub mod progress;
-pub mod read;
 #[cfg(feature = "datafusion")]
 pub mod sql;
-pub mod storage;
 pub mod summary;
 pub mod svg;
-pub mod tile;
-pub mod value;
 pub mod verify;
-pub mod write;
+
+// The format's layers, mounted under `raw` (src/raw.rs) and named here for
+// the crate's own paths (`crate::read::...`); their folders stay at the top
+// of src/ so the layer order reads from the folder list.
+pub mod raw;
+use raw::{array, error, filters, format, model, options, read, storage, tile, value, write};
 
 pub use api::{
-    Array, ArrayError, AttributeBuilder, Batch, BatchReader, CellType, Condition, DimensionBuilder,
-    FragmentInfo, IntoDimRange, ReaderBuilder, SchemaBuilder, WriteBuilder,
+    Array, AttributeBuilder, Batch, BatchReader, CellType, Condition, DimensionBuilder, Error,
+    FragmentInfo, IntoDimRange, ReaderBuilder, Result, SchemaBuilder, WriteBuilder,
 };
-pub use error::{Error, Result};
+#[doc(inline)]
 pub use format::Datatype;
+#[doc(inline)]
+pub use model::{DomainRange, Filter, Layout, MetadataValue, Schema};
+#[doc(inline)]
 pub use options::ReadOptions;
 pub use progress::{NoProgress, Progress};
+#[doc(inline)]
 pub use read::query_condition::col;
+#[doc(inline)]
 pub use read::Order;
+#[doc(inline)]
+pub use write::{CreateOptions, WriteOptions};

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use tiledb_codec::read::{export, ArrayReader, Query};
-use tiledb_codec::tile::write_generic_tile;
+use tiledb_codec::raw::read::{export, ArrayReader, Query};
+use tiledb_codec::raw::tile::write_generic_tile;
 
 struct Array {
     root: PathBuf,

@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tiledb_codec::format::{decode, ArraySchema};
-use tiledb_codec::array::{FieldInfo, FieldPipelines};
+use tiledb_codec::raw::format::{decode, ArraySchema};
+use tiledb_codec::raw::array::{FieldInfo, FieldPipelines};
 
 fuzz_target!(|data: &[u8]| {
     let path = tiledb_codec_fuzz::path("fuzz/__schema/__1_1_0123456789abcdef0123456789abcdef");
@@ -13,8 +13,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let _ = tiledb_codec::inspect::schema_json(&schema, path);
-    if let Ok(s) = tiledb_codec::model::Schema::from_table(&schema, &[], path) {
-        let _ = tiledb_codec::model::json::schema_to_json(&s);
+    if let Ok(s) = tiledb_codec::raw::model::Schema::from_table(&schema, &[], path) {
+        let _ = tiledb_codec::raw::model::json::schema_to_json(&s);
         let _ = s.to_table(s.version);
     }
     let _ = serde_json::to_string(&schema);

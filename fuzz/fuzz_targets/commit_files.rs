@@ -7,7 +7,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use tiledb_codec::format::{
+use tiledb_codec::raw::format::{
     decode, decode_all, ConsolidatedCommits, ConsolidatedFragmentMetadata, IgnoreFile, VacuumFile,
 };
 

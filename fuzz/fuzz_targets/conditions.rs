@@ -12,11 +12,11 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use tiledb_codec::array::FieldInfo;
-use tiledb_codec::format::{decode, ConditionNode, UpdateCommit};
-use tiledb_codec::read::query_condition::serialized::StoredField;
-use tiledb_codec::read::query_condition::BoundCondition;
-use tiledb_codec::read::{Cells, Column, FieldData};
+use tiledb_codec::raw::array::FieldInfo;
+use tiledb_codec::raw::format::{decode, ConditionNode, UpdateCommit};
+use tiledb_codec::raw::read::query_condition::serialized::StoredField;
+use tiledb_codec::raw::read::query_condition::BoundCondition;
+use tiledb_codec::raw::read::{Cells, Column, FieldData};
 
 #[derive(Arbitrary, Debug)]
 struct Input<'a> {

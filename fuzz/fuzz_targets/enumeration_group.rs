@@ -6,7 +6,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use tiledb_codec::format::{decode, Enumeration, GroupDetails};
+use tiledb_codec::raw::format::{decode, Enumeration, GroupDetails};
 
 #[derive(Arbitrary, Debug)]
 struct Input<'a> {

@@ -12,8 +12,8 @@ use std::cell::RefCell;
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use tiledb_codec::filters::Pipeline;
-use tiledb_codec::format::{decode, FilterPipeline};
+use tiledb_codec::raw::filters::Pipeline;
+use tiledb_codec::raw::format::{decode, FilterPipeline};
 
 #[derive(Arbitrary, Debug)]
 struct Input<'a> {

@@ -5,8 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tiledb_codec::storage::MappedFile;
-use tiledb_codec::tile::read_generic_tile;
+use tiledb_codec::raw::storage::MappedFile;
+use tiledb_codec::raw::tile::read_generic_tile;
 
 fuzz_target!(|data: &[u8]| {
     run(data);

@@ -7,7 +7,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use tiledb_codec::format::{decode, RTree};
+use tiledb_codec::raw::format::{decode, RTree};
 
 #[derive(Arbitrary, Debug)]
 struct Input<'a> {

@@ -11,7 +11,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use tiledb_codec::format::{
+use tiledb_codec::raw::format::{
     decode, FragmentMinMaxSumNullCount, LegacyFragmentMetadata, LegacyTileOffsets, OptionalSection,
     ProcessedConditions, TileGlobalOrderBounds, TileMinMax, TileNullCounts, TileOffsets, TileSums,
 };

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use tiledb_codec::format::{Datatype, Dims};
+use tiledb_codec::raw::format::{Datatype, Dims};
 use tiledb_codec::ReadOptions;
 
 /// The coordinate sizes a fuzzed dimension may have (0: var-sized).

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use super::types::{view, CellType};
-use super::ArrayError;
+use super::Error;
 use crate::read::{Cells, Column};
 use crate::value;
 
@@ -12,7 +12,7 @@ use crate::value;
 /// then the attributes read), all with [`Batch::len`] cells.
 ///
 /// Columns are asked for by name and Rust type; a type that does not match
-/// the field's datatype (see [`CellType`]) is an [`ArrayError::WrongType`].
+/// the field's datatype (see [`CellType`]) is an [`Error::WrongType`].
 ///
 /// ```
 /// use tiledb_codec::Array;
@@ -25,7 +25,7 @@ use crate::value;
 /// let s: Vec<&str> = batch.strings("s")?;
 /// assert_eq!(s.len(), 4);
 /// assert!(batch.column::<f64>("n").is_err()); // n is INT32
-/// # Ok::<(), tiledb_codec::ArrayError>(())
+/// # Ok::<(), tiledb_codec::Error>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct Batch {
@@ -53,13 +53,11 @@ impl Batch {
     }
 
     /// The untyped column of field `name` (its bytes, offsets and validity).
-    pub fn raw(&self, name: &str) -> Result<&Column, ArrayError> {
-        self.cells
-            .column(name)
-            .ok_or_else(|| ArrayError::NoSuchField {
-                field: name.to_string(),
-                available: self.fields().map(str::to_string).collect(),
-            })
+    pub fn raw(&self, name: &str) -> Result<&Column, Error> {
+        self.cells.column(name).ok_or_else(|| Error::NoSuchField {
+            field: name.to_string(),
+            available: self.fields().map(str::to_string).collect(),
+        })
     }
 
     /// The cells as the lower-level reader returns them.
@@ -73,10 +71,10 @@ impl Batch {
     }
 
     /// A column whose datatype `T` stands for.
-    fn typed<T: CellType>(&self, name: &str) -> Result<&Column, ArrayError> {
+    fn typed<T: CellType>(&self, name: &str) -> Result<&Column, Error> {
         let c = self.raw(name)?;
         if !T::accepts(c.field.datatype) {
-            return Err(ArrayError::WrongType {
+            return Err(Error::WrongType {
                 field: name.to_string(),
                 datatype: c.field.datatype,
                 requested: T::NAME,
@@ -91,14 +89,14 @@ impl Batch {
     /// `.into_owned()` makes a `Vec<T>`. Null cells hold zeros (see
     /// [`Batch::validity`], [`Batch::nullable`]).
     ///
-    /// Errors: [`ArrayError::NoSuchField`], [`ArrayError::WrongType`], and
-    /// [`ArrayError::Shape`] for a var-sized field (see [`Batch::var`]).
-    pub fn column<T: CellType>(&self, name: &str) -> Result<Cow<'_, [T]>, ArrayError> {
+    /// Errors: [`Error::NoSuchField`], [`Error::WrongType`], and
+    /// [`Error::Shape`] for a var-sized field (see [`Batch::var`]).
+    pub fn column<T: CellType>(&self, name: &str) -> Result<Cow<'_, [T]>, Error> {
         let c = self.typed::<T>(name)?;
         let fixed = c.field.cell_val_num.is_some()
             && c.data().len() as u64 == c.len() as u64 * c.field.cell_size();
         if !fixed {
-            return Err(ArrayError::Shape {
+            return Err(Error::Shape {
                 field: name.to_string(),
                 what: "its cells are var-sized: read them with `var` or `strings`".into(),
             });
@@ -108,14 +106,14 @@ impl Batch {
 
     /// The cells of a field of one value per cell, `None` where null (every
     /// cell is `Some` for a field that is not nullable).
-    pub fn nullable<T: CellType>(&self, name: &str) -> Result<Vec<Option<T>>, ArrayError> {
+    pub fn nullable<T: CellType>(&self, name: &str) -> Result<Vec<Option<T>>, Error> {
         let c = self.typed::<T>(name)?;
         let size = std::mem::size_of::<T>();
         (0..c.len())
             .map(|i| match c.get(i) {
                 None => Ok(None),
                 Some(b) if b.len() == size => Ok(Some(T::from_le(b))),
-                Some(b) => Err(ArrayError::Shape {
+                Some(b) => Err(Error::Shape {
                     field: name.to_string(),
                     what: format!(
                         "cell {i} holds {} bytes, not one {} value",
@@ -129,14 +127,14 @@ impl Batch {
 
     /// The cells of a var-sized (or fixed-size) field, each as its values;
     /// a null cell is empty.
-    pub fn var<T: CellType>(&self, name: &str) -> Result<Vec<Cow<'_, [T]>>, ArrayError> {
+    pub fn var<T: CellType>(&self, name: &str) -> Result<Vec<Cow<'_, [T]>>, Error> {
         let c = self.typed::<T>(name)?;
         let size = std::mem::size_of::<T>();
         (0..c.len())
             .map(|i| {
                 let b = c.get(i).unwrap_or(&[]);
                 if b.len() % size != 0 {
-                    return Err(ArrayError::Shape {
+                    return Err(Error::Shape {
                         field: name.to_string(),
                         what: format!("cell {i} is not whole {} values", T::NAME),
                     });
@@ -148,8 +146,8 @@ impl Batch {
 
     /// The cells of a text field (STRING_ASCII, STRING_UTF8, CHAR) as
     /// strings; a null cell is `""`. A cell that is not UTF-8 is an
-    /// [`ArrayError::Utf8`].
-    pub fn strings(&self, name: &str) -> Result<Vec<&str>, ArrayError> {
+    /// [`Error::Utf8`].
+    pub fn strings(&self, name: &str) -> Result<Vec<&str>, Error> {
         Ok(self
             .nullable_strings(name)?
             .into_iter()
@@ -158,10 +156,10 @@ impl Batch {
     }
 
     /// The cells of a text field as strings, `None` where null.
-    pub fn nullable_strings(&self, name: &str) -> Result<Vec<Option<&str>>, ArrayError> {
+    pub fn nullable_strings(&self, name: &str) -> Result<Vec<Option<&str>>, Error> {
         let c = self.raw(name)?;
         if !value::is_text(c.field.datatype) {
-            return Err(ArrayError::WrongType {
+            return Err(Error::WrongType {
                 field: name.to_string(),
                 datatype: c.field.datatype,
                 requested: "&str",
@@ -171,7 +169,7 @@ impl Batch {
             .map(|i| {
                 c.get(i)
                     .map(|b| {
-                        std::str::from_utf8(b).map_err(|e| ArrayError::Utf8 {
+                        std::str::from_utf8(b).map_err(|e| Error::Utf8 {
                             field: name.to_string(),
                             cell: i,
                             source: e,
@@ -184,7 +182,7 @@ impl Batch {
 
     /// Which cells of field `name` hold a value (`false`: null); every cell
     /// does for a field that is not nullable.
-    pub fn validity(&self, name: &str) -> Result<Vec<bool>, ArrayError> {
+    pub fn validity(&self, name: &str) -> Result<Vec<bool>, Error> {
         let c = self.raw(name)?;
         Ok(match c.validity() {
             Some(v) => v.iter().map(|b| *b != 0).collect(),

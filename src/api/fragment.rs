@@ -3,7 +3,7 @@
 use std::ops::RangeInclusive;
 use std::path::Path;
 
-use super::ArrayError;
+use super::Error;
 use crate::array::fragment::Fragment;
 use crate::model::DomainRange;
 
@@ -59,7 +59,7 @@ impl<'a> FragmentInfo<'a> {
 
     /// The non-empty domain, one typed range per dimension; `None` where
     /// the fragment stores none.
-    pub fn non_empty_domain(&self) -> Result<Option<Vec<DomainRange>>, ArrayError> {
+    pub fn non_empty_domain(&self) -> Result<Option<Vec<DomainRange>>, Error> {
         Ok(self.fragment.non_empty_domain()?)
     }
 }

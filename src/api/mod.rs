@@ -3,11 +3,12 @@
 //! columns through a [`WriteBuilder`], build schemas with
 //! [`SchemaBuilder`].
 //!
-//! Everything here is re-exported at the crate root. The modules beneath
-//! (`read`, `write`, `array`, `format`) stay available for what the facade
-//! does not say.
+//! Everything here is re-exported at the crate root. The layers beneath
+//! (`read`, `write`, `array`, `format`) are reached through
+//! [`crate::raw`] for what the facade does not say.
 
 mod batch;
+mod error;
 mod fragment;
 mod range;
 mod reader;
@@ -18,6 +19,7 @@ mod writer;
 use std::path::{Path, PathBuf};
 
 pub use batch::Batch;
+pub use error::{Error, Result};
 pub use fragment::FragmentInfo;
 pub use range::IntoDimRange;
 pub use reader::{BatchReader, Condition, ReaderBuilder};
@@ -28,97 +30,10 @@ pub use writer::WriteBuilder;
 use std::collections::BTreeMap;
 
 use crate::array::metadata::read_array_metadata_at;
-use crate::format::Datatype;
 use crate::model::{MetadataValue, Schema};
 use crate::read::ArrayReader;
-use crate::write::{create_array_from_schema, CreateOptions, WriteError};
+use crate::write::{create_array_from_schema, CreateOptions};
 use crate::ReadOptions;
-
-/// What went wrong in a call of the facade.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ArrayError {
-    /// Reading the array failed (its files, a query the engine would refuse,
-    /// a condition that does not parse).
-    #[error(transparent)]
-    Read(#[from] crate::Error),
-    /// Writing failed (cells that do not fit the schema, a file that could
-    /// not be written, an array that already exists).
-    #[error(transparent)]
-    Write(#[from] WriteError),
-    /// No field of that name.
-    #[error("no field {field:?} (the fields are: {})", available.join(", "))]
-    NoSuchField {
-        /// The name asked for.
-        field: String,
-        /// The names there are.
-        available: Vec<String>,
-    },
-    /// The Rust type asked for does not stand for the field's datatype
-    /// (see [`CellType`]).
-    #[error("field {field:?} is {}, not {requested}", datatype.name())]
-    WrongType {
-        /// The field.
-        field: String,
-        /// Its datatype.
-        datatype: Datatype,
-        /// The Rust type asked for.
-        requested: &'static str,
-    },
-    /// The field's cells are not of the shape asked for (var-sized cells
-    /// read as fixed-size ones, several values read as one).
-    #[error("field {field:?}: {what}")]
-    Shape {
-        /// The field.
-        field: String,
-        /// What does not fit.
-        what: String,
-    },
-    /// A cell of a text field is not UTF-8.
-    #[error("field {field:?}, cell {cell}: {source}")]
-    Utf8 {
-        /// The field.
-        field: String,
-        /// The cell's index in the batch.
-        cell: usize,
-        /// Where the bytes stop being UTF-8.
-        source: std::str::Utf8Error,
-    },
-    /// A range that cannot apply to a dimension: values outside its
-    /// datatype, of another kind (a float range on an integer dimension),
-    /// or a low end above the high end.
-    #[error("range on dimension {dimension:?}: {what}")]
-    Range {
-        /// The dimension.
-        dimension: String,
-        /// Why.
-        what: String,
-    },
-    /// Converting cells to Arrow failed (feature `arrow`).
-    #[cfg(feature = "arrow")]
-    #[error(transparent)]
-    Arrow(crate::arrow::Error),
-    /// A schema that [`SchemaBuilder::build`] refuses; `field` says which
-    /// part (`dimensions.x.tile_extent`).
-    #[error("schema: {field}: {what}")]
-    Schema {
-        /// The part of the schema.
-        field: String,
-        /// What is wrong with it.
-        what: String,
-    },
-}
-
-#[cfg(feature = "arrow")]
-impl From<crate::arrow::Error> for ArrayError {
-    fn from(e: crate::arrow::Error) -> Self {
-        match e {
-            crate::arrow::Error::Read(e) => ArrayError::Read(e),
-            crate::arrow::Error::Write(e) => ArrayError::Write(e),
-            e => ArrayError::Arrow(e),
-        }
-    }
-}
 
 /// A TileDB array on disk, opened: its schema and fragments are read, cells
 /// are read on demand.
@@ -132,7 +47,7 @@ impl From<crate::arrow::Error> for ArrayError {
 /// let batch = array.reader().attributes(["f64"]).range("x", 2..=4).range("y", 1..=2).read()?;
 /// let v: Vec<f64> = batch.column::<f64>("f64")?.into_owned();
 /// assert_eq!(v.len(), 3 * 2);
-/// # Ok::<(), tiledb_codec::ArrayError>(())
+/// # Ok::<(), tiledb_codec::Error>(())
 /// ```
 pub struct Array {
     path: PathBuf,
@@ -153,13 +68,13 @@ impl std::fmt::Debug for Array {
 
 impl Array {
     /// Opens the array at `path` (its schema, its committed fragments).
-    pub fn open(path: impl AsRef<Path>) -> Result<Array, ArrayError> {
+    pub fn open(path: impl AsRef<Path>) -> Result<Array, Error> {
         Self::open_with(path, &ReadOptions::default())
     }
 
     /// Opens the array at `path` with options (an encryption key, limits).
     /// [`Array::open_at`] reads it as of a time.
-    pub fn open_with(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array, ArrayError> {
+    pub fn open_with(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array, Error> {
         Self::open_in(crate::storage::StorageRef::default(), path, opts)
     }
 
@@ -181,12 +96,12 @@ impl Array {
     /// let first = Array::open_at(path, ..=t1)?;
     /// assert_eq!(first.fragments().len(), 1);
     /// assert_eq!(first.reader().read()?.column::<i32>("a")?.len(), 20);
-    /// # Ok::<(), tiledb_codec::ArrayError>(())
+    /// # Ok::<(), tiledb_codec::Error>(())
     /// ```
     pub fn open_at(
         path: impl AsRef<Path>,
         at: impl std::ops::RangeBounds<u64>,
-    ) -> Result<Array, ArrayError> {
+    ) -> Result<Array, Error> {
         Self::open_at_with(path, at, &ReadOptions::default())
     }
 
@@ -195,11 +110,11 @@ impl Array {
         path: impl AsRef<Path>,
         at: impl std::ops::RangeBounds<u64>,
         opts: &ReadOptions,
-    ) -> Result<Array, ArrayError> {
+    ) -> Result<Array, Error> {
         use std::ops::Bound::*;
         let path = path.as_ref();
         let empty = || {
-            ArrayError::Read(crate::Error::Query {
+            Error::Read(crate::error::Error::Query {
                 path: path.to_path_buf(),
                 what: "the timestamp range holds no time".into(),
             })
@@ -233,7 +148,7 @@ impl Array {
         storage: crate::storage::StorageRef,
         path: impl AsRef<Path>,
         opts: &ReadOptions,
-    ) -> Result<Array, ArrayError> {
+    ) -> Result<Array, Error> {
         Self::open_range(storage, path.as_ref(), None, opts)
     }
 
@@ -242,7 +157,7 @@ impl Array {
         path: &Path,
         at: Option<(u64, u64)>,
         opts: &ReadOptions,
-    ) -> Result<Array, ArrayError> {
+    ) -> Result<Array, Error> {
         let path = path.to_path_buf();
         let reader = ArrayReader::open_in(storage, &path, at, opts)?;
         let schema = read_schema(&reader)?;
@@ -257,8 +172,29 @@ impl Array {
     /// Creates an array at `path` with `schema` (made by
     /// [`SchemaBuilder`]), in the format version this crate writes, and
     /// opens it. Fails if something is already there (an empty folder is
-    /// fine).
-    pub fn create(path: impl AsRef<Path>, schema: &Schema) -> Result<Array, ArrayError> {
+    /// fine). This is the one way to create an array; [`Array::write`] is
+    /// the one way to write cells into it.
+    ///
+    /// ```
+    /// use tiledb_codec::{Array, AttributeBuilder, Datatype, DimensionBuilder, Layout, SchemaBuilder};
+    ///
+    /// let path = std::env::temp_dir().join(format!("tiledb-codec-doc-create-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&path);
+    /// let schema = SchemaBuilder::dense()
+    ///     .dimension(DimensionBuilder::new("row", Datatype::Uint32).domain(0u32..=99).tile_extent(10u32))
+    ///     .dimension(DimensionBuilder::new("col", Datatype::Uint32).domain(0u32..=9).tile_extent(10u32))
+    ///     .attribute(AttributeBuilder::new("v", Datatype::Float64))
+    ///     .cell_order(Layout::ColMajor)
+    ///     .build()?;
+    /// let array = Array::create(&path, &schema)?;
+    /// assert!(array.fragments().is_empty());
+    /// assert_eq!(array.field_names(), ["row", "col", "v"]);
+    /// // A second creator finds the array there.
+    /// assert!(Array::create(&path, &schema).is_err());
+    /// # std::fs::remove_dir_all(&path).unwrap();
+    /// # Ok::<(), tiledb_codec::Error>(())
+    /// ```
+    pub fn create(path: impl AsRef<Path>, schema: &Schema) -> Result<Array, Error> {
         Self::create_with(path, schema, &CreateOptions::default())
     }
 
@@ -268,7 +204,7 @@ impl Array {
         path: impl AsRef<Path>,
         schema: &Schema,
         opts: &CreateOptions,
-    ) -> Result<Array, ArrayError> {
+    ) -> Result<Array, Error> {
         create_array_from_schema(path.as_ref(), schema, opts)?;
         let read = ReadOptions {
             encryption_key: opts.encryption_key,
@@ -287,7 +223,7 @@ impl Array {
     /// domain ([`FragmentInfo::non_empty_domain`]).
     ///
     /// ```
-    /// use tiledb_codec::model::DomainRange;
+    /// use tiledb_codec::raw::model::DomainRange;
     /// use tiledb_codec::Array;
     ///
     /// let array = Array::open("tests/fixtures/v22/dense_int_1d")?;
@@ -298,7 +234,7 @@ impl Array {
     ///     assert!(f.is_dense() && f.format_version() >= 1);
     /// }
     /// assert_eq!(array.fragments().len(), 3);
-    /// # Ok::<(), tiledb_codec::ArrayError>(())
+    /// # Ok::<(), tiledb_codec::Error>(())
     /// ```
     pub fn fragments(&self) -> Vec<FragmentInfo<'_>> {
         self.reader
@@ -311,7 +247,7 @@ impl Array {
     /// The array metadata, by key (later writes replace earlier ones,
     /// deletions remove them). [`MetadataValue::values`] and
     /// [`MetadataValue::as_str`] give the values typed.
-    pub fn metadata(&self) -> Result<BTreeMap<String, MetadataValue>, ArrayError> {
+    pub fn metadata(&self) -> Result<BTreeMap<String, MetadataValue>, Error> {
         Ok(read_array_metadata_at(
             &self.reader.dir,
             self.at,
@@ -353,7 +289,7 @@ impl Array {
 
 /// The typed schema of an opened array, with its enumerations' values
 /// (`__schema/__enumerations`, format_spec/enumeration.md).
-fn read_schema(reader: &ArrayReader) -> Result<Schema, ArrayError> {
+fn read_schema(reader: &ArrayReader) -> Result<Schema, Error> {
     let root = &reader.dir.root;
     Ok(crate::array::schema::read_typed_schema(
         &*reader.dir.storage,
@@ -366,10 +302,10 @@ fn read_schema(reader: &ArrayReader) -> Result<Schema, ArrayError> {
 
 impl MetadataValue {
     /// The values as `T` (see [`CellType`] for which datatypes each type
-    /// reads); an [`ArrayError::WrongType`] naming the datatype otherwise.
-    pub fn values<T: CellType>(&self) -> Result<Vec<T>, ArrayError> {
+    /// reads); an [`Error::WrongType`] naming the datatype otherwise.
+    pub fn values<T: CellType>(&self) -> Result<Vec<T>, Error> {
         if !T::accepts(self.datatype) {
-            return Err(ArrayError::WrongType {
+            return Err(Error::WrongType {
                 field: "metadata value".into(),
                 datatype: self.datatype,
                 requested: T::NAME,

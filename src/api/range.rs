@@ -2,7 +2,7 @@
 
 use std::ops::{Range, RangeInclusive};
 
-use super::ArrayError;
+use super::Error;
 use crate::format::Datatype;
 use crate::read::range::{bound_kind, int_limits, BoundKind};
 use crate::read::{Bound, DimRange};
@@ -144,14 +144,14 @@ impl IntoDimRange for crate::model::DomainRange {
 /// `r` made to fit a dimension `dim` of `dt`: integer bounds widened to
 /// floats for floating-point dimensions, checked against the datatype's
 /// values, `lo <= hi`.
-pub(crate) fn fit(dim: &str, dt: Datatype, r: DimRange) -> Result<DimRange, ArrayError> {
-    let err = |what: String| ArrayError::Range {
+pub(crate) fn fit(dim: &str, dt: Datatype, r: DimRange) -> Result<DimRange, Error> {
+    let err = |what: String| Error::Range {
         dimension: dim.to_string(),
         what,
     };
     let kind =
         bound_kind(dt).ok_or_else(|| err(format!("a {} dimension takes no ranges", dt.name())))?;
-    let fit_bound = |b: Bound| -> Result<Bound, ArrayError> {
+    let fit_bound = |b: Bound| -> Result<Bound, Error> {
         match (kind, b) {
             (BoundKind::Float, Bound::Int(v)) => Ok(Bound::Float(v as f64)),
             (BoundKind::Float, Bound::Float(v)) if v.is_nan() => {

@@ -2,7 +2,7 @@
 
 use super::batch::Batch;
 use super::range::{fit, IntoDimRange};
-use super::{Array, ArrayError};
+use super::{Array, Error};
 use crate::array::FieldInfo;
 use crate::read::{Batches, DimRange, Order, Query, QueryCondition};
 
@@ -34,7 +34,7 @@ use crate::read::{Batches, DimRange, Order, Query, QueryCondition};
 ///     cells += batch.len();
 /// }
 /// assert!(cells > 0);
-/// # Ok::<(), tiledb_codec::ArrayError>(())
+/// # Ok::<(), tiledb_codec::Error>(())
 /// ```
 #[must_use = "a reader does nothing until built or read"]
 pub struct ReaderBuilder<'a> {
@@ -59,7 +59,7 @@ enum ConditionInner {
 
 impl Condition {
     /// The condition, parsed if it is text.
-    pub fn into_query_condition(self) -> Result<QueryCondition, ArrayError> {
+    pub fn into_query_condition(self) -> Result<QueryCondition, Error> {
         match self.0 {
             ConditionInner::Text(t) => Ok(QueryCondition::parse(&t)?),
             ConditionInner::Built(c) => Ok(c),
@@ -124,7 +124,7 @@ impl<'a> ReaderBuilder<'a> {
     /// Dense arrays give the cells that fail it their fill values, as the
     /// engine does. Several conditions (this and [`ReaderBuilder::filter`])
     /// must all hold.
-    pub fn condition(mut self, condition: &str) -> Result<Self, ArrayError> {
+    pub fn condition(mut self, condition: &str) -> Result<Self, Error> {
         let c = QueryCondition::parse(condition)?;
         self.conditions.push(c.into());
         Ok(self)
@@ -141,7 +141,7 @@ impl<'a> ReaderBuilder<'a> {
     /// let typed = array.reader().filter(col("s").ge("b").and(col("i").is_in([1, 2, 3]))).read()?;
     /// let text = array.reader().filter("s >= 'b' and i in [1, 2, 3]").read()?;
     /// assert_eq!(typed.strings("s")?, text.strings("s")?);
-    /// # Ok::<(), tiledb_codec::ArrayError>(())
+    /// # Ok::<(), tiledb_codec::Error>(())
     /// ```
     pub fn filter(mut self, condition: impl Into<Condition>) -> Self {
         self.conditions.push(condition.into());
@@ -176,7 +176,7 @@ impl<'a> ReaderBuilder<'a> {
     }
 
     /// The query this builder makes, checked against the schema.
-    pub fn query(&self) -> Result<Query, ArrayError> {
+    pub fn query(&self) -> Result<Query, Error> {
         let schema = &self.array.reader.schema;
         let mut q = self.query.clone();
         for c in &self.conditions {
@@ -197,7 +197,7 @@ impl<'a> ReaderBuilder<'a> {
         for (dim, r) in &self.ranges {
             let f = FieldInfo::lookup(schema, dim)
                 .filter(|f| f.is_dimension)
-                .ok_or_else(|| ArrayError::NoSuchField {
+                .ok_or_else(|| Error::NoSuchField {
                     field: dim.clone(),
                     available: known(),
                 })?;
@@ -205,7 +205,7 @@ impl<'a> ReaderBuilder<'a> {
         }
         for a in q.attributes.iter().flatten() {
             if FieldInfo::lookup(schema, a).is_none_or(|f| f.is_dimension) {
-                return Err(ArrayError::NoSuchField {
+                return Err(Error::NoSuchField {
                     field: a.clone(),
                     available: known(),
                 });
@@ -216,7 +216,7 @@ impl<'a> ReaderBuilder<'a> {
 
     /// Starts the read: an iterator of batches of at most
     /// [`ReaderBuilder::batch_size`] cells.
-    pub fn build(self) -> Result<BatchReader<'a>, ArrayError> {
+    pub fn build(self) -> Result<BatchReader<'a>, Error> {
         let q = self.query()?;
         Ok(BatchReader {
             inner: self.array.reader.batches(&q)?,
@@ -242,13 +242,13 @@ impl<'a> ReaderBuilder<'a> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[cfg(feature = "arrow")]
-    pub fn arrow(self) -> Result<crate::arrow::RecordBatches<'a>, ArrayError> {
+    pub fn arrow(self) -> Result<crate::arrow::RecordBatches<'a>, Error> {
         let q = self.query()?;
         Ok(crate::arrow::record_batches(&self.array.reader, &q)?)
     }
 
     /// Reads every cell asked for into one batch.
-    pub fn read(self) -> Result<Batch, ArrayError> {
+    pub fn read(self) -> Result<Batch, Error> {
         let q = self.query()?;
         Ok(Batch::new(self.array.reader.read(&q)?))
     }
@@ -260,9 +260,9 @@ pub struct BatchReader<'a> {
 }
 
 impl Iterator for BatchReader<'_> {
-    type Item = Result<Batch, ArrayError>;
+    type Item = Result<Batch, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        Some(self.inner.next()?.map(Batch::new).map_err(ArrayError::from))
+        Some(self.inner.next()?.map(Batch::new).map_err(Error::from))
     }
 }

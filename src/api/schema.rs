@@ -4,15 +4,15 @@
 use std::num::NonZeroU32;
 
 use super::range::{fit, IntoDimRange};
-use super::ArrayError;
+use super::Error;
 use crate::format::Datatype;
 use crate::model::{
     ArrayType, Attribute, CellValNum, Dimension, DomainRange, Filter, Layout, Range, Schema, Value,
 };
 use crate::read::{Bound, DimRange};
 
-fn schema_err(field: impl Into<String>, what: impl Into<String>) -> ArrayError {
-    ArrayError::Schema {
+fn schema_err(field: impl Into<String>, what: impl Into<String>) -> Error {
+    Error::Schema {
         field: field.into(),
         what: what.into(),
     }
@@ -20,11 +20,11 @@ fn schema_err(field: impl Into<String>, what: impl Into<String>) -> ArrayError {
 
 /// Builds a [`Schema`]: the array type, dimensions, attributes, orders.
 /// [`SchemaBuilder::build`] checks it and says what is wrong with an
-/// [`ArrayError::Schema`] naming the part.
+/// [`Error::Schema`] naming the part.
 ///
 /// ```
 /// use tiledb_codec::{AttributeBuilder, Datatype, DimensionBuilder, SchemaBuilder};
-/// use tiledb_codec::model::Filter;
+/// use tiledb_codec::raw::model::Filter;
 ///
 /// let schema = SchemaBuilder::dense()
 ///     .dimension(DimensionBuilder::new("row", Datatype::Int32).domain(1..=100).tile_extent(10))
@@ -38,7 +38,7 @@ fn schema_err(field: impl Into<String>, what: impl Into<String>) -> ArrayError {
 ///     .attribute(AttributeBuilder::new("v", Datatype::Int32))
 ///     .build();
 /// assert!(bad.is_err()); // dense arrays have integer dimensions
-/// # Ok::<(), tiledb_codec::ArrayError>(())
+/// # Ok::<(), tiledb_codec::Error>(())
 /// ```
 #[derive(Debug, Clone)]
 #[must_use]
@@ -140,7 +140,7 @@ impl SchemaBuilder {
     }
 
     /// The schema, checked.
-    pub fn build(self) -> Result<Schema, ArrayError> {
+    pub fn build(self) -> Result<Schema, Error> {
         let dense = self.array_type == ArrayType::Dense;
         if self.dimensions.is_empty() {
             return Err(schema_err(
@@ -258,7 +258,7 @@ impl DimensionBuilder {
         self
     }
 
-    fn build(self, dense: bool) -> Result<Dimension, ArrayError> {
+    fn build(self, dense: bool) -> Result<Dimension, Error> {
         let name = self.name;
         let dt = self.datatype;
         let field = |what: &str| format!("dimensions.{name}.{what}");
@@ -462,7 +462,7 @@ impl AttributeBuilder {
         self
     }
 
-    fn build(self) -> Result<Attribute, ArrayError> {
+    fn build(self) -> Result<Attribute, Error> {
         let field = |what: &str| format!("attributes.{}.{what}", self.name);
         let size = self.datatype.size() as usize;
         let cell_val_num = match self.cell_val_num {

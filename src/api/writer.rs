@@ -2,7 +2,7 @@
 
 use super::range::{fit, IntoDimRange};
 use super::types::CellType;
-use super::{Array, ArrayError};
+use super::{Array, Error};
 use crate::array::FieldInfo;
 use crate::format::{ArrayType, Datatype};
 use crate::read::{Bound, DimRange};
@@ -60,7 +60,7 @@ impl Kind {
 /// assert_eq!(batch.strings("name")?, ["three", "five", "seven"]);
 /// assert_eq!(batch.nullable::<f32>("score")?, [None, Some(2.0), Some(0.5)]);
 /// # std::fs::remove_dir_all(&path).unwrap();
-/// # Ok::<(), tiledb_codec::ArrayError>(())
+/// # Ok::<(), tiledb_codec::Error>(())
 /// ```
 #[must_use = "nothing is written until commit"]
 pub struct WriteBuilder<'a> {
@@ -189,10 +189,10 @@ impl<'a> WriteBuilder<'a> {
     /// Writes the fragment and commits it. The [`Array`] it was made from
     /// still sees the fragments it saw when opened; open the array again to
     /// read the new one.
-    pub fn commit(self) -> Result<FragmentInfo, ArrayError> {
+    pub fn commit(self) -> Result<FragmentInfo, Error> {
         let schema = &self.array.reader.schema;
         for (c, kind) in &self.columns {
-            let f = FieldInfo::lookup(schema, &c.name).ok_or_else(|| ArrayError::NoSuchField {
+            let f = FieldInfo::lookup(schema, &c.name).ok_or_else(|| Error::NoSuchField {
                 field: c.name.clone(),
                 available: self.array.field_names(),
             })?;
@@ -201,7 +201,7 @@ impl<'a> WriteBuilder<'a> {
                 Kind::Text => value::is_text(f.datatype),
             };
             if !ok {
-                return Err(ArrayError::WrongType {
+                return Err(Error::WrongType {
                     field: c.name.clone(),
                     datatype: f.datatype,
                     requested: match kind {
@@ -218,7 +218,7 @@ impl<'a> WriteBuilder<'a> {
             FragmentWriter::dense(path, &rect, self.opts)?
         } else {
             if let Some((dim, _)) = self.ranges.first() {
-                return Err(ArrayError::Range {
+                return Err(Error::Range {
                     dimension: dim.clone(),
                     what: "a sparse fragment takes coordinates, not a region".into(),
                 });
@@ -232,14 +232,11 @@ impl<'a> WriteBuilder<'a> {
 
 /// The region of a dense fragment: the given range of each dimension, or
 /// its whole domain.
-fn dense_region(
-    array: &Array,
-    ranges: &[(String, DimRange)],
-) -> Result<Vec<(i128, i128)>, ArrayError> {
+fn dense_region(array: &Array, ranges: &[(String, DimRange)]) -> Result<Vec<(i128, i128)>, Error> {
     let schema = &array.reader.schema;
     for (dim, _) in ranges {
         if !FieldInfo::lookup(schema, dim).is_some_and(|f| f.is_dimension) {
-            return Err(ArrayError::NoSuchField {
+            return Err(Error::NoSuchField {
                 field: dim.clone(),
                 available: array.field_names(),
             });
@@ -248,7 +245,7 @@ fn dense_region(
     let mut rect = Vec::new();
     for d in &schema.domain.dimensions {
         let name = String::from_utf8_lossy(&d.name).into_owned();
-        let f = FieldInfo::lookup(schema, &name).ok_or_else(|| ArrayError::NoSuchField {
+        let f = FieldInfo::lookup(schema, &name).ok_or_else(|| Error::NoSuchField {
             field: name.clone(),
             available: array.field_names(),
         })?;
@@ -256,7 +253,7 @@ fn dense_region(
         let r = match (given.next(), given.next()) {
             (Some((_, r)), None) => fit(&name, f.datatype, r.clone())?,
             (Some(_), Some(_)) => {
-                return Err(ArrayError::Range {
+                return Err(Error::Range {
                     dimension: name,
                     what: "a dense fragment covers one range per dimension".into(),
                 })
@@ -274,7 +271,7 @@ fn dense_region(
                 match (lo, hi) {
                     (Some(lo), Some(hi)) => DimRange { lo, hi },
                     _ => {
-                        return Err(ArrayError::Range {
+                        return Err(Error::Range {
                             dimension: name,
                             what: "the schema holds no domain for it".into(),
                         })
@@ -288,7 +285,7 @@ fn dense_region(
                 hi: Bound::Int(hi),
             } => rect.push((lo, hi)),
             _ => {
-                return Err(ArrayError::Range {
+                return Err(Error::Range {
                     dimension: name,
                     what: "dense dimensions take integer ranges".into(),
                 })

@@ -124,7 +124,7 @@ fn sample() -> (PathBuf, format::ArraySchema) {
 fn decode_error(table: &format::ArraySchema, path: &Path) -> String {
     match Schema::from_table(table, &[], path) {
         Ok(_) => panic!("accepted"),
-        Err(e @ crate::Error::Decode { .. }) => e.to_string(),
+        Err(e @ crate::error::Error::Decode { .. }) => e.to_string(),
         Err(e) => panic!("not a decode error: {e}"),
     }
 }

@@ -47,7 +47,7 @@ pub use write::{import_batches, import_file, write_batch, ArrowTarget, InputForm
 pub enum Error {
     /// Reading the array failed.
     #[error(transparent)]
-    Read(#[from] crate::Error),
+    Read(#[from] crate::error::Error),
     /// Writing the array failed.
     #[error(transparent)]
     Write(#[from] crate::write::WriteError),

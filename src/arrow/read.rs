@@ -444,7 +444,7 @@ impl RecordBatchReader for RecordBatches<'_> {
 ///
 /// ```
 /// use tiledb_codec::ReadOptions;
-/// use tiledb_codec::read::{ArrayReader, Query};
+/// use tiledb_codec::raw::read::{ArrayReader, Query};
 ///
 /// let reader = ArrayReader::open("tests/fixtures/v22/dense_int_1d".as_ref(), &ReadOptions::default())?;
 /// let batches = tiledb_codec::arrow::record_batches(&reader, &Query::default())?;

@@ -172,7 +172,7 @@ impl FilterError {
     /// still decode; only filtering a tile with it fails.
     ///
     /// ```
-    /// use tiledb_codec::filters::FilterError;
+    /// use tiledb_codec::raw::filters::FilterError;
     ///
     /// let e = FilterError::needs_feature("WEBP", "webp");
     /// assert_eq!(e.filter, "WEBP");

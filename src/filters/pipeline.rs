@@ -18,8 +18,8 @@ pub const MAX_TILE_CHUNK_SIZE: u64 = 64 * 1024;
 /// A pipeline ready to run: one codec per filter, with its input datatype.
 ///
 /// ```
-/// use tiledb_codec::filters::Pipeline;
-/// use tiledb_codec::format::{
+/// use tiledb_codec::raw::filters::Pipeline;
+/// use tiledb_codec::raw::format::{
 ///     Compressor, CompressorOptions, Datatype, Filter, FilterOptions, FilterType,
 /// };
 ///
@@ -38,7 +38,7 @@ pub const MAX_TILE_CHUNK_SIZE: u64 = 64 * 1024;
 /// let (metadata, data) = pipeline.forward_chunk(&cells)?;
 /// assert!(data.len() < cells.len());
 /// assert_eq!(pipeline.reverse_chunk(&metadata, &data, None)?, cells);
-/// # Ok::<(), tiledb_codec::filters::FilterError>(())
+/// # Ok::<(), tiledb_codec::raw::filters::FilterError>(())
 /// ```
 #[derive(Debug)]
 pub struct Pipeline {

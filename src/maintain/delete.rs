@@ -64,9 +64,9 @@ fn refused(array: &Path, what: impl Into<String>) -> WriteError {
 }
 
 /// A condition error of the reader as the writer's.
-fn condition_error(e: crate::Error) -> WriteError {
+fn condition_error(e: crate::error::Error) -> WriteError {
     match e {
-        crate::Error::Condition { text, what } => WriteError::Condition { text, what },
+        crate::error::Error::Condition { text, what } => WriteError::Condition { text, what },
         other => WriteError::Read(other),
     }
 }

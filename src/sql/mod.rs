@@ -164,7 +164,7 @@ fn arrow_type(schema: &SchemaRef, name: &str) -> DfResult<datafusion::arrow::dat
 
 /// Per dimension, the extent of the array's cells: the union of the
 /// fragments' non-empty domains (`None`: no fragment holds cells).
-fn spans(array: &Array) -> crate::Result<Vec<Option<(Bound, Bound)>>> {
+fn spans(array: &Array) -> crate::error::Result<Vec<Option<(Bound, Bound)>>> {
     let nd = array.schema().dimensions.len();
     let mut out: Vec<Option<(Bound, Bound)>> = vec![None; nd];
     for f in &array.array_reader().fragments {

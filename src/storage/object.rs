@@ -171,7 +171,7 @@ impl ObjectStorage {
     /// storage and the array's path in it:
     ///
     /// ```no_run
-    /// use tiledb_codec::storage::object::ObjectStorage;
+    /// use tiledb_codec::raw::storage::object::ObjectStorage;
     /// use tiledb_codec::{Array, ReadOptions};
     ///
     /// let options = [("aws_region", "us-east-1")];

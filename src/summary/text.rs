@@ -101,7 +101,7 @@ fn opaque(dt: Datatype) -> bool {
 /// ANY, geometries) in hexadecimal (`0x0a0b`, the first 32 bytes).
 ///
 /// ```
-/// use tiledb_codec::format::Datatype;
+/// use tiledb_codec::raw::format::Datatype;
 /// use tiledb_codec::summary::format_values;
 ///
 /// assert_eq!(format_values(Datatype::Int32, &[5, 0, 0, 0]), "5");
@@ -149,7 +149,7 @@ fn pair<T>(r: &Range<T>, f: impl Fn(&T) -> String) -> String {
 /// A range as `[start, end]` (text quoted).
 ///
 /// ```
-/// use tiledb_codec::model::{DomainRange, Range};
+/// use tiledb_codec::raw::model::{DomainRange, Range};
 /// use tiledb_codec::summary::format_range;
 ///
 /// assert_eq!(format_range(&DomainRange::Int32(Range { start: 1, end: 100 })), "[1, 100]");
@@ -325,7 +325,7 @@ fn filter(f: &Filter) -> String {
 /// filters run when writing; `none` when empty.
 ///
 /// ```
-/// use tiledb_codec::model::Filter;
+/// use tiledb_codec::raw::model::Filter;
 /// use tiledb_codec::summary::format_filters;
 ///
 /// assert_eq!(format_filters(&[Filter::ByteShuffle, Filter::Zstd { level: 5 }]), "BYTESHUFFLE | ZSTD(level=5)");

@@ -1,6 +1,6 @@
 //! Errors of the writer: they name the schema field, the input line and
 //! field, or the file that could not be written. A failure to read the
-//! existing array is the reader's [`crate::Error`], wrapped whole
+//! existing array is the reader's [`crate::error::Error`], wrapped whole
 //! ([`WriteError::Read`]), so its file, offset, table and field stay
 //! typed; see [`crate::error`] for why writing keeps an error of its own.
 
@@ -106,7 +106,7 @@ pub enum WriteError {
     Unsupported(String),
     /// Reading the existing array failed.
     #[error(transparent)]
-    Read(#[from] crate::Error),
+    Read(#[from] crate::error::Error),
     /// A failure point set with [`super::WriteOptions::fail_after`] was
     /// reached: the writer stopped as if it had crashed, leaving what it had
     /// written (only with the `fail-points` feature).

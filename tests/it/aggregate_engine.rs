@@ -9,11 +9,13 @@ use crate::common;
 use std::process::Command;
 
 use serde_json::{json, Value};
-use tiledb_codec::array::FieldInfo;
-use tiledb_codec::read::aggregate::{aggregate, aggregate_with_stats, Aggregate, AggregateStats};
-use tiledb_codec::read::range::DimRange;
-use tiledb_codec::read::{ArrayReader, Query};
-use tiledb_codec::Error;
+use tiledb_codec::raw::array::FieldInfo;
+use tiledb_codec::raw::error::Error;
+use tiledb_codec::raw::read::aggregate::{
+    aggregate, aggregate_with_stats, Aggregate, AggregateStats,
+};
+use tiledb_codec::raw::read::range::DimRange;
+use tiledb_codec::raw::read::{ArrayReader, Query};
 use tiledb_codec::ReadOptions;
 
 /// A fixture: `NAME` of v22, or `vNN/NAME`.
@@ -380,7 +382,7 @@ fn aggregates_the_engine_refuses_are_refused_with_the_reason() {
     let multi = attrs
         .iter()
         .find(|a| {
-            tiledb_codec::array::FieldInfo::lookup(&reader.schema, a)
+            tiledb_codec::raw::array::FieldInfo::lookup(&reader.schema, a)
                 .is_some_and(|f| f.cell_val_num.is_some_and(|n| n > 1) && f.datatype.size() > 1)
         })
         .expect("a multi-valued numeric attribute");

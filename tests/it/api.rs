@@ -7,13 +7,11 @@ use crate::write_support;
 
 use std::path::Path;
 
-use tiledb_codec::format::Datatype;
-use tiledb_codec::model::Filter;
-use tiledb_codec::read::{ArrayReader, Bound, Cells, DimRange, Query, QueryCondition};
+use tiledb_codec::raw::format::Datatype;
+use tiledb_codec::raw::model::Filter;
+use tiledb_codec::raw::read::{ArrayReader, Bound, Cells, DimRange, Query, QueryCondition};
 use tiledb_codec::ReadOptions;
-use tiledb_codec::{
-    Array, ArrayError, AttributeBuilder, Batch, DimensionBuilder, Order, SchemaBuilder,
-};
+use tiledb_codec::{Array, AttributeBuilder, Batch, DimensionBuilder, Error, Order, SchemaBuilder};
 use write_support::{diff_cells, engine_cells, our_cells, TempDir};
 
 fn fixture(name: &str) -> std::path::PathBuf {
@@ -190,7 +188,7 @@ fn mistakes_are_typed_errors_that_name_the_field() {
     let array = Array::open(fixture("dense_int_1d")).unwrap();
     let batch = array.reader().read().unwrap();
     match batch.column::<f64>("a") {
-        Err(ArrayError::WrongType {
+        Err(Error::WrongType {
             field,
             datatype,
             requested,
@@ -203,19 +201,16 @@ fn mistakes_are_typed_errors_that_name_the_field() {
     }
     let e = batch.column::<i32>("nope").unwrap_err();
     assert!(
-        matches!(&e, ArrayError::NoSuchField { field, available } if field == "nope" && available.contains(&"a".to_string())),
+        matches!(&e, Error::NoSuchField { field, available } if field == "nope" && available.contains(&"a".to_string())),
         "{e}"
     );
-    assert!(matches!(
-        batch.strings("a"),
-        Err(ArrayError::WrongType { .. })
-    ));
+    assert!(matches!(batch.strings("a"), Err(Error::WrongType { .. })));
 
     let e = array.reader().range("nope", 1..=2).read().unwrap_err();
-    assert!(matches!(e, ArrayError::NoSuchField { .. }), "{e}");
+    assert!(matches!(e, Error::NoSuchField { .. }), "{e}");
     let e = array.reader().range("d", 1.5..=2.0).read().unwrap_err();
     assert!(
-        matches!(&e, ArrayError::Range { dimension, .. } if dimension == "d"),
+        matches!(&e, Error::Range { dimension, .. } if dimension == "d"),
         "{e}"
     );
     let e = array
@@ -229,19 +224,21 @@ fn mistakes_are_typed_errors_that_name_the_field() {
         )
         .read()
         .unwrap_err();
-    assert!(matches!(e, ArrayError::Range { .. }), "{e}");
+    assert!(matches!(e, Error::Range { .. }), "{e}");
     let e = array.reader().range("d", 1..=i64::MAX).read().unwrap_err();
     assert!(e.to_string().contains("outside"), "{e}");
     let e = array.reader().attributes(["zz"]).read().unwrap_err();
-    assert!(matches!(e, ArrayError::NoSuchField { .. }), "{e}");
+    assert!(matches!(e, Error::NoSuchField { .. }), "{e}");
     assert!(matches!(
         array.reader().condition("a >>> 1"),
-        Err(ArrayError::Read(tiledb_codec::Error::Condition { .. }))
+        Err(Error::Read(
+            tiledb_codec::raw::error::Error::Condition { .. }
+        ))
     ));
 
     let var = Array::open(fixture("dense_var_nullable")).unwrap();
     let b = var.reader().read().unwrap();
-    assert!(matches!(b.column::<u8>("s"), Err(ArrayError::Shape { .. })));
+    assert!(matches!(b.column::<u8>("s"), Err(Error::Shape { .. })));
 }
 
 #[test]
@@ -252,8 +249,8 @@ fn schemas_the_builder_refuses_say_which_part() {
             .tile_extent(5)
     };
     let attr = || AttributeBuilder::new("a", Datatype::Int32);
-    let part = |r: Result<_, ArrayError>| match r {
-        Err(ArrayError::Schema { field, .. }) => field,
+    let part = |r: Result<_, Error>| match r {
+        Err(Error::Schema { field, .. }) => field,
         other => panic!("{other:?}"),
     };
     assert_eq!(
@@ -422,13 +419,13 @@ fn a_dense_fragment_covers_its_region_and_the_rest_keeps_the_fill_value() {
         .column("a", &[1.0f64; 16])
         .commit()
         .unwrap_err();
-    assert!(matches!(e, ArrayError::WrongType { .. }), "{e}");
+    assert!(matches!(e, Error::WrongType { .. }), "{e}");
     let e = array
         .write()
         .column("zz", &[1i32; 16])
         .commit()
         .unwrap_err();
-    assert!(matches!(e, ArrayError::NoSuchField { .. }), "{e}");
+    assert!(matches!(e, Error::NoSuchField { .. }), "{e}");
     let e = array
         .write()
         .range("r", 0..=1)
@@ -436,7 +433,7 @@ fn a_dense_fragment_covers_its_region_and_the_rest_keeps_the_fill_value() {
         .commit()
         .unwrap_err();
     assert!(
-        e.to_string().contains("outside") || matches!(e, ArrayError::Write(_)),
+        e.to_string().contains("outside") || matches!(e, Error::Write(_)),
         "{e}"
     );
     assert_eq!(
@@ -487,7 +484,7 @@ fn a_created_array_has_the_schema_it_was_built_with() {
     // Something is there now: a second create fails.
     assert!(matches!(
         Array::create(&path, &schema),
-        Err(ArrayError::Write(_))
+        Err(Error::Write(_))
     ));
 }
 
@@ -498,8 +495,8 @@ fn schema_fragments_and_metadata_of_a_fixture() {
     assert_eq!(s.dimensions[0].name, "d");
     assert_eq!(
         s.dimensions[0].domain,
-        Some(tiledb_codec::model::DomainRange::Int32(
-            tiledb_codec::model::Range { start: 1, end: 20 }
+        Some(tiledb_codec::raw::model::DomainRange::Int32(
+            tiledb_codec::raw::model::Range { start: 1, end: 20 }
         ))
     );
     // The fixture: a full write, then [5, 8], then [15, 17].
@@ -509,8 +506,8 @@ fn schema_fragments_and_metadata_of_a_fixture() {
         .map(|f| f.non_empty_domain().unwrap().unwrap())
         .collect();
     let want = [(1, 20), (5, 8), (15, 17)].map(|(start, end)| {
-        vec![tiledb_codec::model::DomainRange::Int32(
-            tiledb_codec::model::Range { start, end },
+        vec![tiledb_codec::raw::model::DomainRange::Int32(
+            tiledb_codec::raw::model::Range { start, end },
         )]
     });
     assert_eq!(domains, want);
@@ -540,7 +537,7 @@ fn schema_fragments_and_metadata_of_a_fixture() {
         .metadata()
         .unwrap();
     assert!(!meta.is_empty());
-    let lower = tiledb_codec::array::metadata::read_array_metadata(
+    let lower = tiledb_codec::raw::array::metadata::read_array_metadata(
         &Array::open(fixture("array_metadata"))
             .unwrap()
             .array_reader()
@@ -555,10 +552,7 @@ fn schema_fragments_and_metadata_of_a_fixture() {
             let x = v.values::<i64>().unwrap();
             assert_eq!(x.len() * 8, v.bytes.len());
             assert_eq!(x[0].to_le_bytes(), v.bytes[..8]);
-            assert!(matches!(
-                v.values::<f64>(),
-                Err(ArrayError::WrongType { .. })
-            ));
+            assert!(matches!(v.values::<f64>(), Err(Error::WrongType { .. })));
             ints += 1;
         }
         if let Some(s) = v.as_str() {

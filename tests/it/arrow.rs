@@ -19,8 +19,8 @@ use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Schema};
 use serde_json::{json, Value};
 use tiledb_codec::arrow::{self as ta, InputFormat};
-use tiledb_codec::read::{ArrayReader, Query};
-use tiledb_codec::write::ImportOptions;
+use tiledb_codec::raw::read::{ArrayReader, Query};
+use tiledb_codec::raw::write::ImportOptions;
 use tiledb_codec::ReadOptions;
 use write_support::TempDir;
 
@@ -208,7 +208,7 @@ fn dates_and_times() {
         ],
     );
     // The types a read gives them.
-    let f = ta::field_type(tiledb_codec::format::Datatype::DatetimeMs, Some(1));
+    let f = ta::field_type(tiledb_codec::raw::format::Datatype::DatetimeMs, Some(1));
     assert!(matches!(f, DataType::Timestamp(_, None)));
 }
 

@@ -8,7 +8,7 @@ use common::{cli, scratch};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use tiledb_codec::read::{ArrayReader, Query};
+use tiledb_codec::raw::read::{ArrayReader, Query};
 use tiledb_codec::ReadOptions;
 
 /// Runs the command line with `input` on its standard input.

@@ -13,8 +13,8 @@ use crate::write_support;
 use std::path::{Path, PathBuf};
 
 use tiledb_codec::maintain::{consolidate_fragments, ConsolidateOptions};
-use tiledb_codec::read::ArrayReader;
-use tiledb_codec::write::{Column, FragmentWriter, WriteError, WriteOptions};
+use tiledb_codec::raw::read::ArrayReader;
+use tiledb_codec::raw::write::{Column, FragmentWriter, WriteError, WriteOptions};
 use write_support::{common, diff_cells, engine_cells_many, key_bytes, TempDir};
 
 /// Options of a consolidation that keeps the newest cell of each
@@ -53,7 +53,7 @@ fn is_sparse_with_fragments(path: &Path, key: Option<&str>) -> bool {
     let Ok(r) = ArrayReader::open(path, &write_support::read_options(key)) else {
         return false;
     };
-    r.schema.array_type == tiledb_codec::format::ArrayType::Sparse && r.fragments.len() >= 2
+    r.schema.array_type == tiledb_codec::raw::format::ArrayType::Sparse && r.fragments.len() >= 2
 }
 
 /// Consolidates copies of `array` by merging and by sorting; returns the
@@ -126,7 +126,7 @@ fn both_ways(
 /// duplicates, doubling them). `None`: not such a fixture.
 fn doubled(tmp: &TempDir, label: &str, array: &Path, key: Option<&str>) -> Option<PathBuf> {
     let r = ArrayReader::open(array, &write_support::read_options(key)).ok()?;
-    if r.schema.array_type != tiledb_codec::format::ArrayType::Sparse {
+    if r.schema.array_type != tiledb_codec::raw::format::ArrayType::Sparse {
         return None;
     }
     let last = r.fragments.last()?;

@@ -9,8 +9,8 @@ use crate::common;
 use std::path::Path;
 
 use serde_json::Value;
-use tiledb_codec::array::fragment::Metadata;
-use tiledb_codec::read::{ArrayReader, Query};
+use tiledb_codec::raw::array::fragment::Metadata;
+use tiledb_codec::raw::read::{ArrayReader, Query};
 use tiledb_codec::ReadOptions;
 
 fn fixtures_with_meta() -> Vec<common::Fixture> {
@@ -49,7 +49,7 @@ fn footers_come_from_the_meta_file_and_equal_the_fragments_own() {
             let Metadata::Footer(footer) = &frag.metadata else {
                 panic!("{}: a legacy fragment", f.id)
             };
-            let again = tiledb_codec::format::encode(footer.as_ref());
+            let again = tiledb_codec::raw::format::encode(footer.as_ref());
             assert_eq!(
                 again[..],
                 own[off as usize..(off + len) as usize],

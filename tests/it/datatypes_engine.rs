@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use tiledb_codec::format::Datatype;
+use tiledb_codec::raw::format::Datatype;
 
 use crate::common;
 

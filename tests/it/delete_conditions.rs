@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 use tiledb_codec::maintain::{delete_cells, DeleteOptions};
-use tiledb_codec::read::QueryCondition;
+use tiledb_codec::raw::read::QueryCondition;
 use write_support::{common, diff_cells, engine_cells_many, our_cells};
 
 const CASES: &[(&str, &str)] = &[

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use tiledb_codec::read::query_condition::{attr, dim};
-use tiledb_codec::read::QueryCondition;
-use tiledb_codec::{col, Array, ArrayError};
+use tiledb_codec::raw::read::query_condition::{attr, dim};
+use tiledb_codec::raw::read::QueryCondition;
+use tiledb_codec::{col, Array, Error};
 
 fn fixture(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -134,7 +134,7 @@ fn nesting_renderings_and_mistakes() {
         "{err}"
     );
     let err = array.reader().filter("a >").read().unwrap_err();
-    assert!(matches!(err, ArrayError::Read(_)), "{err}");
+    assert!(matches!(err, Error::Read(_)), "{err}");
 
     // Several filters all hold, text and typed alike.
     let both = rows(&array, col("a").gt(5).and(col("r").lt(40)));

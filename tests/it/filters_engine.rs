@@ -8,10 +8,10 @@ use crate::common;
 use std::process::Command;
 
 use serde_json::{json, Value};
-use tiledb_codec::array::FieldInfo;
-use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::read::field::read_field;
-use tiledb_codec::value;
+use tiledb_codec::raw::array::FieldInfo;
+use tiledb_codec::raw::array::{ArrayDirectory, Fragment};
+use tiledb_codec::raw::read::field::read_field;
+use tiledb_codec::raw::value;
 use tiledb_codec::ReadOptions;
 
 /// The engine's cells of the array, in global order.
@@ -38,9 +38,8 @@ fn cell_json(field: &FieldInfo, bytes: &[u8]) -> Value {
     if field.cell_val_num.is_none() && !value::is_text(field.datatype) {
         let vs = value::values(field.datatype, bytes);
         return match field.datatype {
-            tiledb_codec::format::Datatype::Blob | tiledb_codec::format::Datatype::Any => {
-                Value::Array(vs)
-            }
+            tiledb_codec::raw::format::Datatype::Blob
+            | tiledb_codec::raw::format::Datatype::Any => Value::Array(vs),
             _ => Value::Array(vs),
         };
     }
@@ -78,7 +77,7 @@ fn every_single_fragment_fixture_decodes_to_the_engine_values() {
             continue;
         }
         let frag = Fragment::open(&dir, &dir.fragments[0], &opts).unwrap();
-        if let tiledb_codec::array::fragment::Metadata::Footer(ft) = &frag.metadata {
+        if let tiledb_codec::raw::array::fragment::Metadata::Footer(ft) = &frag.metadata {
             // A fragment consolidated with timestamps keeps overwritten cells;
             // the engine shows the newest only (issue 4 reads those).
             if ft.includes_timestamps == Some(1) {

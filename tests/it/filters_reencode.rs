@@ -5,10 +5,10 @@
 
 use crate::common;
 
-use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::array::{FieldInfo, FieldPipelines};
-use tiledb_codec::format::{Filter, FilterType};
-use tiledb_codec::read::field::{read_field_tiles, read_stored_tiles};
+use tiledb_codec::raw::array::{ArrayDirectory, Fragment};
+use tiledb_codec::raw::array::{FieldInfo, FieldPipelines};
+use tiledb_codec::raw::format::{Filter, FilterType};
+use tiledb_codec::raw::read::field::{read_field_tiles, read_stored_tiles};
 use tiledb_codec::ReadOptions;
 
 fn deterministic(filters: &[Filter]) -> bool {
@@ -76,11 +76,20 @@ fn deterministic_pipelines_re_encode_the_engine_tiles_exactly() {
                     .as_ref()
                     .map_or(&[][..], |p| &p.filters);
                 for (t, (tile, stored_tile)) in tiles.iter().enumerate() {
-                    let mut check = |kind: &str, stored: &[u8], again: Result<Vec<u8>, tiledb_codec::filters::FilterError>| {
+                    let mut check = |kind: &str,
+                                     stored: &[u8],
+                                     again: Result<
+                        Vec<u8>,
+                        tiledb_codec::raw::filters::FilterError,
+                    >| {
                         checked += 1;
                         match again {
                             Ok(bytes) if bytes == stored => {}
-                            Ok(bytes) => failures.push(format!("{what} tile {t} {kind}: {} bytes re-encode to {} different bytes", stored.len(), bytes.len())),
+                            Ok(bytes) => failures.push(format!(
+                                "{what} tile {t} {kind}: {} bytes re-encode to {} different bytes",
+                                stored.len(),
+                                bytes.len()
+                            )),
                             Err(err) => failures.push(format!("{what} tile {t} {kind}: {err}")),
                         }
                     };

@@ -21,13 +21,14 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::{json, Value};
-use tiledb_codec::array::fragment::{dims_for, Fragment, Metadata};
-use tiledb_codec::array::ArrayDirectory;
-use tiledb_codec::format::{
+use tiledb_codec::raw::array::fragment::{dims_for, Fragment, Metadata};
+use tiledb_codec::raw::array::ArrayDirectory;
+use tiledb_codec::raw::format::table;
+use tiledb_codec::raw::format::{
     decode, encode, FooterLength, FragmentFooter, OptionalSection, OptionalSectionIdentifier,
 };
-use tiledb_codec::write::schema::create_array_with;
-use tiledb_codec::write::{Column, CreateOptions, FragmentWriter, WriteOptions};
+use tiledb_codec::raw::write::schema::create_array_with;
+use tiledb_codec::raw::write::{Column, CreateOptions, FragmentWriter, WriteOptions};
 use tiledb_codec::ReadOptions;
 use write_support::{diff_cells, engine_cells, our_cells, TempDir};
 
@@ -138,9 +139,9 @@ fn rewrite_footer(path: &Path, edit: impl FnOnce(&mut FragmentFooter)) {
     let footer_bytes = encode(&footer);
     let mut out = bytes[..offset as usize].to_vec();
     out.extend_from_slice(&footer_bytes);
-    out.extend_from_slice(&encode(&FooterLength {
+    out.extend_from_slice(&encode(&table!(FooterLength {
         footer_length: footer_bytes.len() as u64,
-    }));
+    })));
     std::fs::write(&meta, out).unwrap();
 }
 
@@ -151,11 +152,11 @@ fn add_unknown_section(path: &Path) {
         let sections = footer.optional_sections.get_or_insert_with(Vec::new);
         sections.insert(
             0,
-            OptionalSection {
-                identifier: tiledb_codec::format::OptionalSectionIdentifier::from_raw(UNKNOWN),
+            table!(OptionalSection {
+                identifier: tiledb_codec::raw::format::OptionalSectionIdentifier::from_raw(UNKNOWN),
                 data_size: 5,
                 data: b"later".to_vec(),
-            },
+            }),
         );
         footer.num_optional_sections = Some(sections.len() as u32);
     });

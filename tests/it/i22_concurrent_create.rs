@@ -14,8 +14,8 @@ use std::sync::{Arc, Barrier};
 
 use serde_json::{json, Value};
 use tiledb_codec::maintain::group::create_group;
-use tiledb_codec::read::{ArrayReader, Query};
-use tiledb_codec::write::{import_with, CellFormat, ImportOptions, WriteError};
+use tiledb_codec::raw::read::{ArrayReader, Query};
+use tiledb_codec::raw::write::{import_with, CellFormat, ImportOptions, WriteError};
 use tiledb_codec::ReadOptions;
 
 fn schema(attr_type: &str) -> Value {

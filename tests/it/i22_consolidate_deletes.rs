@@ -14,7 +14,7 @@ use std::process::Command;
 
 use serde_json::Value;
 use tiledb_codec::maintain::{consolidate_fragments, ConsolidateOptions};
-use tiledb_codec::read::{ArrayReader, Query};
+use tiledb_codec::raw::read::{ArrayReader, Query};
 use tiledb_codec::ReadOptions;
 
 /// Runs tests/engine/i22_consolidate_deletes.py; its standard output.
@@ -242,8 +242,8 @@ fn consolidation_purging_deleted_cells_with_duplicates() {
 #[test]
 fn deletes_inside_a_fragment_consolidated_without_timestamps_are_refused() {
     use tiledb_codec::maintain::{delete_cells, DeleteOptions};
-    use tiledb_codec::read::query_condition::QueryCondition;
-    use tiledb_codec::write::{create_array, Column, FragmentWriter, WriteOptions};
+    use tiledb_codec::raw::read::query_condition::QueryCondition;
+    use tiledb_codec::raw::write::{create_array, Column, FragmentWriter, WriteOptions};
     let dir = scratch("i22-consol-del-refuse");
     let schema = serde_json::json!({
         "array_type": "sparse",

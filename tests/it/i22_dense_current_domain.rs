@@ -11,9 +11,10 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::{json, Value};
-use tiledb_codec::read::aggregate::{aggregate, Aggregate};
-use tiledb_codec::read::{ArrayReader, DimRange, Query};
-use tiledb_codec::{Error, ReadOptions};
+use tiledb_codec::raw::error::Error;
+use tiledb_codec::raw::read::aggregate::{aggregate, Aggregate};
+use tiledb_codec::raw::read::{ArrayReader, DimRange, Query};
+use tiledb_codec::ReadOptions;
 
 const EXPRS: [&str; 8] = [
     "count(*)", "sum(x)", "min(x)", "max(x)", "sum(y)", "min(y)", "max(y)", "mean(x)",
@@ -59,7 +60,7 @@ fn engine_aggregates(path: &Path, sub: Option<Value>) -> serde_json::Map<String,
 fn ranged(reader: &ArrayReader, ranges: &[(&str, &str)]) -> Query {
     let mut q = Query::new();
     for (dim, r) in ranges {
-        let dt = tiledb_codec::array::FieldInfo::lookup(&reader.schema, dim)
+        let dt = tiledb_codec::raw::array::FieldInfo::lookup(&reader.schema, dim)
             .unwrap()
             .datatype;
         q = q.range(dim, DimRange::parse(dt, r).unwrap());

@@ -10,9 +10,10 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
-use tiledb_codec::read::aggregate::{aggregate, Aggregate};
-use tiledb_codec::read::{ArrayReader, Query};
-use tiledb_codec::{Error, ReadOptions};
+use tiledb_codec::raw::error::Error;
+use tiledb_codec::raw::read::aggregate::{aggregate, Aggregate};
+use tiledb_codec::raw::read::{ArrayReader, Query};
+use tiledb_codec::ReadOptions;
 
 fn engine(cmd: &str, path: &Path) -> String {
     let out = Command::new(common::engine_python())

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{json, Value};
-use tiledb_codec::read::{ArrayReader, Query};
+use tiledb_codec::raw::read::{ArrayReader, Query};
+use tiledb_codec::raw::write::{create_array, Column, FragmentWriter, WriteError, WriteOptions};
 use tiledb_codec::verify::verify;
-use tiledb_codec::write::{create_array, Column, FragmentWriter, WriteError, WriteOptions};
 use tiledb_codec::ReadOptions;
 
 fn schema(dups: bool) -> Value {

@@ -10,10 +10,10 @@ use common::{cli, scratch};
 
 use std::path::Path;
 
-use tiledb_codec::format::Datatype;
 use tiledb_codec::maintain::group::{add_member, NewMember};
 use tiledb_codec::maintain::meta::{put, read_metadata};
-use tiledb_codec::write::{MetadataOptions, WriteError};
+use tiledb_codec::raw::format::Datatype;
+use tiledb_codec::raw::write::{MetadataOptions, WriteError};
 use tiledb_codec::ReadOptions;
 
 const MAX: &str = "18446744073709551615";

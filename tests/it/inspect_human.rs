@@ -269,7 +269,7 @@ fn pictures_parse_as_xml_in_python() {
 /// of the dimensions, and the picture draws over it.
 #[test]
 fn a_current_domain_is_shown_and_drawn_over() {
-    use tiledb_codec::model::{CurrentDomain, DomainRange, Range};
+    use tiledb_codec::raw::model::{CurrentDomain, DomainRange, Range};
     let path = Path::new("tests/fixtures/v22/dense_int_2d");
     let mut s = ArraySummary::read(path, &ReadOptions::default()).unwrap();
     let text = s.to_string();

@@ -217,10 +217,10 @@ fn encrypted_arrays_need_their_key() {
 /// engine's read of the array.
 #[test]
 fn encrypted_data_tiles_decode_to_the_engine_cells() {
-    use tiledb_codec::array::FieldInfo;
-    use tiledb_codec::array::{ArrayDirectory, Fragment};
-    use tiledb_codec::read::field::read_field;
-    use tiledb_codec::value;
+    use tiledb_codec::raw::array::FieldInfo;
+    use tiledb_codec::raw::array::{ArrayDirectory, Fragment};
+    use tiledb_codec::raw::read::field::read_field;
+    use tiledb_codec::raw::value;
 
     let mut seen = 0;
     for f in common::fixtures() {

@@ -17,12 +17,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use tiledb_codec::format::{ConditionNode, ConditionNodeBody, QueryConditionOp};
 use tiledb_codec::maintain::{delete_cells, delete_fragments, DeleteOptions, TimeRange};
-use tiledb_codec::read::query_condition::serialized::deserialize;
-use tiledb_codec::read::QueryCondition;
-use tiledb_codec::storage::MappedFile;
-use tiledb_codec::tile::read_generic_tile;
+use tiledb_codec::raw::format::{ConditionNode, ConditionNodeBody, QueryConditionOp};
+use tiledb_codec::raw::read::query_condition::serialized::deserialize;
+use tiledb_codec::raw::read::QueryCondition;
+use tiledb_codec::raw::storage::MappedFile;
+use tiledb_codec::raw::tile::read_generic_tile;
 use tiledb_codec::ReadOptions;
 use write_support::{common, diff_cells, our_cells, TempDir};
 
@@ -121,6 +121,7 @@ fn canonical_sets(node: &mut ConditionNode) {
                 v.offsets = Some(offsets);
             }
         }
+        _ => {}
     }
 }
 

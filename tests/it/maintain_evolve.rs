@@ -15,8 +15,8 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 use tiledb_codec::maintain::evolve::{evolve, latest_schema, EvolveOptions, SchemaEvolution};
-use tiledb_codec::model::{json as mjson, Schema};
-use tiledb_codec::write::WriteError;
+use tiledb_codec::raw::model::{json as mjson, Schema};
+use tiledb_codec::raw::write::WriteError;
 use tiledb_codec::ReadOptions;
 use write_support::{common, diff_cells, our_cells, TempDir};
 

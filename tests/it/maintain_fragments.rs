@@ -16,7 +16,7 @@ use tiledb_codec::maintain::fragments::{
 use tiledb_codec::maintain::{
     consolidate_fragments, vacuum_fragments, ConsolidateOptions, TimeRange, VacuumOptions,
 };
-use tiledb_codec::write::WriteError;
+use tiledb_codec::raw::write::WriteError;
 use write_support::{common, diff_cells, key_bytes, our_cells_key, TempDir};
 
 /// What the engine sees of an array: its cells, its fragments and the

@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{json, Value};
-use tiledb_codec::format::Datatype;
 use tiledb_codec::maintain::group::{self, GroupMember, GroupOptions, NewMember};
 use tiledb_codec::maintain::meta;
-use tiledb_codec::write::{MetadataOptions, WriteError};
+use tiledb_codec::raw::format::Datatype;
+use tiledb_codec::raw::write::{MetadataOptions, WriteError};
 use tiledb_codec::ReadOptions;
 use write_support::{common, TempDir};
 
@@ -156,7 +156,7 @@ fn our_meta(path: &Path) -> Value {
                 .map(|b| format!("{b:02x}"))
                 .collect::<String>()),
             dt => Value::Array(
-                tiledb_codec::value::values(dt, &v.bytes)
+                tiledb_codec::raw::value::values(dt, &v.bytes)
                     .into_iter()
                     .map(|x| match x {
                         Value::Bool(b) => json!(u8::from(b)),
@@ -182,7 +182,7 @@ fn our_members(g: &Path) -> Value {
             } else {
                 m.uri.clone()
             };
-            let ty = if m.object_type == tiledb_codec::format::ObjectType::Group {
+            let ty = if m.object_type == tiledb_codec::raw::format::ObjectType::Group {
                 "group"
             } else {
                 "array"

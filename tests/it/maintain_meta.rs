@@ -20,15 +20,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use tiledb_codec::array::metadata::read_array_metadata;
-use tiledb_codec::array::ArrayDirectory;
 use tiledb_codec::maintain::{
     array_meta, commits, fragment_meta, ConsolidateOptions, ConsolidateReport, VacuumOptions,
     VacuumReport,
 };
-use tiledb_codec::storage::MappedFile;
-use tiledb_codec::tile::read_generic_tile;
-use tiledb_codec::write::{WriteError, WriteResult};
+use tiledb_codec::raw::array::metadata::read_array_metadata;
+use tiledb_codec::raw::array::ArrayDirectory;
+use tiledb_codec::raw::storage::MappedFile;
+use tiledb_codec::raw::tile::read_generic_tile;
+use tiledb_codec::raw::write::{WriteError, WriteResult};
 use write_support::{common, key_bytes, our_cells_key, read_options, same, sorted, TempDir};
 
 const KEY: &str = "0123456789abcdeF0123456789abcdeF";

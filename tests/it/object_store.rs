@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 
 use common::{same, sorted};
 use serde_json::Value;
-use tiledb_codec::read::{ArrayReader, Query};
-use tiledb_codec::storage::object::ObjectStorage;
-use tiledb_codec::storage::StorageRef;
+use tiledb_codec::raw::read::{ArrayReader, Query};
+use tiledb_codec::raw::storage::object::ObjectStorage;
+use tiledb_codec::raw::storage::StorageRef;
 use tiledb_codec::ReadOptions;
 
 /// A moto server on a free port of 127.0.0.1, killed on drop.

@@ -23,30 +23,31 @@ use common::{same, sorted};
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use tiledb_codec::filters::Pipeline;
-use tiledb_codec::format::{
+use tiledb_codec::inspect::inspect_json;
+use tiledb_codec::raw::filters::Pipeline;
+use tiledb_codec::raw::format::table;
+use tiledb_codec::raw::format::{
     encode, ArraySchema, ArrayType, Attribute, Compressor, CompressorOptions, CurrentDomain,
     DataOrder, Datatype, Dimension, Domain, Filter, FilterOptions, FilterPipeline, FilterType,
     FooterLength, FragmentFooter, Layout, LegacyFragmentMetadata, LegacyTileOffsets, Mbr, RTree,
     RTreeLevel, Range1D, TileMinMax, TileNullCounts, TileOffsets, TileSums,
 };
-use tiledb_codec::inspect::inspect_json;
-use tiledb_codec::read::{ArrayReader, Query};
-use tiledb_codec::tile::write_generic_tile;
+use tiledb_codec::raw::read::{ArrayReader, Query};
+use tiledb_codec::raw::tile::write_generic_tile;
 use tiledb_codec::verify::verify;
 use tiledb_codec::ReadOptions;
 
 /// GZIP at level 1, the filter the engine gives generic tiles.
 fn generic_tile_filter() -> Filter {
-    Filter {
+    table!(Filter {
         filter_type: FilterType::Gzip,
         filter_options_size: 5,
-        filter_options: FilterOptions::Compressor(CompressorOptions {
+        filter_options: FilterOptions::Compressor(table!(CompressorOptions {
             compressor_type: Compressor::Gzip,
             compression_level: 1,
             reinterpret_datatype: None,
-        }),
-    }
+        })),
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -200,30 +201,32 @@ fn since<T>(version: u32, gate: u32, value: T) -> Option<T> {
 }
 
 fn pipeline(filters: &[Filter]) -> FilterPipeline {
-    FilterPipeline {
+    table!(FilterPipeline {
         max_chunk_size: 65536,
         num_filters: filters.len() as u32,
         filters: filters.to_vec(),
-    }
+    })
 }
 
 fn schema_table(c: &Case) -> ArraySchema {
     let v = c.version;
     // Sparse: one space tile over the domain.
     let extent: i32 = if c.dense { 2 } else { 4 };
-    let dimension = |name: &str| Dimension {
-        name_length: name.len() as u32,
-        name: name.as_bytes().to_vec(),
-        datatype: since(v, 5, Datatype::Int32),
-        cell_val_num: since(v, 5, 1),
-        filters: since(v, 5, pipeline(&[])),
-        domain_size: since(v, 5, 8),
-        domain: [1i32.to_le_bytes(), 4i32.to_le_bytes()].concat(),
-        null_tile_extent: 0,
-        tile_extent: extent.to_le_bytes().to_vec(),
+    let dimension = |name: &str| {
+        table!(Dimension {
+            name_length: name.len() as u32,
+            name: name.as_bytes().to_vec(),
+            datatype: since(v, 5, Datatype::Int32),
+            cell_val_num: since(v, 5, 1),
+            filters: since(v, 5, pipeline(&[])),
+            domain_size: since(v, 5, 8),
+            domain: [1i32.to_le_bytes(), 4i32.to_le_bytes()].concat(),
+            null_tile_extent: 0,
+            tile_extent: extent.to_le_bytes().to_vec(),
+        })
     };
-    let attribute =
-        |name: &str, datatype: Datatype, cell_val_num: u32, fill: Vec<u8>, nullable| Attribute {
+    let attribute = |name: &str, datatype: Datatype, cell_val_num: u32, fill: Vec<u8>, nullable| {
+        table!(Attribute {
             name_length: name.len() as u32,
             name: name.as_bytes().to_vec(),
             datatype,
@@ -236,13 +239,14 @@ fn schema_table(c: &Case) -> ArraySchema {
             order: since(v, 17, DataOrder::UnorderedData),
             enumeration_name_length: since(v, 20, 0),
             enumeration_name: since(v, 20, Vec::new()),
-        };
+        })
+    };
     let array_type = if c.dense {
         ArrayType::Dense
     } else {
         ArrayType::Sparse
     };
-    ArraySchema {
+    table!(ArraySchema {
         array_version: v,
         allows_dups: since(v, 5, 0),
         array_type,
@@ -252,11 +256,11 @@ fn schema_table(c: &Case) -> ArraySchema {
         coords_filters: pipeline(&c.coords_filters),
         offsets_filters: pipeline(&[]),
         validity_filters: since(v, 7, pipeline(&[])),
-        domain: Domain {
+        domain: table!(Domain {
             domain_datatype: (v < 5).then_some(Datatype::Int32),
             num_dimensions: 2,
             dimensions: DIMS.iter().map(|d| dimension(d)).collect(),
-        },
+        }),
         num_attributes: 2,
         attributes: vec![
             attribute(
@@ -275,14 +279,14 @@ fn schema_table(c: &Case) -> ArraySchema {
         current_domain: since(
             v,
             22,
-            CurrentDomain {
+            table!(CurrentDomain {
                 version_number: 0,
                 empty: 1,
                 current_domain_type: None,
                 ndrectangle: None,
-            },
+            }),
         ),
-    }
+    })
 }
 
 /// Writes the schema where its version puts it; returns the name a footer
@@ -483,22 +487,22 @@ fn mbr_of(tile: &[Cell]) -> Mbr {
     let span = |f: fn(&Cell) -> i32| {
         let lo = tile.iter().map(f).min().unwrap();
         let hi = tile.iter().map(f).max().unwrap();
-        Range1D {
+        table!(Range1D {
             range_length: None,
             min_length: None,
             range: [le(lo), le(hi)].concat(),
-        }
+        })
     };
-    Mbr {
+    table!(Mbr {
         ranges: vec![span(|x| x.r), span(|x| x.c)],
-    }
+    })
 }
 
 fn offsets_table(values: &[u64]) -> TileOffsets {
-    TileOffsets {
+    table!(TileOffsets {
         num: values.len() as u64,
         values: values.to_vec(),
-    }
+    })
 }
 
 /// The legacy `__fragment_metadata.tdb` of versions 1 and 2.
@@ -530,7 +534,7 @@ fn legacy_metadata(c: &Case, files: &[Option<FieldFiles>]) -> Vec<u8> {
     let num_mbrs = if c.dense { 0 } else { tiles.len() as u64 };
     let fixed = |i: usize| files[i].as_ref().map(|f| &f.fixed);
     let var = |i: usize| files[i].as_ref().and_then(|f| f.var.as_ref());
-    let md = LegacyFragmentMetadata {
+    let md = table!(LegacyFragmentMetadata {
         version_number: c.version,
         non_empty_domain_size: 16,
         non_empty_domain: ned_bytes(c),
@@ -538,21 +542,21 @@ fn legacy_metadata(c: &Case, files: &[Option<FieldFiles>]) -> Vec<u8> {
         mbrs,
         num_bounding_coords: num_mbrs,
         bounding_coords: bounding,
-        tile_offsets: LegacyTileOffsets {
+        tile_offsets: table!(LegacyTileOffsets {
             lists: (0..3)
                 .map(|i| offsets_table(fixed(i).map_or(&[][..], |f| &f.offsets)))
                 .collect(),
-        },
-        tile_var_offsets: LegacyTileOffsets {
+        }),
+        tile_var_offsets: table!(LegacyTileOffsets {
             lists: (0..2)
                 .map(|i| offsets_table(var(i).map_or(&[][..], |f| &f.offsets)))
                 .collect(),
-        },
-        tile_var_sizes: LegacyTileOffsets {
+        }),
+        tile_var_sizes: table!(LegacyTileOffsets {
             lists: (0..2)
                 .map(|i| offsets_table(var(i).map_or(&[][..], |f| &f.sizes)))
                 .collect(),
-        },
+        }),
         last_tile_cell_num: tiles.last().unwrap().len() as u64,
         file_sizes: (0..3)
             .map(|i| fixed(i).map_or(0, |f| f.bytes.len() as u64))
@@ -560,7 +564,7 @@ fn legacy_metadata(c: &Case, files: &[Option<FieldFiles>]) -> Vec<u8> {
         file_var_sizes: (0..2)
             .map(|i| var(i).map_or(0, |f| f.bytes.len() as u64))
             .collect(),
-    };
+    });
     write_generic_tile(&encode(&md), c.version)
 }
 
@@ -597,31 +601,31 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
                     i32::from_le_bytes(lo.try_into().unwrap()),
                     i32::from_le_bytes(hi.try_into().unwrap()),
                 );
-                Range1D {
+                table!(Range1D {
                     range_length: None,
                     min_length: None,
                     range: [le(lo), le(hi)].concat(),
-                }
+                })
             })
             .collect();
-        levels.push(RTreeLevel {
+        levels.push(table!(RTreeLevel {
             num_mbrs: 1,
             mbrs: vec![root],
-        });
+        }));
     }
     if !leaves.is_empty() {
-        levels.push(RTreeLevel {
+        levels.push(table!(RTreeLevel {
             num_mbrs: leaves.len() as u64,
             mbrs: leaves,
-        });
+        }));
     }
-    let rtree = RTree {
+    let rtree = table!(RTree {
         dim_num: (v < 5).then_some(2),
         fanout: 10,
         datatype: (v < 5).then_some(Datatype::Int32),
         num_levels: levels.len() as u32,
         levels,
-    };
+    });
     let rtree_offset = out.len() as u64;
     out.extend(gt(encode(&rtree)));
     // Per field index: attributes, `__coords`, dimensions (versions before 5
@@ -653,37 +657,39 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
         vec![at; n]
     };
     let (mins, sums, nulls) = if v >= 11 {
-        let empty_min_max = encode(&TileMinMax {
+        let empty_min_max = encode(&table!(TileMinMax {
             fixed_size: 0,
             var_size: 0,
             fixed: Vec::new(),
             var: Vec::new(),
-        });
+        }));
         (
             Some(tile_metadata(empty_min_max)),
-            Some(tile_metadata(encode(&TileSums {
+            Some(tile_metadata(encode(&table!(TileSums {
                 num: 0,
                 values: Vec::new(),
-            }))),
-            Some(tile_metadata(encode(&TileNullCounts {
+            })))),
+            Some(tile_metadata(encode(&table!(TileNullCounts {
                 num: 0,
                 values: Vec::new(),
-            }))),
+            })))),
         )
     } else {
         (None, None, None)
     };
-    let ned_range = |d: usize| Range1D {
-        range_length: None,
-        min_length: None,
-        range: [le(ned(c)[d].0), le(ned(c)[d].1)].concat(),
+    let ned_range = |d: usize| {
+        table!(Range1D {
+            range_length: None,
+            min_length: None,
+            range: [le(ned(c)[d].0), le(ned(c)[d].1)].concat(),
+        })
     };
     let last_tile_cell_num = if c.dense {
         4
     } else {
         tiles.last().unwrap().len() as u64
     };
-    let footer = FragmentFooter {
+    let footer = table!(FragmentFooter {
         version_number: v,
         array_schema_name_size: schema_name.map(|s| s.len() as u64),
         array_schema_name: schema_name.map(|s| s.as_bytes().to_vec()),
@@ -693,9 +699,9 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
         non_empty_domain: since(
             v,
             5,
-            Mbr {
+            table!(Mbr {
                 ranges: (0..2).map(ned_range).collect(),
-            },
+            }),
         ),
         sparse_tile_num: if c.dense { 0 } else { tiles.len() as u64 },
         last_tile_cell_num,
@@ -728,13 +734,13 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
         processed_conditions_offset: None,
         num_optional_sections: None,
         optional_sections: None,
-    };
+    });
     let footer = encode(&footer);
     out.extend_from_slice(&footer);
     if v >= 10 {
-        out.extend(encode(&FooterLength {
+        out.extend(encode(&table!(FooterLength {
             footer_length: footer.len() as u64,
-        }));
+        })));
     }
     out
 }

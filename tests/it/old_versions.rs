@@ -1,6 +1,6 @@
 //! Arrays of format versions older than the TileDB engine on this machine
 //! writes (it writes 16 to 22): built here, table by table, with the
-//! generated codecs (`tiledb_codec::format::encode`) and read back with the
+//! generated codecs (`tiledb_codec::raw::format::encode`) and read back with the
 //! public API (`inspect_json`, `ArrayDirectory`, `Fragment`).
 //!
 //! The builders follow the engine's rules (see the docs of the spec tables):
@@ -15,17 +15,18 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use tiledb_codec::array::fragment::Metadata;
-use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::format::{
+use tiledb_codec::inspect::inspect_json;
+use tiledb_codec::raw::array::fragment::Metadata;
+use tiledb_codec::raw::array::{ArrayDirectory, Fragment};
+use tiledb_codec::raw::format::table;
+use tiledb_codec::raw::format::{
     decode_all, encode, ArraySchema, ArrayType, Attribute, ConsolidatedCommit, ConsolidatedCommits,
     CurrentDomain, DataOrder, Datatype, Dimension, Domain, FieldMinMaxSumNullCount, FilterPipeline,
     FooterLength, FragmentFooter, FragmentMinMaxSumNullCount, Layout, LegacyFragmentMetadata,
     LegacyTileOffsets, Mbr, OptionalSection, ProcessedConditions, RTree, RTreeLevel, Range1D,
     TileMinMax, TileNullCounts, TileOffsets, TileSums, VacuumEntry, VacuumFile,
 };
-use tiledb_codec::inspect::inspect_json;
-use tiledb_codec::tile::write_generic_tile;
+use tiledb_codec::raw::tile::write_generic_tile;
 use tiledb_codec::ReadOptions;
 
 // ---------------------------------------------------------------------------
@@ -181,15 +182,15 @@ fn until<T>(version: u32, gate: u32, value: T) -> Option<T> {
 }
 
 fn pipeline() -> FilterPipeline {
-    FilterPipeline {
+    table!(FilterPipeline {
         max_chunk_size: 65536,
         num_filters: 0,
         filters: Vec::new(),
-    }
+    })
 }
 
 fn dimension_table(version: u32, d: &Dim) -> Dimension {
-    Dimension {
+    table!(Dimension {
         name_length: d.name.len() as u32,
         name: d.name.as_bytes().to_vec(),
         datatype: since(version, 5, d.datatype),
@@ -199,11 +200,11 @@ fn dimension_table(version: u32, d: &Dim) -> Dimension {
         domain: d.domain.clone(),
         null_tile_extent: u8::from(d.extent.is_none()),
         tile_extent: d.extent.clone().unwrap_or_default(),
-    }
+    })
 }
 
 fn attribute_table(version: u32, a: &Attr) -> Attribute {
-    Attribute {
+    table!(Attribute {
         name_length: a.name.len() as u32,
         name: a.name.as_bytes().to_vec(),
         datatype: a.datatype,
@@ -216,7 +217,7 @@ fn attribute_table(version: u32, a: &Attr) -> Attribute {
         order: since(version, 17, DataOrder::UnorderedData),
         enumeration_name_length: since(version, 20, 0),
         enumeration_name: since(version, 20, Vec::new()),
-    }
+    })
 }
 
 fn schema_table(s: &Schema) -> ArraySchema {
@@ -226,7 +227,7 @@ fn schema_table(s: &Schema) -> ArraySchema {
     } else {
         ArrayType::Sparse
     };
-    ArraySchema {
+    table!(ArraySchema {
         array_version: v,
         allows_dups: since(v, 5, u8::from(s.allows_dups)),
         array_type,
@@ -236,11 +237,11 @@ fn schema_table(s: &Schema) -> ArraySchema {
         coords_filters: pipeline(),
         offsets_filters: pipeline(),
         validity_filters: since(v, 7, pipeline()),
-        domain: Domain {
+        domain: table!(Domain {
             domain_datatype: until(v, 5, s.dims[0].datatype),
             num_dimensions: s.dims.len() as u32,
             dimensions: s.dims.iter().map(|d| dimension_table(v, d)).collect(),
-        },
+        }),
         num_attributes: s.attrs.len() as u32,
         attributes: s.attrs.iter().map(|a| attribute_table(v, a)).collect(),
         num_labels: since(v, 18, 0),
@@ -250,14 +251,14 @@ fn schema_table(s: &Schema) -> ArraySchema {
         current_domain: since(
             v,
             22,
-            CurrentDomain {
+            table!(CurrentDomain {
                 version_number: 0,
                 empty: 1,
                 current_domain_type: None,
                 ndrectangle: None,
-            },
+            }),
         ),
-    }
+    })
 }
 
 /// Writes the schema where its version puts it; returns its file name.
@@ -274,7 +275,7 @@ fn write_schema(root: &Path, s: &Schema, t: u64) -> String {
 }
 
 /// Coordinate size per dimension, as the footer tables import them.
-fn dims_arg(s: &Schema) -> tiledb_codec::format::Dims {
+fn dims_arg(s: &Schema) -> tiledb_codec::raw::format::Dims {
     s.dims
         .iter()
         .map(|d| {
@@ -368,22 +369,22 @@ fn counts(s: &Schema, f: &Frag) -> (usize, usize, usize) {
 fn range(var: bool, lo: &[u8], hi: &[u8]) -> Range1D {
     let mut r = lo.to_vec();
     r.extend_from_slice(hi);
-    Range1D {
+    table!(Range1D {
         range_length: var.then_some(r.len() as u64),
         min_length: var.then_some(lo.len() as u64),
         range: r,
-    }
+    })
 }
 
 fn ned_mbr(s: &Schema, f: &Frag) -> Mbr {
-    Mbr {
+    table!(Mbr {
         ranges: s
             .dims
             .iter()
             .zip(&f.ned)
             .map(|(d, (lo, hi))| range(d.var, lo, hi))
             .collect(),
-    }
+    })
 }
 
 fn ned_bytes(f: &Frag) -> Vec<u8> {
@@ -424,7 +425,7 @@ fn footer_table(s: &Schema, schema_name: &str, f: &Frag, o: &Offsets) -> Fragmen
     } else {
         f.last_tile_cells
     };
-    FragmentFooter {
+    table!(FragmentFooter {
         version_number: v,
         array_schema_name_size: since(v, 10, schema_name.len() as u64),
         array_schema_name: since(v, 10, schema_name.as_bytes().to_vec()),
@@ -453,16 +454,16 @@ fn footer_table(s: &Schema, schema_name: &str, f: &Frag, o: &Offsets) -> Fragmen
         processed_conditions_offset: since(v, 16, o.processed_conditions),
         num_optional_sections: since(v, 23, 0),
         optional_sections: since(v, 23, Vec::new()),
-    }
+    })
 }
 
 /// The tile offsets of field `idx`: one per sparse tile, or one for dense.
 fn tile_offsets_of(f: &Frag, idx: usize) -> TileOffsets {
     let num = if f.dense { 1 } else { f.sparse_tiles };
-    TileOffsets {
+    table!(TileOffsets {
         num,
         values: (0..num).map(|k| 1_000 * idx as u64 + 10 * k).collect(),
-    }
+    })
 }
 
 /// A written fragment.
@@ -482,21 +483,23 @@ fn legacy_metadata(s: &Schema, f: &Frag) -> Vec<u8> {
     let ned = ned_bytes(f);
     let tiles = if f.dense { 0 } else { f.sparse_tiles };
     let bounding_size = 2 * s.dims.len() * s.dims[0].datatype.size() as usize;
-    let lists = |k: usize, with: bool| LegacyTileOffsets {
-        lists: (0..k)
-            .map(|i| {
-                if with {
-                    tile_offsets_of(f, i)
-                } else {
-                    TileOffsets {
-                        num: 0,
-                        values: Vec::new(),
+    let lists = |k: usize, with: bool| {
+        table!(LegacyTileOffsets {
+            lists: (0..k)
+                .map(|i| {
+                    if with {
+                        tile_offsets_of(f, i)
+                    } else {
+                        table!(TileOffsets {
+                            num: 0,
+                            values: Vec::new(),
+                        })
                     }
-                }
-            })
-            .collect(),
+                })
+                .collect(),
+        })
     };
-    let md = LegacyFragmentMetadata {
+    let md = table!(LegacyFragmentMetadata {
         version_number: f.version,
         non_empty_domain_size: ned.len() as u64,
         non_empty_domain: ned.clone(),
@@ -514,7 +517,7 @@ fn legacy_metadata(s: &Schema, f: &Frag) -> Vec<u8> {
         },
         file_sizes: (0..=a as u64).map(|i| 100 * i).collect(),
         file_var_sizes: vec![0; a],
-    };
+    });
     write_generic_tile(&encode(&md), f.version)
 }
 
@@ -526,7 +529,7 @@ fn metadata_file(s: &Schema, schema_name: &str, f: &Frag) -> (Vec<u8>, Vec<u8>, 
     let mut out = Vec::new();
     let mut o = Offsets::default();
     let d = s.dims.len() as u32;
-    let rtree = RTree {
+    let rtree = table!(RTree {
         dim_num: until(v, 5, d),
         fanout: 10,
         datatype: until(v, 5, s.dims[0].datatype),
@@ -534,12 +537,12 @@ fn metadata_file(s: &Schema, schema_name: &str, f: &Frag) -> (Vec<u8>, Vec<u8>, 
         levels: if f.dense {
             Vec::new()
         } else {
-            vec![RTreeLevel {
+            vec![table!(RTreeLevel {
                 num_mbrs: f.sparse_tiles,
                 mbrs: vec![ned_mbr(s, f); f.sparse_tiles as usize],
-            }]
+            })]
         },
-    };
+    });
     o.rtree = out.len() as u64;
     out.extend(gt(encode(&rtree)));
     let (fixed, _, n) = counts(s, f);
@@ -548,58 +551,58 @@ fn metadata_file(s: &Schema, schema_name: &str, f: &Frag) -> (Vec<u8>, Vec<u8>, 
         out.extend(gt(encode(&tile_offsets_of(f, idx))));
     }
     o.empty_offsets = out.len() as u64;
-    out.extend(gt(encode(&TileOffsets {
+    out.extend(gt(encode(&table!(TileOffsets {
         num: 0,
         values: Vec::new(),
-    })));
+    }))));
     if v >= 11 {
         o.min_max = out.len() as u64;
-        out.extend(gt(encode(&TileMinMax {
+        out.extend(gt(encode(&table!(TileMinMax {
             fixed_size: 0,
             var_size: 0,
             fixed: Vec::new(),
             var: Vec::new(),
-        })));
+        }))));
         o.sums = out.len() as u64;
-        out.extend(gt(encode(&TileSums {
+        out.extend(gt(encode(&table!(TileSums {
             num: 0,
             values: Vec::new(),
-        })));
+        }))));
         o.null_counts = out.len() as u64;
-        out.extend(gt(encode(&TileNullCounts {
+        out.extend(gt(encode(&table!(TileNullCounts {
             num: 0,
             values: Vec::new(),
-        })));
+        }))));
     }
     if v >= 12 {
         o.fragment_min_max = out.len() as u64;
-        let field = FieldMinMaxSumNullCount {
+        let field = table!(FieldMinMaxSumNullCount {
             min_size: 0,
             min: Vec::new(),
             max_size: 0,
             max: Vec::new(),
             sum: 0,
             null_count: 0,
-        };
-        out.extend(gt(encode(&FragmentMinMaxSumNullCount {
+        });
+        out.extend(gt(encode(&table!(FragmentMinMaxSumNullCount {
             fields: vec![field; n],
-        })));
+        }))));
     }
     if v >= 16 {
         o.processed_conditions = out.len() as u64;
-        out.extend(gt(encode(&ProcessedConditions {
+        out.extend(gt(encode(&table!(ProcessedConditions {
             num: 0,
             conditions: Vec::new(),
-        })));
+        }))));
     }
     let footer = encode(&footer_table(s, schema_name, f, &o));
     let footer_offset = out.len() as u64;
     out.extend_from_slice(&footer);
     let trailing = v >= 10 || s.dims.iter().any(|d| d.var);
     if trailing {
-        out.extend(encode(&FooterLength {
+        out.extend(encode(&table!(FooterLength {
             footer_length: footer.len() as u64,
-        }));
+        })));
     }
     (out, footer, footer_offset, trailing)
 }
@@ -970,7 +973,7 @@ fn v3_v4_sparse_with_computed_footer_size() {
     let rtree = fr.rtree(&ReadOptions::default()).unwrap().unwrap();
     assert_eq!(
         (rtree.dim_num, rtree.datatype),
-        (Some(2), Some(tiledb_codec::format::Datatype::Int64))
+        (Some(2), Some(tiledb_codec::raw::format::Datatype::Int64))
     );
     assert_eq!(rtree.levels[0].num_mbrs, 4);
     let offsets = fr
@@ -1455,14 +1458,14 @@ fn v12_vacuumed_fragment_is_not_listed() {
         .is_file());
     // The consolidated fragment b3 replaces b1 and b2; before version 19 the
     // vacuum file lists absolute URIs.
-    let vac = VacuumFile {
+    let vac = table!(VacuumFile {
         entries: [&b1, &b2]
             .iter()
-            .map(|b| VacuumEntry {
+            .map(|b| table!(VacuumEntry {
                 uri: format!("file://{}", b.path.display()).into_bytes(),
-            })
+            }))
             .collect(),
-    };
+    });
     write(
         &t.path().join("__commits").join(format!("{}.vac", b3.name)),
         &encode(&vac),
@@ -1742,12 +1745,12 @@ fn footers_of_every_version_round_trip() {
                     .flat_map(u64::to_le_bytes)
                     .collect();
                 table.num_optional_sections = Some(1);
-                table.optional_sections = Some(vec![OptionalSection {
+                table.optional_sections = Some(vec![table!(OptionalSection {
                     identifier:
-                        tiledb_codec::format::OptionalSectionIdentifier::TileGlobalOrderOffsets,
+                        tiledb_codec::raw::format::OptionalSectionIdentifier::TileGlobalOrderOffsets,
                     data_size: data.len() as u32,
                     data,
-                }]);
+                })]);
             }
             let bytes = encode(&table);
             let decoded: FragmentFooter =
@@ -1770,9 +1773,9 @@ fn generic_tile_round_trip() {
         let chunks = data.len().div_ceil(65536);
         assert_eq!(bytes.len(), 34 + 8 + 8 + 12 * chunks + data.len());
         write(&p, &bytes);
-        let file = tiledb_codec::storage::MappedFile::open(&p).unwrap();
+        let file = tiledb_codec::raw::storage::MappedFile::open(&p).unwrap();
         let tile =
-            tiledb_codec::tile::read_generic_tile(&file, 0, &ReadOptions::default()).unwrap();
+            tiledb_codec::raw::tile::read_generic_tile(&file, 0, &ReadOptions::default()).unwrap();
         assert_eq!(&tile.data[..], *data);
         assert_eq!(tile.header.version_number, 9);
         assert_eq!(tile.header.filter_pipeline_size, 8);
@@ -1810,11 +1813,11 @@ fn v9_root_vacuum_file() {
         },
     );
     // Before version 12 the vacuum file sits beside the new fragment.
-    let vac = VacuumFile {
-        entries: vec![VacuumEntry {
+    let vac = table!(VacuumFile {
+        entries: vec![table!(VacuumEntry {
             uri: format!("file://{}", b1.path.display()).into_bytes(),
-        }],
-    };
+        })],
+    });
     write(&t.path().join(format!("{}.vac", b2.name)), &encode(&vac));
     let v = inspect(t.path());
     assert_eq!(
@@ -1840,13 +1843,13 @@ fn v13_commit_through_consolidated_commits_file() {
     let b1 = write_fragment(t.path(), &s, &schema_name, &f1);
     let b2 = write_fragment(t.path(), &s, &schema_name, &f2);
     // Only the first commit is consolidated; the second has no marker.
-    let con = ConsolidatedCommits {
-        entries: vec![ConsolidatedCommit {
+    let con = table!(ConsolidatedCommits {
+        entries: vec![table!(ConsolidatedCommit {
             uri: format!("__commits/{}.wrt", b1.name).into_bytes(),
             delete_tile_size: None,
             delete_tile: None,
-        }],
-    };
+        })],
+    });
     write(
         &t.path()
             .join("__commits")

@@ -14,8 +14,8 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::{json, Value};
-use tiledb_codec::format::ArrayType;
-use tiledb_codec::read::{ArrayReader, Query, QueryCondition};
+use tiledb_codec::raw::format::ArrayType;
+use tiledb_codec::raw::read::{ArrayReader, Query, QueryCondition};
 use tiledb_codec::ReadOptions;
 
 use common::{engine_python, root, same, sorted};
@@ -107,7 +107,7 @@ fn our_results(reader: &ArrayReader, cond: &str) -> Result<Vec<Value>, String> {
                 let dt = a.datatype.known().unwrap();
                 let fill = match (&a.fill_value, a.nullable.unwrap_or(0)) {
                     (_, n) if n != 0 => Value::Null,
-                    (Some(f), _) => tiledb_codec::value::cell(dt, f),
+                    (Some(f), _) => tiledb_codec::raw::value::cell(dt, f),
                     (None, _) => Value::Null,
                 };
                 row[&name] = fill;

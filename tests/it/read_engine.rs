@@ -6,7 +6,7 @@ use crate::common;
 
 use common::{same, sorted};
 
-use tiledb_codec::read::{ArrayReader, Query};
+use tiledb_codec::raw::read::{ArrayReader, Query};
 use tiledb_codec::ReadOptions;
 
 #[test]

@@ -5,12 +5,12 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use tiledb_codec::filters::Pipeline;
-use tiledb_codec::format::Datatype;
-use tiledb_codec::read::{ArrayReader, DimRange, Query};
-use tiledb_codec::storage::MappedFile;
-use tiledb_codec::tile::TileView;
-use tiledb_codec::write::{create_array, Column, FragmentWriter, WriteOptions};
+use tiledb_codec::raw::filters::Pipeline;
+use tiledb_codec::raw::format::Datatype;
+use tiledb_codec::raw::read::{ArrayReader, DimRange, Query};
+use tiledb_codec::raw::storage::MappedFile;
+use tiledb_codec::raw::tile::TileView;
+use tiledb_codec::raw::write::{create_array, Column, FragmentWriter, WriteOptions};
 use tiledb_codec::ReadOptions;
 
 fn fresh(name: &str) -> PathBuf {
@@ -57,7 +57,7 @@ fn int64_range(text: &str) -> DimRange {
     DimRange::parse(Datatype::Int64, text).unwrap()
 }
 
-fn values(cells: &tiledb_codec::read::Cells, name: &str) -> Vec<i64> {
+fn values(cells: &tiledb_codec::raw::read::Cells, name: &str) -> Vec<i64> {
     cells
         .column(name)
         .unwrap()
@@ -244,7 +244,7 @@ fn a_one_tile_sparse_range_decodes_one_tile_per_fragment_holding_it() {
 #[test]
 fn arrays_in_memory_read_through_the_storage_seam_as_from_files() {
     use std::sync::Arc;
-    use tiledb_codec::storage::{MemoryStorage, StorageRef};
+    use tiledb_codec::raw::storage::{MemoryStorage, StorageRef};
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/v22");
     for name in [
         "dense_var_nullable",
@@ -269,7 +269,8 @@ fn arrays_in_memory_read_through_the_storage_seam_as_from_files() {
             stored.read(&Query::default()).unwrap(),
         );
         assert!(a.len > 0, "{name}");
-        let rows = |c: &tiledb_codec::read::Cells| (0..c.len).map(|i| c.row(i)).collect::<Vec<_>>();
+        let rows =
+            |c: &tiledb_codec::raw::read::Cells| (0..c.len).map(|i| c.row(i)).collect::<Vec<_>>();
         assert_eq!(rows(&a), rows(&b), "{name}");
     }
     // A path the store does not hold is not an array.
@@ -322,7 +323,7 @@ fn batches_within_a_small_budget_give_the_cells_of_one_read_in_order() {
         w.finish().unwrap();
     }
     let reader = ArrayReader::open(&p, &ReadOptions::default()).unwrap();
-    for order in [None, Some(tiledb_codec::read::Order::ColMajor)] {
+    for order in [None, Some(tiledb_codec::raw::read::Order::ColMajor)] {
         let q = Query {
             order,
             ..Query::default()
@@ -388,7 +389,7 @@ fn tiles_a_condition_cannot_match_are_not_decoded() {
     w.finish().unwrap();
     let reader = ArrayReader::open(&p, &ReadOptions::default()).unwrap();
     let q = Query {
-        condition: Some(tiledb_codec::read::QueryCondition::parse("a > 195").unwrap()),
+        condition: Some(tiledb_codec::raw::read::QueryCondition::parse("a > 195").unwrap()),
         ..Query::default()
     };
     let before = reader.stats().tiles();
@@ -398,7 +399,9 @@ fn tiles_a_condition_cannot_match_are_not_decoded() {
     assert_eq!(values(&cells, "a"), (196..200).collect::<Vec<_>>());
     // A condition no tile can match decodes nothing.
     let q = Query {
-        condition: Some(tiledb_codec::read::QueryCondition::parse("a < 0 or a > 500").unwrap()),
+        condition: Some(
+            tiledb_codec::raw::read::QueryCondition::parse("a < 0 or a > 500").unwrap(),
+        ),
         ..Query::default()
     };
     let before = reader.stats().tiles();

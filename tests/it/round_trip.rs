@@ -8,10 +8,10 @@ use crate::common;
 use std::path::Path;
 
 use binrw::{BinRead, BinWrite};
-use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::format::*;
-use tiledb_codec::storage::MappedFile;
-use tiledb_codec::tile::read_generic_tile;
+use tiledb_codec::raw::array::{ArrayDirectory, Fragment};
+use tiledb_codec::raw::format::*;
+use tiledb_codec::raw::storage::MappedFile;
+use tiledb_codec::raw::tile::read_generic_tile;
 use tiledb_codec::ReadOptions;
 
 /// Decodes `bytes` as `T` and checks that encoding gives them back.

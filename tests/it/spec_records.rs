@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use tiledb_codec::format::{
+use tiledb_codec::raw::format::table;
+use tiledb_codec::raw::format::{
     decode, decode_all, encode, AesPart, AesPartRef, BitWidthReductionOptions,
     BitWidthReductionOptionsRef, ChunkHeader, ChunkHeaderRef, CompressedPartMd,
     CompressedPartMdRef, Datatype, DoubleDeltaHeader, DoubleDeltaHeaderRef, EncryptionType,
@@ -49,11 +50,11 @@ fn fixed_size_records_match_their_binrw_encoding() {
     let b = fixed_record!(
         ChunkHeader,
         ChunkHeaderRef,
-        ChunkHeader {
+        table!(ChunkHeader {
             original_length: 0x0102_0304,
             filtered_length: 0x1112_1314,
             metadata_length: 0x2122_2324,
-        }
+        })
     );
     assert_eq!(
         b[ChunkHeader::OFFSET_FILTERED_LENGTH..][..4],
@@ -66,10 +67,10 @@ fn fixed_size_records_match_their_binrw_encoding() {
     let b = fixed_record!(
         CompressedPartMd,
         CompressedPartMdRef,
-        CompressedPartMd {
+        table!(CompressedPartMd {
             part_original_length: 7,
             part_compressed_length: 0xdead_beef,
-        }
+        })
     );
     assert_eq!(
         b[CompressedPartMd::OFFSET_PART_COMPRESSED_LENGTH..],
@@ -78,10 +79,10 @@ fn fixed_size_records_match_their_binrw_encoding() {
     let b = fixed_record!(
         DoubleDeltaHeader,
         DoubleDeltaHeaderRef,
-        DoubleDeltaHeader {
+        table!(DoubleDeltaHeader {
             bitsize: 9,
             n: 0x0102_0304_0506_0708,
-        }
+        })
     );
     assert_eq!(
         b[DoubleDeltaHeader::OFFSET_N..],
@@ -90,44 +91,44 @@ fn fixed_size_records_match_their_binrw_encoding() {
     fixed_record!(
         FooterLength,
         FooterLengthRef,
-        FooterLength {
+        table!(FooterLength {
             footer_length: 1234,
-        }
+        })
     );
     let b = fixed_record!(
         AesPart,
         AesPartRef,
-        AesPart {
+        table!(AesPart {
             plaintext_length: 5,
             encrypted_length: 6,
             iv: (0..12).collect(),
             tag: (100..116).collect(),
-        }
+        })
     );
     assert_eq!(b[AesPart::OFFSET_IV], 0);
     assert_eq!(b[AesPart::OFFSET_TAG], 100);
     fixed_record!(
         BitWidthReductionOptions,
         BitWidthReductionOptionsRef,
-        BitWidthReductionOptions {
+        table!(BitWidthReductionOptions {
             max_window_size: 4096,
-        }
+        })
     );
     fixed_record!(
         PositiveDeltaOptions,
         PositiveDeltaOptionsRef,
-        PositiveDeltaOptions {
+        table!(PositiveDeltaOptions {
             max_window_size: 77,
-        }
+        })
     );
     let b = fixed_record!(
         FloatScaleOptions,
         FloatScaleOptionsRef,
-        FloatScaleOptions {
+        table!(FloatScaleOptions {
             scale: 0.5,
             offset: -3.25,
             byte_width: 4,
-        }
+        })
     );
     assert_eq!(
         b[FloatScaleOptions::OFFSET_OFFSET..][..8],
@@ -136,7 +137,7 @@ fn fixed_size_records_match_their_binrw_encoding() {
     let b = fixed_record!(
         RleStringsChunkMetadata,
         RleStringsChunkMetadataRef,
-        RleStringsChunkMetadata {
+        table!(RleStringsChunkMetadata {
             num_metadata_parts: 0,
             num_data_parts: 1,
             original_length: 30,
@@ -144,32 +145,32 @@ fn fixed_size_records_match_their_binrw_encoding() {
             offsets_length: 80,
             run_length_width: 2,
             string_length_width: 4,
-        }
+        })
     );
     assert_eq!(b[RleStringsChunkMetadata::OFFSET_STRING_LENGTH_WIDTH], 4);
     let b = fixed_record!(
         WebpOptions,
         WebpOptionsRef,
-        WebpOptions {
+        table!(WebpOptions {
             quality: 80.0,
             input_format: WebpInputFormat::Bgr,
             lossless: 1,
             y_extent: 300,
             x_extent: 0x0102,
             padding: vec![0, 0],
-        }
+        })
     );
     assert_eq!(b[WebpOptions::OFFSET_X_EXTENT..][..2], [2, 1]);
 }
 
 #[test]
 fn the_generic_tile_header_view_reads_the_fixed_fields_in_place() {
-    let pipeline = FilterPipeline {
+    let pipeline = table!(FilterPipeline {
         max_chunk_size: 65536,
         num_filters: 0,
         filters: Vec::new(),
-    };
-    let header = GenericTileHeader {
+    });
+    let header = table!(GenericTileHeader {
         version_number: 22,
         persisted_size: 0x0102_0304_0506,
         tile_size: 99,
@@ -178,7 +179,7 @@ fn the_generic_tile_header_view_reads_the_fixed_fields_in_place() {
         encryption_type: EncryptionType::NoEncryption,
         filter_pipeline_size: encode(&pipeline).len() as u32,
         filter_pipeline: pipeline.clone(),
-    };
+    });
     let bytes = encode(&header);
     // The pipeline follows the fixed fields: it starts where the view ends.
     assert_eq!(
@@ -216,18 +217,18 @@ fn the_generic_tile_header_view_reads_the_fixed_fields_in_place() {
 
 #[test]
 fn a_tile_opens_with_its_chunk_count_then_its_chunk_headers() {
-    let tile = Tile {
+    let tile = table!(Tile {
         num_chunks: 1,
-        chunks: vec![tiledb_codec::format::Chunk {
-            header: ChunkHeader {
+        chunks: vec![table!(tiledb_codec::raw::format::Chunk {
+            header: table!(ChunkHeader {
                 original_length: 3,
                 filtered_length: 3,
                 metadata_length: 0,
-            },
+            }),
             metadata: Vec::new(),
             filtered_data: vec![1, 2, 3],
-        }],
-    };
+        })],
+    });
     let bytes = encode(&tile);
     assert_eq!(TileRef::read(&bytes).unwrap().num_chunks(), 1);
     let header = ChunkHeaderRef::read(&bytes[Tile::OFFSET_CHUNKS..]).unwrap();
@@ -238,10 +239,10 @@ fn a_tile_opens_with_its_chunk_count_then_its_chunk_headers() {
 #[test]
 fn rle_run_sizes_follow_the_cell_size() {
     for size in [1u64, 2, 4, 8, 13] {
-        let run = RleRun {
+        let run = table!(RleRun {
             value: (0..size as u8).collect(),
             run_length: 0x0203,
-        };
+        });
         let bytes = encode(&run);
         assert_eq!(RleRun::size(size), Some(bytes.len() as u64));
         let at = RleRun::offset_run_length(size).unwrap() as usize;

@@ -6,8 +6,8 @@
 use std::io::Cursor;
 
 use binrw::{BinRead, BinWrite};
-use tiledb_codec::format::Dims;
-use tiledb_codec::format::*;
+use tiledb_codec::raw::format::Dims;
+use tiledb_codec::raw::format::*;
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -140,7 +140,7 @@ fn filter_pipeline_delta_before_and_after_19() {
         assert_eq!(c.compression_level, -1);
         assert_eq!(
             c.reinterpret_datatype,
-            with_reinterpret.then_some(tiledb_codec::format::Datatype::Int64)
+            with_reinterpret.then_some(tiledb_codec::raw::format::Datatype::Int64)
         );
         assert_eq!(p.filters[1].filter_options, FilterOptions::NoOptions);
     }
@@ -162,7 +162,7 @@ fn filter_pipeline_double_delta_gate_is_20() {
         };
         assert_eq!(
             c.reinterpret_datatype,
-            with_reinterpret.then_some(tiledb_codec::format::Datatype::Int32)
+            with_reinterpret.then_some(tiledb_codec::raw::format::Datatype::Int32)
         );
     }
 }
@@ -207,7 +207,7 @@ fn filter_pipeline_other_options() {
         ),
         (
             90.0,
-            tiledb_codec::format::WebpInputFormat::Rgba,
+            tiledb_codec::raw::format::WebpInputFormat::Rgba,
             1,
             480,
             640
@@ -397,7 +397,7 @@ fn array_schema_v20_enumerations_and_labels() {
     };
     assert_eq!(
         c.reinterpret_datatype,
-        Some(tiledb_codec::format::Datatype::Int32)
+        Some(tiledb_codec::raw::format::Datatype::Int32)
     );
     let labels = s.labels.as_ref().unwrap();
     assert_eq!(labels[0].name, b"lbl");
@@ -724,7 +724,12 @@ fn rtree_v4() {
     let t: RTree = roundtrip(&w.bytes(), (4, dims(&[4, 4])));
     assert_eq!(
         (t.dim_num, t.fanout, t.datatype, t.num_levels),
-        (Some(2), 10, Some(tiledb_codec::format::Datatype::Int32), 2)
+        (
+            Some(2),
+            10,
+            Some(tiledb_codec::raw::format::Datatype::Int32),
+            2
+        )
     );
     assert_eq!(t.levels[0].num_mbrs, 1);
     assert_eq!(t.levels[1].mbrs.len(), 2);

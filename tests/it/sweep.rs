@@ -20,7 +20,8 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tiledb_codec::read::{ArrayReader, Query};
+use tiledb_codec::raw::format::table;
+use tiledb_codec::raw::read::{ArrayReader, Query};
 use tiledb_codec::ReadOptions;
 
 /// Formats swept (the fixture folders `tests/fixtures/v<N>`).
@@ -398,7 +399,7 @@ impl Scratch {
     }
 
     /// Inspect, read and verify: each must return, the read with an error.
-    fn read_fails(&self) -> tiledb_codec::Error {
+    fn read_fails(&self) -> tiledb_codec::raw::error::Error {
         let o = opts();
         let _ = tiledb_codec::inspect::inspect_json(&self.0, &o);
         let _ = tiledb_codec::verify::verify(&self.0, &o);
@@ -582,7 +583,7 @@ fn regression_nested_list_preallocation() {
     }
     b.resize(64 << 10, 0);
     let peak = tracking::peak_of(|| {
-        let r = tiledb_codec::format::decode::<tiledb_codec::format::ConditionNode>(
+        let r = tiledb_codec::raw::format::decode::<tiledb_codec::raw::format::ConditionNode>(
             &b,
             Path::new("bomb.del"),
             0,
@@ -600,29 +601,31 @@ fn regression_nested_list_preallocation() {
 /// process. Fixed: cells larger than the tile limit are refused.
 #[test]
 fn regression_fill_value_of_huge_cells() {
-    use tiledb_codec::format::{
+    use tiledb_codec::raw::format::{
         encode, ArraySchema, Attribute, Datatype, Dimension, Domain, FilterPipeline,
     };
-    let none = || FilterPipeline {
-        max_chunk_size: 65536,
-        num_filters: 0,
-        filters: Vec::new(),
+    let none = || {
+        table!(FilterPipeline {
+            max_chunk_size: 65536,
+            num_filters: 0,
+            filters: Vec::new(),
+        })
     };
     let ints = |v: &[i32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
-    let schema = ArraySchema {
+    let schema = table!(ArraySchema {
         array_version: 4,
         allows_dups: None,
-        array_type: tiledb_codec::format::ArrayType::Dense,
-        tile_order: tiledb_codec::format::Layout::RowMajor,
-        cell_order: tiledb_codec::format::Layout::RowMajor,
+        array_type: tiledb_codec::raw::format::ArrayType::Dense,
+        tile_order: tiledb_codec::raw::format::Layout::RowMajor,
+        cell_order: tiledb_codec::raw::format::Layout::RowMajor,
         capacity: 10000,
         coords_filters: none(),
         offsets_filters: none(),
         validity_filters: None,
-        domain: Domain {
+        domain: table!(Domain {
             domain_datatype: Some(Datatype::Int32),
             num_dimensions: 1,
-            dimensions: vec![Dimension {
+            dimensions: vec![table!(Dimension {
                 name_length: 1,
                 name: b"d".to_vec(),
                 datatype: None,
@@ -632,10 +635,10 @@ fn regression_fill_value_of_huge_cells() {
                 domain: ints(&[1, 20]),
                 null_tile_extent: 0,
                 tile_extent: ints(&[5]),
-            }],
-        },
+            })],
+        }),
         num_attributes: 1,
-        attributes: vec![Attribute {
+        attributes: vec![table!(Attribute {
             name_length: 1,
             name: b"a".to_vec(),
             datatype: Datatype::Int64,
@@ -648,13 +651,13 @@ fn regression_fill_value_of_huge_cells() {
             order: None,
             enumeration_name_length: None,
             enumeration_name: None,
-        }],
+        })],
         num_labels: None,
         labels: None,
         num_enumerations: None,
         enumerations: None,
         current_domain: None,
-    };
+    });
     let root = std::env::temp_dir().join(format!(
         "tiledb-codec-regression-{}-huge-cells",
         std::process::id()
@@ -663,7 +666,7 @@ fn regression_fill_value_of_huge_cells() {
     std::fs::create_dir_all(root.join("__schema")).unwrap();
     std::fs::write(
         root.join("__schema/__1_1_0123456789abcdef0123456789abcdef"),
-        tiledb_codec::tile::write_generic_tile(&encode(&schema), 4),
+        tiledb_codec::raw::tile::write_generic_tile(&encode(&schema), 4),
     )
     .unwrap();
     let mut result = None;
@@ -682,12 +685,12 @@ fn regression_fill_value_of_huge_cells() {
 /// Fixed: a cell counts as its fill value's bytes when they are more.
 #[test]
 fn regression_dense_fill_value_per_cell() {
-    use tiledb_codec::format::{decode_all, encode, ArraySchema};
+    use tiledb_codec::raw::format::{decode_all, encode, ArraySchema};
     let s = Scratch::new("v22/dense_int_1d", "fill");
     let schema_file = files_below(&s.0.join("__schema"))[0].clone();
     let path = s.0.join("__schema").join(schema_file);
-    let file = tiledb_codec::storage::MappedFile::open(&path).unwrap();
-    let tile = tiledb_codec::tile::read_generic_tile(&file, 0, &opts()).unwrap();
+    let file = tiledb_codec::raw::storage::MappedFile::open(&path).unwrap();
+    let tile = tiledb_codec::raw::tile::read_generic_tile(&file, 0, &opts()).unwrap();
     let mut schema: ArraySchema = decode_all(&tile.data, &path, 0, ()).unwrap();
     drop(tile);
     drop(file);
@@ -695,7 +698,7 @@ fn regression_dense_fill_value_per_cell() {
     schema.attributes[0].fill_value = Some(vec![7; 4 << 20]);
     std::fs::write(
         &path,
-        tiledb_codec::tile::write_generic_tile(&encode(&schema), 22),
+        tiledb_codec::raw::tile::write_generic_tile(&encode(&schema), 22),
     )
     .unwrap();
     let mut result = None;
@@ -716,12 +719,12 @@ fn regression_dense_fill_value_per_cell() {
 /// files; it now uses the schema the fragment names.)
 #[test]
 fn regression_sparse_fill_value_per_cell() {
-    use tiledb_codec::format::{decode_all, encode, ArraySchema};
+    use tiledb_codec::raw::format::{decode_all, encode, ArraySchema};
     let s = Scratch::new("v22/sparse_int_2d", "sparse-fill");
     let schema_file = files_below(&s.0.join("__schema"))[0].clone();
     let path = s.0.join("__schema").join(schema_file);
-    let file = tiledb_codec::storage::MappedFile::open(&path).unwrap();
-    let tile = tiledb_codec::tile::read_generic_tile(&file, 0, &opts()).unwrap();
+    let file = tiledb_codec::raw::storage::MappedFile::open(&path).unwrap();
+    let tile = tiledb_codec::raw::tile::read_generic_tile(&file, 0, &opts()).unwrap();
     let mut schema: ArraySchema = decode_all(&tile.data, &path, 0, ()).unwrap();
     drop(tile);
     drop(file);
@@ -734,7 +737,7 @@ fn regression_sparse_fill_value_per_cell() {
     schema.num_attributes += 1;
     std::fs::write(
         s.0.join("__schema/__9999999999999_9999999999999_0123456789abcdef0123456789abcdef"),
-        tiledb_codec::tile::write_generic_tile(&encode(&schema), 22),
+        tiledb_codec::raw::tile::write_generic_tile(&encode(&schema), 22),
     )
     .unwrap();
     let mut result = None;
@@ -753,12 +756,12 @@ fn regression_sparse_fill_value_per_cell() {
 /// be found as a dimension.
 #[test]
 fn regression_attribute_named_like_a_dimension() {
-    use tiledb_codec::format::{decode_all, encode, ArraySchema};
+    use tiledb_codec::raw::format::{decode_all, encode, ArraySchema};
     let s = Scratch::new("v22/sparse_int_2d", "dup-name");
     let schema_file = files_below(&s.0.join("__schema"))[0].clone();
     let path = s.0.join("__schema").join(schema_file);
-    let file = tiledb_codec::storage::MappedFile::open(&path).unwrap();
-    let tile = tiledb_codec::tile::read_generic_tile(&file, 0, &opts()).unwrap();
+    let file = tiledb_codec::raw::storage::MappedFile::open(&path).unwrap();
+    let tile = tiledb_codec::raw::tile::read_generic_tile(&file, 0, &opts()).unwrap();
     let mut schema: ArraySchema = decode_all(&tile.data, &path, 0, ()).unwrap();
     drop(tile);
     drop(file);
@@ -770,7 +773,7 @@ fn regression_attribute_named_like_a_dimension() {
     schema.num_attributes += 1;
     std::fs::write(
         s.0.join("__schema/__9999999999999_9999999999999_0123456789abcdef0123456789abcdef"),
-        tiledb_codec::tile::write_generic_tile(&encode(&schema), 22),
+        tiledb_codec::raw::tile::write_generic_tile(&encode(&schema), 22),
     )
     .unwrap();
     let e = s.read_fails();
@@ -798,8 +801,8 @@ fn regression_generic_tile_pipeline_size_underflow() {
     b.extend_from_slice(&u32::MAX.to_le_bytes()); // filter pipeline size
     b.extend_from_slice(&65536u32.to_le_bytes()); // max chunk size
     b.extend_from_slice(&0u32.to_le_bytes()); // no filters
-    let file = tiledb_codec::storage::MappedFile::from_vec("known.tdb", b);
-    assert!(tiledb_codec::tile::read_generic_tile(&file, 0, &opts()).is_err());
+    let file = tiledb_codec::raw::storage::MappedFile::from_vec("known.tdb", b);
+    assert!(tiledb_codec::raw::tile::read_generic_tile(&file, 0, &opts()).is_err());
 }
 
 /// src/filters/compress.rs `decompress`: `out.resize(start + original, 0)`
@@ -833,8 +836,8 @@ fn run_fuzzer_inputs(dir: &Path) {
         let name = name.to_string_lossy().into_owned();
         let peak = tracking::peak_of(|| {
             if name.starts_with("generic_tile-") {
-                let file = tiledb_codec::storage::MappedFile::from_vec(&name, bytes.clone());
-                let _ = tiledb_codec::tile::read_generic_tile(&file, 0, &opts());
+                let file = tiledb_codec::raw::storage::MappedFile::from_vec(&name, bytes.clone());
+                let _ = tiledb_codec::raw::tile::read_generic_tile(&file, 0, &opts());
             } else if name.starts_with("filter_pipeline-") {
                 filter_pipeline_input(&bytes);
             } else {
@@ -858,7 +861,7 @@ fn regression_fuzzer_inputs() {
 
 /// Runs an input of the `filter_pipeline` fuzz target (same layout).
 fn filter_pipeline_input(b: &[u8]) {
-    use tiledb_codec::format::{decode, Datatype, FilterPipeline};
+    use tiledb_codec::raw::format::{decode, Datatype, FilterPipeline};
     let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
     let version = u32::from(b[0]);
     let datatype = Datatype::ALL[usize::from(b[1]) % Datatype::ALL.len()];
@@ -869,7 +872,7 @@ fn filter_pipeline_input(b: &[u8]) {
     let Ok((p, _)) = decode::<FilterPipeline>(pipeline, Path::new("p"), 0, (version,)) else {
         return;
     };
-    let Ok(mut p) = tiledb_codec::filters::Pipeline::new(&p.filters, datatype, cell, version)
+    let Ok(mut p) = tiledb_codec::raw::filters::Pipeline::new(&p.filters, datatype, cell, version)
     else {
         return;
     };

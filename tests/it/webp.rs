@@ -10,11 +10,11 @@ use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use tiledb_codec::array::FieldInfo;
-use tiledb_codec::array::{ArrayDirectory, Fragment};
-use tiledb_codec::model::DomainRange;
-use tiledb_codec::read::field::read_field;
-use tiledb_codec::value;
+use tiledb_codec::raw::array::FieldInfo;
+use tiledb_codec::raw::array::{ArrayDirectory, Fragment};
+use tiledb_codec::raw::model::DomainRange;
+use tiledb_codec::raw::read::field::read_field;
+use tiledb_codec::raw::value;
 use tiledb_codec::ReadOptions;
 
 fn bounds(r: &DomainRange) -> (u64, u64) {
@@ -36,8 +36,9 @@ fn check(path: &Path) -> usize {
     let dims = &frag.schema.domain.dimensions;
     assert_eq!(dims.len(), 2);
     let dt = dims[0].datatype.unwrap().known().unwrap();
-    let extent =
-        |d: &tiledb_codec::format::Dimension| value::cell(dt, &d.tile_extent).as_u64().unwrap();
+    let extent = |d: &tiledb_codec::raw::format::Dimension| {
+        value::cell(dt, &d.tile_extent).as_u64().unwrap()
+    };
     let (ty, tx) = (extent(&dims[0]), extent(&dims[1]));
     let ned = frag.non_empty_domain().unwrap().unwrap();
     let ((y0, y1), (x0, x1)) = (bounds(&ned[0]), bounds(&ned[1]));

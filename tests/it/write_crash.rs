@@ -11,8 +11,8 @@ use crate::write_support;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use tiledb_codec::array::ArrayDirectory;
-use tiledb_codec::write::{
+use tiledb_codec::raw::array::ArrayDirectory;
+use tiledb_codec::raw::write::{
     create_array, Column, FailPoint, FragmentWriter, WriteError, WriteOptions,
 };
 use write_support::{diff_cells, engine_cells, our_cells, TempDir};

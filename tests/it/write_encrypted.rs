@@ -9,11 +9,11 @@ use std::io::Cursor;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use tiledb_codec::array::ArrayDirectory;
-use tiledb_codec::filters::encryption::MISSING_KEY;
-use tiledb_codec::format::Datatype;
-use tiledb_codec::read::{ArrayReader, Query};
-use tiledb_codec::write::{
+use tiledb_codec::raw::array::ArrayDirectory;
+use tiledb_codec::raw::filters::encryption::MISSING_KEY;
+use tiledb_codec::raw::format::Datatype;
+use tiledb_codec::raw::read::{ArrayReader, Query};
+use tiledb_codec::raw::write::{
     create_array_with, import_into, import_with, put_metadata_with, CellFormat, CreateOptions,
     ImportOptions, MetadataOptions, WriteOptions,
 };

@@ -6,10 +6,10 @@ use crate::write_support;
 use std::io::Cursor;
 
 use serde_json::{json, Value};
-use tiledb_codec::array::ArrayDirectory;
-use tiledb_codec::read::export::write_csv;
-use tiledb_codec::read::{ArrayReader, Query};
-use tiledb_codec::write::{
+use tiledb_codec::raw::array::ArrayDirectory;
+use tiledb_codec::raw::read::export::write_csv;
+use tiledb_codec::raw::read::{ArrayReader, Query};
+use tiledb_codec::raw::write::{
     import, import_with, CellFormat, ImportOptions, WriteError, WriteOptions,
 };
 use write_support::{diff_cells, engine_cells, our_cells, TempDir};
@@ -399,7 +399,7 @@ fn enumerations_are_written_and_an_existing_array_takes_bare_names() {
     // The bare `schema_json` of the array (enumeration names only) is
     // refused for a new array, accepted for the existing one.
     let dir = ArrayDirectory::open(&path).unwrap();
-    let s = tiledb_codec::array::schema::read_schema(
+    let s = tiledb_codec::raw::array::schema::read_schema(
         &dir.latest_schema().unwrap(),
         &Default::default(),
     )

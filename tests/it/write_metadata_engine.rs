@@ -10,16 +10,16 @@ use std::io::Cursor;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use tiledb_codec::array::fragment::{dims_for, Fragment, Metadata};
-use tiledb_codec::array::ArrayDirectory;
-use tiledb_codec::format::{
+use tiledb_codec::raw::array::fragment::{dims_for, Fragment, Metadata};
+use tiledb_codec::raw::array::ArrayDirectory;
+use tiledb_codec::raw::format::{
     decode_all, FragmentMinMaxSumNullCount, ProcessedConditions, TileMinMax, TileNullCounts,
     TileOffsets, TileSums,
 };
-use tiledb_codec::read::{export::write_ndjson, ArrayReader, Query};
-use tiledb_codec::storage::MappedFile;
-use tiledb_codec::tile::read_generic_tile;
-use tiledb_codec::write::{import, CellFormat};
+use tiledb_codec::raw::read::{export::write_ndjson, ArrayReader, Query};
+use tiledb_codec::raw::storage::MappedFile;
+use tiledb_codec::raw::tile::read_generic_tile;
+use tiledb_codec::raw::write::{import, CellFormat};
 use tiledb_codec::ReadOptions;
 use write_support::{common, schema_json_with_enumerations, TempDir};
 
@@ -202,7 +202,7 @@ fn metadata_equals_the_engines_fragment_by_fragment() {
                 if a.filters
                     .filters
                     .iter()
-                    .any(|x| x.filter_type == tiledb_codec::format::FilterType::ScaleFloat)
+                    .any(|x| x.filter_type == tiledb_codec::raw::format::FilterType::ScaleFloat)
                 {
                     for v in [&mut ours, &mut theirs] {
                         for key in ["mins", "maxes", "sums"] {

@@ -5,12 +5,12 @@
 use crate::write_support;
 
 use serde_json::{json, Value};
-use tiledb_codec::array::fragment::{Fragment, Metadata};
-use tiledb_codec::array::schema::read_schema;
-use tiledb_codec::array::ArrayDirectory;
-use tiledb_codec::format::Datatype;
-use tiledb_codec::write::schema::create_array_with;
-use tiledb_codec::write::{put_metadata, Column, CreateOptions, FragmentWriter, WriteOptions};
+use tiledb_codec::raw::array::fragment::{Fragment, Metadata};
+use tiledb_codec::raw::array::schema::read_schema;
+use tiledb_codec::raw::array::ArrayDirectory;
+use tiledb_codec::raw::format::Datatype;
+use tiledb_codec::raw::write::schema::create_array_with;
+use tiledb_codec::raw::write::{put_metadata, Column, CreateOptions, FragmentWriter, WriteOptions};
 use tiledb_codec::ReadOptions;
 use write_support::{diff_cells, engine_account, engine_cells, our_cells, TempDir};
 

@@ -6,15 +6,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use tiledb_codec::array::directory::ArrayDirectory;
-use tiledb_codec::array::fragment::{dims_for, Fragment, Metadata};
-use tiledb_codec::format::{
+use tiledb_codec::raw::array::directory::ArrayDirectory;
+use tiledb_codec::raw::array::fragment::{dims_for, Fragment, Metadata};
+use tiledb_codec::raw::format::{
     decode, encode, ChunkHeader, ConditionNode, ConditionNodeBody, Datatype, ExpressionNode,
     FilterPipeline, ValueNode,
 };
-use tiledb_codec::array::{FieldInfo, FieldPipelines};
-use tiledb_codec::storage::MappedFile;
-use tiledb_codec::tile::read_generic_tile;
+use tiledb_codec::raw::array::{FieldInfo, FieldPipelines};
+use tiledb_codec::raw::storage::MappedFile;
+use tiledb_codec::raw::tile::read_generic_tile;
 
 #[path = "../../src/lib.rs"]
 #[allow(dead_code)]
@@ -142,7 +142,7 @@ fn pipeline_seed(
     seeds.add_keyed("filter_pipeline", name, s, key);
 }
 
-fn pipeline_of(filters: &[tiledb_codec::format::Filter]) -> FilterPipeline {
+fn pipeline_of(filters: &[tiledb_codec::raw::format::Filter]) -> FilterPipeline {
     FilterPipeline {
         max_chunk_size: 65536,
         num_filters: filters.len() as u32,

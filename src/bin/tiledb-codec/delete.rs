@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use crate::out::outln;
 use clap::Args;
 use tiledb_codec::maintain::{self, DeleteOptions, TimeRange};
-use tiledb_codec::read::QueryCondition;
+use tiledb_codec::raw::read::QueryCondition;
 
 /// `tiledb-codec delete`.
 #[derive(Args)]

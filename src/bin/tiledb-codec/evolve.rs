@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::out::outln;
 use serde_json::Value as Json;
 use tiledb_codec::maintain::evolve::{latest_schema, EvolveOptions, SchemaEvolution};
-use tiledb_codec::model::{json, Schema};
+use tiledb_codec::raw::model::{json, Schema};
 use tiledb_codec::ReadOptions;
 
 /// Evolve ARRAY's schema as the engine's ArraySchemaEvolution does: write a
@@ -79,8 +79,8 @@ fn literal(text: bool, s: &str) -> Result<Json, String> {
         .ok_or_else(|| format!("{s:?} is not a number"))
 }
 
-fn is_text(dt: tiledb_codec::model::Datatype) -> bool {
-    use tiledb_codec::model::Datatype as D;
+fn is_text(dt: tiledb_codec::raw::model::Datatype) -> bool {
+    use tiledb_codec::raw::model::Datatype as D;
     matches!(
         dt,
         D::Char

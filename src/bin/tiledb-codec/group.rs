@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use crate::out::outln;
 use clap::Subcommand;
-use tiledb_codec::format::ObjectType;
 use tiledb_codec::maintain::group::{self, GroupMember, GroupOptions, NewMember};
+use tiledb_codec::raw::format::ObjectType;
 use tiledb_codec::summary::escape_controls;
 use tiledb_codec::ReadOptions;
 

@@ -11,11 +11,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 mod evolve;
 mod group;
 mod meta;
-use tiledb_codec::read::{export, ArrayReader, Order, Query, QueryCondition};
+use tiledb_codec::raw::error::Error;
+use tiledb_codec::raw::read::{export, ArrayReader, Order, Query, QueryCondition};
+use tiledb_codec::raw::write::{self, CellFormat, ImportOptions, ImportSummary};
 use tiledb_codec::summary::ArraySummary;
-use tiledb_codec::write::{self, CellFormat, ImportOptions, ImportSummary};
 use tiledb_codec::ReadOptions;
-use tiledb_codec::{inspect, verify, Error};
+use tiledb_codec::{inspect, verify};
 
 mod out;
 mod progress;
@@ -381,9 +382,10 @@ fn run_export(
                 .dimensions
                 .iter()
                 .map(|d| {
-                    let dt = tiledb_codec::array::schema::dimension_datatype(&reader.schema, d)
-                        .known()
-                        .unwrap_or(tiledb_codec::format::Datatype::Int64);
+                    let dt =
+                        tiledb_codec::raw::array::schema::dimension_datatype(&reader.schema, d)
+                            .known()
+                            .unwrap_or(tiledb_codec::raw::format::Datatype::Int64);
                     (String::from_utf8_lossy(&d.name).into_owned(), dt)
                 })
                 .collect::<Vec<_>>();
@@ -541,9 +543,9 @@ fn run_aggregate(
     condition: Option<&str>,
     opts: &ReadOptions,
 ) -> Result<(), String> {
-    use tiledb_codec::array::FieldInfo;
-    use tiledb_codec::read::aggregate::{aggregate, Aggregate};
-    use tiledb_codec::read::{DimRange, Query, QueryCondition};
+    use tiledb_codec::raw::array::FieldInfo;
+    use tiledb_codec::raw::read::aggregate::{aggregate, Aggregate};
+    use tiledb_codec::raw::read::{DimRange, Query, QueryCondition};
     let aggs = exprs
         .iter()
         .map(|e| Aggregate::parse(e))

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use crate::out::outln;
 use clap::{Args, Subcommand};
 use tiledb_codec::maintain::meta;
+use tiledb_codec::raw::write::MetadataOptions;
 use tiledb_codec::summary::{escape_controls, format_values};
-use tiledb_codec::write::MetadataOptions;
 use tiledb_codec::ReadOptions;
 
 /// The metadata of an array or group.

@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use object_store::ObjectStore;
-use tiledb_codec::format::hierarchy;
-use tiledb_codec::read::ArrayReader;
-use tiledb_codec::storage::object::{is_url, ObjectStats, ObjectStorage};
-use tiledb_codec::storage::StorageRef;
+use tiledb_codec::raw::format::hierarchy;
+use tiledb_codec::raw::read::ArrayReader;
+use tiledb_codec::raw::storage::object::{is_url, ObjectStats, ObjectStorage};
+use tiledb_codec::raw::storage::StorageRef;
 use tiledb_codec::ReadOptions;
 
 /// The stores opened by this run, for `--stats`.
@@ -115,7 +115,7 @@ pub fn reader(
 /// Opens the array at `path` (a local path or a URL) with the facade.
 #[cfg(feature = "datafusion")]
 pub fn array(path: &Path, opts: &ReadOptions) -> Result<tiledb_codec::Array, String> {
-    let at = |e: tiledb_codec::ArrayError| format!("{}: {e}", path.display());
+    let at = |e: tiledb_codec::Error| format!("{}: {e}", path.display());
     match url(path) {
         Some(u) => {
             let (storage, p) = open_counted(u)?;
@@ -203,7 +203,8 @@ pub fn staged<T>(
         if data && !whole {
             continue;
         }
-        let file = tiledb_codec::storage::Storage::open(&*storage, p).map_err(|e| e.to_string())?;
+        let file =
+            tiledb_codec::raw::storage::Storage::open(&*storage, p).map_err(|e| e.to_string())?;
         let target = local_root.join(&r);
         if let Some(dir) = target.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;

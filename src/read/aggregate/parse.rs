@@ -43,7 +43,7 @@ impl AggregateOp {
 /// One aggregate: an operation on a field (`None`: `count(*)`).
 ///
 /// ```
-/// use tiledb_codec::read::aggregate::{Aggregate, AggregateOp};
+/// use tiledb_codec::raw::read::aggregate::{Aggregate, AggregateOp};
 /// let a = Aggregate::parse(" sum( a ) ").unwrap();
 /// assert_eq!(a.op, AggregateOp::Sum);
 /// assert_eq!(a.field.as_deref(), Some("a"));

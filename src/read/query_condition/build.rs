@@ -22,7 +22,7 @@ pub struct ConditionField(FieldRef);
 /// assert_eq!(cond.text(), "a > 5 and r < 40");
 /// let batch = array.reader().filter(cond).read()?;
 /// assert!(batch.column::<i64>("a")?.iter().all(|a| *a > 5));
-/// # Ok::<(), tiledb_codec::ArrayError>(())
+/// # Ok::<(), tiledb_codec::Error>(())
 /// ```
 pub fn col(name: impl Into<String>) -> ConditionField {
     field(name, FieldKind::Any)

@@ -1,0 +1,37 @@
+//! The format, layer by layer, for format tooling: the tables `build.rs`
+//! generates from `spec/` ([`format`](mod@format)), files mapped in place ([`storage`]),
+//! generic tiles ([`tile`]), filter pipelines ([`filters`]), an array's
+//! folders and files ([`array`](mod@array)), the typed schema ([`model`]),
+//! and the readers and writers of cells ([`read`], [`write`](mod@write)).
+//!
+//! What lives here follows the format: a new format version or a spec edit
+//! can add fields, variants and tables, so the generated types and the
+//! readers' own types are `#[non_exhaustive]` where that can happen, and
+//! code that matches on them keeps a wildcard arm. Programs that read and
+//! write cells use the facade at the crate root ([`crate::Array`]) instead.
+//!
+//! The modules' files sit at the top of `src/` (one folder per layer, in the
+//! layer order the README gives); they are mounted here.
+
+#[path = "array/mod.rs"]
+pub mod array;
+#[path = "error.rs"]
+pub mod error;
+#[path = "filters/mod.rs"]
+pub mod filters;
+#[path = "format/mod.rs"]
+pub mod format;
+#[path = "model/mod.rs"]
+pub mod model;
+#[path = "options.rs"]
+pub mod options;
+#[path = "read/mod.rs"]
+pub mod read;
+#[path = "storage/mod.rs"]
+pub mod storage;
+#[path = "tile.rs"]
+pub mod tile;
+#[path = "value.rs"]
+pub mod value;
+#[path = "write/mod.rs"]
+pub mod write;
