@@ -20,19 +20,18 @@ pub const MAX_TILE_CHUNK_SIZE: u64 = 64 * 1024;
 /// ```
 /// use tiledb_codec::raw::filters::Pipeline;
 /// use tiledb_codec::raw::format::{
-///     Compressor, CompressorOptions, Datatype, Filter, FilterOptions, FilterType,
+///     table, Compressor, CompressorOptions, Datatype, Filter, FilterOptions, FilterType,
 /// };
 ///
 /// // ZSTD at level 3, over INT32 cells, in a format version 22 array.
-/// let zstd = Filter {
+/// let zstd = table!(Filter {
 ///     filter_type: FilterType::Zstd,
 ///     filter_options_size: 5,
-///     filter_options: FilterOptions::Compressor(CompressorOptions {
+///     filter_options: FilterOptions::Compressor(table!(CompressorOptions {
 ///         compressor_type: Compressor::Zstd,
 ///         compression_level: 3,
-///         reinterpret_datatype: None,
-///     }),
-/// };
+///     })),
+/// });
 /// let pipeline = Pipeline::new(&[zstd], Datatype::Int32, 4, 22)?;
 /// let cells: Vec<u8> = (0..1000i32).flat_map(|v| (v % 7).to_le_bytes()).collect();
 /// let (metadata, data) = pipeline.forward_chunk(&cells)?;

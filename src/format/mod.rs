@@ -19,7 +19,8 @@
 //!     })),
 //! });
 //! let bytes = encode(&zstd);
-//! let back: Filter = decode_all(&bytes, "in memory".as_ref(), 0, ())?;
+//! // A filter's options depend on the format version (22 here).
+//! let back: Filter = decode_all(&bytes, "in memory".as_ref(), 0, (22,))?;
 //! assert_eq!(back, zstd);
 //! assert_eq!(bytes.len(), 1 + 4 + 5);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -34,15 +34,7 @@ fn engine(args: &[&str]) -> String {
 
 type Cell = (i64, i32, String);
 
-/// The engine's read of `array` (opened at `t`): fragment count and cells.
-fn engine_read(array: &Path, t: Option<u64>) -> (usize, Vec<Cell>) {
-    let p = array.to_str().unwrap();
-    let ts = t.map(|t| t.to_string());
-    let mut args = vec!["read", p];
-    if let Some(ts) = &ts {
-        args.push(ts);
-    }
-    let v: Value = serde_json::from_str(&engine(&args)).unwrap();
+fn cells_of(v: &Value) -> (usize, Vec<Cell>) {
     let cells = v["cells"]
         .as_array()
         .unwrap()
@@ -56,6 +48,25 @@ fn engine_read(array: &Path, t: Option<u64>) -> (usize, Vec<Cell>) {
         })
         .collect();
     (v["fragments"].as_u64().unwrap() as usize, cells)
+}
+
+/// The engine's read of `array` now: fragment count and cells.
+fn engine_read(array: &Path) -> (usize, Vec<Cell>) {
+    let v: Value = serde_json::from_str(&engine(&["read", array.to_str().unwrap()])).unwrap();
+    cells_of(&v)
+}
+
+/// The engine's reads of `array` now, then opened at every time from 1 to
+/// `last`, in one engine process.
+fn engine_reads(array: &Path, last: u64) -> Vec<Vec<Cell>> {
+    let last = last.to_string();
+    let v: Value =
+        serde_json::from_str(&engine(&["reads", array.to_str().unwrap(), &last])).unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| cells_of(r).1)
+        .collect()
 }
 
 /// Our read of `array` (opened at `t`): fragment count and cells.
@@ -84,19 +95,25 @@ fn our_read(array: &Path, t: Option<u64>) -> (usize, Vec<Cell>) {
 /// Both readers read `array` as the engine reads `reference`, now and at
 /// every time from 1 to `last`.
 fn same_reads(label: &str, array: &Path, reference: &Path, last: u64) {
-    for t in std::iter::once(None).chain((1..=last).map(Some)) {
-        let (_, want) = engine_read(reference, t);
-        let (_, engine_got) = engine_read(array, t);
+    let wants = engine_reads(reference, last);
+    let engine_gots = if array == reference {
+        wants.clone()
+    } else {
+        engine_reads(array, last)
+    };
+    let times = std::iter::once(None).chain((1..=last).map(Some));
+    for ((t, want), engine_got) in times.zip(&wants).zip(&engine_gots) {
         assert_eq!(engine_got, want, "{label}: the engine's read at {t:?}");
         let (_, ours) = our_read(array, t);
-        assert_eq!(ours, want, "{label}: our read at {t:?}");
+        assert_eq!(&ours, want, "{label}: our read at {t:?}");
     }
+    assert_eq!(wants.len() as u64, last + 1, "{label}: the engine's reads");
 }
 
 /// Fragments the reader sees (those that vacuum files list left out).
 fn fragment_count(array: &Path) -> usize {
     let (ours, _) = our_read(array, None);
-    let (theirs, _) = engine_read(array, None);
+    let (theirs, _) = engine_read(array);
     assert_eq!(ours, theirs, "{}: fragment counts", array.display());
     ours
 }
