@@ -1,9 +1,10 @@
 //! Shared by the integration tests: the fixtures and the TileDB engine.
 #![allow(dead_code)]
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// The TileDB-Py version that judges interop (TileDB 2.30, format 22).
 pub const ENGINE_VERSION: &str = "0.36.1";
@@ -116,7 +117,25 @@ pub fn copy_dir(from: &Path, to: &Path) {
 
 /// The engine's full read of an array (`engine_account.py --cells`, with
 /// the key of an encrypted array), or the last lines of its error output.
+/// The bundled fixtures never change (tests copy them before writing), so
+/// the engine reads each of them once per test process, whichever tests ask.
 pub fn try_engine_cells(path: &Path, key: Option<&str>) -> Result<Vec<serde_json::Value>, String> {
+    type Reads = HashMap<(PathBuf, Option<String>), Result<Vec<serde_json::Value>, String>>;
+    static FIXTURE_READS: OnceLock<Mutex<Reads>> = OnceLock::new();
+    if !path.starts_with(root().join("tests/fixtures")) {
+        return run_engine_cells(path, key);
+    }
+    let cache = FIXTURE_READS.get_or_init(Default::default);
+    let k = (path.to_path_buf(), key.map(str::to_owned));
+    if let Some(hit) = cache.lock().unwrap().get(&k) {
+        return hit.clone();
+    }
+    let read = run_engine_cells(path, key);
+    cache.lock().unwrap().insert(k, read.clone());
+    read
+}
+
+fn run_engine_cells(path: &Path, key: Option<&str>) -> Result<Vec<serde_json::Value>, String> {
     let mut cmd = Command::new(engine_python());
     cmd.arg(root().join("tests/engine/engine_account.py"))
         .arg(path)
