@@ -42,6 +42,7 @@
 
 #[cfg(feature = "ballista")]
 pub mod ballista;
+mod dml;
 mod pushdown;
 mod scan;
 mod writes;
@@ -272,6 +273,23 @@ impl TableProvider for TileDbTable {
 
     fn statistics(&self) -> Option<Statistics> {
         Some(self.stats.clone())
+    }
+
+    async fn insert_into(
+        &self,
+        _state: &dyn Session,
+        input: Arc<dyn ExecutionPlan>,
+        op: datafusion::logical_expr::dml::InsertOp,
+    ) -> DfResult<Arc<dyn ExecutionPlan>> {
+        self.insert_plan(input, op)
+    }
+
+    async fn delete_from(
+        &self,
+        _state: &dyn Session,
+        filters: Vec<Expr>,
+    ) -> DfResult<Arc<dyn ExecutionPlan>> {
+        self.delete_plan(&filters)
     }
 
     async fn scan(

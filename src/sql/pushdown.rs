@@ -205,6 +205,15 @@ impl Columns {
 
     // ---- conditions ----
 
+    /// `e` as a condition that holds exactly where `e` is true (dimensions
+    /// included, dense arrays too), or `None`: a delete's predicate.
+    pub fn exact_condition(&self, e: &Expr) -> Option<QueryCondition> {
+        match self.condition(e)? {
+            (c, true) if 2 * c.depth() < MAX_CONDITION_DEPTH => Some(c),
+            _ => None,
+        }
+    }
+
     fn condition(&self, e: &Expr) -> Option<(QueryCondition, bool)> {
         match e {
             Expr::BinaryExpr(BinaryExpr { left, op, right })

@@ -1,7 +1,8 @@
-//! What a query may write. SQL over arrays reads: `COPY ... TO`, `INSERT`,
-//! `CREATE ...` and the other statements that write files or change the
-//! session are refused, unless the caller names a folder that `COPY ... TO`
-//! may write under (never inside an array).
+//! What a query may write. SQL over arrays writes only into the arrays a
+//! query names, by `INSERT INTO` and `DELETE FROM` (see `dml.rs`): `COPY
+//! ... TO`, `CREATE ...`, `UPDATE` and the other statements that write
+//! files or change the session are refused, unless the caller names a
+//! folder that `COPY ... TO` may write under (never inside an array).
 
 use crate::format::hierarchy;
 use std::path::{Component, Path, PathBuf};
@@ -47,10 +48,7 @@ impl WritePolicy {
         let _ = plan.apply(|node| {
             let verdict = match node {
                 LogicalPlan::Copy(copy) => self.copy_to(&copy.output_url),
-                LogicalPlan::Dml(dml) => Err(format!(
-                    "{} into a table is not supported: SQL over arrays only reads",
-                    dml.op
-                )),
+                LogicalPlan::Dml(dml) => into_array(dml),
                 LogicalPlan::Ddl(ddl) => Err(format!(
                     "{} is refused: SQL over arrays only reads",
                     ddl.name()
@@ -161,6 +159,22 @@ fn is_tiledb_object(dir: &Path) -> bool {
     ]
     .iter()
     .any(|n| dir.join(n).exists())
+}
+
+/// `INSERT INTO` and `DELETE FROM` an array write what the statement says
+/// into the array it names (see `dml.rs`); every other data change, and
+/// either into a table that is no array, is refused.
+fn into_array(dml: &datafusion::logical_expr::DmlStatement) -> Result<(), String> {
+    use datafusion::logical_expr::WriteOp;
+    let is_array = datafusion::datasource::source_as_provider(&dml.target)
+        .is_ok_and(|p| p.downcast_ref::<super::TileDbTable>().is_some());
+    match &dml.op {
+        WriteOp::Insert(_) | WriteOp::Delete if is_array => Ok(()),
+        op => Err(format!(
+            "{op} on {} is refused: SQL writes only INSERT INTO and DELETE FROM arrays",
+            dml.table_name
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -53,6 +53,7 @@ mod spec_errors;
 mod spec_records;
 mod spec_tables;
 mod sql;
+mod sql_writes;
 mod sweep;
 mod webp;
 mod write_array_metadata;

@@ -27,7 +27,9 @@ pub enum SqlFormat {
 #[derive(Args)]
 pub struct SqlArgs {
     /// The query. Arrays are tables named by path or URL, quoted as
-    /// identifiers: SELECT count(*) FROM "path/to/array" WHERE a > 5.
+    /// identifiers: SELECT count(*) FROM "path/to/array" WHERE a > 5;
+    /// INSERT INTO "path/to/array" VALUES (1, 2.5), (2, 3.5);
+    /// DELETE FROM "path/to/array" WHERE a > 5.
     /// Several arrays in one query can be joined. EXPLAIN shows the ranges
     /// and conditions pushed into the reads.
     pub query: String,
@@ -55,8 +57,9 @@ pub struct SqlArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
     /// Let `COPY ... TO` write files under DIR (never inside an array).
-    /// Without it the query only reads: COPY, INSERT, CREATE and other
-    /// statements that write are refused.
+    /// Without it COPY is refused. `INSERT INTO` and `DELETE FROM` an array
+    /// named in the query write into that array (one fragment, one delete
+    /// commit); CREATE, UPDATE and other statements that write are refused.
     #[arg(long, value_name = "DIR")]
     pub allow_write: Option<PathBuf>,
     #[command(flatten)]

@@ -1,0 +1,181 @@
+//! Issue 24, item 1: `INSERT INTO` and `DELETE FROM` arrays through the
+//! `sql` command, each read back by the engine; inserts that do not fit the
+//! schema fail and leave the array as it was.
+
+#![cfg(feature = "datafusion")]
+
+use crate::common;
+use common::{cli, engine_cells, scratch};
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+use tiledb_codec::{Array, AttributeBuilder, Datatype, DimensionBuilder, SchemaBuilder};
+
+fn sql(query: &str) -> std::process::Output {
+    cli(&["sql", "-q", query])
+}
+
+fn ok(query: &str) -> String {
+    let out = sql(query);
+    assert!(
+        out.status.success(),
+        "{query}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn refused(query: &str) -> String {
+    let out = sql(query);
+    assert!(!out.status.success(), "{query} should fail");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn sparse(dir: &Path) -> String {
+    let path = dir.join("sparse");
+    let schema = SchemaBuilder::sparse()
+        .dimension(
+            DimensionBuilder::new("d", Datatype::Int64)
+                .domain(0i64..=999)
+                .tile_extent(100i64),
+        )
+        .attribute(AttributeBuilder::new("a", Datatype::Int32))
+        .attribute(
+            AttributeBuilder::new("s", Datatype::StringUtf8)
+                .var()
+                .nullable(),
+        )
+        .build()
+        .unwrap();
+    Array::create(&path, &schema).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+fn fragments(path: &str) -> usize {
+    Array::open(path).unwrap().fragments().len()
+}
+
+#[test]
+fn insert_and_delete_on_a_sparse_array_are_what_the_engine_reads() {
+    let dir = scratch("sql-writes-sparse");
+    let p = sparse(&dir);
+    let said = ok(&format!(
+        r#"INSERT INTO "{p}" VALUES (7, 70, 'seven'), (3, 30, NULL), (5, 50, 'five')"#
+    ));
+    assert!(said.contains("| 3 "), "the count of rows written: {said}");
+    assert_eq!(fragments(&p), 1);
+    let cells = engine_cells(Path::new(&p), None);
+    assert_eq!(
+        cells,
+        vec![
+            json!({"d": 3, "a": 30, "s": null}),
+            json!({"d": 5, "a": 50, "s": "five"}),
+            json!({"d": 7, "a": 70, "s": "seven"}),
+        ]
+    );
+
+    // INSERT ... SELECT from another array: here, from itself, shifted.
+    ok(&format!(
+        r#"INSERT INTO "{p}" SELECT d + 100, a + 1, s FROM "{p}" WHERE a >= 50"#
+    ));
+    assert_eq!(fragments(&p), 2);
+    let cells = engine_cells(Path::new(&p), None);
+    let ds: Vec<i64> = cells.iter().map(|c| c["d"].as_i64().unwrap()).collect();
+    assert_eq!(ds, [3, 5, 7, 105, 107]);
+    assert_eq!(cells[4], json!({"d": 107, "a": 71, "s": "seven"}));
+
+    // DELETE: a condition on an attribute and a dimension.
+    let said = ok(&format!(r#"DELETE FROM "{p}" WHERE a > 40 AND d < 100"#));
+    assert!(said.contains("| 2 "), "the count of rows deleted: {said}");
+    let cells = engine_cells(Path::new(&p), None);
+    let ds: Vec<i64> = cells.iter().map(|c| c["d"].as_i64().unwrap()).collect();
+    assert_eq!(ds, [3, 105, 107], "the engine applies our delete commit");
+    // And our reader agrees.
+    let ours = ok(&format!(r#"SELECT d FROM "{p}" ORDER BY d"#));
+    assert!(ours.contains("| 105 |") && !ours.contains("| 5 "), "{ours}");
+
+    // A predicate that is no delete condition is refused, nothing written.
+    let err = refused(&format!(r#"DELETE FROM "{p}" WHERE a + 1 > 40"#));
+    assert!(
+        err.contains("does not map to a TileDB delete condition"),
+        "{err}"
+    );
+    let err = refused(&format!(r#"DELETE FROM "{p}""#));
+    assert!(err.contains("needs a WHERE clause"), "{err}");
+    let err = refused(&format!(r#"UPDATE "{p}" SET a = 1"#));
+    assert!(err.contains("refused"), "{err}");
+    assert_eq!(engine_cells(Path::new(&p), None).len(), 3);
+}
+
+#[test]
+fn inserts_that_do_not_fit_the_schema_write_nothing() {
+    let dir = scratch("sql-writes-bad");
+    let p = sparse(&dir);
+    ok(&format!(r#"INSERT INTO "{p}" VALUES (1, 10, 'one')"#));
+    // Outside the domain [0, 999].
+    let err = refused(&format!(
+        r#"INSERT INTO "{p}" VALUES (2, 20, 'two'), (5000, 1, 'x')"#
+    ));
+    assert!(err.contains("5000"), "names the coordinate: {err}");
+    // A value of the wrong type.
+    let err = refused(&format!(r#"INSERT INTO "{p}" VALUES (3, 'thirty', 'x')"#));
+    assert!(err.to_lowercase().contains("cast"), "{err}");
+    // A null in a non-nullable attribute.
+    let err = refused(&format!(r#"INSERT INTO "{p}" VALUES (4, NULL, 'x')"#));
+    assert!(!err.is_empty());
+    assert_eq!(fragments(&p), 1, "nothing was committed");
+    assert_eq!(
+        engine_cells(Path::new(&p), None),
+        vec![json!({"d": 1, "a": 10, "s": "one"})]
+    );
+    // Arrays named by URL are not written.
+    let err = refused(&format!(r#"INSERT INTO "file://{p}" VALUES (9, 90, 'x')"#));
+    assert!(err.contains("local disk"), "{err}");
+}
+
+#[test]
+fn inserts_into_a_dense_array_fill_a_box() {
+    let dir = scratch("sql-writes-dense");
+    let path = dir.join("dense");
+    let schema = SchemaBuilder::dense()
+        .dimension(
+            DimensionBuilder::new("r", Datatype::Int32)
+                .domain(1..=4)
+                .tile_extent(2),
+        )
+        .dimension(
+            DimensionBuilder::new("c", Datatype::Int32)
+                .domain(1..=4)
+                .tile_extent(2),
+        )
+        .attribute(AttributeBuilder::new("v", Datatype::Float64))
+        .build()
+        .unwrap();
+    Array::create(&path, &schema).unwrap();
+    let p = path.to_str().unwrap();
+    // Rows in any order; they fill the box r 2..=3, c 1..=2.
+    ok(&format!(
+        r#"INSERT INTO "{p}" VALUES (3, 2, 3.2), (2, 1, 2.1), (2, 2, 2.2), (3, 1, 3.1)"#
+    ));
+    let cells = engine_cells(&path, None);
+    let written: Vec<&Value> = cells
+        .iter()
+        .filter(|c| (2..=3).contains(&c["r"].as_i64().unwrap()) && c["c"].as_i64().unwrap() <= 2)
+        .collect();
+    assert_eq!(
+        written,
+        [
+            &json!({"r": 2, "c": 1, "v": 2.1}),
+            &json!({"r": 2, "c": 2, "v": 2.2}),
+            &json!({"r": 3, "c": 1, "v": 3.1}),
+            &json!({"r": 3, "c": 2, "v": 3.2}),
+        ]
+    );
+    // A box with a hole: refused, naming the cell missing.
+    let err = refused(&format!(
+        r#"INSERT INTO "{p}" VALUES (1, 1, 1.0), (1, 3, 3.0)"#
+    ));
+    assert!(err.contains("the cell (r=1, c=2) is missing"), "{err}");
+    assert_eq!(fragments(p), 1);
+}
