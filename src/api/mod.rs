@@ -111,32 +111,36 @@ impl Array {
         at: impl std::ops::RangeBounds<u64>,
         opts: &ReadOptions,
     ) -> Result<Array, Error> {
-        use std::ops::Bound::*;
         let path = path.as_ref();
-        let empty = || {
-            Error::Read(crate::error::Error::Query {
-                path: path.to_path_buf(),
-                what: "the timestamp range holds no time".into(),
-            })
-        };
-        let start = match at.start_bound() {
-            Included(t) => *t,
-            Excluded(t) => t.checked_add(1).ok_or_else(empty)?,
-            Unbounded => 0,
-        };
-        let end = match at.end_bound() {
-            Included(t) => *t,
-            Excluded(t) => t.checked_sub(1).ok_or_else(empty)?,
-            Unbounded => u64::MAX,
-        };
-        if start > end {
-            return Err(empty());
-        }
+        let range = time_range(path, at)?;
         Self::open_range(
             crate::storage::StorageRef::default(),
             path,
-            Some((start, end)),
+            Some(range),
             opts,
+        )
+    }
+
+    /// This array opened again, from the same storage with the same
+    /// options and time range: what was written since it was opened.
+    pub fn reopen(&self) -> Result<Array, Error> {
+        Self::open_range(
+            self.reader.dir.storage.clone(),
+            &self.path,
+            self.at,
+            &self.reader.options().clone(),
+        )
+    }
+
+    /// This array again, from the same storage with the same options, as
+    /// written in the timestamp range `at` (see [`Array::open_at`]).
+    pub fn at(&self, at: impl std::ops::RangeBounds<u64>) -> Result<Array, Error> {
+        let range = time_range(&self.path, at)?;
+        Self::open_range(
+            self.reader.dir.storage.clone(),
+            &self.path,
+            Some(range),
+            &self.reader.options().clone(),
         )
     }
 
@@ -285,6 +289,31 @@ impl Array {
             .map(|n| String::from_utf8_lossy(n).into_owned())
             .collect()
     }
+}
+
+/// A timestamp range as `(first, last)` milliseconds, both included.
+fn time_range(path: &Path, at: impl std::ops::RangeBounds<u64>) -> Result<(u64, u64), Error> {
+    use std::ops::Bound::*;
+    let empty = || {
+        Error::Read(crate::error::Error::Query {
+            path: path.to_path_buf(),
+            what: "the timestamp range holds no time".into(),
+        })
+    };
+    let start = match at.start_bound() {
+        Included(t) => *t,
+        Excluded(t) => t.checked_add(1).ok_or_else(empty)?,
+        Unbounded => 0,
+    };
+    let end = match at.end_bound() {
+        Included(t) => *t,
+        Excluded(t) => t.checked_sub(1).ok_or_else(empty)?,
+        Unbounded => u64::MAX,
+    };
+    if start > end {
+        return Err(empty());
+    }
+    Ok((start, end))
 }
 
 /// The typed schema of an opened array, with its enumerations' values

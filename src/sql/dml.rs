@@ -70,6 +70,7 @@ impl TileDbTable {
             )));
         }
         let sink = InsertSink {
+            table: self.clone(),
             path: local_array(self)?,
             schema: self.schema.clone(),
             key: self.array().array_reader().options().encryption_key,
@@ -86,9 +87,10 @@ impl TileDbTable {
                 self.location()
             )));
         }
+        let state = self.state();
         let mut parts = Vec::with_capacity(filters.len());
         for f in filters {
-            match self.columns.exact_condition(f) {
+            match state.columns.exact_condition(f) {
                 Some(c) => parts.push(c),
                 None => {
                     return Err(DataFusionError::Plan(format!(
@@ -105,6 +107,7 @@ impl TileDbTable {
             .reduce(QueryCondition::and)
             .expect("at least one filter");
         let sink = DeleteSink {
+            table: self.clone(),
             path,
             condition,
             key: self.array().array_reader().options().encryption_key,
@@ -117,6 +120,8 @@ impl TileDbTable {
 
 /// Writes the rows it is given as one fragment of the array at `path`.
 struct InsertSink {
+    /// Opened again once the fragment is committed.
+    table: TileDbTable,
     path: PathBuf,
     schema: SchemaRef,
     key: Option<[u8; 32]>,
@@ -148,7 +153,7 @@ impl DataSink for InsertSink {
         data: SendableRecordBatchStream,
         _context: &Arc<TaskContext>,
     ) -> DfResult<u64> {
-        let (path, key) = (self.path.clone(), self.key);
+        let (path, key, table) = (self.path.clone(), self.key, self.table.clone());
         let runtime = tokio::runtime::Handle::current();
         let summary = tokio::task::spawn_blocking(move || {
             // The writer pulls the rows as it goes: memory stays bounded by
@@ -173,10 +178,12 @@ impl DataSink for InsertSink {
                 ..ImportOptions::default()
             };
             let done = crate::arrow::import_batches(&path, None, batches, &opts);
-            match failed {
+            let summary = match failed {
                 Some(e) => Err(e),
                 None => done.map_err(df_error),
-            }
+            }?;
+            table.refresh()?;
+            Ok::<_, DataFusionError>(summary)
         })
         .await
         .map_err(df_error)??;
@@ -187,6 +194,8 @@ impl DataSink for InsertSink {
 /// Writes one delete commit of `condition` into the array at `path`; the
 /// count is of the cells it deletes from what the array reads now.
 struct DeleteSink {
+    /// Opened again once the delete is committed.
+    table: TileDbTable,
     path: PathBuf,
     condition: QueryCondition,
     key: Option<[u8; 32]>,
@@ -225,6 +234,7 @@ impl DataSink for DeleteSink {
         _context: &Arc<TaskContext>,
     ) -> DfResult<u64> {
         let (path, condition, key) = (self.path.clone(), self.condition.clone(), self.key);
+        let table = self.table.clone();
         tokio::task::spawn_blocking(move || -> DfResult<u64> {
             let read = crate::ReadOptions {
                 encryption_key: key,
@@ -242,6 +252,7 @@ impl DataSink for DeleteSink {
                 ..DeleteOptions::default()
             };
             delete_cells(&path, &condition, &opts).map_err(df_error)?;
+            table.refresh()?;
             Ok(gone)
         })
         .await

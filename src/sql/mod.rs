@@ -43,6 +43,7 @@
 #[cfg(feature = "ballista")]
 pub mod ballista;
 mod dml;
+mod factory;
 mod pushdown;
 mod scan;
 mod writes;
@@ -64,13 +65,16 @@ use datafusion::prelude::SessionContext;
 use crate::api::{Array, IntoDimRange};
 use crate::model::{ArrayType, CellValNum};
 use crate::read::{Bound, DimRange, Query, QueryCondition};
+pub use factory::{OpenArray, TileDbTableFactory, FILE_TYPE};
 use pushdown::{Col, ColKind, Columns, Pushed};
 pub use scan::TileDbScan;
 pub use writes::WritePolicy;
 
 /// A TileDB array as a DataFusion table (see the [module](self) docs).
+/// Clones share the array: an `INSERT` or `DELETE` through one is seen by
+/// every statement after it.
+#[derive(Clone)]
 pub struct TileDbTable {
-    array: Arc<Array>,
     /// What the array was opened from (a path or URL), as given.
     location: String,
     /// Planned by a Ballista scheduler: scans carry their partitions (see
@@ -78,6 +82,14 @@ pub struct TileDbTable {
     #[cfg_attr(not(feature = "ballista"), allow(dead_code))]
     distributed: bool,
     schema: SchemaRef,
+    /// The array as last opened, with what planning needs of it; replaced
+    /// when a statement writes into it.
+    state: Arc<std::sync::RwLock<Arc<TableState>>>,
+}
+
+/// What planning reads of an opened array.
+struct TableState {
+    array: Arc<Array>,
     columns: Columns,
     stats: Statistics,
 }
@@ -101,50 +113,83 @@ impl TileDbTable {
     pub fn new(array: Arc<Array>) -> DfResult<TileDbTable> {
         let schema = crate::arrow::arrow_schema(array.array_reader(), &Query::default())
             .map_err(df_error)?;
-        let model = array.schema();
-        let spans = spans(&array).map_err(df_error)?;
-        let mut cols = Vec::new();
-        for (d, span) in model.dimensions.iter().zip(&spans) {
-            cols.push(Col {
-                name: d.name.clone(),
-                datatype: d.datatype,
-                arrow: arrow_type(&schema, &d.name)?,
-                kind: ColKind::Dim { span: span.clone() },
-            });
-        }
-        for a in &model.attributes {
-            let single = match a.cell_val_num {
-                CellValNum::Fixed(n) => n.get() == 1,
-                CellValNum::Var => crate::value::is_text(a.datatype),
-            };
-            cols.push(Col {
-                name: a.name.clone(),
-                datatype: a.datatype,
-                arrow: arrow_type(&schema, &a.name)?,
-                kind: ColKind::Attr {
-                    single,
-                    enumerated: a.enumeration.is_some(),
-                },
-            });
-        }
-        let dense = model.array_type == ArrayType::Dense;
-        let columns = Columns { cols, dense };
-        let stats = statistics(&array, &schema, &columns, &spans);
+        let location = array.path().display().to_string();
+        let state = table_state(array, &schema)?;
         Ok(TileDbTable {
-            location: array.path().display().to_string(),
+            location,
             distributed: false,
-            array,
             schema,
-            columns,
-            stats,
+            state: Arc::new(std::sync::RwLock::new(Arc::new(state))),
         })
     }
 
-    /// The array read.
-    pub fn array(&self) -> &Arc<Array> {
-        &self.array
+    /// The array as this table last opened it.
+    pub fn array(&self) -> Arc<Array> {
+        self.state().array.clone()
     }
 
+    fn state(&self) -> Arc<TableState> {
+        // A poisoned lock still holds a whole state: it is only ever
+        // replaced, never changed in place.
+        match self.state.read() {
+            Ok(s) => s.clone(),
+            Err(p) => p.into_inner().clone(),
+        }
+    }
+
+    /// Opens the array again (at the same time range, if one was given),
+    /// for the statements after one that wrote into it.
+    pub(crate) fn refresh(&self) -> DfResult<()> {
+        let array = self.array().reopen().map_err(df_error)?;
+        let fresh = Arc::new(table_state(Arc::new(array), &self.schema)?);
+        match self.state.write() {
+            Ok(mut s) => *s = fresh,
+            Err(p) => *p.into_inner() = fresh,
+        }
+        Ok(())
+    }
+}
+
+/// Opens what planning needs of `array`: its columns with the extent of
+/// their cells, and the statistics.
+fn table_state(array: Arc<Array>, schema: &SchemaRef) -> DfResult<TableState> {
+    let model = array.schema();
+    let spans = spans(&array).map_err(df_error)?;
+    let mut cols = Vec::new();
+    for (d, span) in model.dimensions.iter().zip(&spans) {
+        cols.push(Col {
+            name: d.name.clone(),
+            datatype: d.datatype,
+            arrow: arrow_type(schema, &d.name)?,
+            kind: ColKind::Dim { span: span.clone() },
+        });
+    }
+    for a in &model.attributes {
+        let single = match a.cell_val_num {
+            CellValNum::Fixed(n) => n.get() == 1,
+            CellValNum::Var => crate::value::is_text(a.datatype),
+        };
+        cols.push(Col {
+            name: a.name.clone(),
+            datatype: a.datatype,
+            arrow: arrow_type(schema, &a.name)?,
+            kind: ColKind::Attr {
+                single,
+                enumerated: a.enumeration.is_some(),
+            },
+        });
+    }
+    let dense = model.array_type == ArrayType::Dense;
+    let columns = Columns { cols, dense };
+    let stats = statistics(&array, schema, &columns, &spans);
+    Ok(TableState {
+        array,
+        columns,
+        stats,
+    })
+}
+
+impl TileDbTable {
     /// Names the array by the path or URL it was opened from (by default
     /// its path). The name is shown by `EXPLAIN` and, on Ballista, is what
     /// the scheduler and the executors open the array from.
@@ -267,12 +312,12 @@ impl TableProvider for TileDbTable {
     ) -> DfResult<Vec<TableProviderFilterPushDown>> {
         Ok(filters
             .iter()
-            .map(|f| self.columns.classify(f).kind())
+            .map(|f| self.state().columns.classify(f).kind())
             .collect())
     }
 
     fn statistics(&self) -> Option<Statistics> {
-        Some(self.stats.clone())
+        Some(self.state().stats.clone())
     }
 
     async fn insert_into(
@@ -299,10 +344,11 @@ impl TableProvider for TileDbTable {
         filters: &[Expr],
         limit: Option<usize>,
     ) -> DfResult<Arc<dyn ExecutionPlan>> {
+        let table = self.state();
         let mut ranges: Vec<(String, Vec<DimRange>)> = Vec::new();
         let mut conditions = Vec::new();
         for f in filters {
-            match self.columns.classify(f) {
+            match table.columns.classify(f) {
                 Pushed::Ranges { entries, .. } => {
                     // One entry per dimension: the intersection of all.
                     for (dim, rs) in entries {
@@ -323,16 +369,16 @@ impl TableProvider for TileDbTable {
         };
         let target = state.config().target_partitions().max(1);
         let scan = TileDbScan::new(
-            self.array.clone(),
+            table.array.clone(),
             self.location.clone(),
             self.schema.clone(),
-            &self.columns,
+            &table.columns,
             &projection,
             ranges,
             condition,
             limit,
             target,
-            &self.stats,
+            &table.stats,
         )?;
         #[cfg(feature = "ballista")]
         if self.distributed {
@@ -371,7 +417,37 @@ pub fn register_tables(
     let state = ctx.state();
     let dialect = state.config().options().sql_parser.dialect;
     let statement = state.sql_to_statement(query, &dialect)?;
-    let refs = state.resolve_table_references(&statement)?;
+    register_statement_tables(ctx, &statement, open)
+}
+
+/// [`register_tables`] of one parsed statement (of a script: see
+/// `datafusion::sql::parser::DFParser`). A `CREATE EXTERNAL TABLE` names
+/// its table itself: nothing is registered for it.
+pub fn register_statement_tables(
+    ctx: &SessionContext,
+    statement: &datafusion::sql::parser::Statement,
+    open: impl Fn(&str) -> Result<Arc<Array>, Box<dyn std::error::Error + Send + Sync>>,
+) -> DfResult<Vec<String>> {
+    if matches!(
+        statement,
+        datafusion::sql::parser::Statement::CreateExternalTable(_)
+    ) {
+        return Ok(Vec::new());
+    }
+    // The table a CREATE TABLE makes is no array to open (the statement
+    // itself is refused when it is planned: see `WritePolicy`).
+    let created = match statement {
+        datafusion::sql::parser::Statement::Statement(s) => match s.as_ref() {
+            datafusion::sql::sqlparser::ast::Statement::CreateTable(c) => Some(c.name.to_string()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let state = ctx.state();
+    let refs = state.resolve_table_references(statement)?;
+    let refs = refs
+        .into_iter()
+        .filter(|r| created.as_deref() != Some(r.to_string().as_str()));
     let mut out = Vec::new();
     for r in refs {
         // Paths hold dots and slashes: the whole reference is the name.

@@ -8,7 +8,7 @@ use crate::format::hierarchy;
 use std::path::{Component, Path, PathBuf};
 
 use datafusion::common::tree_node::{TreeNode, TreeNodeRecursion};
-use datafusion::logical_expr::LogicalPlan;
+use datafusion::logical_expr::{DdlStatement, LogicalPlan};
 
 /// Where a query may write files.
 #[derive(Debug, Clone, Default)]
@@ -49,6 +49,12 @@ impl WritePolicy {
             let verdict = match node {
                 LogicalPlan::Copy(copy) => self.copy_to(&copy.output_url),
                 LogicalPlan::Dml(dml) => into_array(dml),
+                // Naming an array as a table writes nothing.
+                LogicalPlan::Ddl(DdlStatement::CreateExternalTable(t))
+                    if t.file_type.eq_ignore_ascii_case(super::FILE_TYPE) =>
+                {
+                    Ok(())
+                }
                 LogicalPlan::Ddl(ddl) => Err(format!(
                     "{} is refused: SQL over arrays only reads",
                     ddl.name()

@@ -179,3 +179,60 @@ fn inserts_into_a_dense_array_fill_a_box() {
     assert!(err.contains("the cell (r=1, c=2) is missing"), "{err}");
     assert_eq!(fragments(p), 1);
 }
+
+#[test]
+fn scripts_name_arrays_as_tables_with_create_external_table() {
+    let dir = scratch("sql-writes-script");
+    let p = sparse(&dir);
+    let script = dir.join("first.sql");
+    std::fs::write(
+        &script,
+        format!(
+            "CREATE EXTERNAL TABLE t STORED AS TILEDB LOCATION '{p}';\n\
+             INSERT INTO t VALUES (1, 10, 'one'), (2, 20, 'two');\n\
+             SELECT d, a FROM t ORDER BY d;\n"
+        ),
+    )
+    .unwrap();
+    let out = cli(&[
+        "sql",
+        "-q",
+        "--format",
+        "csv",
+        "-f",
+        script.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The insert's count, then the select, which sees the insert.
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "count\n2\nd,a\n1,10\n2,20\n"
+    );
+    assert_eq!(engine_cells(Path::new(&p), None).len(), 2);
+
+    // A second write, then the table as of the first: the `timestamp` option.
+    let t1 = *Array::open(&p).unwrap().fragments()[0].timestamps().end();
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    ok(&format!(r#"INSERT INTO "{p}" VALUES (3, 30, 'three')"#));
+    let said = ok(&format!(
+        "CREATE EXTERNAL TABLE old STORED AS TILEDB LOCATION '{p}' OPTIONS ('timestamp' '{t1}'); \
+         CREATE EXTERNAL TABLE now STORED AS TILEDB LOCATION '{p}'; \
+         SELECT (SELECT count(*) FROM old) AS then_, (SELECT count(*) FROM now) AS now_"
+    ));
+    assert!(said.contains("| 2     | 3    |"), "{said}");
+
+    // Options it does not know, and names that are no array, are refused.
+    let err = refused(&format!(
+        "CREATE EXTERNAL TABLE x STORED AS TILEDB LOCATION '{p}' OPTIONS ('colour' 'red')"
+    ));
+    assert!(err.contains("unknown option \"colour\""), "{err}");
+    let err = refused("CREATE EXTERNAL TABLE x STORED AS TILEDB LOCATION '/nonexistent/array'");
+    assert!(err.contains("cannot open"), "{err}");
+    // Other CREATE statements stay refused.
+    let err = refused("CREATE TABLE y AS SELECT 1");
+    assert!(err.contains("refused"), "{err}");
+}

@@ -12,7 +12,7 @@ use futures::StreamExt;
 
 use crate::{store, KeyArg};
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SqlFormat {
     /// A table for people (the whole result is held to size the columns).
     Table,
@@ -31,8 +31,14 @@ pub struct SqlArgs {
     /// INSERT INTO "path/to/array" VALUES (1, 2.5), (2, 3.5);
     /// DELETE FROM "path/to/array" WHERE a > 5.
     /// Several arrays in one query can be joined. EXPLAIN shows the ranges
-    /// and conditions pushed into the reads.
-    pub query: String,
+    /// and conditions pushed into the reads. Several statements are
+    /// separated by `;` (CREATE EXTERNAL TABLE t STORED AS TILEDB LOCATION
+    /// 'path'; SELECT * FROM t).
+    #[arg(required_unless_present = "file", conflicts_with = "file")]
+    pub query: Option<String>,
+    /// Run the statements of a script FILE (`;`-separated) instead.
+    #[arg(long, short = 'f', value_name = "FILE")]
+    pub file: Option<PathBuf>,
     /// How to print the result.
     #[arg(long, value_enum, default_value = "table")]
     pub format: SqlFormat,
@@ -89,8 +95,16 @@ async fn context(
             .await
             .map_err(|e| format!("{url}: {e}"));
     }
-    let _ = args;
-    Ok(SessionContext::new_with_config(config))
+    let opts = args.key.options()?;
+    let factory = tiledb_codec::sql::TileDbTableFactory::with_opener(move |name, given| {
+        // A key in the statement's options, else the command line's.
+        let mut o = opts;
+        if given.encryption_key.is_some() {
+            o.encryption_key = given.encryption_key;
+        }
+        Ok(store::array(std::path::Path::new(name), &o)?)
+    });
+    Ok(factory.session(config))
 }
 
 async fn run_async(args: &SqlArgs) -> Result<(), String> {
@@ -147,37 +161,83 @@ async fn query(
     }
     let opts = args.key.options()?;
     let ctx = context(args, config).await?;
-    tiledb_codec::sql::register_tables(&ctx, &args.query, |name| {
-        Ok(Arc::new(store::array(std::path::Path::new(name), &opts)?))
-    })
-    .map_err(|e| {
-        let e = e.to_string();
-        if e.contains("ParserError") && args.query.contains('/') {
-            format!("{e}\n(paths and URLs in FROM are quoted: FROM \"path/to/array\")")
-        } else {
-            e
+    let text = match (&args.query, &args.file) {
+        (Some(q), _) => q.clone(),
+        (None, Some(f)) => {
+            std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?
         }
-    })?;
-    let plan = ctx
+        (None, None) => return Err("no query: give one, or a script with -f FILE".into()),
+    };
+    let dialect = ctx
         .state()
-        .create_logical_plan(&args.query)
-        .await
-        .map_err(|e| e.to_string())?;
+        .config()
+        .options()
+        .sql_parser
+        .dialect
+        .to_string();
+    let dialect = datafusion::sql::sqlparser::dialect::dialect_from_str(&dialect)
+        .ok_or_else(|| format!("the SQL dialect {dialect} is unknown"))?;
+    let statements = datafusion::sql::parser::DFParser::parse_sql_with_dialect(&text, &*dialect)
+        .map_err(|e| hint_quotes(e.to_string(), &text))?;
+    if statements.is_empty() {
+        return Err("no statement in the query".into());
+    }
     // Checked before anything runs: DDL runs as it is planned into a frame.
     let policy = match &args.allow_write {
         Some(dir) => tiledb_codec::sql::WritePolicy::copy_under(dir),
         None => tiledb_codec::sql::WritePolicy::read_only(),
     };
-    policy.check(&plan)?;
-    let df = ctx
-        .execute_logical_plan(plan)
-        .await
-        .map_err(|e| e.to_string())?;
     let sink: Box<dyn Write> = match &args.output {
         Some(p) => Box::new(std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
         None => Box::new(crate::out::Writer),
     };
     let mut out = std::io::BufWriter::new(sink);
+    let mut printed = 0;
+    for statement in statements {
+        tiledb_codec::sql::register_statement_tables(&ctx, &statement, |name| {
+            Ok(Arc::new(store::array(std::path::Path::new(name), &opts)?))
+        })
+        .map_err(|e| hint_quotes(e.to_string(), &text))?;
+        let plan = ctx
+            .state()
+            .statement_to_plan(statement)
+            .await
+            .map_err(|e| e.to_string())?;
+        policy.check(&plan)?;
+        let df = ctx
+            .execute_logical_plan(plan)
+            .await
+            .map_err(|e| e.to_string())?;
+        if df.schema().fields().is_empty() {
+            // DDL: nothing to print.
+            continue;
+        }
+        if printed > 0 && args.format == SqlFormat::Arrow {
+            return Err("--format arrow prints one result: the script gives several".into());
+        }
+        printed += 1;
+        print_result(args, df, &mut out, physical).await?;
+    }
+    out.flush().map_err(|e| format!("writing the result: {e}"))
+}
+
+/// The hint for a parse error of a query naming paths without quotes.
+fn hint_quotes(e: String, query: &str) -> String {
+    if e.contains("ParserError") && query.contains('/') {
+        format!("{e}\n(paths and URLs in FROM are quoted: FROM \"path/to/array\")")
+    } else {
+        e
+    }
+}
+
+/// Runs one statement's frame, printing its result; the physical plan is
+/// left in `physical` as soon as it is made.
+async fn print_result(
+    args: &SqlArgs,
+    df: datafusion::dataframe::DataFrame,
+    mut out: &mut impl Write,
+    physical: &mut Option<Arc<dyn datafusion::physical_plan::ExecutionPlan>>,
+) -> Result<(), String> {
     let io = |e: std::io::Error| format!("writing the result: {e}");
     let schema = Arc::new(df.schema().as_arrow().clone());
     let task = Arc::new(df.task_ctx());
@@ -224,5 +284,5 @@ async fn query(
             w.finish().map_err(|e| e.to_string())?;
         }
     }
-    out.flush().map_err(io)
+    Ok(())
 }
