@@ -244,9 +244,9 @@ impl PhysicalExtensionCodec for TileDbCodec {
 /// (`target_partitions` cuts each scan into that many tasks).
 ///
 /// A query waits for the cluster as long as it takes, even when no
-/// executor is alive: bound it (`tokio::time::timeout`) and, past the
-/// deadline, withdraw it with [`cancel_jobs`], as `tiledb-codec sql
-/// --ballista --timeout SECS` does.
+/// executor is alive: bound it (`tokio::time::timeout`, and a race with
+/// [`no_live_executor`]) and then withdraw it with [`cancel_jobs`], as
+/// `tiledb-codec sql --ballista --timeout SECS` does.
 pub async fn remote_context(
     url: &str,
     codec: Arc<TileDbCodec>,
