@@ -52,7 +52,9 @@ pub struct ArrayDirectory {
     /// The bytes (a generic tile) of each delete commit held in a
     /// consolidated commits file and not on disk, by file name.
     pub delete_tiles: std::collections::HashMap<String, Vec<u8>>,
-    /// Update (`.upd`) commit files, oldest first.
+    /// Update (`.upd`) commit files, oldest first. The engine's readers
+    /// apply them as deletes (their values are never read): see
+    /// [`ArrayDirectory::condition_commits`].
     pub updates: Vec<Entry>,
     /// Consolidated commits (`.con`).
     pub consolidated_commits: Vec<Entry>,
@@ -325,6 +327,19 @@ impl ArrayDirectory {
         sort(&mut d.deletes);
         sort(&mut d.updates);
         Ok(d)
+    }
+
+    /// The delete and update commits, oldest first: the conditions a
+    /// sparse read applies, in the order the engine lists them
+    /// (`ArrayDirectory::delete_and_update_tiles_location`), which is the
+    /// order of the condition indexes in delete metadata (`dci.tdb`). The
+    /// engine's readers apply an update commit's condition as a delete's
+    /// and never its values (`load_delete_and_update_conditions` in
+    /// tiledb/sm/array/array_operations.cc keeps only the conditions).
+    pub fn condition_commits(&self) -> Vec<&Entry> {
+        let mut all: Vec<&Entry> = self.deletes.iter().chain(&self.updates).collect();
+        all.sort_by(|a, b| (a.name.t1, &a.name.name).cmp(&(b.name.t1, &b.name.name)));
+        all
     }
 
     /// The footers of the consolidated fragment metadata files (read once).

@@ -29,9 +29,10 @@
 //!   `dci.tdb`), which every delete commit is listed in. With
 //!   [`ConsolidateOptions::purge_deleted_cells`] deleted cells are left out
 //!   instead (without duplicates, with every older cell of their
-//!   coordinate, as the engine purges). The merge needs one tile of each
-//!   fragment within the memory budget, and arrays with update commits
-//!   (`.upd`) are left to the next way.
+//!   coordinate, as the engine purges). Update commits (`.upd`) are
+//!   deletes here as in every read: the engine's readers and consolidator
+//!   apply their conditions as deletes and never their values. The merge
+//!   needs one tile of each fragment within the memory budget.
 //! - Older sparse arrays, or when the above cannot be done
 //!   ([`ConsolidateOptions::with_timestamps`] off): the cells of the merged
 //!   fragments, duplicates dropped (the newest wins) unless the schema
@@ -426,10 +427,7 @@ fn consolidate_locked(
     let reader = ArrayReader::open(array, &ropts)?;
     let dense = reader.schema.array_type == ArrayType::Dense;
     let version = reader.schema.array_version;
-    // Update commits stay barriers: the engine's reader would treat their
-    // conditions as deletes during consolidation.
-    let stamps =
-        stamps && !dense && has_consolidation_with_timestamps(version) && dir.updates.is_empty();
+    let stamps = stamps && !dense && has_consolidation_with_timestamps(version);
     let run = select(&dir, opts.timestamp, !stamps);
     if run.len() < 2 {
         return Ok(Some(ConsolidateReport::default()));
@@ -474,8 +472,9 @@ fn consolidate_locked(
         keep_last_duplicate: true,
         cell_timestamps: stamping.is_some(),
         delete_meta: stamping.as_ref().is_some_and(|s| s.delete_meta),
-        // Every delete commit, as the engine lists them in a consolidated
-        // fragment (their effect is in its cells or delete metadata).
+        // Every delete and update commit, as the engine lists them in a
+        // consolidated fragment (their effect is in its cells or delete
+        // metadata).
         processed_conditions: match &stamping {
             Some(s) => s
                 .conditions

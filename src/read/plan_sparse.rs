@@ -13,10 +13,10 @@ use crate::array::fragment::{Fragment, Metadata};
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
 use crate::format::version::has_split_coordinates;
-use crate::format::{decode_all, ConditionNode};
+use crate::format::{decode_all, ConditionNode, UpdateCommit};
 use crate::tile::read_generic_tile;
 
-/// A delete commit as a read applies it.
+/// A delete (or update) commit as a read applies it.
 pub(crate) struct Delete {
     /// Its timestamp: it deletes the cells written at or before it.
     pub(crate) t1: u64,
@@ -28,9 +28,12 @@ pub(crate) struct Delete {
 }
 
 impl ArrayReader {
+    /// The delete and update commits a sparse read applies, oldest first
+    /// (an update commit as a delete of the cells its condition selects,
+    /// its values unused, as the engine's readers apply it).
     pub(crate) fn deletes(&self) -> Result<Vec<Delete>> {
         let mut out = Vec::new();
-        for d in &self.dir.deletes {
+        for d in self.dir.condition_commits() {
             let held = d
                 .path
                 .file_name()
@@ -40,13 +43,17 @@ impl ArrayReader {
                 None => self.dir.storage.open(&d.path)?,
             };
             let tile = read_generic_tile(&file, 0, &self.opts)?;
-            let node: ConditionNode = decode_all(&tile.data, &d.path, 0, (0,))?;
             let name = d
                 .path
                 .file_name()
                 .unwrap_or_default()
                 .to_string_lossy()
                 .into_owned();
+            let node: ConditionNode = if name.ends_with(crate::format::hierarchy::UPD) {
+                decode_all::<UpdateCommit>(&tile.data, &d.path, 0, ())?.condition
+            } else {
+                decode_all(&tile.data, &d.path, 0, (0,))?
+            };
             // Checked against the newest schema as the engine checks the
             // conditions it loads: a delete whose field the schema no
             // longer has (an evolution dropped it), or that the engine

@@ -66,6 +66,7 @@ impl ArrayReader {
                 }
             });
             dir.deletes.retain(|d| d.name.t1 >= s && d.name.t2 <= e);
+            dir.updates.retain(|d| d.name.t1 >= s && d.name.t2 <= e);
         }
         // Footers are independent: read them in parallel (from an object
         // store, their tails fetched concurrently first).

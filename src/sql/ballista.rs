@@ -35,8 +35,10 @@
 //!
 //! What keeps a cluster from hanging or writing: [`ReadOnlyEngine`] makes
 //! an executor refuse stages that write files (unless its [`WritePolicy`]
-//! allows the place), and [`cancel_jobs`] withdraws a client's job from the
-//! scheduler when the client stops waiting for it.
+//! allows the place), [`cancel_jobs`] withdraws a client's job from the
+//! scheduler when the client stops waiting for it, and [`live_executors`]
+//! and [`no_live_executor`] tell a client that no executor can run its
+//! query, from the scheduler's readiness probe.
 
 use std::fmt;
 use std::sync::Arc;
@@ -242,9 +244,9 @@ impl PhysicalExtensionCodec for TileDbCodec {
 /// (`target_partitions` cuts each scan into that many tasks).
 ///
 /// A query waits for the cluster as long as it takes, even when no
-/// executor is alive: bound it (`tokio::time::timeout`) and, past the
-/// deadline, withdraw it with [`cancel_jobs`], as `tiledb-codec sql
-/// --ballista --timeout SECS` does.
+/// executor is alive: bound it (`tokio::time::timeout`, and a race with
+/// [`no_live_executor`]) and then withdraw it with [`cancel_jobs`], as
+/// `tiledb-codec sql --ballista --timeout SECS` does.
 pub async fn remote_context(
     url: &str,
     codec: Arc<TileDbCodec>,
@@ -419,4 +421,111 @@ pub async fn cancel_jobs(url: &str, plan: &Arc<dyn ExecutionPlan>) -> Result<Vec
             .map_err(|e| format!("the scheduler at {at}: cancelling job {job_id}: {e}"))?;
     }
     Ok(jobs)
+}
+
+/// What the scheduler at `url` (`df://HOST:PORT`) says of its executors on
+/// its readiness probe (`GET /readyz`, which Ballista's scheduler serves
+/// on its gRPC port whatever its features): the executors that sent a
+/// heartbeat within its executor timeout ("ready: N executors registered",
+/// "not ready: N/M executors registered"). `Ok(None)` when it answers
+/// otherwise (a scheduler without the probe); `Err` when it cannot be
+/// reached or does not answer within `wait`. The answer read is bounded.
+pub async fn live_executors(url: &str, wait: std::time::Duration) -> Result<Option<usize>, String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let at = url.strip_prefix("df://").unwrap_or(url);
+    let asked = async {
+        let mut conn = tokio::net::TcpStream::connect(at)
+            .await
+            .map_err(|e| format!("the scheduler at {at}: {e}"))?;
+        let request = format!("GET /readyz HTTP/1.1\r\nHost: {at}\r\nConnection: close\r\n\r\n");
+        conn.write_all(request.as_bytes())
+            .await
+            .map_err(|e| format!("the scheduler at {at}: {e}"))?;
+        let mut answer = Vec::new();
+        conn.take(16 * 1024)
+            .read_to_end(&mut answer)
+            .await
+            .map_err(|e| format!("the scheduler at {at}: {e}"))?;
+        Ok::<_, String>(answer)
+    };
+    let answer = tokio::time::timeout(wait, asked)
+        .await
+        .map_err(|_| format!("the scheduler at {at} did not answer within {wait:?}"))??;
+    Ok(readiness_count(&String::from_utf8_lossy(&answer)))
+}
+
+/// The live executor count in a readiness answer (see [`live_executors`]).
+fn readiness_count(answer: &str) -> Option<usize> {
+    let body = answer.split_once("\r\n\r\n")?.1;
+    let line = body.lines().find(|l| l.ends_with("executors registered"))?;
+    let rest = line
+        .strip_prefix("not ready: ")
+        .or_else(|| line.strip_prefix("ready: "))?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// Resolves, with a message naming the scheduler, once the scheduler at
+/// `url` has reported no live executor for `first` (while none was seen)
+/// or for `lost` (after some were: an executor that only missed a task
+/// launch registers again on its next heartbeat); asks every second. Never
+/// resolves while executors are live, nor when the scheduler does not say
+/// (see [`live_executors`]). Race it with a query, then cancel the job
+/// ([`cancel_jobs`]) when it wins.
+pub async fn no_live_executor(
+    url: &str,
+    first: std::time::Duration,
+    lost: std::time::Duration,
+) -> String {
+    let step = std::time::Duration::from_millis(250);
+    let mut seen = 0usize;
+    let mut none_since: Option<std::time::Instant> = None;
+    loop {
+        match live_executors(url, std::time::Duration::from_secs(5)).await {
+            Ok(Some(0)) => {
+                let since = *none_since.get_or_insert_with(std::time::Instant::now);
+                let grace = if seen == 0 { first } else { lost };
+                if since.elapsed() >= grace {
+                    return if seen == 0 {
+                        format!(
+                            "{url}: no live executor: the scheduler has none registered \
+                             (asked for {} s); start one with `tiledb-codec ballista \
+                             executor --scheduler HOST:PORT`",
+                            grace.as_secs()
+                        )
+                    } else {
+                        format!(
+                            "{url}: no live executor: the scheduler lost the {seen} it had \
+                             and none registered again within {} s (see the executors' output)",
+                            grace.as_secs()
+                        )
+                    };
+                }
+            }
+            Ok(Some(n)) => {
+                seen = seen.max(n);
+                none_since = None;
+            }
+            // A scheduler that does not say, or a probe that failed once:
+            // the query's own deadline stands.
+            Ok(None) => std::future::pending::<()>().await,
+            Err(_) => none_since = None,
+        }
+        tokio::time::sleep(if none_since.is_some() { step } else { step * 4 }).await;
+    }
+}
+
+#[cfg(test)]
+mod readiness_tests {
+    use super::readiness_count;
+
+    #[test]
+    fn readiness_answers_are_read() {
+        let ok = "HTTP/1.1 200 OK\r\ncontent-length: 28\r\n\r\nready: 2 executors registered\n";
+        assert_eq!(readiness_count(ok), Some(2));
+        let none = "HTTP/1.1 503 Service Unavailable\r\n\r\nnot ready: 0/1 executors registered\n";
+        assert_eq!(readiness_count(none), Some(0));
+        assert_eq!(readiness_count("HTTP/1.1 404 Not Found\r\n\r\n"), None);
+        assert_eq!(readiness_count("garbage"), None);
+    }
 }

@@ -264,7 +264,7 @@ fn statistics(
         // deletes, and duplicates kept (a consolidated fragment may hold
         // several cells of one coordinate, of which a read keeps one).
         let exact = array.array_reader().fragments.len() <= 1
-            && reader.dir.deletes.is_empty()
+            && reader.dir.condition_commits().is_empty()
             && array.schema().allows_duplicates;
         match counts.and_then(|c| usize::try_from(c).ok()) {
             Some(c) if exact => Precision::Exact(c),

@@ -30,6 +30,7 @@ mod i22_dense_current_domain;
 mod i22_drop_deleted;
 mod i22_duplicates;
 mod i22_far_future;
+mod i22_updates;
 mod inspect_human;
 mod interop;
 mod layers;

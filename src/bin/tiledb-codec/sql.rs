@@ -55,9 +55,10 @@ pub struct SqlArgs {
     #[cfg(feature = "ballista")]
     #[arg(long, value_name = "URL")]
     pub ballista: Option<String>,
-    /// With --ballista: give up after SECS without the whole answer (the
-    /// cluster may have no live executor, or lost one), cancel the job on
-    /// the scheduler and fail.
+    /// With --ballista: give up after SECS without the whole answer,
+    /// cancel the job on the scheduler and fail. A query fails sooner, the
+    /// same way, when the scheduler reports no live executor (for 3 s, or
+    /// 15 s after it lost the ones it had).
     #[cfg(feature = "ballista")]
     #[arg(long, value_name = "SECS", default_value_t = 300,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -116,37 +117,53 @@ async fn run_async(args: &SqlArgs) -> Result<(), String> {
     query(args, &mut physical).await
 }
 
-/// The query on the Ballista cluster at `url`, within `--timeout`: past it
-/// the job is cancelled on the scheduler and the query fails.
+/// How long the scheduler may report no live executor before a query
+/// fails: when it had none since the query began (an executor that is
+/// starting has this long to register), and when it lost the ones it had
+/// (longer than an executor's heartbeat interval, so that one dropped after
+/// a failed task launch can register again).
+#[cfg(feature = "ballista")]
+const NO_EXECUTOR: std::time::Duration = std::time::Duration::from_secs(3);
+#[cfg(feature = "ballista")]
+const EXECUTORS_LOST: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// The query on the Ballista cluster at `url`, within `--timeout`, and
+/// only while the scheduler has a live executor: past the deadline, or
+/// when it has none, the job is cancelled on the scheduler and the query
+/// fails.
 #[cfg(feature = "ballista")]
 async fn on_ballista(args: &SqlArgs, url: &str) -> Result<(), String> {
+    use futures::future::{select, Either};
+    use tiledb_codec::sql::ballista::{cancel_jobs, no_live_executor};
     let deadline = std::time::Duration::from_secs(args.timeout);
     let mut physical = None;
-    match tokio::time::timeout(deadline, query(args, &mut physical)).await {
-        Ok(done) => done,
-        Err(_) => {
-            let cancelled = match &physical {
-                Some(plan) => {
-                    let cancel = tiledb_codec::sql::ballista::cancel_jobs(url, plan);
-                    match tokio::time::timeout(std::time::Duration::from_secs(5), cancel).await {
-                        Ok(Ok(jobs)) if !jobs.is_empty() => {
-                            format!("; job {} cancelled", jobs.join(", "))
-                        }
-                        Ok(Ok(_)) => String::new(),
-                        Ok(Err(e)) => format!("; the job could not be cancelled: {e}"),
-                        Err(_) => "; the scheduler did not answer the cancel".to_string(),
-                    }
+    let run = tokio::time::timeout(deadline, query(args, &mut physical));
+    let watch = no_live_executor(url, NO_EXECUTOR, EXECUTORS_LOST);
+    let failed = match select(Box::pin(run), Box::pin(watch)).await {
+        Either::Left((Ok(done), _)) => return done,
+        Either::Left((Err(_), _)) => format!(
+            "{url}: no answer from the Ballista cluster within {} s (--timeout): \
+             the scheduler may have no live executor, or lost one (see the \
+             scheduler's and executors' output)",
+            args.timeout
+        ),
+        Either::Right((no_executor, _)) => no_executor,
+    };
+    let cancelled = match &physical {
+        Some(plan) => {
+            let cancel = cancel_jobs(url, plan);
+            match tokio::time::timeout(std::time::Duration::from_secs(5), cancel).await {
+                Ok(Ok(jobs)) if !jobs.is_empty() => {
+                    format!("; job {} cancelled", jobs.join(", "))
                 }
-                None => String::new(),
-            };
-            Err(format!(
-                "{url}: no answer from the Ballista cluster within {} s (--timeout): \
-                 the scheduler may have no live executor, or lost one (see the \
-                 scheduler's and executors' output){cancelled}",
-                args.timeout
-            ))
+                Ok(Ok(_)) => String::new(),
+                Ok(Err(e)) => format!("; the job could not be cancelled: {e}"),
+                Err(_) => "; the scheduler did not answer the cancel".to_string(),
+            }
         }
-    }
+        None => String::new(),
+    };
+    Err(format!("{failed}{cancelled}"))
 }
 
 /// Plans and runs the query, printing the result; the physical plan is

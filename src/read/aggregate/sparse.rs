@@ -30,8 +30,8 @@ pub(super) fn sparse_aggregate(
         .collect();
     let delete_names: Vec<String> = reader
         .dir
-        .deletes
-        .iter()
+        .condition_commits()
+        .into_iter()
         .map(|d| {
             d.path
                 .file_name()
