@@ -21,8 +21,8 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 use tiledb_codec::maintain::{consolidate_fragments, ConsolidateOptions};
-use tiledb_codec::read::aggregate::{aggregate, Aggregate};
-use tiledb_codec::read::{ArrayReader, Query};
+use tiledb_codec::raw::read::aggregate::{aggregate, Aggregate};
+use tiledb_codec::raw::read::{ArrayReader, Query};
 use tiledb_codec::ReadOptions;
 
 /// Runs tests/engine/i22_updates.py; its standard output.
