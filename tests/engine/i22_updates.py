@@ -175,7 +175,7 @@ def consolidate(path, purge):
     tiledb.consolidate(path, config=cfg)
 
 
-def read(path, t):
+def read_json(path, t):
     with tiledb.open(path, timestamp=t) as A:
         r = A[:]
     cells = []
@@ -185,7 +185,12 @@ def read(path, t):
         cells.append([int(d), int(a), str(s)])
     cells.sort()
     frags = tiledb.array_fragments(path)
-    print(json.dumps({"fragments": len(frags), "cells": cells}))
+    return {"fragments": len(frags), "cells": cells}
+
+
+def reads(path, last):
+    """The reads now, then at every time from 1 to `last`, in one process."""
+    print(json.dumps([read_json(path, t) for t in [None, *range(1, last + 1)]]))
 
 
 def main():
@@ -199,7 +204,9 @@ def main():
     elif cmd == "consolidate":
         consolidate(path, len(sys.argv) > 3 and sys.argv[3] == "purge")
     elif cmd == "read":
-        read(path, int(sys.argv[3]) if len(sys.argv) > 3 else None)
+        print(json.dumps(read_json(path, int(sys.argv[3]) if len(sys.argv) > 3 else None)))
+    elif cmd == "reads":
+        reads(path, int(sys.argv[3]))
     else:
         sys.exit("unknown command " + cmd)
 

@@ -46,12 +46,7 @@ fn p(a: &Path) -> &str {
     a.to_str().unwrap()
 }
 
-/// The engine's read of `array` (opened at `t`): fragment count and cells.
-fn engine_read(array: &Path, t: Option<u64>) -> (usize, Vec<Cell>) {
-    let ts = t.map(|t| t.to_string());
-    let mut args = vec!["read", p(array)];
-    args.extend(ts.as_deref());
-    let v: Value = serde_json::from_str(&engine(&args)).unwrap();
+fn cells_of(v: &Value) -> (usize, Vec<Cell>) {
     let cells = v["cells"]
         .as_array()
         .unwrap()
@@ -65,6 +60,26 @@ fn engine_read(array: &Path, t: Option<u64>) -> (usize, Vec<Cell>) {
         })
         .collect();
     (v["fragments"].as_u64().unwrap() as usize, cells)
+}
+
+/// The engine's read of `array` (opened at `t`): fragment count and cells.
+fn engine_read(array: &Path, t: Option<u64>) -> (usize, Vec<Cell>) {
+    let ts = t.map(|t| t.to_string());
+    let mut args = vec!["read", p(array)];
+    args.extend(ts.as_deref());
+    cells_of(&serde_json::from_str(&engine(&args)).unwrap())
+}
+
+/// The engine's reads of `array` now, then opened at every time from 1 to
+/// `last`, in one engine process.
+fn engine_reads(array: &Path, last: u64) -> Vec<Vec<Cell>> {
+    let last = last.to_string();
+    let v: Value = serde_json::from_str(&engine(&["reads", p(array), &last])).unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| cells_of(r).1)
+        .collect()
 }
 
 /// Our read of `array` (opened at `t`): fragment count and cells.
@@ -93,10 +108,16 @@ fn our_read(array: &Path, t: Option<u64>) -> (usize, Vec<Cell>) {
 /// Both readers read `array` as the engine reads `reference`, now and at
 /// every time from 1 to `last`.
 fn same_reads(label: &str, array: &Path, reference: &Path, last: u64) {
-    for t in std::iter::once(None).chain((1..=last).map(Some)) {
-        let (_, want) = engine_read(reference, t);
-        let (_, engine_got) = engine_read(array, t);
-        assert_eq!(engine_got, want, "{label}: the engine's read at {t:?}");
+    let wants = engine_reads(reference, last);
+    let engine_gots = if array == reference {
+        wants.clone()
+    } else {
+        engine_reads(array, last)
+    };
+    assert_eq!(wants.len() as u64, last + 1, "{label}: the engine's reads");
+    let times = std::iter::once(None).chain((1..=last).map(Some));
+    for ((t, want), engine_got) in times.zip(wants).zip(&engine_gots) {
+        assert_eq!(engine_got, &want, "{label}: the engine's read at {t:?}");
         let (_, ours) = our_read(array, t);
         assert_eq!(ours, want, "{label}: our read at {t:?}");
         // Aggregates apply the updates as the reads do.
