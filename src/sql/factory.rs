@@ -91,6 +91,97 @@ impl TileDbTableFactory {
     }
 }
 
+/// The options a TILEDB table takes (besides `domain.DIM`, `tile_extent.DIM`).
+const OPTIONS: [&str; 6] = [
+    "timestamp",
+    "encryption_key",
+    "dimensions",
+    "array_type",
+    "allows_duplicates",
+    "capacity",
+];
+
+/// Creates the array a `CREATE EXTERNAL TABLE t (columns) STORED AS
+/// TILEDB LOCATION 'new path' OPTIONS (...)` describes: the columns named
+/// by `dimensions` are the dimensions (each with `domain.DIM` 'lo:hi' and
+/// optionally `tile_extent.DIM`), the others attributes, nullable unless
+/// `NOT NULL`; `array_type` 'sparse' (default) or 'dense'.
+fn create(location: &str, cmd: &CreateExternalTable, opts: &ReadOptions) -> Result<(), String> {
+    use crate::api::{AttributeBuilder, DimensionBuilder, SchemaBuilder};
+    use crate::format::Datatype;
+    use crate::read::DimRange;
+    let dims: Vec<&str> = option(cmd, "dimensions")
+        .ok_or("a new array needs OPTIONS ('dimensions' 'd1,d2', 'domain.d1' 'lo:hi', ...)")?
+        .split(',')
+        .map(str::trim)
+        .collect();
+    let mut builder = match option(cmd, "array_type").unwrap_or("sparse") {
+        t if t.eq_ignore_ascii_case("sparse") => SchemaBuilder::sparse(),
+        t if t.eq_ignore_ascii_case("dense") => SchemaBuilder::dense(),
+        t => return Err(format!("array_type is 'sparse' or 'dense', not {t:?}")),
+    };
+    if let Some(v) = option(cmd, "allows_duplicates") {
+        let yes = v
+            .parse::<bool>()
+            .map_err(|_| format!("allows_duplicates is true or false, not {v:?}"))?;
+        builder = builder.allows_duplicates(yes);
+    }
+    if let Some(v) = option(cmd, "capacity") {
+        let n = v
+            .parse::<u64>()
+            .map_err(|_| format!("capacity is a number of cells, not {v:?}"))?;
+        builder = builder.capacity(n);
+    }
+    for d in &dims {
+        if cmd.schema.field_with_unqualified_name(d).is_err() {
+            return Err(format!("the dimension {d:?} is not a column of the table"));
+        }
+    }
+    for field in cmd.schema.fields() {
+        let (mut dt, cvn) = crate::arrow::tiledb_type(field).map_err(|e| e.to_string())?;
+        let name = field.name();
+        if dims.contains(&name.as_str()) {
+            if dt == Datatype::StringUtf8 {
+                // String dimensions are ASCII in TileDB.
+                dt = Datatype::StringAscii;
+            }
+            let mut d = DimensionBuilder::new(name.clone(), dt);
+            if dt != Datatype::StringAscii {
+                let text = option(cmd, &format!("domain.{name}")).ok_or_else(|| {
+                    format!("the dimension {name:?} needs 'domain.{name}' 'lo:hi'")
+                })?;
+                let r = DimRange::parse(dt, text).map_err(|e| format!("domain.{name}: {e}"))?;
+                d = d.domain(r);
+                if let Some(e) = option(cmd, &format!("tile_extent.{name}")) {
+                    let r =
+                        DimRange::parse(dt, e).map_err(|e| format!("tile_extent.{name}: {e}"))?;
+                    d = d.tile_extent(r);
+                }
+            }
+            builder = builder.dimension(d);
+        } else {
+            let mut a = AttributeBuilder::new(name.clone(), dt);
+            match cvn {
+                None => a = a.var(),
+                Some(n) if n > 1 => a = a.cell_val_num(n),
+                Some(_) => {}
+            }
+            if field.is_nullable() {
+                a = a.nullable();
+            }
+            builder = builder.attribute(a);
+        }
+    }
+    let schema = builder.build().map_err(|e| e.to_string())?;
+    let create = crate::write::CreateOptions {
+        encryption_key: opts.encryption_key,
+        ..crate::write::CreateOptions::default()
+    };
+    Array::create_with(location, &schema, &create)
+        .map_err(|e| format!("creating {location:?}: {e}"))?;
+    Ok(())
+}
+
 fn option<'a>(cmd: &'a CreateExternalTable, key: &str) -> Option<&'a str> {
     cmd.options
         .iter()
@@ -113,13 +204,15 @@ impl TableProviderFactory for TileDbTableFactory {
             return Err(plan("an array is one LOCATION".into()));
         };
         for k in cmd.options.keys() {
-            let k = k.strip_prefix("format.").unwrap_or(k);
-            if !["timestamp", "encryption_key"]
-                .iter()
-                .any(|o| k.eq_ignore_ascii_case(o))
-            {
+            let k = k.strip_prefix("format.").unwrap_or(k).to_ascii_lowercase();
+            let known = OPTIONS.contains(&k.as_str())
+                || k.starts_with("domain.")
+                || k.starts_with("tile_extent.");
+            if !known {
                 return Err(plan(format!(
-                    "unknown option {k:?} (TILEDB tables take 'timestamp' and 'encryption_key')"
+                    "unknown option {k:?} (TILEDB tables take {}, and 'domain.DIM' and \
+                     'tile_extent.DIM' for a new array)",
+                    OPTIONS.map(|o| format!("'{o}'")).join(", ")
                 )));
             }
         }
@@ -132,6 +225,10 @@ impl TableProviderFactory for TileDbTableFactory {
                 ))
             })?;
             opts.encryption_key = Some(key);
+        }
+        let new = !location.contains("://") && !std::path::Path::new(location).exists();
+        if new && !cmd.schema.fields().is_empty() {
+            create(location, cmd, &opts).map_err(plan)?;
         }
         let array = (self.open)(location, &opts)
             .map_err(|e| plan(format!("cannot open {location:?} as an array: {e}")))?;

@@ -236,3 +236,45 @@ fn scripts_name_arrays_as_tables_with_create_external_table() {
     let err = refused("CREATE TABLE y AS SELECT 1");
     assert!(err.contains("refused"), "{err}");
 }
+
+#[test]
+fn create_external_table_with_columns_creates_a_new_array() {
+    let dir = scratch("sql-writes-create");
+    let sparse = dir.join("new_sparse");
+    let dense = dir.join("new_dense");
+    let (s, d) = (sparse.to_str().unwrap(), dense.to_str().unwrap());
+    ok(&format!(
+        "CREATE EXTERNAL TABLE points (x BIGINT NOT NULL, name VARCHAR, score DOUBLE NOT NULL) \
+         STORED AS TILEDB LOCATION '{s}' \
+         OPTIONS ('dimensions' 'x', 'domain.x' '0:9999', 'tile_extent.x' '1000'); \
+         INSERT INTO points VALUES (42, 'answer', 4.2), (7, NULL, 0.7); \
+         CREATE EXTERNAL TABLE grid (r INT NOT NULL, v FLOAT NOT NULL) STORED AS TILEDB \
+         LOCATION '{d}' OPTIONS ('dimensions' 'r', 'domain.r' '1:4', 'tile_extent.r' '2', \
+         'array_type' 'dense'); \
+         INSERT INTO grid VALUES (1, 0.5), (2, 1.5)"
+    ));
+    assert_eq!(
+        engine_cells(&sparse, None),
+        vec![
+            json!({"x": 7, "name": null, "score": 0.7}),
+            json!({"x": 42, "name": "answer", "score": 4.2}),
+        ]
+    );
+    let cells = engine_cells(&dense, None);
+    assert_eq!(
+        cells[..2],
+        [json!({"r": 1, "v": 0.5}), json!({"r": 2, "v": 1.5})]
+    );
+    // The schema the engine reads: the domain and the array type given.
+    let account = common::engine_account(&dense, None);
+    assert_eq!(account["schema"]["array_type"], "dense", "{account}");
+    assert_eq!(account["schema"]["dimensions"][0]["domain"], json!([1, 4]));
+    // A new array without its dimensions is refused, and nothing is made.
+    let bad = dir.join("bad");
+    let err = refused(&format!(
+        "CREATE EXTERNAL TABLE b (x BIGINT) STORED AS TILEDB LOCATION '{}'",
+        bad.display()
+    ));
+    assert!(err.contains("needs OPTIONS ('dimensions'"), "{err}");
+    assert!(!bad.exists());
+}
