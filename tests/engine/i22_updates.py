@@ -27,11 +27,11 @@ Usage:
 """
 
 import ctypes
-import json
 import sys
 
 import numpy as np
 import tiledb
+import timeline
 
 UPDATE = 3  # TILEDB_UPDATE
 OPS = {"<": 0, "<=": 1, ">": 2, ">=": 3, "==": 4, "!=": 5}
@@ -168,31 +168,6 @@ def refused(path, t):
     sys.exit("the engine took an update without sm.allow_updates_experimental")
 
 
-def consolidate(path, purge):
-    cfg = tiledb.Config(
-        {"sm.consolidation.purge_deleted_cells": "true" if purge else "false"}
-    )
-    tiledb.consolidate(path, config=cfg)
-
-
-def read_json(path, t):
-    with tiledb.open(path, timestamp=t) as A:
-        r = A[:]
-    cells = []
-    for d, a, s in zip(r["d"], r["a"], r["s"]):
-        if isinstance(s, bytes):
-            s = s.decode()
-        cells.append([int(d), int(a), str(s)])
-    cells.sort()
-    frags = tiledb.array_fragments(path)
-    return {"fragments": len(frags), "cells": cells}
-
-
-def reads(path, last):
-    """The reads now, then at every time from 1 to `last`, in one process."""
-    print(json.dumps([read_json(path, t) for t in [None, *range(1, last + 1)]]))
-
-
 def main():
     cmd, path = sys.argv[1], sys.argv[2]
     if cmd == "make":
@@ -201,13 +176,7 @@ def main():
         more(path)
     elif cmd == "refused":
         refused(path, int(sys.argv[3]))
-    elif cmd == "consolidate":
-        consolidate(path, len(sys.argv) > 3 and sys.argv[3] == "purge")
-    elif cmd == "read":
-        print(json.dumps(read_json(path, int(sys.argv[3]) if len(sys.argv) > 3 else None)))
-    elif cmd == "reads":
-        reads(path, int(sys.argv[3]))
-    else:
+    elif not timeline.run(cmd, sys.argv):
         sys.exit("unknown command " + cmd)
 
 

@@ -7,99 +7,26 @@
 //! its own, now and at the times between the writes and deletes.
 
 use crate::common;
+use common::timeline::{our_read, ours_consolidate, Engine};
 use common::{cli, copy_dir, scratch};
 
 use std::path::Path;
-use std::process::Command;
 
-use serde_json::Value;
 use tiledb_codec::maintain::{consolidate_fragments, ConsolidateOptions};
 use tiledb_codec::raw::read::{ArrayReader, Query};
 use tiledb_codec::ReadOptions;
 
-/// Runs tests/engine/i22_consolidate_deletes.py; its standard output.
-fn engine(args: &[&str]) -> String {
-    let out = Command::new(common::engine_python())
-        .arg(common::root().join("tests/engine/i22_consolidate_deletes.py"))
-        .args(args)
-        .output()
-        .expect("the engine's python runs");
-    assert!(
-        out.status.success(),
-        "engine {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-type Cell = (i64, i32, String);
-
-fn cells_of(v: &Value) -> (usize, Vec<Cell>) {
-    let cells = v["cells"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            (
-                c[0].as_i64().unwrap(),
-                c[1].as_i64().unwrap() as i32,
-                c[2].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    (v["fragments"].as_u64().unwrap() as usize, cells)
-}
-
-/// The engine's read of `array` now: fragment count and cells.
-fn engine_read(array: &Path) -> (usize, Vec<Cell>) {
-    let v: Value = serde_json::from_str(&engine(&["read", array.to_str().unwrap()])).unwrap();
-    cells_of(&v)
-}
-
-/// The engine's reads of `array` now, then opened at every time from 1 to
-/// `last`, in one engine process.
-fn engine_reads(array: &Path, last: u64) -> Vec<Vec<Cell>> {
-    let last = last.to_string();
-    let v: Value =
-        serde_json::from_str(&engine(&["reads", array.to_str().unwrap(), &last])).unwrap();
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|r| cells_of(r).1)
-        .collect()
-}
-
-/// Our read of `array` (opened at `t`): fragment count and cells.
-fn our_read(array: &Path, t: Option<u64>) -> (usize, Vec<Cell>) {
-    let r = ArrayReader::open_at(array, t.map(|t| (0, t)), &ReadOptions::default()).unwrap();
-    let c = r.read(&Query::new()).unwrap();
-    let (d, a, s) = (
-        c.column("d").unwrap(),
-        c.column("a").unwrap(),
-        c.column("s").unwrap(),
-    );
-    let mut cells: Vec<Cell> = (0..c.len)
-        .map(|i| {
-            (
-                i64::from_le_bytes(d.get(i).unwrap().try_into().unwrap()),
-                i32::from_le_bytes(a.get(i).unwrap().try_into().unwrap()),
-                String::from_utf8(s.get(i).unwrap().to_vec()).unwrap(),
-            )
-        })
-        .collect();
-    cells.sort();
-    let all = ArrayReader::open(array, &ReadOptions::default()).unwrap();
-    (all.fragments.len(), cells)
-}
+/// The engine's side of this module's arrays.
+const ENGINE: Engine = Engine("i22_consolidate_deletes.py");
 
 /// Both readers read `array` as the engine reads `reference`, now and at
 /// every time from 1 to `last`.
 fn same_reads(label: &str, array: &Path, reference: &Path, last: u64) {
-    let wants = engine_reads(reference, last);
+    let wants = ENGINE.reads(reference, last);
     let engine_gots = if array == reference {
         wants.clone()
     } else {
-        engine_reads(array, last)
+        ENGINE.reads(array, last)
     };
     let times = std::iter::once(None).chain((1..=last).map(Some));
     for ((t, want), engine_got) in times.zip(&wants).zip(&engine_gots) {
@@ -108,36 +35,6 @@ fn same_reads(label: &str, array: &Path, reference: &Path, last: u64) {
         assert_eq!(&ours, want, "{label}: our read at {t:?}");
     }
     assert_eq!(wants.len() as u64, last + 1, "{label}: the engine's reads");
-}
-
-/// Fragments the reader sees (those that vacuum files list left out).
-fn fragment_count(array: &Path) -> usize {
-    let (ours, _) = our_read(array, None);
-    let (theirs, _) = engine_read(array);
-    assert_eq!(ours, theirs, "{}: fragment counts", array.display());
-    ours
-}
-
-fn ours_consolidate(array: &Path, purge: bool) {
-    let opts = ConsolidateOptions {
-        purge_deleted_cells: purge,
-        ..ConsolidateOptions::default()
-    };
-    let r = consolidate_fragments(array, &opts).unwrap();
-    assert!(
-        r.written.is_some(),
-        "{}: nothing consolidated",
-        array.display()
-    );
-}
-
-fn engine_consolidate(array: &Path, purge: bool) {
-    let p = array.to_str().unwrap();
-    if purge {
-        engine(&["consolidate", p, "purge"]);
-    } else {
-        engine(&["consolidate", p]);
-    }
 }
 
 /// Has the fragment folder `name` (t.tdb, dt.tdb ...) in the one fragment
@@ -151,15 +48,15 @@ fn run(kind: &str, purge: bool) {
     let label = format!("{kind}{}", if purge { " purged" } else { "" });
     let dir = scratch(&format!("i22-consol-del-{kind}-{purge}"));
     let orig = dir.join("orig");
-    engine(&["make", orig.to_str().unwrap(), kind]);
-    assert_eq!(fragment_count(&orig), 4);
+    ENGINE.run(&["make", orig.to_str().unwrap(), kind]);
+    assert_eq!(ENGINE.fragment_count(&orig), 4);
     // Before anything is consolidated, both readers agree at every time.
     same_reads(&format!("{label}, as written"), &orig, &orig, 7);
 
     let (theirs, ours) = (dir.join("theirs"), dir.join("ours"));
     copy_dir(&orig, &theirs);
     copy_dir(&orig, &ours);
-    engine_consolidate(&theirs, purge);
+    ENGINE.consolidate(&theirs, purge);
     if purge {
         // The command line's flag.
         let out = cli(&[
@@ -178,8 +75,8 @@ fn run(kind: &str, purge: bool) {
         ours_consolidate(&ours, purge);
     }
     // One fragment each, across the three deletes.
-    assert_eq!(fragment_count(&theirs), 1, "{label}: the engine");
-    assert_eq!(fragment_count(&ours), 1, "{label}: ours");
+    assert_eq!(ENGINE.fragment_count(&theirs), 1, "{label}: the engine");
+    assert_eq!(ENGINE.fragment_count(&ours), 1, "{label}: ours");
     assert!(newest_has(&ours, "t.tdb"), "{label}: no timestamps");
     assert_eq!(
         newest_has(&ours, "dt.tdb"),
@@ -212,15 +109,15 @@ fn run(kind: &str, purge: bool) {
     copy_dir(&ours, &theirs2);
     copy_dir(&theirs, &ours2);
     for a in [&theirs, &ours, &theirs2, &ours2] {
-        engine(&["more", a.to_str().unwrap()]);
+        ENGINE.run(&["more", a.to_str().unwrap()]);
     }
     same_reads(&format!("{label}, more written"), &ours, &theirs, 9);
-    engine_consolidate(&theirs, purge);
-    engine_consolidate(&theirs2, purge);
+    ENGINE.consolidate(&theirs, purge);
+    ENGINE.consolidate(&theirs2, purge);
     ours_consolidate(&ours, purge);
     ours_consolidate(&ours2, purge);
     for a in [&theirs, &ours, &theirs2, &ours2] {
-        assert_eq!(fragment_count(a), 1, "{label}: {}", a.display());
+        assert_eq!(ENGINE.fragment_count(a), 1, "{label}: {}", a.display());
     }
     same_reads(&format!("{label}, ours twice"), &ours, &theirs, 9);
     same_reads(&format!("{label}, engine over ours"), &theirs2, &theirs, 9);

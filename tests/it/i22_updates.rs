@@ -14,105 +14,27 @@
 //!   reads its own.
 
 use crate::common;
+use common::timeline::{our_read, ours_consolidate, p, Engine};
 use common::{copy_dir, scratch};
 
 use std::path::Path;
-use std::process::Command;
 
-use serde_json::{json, Value};
-use tiledb_codec::maintain::{consolidate_fragments, ConsolidateOptions};
+use serde_json::json;
 use tiledb_codec::raw::read::aggregate::{aggregate, Aggregate};
 use tiledb_codec::raw::read::{ArrayReader, Query};
 use tiledb_codec::ReadOptions;
 
-/// Runs tests/engine/i22_updates.py; its standard output.
-fn engine(args: &[&str]) -> String {
-    let out = Command::new(common::engine_python())
-        .arg(common::root().join("tests/engine/i22_updates.py"))
-        .args(args)
-        .output()
-        .expect("the engine's python runs");
-    assert!(
-        out.status.success(),
-        "engine {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-type Cell = (i64, i32, String);
-
-fn p(a: &Path) -> &str {
-    a.to_str().unwrap()
-}
-
-fn cells_of(v: &Value) -> (usize, Vec<Cell>) {
-    let cells = v["cells"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            (
-                c[0].as_i64().unwrap(),
-                c[1].as_i64().unwrap() as i32,
-                c[2].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    (v["fragments"].as_u64().unwrap() as usize, cells)
-}
-
-/// The engine's read of `array` (opened at `t`): fragment count and cells.
-fn engine_read(array: &Path, t: Option<u64>) -> (usize, Vec<Cell>) {
-    let ts = t.map(|t| t.to_string());
-    let mut args = vec!["read", p(array)];
-    args.extend(ts.as_deref());
-    cells_of(&serde_json::from_str(&engine(&args)).unwrap())
-}
-
-/// The engine's reads of `array` now, then opened at every time from 1 to
-/// `last`, in one engine process.
-fn engine_reads(array: &Path, last: u64) -> Vec<Vec<Cell>> {
-    let last = last.to_string();
-    let v: Value = serde_json::from_str(&engine(&["reads", p(array), &last])).unwrap();
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|r| cells_of(r).1)
-        .collect()
-}
-
-/// Our read of `array` (opened at `t`): fragment count and cells.
-fn our_read(array: &Path, t: Option<u64>) -> (usize, Vec<Cell>) {
-    let r = ArrayReader::open_at(array, t.map(|t| (0, t)), &ReadOptions::default()).unwrap();
-    let c = r.read(&Query::new()).unwrap();
-    let (d, a, s) = (
-        c.column("d").unwrap(),
-        c.column("a").unwrap(),
-        c.column("s").unwrap(),
-    );
-    let mut cells: Vec<Cell> = (0..c.len)
-        .map(|i| {
-            (
-                i64::from_le_bytes(d.get(i).unwrap().try_into().unwrap()),
-                i32::from_le_bytes(a.get(i).unwrap().try_into().unwrap()),
-                String::from_utf8(s.get(i).unwrap().to_vec()).unwrap(),
-            )
-        })
-        .collect();
-    cells.sort();
-    let all = ArrayReader::open(array, &ReadOptions::default()).unwrap();
-    (all.fragments.len(), cells)
-}
+/// The engine's side of this module's arrays.
+const ENGINE: Engine = Engine("i22_updates.py");
 
 /// Both readers read `array` as the engine reads `reference`, now and at
 /// every time from 1 to `last`.
 fn same_reads(label: &str, array: &Path, reference: &Path, last: u64) {
-    let wants = engine_reads(reference, last);
+    let wants = ENGINE.reads(reference, last);
     let engine_gots = if array == reference {
         wants.clone()
     } else {
-        engine_reads(array, last)
+        ENGINE.reads(array, last)
     };
     assert_eq!(wants.len() as u64, last + 1, "{label}: the engine's reads");
     let times = std::iter::once(None).chain((1..=last).map(Some));
@@ -136,34 +58,6 @@ fn same_reads(label: &str, array: &Path, reference: &Path, last: u64) {
     }
 }
 
-fn fragment_count(array: &Path) -> usize {
-    let (ours, _) = our_read(array, None);
-    let (theirs, _) = engine_read(array, None);
-    assert_eq!(ours, theirs, "{}: fragment counts", array.display());
-    ours
-}
-
-fn ours_consolidate(array: &Path, purge: bool) {
-    let opts = ConsolidateOptions {
-        purge_deleted_cells: purge,
-        ..ConsolidateOptions::default()
-    };
-    let r = consolidate_fragments(array, &opts).unwrap();
-    assert!(
-        r.written.is_some(),
-        "{}: nothing consolidated",
-        array.display()
-    );
-}
-
-fn engine_consolidate(array: &Path, purge: bool) {
-    if purge {
-        engine(&["consolidate", p(array), "purge"]);
-    } else {
-        engine(&["consolidate", p(array)]);
-    }
-}
-
 /// The conditions the one fragment of `array` lists as processed.
 fn processed(array: &Path) -> Vec<String> {
     let r = ArrayReader::open(array, &ReadOptions::default()).unwrap();
@@ -181,7 +75,7 @@ fn processed(array: &Path) -> Vec<String> {
 fn updates_read_as_the_engine_reads_them() {
     let dir = scratch("i22-updates-read");
     let a = dir.join("a");
-    engine(&["make", p(&a), "nodups"]);
+    ENGINE.run(&["make", p(&a), "nodups"]);
     let commits: Vec<String> = std::fs::read_dir(a.join("__commits"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -193,14 +87,14 @@ fn updates_read_as_the_engine_reads_them() {
     );
     // At t=2 the update "a > 6 set a = -1" removed cells 7..9: no cell
     // holds -1, none holds 7..9.
-    let (_, at2) = engine_read(&a, Some(2));
+    let (_, at2) = ENGINE.read(&a, Some(2));
     assert_eq!(
         at2.iter().map(|c| c.0).collect::<Vec<_>>(),
         (0..=6).collect::<Vec<_>>()
     );
     assert!(at2.iter().all(|c| c.1 >= 0), "{at2:?}");
     // At t=7, "a < 2 set a = 7" removed cells 0 and 1 (no cell is 7 from it).
-    let (_, now) = engine_read(&a, None);
+    let (_, now) = ENGINE.read(&a, None);
     assert!(now.iter().all(|c| c.0 >= 2), "{now:?}");
     assert!(!now.iter().any(|c| c.0 == 7 && c.1 == 7), "{now:?}");
     same_reads("as written", &a, &a, 7);
@@ -212,8 +106,8 @@ fn updates_read_as_the_engine_reads_them() {
 fn the_engine_writes_updates_only_when_told_they_are_experimental() {
     let dir = scratch("i22-updates-refused");
     let a = dir.join("a");
-    engine(&["make", p(&a), "nodups"]);
-    let said = engine(&["refused", p(&a), "9"]);
+    ENGINE.run(&["make", p(&a), "nodups"]);
+    let said = ENGINE.run(&["refused", p(&a), "9"]);
     assert!(said.contains("only experimental"), "{said}");
 }
 
@@ -221,17 +115,17 @@ fn run(kind: &str, purge: bool) {
     let label = format!("{kind}{}", if purge { " purged" } else { "" });
     let dir = scratch(&format!("i22-updates-consol-{kind}-{purge}"));
     let orig = dir.join("orig");
-    engine(&["make", p(&orig), kind]);
-    assert_eq!(fragment_count(&orig), 3);
+    ENGINE.run(&["make", p(&orig), kind]);
+    assert_eq!(ENGINE.fragment_count(&orig), 3);
 
     let (theirs, ours) = (dir.join("theirs"), dir.join("ours"));
     copy_dir(&orig, &theirs);
     copy_dir(&orig, &ours);
-    engine_consolidate(&theirs, purge);
+    ENGINE.consolidate(&theirs, purge);
     ours_consolidate(&ours, purge);
     // One fragment each, across the updates and the delete.
-    assert_eq!(fragment_count(&theirs), 1, "{label}: the engine");
-    assert_eq!(fragment_count(&ours), 1, "{label}: ours");
+    assert_eq!(ENGINE.fragment_count(&theirs), 1, "{label}: the engine");
+    assert_eq!(ENGINE.fragment_count(&ours), 1, "{label}: ours");
     assert_eq!(
         ours.join("__fragments")
             .read_dir()
@@ -262,15 +156,15 @@ fn run(kind: &str, purge: bool) {
     copy_dir(&ours, &theirs2);
     copy_dir(&theirs, &ours2);
     for a in [&theirs, &ours, &theirs2, &ours2] {
-        engine(&["more", p(a)]);
+        ENGINE.run(&["more", p(a)]);
     }
     same_reads(&format!("{label}, more written"), &ours, &theirs, 9);
-    engine_consolidate(&theirs, purge);
-    engine_consolidate(&theirs2, purge);
+    ENGINE.consolidate(&theirs, purge);
+    ENGINE.consolidate(&theirs2, purge);
     ours_consolidate(&ours, purge);
     ours_consolidate(&ours2, purge);
     for a in [&theirs, &ours, &theirs2, &ours2] {
-        assert_eq!(fragment_count(a), 1, "{label}: {}", a.display());
+        assert_eq!(ENGINE.fragment_count(a), 1, "{label}: {}", a.display());
     }
     same_reads(&format!("{label}, ours twice"), &ours, &theirs, 9);
     same_reads(&format!("{label}, engine over ours"), &theirs2, &theirs, 9);

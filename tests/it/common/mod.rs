@@ -1,6 +1,8 @@
 //! Shared by the integration tests: the fixtures and the TileDB engine.
 #![allow(dead_code)]
 
+pub mod timeline;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
