@@ -17,9 +17,9 @@ use crate::format::version::{
     has_footer_length, has_fragment_footer, has_fragment_min_max, has_tile_min_max,
 };
 use crate::format::{
-    decode, decode_all, rt, ArraySchema, FooterLength, FragmentFooter, LegacyFragmentMetadata,
-    OptionalSectionIdentifier, RTree, TileGlobalOrderBounds, TileMinMax, TileNullCounts,
-    TileOffsets, TileSums,
+    decode, decode_all, rt, ArraySchema, FieldMinMaxSumNullCount, FooterLength, FragmentFooter,
+    FragmentMinMaxSumNullCount, LegacyFragmentMetadata, OptionalSectionIdentifier, RTree,
+    TileGlobalOrderBounds, TileMinMax, TileNullCounts, TileOffsets, TileSums,
 };
 use crate::model::table::ranges_from_mbr;
 use crate::model::{DomainRange, NonEmptyDomain, Value};
@@ -579,6 +579,27 @@ impl Fragment {
             return Ok(None);
         };
         self.decode_tile(off, opts).map(Some)
+    }
+
+    /// The whole fragment's min, max, sum and null count of each field, in
+    /// the order of the footer's per-field lists, read on demand (`None`
+    /// where the fragment does not store them: before version 12, as the
+    /// engine reads them).
+    pub fn field_min_max_sum_null_counts(
+        &self,
+        opts: &ReadOptions,
+    ) -> Result<Option<Vec<FieldMinMaxSumNullCount>>> {
+        let Metadata::Footer(f) = &self.metadata else {
+            return Ok(None);
+        };
+        let Some(off) = f.fragment_min_max_sum_null_count_offset else {
+            return Ok(None);
+        };
+        let count = f.tile_offsets.len() as u64;
+        let t: FragmentMinMaxSumNullCount = self.meta.generic_tile(off, opts, |tile| {
+            decode_all(&tile.data, self.meta.path(), off, (count,))
+        })?;
+        Ok(Some(t.fields))
     }
 
     /// The names of the delete and update commit files already applied to

@@ -46,6 +46,7 @@ mod dml;
 mod factory;
 mod pushdown;
 mod scan;
+mod stats;
 mod writes;
 
 use std::fmt;
@@ -54,7 +55,6 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::catalog::Session;
-use datafusion::common::stats::Precision;
 use datafusion::common::{DataFusionError, Statistics};
 use datafusion::datasource::{TableProvider, TableType};
 use datafusion::error::Result as DfResult;
@@ -181,7 +181,7 @@ fn table_state(array: Arc<Array>, schema: &SchemaRef) -> DfResult<TableState> {
     }
     let dense = model.array_type == ArrayType::Dense;
     let columns = Columns { cols, dense };
-    let stats = statistics(&array, schema, &columns, &spans);
+    let stats = stats::statistics(&array, schema, &columns, &spans);
     Ok(TableState {
         array,
         columns,
@@ -226,74 +226,6 @@ fn spans(array: &Array) -> crate::error::Result<Vec<Option<(Bound, Bound)>>> {
         }
     }
     Ok(out)
-}
-
-/// The table's statistics from fragment metadata.
-fn statistics(
-    array: &Array,
-    schema: &SchemaRef,
-    columns: &Columns,
-    spans: &[Option<(Bound, Bound)>],
-) -> Statistics {
-    use datafusion::common::ScalarValue;
-    let mut stats = Statistics::new_unknown(schema);
-    let reader = array.array_reader();
-    stats.num_rows = if columns.dense {
-        // A dense read without ranges returns every cell of the extent.
-        let mut n: Option<usize> = Some(1);
-        for s in spans {
-            n = match s {
-                Some((Bound::Int(lo), Bound::Int(hi))) => n.and_then(|n| {
-                    usize::try_from(hi - lo + 1)
-                        .ok()
-                        .and_then(|k| n.checked_mul(k))
-                }),
-                None => Some(0),
-                _ => None,
-            };
-        }
-        n.map_or(Precision::Absent, Precision::Exact)
-    } else {
-        let counts: Option<u64> = array
-            .array_reader()
-            .fragments
-            .iter()
-            .map(|f| f.cell_num())
-            .try_fold(0u64, |acc, n| acc.checked_add(n?));
-        // Exact only when every stored cell is read: one fragment, no
-        // deletes, and duplicates kept (a consolidated fragment may hold
-        // several cells of one coordinate, of which a read keeps one).
-        let exact = array.array_reader().fragments.len() <= 1
-            && reader.dir.condition_commits().is_empty()
-            && array.schema().allows_duplicates;
-        match counts.and_then(|c| usize::try_from(c).ok()) {
-            Some(c) if exact => Precision::Exact(c),
-            Some(c) => Precision::Inexact(c),
-            None => Precision::Absent,
-        }
-    };
-    for (i, col) in columns.cols.iter().enumerate() {
-        let ColKind::Dim {
-            span: Some((lo, hi)),
-        } = &col.kind
-        else {
-            continue;
-        };
-        let scalar = |b: &Bound| -> Option<ScalarValue> {
-            let v = match b {
-                Bound::Int(v) => ScalarValue::Int64(Some(i64::try_from(*v).ok()?)),
-                Bound::Float(v) => ScalarValue::Float64(Some(*v)),
-                Bound::Text(_) => return None,
-            };
-            v.cast_to(&col.arrow).ok()
-        };
-        if let (Some(lo), Some(hi)) = (scalar(lo), scalar(hi)) {
-            stats.column_statistics[i].min_value = Precision::Inexact(lo);
-            stats.column_statistics[i].max_value = Precision::Inexact(hi);
-            stats.column_statistics[i].null_count = Precision::Exact(0);
-        }
-    }
-    stats
 }
 
 #[async_trait]
