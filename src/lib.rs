@@ -136,8 +136,9 @@ pub mod verify;
 pub mod write;
 
 pub use api::{
-    Array, ArrayError, AttributeBuilder, Batch, BatchReader, CellType, Condition, DimensionBuilder,
-    FragmentInfo, IntoDimRange, ReaderBuilder, SchemaBuilder, WriteBuilder,
+    Array, ArrayError, AttributeBuilder, Batch, BatchReader, CellType, Condition,
+    ConsolidationMode, DimensionBuilder, FragmentInfo, IntoDimRange, ReaderBuilder, SchemaBuilder,
+    WriteBuilder,
 };
 pub use error::{Error, Result};
 pub use format::Datatype;

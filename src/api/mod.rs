@@ -9,6 +9,7 @@
 
 mod batch;
 mod fragment;
+mod maintain;
 mod range;
 mod reader;
 mod schema;
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 pub use batch::Batch;
 pub use fragment::FragmentInfo;
+pub use maintain::ConsolidationMode;
 pub use range::IntoDimRange;
 pub use reader::{BatchReader, Condition, ReaderBuilder};
 pub use schema::{AttributeBuilder, DimensionBuilder, SchemaBuilder};
