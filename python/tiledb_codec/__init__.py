@@ -433,7 +433,8 @@ class Array:
     def nonempty_domain(self) -> Optional[Tuple[Tuple[Any, Any], ...]]:
         """The union of the fragments' non-empty domains, one ``(low,
         high)`` per dimension (``None`` when nothing is written). String
-        bounds are ``str``; datetime bounds ``numpy.datetime64``."""
+        bounds are ``bytes`` and datetime bounds ``numpy.datetime64``, as
+        TileDB-Py gives them."""
         out: Optional[List[List[Any]]] = None
         for f in self.fragments:
             ned = f["non_empty_domain"]
@@ -449,9 +450,7 @@ class Array:
             return None
         res = []
         for d, (lo, hi) in zip(self.schema.dims, out):
-            if isinstance(lo, bytes):
-                lo, hi = lo.decode(errors="surrogateescape"), hi.decode(errors="surrogateescape")
-            elif d.datatype in _DATETIME_UNITS:
+            if d.datatype in _DATETIME_UNITS:
                 unit = _DATETIME_UNITS[d.datatype]
                 lo, hi = np.datetime64(lo, unit), np.datetime64(hi, unit)
             res.append((lo, hi))
