@@ -115,12 +115,14 @@ class Dim:
 
     def __init__(self, name: str, datatype: str, domain: Optional[Tuple[Any, Any]] = None,
                  tile: Any = None, filters: Optional[List[Dict[str, Any]]] = None,
-                 cell_val_num: Union[int, str] = 1):
+                 cell_val_num: Union[int, str, None] = None):
         self.name = name
         self.datatype = datatype.upper()
         self.domain = tuple(domain) if domain is not None else None
         self.tile = tile
         self.filters = list(filters or [])
+        if cell_val_num is None:
+            cell_val_num = "var" if self.datatype == "STRING_ASCII" else 1
         self.cell_val_num = cell_val_num
 
     @classmethod
