@@ -1,0 +1,40 @@
+//! The Python package (python/, issue 23): `python/test.sh` builds it into
+//! the engine's venv with maturin (debug profile) and runs its pytest suite,
+//! judged by TileDB-Py in the same process. Here the script must succeed
+//! having run tests (pytest's summary names how many passed, none failed).
+
+use std::process::Command;
+
+use crate::common::{engine_python, root};
+
+#[test]
+fn the_python_package_passes_its_pytest_suite() {
+    let out = Command::new("bash")
+        .arg(root().join("python/test.sh"))
+        .args(["-q", "-p", "no:cacheprovider"])
+        .env("TILEDB_PYTHON", engine_python())
+        .output()
+        .expect("bash runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "python/test.sh failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    // pytest -q ends with "N passed in S s" (", M skipped" may come too).
+    let summary = stdout
+        .lines()
+        .rev()
+        .find(|l| l.contains(" passed"))
+        .unwrap_or_else(|| panic!("no pytest summary in:\n{stdout}\n{stderr}"));
+    let passed: usize = summary
+        .split_whitespace()
+        .zip(summary.split_whitespace().skip(1))
+        .find(|(_, w)| w.trim_end_matches(',') == "passed")
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or(0);
+    assert!(passed > 0, "pytest ran no test: {summary}");
+    assert!(!summary.contains("failed") && !summary.contains("error"), "{summary}");
+    assert!(!summary.contains("skipped"), "a Python test was skipped: {summary}");
+}
