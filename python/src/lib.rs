@@ -103,14 +103,39 @@ fn create(
     let json: serde_json::Value =
         serde_json::from_str(schema_json).map_err(|e| refuse(format!("schema JSON: {e}")))?;
     let schema = tiledb_codec::model::Schema::from_json(&json).map_err(error)?;
-    let mut opts = tiledb_codec::write::CreateOptions::default();
-    opts.encryption_key = key_of(key)?;
+    let opts = tiledb_codec::write::CreateOptions {
+        encryption_key: key_of(key)?,
+        ..Default::default()
+    };
     let array = py
         .detach(|| Array::create_with(&uri, &schema, &opts))
         .map_err(error)?;
     Ok(NativeArray {
         inner: Arc::new(array),
     })
+}
+
+/// The schema JSON (as `create` takes it) of an Arrow schema (any object
+/// with `__arrow_c_schema__`, such as a `pyarrow.Schema`): the fields named
+/// in `dims` become the dimensions, the others attributes; domains and
+/// tile extents are left null for the caller to fill in.
+#[pyfunction]
+fn schema_from_arrow(schema: Bound<'_, PyAny>, dims: Vec<String>) -> PyResult<String> {
+    let capsule = schema.call_method0("__arrow_c_schema__")?;
+    let capsule = capsule.cast::<PyCapsule>()?;
+    let ptr = capsule
+        .pointer_checked(Some(c"arrow_schema"))
+        .map_err(|e| refuse(format!("not an Arrow schema capsule: {e}")))?
+        .as_ptr()
+        .cast::<arrow_schema::ffi::FFI_ArrowSchema>();
+    // SAFETY: a capsule named "arrow_schema" holds an FFI_ArrowSchema (the
+    // Arrow PyCapsule interface), alive as long as the capsule, which
+    // outlives this borrow; it is read, not moved.
+    let ffi = unsafe { &*ptr };
+    let arrow = arrow_schema::Schema::try_from(ffi).map_err(error)?;
+    let names: Vec<&str> = dims.iter().map(String::as_str).collect();
+    let schema = tiledb_codec::arrow::from_arrow(&arrow, &names).map_err(error)?;
+    serde_json::to_string(&schema.to_json()).map_err(|e| refuse(e.to_string()))
 }
 
 /// One bound of a range, as Python gives it.
@@ -424,6 +449,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TileDBCodecError", m.py().get_type::<TileDBCodecError>())?;
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(create, m)?)?;
+    m.add_function(wrap_pyfunction!(schema_from_arrow, m)?)?;
     m.add_class::<NativeArray>()?;
     m.add_class::<Stream>()?;
     Ok(())

@@ -30,9 +30,19 @@ def fixtures():
     return out
 
 
+_CTX = {}
+
+
 def engine_ctx(key=None):
-    cfg = {"sm.encryption_type": "AES_256_GCM", "sm.encryption_key": key} if key else {}
-    return tiledb.Ctx(tiledb.Config(cfg))
+    """One engine context per key for the whole run: each new tiledb.Ctx
+    sets up the engine's cloud SDKs again, which beside pyarrow's (loaded in
+    the same process) now and then aborts the interpreter."""
+    if key is None:
+        return tiledb.default_ctx()
+    if key not in _CTX:
+        cfg = {"sm.encryption_type": "AES_256_GCM", "sm.encryption_key": key}
+        _CTX[key] = tiledb.Ctx(tiledb.Config(cfg))
+    return _CTX[key]
 
 
 def engine_cells(path, key=None, timestamp=None):

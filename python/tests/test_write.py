@@ -116,3 +116,23 @@ def test_bad_writes_raise_the_package_exception(tmp_path):
     with pytest.raises(E):
         A.consolidate("everything")
     assert tiledb_codec.open(uri).fragments == []
+
+
+def test_an_array_created_from_a_pyarrow_schema_reads_back_in_the_engine(tmp_path):
+    uri = tmp_path / "from_arrow"
+    schema = pa.schema([
+        pa.field("x", pa.int64(), nullable=False),
+        pa.field("v", pa.float32(), nullable=False),
+        pa.field("n", pa.int16(), nullable=True),
+        pa.field("s", pa.large_string(), nullable=True),
+    ])
+    A = tiledb_codec.create(uri, Schema.from_arrow(schema, {"x": ((0, 99), 10)}))
+    assert [d.name for d in A.schema.dims] == ["x"] and A.schema.attr("n").nullable
+    A.write(pa.table({"x": [5, 7], "v": [0.25, 1.0], "n": [None, 3], "s": ["a", None]}, schema=schema))
+    with tiledb.open(str(uri)) as E:
+        assert E.schema.sparse and E.schema.domain.dim(0).domain == (0, 99)
+        assert E.schema.attr("n").isnullable and not E.schema.attr("v").isnullable
+    assert_same_cells(table_cells(tiledb_codec.open(uri).read()), engine_cells(uri), "from_arrow")
+    assert {c["x"]: (c["n"], c["s"]) for c in engine_cells(uri)} == {5: (None, "a"), 7: (3, None)}
+    with pytest.raises(tiledb_codec.TileDBCodecError):
+        Schema.from_arrow(schema, {"nope": ((0, 1), 1)})

@@ -222,6 +222,22 @@ class Schema:
                 "enumerations": list(enumerations),
             }
 
+    @classmethod
+    def from_arrow(cls, schema: Any, dims: Mapping[str, Tuple[Any, Any]], *, sparse: bool = True) -> "Schema":
+        """A schema for a ``pyarrow.Schema`` (anything with
+        ``__arrow_c_schema__``): ``dims`` maps the fields that become the
+        dimensions, in order, to ``(domain, tile_extent)`` (``(None, None)``
+        for string dimensions); the other fields become attributes (nullable
+        as the fields are, dictionaries as enumerations)."""
+        j = json.loads(_native.schema_from_arrow(schema, list(dims)))
+        for d in j["dimensions"]:
+            domain, tile = dims[d["name"]]
+            d["domain"] = list(domain) if domain is not None else None
+            d["tile_extent"] = tile
+        if not sparse:
+            j["array_type"] = "dense"
+        return cls(_json=j)
+
     def to_json(self) -> Dict[str, Any]:
         """The schema as the library's JSON (``inspect --json``'s ``schema``)."""
         return self._json
@@ -543,13 +559,22 @@ class Array:
             out[name] = arr
         return out
 
+    def to_pandas(self, ranges: Any = None, *, where: Optional[str] = None,
+                  attrs: Optional[Sequence[str]] = None, order: Optional[str] = None,
+                  coords: bool = True) -> "pandas.DataFrame":
+        """The cells as a ``pandas.DataFrame`` (pandas must be installed;
+        arguments as :meth:`read`): enumerated attributes as categoricals."""
+        return self.read(ranges, where=where, attrs=attrs, order=order, coords=coords).to_pandas()
+
     def write(self, data: Any, *, timestamp: Optional[int] = None) -> None:
         """Writes ``data`` as one fragment: a pyarrow Table or RecordBatch
-        (anything with ``__arrow_c_stream__``), or a dict of numpy arrays /
-        lists, each with a column for every dimension (a dense array takes
-        the cells of a whole rectangle, each once)."""
+        (anything with ``__arrow_c_stream__``), a pandas DataFrame, or a
+        dict of numpy arrays / lists, each with a column for every dimension
+        (a dense array takes the cells of a whole rectangle, each once)."""
         import pyarrow as pa
 
+        if type(data).__name__ == "DataFrame" and hasattr(data, "to_records"):
+            data = pa.Table.from_pandas(data, preserve_index=False)
         if isinstance(data, Mapping):
             data = pa.table({k: (v if isinstance(v, (pa.Array, pa.ChunkedArray)) else _arrow_column(v))
                              for k, v in data.items()})
