@@ -35,6 +35,12 @@ fn the_python_package_passes_its_pytest_suite() {
         .and_then(|(n, _)| n.parse().ok())
         .unwrap_or(0);
     assert!(passed > 0, "pytest ran no test: {summary}");
-    assert!(!summary.contains("failed") && !summary.contains("error"), "{summary}");
-    assert!(!summary.contains("skipped"), "a Python test was skipped: {summary}");
+    assert!(
+        !summary.contains("failed") && !summary.contains("error"),
+        "{summary}"
+    );
+    assert!(
+        !summary.contains("skipped"),
+        "a Python test was skipped: {summary}"
+    );
 }
