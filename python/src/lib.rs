@@ -66,23 +66,35 @@ struct NativeArray {
 
 /// Opens the array at `uri`, as of the timestamps `start..=end` when
 /// either is given, with an encryption key.
+/// A URL (`s3://...`) opens through the object store configured by
+/// `options` (the object_store crate's keys).
 #[pyfunction]
-#[pyo3(signature = (uri, start=None, end=None, key=None))]
+#[pyo3(signature = (uri, start=None, end=None, key=None, options=Vec::new()))]
 fn open(
     py: Python<'_>,
-    uri: PathBuf,
+    uri: String,
     start: Option<u64>,
     end: Option<u64>,
     key: Option<Vec<u8>>,
+    options: Vec<(String, String)>,
 ) -> PyResult<NativeArray> {
     let opts = ReadOptions {
         encryption_key: key_of(key)?,
         ..ReadOptions::default()
     };
+    let at = match (start, end) {
+        (None, None) => None,
+        (s, e) => Some((s.unwrap_or(0), e.unwrap_or(u64::MAX))),
+    };
     let array = py
-        .detach(|| match (start, end) {
-            (None, None) => Array::open_with(&uri, &opts),
-            (s, e) => Array::open_at_with(&uri, s.unwrap_or(0)..=e.unwrap_or(u64::MAX), &opts),
+        .detach(|| {
+            if uri.contains("://") {
+                return Array::open_url(&uri, options, at, &opts);
+            }
+            match at {
+                None => Array::open_with(&uri, &opts),
+                Some((s, e)) => Array::open_at_with(&uri, s..=e, &opts),
+            }
         })
         .map_err(error)?;
     Ok(NativeArray {

@@ -16,6 +16,7 @@ copy.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -65,6 +66,9 @@ _DATETIME_UNITS = {
     "DATETIME_AS": "as",
 }
 _TEXT = {"STRING_ASCII", "STRING_UTF8", "CHAR"}
+# Environment variables that configure object stores (as the command line
+# reads them).
+_STORE_ENV = ("AWS_", "GOOGLE_", "AZURE_")
 
 
 def _key_bytes(key: Union[str, bytes, None]) -> Optional[bytes]:
@@ -89,8 +93,14 @@ def open(  # noqa: A001 (the name TileDB-Py users know)
     *,
     timestamp: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
     key: Union[str, bytes, None] = None,
+    config: Optional[Mapping[str, Any]] = None,
 ) -> "Array":
-    """Opens the array at ``uri``.
+    """Opens the array at ``uri``: a local path, or a URL (``s3://``,
+    ``gs://``, ``az://``, ``http(s)://``, ``file://``) read through the
+    object store with the usual environment credentials (``AWS_*``,
+    ``GOOGLE_*``, ``AZURE_*``; ``AWS_ENDPOINT_URL`` and ``AWS_ALLOW_HTTP``
+    for S3-compatible servers), ``config`` adding or replacing keys of the
+    object_store crate (``aws_region``, ...).
 
     ``timestamp``: ``t`` reads the array as written up to ``t``
     (milliseconds since the epoch), ``(t1, t2)`` as written between them
@@ -98,7 +108,12 @@ def open(  # noqa: A001 (the name TileDB-Py users know)
     encrypted array.
     """
     start, end = _time_range(timestamp)
-    return Array(_native.open(str(uri), start, end, _key_bytes(key)))
+    uri = str(uri)
+    options: List[Tuple[str, str]] = []
+    if "://" in uri:
+        options = [(k.lower(), v) for k, v in os.environ.items() if k.startswith(_STORE_ENV)]
+        options += [(k.lower(), str(v)) for k, v in (config or {}).items()]
+    return Array(_native.open(uri, start, end, _key_bytes(key), options))
 
 
 def create(uri: Union[str, "os.PathLike[str]"], schema: "Schema", *, key: Union[str, bytes, None] = None) -> "Array":
