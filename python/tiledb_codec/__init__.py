@@ -284,18 +284,22 @@ class Schema:
 
     @property
     def cell_order(self) -> str:
+        """The order of cells in a tile (``row-major``, ``col-major``, ``hilbert``)."""
         return self._json.get("cell_order", "row-major")
 
     @property
     def tile_order(self) -> str:
+        """The order of tiles (``row-major``, ``col-major``)."""
         return self._json.get("tile_order", "row-major")
 
     @property
     def capacity(self) -> int:
+        """Cells per data tile of a sparse array."""
         return self._json.get("capacity", 10000)
 
     @property
     def allows_duplicates(self) -> bool:
+        """Whether a sparse array keeps every cell of one coordinate."""
         return bool(self._json.get("allows_duplicates", False))
 
     @property
@@ -304,12 +308,14 @@ class Schema:
         return self._json.get("version")
 
     def dim(self, name: str) -> Dim:
+        """The dimension called ``name``."""
         for d in self.dims:
             if d.name == name:
                 return d
         raise TileDBCodecError(f"no dimension {name!r}")
 
     def attr(self, name: str) -> Attr:
+        """The attribute called ``name``."""
         for a in self.attrs:
             if a.name == name:
                 return a

@@ -159,16 +159,20 @@ class CompatArray:
 
     @property
     def schema(self) -> tiledb_codec.Schema:
+        """The array's schema (a :class:`tiledb_codec.Schema`)."""
         return self._array.schema
 
     @property
     def meta(self) -> tiledb_codec.Metadata:
+        """The array metadata (a mapping)."""
         return self._array.meta
 
     def nonempty_domain(self) -> Any:
+        """One ``(low, high)`` per dimension, as TileDB-Py gives it."""
         return self._array.nonempty_domain()
 
     def enum(self, name: str) -> List[Any]:
+        """The values of enumeration ``name``."""
         return self._array.enum(name)
 
     def query(self, attrs: Optional[Sequence[str]] = None, cond: Optional[str] = None, dims: Any = None,
@@ -180,7 +184,9 @@ class CompatArray:
 
     @property
     def multi_index(self) -> _Indexer:
+        """Inclusive ranges, lists of ranges and points per dimension."""
         return self.query().multi_index
 
     def __getitem__(self, sel: Any) -> "OrderedDict[str, np.ndarray]":
+        """Half-open slices per dimension, as TileDB-Py's ``A[...]``."""
         return self.query()[sel]
