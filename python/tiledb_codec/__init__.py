@@ -498,7 +498,12 @@ class Array:
     def _stream(self, ranges: Any = None, where: Optional[str] = None, attrs: Optional[Sequence[str]] = None,
                 order: Optional[str] = None, batch_size: Optional[int] = None,
                 memory_budget: Optional[int] = None, coords: bool = True) -> Any:
-        triples = []
+        return self._native.stream(list(attrs) if attrs is not None else None, self._triples(ranges), where,
+                                   order, batch_size, memory_budget, coords)
+
+    def _triples(self, ranges: Any) -> List[Tuple[str, Any, Any]]:
+        """``ranges`` as (dimension, low, high) triples the library takes."""
+        triples: List[Tuple[str, Any, Any]] = []
         if ranges:
             types = {d.name: d.datatype for d in self.schema.dims}
             items = ranges.items() if isinstance(ranges, Mapping) else ranges
@@ -519,8 +524,7 @@ class Array:
                     if len(r) != 2:
                         raise TileDBCodecError(f"a range on {dim!r} is (low, high), not {r!r}")
                     triples.append((dim, _bound(r[0], types[dim]), _bound(r[1], types[dim])))
-        return self._native.stream(list(attrs) if attrs is not None else None, triples, where, order,
-                                   batch_size, memory_budget, coords)
+        return triples
 
     def batches(self, ranges: Any = None, *, where: Optional[str] = None, attrs: Optional[Sequence[str]] = None,
                 order: Optional[str] = None, batch_size: Optional[int] = None,
@@ -561,14 +565,11 @@ class Array:
         read and no condition), nullable attributes as masked arrays,
         var-sized cells as object arrays (strings as ``str``, others as
         arrays). ``coords``: the dimensions too."""
-        dense = not self.schema.sparse
-        table = self.read(ranges, where=where, attrs=attrs, order=order, coords=coords or dense)
+        table = self.read(ranges, where=where, attrs=attrs, order=order, coords=coords)
         dims = [d.name for d in self.schema.dims]
-        shape = None
-        if dense and where is None and table.num_rows > 0:
-            counts = tuple(len(np.unique(table.column(d).to_numpy())) for d in dims)
-            if int(np.prod(counts)) == table.num_rows:
-                shape = counts
+        shape = self._dense_shape(ranges) if where is None else None
+        if shape is not None and int(np.prod(shape)) != table.num_rows:
+            shape = None
         np_order = "F" if order in ("col-major", "F") else "C"
         out: Dict[str, np.ndarray] = {}
         for name in table.column_names:
@@ -586,6 +587,27 @@ class Array:
         """The cells as a ``pandas.DataFrame`` (pandas must be installed;
         arguments as :meth:`read`): enumerated attributes as categoricals."""
         return self.read(ranges, where=where, attrs=attrs, order=order, coords=coords).to_pandas()
+
+    def _dense_shape(self, ranges: Any) -> Optional[Tuple[int, ...]]:
+        """The shape of a dense read of ``ranges``: per dimension the cells
+        of its ranges, or of the non-empty domain where none is given (as
+        the library reads it); ``None`` for a sparse array."""
+        if self.schema.sparse:
+            return None
+        given: Dict[str, List[Tuple[Any, Any]]] = {}
+        for dim, lo, hi in self._triples(ranges):
+            given.setdefault(dim, []).append((lo, hi))
+        ned = self.nonempty_domain()
+        shape = []
+        for i, d in enumerate(self.schema.dims):
+            rs = given.get(d.name) or ([ned[i]] if ned is not None else None)
+            if rs is None:
+                return None
+            try:
+                shape.append(sum(int(hi) - int(lo) + 1 for lo, hi in rs))
+            except (TypeError, ValueError):
+                return None
+        return tuple(shape)
 
     def write(self, data: Any, *, timestamp: Optional[int] = None) -> None:
         """Writes ``data`` as one fragment: a pyarrow Table or RecordBatch
