@@ -191,3 +191,21 @@ def test_bad_input_raises_the_package_exception(tmp_path):
         A.read(order="sideways")
     with pytest.raises(E):
         A.enum("nothing")
+
+
+def test_damaged_files_raise_the_package_exception_not_a_crash(tmp_path):
+    import shutil
+
+    for name in ("dense_var_nullable", "sparse_strdim", "filters_compressors"):
+        for cut in (0.5, 0.0):
+            dst = tmp_path / f"{name}-{cut}"
+            shutil.copytree(FIX / name, dst)
+            files = [p for p in (dst / "__fragments").rglob("*.tdb")]
+            assert files, name
+            for p in files:
+                data = p.read_bytes()
+                p.write_bytes(data[: int(len(data) * cut)])
+            with pytest.raises(tiledb_codec.TileDBCodecError):
+                tiledb_codec.open(dst).read()
+            with pytest.raises(tiledb_codec.TileDBCodecError):
+                tiledb_codec.open(dst).to_numpy()
