@@ -255,16 +255,42 @@ impl NativeArray {
     /// The committed fragments, oldest first: dicts of name, timestamps,
     /// format_version, dense, cell_count, non_empty_domain.
     fn fragments<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        type Fragment = (
+            String,
+            (u64, u64),
+            u32,
+            bool,
+            Option<u64>,
+            Option<Vec<DomainRange>>,
+        );
+        // Non-empty domains may be read from the fragments' metadata files:
+        // without the GIL.
+        let fragments = py.detach(|| {
+            self.inner
+                .fragments()
+                .into_iter()
+                .map(|f| {
+                    let t = f.timestamps();
+                    Ok::<Fragment, tiledb_codec::ArrayError>((
+                        f.name().to_string(),
+                        (*t.start(), *t.end()),
+                        f.format_version(),
+                        f.is_dense(),
+                        f.cell_count(),
+                        f.non_empty_domain()?,
+                    ))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        });
         let mut out = Vec::new();
-        for f in self.inner.fragments() {
+        for (name, timestamps, version, dense, cells, ned) in fragments.map_err(error)? {
             let d = PyDict::new(py);
-            d.set_item("name", f.name())?;
-            let t = f.timestamps();
-            d.set_item("timestamps", (*t.start(), *t.end()))?;
-            d.set_item("format_version", f.format_version())?;
-            d.set_item("dense", f.is_dense())?;
-            d.set_item("cell_count", f.cell_count())?;
-            let ned = match f.non_empty_domain().map_err(error)? {
+            d.set_item("name", name)?;
+            d.set_item("timestamps", timestamps)?;
+            d.set_item("format_version", version)?;
+            d.set_item("dense", dense)?;
+            d.set_item("cell_count", cells)?;
+            let ned = match ned {
                 None => None,
                 Some(ranges) => Some(
                     ranges
