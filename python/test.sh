@@ -5,7 +5,7 @@
 # python/tests with pytest in the engine's venv, the one TILEDB_PYTHON names
 # (default target/tiledb-py-0.36.1, made by tests/engine/make_venv.sh if
 # missing): it already has TileDB-Py (the judge), pyarrow and numpy; pytest
-# is added.
+# and pandas (<3, as TileDB-Py's .df wants it) are added.
 #
 # The module is built by cargo, not maturin, in the same feature resolution
 # as the integration tests (the crate's lib and the `it` test with the
@@ -21,8 +21,8 @@ PY=${TILEDB_PYTHON:-$PWD/target/tiledb-py-0.36.1/bin/python}
 if [ ! -x "$PY" ]; then
     bash tests/engine/make_venv.sh 0.36.1 "$(dirname "$(dirname "$PY")")"
 fi
-if ! "$PY" -c 'import pytest' 2>/dev/null; then
-    "$PY" -m pip install --quiet --disable-pip-version-check pytest
+if ! "$PY" -c 'import pytest, pandas' 2>/dev/null; then
+    "$PY" -m pip install --quiet --disable-pip-version-check pytest 'pandas<3'
 fi
 CARGO=${CARGO:-cargo}
 # shellcheck disable=SC2086 # CARGO_ARGS is split on purpose

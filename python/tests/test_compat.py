@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import tiledb
 
+import tiledb_codec
 import tiledb_codec.compat as compat
 from conftest import ROOT
 
@@ -81,3 +82,45 @@ def test_compat_schema_meta_and_errors():
         compat.open(FIX / "dense_int_2d", mode="w")
     with pytest.raises(compat.TileDBCodecError):
         compat.open(FIX / "dense_int_2d")[1:3, 1:3, 1:3]
+
+
+DF_CASES = [
+    ("sparse_int_2d", lambda A: A.query(attrs=["a"]).df[0:3]),
+    ("sparse_int_2d", lambda A: A.df[0:3, 0:50]),
+    ("sparse_int_2d", lambda A: A.query(cond="a > 5").df[:]),
+    ("dense_int_2d", lambda A: A.df[1:2, 2:3]),
+    ("enumerations", lambda A: A.df[:]),
+    ("sparse_strdim", lambda A: A.df["b":"d"]),
+]
+
+
+@pytest.mark.parametrize("name,read", DF_CASES, ids=[f"{i}-{c[0]}" for i, c in enumerate(DF_CASES)])
+def test_compat_df_is_tiledb_pys(name, read):
+    import pandas as pd
+
+    with tiledb.open(str(FIX / name)) as E:
+        engine = read(E)
+    with compat.open(FIX / name) as A:
+        ours = read(A)
+    for c in engine.columns:
+        if engine[c].dtype == object and len(engine[c]) and isinstance(engine[c].iloc[0], bytes):
+            engine[c] = engine[c].map(lambda b: b.decode())
+    pd.testing.assert_frame_equal(ours, engine, check_dtype=False, check_categorical=False)
+    for c in engine.columns:
+        assert (engine[c].dtype.name == "category") == (ours[c].dtype.name == "category"), c
+
+
+def test_to_pandas_and_a_pandas_write(tmp_path):
+    import pandas as pd
+
+    from tiledb_codec import Attr, Dim, Schema
+
+    df = tiledb_codec.open(FIX / "enumerations").to_pandas()
+    assert df["color"].dtype.name == "category"
+    uri = tmp_path / "from_pandas"
+    A = tiledb_codec.create(uri, Schema(dims=[Dim("k", "INT64", (0, 9), 5)], attrs=[Attr("v", "FLOAT64")],
+                                        sparse=True))
+    A.write(pd.DataFrame({"k": [4, 2], "v": [0.5, -1.0]}))
+    with tiledb.open(str(uri)) as E:
+        got = E.df[:].sort_values("k")
+    assert got["k"].tolist() == [2, 4] and got["v"].tolist() == [-1.0, 0.5]

@@ -129,13 +129,20 @@ class Query:
 
     @property
     def df(self) -> _Indexer:
-        """The same read as a ``pandas.DataFrame`` (pandas must be installed)."""
+        """The same read (inclusive ranges) as a ``pandas.DataFrame``, the
+        dimensions first, enumerations as categoricals (pandas must be
+        installed)."""
 
         def read(sel: Any) -> Any:
-            import pandas as pd
-
-            return pd.DataFrame({k: (v.ravel() if v.dtype != object else list(v.ravel()))
-                                 for k, v in self._read(sel, True).items()})
+            A = self._a._array
+            order = {"C": "row-major", "F": "col-major", "G": "global", "U": "unordered"}.get(
+                self._order, self._order)
+            table = A.read(_ranges(A, sel, True), where=self._cond, attrs=self._attrs, order=order)
+            if self._dims is not None or self._coords is False:
+                keep = set(self._dims or [])
+                dims = {d.name for d in A.schema.dims}
+                table = table.select([n for n in table.column_names if n not in dims or n in keep])
+            return table.to_pandas()
         return _Indexer(read)
 
     def __getitem__(self, sel: Any) -> "OrderedDict[str, np.ndarray]":
@@ -186,6 +193,11 @@ class CompatArray:
     def multi_index(self) -> _Indexer:
         """Inclusive ranges, lists of ranges and points per dimension."""
         return self.query().multi_index
+
+    @property
+    def df(self) -> _Indexer:
+        """Inclusive ranges as a ``pandas.DataFrame``, as ``query().df``."""
+        return self.query().df
 
     def __getitem__(self, sel: Any) -> "OrderedDict[str, np.ndarray]":
         """Half-open slices per dimension, as TileDB-Py's ``A[...]``."""
