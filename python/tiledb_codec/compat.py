@@ -5,6 +5,7 @@
         A[1:3, 2:6]["a"]                          # half-open slices, as TileDB-Py
         A.multi_index[1:2, [2, slice(4, 5)]]      # inclusive ranges, lists of ranges
         A.query(attrs=["a"], cond="a > 5", coords=True).multi_index[:]
+        A.query(attrs=["a"]).df[0:3]              # a pandas.DataFrame, as TileDB-Py
 
 Results are ``OrderedDict``s of numpy arrays as TileDB-Py 0.36 gives them:
 dense reads shaped as the subarray, attributes only unless ``coords=True``
