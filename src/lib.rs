@@ -138,7 +138,8 @@ pub mod raw;
 use raw::{array, error, filters, format, model, options, read, storage, tile, value, write};
 
 pub use api::{
-    Array, AttributeBuilder, Batch, BatchReader, CellType, Condition, DimensionBuilder, Error,
+    Array, AttributeBuilder, Batch, BatchReader, CellType, Condition, ConsolidationMode,
+    DimensionBuilder, Error,
     FragmentInfo, IntoDimRange, ReaderBuilder, Result, SchemaBuilder, WriteBuilder,
 };
 #[doc(inline)]

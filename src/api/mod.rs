@@ -10,6 +10,7 @@
 mod batch;
 mod error;
 mod fragment;
+mod maintain;
 mod range;
 mod reader;
 mod schema;
@@ -21,6 +22,7 @@ use std::path::{Path, PathBuf};
 pub use batch::Batch;
 pub use error::{Error, Result};
 pub use fragment::FragmentInfo;
+pub use maintain::ConsolidationMode;
 pub use range::IntoDimRange;
 pub use reader::{BatchReader, Condition, ReaderBuilder};
 pub use schema::{AttributeBuilder, DimensionBuilder, SchemaBuilder};

@@ -43,6 +43,7 @@ mod maintain_meta;
 mod object_store;
 mod old_layouts;
 mod old_versions;
+mod python_package;
 mod query_condition_engine;
 mod query_engine;
 mod read_engine;

@@ -1,0 +1,494 @@
+//! `tiledb_codec._native`: the Rust half of the `tiledb_codec` Python
+//! package. It is thin: arrays are opened, read and written through the
+//! crate's facade (`tiledb_codec::Array` and `tiledb_codec::arrow`), cells
+//! cross into Python over the Arrow C stream interface (no copy), and the
+//! Python half (`python/tiledb_codec/`) shapes them for users.
+//!
+//! Every call that reads or writes files releases the GIL.
+
+use std::ffi::CString;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use arrow_array::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
+use arrow_array::RecordBatchReader;
+use pyo3::create_exception;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyCapsule, PyDict};
+use pyo3::IntoPyObjectExt;
+use tiledb_codec::arrow::RecordBatches;
+use tiledb_codec::{DomainRange, MetadataValue};
+use tiledb_codec::{Array, ConsolidationMode, Datatype, Order, ReadOptions};
+
+create_exception!(
+    tiledb_codec,
+    TileDBCodecError,
+    pyo3::exceptions::PyException,
+    "An error of tiledb_codec: the library's message (file, offset, field where it has them)."
+);
+
+/// The message of `e` and of the errors under it (each once).
+fn error(e: impl std::error::Error) -> PyErr {
+    let mut msg = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !msg.contains(&text) {
+            msg.push_str(": ");
+            msg.push_str(&text);
+        }
+        source = s.source();
+    }
+    TileDBCodecError::new_err(msg)
+}
+
+fn refuse(what: impl Into<String>) -> PyErr {
+    TileDBCodecError::new_err(what.into())
+}
+
+fn key_of(key: Option<Vec<u8>>) -> PyResult<Option<[u8; 32]>> {
+    key.map(|k| {
+        <[u8; 32]>::try_from(k.as_slice()).map_err(|_| {
+            refuse(format!(
+                "an encryption key is 32 bytes (AES-256), not {}",
+                k.len()
+            ))
+        })
+    })
+    .transpose()
+}
+
+/// An opened array (`tiledb_codec.Array` wraps it).
+#[pyclass(frozen, module = "tiledb_codec._native")]
+struct NativeArray {
+    inner: Arc<Array>,
+}
+
+/// Opens the array at `uri`, as of the timestamps `start..=end` when
+/// either is given, with an encryption key.
+/// A URL (`s3://...`) opens through the object store configured by
+/// `options` (the object_store crate's keys).
+#[pyfunction]
+#[pyo3(signature = (uri, start=None, end=None, key=None, options=Vec::new()))]
+fn open(
+    py: Python<'_>,
+    uri: String,
+    start: Option<u64>,
+    end: Option<u64>,
+    key: Option<Vec<u8>>,
+    options: Vec<(String, String)>,
+) -> PyResult<NativeArray> {
+    let opts = ReadOptions {
+        encryption_key: key_of(key)?,
+        ..ReadOptions::default()
+    };
+    let at = match (start, end) {
+        (None, None) => None,
+        (s, e) => Some((s.unwrap_or(0), e.unwrap_or(u64::MAX))),
+    };
+    let array = py
+        .detach(|| {
+            if uri.contains("://") {
+                return Array::open_url(&uri, options, at, &opts);
+            }
+            match at {
+                None => Array::open_with(&uri, &opts),
+                Some((s, e)) => Array::open_at_with(&uri, s..=e, &opts),
+            }
+        })
+        .map_err(error)?;
+    Ok(NativeArray {
+        inner: Arc::new(array),
+    })
+}
+
+/// Creates an array at `uri` from a schema in the JSON of
+/// `Schema.to_json()`, and opens it.
+#[pyfunction]
+#[pyo3(signature = (uri, schema_json, key=None))]
+fn create(
+    py: Python<'_>,
+    uri: PathBuf,
+    schema_json: &str,
+    key: Option<Vec<u8>>,
+) -> PyResult<NativeArray> {
+    let json: serde_json::Value =
+        serde_json::from_str(schema_json).map_err(|e| refuse(format!("schema JSON: {e}")))?;
+    let schema = tiledb_codec::Schema::from_json(&json).map_err(error)?;
+    let opts = tiledb_codec::CreateOptions {
+        encryption_key: key_of(key)?,
+        ..Default::default()
+    };
+    let array = py
+        .detach(|| Array::create_with(&uri, &schema, &opts))
+        .map_err(error)?;
+    Ok(NativeArray {
+        inner: Arc::new(array),
+    })
+}
+
+/// The schema JSON (as `create` takes it) of an Arrow schema (any object
+/// with `__arrow_c_schema__`, such as a `pyarrow.Schema`): the fields named
+/// in `dims` become the dimensions, the others attributes; domains and
+/// tile extents are left null for the caller to fill in.
+#[pyfunction]
+fn schema_from_arrow(schema: Bound<'_, PyAny>, dims: Vec<String>) -> PyResult<String> {
+    let capsule = schema.call_method0("__arrow_c_schema__")?;
+    let capsule = capsule.cast::<PyCapsule>()?;
+    let ptr = capsule
+        .pointer_checked(Some(c"arrow_schema"))
+        .map_err(|e| refuse(format!("not an Arrow schema capsule: {e}")))?
+        .as_ptr()
+        .cast::<arrow_schema::ffi::FFI_ArrowSchema>();
+    // SAFETY: a capsule named "arrow_schema" holds an FFI_ArrowSchema (the
+    // Arrow PyCapsule interface), alive as long as the capsule, which
+    // outlives this borrow; it is read, not moved.
+    let ffi = unsafe { &*ptr };
+    let arrow = arrow_schema::Schema::try_from(ffi).map_err(error)?;
+    let names: Vec<&str> = dims.iter().map(String::as_str).collect();
+    let schema = tiledb_codec::arrow::from_arrow(&arrow, &names).map_err(error)?;
+    serde_json::to_string(&schema.to_json()).map_err(|e| refuse(e.to_string()))
+}
+
+/// One bound of a range, as Python gives it.
+#[derive(FromPyObject)]
+enum PyBound {
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+    Str(String),
+}
+
+/// A Python value of a typed range bound.
+fn bound_pair(py: Python<'_>, r: &DomainRange) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    fn two<'py, T: IntoPyObject<'py> + Clone>(
+        py: Python<'py>,
+        r: &tiledb_codec::raw::model::Range<T>,
+    ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+        Ok((
+            r.start.clone().into_py_any(py)?,
+            r.end.clone().into_py_any(py)?,
+        ))
+    }
+    match r {
+        DomainRange::Int8(r) => two(py, r),
+        DomainRange::Int16(r) => two(py, r),
+        DomainRange::Int32(r) => two(py, r),
+        DomainRange::Int64(r) => two(py, r),
+        DomainRange::UInt8(r) => two(py, r),
+        DomainRange::UInt16(r) => two(py, r),
+        DomainRange::UInt32(r) => two(py, r),
+        DomainRange::UInt64(r) => two(py, r),
+        DomainRange::Float32(r) => two(py, r),
+        DomainRange::Float64(r) => two(py, r),
+        DomainRange::Bytes(r) => Ok((
+            PyBytes::new(py, &r.start).into_any().unbind(),
+            PyBytes::new(py, &r.end).into_any().unbind(),
+        )),
+        #[allow(unreachable_patterns)]
+        _ => Err(refuse("a kind of range this package does not know yet")),
+    }
+}
+
+/// The Arrow batches of a read, owning the array they read.
+struct OwnedBatches {
+    // Declared before `_array`: dropped first, while what it borrows lives.
+    batches: RecordBatches<'static>,
+    _array: Arc<Array>,
+}
+
+impl Iterator for OwnedBatches {
+    type Item = Result<arrow_array::RecordBatch, arrow_schema::ArrowError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.batches.next()
+    }
+}
+
+impl RecordBatchReader for OwnedBatches {
+    fn schema(&self) -> arrow_schema::SchemaRef {
+        self.batches.schema()
+    }
+}
+
+/// A read not yet consumed: hands its batches over once through
+/// `__arrow_c_stream__`.
+#[pyclass(module = "tiledb_codec._native")]
+struct Stream {
+    batches: Mutex<Option<OwnedBatches>>,
+}
+
+#[pymethods]
+impl Stream {
+    /// The Arrow C stream of the batches (the Arrow PyCapsule interface);
+    /// a requested schema is not applied (the consumer casts).
+    #[pyo3(signature = (requested_schema=None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let _ = requested_schema;
+        let batches = self
+            .batches
+            .lock()
+            .map_err(|_| refuse("the stream's lock is poisoned"))?
+            .take()
+            .ok_or_else(|| refuse("this read's stream was already taken"))?;
+        let stream = FFI_ArrowArrayStream::new(Box::new(batches));
+        let name = CString::new("arrow_array_stream").map_err(|e| refuse(e.to_string()))?;
+        PyCapsule::new(py, stream, Some(name))
+    }
+}
+
+#[pymethods]
+impl NativeArray {
+    /// Where the array is.
+    fn path(&self) -> PathBuf {
+        self.inner.path().to_path_buf()
+    }
+
+    /// The schema as JSON text (the `schema` object of `inspect --json`).
+    fn schema_json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.inner.schema().to_json()).map_err(|e| refuse(e.to_string()))
+    }
+
+    /// The committed fragments, oldest first: dicts of name, timestamps,
+    /// format_version, dense, cell_count, non_empty_domain.
+    fn fragments<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        type Fragment = (
+            String,
+            (u64, u64),
+            u32,
+            bool,
+            Option<u64>,
+            Option<Vec<DomainRange>>,
+        );
+        // Non-empty domains may be read from the fragments' metadata files:
+        // without the GIL.
+        let fragments = py.detach(|| {
+            self.inner
+                .fragments()
+                .into_iter()
+                .map(|f| {
+                    let t = f.timestamps();
+                    Ok::<Fragment, tiledb_codec::Error>((
+                        f.name().to_string(),
+                        (*t.start(), *t.end()),
+                        f.format_version(),
+                        f.is_dense(),
+                        f.cell_count(),
+                        f.non_empty_domain()?,
+                    ))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        });
+        let mut out = Vec::new();
+        for (name, timestamps, version, dense, cells, ned) in fragments.map_err(error)? {
+            let d = PyDict::new(py);
+            d.set_item("name", name)?;
+            d.set_item("timestamps", timestamps)?;
+            d.set_item("format_version", version)?;
+            d.set_item("dense", dense)?;
+            d.set_item("cell_count", cells)?;
+            let ned = match ned {
+                None => None,
+                Some(ranges) => Some(
+                    ranges
+                        .iter()
+                        .map(|r| bound_pair(py, r))
+                        .collect::<PyResult<Vec<_>>>()?,
+                ),
+            };
+            d.set_item("non_empty_domain", ned)?;
+            out.push(d);
+        }
+        Ok(out)
+    }
+
+    /// The metadata: (key, datatype name, little-endian bytes) triples.
+    fn metadata<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Vec<(String, &'static str, Bound<'py, PyBytes>)>> {
+        let meta = py.detach(|| self.inner.metadata()).map_err(error)?;
+        Ok(meta
+            .into_iter()
+            .map(|(k, v)| (k, v.datatype.name(), PyBytes::new(py, &v.bytes)))
+            .collect())
+    }
+
+    /// A read as an Arrow stream (`Stream`): `ranges` are (dimension, low,
+    /// high) triples, inclusive; several on one dimension read their union.
+    #[pyo3(signature = (attrs=None, ranges=Vec::new(), condition=None, order=None, batch_size=None, memory_budget=None, coords=true))]
+    #[allow(clippy::too_many_arguments)]
+    fn stream(
+        &self,
+        py: Python<'_>,
+        attrs: Option<Vec<String>>,
+        ranges: Vec<(String, PyBound, PyBound)>,
+        condition: Option<String>,
+        order: Option<String>,
+        batch_size: Option<usize>,
+        memory_budget: Option<u64>,
+        coords: bool,
+    ) -> PyResult<Stream> {
+        let order = order
+            .map(|o| o.parse::<Order>().map_err(refuse))
+            .transpose()?;
+        let array = Arc::clone(&self.inner);
+        let batches = py.detach(|| {
+            let mut b = array.reader().coordinates(coords);
+            if let Some(a) = attrs {
+                b = b.attributes(a);
+            }
+            for (dim, lo, hi) in ranges {
+                b = match (lo, hi) {
+                    (PyBound::Int(l), PyBound::Int(h)) => b.range(&dim, l..=h),
+                    (PyBound::UInt(l), PyBound::UInt(h)) => b.range(&dim, l..=h),
+                    (PyBound::Int(l), PyBound::UInt(h)) if l >= 0 => b.range(&dim, l as u64..=h),
+                    (PyBound::Str(l), PyBound::Str(h)) => b.range(&dim, l..=h),
+                    (l, h) => match (as_f64(&l), as_f64(&h)) {
+                        (Some(l), Some(h)) => b.range(&dim, l..=h),
+                        _ => {
+                            return Err(refuse(format!(
+                                "range on dimension {dim:?}: the bounds are of different kinds"
+                            )))
+                        }
+                    },
+                };
+            }
+            if let Some(c) = condition {
+                b = b.filter(c);
+            }
+            if let Some(o) = order {
+                b = b.order(o);
+            }
+            if let Some(n) = batch_size {
+                b = b.batch_size(n);
+            }
+            if let Some(m) = memory_budget {
+                b = b.memory_budget(m);
+            }
+            b.arrow().map_err(error)
+        })?;
+        // SAFETY: `batches` borrows the `Array` inside the `Arc`, whose
+        // address never changes and which `OwnedBatches` keeps alive: its
+        // `_array` field is dropped after `batches` (fields drop in order)
+        // and the `Array` is never mutated (it is shared, immutably).
+        let batches: RecordBatches<'static> = unsafe { std::mem::transmute(batches) };
+        Ok(Stream {
+            batches: Mutex::new(Some(OwnedBatches {
+                batches,
+                _array: Arc::clone(&self.inner),
+            })),
+        })
+    }
+
+    /// Writes an Arrow stream (any object with `__arrow_c_stream__`) as one
+    /// fragment at `timestamp` (ms; default now).
+    #[pyo3(signature = (data, timestamp=None))]
+    fn write(
+        &self,
+        py: Python<'_>,
+        data: Bound<'_, PyAny>,
+        timestamp: Option<u64>,
+    ) -> PyResult<()> {
+        let capsule = data.call_method0("__arrow_c_stream__")?;
+        let capsule = capsule.cast::<PyCapsule>()?;
+        // The name is checked: only a capsule of that name may be read as
+        // an FFI_ArrowArrayStream.
+        let ptr = capsule
+            .pointer_checked(Some(c"arrow_array_stream"))
+            .map_err(|e| refuse(format!("not an Arrow stream capsule: {e}")))?
+            .as_ptr()
+            .cast::<FFI_ArrowArrayStream>();
+        // SAFETY: a capsule named "arrow_array_stream" holds an
+        // FFI_ArrowArrayStream (the Arrow PyCapsule interface); `from_raw`
+        // moves it out and marks the capsule's copy released, so the
+        // capsule's destructor does not release it again.
+        let reader = unsafe { ArrowArrayStreamReader::from_raw(ptr) }.map_err(error)?;
+        let array = Arc::clone(&self.inner);
+        py.detach(move || array.write_arrow(reader, timestamp))
+            .map_err(error)
+    }
+
+    /// Consolidates (`mode`: fragments, fragment_meta, commits, array_meta)
+    /// within `start..=end`; whether anything was written.
+    #[pyo3(signature = (mode="fragments", start=None, end=None))]
+    fn consolidate(
+        &self,
+        py: Python<'_>,
+        mode: &str,
+        start: Option<u64>,
+        end: Option<u64>,
+    ) -> PyResult<bool> {
+        let mode: ConsolidationMode = mode.parse().map_err(refuse)?;
+        let at = match (start, end) {
+            (None, None) => None,
+            (s, e) => Some((s.unwrap_or(0), e.unwrap_or(u64::MAX))),
+        };
+        py.detach(|| self.inner.consolidate(mode, at))
+            .map_err(error)
+    }
+
+    /// Removes what consolidations of `mode` superseded; how many removed.
+    #[pyo3(signature = (mode="fragments"))]
+    fn vacuum(&self, py: Python<'_>, mode: &str) -> PyResult<usize> {
+        let mode: ConsolidationMode = mode.parse().map_err(refuse)?;
+        py.detach(|| self.inner.vacuum(mode)).map_err(error)
+    }
+
+    /// Deletes the cells for which the condition holds.
+    #[pyo3(signature = (condition, timestamp=None))]
+    fn delete(&self, py: Python<'_>, condition: String, timestamp: Option<u64>) -> PyResult<()> {
+        py.detach(|| self.inner.delete_cells(condition, timestamp))
+            .map_err(error)
+    }
+
+    /// Sets metadata `key` to little-endian `value` bytes of `datatype`.
+    #[pyo3(signature = (key, datatype, value, timestamp=None))]
+    fn put_metadata(
+        &self,
+        py: Python<'_>,
+        key: &str,
+        datatype: &str,
+        value: Vec<u8>,
+        timestamp: Option<u64>,
+    ) -> PyResult<()> {
+        let dt = Datatype::ALL
+            .iter()
+            .copied()
+            .find(|d| d.name().eq_ignore_ascii_case(datatype))
+            .ok_or_else(|| refuse(format!("no datatype {datatype:?}")))?;
+        let v = MetadataValue::new(dt, value);
+        py.detach(|| self.inner.put_metadata(key, &v, timestamp))
+            .map_err(error)
+    }
+
+    /// Deletes metadata `key`.
+    #[pyo3(signature = (key, timestamp=None))]
+    fn delete_metadata(&self, py: Python<'_>, key: &str, timestamp: Option<u64>) -> PyResult<()> {
+        py.detach(|| self.inner.delete_metadata(key, timestamp))
+            .map_err(error)
+    }
+}
+
+fn as_f64(b: &PyBound) -> Option<f64> {
+    match b {
+        PyBound::Int(i) => Some(*i as f64),
+        PyBound::UInt(u) => Some(*u as f64),
+        PyBound::Float(f) => Some(*f),
+        PyBound::Str(_) => None,
+    }
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("TileDBCodecError", m.py().get_type::<TileDBCodecError>())?;
+    m.add_function(wrap_pyfunction!(open, m)?)?;
+    m.add_function(wrap_pyfunction!(create, m)?)?;
+    m.add_function(wrap_pyfunction!(schema_from_arrow, m)?)?;
+    m.add_class::<NativeArray>()?;
+    m.add_class::<Stream>()?;
+    Ok(())
+}

@@ -1,0 +1,687 @@
+"""Read and write TileDB arrays with no C++ library: a pure-Rust codec
+(tiledb-codec) with Arrow and numpy out.
+
+    >>> import tiledb_codec
+    >>> A = tiledb_codec.open("tests/fixtures/v22/dense_int_2d")
+    >>> A.schema                                   # dimensions, attributes, filters
+    >>> A.read(ranges={"rows": (1, 2)}, where="a > 5")   # a pyarrow.Table
+    >>> A.to_numpy(attrs=["a"])                    # a dict of numpy arrays
+
+Every error is a :class:`TileDBCodecError` with the library's message.
+Cells cross from Rust over the Arrow C stream interface
+(``__arrow_c_stream__``), so pyarrow, Polars and DuckDB take them without a
+copy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _native
+from ._native import TileDBCodecError
+
+__all__ = [
+    "TileDBCodecError",
+    "open",
+    "create",
+    "Array",
+    "Schema",
+    "Dim",
+    "Attr",
+    "Metadata",
+]
+
+# TileDB datatypes as numpy dtypes (little-endian, as the format stores them).
+_NUMPY = {
+    "INT8": "<i1",
+    "INT16": "<i2",
+    "INT32": "<i4",
+    "INT64": "<i8",
+    "UINT8": "<u1",
+    "UINT16": "<u2",
+    "UINT32": "<u4",
+    "UINT64": "<u8",
+    "FLOAT32": "<f4",
+    "FLOAT64": "<f8",
+    "BOOL": "?",
+}
+_DATETIME_UNITS = {
+    "DATETIME_YEAR": "Y",
+    "DATETIME_MONTH": "M",
+    "DATETIME_WEEK": "W",
+    "DATETIME_DAY": "D",
+    "DATETIME_HR": "h",
+    "DATETIME_MIN": "m",
+    "DATETIME_SEC": "s",
+    "DATETIME_MS": "ms",
+    "DATETIME_US": "us",
+    "DATETIME_NS": "ns",
+    "DATETIME_PS": "ps",
+    "DATETIME_FS": "fs",
+    "DATETIME_AS": "as",
+}
+_TEXT = {"STRING_ASCII", "STRING_UTF8", "CHAR"}
+# Environment variables that configure object stores (as the command line
+# reads them).
+_STORE_ENV = ("AWS_", "GOOGLE_", "AZURE_")
+
+
+def _key_bytes(key: Union[str, bytes, None]) -> Optional[bytes]:
+    if key is None:
+        return None
+    return key.encode() if isinstance(key, str) else bytes(key)
+
+
+def _time_range(timestamp: Any) -> Tuple[Optional[int], Optional[int]]:
+    """``None``, ``t`` (everything up to t) or ``(t1, t2)`` in ms."""
+    if timestamp is None:
+        return None, None
+    if isinstance(timestamp, (tuple, list)):
+        if len(timestamp) != 2:
+            raise TileDBCodecError(f"a timestamp range is (t1, t2), not {timestamp!r}")
+        return timestamp[0], timestamp[1]
+    return None, int(timestamp)
+
+
+def open(  # noqa: A001 (the name TileDB-Py users know)
+    uri: Union[str, "os.PathLike[str]"],
+    *,
+    timestamp: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
+    key: Union[str, bytes, None] = None,
+    config: Optional[Mapping[str, Any]] = None,
+) -> "Array":
+    """Opens the array at ``uri``: a local path, or a URL (``s3://``,
+    ``gs://``, ``az://``, ``http(s)://``, ``file://``) read through the
+    object store with the usual environment credentials (``AWS_*``,
+    ``GOOGLE_*``, ``AZURE_*``; ``AWS_ENDPOINT_URL`` and ``AWS_ALLOW_HTTP``
+    for S3-compatible servers), ``config`` adding or replacing keys of the
+    object_store crate (``aws_region``, ...).
+
+    ``timestamp``: ``t`` reads the array as written up to ``t``
+    (milliseconds since the epoch), ``(t1, t2)`` as written between them
+    (either may be ``None``). ``key``: the 32-byte AES-256-GCM key of an
+    encrypted array.
+    """
+    start, end = _time_range(timestamp)
+    uri = str(uri)
+    options: List[Tuple[str, str]] = []
+    if "://" in uri:
+        options = [(k.lower(), v) for k, v in os.environ.items() if k.startswith(_STORE_ENV)]
+        options += [(k.lower(), str(v)) for k, v in (config or {}).items()]
+    return Array(_native.open(uri, start, end, _key_bytes(key), options))
+
+
+def create(uri: Union[str, "os.PathLike[str]"], schema: "Schema", *, key: Union[str, bytes, None] = None) -> "Array":
+    """Creates an array at ``uri`` with ``schema`` and opens it."""
+    if not isinstance(schema, Schema):
+        raise TileDBCodecError(f"create takes a tiledb_codec.Schema, not {type(schema).__name__}")
+    return Array(_native.create(str(uri), json.dumps(schema.to_json()), _key_bytes(key)))
+
+
+class Dim:
+    """A dimension: name, datatype (``"INT64"``, ``"STRING_ASCII"``...),
+    domain ``(low, high)``, tile extent, filters (dicts such as
+    ``{"type": "ZSTD", "level": 3}``)."""
+
+    def __init__(self, name: str, datatype: str, domain: Optional[Tuple[Any, Any]] = None,
+                 tile: Any = None, filters: Optional[List[Dict[str, Any]]] = None,
+                 cell_val_num: Union[int, str, None] = None):
+        self.name = name
+        self.datatype = datatype.upper()
+        self.domain = tuple(domain) if domain is not None else None
+        self.tile = tile
+        self.filters = list(filters or [])
+        if cell_val_num is None:
+            cell_val_num = "var" if self.datatype == "STRING_ASCII" else 1
+        self.cell_val_num = cell_val_num
+
+    @classmethod
+    def _from_json(cls, d: Dict[str, Any]) -> "Dim":
+        return cls(d["name"], d["datatype"], d.get("domain"), d.get("tile_extent"),
+                   d.get("filters"), d.get("cell_val_num", 1))
+
+    def to_json(self) -> Dict[str, Any]:
+        """The dimension in the library's schema JSON."""
+        out: Dict[str, Any] = {"name": self.name, "datatype": self.datatype,
+                               "cell_val_num": self.cell_val_num, "filters": self.filters}
+        out["domain"] = list(self.domain) if self.domain is not None else None
+        out["tile_extent"] = self.tile
+        return out
+
+    def __repr__(self) -> str:
+        f = f", filters={self.filters}" if self.filters else ""
+        return f"Dim({self.name!r}, {self.datatype}, domain={self.domain}, tile={self.tile}{f})"
+
+
+class Attr:
+    """An attribute: name, datatype, ``var`` (var-sized cells),
+    ``cell_val_num`` (values per fixed-size cell), nullable, fill value,
+    filters, enumeration name."""
+
+    def __init__(self, name: str, datatype: str, *, var: bool = False, cell_val_num: int = 1,
+                 nullable: bool = False, fill: Any = None,
+                 filters: Optional[List[Dict[str, Any]]] = None, enumeration: Optional[str] = None):
+        self.name = name
+        self.datatype = datatype.upper()
+        self.cell_val_num: Union[int, str] = "var" if var else cell_val_num
+        self.nullable = nullable
+        self.fill = fill
+        self.filters = list(filters or [])
+        self.enumeration = enumeration
+
+    @property
+    def var(self) -> bool:
+        """Whether cells are var-sized."""
+        return self.cell_val_num == "var"
+
+    @classmethod
+    def _from_json(cls, d: Dict[str, Any]) -> "Attr":
+        a = cls(d["name"], d["datatype"], nullable=d.get("nullable", False), fill=d.get("fill_value"),
+                filters=d.get("filters"), enumeration=d.get("enumeration"))
+        a.cell_val_num = d.get("cell_val_num", 1)
+        return a
+
+    def to_json(self) -> Dict[str, Any]:
+        """The attribute in the library's schema JSON."""
+        out: Dict[str, Any] = {"name": self.name, "datatype": self.datatype,
+                               "cell_val_num": self.cell_val_num, "nullable": self.nullable,
+                               "filters": self.filters}
+        if self.fill is not None:
+            out["fill_value"] = self.fill
+        if self.enumeration is not None:
+            out["enumeration"] = self.enumeration
+        return out
+
+    def __repr__(self) -> str:
+        extra = ""
+        if self.cell_val_num != 1:
+            extra += f", cell_val_num={self.cell_val_num}"
+        if self.nullable:
+            extra += ", nullable"
+        if self.enumeration:
+            extra += f", enumeration={self.enumeration!r}"
+        if self.filters:
+            extra += f", filters={self.filters}"
+        return f"Attr({self.name!r}, {self.datatype}{extra})"
+
+
+class Schema:
+    """An array schema: dimensions, attributes, orders, filters,
+    enumerations (with their values), the current domain.
+
+    Build one to create an array::
+
+        Schema(dims=[Dim("x", "INT64", (1, 100), 10)], attrs=[Attr("a", "FLOAT64")])
+    """
+
+    def __init__(self, dims: Sequence[Dim] = (), attrs: Sequence[Attr] = (), *, sparse: bool = False,
+                 cell_order: str = "row-major", tile_order: str = "row-major", capacity: int = 10000,
+                 allows_duplicates: bool = False, enumerations: Sequence[Dict[str, Any]] = (),
+                 _json: Optional[Dict[str, Any]] = None):
+        if _json is not None:
+            self._json = _json
+        else:
+            self._json = {
+                "array_type": "sparse" if sparse else "dense",
+                "cell_order": cell_order,
+                "tile_order": tile_order,
+                "capacity": capacity,
+                "allows_duplicates": allows_duplicates,
+                "dimensions": [d.to_json() for d in dims],
+                "attributes": [a.to_json() for a in attrs],
+                "enumerations": list(enumerations),
+            }
+
+    @classmethod
+    def from_arrow(cls, schema: Any, dims: Mapping[str, Tuple[Any, Any]], *, sparse: bool = True) -> "Schema":
+        """A schema for a ``pyarrow.Schema`` (anything with
+        ``__arrow_c_schema__``): ``dims`` maps the fields that become the
+        dimensions, in order, to ``(domain, tile_extent)`` (``(None, None)``
+        for string dimensions); the other fields become attributes (nullable
+        as the fields are, dictionaries as enumerations)."""
+        j = json.loads(_native.schema_from_arrow(schema, list(dims)))
+        for d in j["dimensions"]:
+            domain, tile = dims[d["name"]]
+            d["domain"] = list(domain) if domain is not None else None
+            d["tile_extent"] = tile
+        if not sparse:
+            j["array_type"] = "dense"
+        return cls(_json=j)
+
+    def to_json(self) -> Dict[str, Any]:
+        """The schema as the library's JSON (``inspect --json``'s ``schema``)."""
+        return self._json
+
+    @property
+    def sparse(self) -> bool:
+        """Whether the array is sparse."""
+        return self._json["array_type"] == "sparse"
+
+    @property
+    def dims(self) -> List[Dim]:
+        """The dimensions, in order."""
+        return [Dim._from_json(d) for d in self._json["dimensions"]]
+
+    @property
+    def attrs(self) -> List[Attr]:
+        """The attributes, in order."""
+        return [Attr._from_json(a) for a in self._json["attributes"]]
+
+    @property
+    def enumerations(self) -> Dict[str, Dict[str, Any]]:
+        """The enumerations by name (datatype, ordered, values)."""
+        return {e["name"]: e for e in self._json.get("enumerations", [])}
+
+    @property
+    def current_domain(self) -> Any:
+        """The current domain, where set (``None`` otherwise)."""
+        return self._json.get("current_domain")
+
+    @property
+    def cell_order(self) -> str:
+        """The order of cells in a tile (``row-major``, ``col-major``, ``hilbert``)."""
+        return self._json.get("cell_order", "row-major")
+
+    @property
+    def tile_order(self) -> str:
+        """The order of tiles (``row-major``, ``col-major``)."""
+        return self._json.get("tile_order", "row-major")
+
+    @property
+    def capacity(self) -> int:
+        """Cells per data tile of a sparse array."""
+        return self._json.get("capacity", 10000)
+
+    @property
+    def allows_duplicates(self) -> bool:
+        """Whether a sparse array keeps every cell of one coordinate."""
+        return bool(self._json.get("allows_duplicates", False))
+
+    @property
+    def version(self) -> Optional[int]:
+        """The format version it was written in."""
+        return self._json.get("version")
+
+    def dim(self, name: str) -> Dim:
+        """The dimension called ``name``."""
+        for d in self.dims:
+            if d.name == name:
+                return d
+        raise TileDBCodecError(f"no dimension {name!r}")
+
+    def attr(self, name: str) -> Attr:
+        """The attribute called ``name``."""
+        for a in self.attrs:
+            if a.name == name:
+                return a
+        raise TileDBCodecError(f"no attribute {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Schema) and self._json == other._json
+
+    def __repr__(self) -> str:
+        j = self._json
+        lines = [f"Schema({j['array_type']}, cell_order={self.cell_order}, tile_order={self.tile_order}"
+                 + (f", capacity={self.capacity}" if self.sparse else "")
+                 + (", allows_duplicates" if self.allows_duplicates else "")
+                 + (f", version={self.version}" if self.version is not None else "")]
+        lines.append("  dims:")
+        lines += [f"    {d!r}" for d in self.dims]
+        lines.append("  attrs:")
+        lines += [f"    {a!r}" for a in self.attrs]
+        for e in j.get("enumerations", []):
+            values = e.get("values")
+            lines.append(f"  enumeration {e['name']!r} {e['datatype']}"
+                         + (" ordered" if e.get("ordered") else "") + f": {values}")
+        for k in ("coords_filters", "offsets_filters", "validity_filters"):
+            if j.get(k):
+                lines.append(f"  {k}: {j[k]}")
+        if j.get("current_domain") is not None:
+            lines.append(f"  current_domain: {j['current_domain']}")
+        return "\n".join(lines) + "\n)"
+
+
+def _meta_value(datatype: str, raw: bytes) -> Any:
+    if datatype in _TEXT:
+        return raw.decode("utf-8", errors="surrogateescape")
+    if datatype in _NUMPY:
+        v = np.frombuffer(raw, dtype=_NUMPY[datatype])
+    elif datatype in _DATETIME_UNITS:
+        v = np.frombuffer(raw, dtype="<i8")
+    else:
+        return bytes(raw)
+    items = tuple(x.item() for x in v)
+    return items[0] if len(items) == 1 else items
+
+
+def _meta_bytes(value: Any) -> Tuple[str, bytes]:
+    if isinstance(value, str):
+        return "STRING_UTF8", value.encode()
+    if isinstance(value, (bytes, bytearray)):
+        return "BLOB", bytes(value)
+    arr = np.asarray(value)
+    if arr.ndim > 1:
+        raise TileDBCodecError("a metadata value is a scalar or a 1-D list")
+    if arr.dtype == np.bool_:
+        return "BOOL", arr.astype("?").tobytes()
+    if arr.dtype.kind == "i":
+        name = {1: "INT8", 2: "INT16", 4: "INT32", 8: "INT64"}[arr.dtype.itemsize]
+        if isinstance(value, (int, list, tuple)):
+            name, arr = "INT64", arr.astype("<i8")
+    elif arr.dtype.kind == "u":
+        name = {1: "UINT8", 2: "UINT16", 4: "UINT32", 8: "UINT64"}[arr.dtype.itemsize]
+    elif arr.dtype.kind == "f":
+        name = {4: "FLOAT32", 8: "FLOAT64"}.get(arr.dtype.itemsize, "FLOAT64")
+        if name == "FLOAT64":
+            arr = arr.astype("<f8")
+    else:
+        raise TileDBCodecError(f"a metadata value of type {type(value).__name__} cannot be stored")
+    return name, arr.astype(_NUMPY[name]).tobytes()
+
+
+class Metadata(Mapping):
+    """An array's metadata, as a mapping (read when the array was opened).
+    ``A.meta["k"] = v`` and ``del A.meta["k"]`` write it; reopen to read the
+    change."""
+
+    def __init__(self, array: "Array"):
+        self._array = array
+        self._values = {k: _meta_value(dt, raw) for k, dt, raw in array._native.metadata()}
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        datatype, raw = _meta_bytes(value)
+        self._array._native.put_metadata(key, datatype, raw)
+        self._values[key] = _meta_value(datatype, raw)
+
+    def __delitem__(self, key: str) -> None:
+        self._array._native.delete_metadata(key)
+        self._values.pop(key, None)
+
+    def __repr__(self) -> str:
+        return f"Metadata({self._values!r})"
+
+
+def _bound(v: Any, datatype: str) -> Any:
+    """A range bound as the library takes it (datetimes as integers in the
+    dimension's unit, strings as str)."""
+    if isinstance(v, np.datetime64):
+        unit = _DATETIME_UNITS.get(datatype)
+        if unit is None:
+            raise TileDBCodecError(f"a datetime bound on a {datatype} dimension")
+        return int(v.astype(f"datetime64[{unit}]").astype("int64"))
+    if isinstance(v, bytes):
+        return v.decode()
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+class Array:
+    """An opened array (made by :func:`open`). Reads go to Arrow
+    (:meth:`read`, :meth:`batches`) and numpy (:meth:`to_numpy`)."""
+
+    def __init__(self, native: Any):
+        self._native = native
+        self._schema: Optional[Schema] = None
+
+    @property
+    def uri(self) -> str:
+        """Where the array is."""
+        return str(self._native.path())
+
+    @property
+    def schema(self) -> Schema:
+        """The array's schema (the newest one, which reads use)."""
+        if self._schema is None:
+            self._schema = Schema(_json=json.loads(self._native.schema_json()))
+        return self._schema
+
+    @property
+    def fragments(self) -> List[Dict[str, Any]]:
+        """The committed fragments, oldest first: dicts of ``name``,
+        ``timestamps``, ``format_version``, ``dense``, ``cell_count``,
+        ``non_empty_domain``."""
+        return self._native.fragments()
+
+    @property
+    def meta(self) -> Metadata:
+        """The array metadata (a mapping)."""
+        return Metadata(self)
+
+    def enum(self, name: str) -> List[Any]:
+        """The values of enumeration ``name``."""
+        e = self.schema.enumerations.get(name)
+        if e is None:
+            raise TileDBCodecError(f"no enumeration {name!r} (there are: {', '.join(self.schema.enumerations)})")
+        return list(e.get("values") or [])
+
+    def nonempty_domain(self) -> Optional[Tuple[Tuple[Any, Any], ...]]:
+        """The union of the fragments' non-empty domains, one ``(low,
+        high)`` per dimension (``None`` when nothing is written). String
+        bounds are ``bytes`` and datetime bounds ``numpy.datetime64``, as
+        TileDB-Py gives them."""
+        out: Optional[List[List[Any]]] = None
+        for f in self.fragments:
+            ned = f["non_empty_domain"]
+            if ned is None:
+                continue
+            if out is None:
+                out = [list(r) for r in ned]
+            else:
+                for have, (lo, hi) in zip(out, ned):
+                    have[0] = min(have[0], lo)
+                    have[1] = max(have[1], hi)
+        if out is None:
+            return None
+        res = []
+        for d, (lo, hi) in zip(self.schema.dims, out):
+            if d.datatype in _DATETIME_UNITS:
+                unit = _DATETIME_UNITS[d.datatype]
+                lo, hi = np.datetime64(lo, unit), np.datetime64(hi, unit)
+            res.append((lo, hi))
+        return tuple(res)
+
+    def _stream(self, ranges: Any = None, where: Optional[str] = None, attrs: Optional[Sequence[str]] = None,
+                order: Optional[str] = None, batch_size: Optional[int] = None,
+                memory_budget: Optional[int] = None, coords: bool = True) -> Any:
+        return self._native.stream(list(attrs) if attrs is not None else None, self._triples(ranges), where,
+                                   order, batch_size, memory_budget, coords)
+
+    def _triples(self, ranges: Any) -> List[Tuple[str, Any, Any]]:
+        """``ranges`` as (dimension, low, high) triples the library takes."""
+        triples: List[Tuple[str, Any, Any]] = []
+        if ranges:
+            types = {d.name: d.datatype for d in self.schema.dims}
+            items = ranges.items() if isinstance(ranges, Mapping) else ranges
+            for dim, rs in items:
+                if dim not in types:
+                    raise TileDBCodecError(f"no dimension {dim!r} (the dimensions are: {', '.join(types)})")
+                if isinstance(rs, slice):
+                    rs = [(rs.start, rs.stop)]
+                elif isinstance(rs, tuple) and len(rs) == 2 and not isinstance(rs[0], (tuple, list, slice)):
+                    rs = [rs]
+                elif not isinstance(rs, (list, tuple)):
+                    rs = [(rs, rs)]
+                for r in rs:
+                    if isinstance(r, slice):
+                        r = (r.start, r.stop)
+                    elif not isinstance(r, (tuple, list)):
+                        r = (r, r)
+                    if len(r) != 2:
+                        raise TileDBCodecError(f"a range on {dim!r} is (low, high), not {r!r}")
+                    triples.append((dim, _bound(r[0], types[dim]), _bound(r[1], types[dim])))
+        return triples
+
+    def batches(self, ranges: Any = None, *, where: Optional[str] = None, attrs: Optional[Sequence[str]] = None,
+                order: Optional[str] = None, batch_size: Optional[int] = None,
+                memory_budget: Optional[int] = None, coords: bool = True) -> "pyarrow.RecordBatchReader":
+        """The cells as a ``pyarrow.RecordBatchReader``, streamed in batches
+        of at most ``batch_size`` cells within ``memory_budget`` bytes.
+
+        ``ranges``: ``{dim: (low, high)}`` (inclusive) or ``{dim: [(l1, h1),
+        (l2, h2)]}`` (their union); ``where``: a condition in TileDB-Py's
+        syntax (``"a > 5 and s == 'x'"``); ``attrs``: the attributes to read
+        (default all); ``order``: ``"row-major"``, ``"col-major"``,
+        ``"global"``, ``"unordered"``; ``coords``: whether the dimensions
+        come too. Errors met while streaming come as pyarrow errors carrying
+        the library's message."""
+        import pyarrow as pa
+
+        return pa.RecordBatchReader.from_stream(
+            self._stream(ranges, where, attrs, order, batch_size, memory_budget, coords))
+
+    def read(self, ranges: Any = None, *, where: Optional[str] = None, attrs: Optional[Sequence[str]] = None,
+             order: Optional[str] = None, coords: bool = True) -> "pyarrow.Table":
+        """The cells as a ``pyarrow.Table`` (arguments as :meth:`batches`):
+        dimensions then attributes; nullable attributes with nulls,
+        enumerated ones as dictionaries, datetimes as timestamps."""
+        import pyarrow as pa
+
+        reader = self.batches(ranges, where=where, attrs=attrs, order=order, coords=coords)
+        try:
+            return reader.read_all()
+        except pa.ArrowException as e:
+            raise TileDBCodecError(str(e)) from e
+
+    def to_numpy(self, ranges: Any = None, *, where: Optional[str] = None,
+                 attrs: Optional[Sequence[str]] = None, order: Optional[str] = None,
+                 coords: bool = False) -> Dict[str, np.ndarray]:
+        """The cells as a dict of numpy arrays, as TileDB-Py gives them:
+        dense reads shaped as the subarray (when one range per dimension is
+        read and no condition), nullable attributes as masked arrays,
+        var-sized cells as object arrays (strings as ``str``, others as
+        arrays). ``coords``: the dimensions too."""
+        table = self.read(ranges, where=where, attrs=attrs, order=order, coords=coords)
+        dims = [d.name for d in self.schema.dims]
+        shape = self._dense_shape(ranges) if where is None else None
+        if shape is not None and int(np.prod(shape)) != table.num_rows:
+            shape = None
+        np_order = "F" if order in ("col-major", "F") else "C"
+        out: Dict[str, np.ndarray] = {}
+        for name in table.column_names:
+            if name in dims and not coords:
+                continue
+            arr = _column_numpy(table.column(name))
+            if shape is not None and arr.ndim >= 1:
+                arr = arr.reshape(shape + arr.shape[1:], order=np_order)
+            out[name] = arr
+        return out
+
+    def to_pandas(self, ranges: Any = None, *, where: Optional[str] = None,
+                  attrs: Optional[Sequence[str]] = None, order: Optional[str] = None,
+                  coords: bool = True) -> "pandas.DataFrame":
+        """The cells as a ``pandas.DataFrame`` (pandas must be installed;
+        arguments as :meth:`read`): enumerated attributes as categoricals."""
+        return self.read(ranges, where=where, attrs=attrs, order=order, coords=coords).to_pandas()
+
+    def _dense_shape(self, ranges: Any) -> Optional[Tuple[int, ...]]:
+        """The shape of a dense read of ``ranges``: per dimension the cells
+        of its ranges, or of the non-empty domain where none is given (as
+        the library reads it); ``None`` for a sparse array."""
+        if self.schema.sparse:
+            return None
+        given: Dict[str, List[Tuple[Any, Any]]] = {}
+        for dim, lo, hi in self._triples(ranges):
+            given.setdefault(dim, []).append((lo, hi))
+        ned = self.nonempty_domain()
+        shape = []
+        for i, d in enumerate(self.schema.dims):
+            rs = given.get(d.name) or ([ned[i]] if ned is not None else None)
+            if rs is None:
+                return None
+            try:
+                shape.append(sum(int(hi) - int(lo) + 1 for lo, hi in rs))
+            except (TypeError, ValueError):
+                return None
+        return tuple(shape)
+
+    def write(self, data: Any, *, timestamp: Optional[int] = None) -> None:
+        """Writes ``data`` as one fragment: a pyarrow Table or RecordBatch
+        (anything with ``__arrow_c_stream__``), a pandas DataFrame, or a
+        dict of numpy arrays / lists, each with a column for every dimension
+        (a dense array takes the cells of a whole rectangle, each once)."""
+        import pyarrow as pa
+
+        if type(data).__name__ == "DataFrame" and hasattr(data, "to_records"):
+            data = pa.Table.from_pandas(data, preserve_index=False)
+        if isinstance(data, Mapping):
+            data = pa.table({k: (v if isinstance(v, (pa.Array, pa.ChunkedArray)) else _arrow_column(v))
+                             for k, v in data.items()})
+        elif isinstance(data, pa.RecordBatch):
+            data = pa.Table.from_batches([data])
+        if not hasattr(data, "__arrow_c_stream__"):
+            raise TileDBCodecError(f"cannot write a {type(data).__name__} (a pyarrow Table or a dict of arrays)")
+        self._native.write(data, timestamp)
+
+    def delete(self, where: str, *, timestamp: Optional[int] = None) -> None:
+        """Deletes the cells for which ``where`` holds (sparse arrays)."""
+        self._native.delete(where, timestamp)
+
+    def consolidate(self, mode: str = "fragments", *, timestamp: Optional[Tuple[int, int]] = None) -> bool:
+        """Consolidates ``mode`` (``fragments``, ``fragment_meta``,
+        ``commits``, ``array_meta``); whether anything was written."""
+        start, end = _time_range(timestamp) if timestamp is not None else (None, None)
+        return self._native.consolidate(mode, start, end)
+
+    def vacuum(self, mode: str = "fragments") -> int:
+        """Removes what consolidations of ``mode`` superseded; how many
+        files and folders went."""
+        return self._native.vacuum(mode)
+
+    def __repr__(self) -> str:
+        return f"tiledb_codec.Array({self.uri!r})"
+
+
+def _arrow_column(v: Any) -> Any:
+    import pyarrow as pa
+
+    if isinstance(v, np.ma.MaskedArray):
+        return pa.array(v.data, mask=np.ma.getmaskarray(v))
+    if isinstance(v, np.ndarray) and v.dtype == object:
+        return pa.array(list(v))
+    return pa.array(v)
+
+
+def _column_numpy(col: Any) -> np.ndarray:
+    """One Arrow column as TileDB-Py gives it in numpy."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    t = col.type
+    if pa.types.is_dictionary(t):
+        col = pa.chunked_array([c.indices for c in col.chunks], type=t.index_type) if col.num_chunks else pa.chunked_array([], type=t.index_type)
+        t = col.type
+    if (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t)
+            or pa.types.is_large_binary(t) or pa.types.is_list(t) or pa.types.is_large_list(t)):
+        values = col.to_pylist()
+        if pa.types.is_list(t) or pa.types.is_large_list(t):
+            vt = t.value_type.to_pandas_dtype()
+            values = [None if x is None else np.array(x, dtype=vt) for x in values]
+        arr = np.empty(len(values), dtype=object)
+        arr[:] = values
+        if col.null_count:
+            return np.ma.masked_array(arr, mask=col.is_null().to_numpy(zero_copy_only=False))
+        return arr
+    if pa.types.is_fixed_size_list(t):
+        n = t.list_size
+        flat = pa.concat_arrays([c.flatten() for c in col.chunks]) if col.num_chunks else pa.array([], t.value_type)
+        return flat.to_numpy(zero_copy_only=False).reshape(-1, n)
+    if col.null_count:
+        mask = col.is_null().to_numpy(zero_copy_only=False)
+        filled = pc.fill_null(col, pa.scalar(0, type=t) if not pa.types.is_timestamp(t) else pa.scalar(0, type=t))
+        return np.ma.masked_array(filled.to_numpy(), mask=mask)
+    return col.to_numpy()
