@@ -17,8 +17,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyCapsule, PyDict};
 use pyo3::IntoPyObjectExt;
 use tiledb_codec::arrow::RecordBatches;
-use tiledb_codec::{DomainRange, MetadataValue};
 use tiledb_codec::{Array, ConsolidationMode, Datatype, Order, ReadOptions};
+use tiledb_codec::{DomainRange, MetadataValue};
 
 create_exception!(
     tiledb_codec,
