@@ -21,54 +21,17 @@ use crate::format::{decode_all, Datatype, DeltaPart, Filter, FilterOptions};
 const NAME: &str = "DELTA";
 
 /// The integer type the engine's delta compressors use for a datatype
-/// (`Delta::compress`, `DoubleDelta::compress`): (bytes, signed). Strings,
-/// ANY, BLOB and the geometries are bytes (UTF-16/32 and UCS-2/4 too);
-/// dates and times are i64; floats are refused.
+/// (`Delta::compress`, `DoubleDelta::compress`): (bytes, signed). Text,
+/// ANY, BLOB, the geometries and BOOL are bytes (UTF-16/32 and UCS-2/4
+/// too), unsigned but for CHAR (a C `char`, signed); integers, dates and
+/// times are their native type; floats are refused.
 pub fn integer_type(name: &'static str, dt: Datatype) -> Result<(usize, bool), FilterError> {
-    use Datatype as D;
-    Ok(match dt {
-        D::Int8 | D::Char => (1, true),
-        D::Uint8
-        | D::Bool
-        | D::Blob
-        | D::GeomWkb
-        | D::GeomWkt
-        | D::Any
-        | D::StringAscii
-        | D::StringUtf8
-        | D::StringUtf16
-        | D::StringUtf32
-        | D::StringUcs2
-        | D::StringUcs4 => (1, false),
-        D::Int16 => (2, true),
-        D::Uint16 => (2, false),
-        D::Int32 => (4, true),
-        D::Uint32 => (4, false),
-        D::Uint64 => (8, false),
-        D::Int64
-        | D::DatetimeYear
-        | D::DatetimeMonth
-        | D::DatetimeWeek
-        | D::DatetimeDay
-        | D::DatetimeHr
-        | D::DatetimeMin
-        | D::DatetimeSec
-        | D::DatetimeMs
-        | D::DatetimeUs
-        | D::DatetimeNs
-        | D::DatetimePs
-        | D::DatetimeFs
-        | D::DatetimeAs
-        | D::TimeHr
-        | D::TimeMin
-        | D::TimeSec
-        | D::TimeMs
-        | D::TimeUs
-        | D::TimeNs
-        | D::TimePs
-        | D::TimeFs
-        | D::TimeAs => (8, true),
-        D::Float32 | D::Float64 | D::Unknown(_) => {
+    use crate::format::DatatypeClass as C;
+    Ok(match dt.class() {
+        C::String if dt == Datatype::Char => (1, true),
+        C::String | C::Bytes | C::Any | C::Bool => (1, false),
+        C::Signed | C::Unsigned | C::Datetime | C::Time => (dt.size() as usize, dt.native_signed()),
+        C::Float | C::Unknown => {
             return Err(FilterError::new(
                 name,
                 format!("{} data cannot be delta-encoded", dt.name()),
