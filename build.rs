@@ -33,6 +33,8 @@ use serde::Deserialize;
 mod codes;
 #[path = "build/datatypes.rs"]
 mod datatypes;
+#[path = "build/names.rs"]
+mod names;
 #[path = "build/records.rs"]
 mod records;
 #[path = "build/versions.rs"]
@@ -77,6 +79,11 @@ struct Document {
     feature: Vec<versions::Feature>,
     #[serde(default)]
     name: Vec<versions::Name>,
+    /// The timestamped-name grammar: build/names.rs.
+    #[serde(default)]
+    layout: Vec<names::Layout>,
+    #[serde(default)]
+    data_file: Vec<names::DataFileNaming>,
 }
 
 #[derive(Deserialize)]
@@ -1006,6 +1013,8 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
     all_tables.push_str("];\n");
     out.push_str(&all_tables);
     out.push_str(&versions::generate(&docs)?);
+    out.push_str(&names::generate(&docs)?);
+    out.push_str(&names::generate_data_files(&docs)?);
     Ok(out)
 }
 

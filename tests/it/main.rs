@@ -54,6 +54,7 @@ mod spec_records;
 mod spec_tables;
 mod sql;
 mod sweep;
+mod timestamped_names;
 mod webp;
 mod write_array_metadata;
 mod write_crash;
