@@ -17,14 +17,16 @@ pub fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
-/// `__<t1>_<t2>_<label>[_<version>]` (format_spec/timestamped_name.md): the
-/// layout of format version `version` (written from version 5 on), or the
-/// unversioned one of schema and metadata names.
+/// `__<t1>_<t2>_<label>[_<version>]` (format_spec/timestamped_name.md): with
+/// a version (a format version, or a group details version), the layout
+/// that states it; without, the unversioned one of schema and metadata names.
 pub fn timestamped_name(t1: u64, t2: u64, version: Option<u32>) -> String {
-    use crate::format::timestamped_name::{format, format_for};
-    use crate::format::version::UNVERSIONED_NAME_VERSION;
-    let version = version.unwrap_or(UNVERSIONED_NAME_VERSION);
-    format(format_for(version), t1, t2, &random_label(), version)
+    use crate::format::timestamped_name::format;
+    use crate::format::TimestampedNameFormat as F;
+    match version {
+        Some(v) => format(F::T1T2UuidV, t1, t2, &random_label(), v),
+        None => format(F::T1T2Uuid, t1, t2, &random_label(), 0),
+    }
 }
 
 /// Creates `path` (which must not exist), writes `bytes` and syncs it.
