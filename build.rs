@@ -1021,7 +1021,8 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
 fn run() -> Res<()> {
     let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("spec");
     println!("cargo:rerun-if-changed=spec");
-    let out = generate(&dir)?;
+    // Everything formatted by prettyplease, readable in OUT_DIR.
+    let out = records::pretty(&generate(&dir)?);
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("tiledb_spec.rs");
     std::fs::write(&dest, out).map_err(|e| SpecError {
         file: dest.display().to_string(),

@@ -368,18 +368,9 @@ impl<'a> Records<'a> {
         Ok(())
     }
 
-    /// Everything this module generates for table `t`, formatted by
-    /// prettyplease (the binrw structs are written indented by hand:
-    /// prettyplease would space out the tokens of their attributes).
+    /// Everything this module generates for table `t` (build.rs formats
+    /// the whole file with prettyplease).
     pub(crate) fn gen(&self, out: &mut String, file: &str, t: &Table) -> Res<()> {
-        let mut code = String::new();
-        self.gen_unformatted(&mut code, file, t)?;
-        out.push_str(&pretty(&code));
-        out.push('\n');
-        Ok(())
-    }
-
-    fn gen_unformatted(&self, out: &mut String, file: &str, t: &Table) -> Res<()> {
         let mut cx = Ctx {
             file,
             place: format!("table {}", t.name),
@@ -608,13 +599,149 @@ impl<'a> Records<'a> {
 }
 
 /// `code` formatted by prettyplease, or as it is when it does not parse
-/// (the compiler then says where).
+/// (the compiler then says where). Attributes with arguments and
+/// `macro_rules!` items are kept as written: prettyplease re-spaces the
+/// tokens of the first (`==` would print as `= =`, which binrw's `if(..)`
+/// cannot read) and flows the body of the second onto long lines, so each
+/// is swapped for a placeholder while formatting and put back after.
 #[cfg(not(test))]
 pub(crate) fn pretty(code: &str) -> String {
-    match syn::parse_file(code) {
-        Ok(file) => prettyplease::unparse(&file),
-        Err(_) => code.to_string(),
+    let (masked, attrs) = mask_attributes(code);
+    let Ok(file) = syn::parse_file(&masked) else {
+        return code.to_string();
+    };
+    let formatted = prettyplease::unparse(&file);
+    let mut out = String::with_capacity(code.len() + code.len() / 4);
+    let mut rest = formatted.as_str();
+    let mut used = 0;
+    loop {
+        let next = [PLACEHOLDER, ITEM_PLACEHOLDER]
+            .iter()
+            .filter_map(|p| rest.find(p).map(|at| (at, *p)))
+            .min();
+        let Some((at, marker)) = next else { break };
+        out.push_str(&rest[..at]);
+        let after = &rest[at + marker.len()..];
+        let close = if marker == PLACEHOLDER {
+            "__]"
+        } else {
+            "__: () = ();"
+        };
+        let Some(end) = after.find(close) else {
+            return code.to_string();
+        };
+        let Some(attr) = after[..end]
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| attrs.get(i))
+        else {
+            return code.to_string();
+        };
+        out.push_str(attr);
+        used += 1;
+        rest = &after[end + close.len()..];
     }
+    out.push_str(rest);
+    // A placeholder prettyplease printed some other way: keep the code as is.
+    if used != attrs.len() {
+        return code.to_string();
+    }
+    out
+}
+
+#[cfg(not(test))]
+const PLACEHOLDER: &str = "#[__spec_attr_";
+#[cfg(not(test))]
+const ITEM_PLACEHOLDER: &str = "const __spec_item_";
+
+/// `code` with every attribute that has arguments (`#[br(..)]`, not
+/// `#[doc = ..]` or a comment) replaced by `#[__spec_attr_<i>__]`, and the
+/// attributes in order.
+#[cfg(not(test))]
+fn mask_attributes(code: &str) -> (String, Vec<String>) {
+    let b = code.as_bytes();
+    let mut out = String::with_capacity(code.len());
+    let mut attrs = Vec::new();
+    let (mut i, mut copied) = (0, 0);
+    // The end of a string literal opening at `i` (one past its `"`).
+    let string_end = |mut i: usize| {
+        i += 1;
+        while i < b.len() && b[i] != b'"' {
+            i += if b[i] == b'\\' { 2 } else { 1 };
+        }
+        (i + 1).min(b.len())
+    };
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = code[i..].find('\n').map_or(b.len(), |n| i + n);
+            }
+            b'"' => i = string_end(i),
+            // A char literal (`'_'`, `'\\n'`); a lifetime is left alone.
+            b'\'' if b.get(i + 2) == Some(&b'\'') => i += 3,
+            b'\'' if b.get(i + 1) == Some(&b'\\') => {
+                i = code[i + 2..].find('\'').map_or(b.len(), |n| i + 3 + n);
+            }
+            b'm' if code[i..].starts_with("macro_rules!") && (i == 0 || b[i - 1] == b'\n') => {
+                let start = i;
+                let mut depth = 0usize;
+                while i < b.len() {
+                    match b[i] {
+                        b'"' => {
+                            i = string_end(i);
+                            continue;
+                        }
+                        b'{' => depth += 1,
+                        b'}' => {
+                            depth = depth.saturating_sub(1);
+                            if depth == 0 {
+                                i += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                out.push_str(&code[copied..start]);
+                out.push_str(&format!("{ITEM_PLACEHOLDER}{}__: () = ();", attrs.len()));
+                attrs.push(code[start..i].to_string());
+                copied = i;
+            }
+            b'#' if b.get(i + 1) == Some(&b'[') => {
+                let start = i;
+                let mut depth = 0usize;
+                while i < b.len() {
+                    match b[i] {
+                        b'"' => {
+                            i = string_end(i);
+                            continue;
+                        }
+                        b'[' | b'(' => depth += 1,
+                        b']' | b')' => {
+                            depth = depth.saturating_sub(1);
+                            if depth == 0 {
+                                i += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                let attr = &code[start..i];
+                if attr.contains('(') && !attr.starts_with("#[doc") {
+                    out.push_str(&code[copied..start]);
+                    out.push_str(&format!("{PLACEHOLDER}{}__]", attrs.len()));
+                    attrs.push(attr.to_string());
+                    copied = i;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&code[copied..]);
+    (out, attrs)
 }
 
 /// The test that includes build.rs (tests/it/spec_errors.rs) has no
