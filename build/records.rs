@@ -581,6 +581,9 @@ impl<'a> Records<'a> {
         )
         .unwrap();
         out.push_str(&accessors);
+        if !whole {
+            borrowed_bytes(out, t, prefix)?;
+        }
         if whole {
             writeln!(
                 out,
@@ -749,4 +752,48 @@ fn mask_attributes(code: &str) -> (String, Vec<String>) {
 #[cfg(test)]
 pub(crate) fn pretty(code: &str) -> String {
     code.to_string()
+}
+
+/// When the field after the view's prefix is `bytes` whose `len` names only
+/// imports and prefix fields: `XRef::<field>(bytes, imports..)`, the field
+/// borrowed in place (the owned struct copies it into a `Vec`).
+fn borrowed_bytes(out: &mut String, t: &Table, prefix: &[(&Field, u64)]) -> Result<(), String> {
+    let f = &t.fields[prefix.len()];
+    let Some(len) = &f.len else { return Ok(()) };
+    if !matches!(kind(&f.ty), Some(Kind::Bytes { .. })) || conditional(f) {
+        return Ok(());
+    }
+    let cx = Ctx {
+        file: "",
+        place: String::new(),
+    };
+    let imports = super::import_names(&cx, &t.imports).map_err(|e| e.msg)?;
+    let mut params = Vec::new();
+    let mut binds = String::new();
+    let mut ids = idents(len);
+    ids.sort();
+    ids.dedup();
+    for id in ids {
+        if let Some((name, ty)) = imports.iter().find(|(n, _)| *n == id) {
+            params.push(format!("{name}: {ty}"));
+        } else if let Some((p, _)) = prefix.iter().find(|(p, _)| p.name == id) {
+            // A code field would be its enum in the struct: not handled.
+            if p.code.is_some() || !matches!(kind(&p.ty), Some(Kind::Prim(..))) {
+                return Ok(());
+            }
+            writeln!(binds, "let {id} = self.{id}();").unwrap();
+        } else if !super::HELPERS.contains(&id.as_str()) {
+            return Ok(());
+        }
+    }
+    writeln!(
+        out,
+        "/// Field `{}` (spec \"{}\") borrowed in place: its bytes right after the\n/// view in `bytes` (what the view was read from); `None` when `bytes` is\n/// shorter or the length does not fit.\n#[allow(clippy::unnecessary_cast)]\npub fn {}<'a>(&self, bytes: &'a [u8]{}) -> Option<&'a [u8]> {{\n{binds}let len = usize::try_from(({len}) as u64).ok()?;\nbytes.get(Self::SIZE..)?.get(..len)\n}}",
+        f.name,
+        f.spec.replace('"', "'"),
+        f.name,
+        params.iter().map(|p| format!(", {p}")).collect::<String>(),
+    )
+    .unwrap();
+    Ok(())
 }

@@ -16,7 +16,7 @@ use std::path::Path;
 
 use super::rle::{frame_forward, frame_reverse};
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use crate::format::{decode_all, Datatype, DeltaPart, Filter, FilterOptions};
+use crate::format::{decode_all, Datatype, DeltaPart, DeltaPartRef, Filter, FilterOptions};
 
 const NAME: &str = "DELTA";
 
@@ -158,21 +158,30 @@ pub fn decode(src: &[u8], w: usize, original: usize) -> Result<Vec<u8>, FilterEr
     if src.is_empty() && original == 0 {
         return Ok(Vec::new());
     }
-    let part = decode_all::<DeltaPart>(src, Path::new(""), 0, (w as u64,))
-        .map_err(|e| FilterError::new(NAME, format!("part: {e}")))?;
-    if part.values.len() != original {
+    // Read in place: the values are borrowed, not copied into a
+    // `DeltaPart` (which the error path still decodes, for its message).
+    let view = DeltaPartRef::read(src);
+    let values = view.and_then(|v| v.values(src, w as u64));
+    let Some((view, values)) = view.zip(values).filter(|(_, values)| {
+        DeltaPart::OFFSET_VALUES.checked_add(values.len()) == Some(src.len())
+    }) else {
+        let e = decode_all::<DeltaPart>(src, Path::new(""), 0, (w as u64,))
+            .map_or_else(|e| e.to_string(), |_| "trailing bytes".into());
+        return Err(FilterError::new(NAME, format!("part: {e}")));
+    };
+    if values.len() != original {
         return Err(FilterError::new(
             NAME,
             format!(
                 "{} values of {w} bytes, the metadata says {original} bytes",
-                part.n
+                view.n()
             ),
         ));
     }
     let m = mask(w);
     let mut out = Vec::with_capacity(original);
     let mut prev = 0u64;
-    for (i, d) in part.values.chunks_exact(w).map(le).enumerate() {
+    for (i, d) in values.chunks_exact(w).map(le).enumerate() {
         let v = if i == 0 { d } else { prev.wrapping_add(d) & m };
         out.extend_from_slice(&v.to_le_bytes()[..w]);
         prev = v;
