@@ -33,6 +33,8 @@ use serde::Deserialize;
 mod codes;
 #[path = "build/datatypes.rs"]
 mod datatypes;
+#[path = "build/names.rs"]
+mod names;
 #[path = "build/records.rs"]
 mod records;
 #[path = "build/versions.rs"]
@@ -77,6 +79,11 @@ struct Document {
     feature: Vec<versions::Feature>,
     #[serde(default)]
     name: Vec<versions::Name>,
+    /// The timestamped-name grammar: build/names.rs.
+    #[serde(default)]
+    layout: Vec<names::Layout>,
+    #[serde(default)]
+    data_file: Vec<names::DataFileNaming>,
 }
 
 #[derive(Deserialize)]
@@ -1021,13 +1028,16 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
     all_tables.push_str("];\n");
     out.push_str(&all_tables);
     out.push_str(&versions::generate(&docs)?);
+    out.push_str(&names::generate(&docs)?);
+    out.push_str(&names::generate_data_files(&docs)?);
     Ok(out)
 }
 
 fn run() -> Res<()> {
     let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("spec");
     println!("cargo:rerun-if-changed=spec");
-    let out = generate(&dir)?;
+    // Everything formatted by prettyplease, readable in OUT_DIR.
+    let out = records::pretty(&generate(&dir)?);
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("tiledb_spec.rs");
     std::fs::write(&dest, out).map_err(|e| SpecError {
         file: dest.display().to_string(),

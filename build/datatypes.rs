@@ -346,6 +346,15 @@ pub(crate) fn gen(out: &mut String, cx: &Ctx, code: &CodeTable) -> Res<()> {
     );
     method(
         out,
+        "Whether the native type is signed (`i8` .. `i64`, `f32`, `f64`): the\n\
+         signed integers, dates, times and floats.",
+        "pub const fn native_signed(self) -> bool",
+        &rows,
+        |r| (!r.native.starts_with('u')).to_string(),
+        code.open.then_some("false"),
+    );
+    method(
+        out,
         "The engine's default fill value of one value, little-endian\n\
          (tiledb/sm/misc/constants.cc `fill_value`): the smallest signed and the\n\
          largest unsigned integer, NaN, `i8::MIN` for CHAR, zero for text,\n\

@@ -368,18 +368,9 @@ impl<'a> Records<'a> {
         Ok(())
     }
 
-    /// Everything this module generates for table `t`, formatted by
-    /// prettyplease (the binrw structs are written indented by hand:
-    /// prettyplease would space out the tokens of their attributes).
+    /// Everything this module generates for table `t` (build.rs formats
+    /// the whole file with prettyplease).
     pub(crate) fn gen(&self, out: &mut String, file: &str, t: &Table) -> Res<()> {
-        let mut code = String::new();
-        self.gen_unformatted(&mut code, file, t)?;
-        out.push_str(&pretty(&code));
-        out.push('\n');
-        Ok(())
-    }
-
-    fn gen_unformatted(&self, out: &mut String, file: &str, t: &Table) -> Res<()> {
         let mut cx = Ctx {
             file,
             place: format!("table {}", t.name),
@@ -590,6 +581,9 @@ impl<'a> Records<'a> {
         )
         .unwrap();
         out.push_str(&accessors);
+        if !whole {
+            borrowed_bytes(out, t, prefix)?;
+        }
         if whole {
             writeln!(
                 out,
@@ -608,13 +602,149 @@ impl<'a> Records<'a> {
 }
 
 /// `code` formatted by prettyplease, or as it is when it does not parse
-/// (the compiler then says where).
+/// (the compiler then says where). Attributes with arguments and
+/// `macro_rules!` items are kept as written: prettyplease re-spaces the
+/// tokens of the first (`==` would print as `= =`, which binrw's `if(..)`
+/// cannot read) and flows the body of the second onto long lines, so each
+/// is swapped for a placeholder while formatting and put back after.
 #[cfg(not(test))]
 pub(crate) fn pretty(code: &str) -> String {
-    match syn::parse_file(code) {
-        Ok(file) => prettyplease::unparse(&file),
-        Err(_) => code.to_string(),
+    let (masked, attrs) = mask_attributes(code);
+    let Ok(file) = syn::parse_file(&masked) else {
+        return code.to_string();
+    };
+    let formatted = prettyplease::unparse(&file);
+    let mut out = String::with_capacity(code.len() + code.len() / 4);
+    let mut rest = formatted.as_str();
+    let mut used = 0;
+    loop {
+        let next = [PLACEHOLDER, ITEM_PLACEHOLDER]
+            .iter()
+            .filter_map(|p| rest.find(p).map(|at| (at, *p)))
+            .min();
+        let Some((at, marker)) = next else { break };
+        out.push_str(&rest[..at]);
+        let after = &rest[at + marker.len()..];
+        let close = if marker == PLACEHOLDER {
+            "__]"
+        } else {
+            "__: () = ();"
+        };
+        let Some(end) = after.find(close) else {
+            return code.to_string();
+        };
+        let Some(attr) = after[..end]
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| attrs.get(i))
+        else {
+            return code.to_string();
+        };
+        out.push_str(attr);
+        used += 1;
+        rest = &after[end + close.len()..];
     }
+    out.push_str(rest);
+    // A placeholder prettyplease printed some other way: keep the code as is.
+    if used != attrs.len() {
+        return code.to_string();
+    }
+    out
+}
+
+#[cfg(not(test))]
+const PLACEHOLDER: &str = "#[__spec_attr_";
+#[cfg(not(test))]
+const ITEM_PLACEHOLDER: &str = "const __spec_item_";
+
+/// `code` with every attribute that has arguments (`#[br(..)]`, not
+/// `#[doc = ..]` or a comment) replaced by `#[__spec_attr_<i>__]`, and the
+/// attributes in order.
+#[cfg(not(test))]
+fn mask_attributes(code: &str) -> (String, Vec<String>) {
+    let b = code.as_bytes();
+    let mut out = String::with_capacity(code.len());
+    let mut attrs = Vec::new();
+    let (mut i, mut copied) = (0, 0);
+    // The end of a string literal opening at `i` (one past its `"`).
+    let string_end = |mut i: usize| {
+        i += 1;
+        while i < b.len() && b[i] != b'"' {
+            i += if b[i] == b'\\' { 2 } else { 1 };
+        }
+        (i + 1).min(b.len())
+    };
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = code[i..].find('\n').map_or(b.len(), |n| i + n);
+            }
+            b'"' => i = string_end(i),
+            // A char literal (`'_'`, `'\\n'`); a lifetime is left alone.
+            b'\'' if b.get(i + 2) == Some(&b'\'') => i += 3,
+            b'\'' if b.get(i + 1) == Some(&b'\\') => {
+                i = code[i + 2..].find('\'').map_or(b.len(), |n| i + 3 + n);
+            }
+            b'm' if code[i..].starts_with("macro_rules!") && (i == 0 || b[i - 1] == b'\n') => {
+                let start = i;
+                let mut depth = 0usize;
+                while i < b.len() {
+                    match b[i] {
+                        b'"' => {
+                            i = string_end(i);
+                            continue;
+                        }
+                        b'{' => depth += 1,
+                        b'}' => {
+                            depth = depth.saturating_sub(1);
+                            if depth == 0 {
+                                i += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                out.push_str(&code[copied..start]);
+                out.push_str(&format!("{ITEM_PLACEHOLDER}{}__: () = ();", attrs.len()));
+                attrs.push(code[start..i].to_string());
+                copied = i;
+            }
+            b'#' if b.get(i + 1) == Some(&b'[') => {
+                let start = i;
+                let mut depth = 0usize;
+                while i < b.len() {
+                    match b[i] {
+                        b'"' => {
+                            i = string_end(i);
+                            continue;
+                        }
+                        b'[' | b'(' => depth += 1,
+                        b']' | b')' => {
+                            depth = depth.saturating_sub(1);
+                            if depth == 0 {
+                                i += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                let attr = &code[start..i];
+                if attr.contains('(') && !attr.starts_with("#[doc") {
+                    out.push_str(&code[copied..start]);
+                    out.push_str(&format!("{PLACEHOLDER}{}__]", attrs.len()));
+                    attrs.push(attr.to_string());
+                    copied = i;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&code[copied..]);
+    (out, attrs)
 }
 
 /// The test that includes build.rs (tests/it/spec_errors.rs) has no
@@ -622,4 +752,48 @@ pub(crate) fn pretty(code: &str) -> String {
 #[cfg(test)]
 pub(crate) fn pretty(code: &str) -> String {
     code.to_string()
+}
+
+/// When the field after the view's prefix is `bytes` whose `len` names only
+/// imports and prefix fields: `XRef::<field>(bytes, imports..)`, the field
+/// borrowed in place (the owned struct copies it into a `Vec`).
+fn borrowed_bytes(out: &mut String, t: &Table, prefix: &[(&Field, u64)]) -> Result<(), String> {
+    let f = &t.fields[prefix.len()];
+    let Some(len) = &f.len else { return Ok(()) };
+    if !matches!(kind(&f.ty), Some(Kind::Bytes { .. })) || conditional(f) {
+        return Ok(());
+    }
+    let cx = Ctx {
+        file: "",
+        place: String::new(),
+    };
+    let imports = super::import_names(&cx, &t.imports).map_err(|e| e.msg)?;
+    let mut params = Vec::new();
+    let mut binds = String::new();
+    let mut ids = idents(len);
+    ids.sort();
+    ids.dedup();
+    for id in ids {
+        if let Some((name, ty)) = imports.iter().find(|(n, _)| *n == id) {
+            params.push(format!("{name}: {ty}"));
+        } else if let Some((p, _)) = prefix.iter().find(|(p, _)| p.name == id) {
+            // A code field would be its enum in the struct: not handled.
+            if p.code.is_some() || !matches!(kind(&p.ty), Some(Kind::Prim(..))) {
+                return Ok(());
+            }
+            writeln!(binds, "let {id} = self.{id}();").unwrap();
+        } else if !super::HELPERS.contains(&id.as_str()) {
+            return Ok(());
+        }
+    }
+    writeln!(
+        out,
+        "/// Field `{}` (spec \"{}\") borrowed in place: its bytes right after the\n/// view in `bytes` (what the view was read from); `None` when `bytes` is\n/// shorter or the length does not fit.\n#[allow(clippy::unnecessary_cast)]\npub fn {}<'a>(&self, bytes: &'a [u8]{}) -> Option<&'a [u8]> {{\n{binds}let len = usize::try_from(({len}) as u64).ok()?;\nbytes.get(Self::SIZE..)?.get(..len)\n}}",
+        f.name,
+        f.spec.replace('"', "'"),
+        f.name,
+        params.iter().map(|p| format!(", {p}")).collect::<String>(),
+    )
+    .unwrap();
+    Ok(())
 }

@@ -21,7 +21,7 @@ use super::{doc_lines, is_snake, Ctx, Document, Res};
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NamedVersion {
-    name: String,
+    pub(crate) name: String,
     value: u32,
     doc: String,
 }
@@ -30,7 +30,7 @@ pub(crate) struct NamedVersion {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Feature {
-    name: String,
+    pub(crate) name: String,
     #[serde(default)]
     since: Option<u32>,
     #[serde(default)]
@@ -47,7 +47,7 @@ pub(crate) struct Feature {
 #[serde(deny_unknown_fields)]
 pub(crate) struct Name {
     /// The constant's name (`FRAGMENTS`).
-    name: String,
+    pub(crate) name: String,
     /// The text (`__fragments`).
     value: String,
     /// The feature of `[[feature]]` whose versions have this name.

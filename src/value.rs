@@ -34,12 +34,10 @@ fn float(v: f64) -> Value {
     }
 }
 
-/// Whether values of this datatype are text.
+/// Whether values of this datatype are text of one byte a code unit:
+/// CHAR, STRING_ASCII and STRING_UTF8.
 pub fn is_text(dt: Datatype) -> bool {
-    matches!(
-        dt,
-        Datatype::Char | Datatype::StringAscii | Datatype::StringUtf8
-    )
+    dt.is_string() && dt.size() == 1
 }
 
 /// One value of a datatype, decoded: what [`values`] makes each value into.

@@ -284,7 +284,7 @@ impl DimensionBuilder {
                 filters: self.filters,
             });
         }
-        let float = matches!(dt, Datatype::Float32 | Datatype::Float64);
+        let float = dt.is_float();
         let int_like = crate::read::range::bound_kind(dt)
             == Some(crate::read::range::BoundKind::Int)
             && dt != Datatype::Bool

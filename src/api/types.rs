@@ -1,7 +1,7 @@
 //! The Rust types cells are read and written as, and which datatypes each
 //! one stands for.
 
-use crate::format::Datatype;
+use crate::format::{Datatype, DatatypeClass};
 
 mod sealed {
     pub trait Sealed {}
@@ -69,32 +69,23 @@ macro_rules! cell_type {
     };
 }
 
-cell_type!(i8, "i8", |dt| dt == Datatype::Int8);
-cell_type!(u8, "u8", |dt| matches!(
-    dt,
-    Datatype::Uint8
-        | Datatype::Bool
-        | Datatype::Char
-        | Datatype::StringAscii
-        | Datatype::StringUtf8
-        | Datatype::Blob
-        | Datatype::GeomWkb
-        | Datatype::GeomWkt
-));
-cell_type!(i16, "i16", |dt| dt == Datatype::Int16);
-cell_type!(u16, "u16", |dt| matches!(
-    dt,
-    Datatype::Uint16 | Datatype::StringUtf16 | Datatype::StringUcs2
-));
-cell_type!(i32, "i32", |dt| dt == Datatype::Int32);
-cell_type!(u32, "u32", |dt| matches!(
-    dt,
-    Datatype::Uint32 | Datatype::StringUtf32 | Datatype::StringUcs4
-));
-cell_type!(i64, "i64", |dt| dt == Datatype::Int64 || dt.is_time());
-cell_type!(u64, "u64", |dt| dt == Datatype::Uint64);
-cell_type!(f32, "f32", |dt| dt == Datatype::Float32);
-cell_type!(f64, "f64", |dt| dt == Datatype::Float64);
+/// Cells of `dt` are values of the Rust type named `name` when that is
+/// their native type (text and bytes by their code unit, BOOL as `u8`,
+/// dates and times as `i64`); ANY and unknown codes are of none.
+fn native_is(dt: Datatype, name: &str) -> bool {
+    dt.native_name() == name && !matches!(dt.class(), DatatypeClass::Any | DatatypeClass::Unknown)
+}
+
+cell_type!(i8, "i8", |dt| native_is(dt, "i8"));
+cell_type!(u8, "u8", |dt| native_is(dt, "u8"));
+cell_type!(i16, "i16", |dt| native_is(dt, "i16"));
+cell_type!(u16, "u16", |dt| native_is(dt, "u16"));
+cell_type!(i32, "i32", |dt| native_is(dt, "i32"));
+cell_type!(u32, "u32", |dt| native_is(dt, "u32"));
+cell_type!(i64, "i64", |dt| native_is(dt, "i64"));
+cell_type!(u64, "u64", |dt| native_is(dt, "u64"));
+cell_type!(f32, "f32", |dt| native_is(dt, "f32"));
+cell_type!(f64, "f64", |dt| native_is(dt, "f64"));
 
 /// Values of `T` from little-endian bytes: borrowed in place when `bytes`
 /// is suitably aligned (and the target little-endian), else copied.

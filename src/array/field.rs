@@ -6,7 +6,6 @@
 use crate::array::schema::dimension_datatype;
 use crate::filters::{FilterError, Pipeline};
 use crate::format::hierarchy;
-use crate::format::version::{has_indexed_file_names, has_percent_encoded_file_names};
 use crate::format::{ArraySchema, Datatype, Filter};
 
 pub use crate::format::hierarchy::{DELETE_CONDITION_INDEX, DELETE_TIMESTAMPS, TIMESTAMPS};
@@ -173,34 +172,27 @@ pub fn data_file_name(
     field: &FieldInfo,
     file: DataFile,
 ) -> String {
+    use crate::format::field_file_name::{format, indexed_stem, naming_for, Naming};
     use hierarchy::{
         ATTRIBUTE_FILE, COORDS, DELETE_CONDITION_INDEX, DELETE_CONDITION_INDEX_FILE,
-        DELETE_TIMESTAMPS, DELETE_TIMESTAMPS_FILE, DIMENSION_FILE, TDB, TIMESTAMPS,
-        TIMESTAMPS_FILE,
+        DELETE_TIMESTAMPS, DELETE_TIMESTAMPS_FILE, DIMENSION_FILE, TIMESTAMPS, TIMESTAMPS_FILE,
     };
     let suffix = file.suffix();
-    if field.name == TIMESTAMPS {
-        format!("{TIMESTAMPS_FILE}{suffix}{TDB}")
-    } else if field.name == DELETE_TIMESTAMPS {
-        format!("{DELETE_TIMESTAMPS_FILE}{suffix}{TDB}")
-    } else if field.name == DELETE_CONDITION_INDEX {
-        format!("{DELETE_CONDITION_INDEX_FILE}{suffix}{TDB}")
-    } else if field.name == COORDS {
-        format!("{COORDS}{suffix}{TDB}")
-    } else if has_indexed_file_names(version) {
-        if field.is_dimension {
-            format!(
-                "{DIMENSION_FILE}{}{suffix}{TDB}",
-                field.idx - attributes - 1
-            )
-        } else {
-            format!("{ATTRIBUTE_FILE}{}{suffix}{TDB}", field.idx)
-        }
-    } else if has_percent_encoded_file_names(version) {
-        format!("{}{suffix}{TDB}", percent_encode(&field.name))
-    } else {
-        format!("{}{suffix}{TDB}", field.name)
-    }
+    let stem = match field.name.as_str() {
+        TIMESTAMPS => TIMESTAMPS_FILE.to_string(),
+        DELETE_TIMESTAMPS => DELETE_TIMESTAMPS_FILE.to_string(),
+        DELETE_CONDITION_INDEX => DELETE_CONDITION_INDEX_FILE.to_string(),
+        COORDS => COORDS.to_string(),
+        name => match naming_for(version) {
+            Naming::Indexed if field.is_dimension => {
+                indexed_stem(DIMENSION_FILE, field.idx - attributes - 1)
+            }
+            Naming::Indexed => indexed_stem(ATTRIBUTE_FILE, field.idx),
+            Naming::PercentEncoded => percent_encode(name),
+            Naming::Named => name.to_string(),
+        },
+    };
+    format(&stem, suffix)
 }
 
 /// The version 8 file-name encoding (`FragmentMetadata::encode_name`): the

@@ -1,7 +1,8 @@
 //! Timestamped names (format_spec/timestamped_name.md), parsed as the engine
-//! parses them (tiledb/sm/fragment/fragment_identifier.cc).
+//! parses them (tiledb/sm/fragment/fragment_identifier.cc) by the grammar of
+//! `spec/timestamped_name.toml` (`format::timestamped_name`).
 
-use crate::format::version::{LEGACY_NAME_VERSION, UNVERSIONED_NAME_VERSION};
+use crate::format::timestamped_name;
 
 /// A parsed `<timestamped_name>`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -29,63 +30,15 @@ pub fn parse(file_name: &str) -> Option<TimestampedName> {
         Some(i) => &base[..i],
         None => base,
     };
-    let body = stem.strip_prefix("__")?;
-    // At most four parts; a fifth means the name is not a timestamped one.
-    let mut split = body.split('_');
-    let mut slots = [""; 4];
-    let mut count = 0;
-    for part in split.by_ref().take(4) {
-        slots[count] = part;
-        count += 1;
-    }
-    if split.next().is_some() {
-        return None;
-    }
-    let parts = &slots[..count];
-    let num = |s: &str| -> Option<u64> {
-        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok())?
-    };
-    let name = stem.to_string();
-    match parts {
-        // __t1_t2_uuid_v
-        [t1, t2, uuid, v] => {
-            let (t1, t2) = (num(t1)?, num(t2)?);
-            let version = u32::try_from(num(v)?).ok()?;
-            (t1 <= t2).then(|| TimestampedName {
-                name,
-                t1,
-                t2,
-                uuid: uuid.to_string(),
-                version,
-                explicit_version: true,
-            })
-        }
-        // __t1_t2_uuid
-        [t1, t2, uuid] if uuid.len() == 32 => {
-            let (t1, t2) = (num(t1)?, num(t2)?);
-            (t1 <= t2).then(|| TimestampedName {
-                name,
-                t1,
-                t2,
-                uuid: uuid.to_string(),
-                version: UNVERSIONED_NAME_VERSION,
-                explicit_version: false,
-            })
-        }
-        // __uuid_t (versions 1 and 2): the engine reads only the last part.
-        [uuid, t] => {
-            let t = num(t)?;
-            Some(TimestampedName {
-                name,
-                t1: t,
-                t2: t,
-                uuid: uuid.to_string(),
-                version: LEGACY_NAME_VERSION,
-                explicit_version: false,
-            })
-        }
-        _ => None,
-    }
+    let p = timestamped_name::parse(stem)?;
+    Some(TimestampedName {
+        name: stem.to_string(),
+        t1: p.t1,
+        t2: p.t2,
+        uuid: p.uuid.to_string(),
+        version: p.version,
+        explicit_version: p.explicit_version,
+    })
 }
 
 #[cfg(test)]

@@ -69,30 +69,33 @@ fn values_array(
     data: Vec<u8>,
     nulls: Option<NullBuffer>,
 ) -> Result<ArrayRef> {
-    use Datatype as D;
-    match dt {
-        D::Int8 => primitive::<Int8Type>(name, data, nulls),
-        D::Int16 => primitive::<Int16Type>(name, data, nulls),
-        D::Int32 => primitive::<Int32Type>(name, data, nulls),
-        D::Uint8 => primitive::<UInt8Type>(name, data, nulls),
-        D::Uint16 => primitive::<UInt16Type>(name, data, nulls),
-        D::Uint32 => primitive::<UInt32Type>(name, data, nulls),
-        D::Uint64 => primitive::<UInt64Type>(name, data, nulls),
-        D::Float32 => primitive::<Float32Type>(name, data, nulls),
-        D::Float64 => primitive::<Float64Type>(name, data, nulls),
-        D::DatetimeSec => primitive::<TimestampSecondType>(name, data, nulls),
-        D::DatetimeMs => primitive::<TimestampMillisecondType>(name, data, nulls),
-        D::DatetimeUs => primitive::<TimestampMicrosecondType>(name, data, nulls),
-        D::DatetimeNs => primitive::<TimestampNanosecondType>(name, data, nulls),
-        D::TimeSec => primitive::<DurationSecondType>(name, data, nulls),
-        D::TimeMs => primitive::<DurationMillisecondType>(name, data, nulls),
-        D::TimeUs => primitive::<DurationMicrosecondType>(name, data, nulls),
-        D::TimeNs => primitive::<DurationNanosecondType>(name, data, nulls),
-        D::Bool => Ok(Arc::new(BooleanArray::new(
+    // By the Arrow type the datatype table gives each datatype
+    // (`Datatype::arrow_type`, spec/datatypes.toml).
+    use arrow_schema::{DataType as A, TimeUnit as U};
+    match value_type(dt) {
+        A::Int8 => primitive::<Int8Type>(name, data, nulls),
+        A::Int16 => primitive::<Int16Type>(name, data, nulls),
+        A::Int32 => primitive::<Int32Type>(name, data, nulls),
+        A::UInt8 => primitive::<UInt8Type>(name, data, nulls),
+        A::UInt16 => primitive::<UInt16Type>(name, data, nulls),
+        A::UInt32 => primitive::<UInt32Type>(name, data, nulls),
+        A::UInt64 => primitive::<UInt64Type>(name, data, nulls),
+        A::Float32 => primitive::<Float32Type>(name, data, nulls),
+        A::Float64 => primitive::<Float64Type>(name, data, nulls),
+        A::Timestamp(U::Second, _) => primitive::<TimestampSecondType>(name, data, nulls),
+        A::Timestamp(U::Millisecond, _) => primitive::<TimestampMillisecondType>(name, data, nulls),
+        A::Timestamp(U::Microsecond, _) => primitive::<TimestampMicrosecondType>(name, data, nulls),
+        A::Timestamp(U::Nanosecond, _) => primitive::<TimestampNanosecondType>(name, data, nulls),
+        A::Duration(U::Second) => primitive::<DurationSecondType>(name, data, nulls),
+        A::Duration(U::Millisecond) => primitive::<DurationMillisecondType>(name, data, nulls),
+        A::Duration(U::Microsecond) => primitive::<DurationMicrosecondType>(name, data, nulls),
+        A::Duration(U::Nanosecond) => primitive::<DurationNanosecondType>(name, data, nulls),
+        A::Boolean => Ok(Arc::new(BooleanArray::new(
             data.iter().map(|b| *b != 0).collect::<BooleanBuffer>(),
             nulls,
         ))),
-        D::DatetimeDay => {
+        // DATETIME_DAY: i64 day counts, narrowed to Date32.
+        A::Date32 => {
             if !data.len().is_multiple_of(8) {
                 return Err(Error::field(name, "day counts are not whole 8-byte values"));
             }
@@ -110,9 +113,7 @@ fn values_array(
                 nulls,
             )?))
         }
-        dt if value_type(dt) == arrow_schema::DataType::UInt8 => {
-            primitive::<UInt8Type>(name, data, nulls)
-        }
+        // INT64 and the other dates and times (Arrow's Int64).
         _ => primitive::<Int64Type>(name, data, nulls),
     }
 }

@@ -92,25 +92,21 @@ impl IntType {
     }
 }
 
-/// The type the engine reduces `dt` as, or `None` when it leaves `dt` alone.
+/// The type the engine reduces `dt` as, or `None` when it leaves `dt` alone:
+/// integers of 2 bytes or more as their native type, dates and times as
+/// `i64` from the version that filters them; not one-byte integers, BOOL,
+/// text, bytes or floats.
 fn int_type(dt: Datatype, version: u32) -> Option<IntType> {
-    use Datatype as D;
-    let (size, signed) = match dt {
-        D::Int16 => (2, true),
-        D::Uint16 => (2, false),
-        D::Int32 => (4, true),
-        D::Uint32 => (4, false),
-        D::Int64 => (8, true),
-        D::Uint64 => (8, false),
-        _ if super::positive_delta::is_date_or_time(dt) => {
-            if !has_delta_filters_on_dates(version) {
-                return None;
-            }
-            (8, true)
-        }
+    use crate::format::DatatypeClass as C;
+    match dt.class() {
+        C::Signed | C::Unsigned if dt.size() > 1 => {}
+        C::Datetime | C::Time if has_delta_filters_on_dates(version) => {}
         _ => return None,
-    };
-    Some(IntType { size, signed })
+    }
+    Some(IntType {
+        size: dt.size() as usize,
+        signed: dt.native_signed(),
+    })
 }
 
 /// The engine's `bits_required`, rounded up to a C integer width: the bits

@@ -16,59 +16,22 @@ use std::path::Path;
 
 use super::rle::{frame_forward, frame_reverse};
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use crate::format::{decode_all, Datatype, DeltaPart, Filter, FilterOptions};
+use crate::format::{decode_all, Datatype, DeltaPart, DeltaPartRef, Filter, FilterOptions};
 
 const NAME: &str = "DELTA";
 
 /// The integer type the engine's delta compressors use for a datatype
-/// (`Delta::compress`, `DoubleDelta::compress`): (bytes, signed). Strings,
-/// ANY, BLOB and the geometries are bytes (UTF-16/32 and UCS-2/4 too);
-/// dates and times are i64; floats are refused.
+/// (`Delta::compress`, `DoubleDelta::compress`): (bytes, signed). Text,
+/// ANY, BLOB, the geometries and BOOL are bytes (UTF-16/32 and UCS-2/4
+/// too), unsigned but for CHAR (a C `char`, signed); integers, dates and
+/// times are their native type; floats are refused.
 pub fn integer_type(name: &'static str, dt: Datatype) -> Result<(usize, bool), FilterError> {
-    use Datatype as D;
-    Ok(match dt {
-        D::Int8 | D::Char => (1, true),
-        D::Uint8
-        | D::Bool
-        | D::Blob
-        | D::GeomWkb
-        | D::GeomWkt
-        | D::Any
-        | D::StringAscii
-        | D::StringUtf8
-        | D::StringUtf16
-        | D::StringUtf32
-        | D::StringUcs2
-        | D::StringUcs4 => (1, false),
-        D::Int16 => (2, true),
-        D::Uint16 => (2, false),
-        D::Int32 => (4, true),
-        D::Uint32 => (4, false),
-        D::Uint64 => (8, false),
-        D::Int64
-        | D::DatetimeYear
-        | D::DatetimeMonth
-        | D::DatetimeWeek
-        | D::DatetimeDay
-        | D::DatetimeHr
-        | D::DatetimeMin
-        | D::DatetimeSec
-        | D::DatetimeMs
-        | D::DatetimeUs
-        | D::DatetimeNs
-        | D::DatetimePs
-        | D::DatetimeFs
-        | D::DatetimeAs
-        | D::TimeHr
-        | D::TimeMin
-        | D::TimeSec
-        | D::TimeMs
-        | D::TimeUs
-        | D::TimeNs
-        | D::TimePs
-        | D::TimeFs
-        | D::TimeAs => (8, true),
-        D::Float32 | D::Float64 | D::Unknown(_) => {
+    use crate::format::DatatypeClass as C;
+    Ok(match dt.class() {
+        C::String if dt == Datatype::Char => (1, true),
+        C::String | C::Bytes | C::Any | C::Bool => (1, false),
+        C::Signed | C::Unsigned | C::Datetime | C::Time => (dt.size() as usize, dt.native_signed()),
+        C::Float | C::Unknown => {
             return Err(FilterError::new(
                 name,
                 format!("{} data cannot be delta-encoded", dt.name()),
@@ -195,21 +158,30 @@ pub fn decode(src: &[u8], w: usize, original: usize) -> Result<Vec<u8>, FilterEr
     if src.is_empty() && original == 0 {
         return Ok(Vec::new());
     }
-    let part = decode_all::<DeltaPart>(src, Path::new(""), 0, (w as u64,))
-        .map_err(|e| FilterError::new(NAME, format!("part: {e}")))?;
-    if part.values.len() != original {
+    // Read in place: the values are borrowed, not copied into a
+    // `DeltaPart` (which the error path still decodes, for its message).
+    let view = DeltaPartRef::read(src);
+    let values = view.and_then(|v| v.values(src, w as u64));
+    let Some((view, values)) = view.zip(values).filter(|(_, values)| {
+        DeltaPart::OFFSET_VALUES.checked_add(values.len()) == Some(src.len())
+    }) else {
+        let e = decode_all::<DeltaPart>(src, Path::new(""), 0, (w as u64,))
+            .map_or_else(|e| e.to_string(), |_| "trailing bytes".into());
+        return Err(FilterError::new(NAME, format!("part: {e}")));
+    };
+    if values.len() != original {
         return Err(FilterError::new(
             NAME,
             format!(
                 "{} values of {w} bytes, the metadata says {original} bytes",
-                part.n
+                view.n()
             ),
         ));
     }
     let m = mask(w);
     let mut out = Vec::with_capacity(original);
     let mut prev = 0u64;
-    for (i, d) in part.values.chunks_exact(w).map(le).enumerate() {
+    for (i, d) in values.chunks_exact(w).map(le).enumerate() {
         let v = if i == 0 { d } else { prev.wrapping_add(d) & m };
         out.extend_from_slice(&v.to_le_bytes()[..w]);
         prev = v;

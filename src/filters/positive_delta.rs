@@ -80,32 +80,21 @@ impl IntType {
     }
 }
 
-/// The type the engine encodes `dt` as, or `None` when it leaves `dt` alone.
+/// The type the engine encodes `dt` as, or `None` when it leaves `dt` alone:
+/// integers, BOOL, BLOB and the geometries as their native type, dates and
+/// times as `i64` from the version that filters them; not text, ANY or
+/// floats.
 pub fn int_type(dt: Datatype, version: u32) -> Option<IntType> {
-    use Datatype as D;
-    let (size, signed) = match dt {
-        D::Int8 => (1, true),
-        D::Uint8 | D::Bool | D::Blob | D::GeomWkb | D::GeomWkt => (1, false),
-        D::Int16 => (2, true),
-        D::Uint16 => (2, false),
-        D::Int32 => (4, true),
-        D::Uint32 => (4, false),
-        D::Int64 => (8, true),
-        D::Uint64 => (8, false),
-        _ if is_date_or_time(dt) => {
-            if !has_delta_filters_on_dates(version) {
-                return None;
-            }
-            (8, true)
-        }
+    use crate::format::DatatypeClass as C;
+    match dt.class() {
+        C::Signed | C::Unsigned | C::Bool | C::Bytes => {}
+        C::Datetime | C::Time if has_delta_filters_on_dates(version) => {}
         _ => return None,
-    };
-    Some(IntType { size, signed })
-}
-
-/// The engine's `datatype_is_datetime || datatype_is_time`.
-pub fn is_date_or_time(dt: Datatype) -> bool {
-    dt.name().starts_with("DATETIME_") || dt.name().starts_with("TIME_")
+    }
+    Some(IntType {
+        size: dt.size() as usize,
+        signed: dt.native_signed(),
+    })
 }
 
 impl FilterCodec for PositiveDelta {

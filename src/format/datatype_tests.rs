@@ -43,6 +43,7 @@ fn native_types_are_as_wide_as_the_datatypes() {
         assert_eq!(width as u64, dt.size(), "{dt:?}");
         let name = with_native!(dt, T => std::any::type_name::<T>());
         assert_eq!(name, dt.native_name(), "{dt:?}");
+        assert_eq!(dt.native_signed(), !name.starts_with('u'), "{dt:?}");
         assert_eq!(dt.default_fill().len() as u64, dt.size(), "{dt:?}");
     }
     assert_eq!(Datatype::StringUtf16.native_name(), "u16");

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use crate::array::metadata::read_group_members;
 use crate::format::hierarchy;
 use crate::format::version::has_group_member_deltas;
-use crate::format::{encode, GroupDetails, ObjectType};
+use crate::format::{encode, GroupDetails, ObjectType, TimestampedNameFormat};
 use crate::write::generic::generic_tile;
 use crate::write::{util, MetadataOptions, WriteError, WriteResult, FORMAT_VERSION};
 use crate::ReadOptions;
@@ -232,14 +232,14 @@ fn details_version(group: &Path) -> u32 {
             Some(((n.t1, name.clone()), name))
         })
         .max();
-    match latest {
-        // `__t1_t2_uuid` (before 2.19) or `__t1_t2_uuid_1`.
-        Some((_, name)) => match name.matches('_').count() {
-            4 => 1,
-            5 if name.ends_with("_1") => 1,
-            _ => 2,
-        },
-        None => 2,
+    let Some((_, name)) = latest else {
+        return 2;
+    };
+    // `__t1_t2_uuid` (before 2.19) or `__t1_t2_uuid_1`.
+    match crate::format::timestamped_name::parse(&name) {
+        Some(p) if p.format == TimestampedNameFormat::T1T2Uuid => 1,
+        Some(p) if p.explicit_version && !has_group_member_deltas(p.version) => 1,
+        _ => 2,
     }
 }
 

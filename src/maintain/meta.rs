@@ -12,7 +12,6 @@ use crate::array::directory::ArrayDirectory;
 use crate::array::metadata::read_array_metadata;
 use crate::format::Datatype;
 use crate::model::MetadataValue;
-use crate::value::is_text;
 use crate::write::{self, MetadataOptions, WriteError, WriteResult};
 use crate::ReadOptions;
 
@@ -60,18 +59,22 @@ fn hex_bytes(s: &str) -> Result<Vec<u8>, String> {
 ///
 /// ANY is refused, as the engine refuses it.
 pub fn parse_metadata_value(datatype: Datatype, text: &str) -> Result<Vec<u8>, String> {
-    match datatype {
-        Datatype::Any => Err("a metadata value cannot be of type ANY".into()),
-        d if is_text(d) || d == Datatype::GeomWkt => Ok(text.as_bytes().to_vec()),
-        Datatype::StringUtf16 | Datatype::StringUcs2 => {
-            Ok(text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect())
-        }
-        Datatype::StringUtf32 | Datatype::StringUcs4 => Ok(text
-            .chars()
-            .flat_map(|c| u32::from(c).to_le_bytes())
-            .collect()),
-        Datatype::Blob | Datatype::GeomWkb => hex_bytes(text),
-        d => {
+    use crate::format::DatatypeClass as C;
+    match datatype.class() {
+        C::Any => Err("a metadata value cannot be of type ANY".into()),
+        // Text by its code unit: bytes, UTF-16 or code points.
+        C::String => Ok(match datatype.size() {
+            1 => text.as_bytes().to_vec(),
+            2 => text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect(),
+            _ => text
+                .chars()
+                .flat_map(|c| u32::from(c).to_le_bytes())
+                .collect(),
+        }),
+        C::Bytes if datatype == Datatype::GeomWkt => Ok(text.as_bytes().to_vec()),
+        C::Bytes => hex_bytes(text),
+        _ => {
+            let d = datatype;
             let mut out = Vec::new();
             for tok in text.split(',') {
                 let tok = tok.trim();

@@ -2,6 +2,7 @@
 //! datatype: how a [`Datatype`] maps to a [`Value`] variant.
 
 use super::{Datatype, DomainRange, Range, Value};
+use crate::format::with_native;
 
 /// The [`Value`] variant that holds values of a datatype.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,27 +19,26 @@ enum Kind {
     F64,
 }
 
+/// The variant of each native type.
+trait OfKind {
+    const KIND: Kind;
+}
+
+macro_rules! of_kind {
+    ($($t:ty => $k:ident),*) => {
+        $(impl OfKind for $t {
+            const KIND: Kind = Kind::$k;
+        })*
+    };
+}
+
+of_kind!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16, u32 => U32,
+    u64 => U64, f32 => F32, f64 => F64);
+
+/// The variant of a datatype's native type: dates and times are i64
+/// counts; characters, booleans and bytes unsigned integers of their width.
 fn kind(dt: Datatype) -> Kind {
-    match dt {
-        Datatype::Int8 => Kind::I8,
-        Datatype::Int16 => Kind::I16,
-        Datatype::Int32 => Kind::I32,
-        Datatype::Int64 => Kind::I64,
-        Datatype::Uint8 => Kind::U8,
-        Datatype::Uint16 => Kind::U16,
-        Datatype::Uint32 => Kind::U32,
-        Datatype::Uint64 => Kind::U64,
-        Datatype::Float32 => Kind::F32,
-        Datatype::Float64 => Kind::F64,
-        // Dates and times are i64 counts; characters, booleans and bytes
-        // unsigned integers of their width.
-        _ => match dt.size() {
-            8 => Kind::I64,
-            4 => Kind::U32,
-            2 => Kind::U16,
-            _ => Kind::U8,
-        },
-    }
+    with_native!(dt, T => <T as OfKind>::KIND)
 }
 
 fn kind_of(v: &Value) -> Option<Kind> {

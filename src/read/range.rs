@@ -55,12 +55,15 @@ pub fn bound_kind(dt: Datatype) -> Option<BoundKind> {
     if value::is_text(dt) {
         return Some(BoundKind::Text);
     }
-    match dt {
-        Datatype::Float32 | Datatype::Float64 => Some(BoundKind::Float),
-        Datatype::Blob | Datatype::Any | Datatype::GeomWkb | Datatype::GeomWkt => None,
-        Datatype::Bool => Some(BoundKind::Int),
-        d if matches!(d.size(), 1 | 2 | 4 | 8) => Some(BoundKind::Int),
-        _ => None,
+    use crate::format::DatatypeClass as C;
+    match dt.class() {
+        C::Float => Some(BoundKind::Float),
+        C::Bytes | C::Any | C::Unknown => None,
+        // Integers, BOOL, dates and times, and the wider text types by
+        // their code unit.
+        C::Signed | C::Unsigned | C::Bool | C::Datetime | C::Time | C::String => {
+            Some(BoundKind::Int)
+        }
     }
 }
 

@@ -24,7 +24,7 @@ use datafusion::logical_expr::{
     Between, BinaryExpr, Expr, Operator, TableProviderFilterPushDown as Push,
 };
 
-use crate::format::Datatype;
+use crate::format::{Datatype, DatatypeClass};
 use crate::read::query_condition::{attr, dim, ConditionField, Literal, MAX_CONDITION_DEPTH};
 use crate::read::range::{bound_kind, BoundKind};
 use crate::read::{Bound, DimRange, QueryCondition};
@@ -339,17 +339,7 @@ fn enumerated(col: &Col) -> bool {
 }
 
 fn is_plain_int(dt: Datatype) -> bool {
-    matches!(
-        dt,
-        Datatype::Int8
-            | Datatype::Int16
-            | Datatype::Int32
-            | Datatype::Int64
-            | Datatype::Uint8
-            | Datatype::Uint16
-            | Datatype::Uint32
-            | Datatype::Uint64
-    )
+    matches!(dt.class(), DatatypeClass::Signed | DatatypeClass::Unsigned)
 }
 
 /// The column as a condition's field: `attr("name")` / `dim("name")`.

@@ -8,7 +8,7 @@ use serde_json::Value as Json;
 
 use super::ArraySummary;
 use crate::format::hierarchy;
-use crate::format::Datatype;
+use crate::format::{Datatype, DatatypeClass};
 use crate::model::{
     ArrayType, CellValNum, CurrentDomain, DataOrder, DomainRange, Filter, Layout, Range, Value,
     WebpFormat,
@@ -213,22 +213,26 @@ pub fn format_timestamp(ms: u64) -> String {
 /// precision of its unit; `None` for other datatypes, sub-second units
 /// beyond milliseconds, and years outside 0..=9999.
 fn datetime(dt: Datatype, v: i64) -> Option<String> {
-    let (secs, unit_days) = match dt {
-        Datatype::DatetimeYear => {
+    if dt.class() != DatatypeClass::Datetime {
+        return None;
+    }
+    let unit = dt.time_unit()?;
+    let (secs, unit_days) = match unit {
+        "Y" => {
             let y = 1970i64.checked_add(v)?;
             return (0..=9999).contains(&y).then(|| format!("{y:04}"));
         }
-        Datatype::DatetimeMonth => {
+        "M" => {
             let months = 1970i64.checked_mul(12)?.checked_add(v)?;
             let (y, m) = (months.div_euclid(12), months.rem_euclid(12) + 1);
             return (0..=9999).contains(&y).then(|| format!("{y:04}-{m:02}"));
         }
-        Datatype::DatetimeWeek => (v.checked_mul(7 * 86_400)?, true),
-        Datatype::DatetimeDay => (v.checked_mul(86_400)?, true),
-        Datatype::DatetimeHr => (v.checked_mul(3600)?, false),
-        Datatype::DatetimeMin => (v.checked_mul(60)?, false),
-        Datatype::DatetimeSec => (v, false),
-        Datatype::DatetimeMs => (v.div_euclid(1000), false),
+        "W" => (v.checked_mul(7 * 86_400)?, true),
+        "D" => (v.checked_mul(86_400)?, true),
+        "h" => (v.checked_mul(3600)?, false),
+        "m" => (v.checked_mul(60)?, false),
+        "s" => (v, false),
+        "ms" => (v.div_euclid(1000), false),
         _ => return None,
     };
     let (y, m, d) = civil(secs.div_euclid(86_400));
@@ -239,7 +243,7 @@ fn datetime(dt: Datatype, v: i64) -> Option<String> {
     let mut out = format!("{y:04}-{m:02}-{d:02}");
     if !unit_days {
         let _ = write!(out, "T{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
-        if dt == Datatype::DatetimeMs {
+        if unit == "ms" {
             let _ = write!(out, ".{:03}", v.rem_euclid(1000));
         }
     }

@@ -8,29 +8,25 @@
 use std::cmp::Ordering;
 
 use crate::array::schema::dimension_datatype;
-use crate::format::{ArraySchema, Datatype, Layout};
+use crate::format::{with_native, ArraySchema, Datatype, Layout};
 
 /// The integer value of a little-endian value of an integer, date or time
-/// type (0 for others).
+/// type, text and bytes by their code unit (0 for floats, unknown codes and
+/// too few bytes).
 pub fn int_value(dt: Datatype, b: &[u8]) -> i128 {
-    let w = dt.size() as usize;
-    if b.len() < w {
+    if dt.size() == 0 {
         return 0;
     }
-    match dt {
-        Datatype::Int8 => i128::from(b[0] as i8),
-        Datatype::Uint8 | Datatype::Bool | Datatype::Char | Datatype::StringAscii => {
-            i128::from(b[0])
+    with_native!(int dt, T => {
+        let mut v = [0u8; std::mem::size_of::<T>()];
+        match b.get(..v.len()) {
+            Some(s) => {
+                v.copy_from_slice(s);
+                i128::from(T::from_le_bytes(v))
+            }
+            None => 0,
         }
-        Datatype::Int16 => i128::from(i16::from_le_bytes([b[0], b[1]])),
-        Datatype::Uint16 => i128::from(u16::from_le_bytes([b[0], b[1]])),
-        Datatype::Int32 => i128::from(i32::from_le_bytes(b[..4].try_into().unwrap())),
-        Datatype::Uint32 => i128::from(u32::from_le_bytes(b[..4].try_into().unwrap())),
-        Datatype::Uint64 => i128::from(u64::from_le_bytes(b[..8].try_into().unwrap())),
-        Datatype::Float32 | Datatype::Float64 => 0,
-        _ if w == 8 => i128::from(i64::from_le_bytes(b[..8].try_into().unwrap())),
-        _ => 0,
-    }
+    }, _ => 0)
 }
 
 /// A coordinate, typed for comparison.

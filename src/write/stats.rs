@@ -6,7 +6,7 @@
 //! without min/max counted over the whole tile, strings compared with
 //! `strncmp`, sums that saturate.
 
-use crate::format::{Datatype, FieldMinMaxSumNullCount};
+use crate::format::{with_native, Datatype, FieldMinMaxSumNullCount};
 
 /// The C type the engine's metadata generator uses for a datatype.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,78 +29,72 @@ pub enum Kind {
     Other,
 }
 
+/// The `Kind` of each native type.
+trait NativeKind {
+    const KIND: Kind;
+}
+
+macro_rules! native_kind {
+    ($($t:ty => $k:ident),*) => {
+        $(impl NativeKind for $t {
+            const KIND: Kind = Kind::$k;
+        })*
+    };
+}
+
+native_kind!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16, u32 => U32,
+    u64 => U64, f32 => F32, f64 => F64);
+
+/// CHAR and STRING_ASCII: the engine's `char` values.
+fn is_chars(dt: Datatype) -> bool {
+    matches!(dt, Datatype::Char | Datatype::StringAscii)
+}
+
 pub fn kind_of(dt: Datatype) -> Kind {
-    use Datatype as D;
-    match dt {
-        D::Int8 => Kind::I8,
-        D::Int16 => Kind::I16,
-        D::Int32 => Kind::I32,
-        D::Int64 => Kind::I64,
-        D::Uint8 | D::Bool => Kind::U8,
-        D::Uint16 => Kind::U16,
-        D::Uint32 => Kind::U32,
-        D::Uint64 => Kind::U64,
-        D::Float32 => Kind::F32,
-        D::Float64 => Kind::F64,
-        D::Char | D::StringAscii => Kind::Char,
-        D::Blob | D::GeomWkb | D::GeomWkt => Kind::Byte,
-        D::Any
-        | D::StringUtf8
-        | D::StringUtf16
-        | D::StringUtf32
-        | D::StringUcs2
-        | D::StringUcs4 => Kind::Other,
-        // Dates and times.
-        _ => Kind::I64,
+    use crate::format::DatatypeClass as C;
+    match dt.class() {
+        _ if is_chars(dt) => Kind::Char,
+        C::Bytes => Kind::Byte,
+        C::String | C::Any | C::Unknown => Kind::Other,
+        // Numbers, BOOL (`uint8_t`), dates and times (`int64_t`).
+        C::Signed | C::Unsigned | C::Float | C::Bool | C::Datetime | C::Time => {
+            with_native!(dt, T => <T as NativeKind>::KIND)
+        }
     }
 }
 
 /// `TileMetadataGenerator::has_min_max_metadata`.
 pub fn has_min_max(dt: Datatype, is_dim: bool, var: bool, cell_val_num: u32) -> bool {
-    use Datatype as D;
+    use crate::format::DatatypeClass as C;
     if is_dim {
         return false;
     }
-    let chars = matches!(dt, D::Char | D::StringAscii);
+    let chars = is_chars(dt);
     if var && !chars {
         return false;
     }
     if cell_val_num != 1 && !chars {
         return false;
     }
-    !matches!(
-        dt,
-        D::Any
-            | D::Blob
-            | D::GeomWkb
-            | D::GeomWkt
-            | D::StringUtf8
-            | D::StringUtf16
-            | D::StringUtf32
-            | D::StringUcs2
-            | D::StringUcs4
-    )
+    match dt.class() {
+        C::Any | C::Bytes => false,
+        C::String => chars,
+        _ => true,
+    }
 }
 
 /// `TileMetadataGenerator::has_sum_metadata`.
 pub fn has_sum(dt: Datatype, var: bool, cell_val_num: u32) -> bool {
-    use Datatype as D;
+    use crate::format::DatatypeClass as C;
     if var || cell_val_num != 1 {
         return false;
     }
-    !matches!(
-        dt,
-        D::Any
-            | D::Blob
-            | D::GeomWkb
-            | D::GeomWkt
-            | D::StringUtf8
-            | D::StringUtf16
-            | D::StringUtf32
-            | D::StringUcs2
-            | D::StringUcs4
-            | D::StringAscii
-    )
+    match dt.class() {
+        C::Any | C::Bytes => false,
+        // CHAR is summed, as the engine does (it lists the other text types).
+        C::String => dt == Datatype::Char,
+        _ => true,
+    }
 }
 
 /// What the metadata of one entry of the engine's index map (an

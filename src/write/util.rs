@@ -17,11 +17,15 @@ pub fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
-/// `__<t1>_<t2>_<label>[_<version>]` (format_spec/timestamped_name.md).
+/// `__<t1>_<t2>_<label>[_<version>]` (format_spec/timestamped_name.md): with
+/// a version (a format version, or a group details version), the layout
+/// that states it; without, the unversioned one of schema and metadata names.
 pub fn timestamped_name(t1: u64, t2: u64, version: Option<u32>) -> String {
+    use crate::format::timestamped_name::format;
+    use crate::format::TimestampedNameFormat as F;
     match version {
-        Some(v) => format!("__{t1}_{t2}_{}_{v}", random_label()),
-        None => format!("__{t1}_{t2}_{}", random_label()),
+        Some(v) => format(F::T1T2UuidV, t1, t2, &random_label(), v),
+        None => format(F::T1T2Uuid, t1, t2, &random_label(), 0),
     }
 }
 

@@ -58,6 +58,7 @@ mod sql;
 mod sql_stats;
 mod sql_writes;
 mod sweep;
+mod timestamped_names;
 mod webp;
 mod write_array_metadata;
 mod write_crash;

@@ -298,3 +298,27 @@ fn the_footer_size_of_versions_3_to_9_is_what_the_reader_takes() {
         None
     );
 }
+
+#[test]
+fn a_bytes_field_after_the_view_is_borrowed_in_place() {
+    use tiledb_codec::format::{DeltaPart, DeltaPartRef};
+    // Three 2-byte values: `DeltaPartRef::values` is the slice the binrw
+    // struct copies into its `Vec`.
+    let part = DeltaPart {
+        n: 3,
+        values: vec![1, 0, 2, 0, 0xff, 0x7f],
+    };
+    let mut bytes = encode(&part);
+    let view = DeltaPartRef::read(&bytes).unwrap();
+    let values = view.values(&bytes, 2).unwrap();
+    assert_eq!(values, part.values.as_slice());
+    assert_eq!(values.as_ptr(), bytes[DeltaPart::OFFSET_VALUES..].as_ptr());
+    // The length comes from `n` and the import, as `len` says.
+    assert_eq!(view.values(&bytes, 1).unwrap(), &part.values[..3]);
+    assert!(view.values(&bytes, 3).is_none());
+    // Cut short: no slice; an absurd count does not overflow.
+    assert!(view.values(&bytes[..bytes.len() - 1], 2).is_none());
+    bytes[..8].copy_from_slice(&u64::MAX.to_le_bytes());
+    let view = DeltaPartRef::read(&bytes).unwrap();
+    assert!(view.values(&bytes, 8).is_none());
+}

@@ -334,8 +334,7 @@ fn parse_dimension(v: &Json, field: &str, hilbert: bool) -> Parsed<Dimension> {
         }
         return Ok(Dimension::string(name));
     }
-    let numeric =
-        is_int_like(datatype) || matches!(datatype, Datatype::Float32 | Datatype::Float64);
+    let numeric = is_int_like(datatype) || datatype.is_float();
     if !numeric {
         return Err(err(
             &dtf,

@@ -22,14 +22,13 @@ pub(super) enum Num {
 }
 
 pub(super) fn class_of(dt: Datatype) -> Option<Num> {
-    use Datatype as D;
-    match dt {
-        D::Int8 | D::Int16 | D::Int32 | D::Int64 => Some(Num::I),
-        D::Uint8 | D::Uint16 | D::Uint32 | D::Uint64 => Some(Num::U),
-        D::Float32 | D::Float64 => Some(Num::F),
-        D::StringAscii => Some(Num::Text),
+    use crate::format::DatatypeClass as C;
+    match dt.class() {
         // DATETIME_* and TIME_*: int64 in the engine's `apply_with_type`.
-        d if (18..=39).contains(&d.value()) => Some(Num::I),
+        C::Signed | C::Datetime | C::Time => Some(Num::I),
+        C::Unsigned => Some(Num::U),
+        C::Float => Some(Num::F),
+        C::String if dt == Datatype::StringAscii => Some(Num::Text),
         _ => None,
     }
 }
