@@ -301,13 +301,13 @@ fn the_footer_size_of_versions_3_to_9_is_what_the_reader_takes() {
 
 #[test]
 fn a_bytes_field_after_the_view_is_borrowed_in_place() {
-    use tiledb_codec::format::{DeltaPart, DeltaPartRef};
+    use tiledb_codec::raw::format::{DeltaPart, DeltaPartRef};
     // Three 2-byte values: `DeltaPartRef::values` is the slice the binrw
     // struct copies into its `Vec`.
-    let part = DeltaPart {
+    let part = table!(DeltaPart {
         n: 3,
         values: vec![1, 0, 2, 0, 0xff, 0x7f],
-    };
+    });
     let mut bytes = encode(&part);
     let view = DeltaPartRef::read(&bytes).unwrap();
     let values = view.values(&bytes, 2).unwrap();

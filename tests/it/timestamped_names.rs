@@ -3,10 +3,10 @@
 //! of every version parse to their layout and format back to themselves,
 //! and formatting then parsing round-trips for every layout.
 
-use tiledb_codec::array::name;
-use tiledb_codec::format::timestamped_name::{format, format_for, parse};
-use tiledb_codec::format::version::{LEGACY_NAME_VERSION, UNVERSIONED_NAME_VERSION};
-use tiledb_codec::format::TimestampedNameFormat as F;
+use tiledb_codec::raw::array::name;
+use tiledb_codec::raw::format::timestamped_name::{format, format_for, parse};
+use tiledb_codec::raw::format::version::{LEGACY_NAME_VERSION, UNVERSIONED_NAME_VERSION};
+use tiledb_codec::raw::format::TimestampedNameFormat as F;
 
 use crate::common::fixtures;
 
@@ -138,10 +138,10 @@ fn names_outside_the_grammar_are_refused_as_the_engine_does() {
 
 #[test]
 fn data_file_names_the_engine_wrote_parse_and_format_back() {
-    use tiledb_codec::format::field_file_name::{
+    use tiledb_codec::raw::format::field_file_name::{
         format as file, naming_for, parse as parse_file, parse_indexed, Naming,
     };
-    use tiledb_codec::format::hierarchy;
+    use tiledb_codec::raw::format::hierarchy;
     let mut seen = std::collections::BTreeSet::new();
     for fx in fixtures() {
         for frag in entries(&fx.path.join("__fragments")) {
