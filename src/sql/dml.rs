@@ -34,6 +34,7 @@ use futures::StreamExt;
 
 use super::{df_error, TileDbTable};
 use crate::maintain::delete::{delete_cells, DeleteOptions};
+use crate::read::aggregate::{aggregate, Aggregate, AggregateValue};
 use crate::read::{Query, QueryCondition};
 use crate::write::{ImportOptions, WriteOptions};
 
@@ -241,12 +242,21 @@ impl DataSink for DeleteSink {
                 ..crate::ReadOptions::default()
             };
             let reader = crate::read::ArrayReader::open(&path, &read).map_err(df_error)?;
+            // Counted by the aggregate path: from tile metadata where the
+            // condition covers tiles whole, without reading their cells.
             let q = Query {
-                attributes: Some(Vec::new()),
                 condition: Some(condition.clone()),
                 ..Query::default()
             };
-            let gone = reader.read(&q).map_err(df_error)?.len as u64;
+            let count = Aggregate::parse("count(*)").map_err(df_error)?;
+            let gone = match aggregate(&reader, &q, &[count]).map_err(df_error)?.first() {
+                Some(AggregateValue::Uint(n)) => *n,
+                other => {
+                    return Err(DataFusionError::Internal(format!(
+                        "count(*) of a delete gave {other:?}"
+                    )))
+                }
+            };
             let opts = DeleteOptions {
                 encryption_key: key,
                 ..DeleteOptions::default()
