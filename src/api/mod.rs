@@ -126,24 +126,20 @@ impl Array {
     /// This array opened again, from the same storage with the same
     /// options and time range: what was written since it was opened.
     pub fn reopen(&self) -> Result<Array, Error> {
-        Self::open_range(
-            self.reader.dir.storage.clone(),
-            &self.path,
-            self.at,
-            &self.reader.options().clone(),
-        )
+        self.open_again(self.at)
     }
 
     /// This array again, from the same storage with the same options, as
     /// written in the timestamp range `at` (see [`Array::open_at`]).
     pub fn at(&self, at: impl std::ops::RangeBounds<u64>) -> Result<Array, Error> {
         let range = time_range(&self.path, at)?;
-        Self::open_range(
-            self.reader.dir.storage.clone(),
-            &self.path,
-            Some(range),
-            &self.reader.options().clone(),
-        )
+        self.open_again(Some(range))
+    }
+
+    /// This array's storage, path and options opened anew over `at`.
+    fn open_again(&self, at: Option<(u64, u64)>) -> Result<Array, Error> {
+        let opts = self.reader.options().clone();
+        Self::open_range(self.reader.dir.storage.clone(), &self.path, at, &opts)
     }
 
     /// Opens the array at `path` of `storage`: an object store
