@@ -117,6 +117,12 @@ def cases(root, mib, frags):
         s = s["sum"] if isinstance(s, dict) else s
         return cells, float(s)
 
+    def full_coords():
+        with tiledb.open(none) as A:
+            out = A.query(attrs=["v"], coords=True)[:]
+        cells, check = checked(out["v"])
+        return cells, check + float(out["d"].sum())
+
     def open_many():
         with tiledb.open(many) as A:
             A.nonempty_domain()
@@ -133,6 +139,7 @@ def cases(root, mib, frags):
         ("f. sparse 2-D, condition a > 0.9 (~10%)", cond_read, f"cond {sparse} a a > 0.9", "read"),
         (f"g. sum over the {mb} dense array", agg_sum, f"sum {none} v", "read"),
         (f"h. open, {frags:,} fragments", open_many, f"open {many}", "open"),
+        (f"k. full read with the coordinate column, {mb} dense", full_coords, f"coords {none} v", "read"),
     ]
 
 

@@ -10,6 +10,9 @@
 //! - `read ARRAY ATTR [DIM=LO:HI ...]`: `ArrayReader::open` +
 //!   `read(&Query { attributes: [ATTR], ranges })`; CHECKSUM: the sum of the
 //!   attribute (FLOAT64).
+//! - `coords ARRAY ATTR`: the same with the dimensions' columns too (the
+//!   default of the facade); CHECKSUM: the attribute's sum plus the sum of
+//!   each INT64 dimension.
 //! - `cond ARRAY ATTR CONDITION`: the same with `Query::condition`.
 //! - `sum ARRAY ATTR`: the sum aggregate over every cell.
 //! - `open ARRAY`: `ArrayReader::open` and drop.
@@ -90,6 +93,27 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
             let cells = reader.read(&q)?;
             let secs = t.elapsed().as_secs_f64();
             Ok((secs, cells.len as u64, sum_f64(&cells, attr)?))
+        }
+        ["coords", path, attr] => {
+            let t = Instant::now();
+            let reader = open(path)?;
+            let q = Query {
+                attributes: attrs(attr),
+                ..Query::new()
+            };
+            let cells = reader.read(&q)?;
+            let secs = t.elapsed().as_secs_f64();
+            let mut check = sum_f64(&cells, attr)?;
+            for f in reader.schema.domain.dimensions.iter() {
+                let name = String::from_utf8_lossy(&f.name);
+                let col = cells
+                    .column(&name)
+                    .ok_or_else(|| format!("no column {name:?} in the result"))?;
+                for c in col.data().chunks_exact(8) {
+                    check += i64::from_le_bytes(c.try_into()?) as f64;
+                }
+            }
+            Ok((secs, cells.len as u64, check))
         }
         ["cond", path, attr, condition @ ..] => {
             let text = condition.join(" ");

@@ -700,28 +700,19 @@ fn fill_parallel(
 
 /// The coordinates of every cell of the selection, in its order.
 fn coordinate_columns(dims: &[FieldInfo], sel: &Selection, n: usize) -> Vec<Column> {
-    let nd = dims.len();
     let ostr = sel.out_strides();
-    let mut cols = Vec::with_capacity(nd);
-    for (d, f) in dims.iter().enumerate() {
-        let w = f.datatype.size() as usize;
-        let mut data = Vec::with_capacity(n * w);
-        let values: Vec<i128> = sel.dims[d].iter().flat_map(|(l, h)| *l..=*h).collect();
-        let stride = ostr[d] as usize;
-        let m = values.len().max(1);
-        // Each value repeats `stride` times, and the pattern repeats.
-        let mut i = 0;
-        while i < n {
-            let v = values[(i / stride) % m];
-            let b = v.to_le_bytes();
-            for _ in 0..stride.min(n - i) {
-                data.extend_from_slice(&b[..w]);
-            }
-            i += stride;
-        }
-        cols.push(Column::from_parts(f.clone(), data, None, None, n));
-    }
-    cols
+    dims.iter()
+        .enumerate()
+        .map(|(d, f)| {
+            let pattern = super::dense_coords::Pattern {
+                intervals: &sel.dims[d],
+                stride: usize::try_from(ostr[d]).unwrap_or(usize::MAX),
+            };
+            let w = f.datatype.size() as usize;
+            let data = super::dense_coords::coordinates(&pattern, w, n);
+            Column::from_parts(f.clone(), data, None, None, n)
+        })
+        .collect()
 }
 
 /// The selection of a dense query: per dimension, the intervals of the

@@ -5,6 +5,7 @@ pub mod aggregate;
 mod batches;
 pub mod column;
 mod dense;
+mod dense_coords;
 pub mod export;
 pub mod field;
 mod plan_dense;
