@@ -138,8 +138,8 @@ impl Array {
 
     /// This array's storage, path and options opened anew over `at`.
     fn open_again(&self, at: Option<(u64, u64)>) -> Result<Array, Error> {
-        let opts = self.reader.options().clone();
-        Self::open_range(self.reader.dir.storage.clone(), &self.path, at, &opts)
+        let opts = self.reader.options();
+        Self::open_range(self.reader.dir.storage.clone(), &self.path, at, opts)
     }
 
     /// Opens the array at `path` of `storage`: an object store
