@@ -114,7 +114,8 @@ mod tests {
 
     #[test]
     fn pieces_continue_the_pattern_across_their_edges() {
-        let cases: &[(&[(i128, i128)], usize, usize)] = &[
+        type Case<'a> = (&'a [(i128, i128)], usize, usize);
+        let cases: &[Case] = &[
             (&[(0, 9)], 1, 25),
             (&[(-3, 2), (7, 7), (10, 12)], 1, PIECE_CELLS * 2 + 5),
             (&[(5, 8)], 3, PIECE_CELLS + 17),
