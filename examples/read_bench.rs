@@ -13,6 +13,9 @@
 //! - `coords ARRAY ATTR`: the same with the dimensions' columns too (the
 //!   default of the facade); CHECKSUM: the attribute's sum plus the sum of
 //!   each INT64 dimension.
+//! - `into ARRAY ATTR`: `Array::open` + `read_into` a buffer of the
+//!   caller's that the process keeps from one case to the next (made and
+//!   written once, before the first timing).
 //! - `cond ARRAY ATTR CONDITION`: the same with `Query::condition`.
 //! - `sum ARRAY ATTR`: the sum aggregate over every cell.
 //! - `open ARRAY`: `ArrayReader::open` and drop.
@@ -35,6 +38,11 @@ use tiledb_codec::raw::read::{ArrayReader, Cells, DimRange, Query, QueryConditio
 use tiledb_codec::ReadOptions;
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+thread_local! {
+    /// The buffer of the `into` case, kept from one case to the next.
+    static INTO: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
 
 /// Sum of a FLOAT64 column, nulls left out.
 fn sum_f64(cells: &Cells, attr: &str) -> Res<f64> {
@@ -115,6 +123,25 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
             }
             Ok((secs, cells.len as u64, check))
         }
+        ["into", path, attr] => INTO.with(|buf| {
+            let mut buf = buf.borrow_mut();
+            if buf.is_empty() {
+                // The caller's buffer: sized and written before timing.
+                let q = Query {
+                    attributes: attrs(attr),
+                    skip_coordinates: true,
+                    ..Query::new()
+                };
+                *buf = vec![1.0; open(path)?.read(&q)?.len];
+            }
+            let t = Instant::now();
+            let array = tiledb_codec::Array::open(path)?;
+            let got = array
+                .reader()
+                .read_into(&mut [tiledb_codec::Target::new(*attr, &mut buf[..])])?;
+            let secs = t.elapsed().as_secs_f64();
+            Ok((secs, got as u64, buf[..got].iter().sum()))
+        }),
         ["cond", path, attr, condition @ ..] => {
             let text = condition.join(" ");
             let t = Instant::now();

@@ -140,7 +140,7 @@ use raw::{array, error, filters, format, model, options, read, storage, tile, va
 pub use api::{
     Array, AttributeBuilder, Batch, BatchReader, CellType, Condition, ConsolidationMode,
     DimensionBuilder, Error, FragmentInfo, IntoDimRange, ReaderBuilder, Result, SchemaBuilder,
-    WriteBuilder,
+    Target, WriteBuilder,
 };
 #[doc(inline)]
 pub use format::Datatype;

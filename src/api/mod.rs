@@ -24,7 +24,7 @@ pub use error::{Error, Result};
 pub use fragment::FragmentInfo;
 pub use maintain::ConsolidationMode;
 pub use range::IntoDimRange;
-pub use reader::{BatchReader, Condition, ReaderBuilder};
+pub use reader::{BatchReader, Condition, ReaderBuilder, Target};
 pub use schema::{AttributeBuilder, DimensionBuilder, SchemaBuilder};
 pub use types::CellType;
 pub use writer::WriteBuilder;

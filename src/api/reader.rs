@@ -2,9 +2,10 @@
 
 use super::batch::Batch;
 use super::range::{fit, IntoDimRange};
+use super::CellType;
 use super::{Array, Error};
 use crate::array::FieldInfo;
-use crate::read::{Batches, DimRange, Order, Query, QueryCondition};
+use crate::read::{Batches, DimRange, Order, Query, QueryCondition, Sink};
 
 /// Says what to read from an [`Array`] (fields, ranges, a condition, an
 /// order, batch sizes), then reads it: [`ReaderBuilder::build`] for an
@@ -186,14 +187,7 @@ impl<'a> ReaderBuilder<'a> {
                 Some(have) => have.and(c),
             });
         }
-        let known = || {
-            let attrs = schema.attributes.iter().map(|a| &a.name);
-            let dims = schema.domain.dimensions.iter().map(|d| &d.name);
-            attrs
-                .chain(dims)
-                .map(|n| String::from_utf8_lossy(n).into_owned())
-                .collect::<Vec<_>>()
-        };
+        let known = || field_names(schema);
         for (dim, r) in &self.ranges {
             let f = FieldInfo::lookup(schema, dim)
                 .filter(|f| f.is_dimension)
@@ -251,6 +245,117 @@ impl<'a> ReaderBuilder<'a> {
     pub fn read(self) -> Result<Batch, Error> {
         let q = self.query()?;
         Ok(Batch::new(self.array.reader.read(&q)?))
+    }
+
+    /// Reads the cells asked for into buffers the caller owns, one
+    /// [`Target`] per field (the fields named by the targets replace
+    /// [`ReaderBuilder::attributes`]), and returns how many cells each
+    /// target now holds at its start.
+    ///
+    /// A dense read of fixed-size attributes without a condition decodes
+    /// its tiles straight into the targets, in parallel: a program that
+    /// reads again into the same buffers touches no fresh memory. Other
+    /// reads are made as [`ReaderBuilder::read`] makes them, then copied
+    /// in. A buffer too small, a var-sized field, a type that does not
+    /// stand for the field's datatype, or a nullable attribute without
+    /// [`Target::validity`] is an error, and nothing is written.
+    ///
+    /// ```
+    /// use tiledb_codec::{Array, Target};
+    ///
+    /// let array = Array::open("tests/fixtures/v22/dense_int_2d")?;
+    /// let mut a = vec![0i32; 100];
+    /// let n = array.reader().read_into(&mut [Target::new("a", &mut a)])?;
+    /// let batch = array.reader().attributes(["a"]).coordinates(false).read()?;
+    /// assert_eq!(&a[..n], &batch.column::<i32>("a")?[..]);
+    /// # Ok::<(), tiledb_codec::Error>(())
+    /// ```
+    pub fn read_into(self, targets: &mut [Target<'_>]) -> Result<usize, Error> {
+        let q = self.query()?;
+        let schema = &self.array.reader.schema;
+        let mut sizes = Vec::with_capacity(targets.len());
+        for t in targets.iter() {
+            let f = FieldInfo::lookup(schema, &t.name).ok_or_else(|| Error::NoSuchField {
+                field: t.name.clone(),
+                available: field_names(schema),
+            })?;
+            if !(t.accepts)(f.datatype) {
+                return Err(Error::WrongType {
+                    field: t.name.clone(),
+                    datatype: f.datatype,
+                    requested: t.type_name,
+                });
+            }
+            sizes.push(f.cell_size() as usize);
+        }
+        let mut sinks: Vec<Sink> = targets
+            .iter_mut()
+            .map(|t| Sink {
+                name: t.name.clone(),
+                data: &mut *t.data,
+                validity: t.validity.as_deref_mut(),
+            })
+            .collect();
+        let n = self.array.reader.read_into(&q, &mut sinks)?;
+        drop(sinks);
+        for (t, size) in targets.iter_mut().zip(sizes) {
+            (t.to_native)(&mut t.data[..n * size]);
+        }
+        Ok(n)
+    }
+}
+
+/// The names of the attributes and dimensions of `schema`.
+fn field_names(schema: &crate::format::ArraySchema) -> Vec<String> {
+    let attrs = schema.attributes.iter().map(|a| &a.name);
+    let dims = schema.domain.dimensions.iter().map(|d| &d.name);
+    attrs
+        .chain(dims)
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .collect()
+}
+
+/// A buffer of the caller's that [`ReaderBuilder::read_into`] writes one
+/// field's cells into: values of a [`CellType`] that stands for the field's
+/// datatype, and for a nullable attribute a validity byte per cell.
+pub struct Target<'a> {
+    name: String,
+    data: &'a mut [u8],
+    validity: Option<&'a mut [u8]>,
+    accepts: fn(crate::format::Datatype) -> bool,
+    type_name: &'static str,
+    to_native: fn(&mut [u8]),
+}
+
+impl<'a> Target<'a> {
+    /// The field `name`'s values go into `values`, from its start.
+    pub fn new<T: CellType>(name: impl Into<String>, values: &'a mut [T]) -> Self {
+        Target {
+            name: name.into(),
+            data: zerocopy::IntoBytes::as_mut_bytes(values),
+            validity: None,
+            accepts: T::accepts,
+            type_name: T::NAME,
+            to_native: to_native::<T>,
+        }
+    }
+
+    /// Each cell's validity goes into `validity` (1 = a value, 0 = null):
+    /// needed for a nullable attribute.
+    pub fn validity(mut self, validity: &'a mut [u8]) -> Self {
+        self.validity = Some(validity);
+        self
+    }
+}
+
+/// Values read as little-endian bytes put in the host's order (nothing to
+/// do on little-endian hosts).
+fn to_native<T: CellType>(bytes: &mut [u8]) {
+    if cfg!(target_endian = "big") {
+        for c in bytes.chunks_exact_mut(std::mem::size_of::<T>()) {
+            let v = T::from_le(c);
+            c.copy_from_slice(zerocopy::IntoBytes::as_bytes(&v));
+        }
     }
 }
 

@@ -487,8 +487,14 @@ pub(crate) struct DenseAttr {
     pub fields: Vec<Option<FieldInfo>>,
 }
 
+/// A caller's buffers for one fixed-size attribute: its values (exactly the
+/// batch's cells) and, when nullable, its validity bytes.
+pub(crate) type FixedSink<'s> = (&'s mut [u8], Option<&'s mut [u8]>);
+
 /// Reads one batch: the cells of `sel`, one column per dimension (unless
-/// `coords` is false) and per attribute.
+/// `coords` is false) and per attribute; an attribute with a sink in
+/// `sinks` (by its index in `attrs`) is written there instead, and has no
+/// column.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn read_batch(
     grid: &Grid,
@@ -499,6 +505,7 @@ pub(crate) fn read_batch(
     coords: bool,
     stats: &ReadStats,
     opts: &crate::ReadOptions,
+    sinks: &mut [Option<FixedSink>],
 ) -> Result<Cells> {
     let n = usize::try_from(sel.cells()).map_err(|_| Error::Query {
         path: frags
@@ -558,7 +565,7 @@ pub(crate) fn read_batch(
                 .collect();
             f.frag.prefetch_tile_lists(&fields)
         })?;
-    for a in attrs {
+    for (ai, a) in attrs.iter().enumerate() {
         // The fragments that hold cells of this batch.
         let tiles = frags
             .iter()
@@ -571,43 +578,21 @@ pub(crate) fn read_batch(
         let tiles = tiles.as_slice();
         let cs = a.field.cell_size() as usize;
         let fixed_fill = a.fill.as_ref().is_none_or(|f| f.len() == cs);
-        if a.field.cell_val_num.is_some() && fixed_fill {
-            let mut data = if covered(tiles) && a.fill.is_some() {
-                vec![0u8; n * cs]
-            } else {
-                match &a.fill {
-                    Some(f) => f.repeat(n),
-                    None => vec![0u8; n * cs],
-                }
-            };
-            fill_parallel(
-                grid,
-                frags,
-                tiles,
-                Source::Data,
-                cs,
-                &slabs,
-                &slab_cells,
-                &mut data,
-                stats,
-            )?;
-            let validity = if a.field.nullable {
-                let mut v = vec![u8::from(a.fill.is_some()); n];
-                fill_parallel(
-                    grid,
-                    frags,
-                    tiles,
-                    Source::Validity,
-                    1,
-                    &slabs,
-                    &slab_cells,
-                    &mut v,
-                    stats,
-                )?;
-                Some(v)
-            } else {
-                None
-            };
+        let fixed = FixedTarget {
+            grid,
+            frags,
+            tiles,
+            slabs: &slabs,
+            slab_cells: &slab_cells,
+            stats,
+        };
+        if let Some((data, validity)) = sinks.get_mut(ai).and_then(Option::as_mut) {
+            let v = validity.as_deref_mut().filter(|_| a.field.nullable);
+            fixed.fill(a, covered(tiles), false, data, v)?;
+        } else if a.field.cell_val_num.is_some() && fixed_fill {
+            let mut data = vec![0u8; n * cs];
+            let mut validity = a.field.nullable.then(|| vec![0u8; n]);
+            fixed.fill(a, covered(tiles), true, &mut data, validity.as_deref_mut())?;
             columns.push(Column::from_parts(a.field.clone(), data, None, validity, n));
         } else {
             let mut col = DenseColumn::new(a.field.clone(), n, a.fill.as_deref());
@@ -651,6 +636,63 @@ pub(crate) fn read_batch(
         }
     }
     Ok(Cells { columns, len: n })
+}
+
+/// Where the tiles of one fixed-size attribute of a batch come from: the
+/// batch's fragments, their tiles of the attribute, and its slabs.
+struct FixedTarget<'b, 'f> {
+    grid: &'b Grid,
+    frags: &'b [DenseFragment<'f>],
+    tiles: &'b [Option<FieldTiles>],
+    slabs: &'b [Selection],
+    slab_cells: &'b [usize],
+    stats: &'b ReadStats,
+}
+
+impl FixedTarget<'_, '_> {
+    /// Writes the attribute's cells of the batch into `data` (and its
+    /// validity into `validity`), each holding exactly the batch's cells.
+    /// Cells no fragment holds get the fill value; `covered` says every
+    /// cell is held, and `zeroed` that the buffers are zero already.
+    fn fill(
+        &self,
+        a: &DenseAttr,
+        covered: bool,
+        zeroed: bool,
+        data: &mut [u8],
+        validity: Option<&mut [u8]>,
+    ) -> Result<()> {
+        if !covered {
+            match &a.fill {
+                Some(f) => data.par_chunks_mut(f.len().max(1) << 16).for_each(|part| {
+                    part.chunks_exact_mut(f.len())
+                        .for_each(|c| c.copy_from_slice(f))
+                }),
+                None if !zeroed => data.fill(0),
+                None => {}
+            }
+        }
+        let cs = a.field.cell_size() as usize;
+        let run = |source, cs, out: &mut [u8]| {
+            fill_parallel(
+                self.grid,
+                self.frags,
+                self.tiles,
+                source,
+                cs,
+                self.slabs,
+                self.slab_cells,
+                out,
+                self.stats,
+            )
+        };
+        run(Source::Data, cs, data)?;
+        if let Some(v) = validity {
+            v.fill(u8::from(a.fill.is_some()));
+            run(Source::Validity, 1, v)?;
+        }
+        Ok(())
+    }
 }
 
 /// Whether the fragment holds cells of the selection's bounding box.

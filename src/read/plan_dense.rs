@@ -219,6 +219,7 @@ impl ArrayReader {
             coords,
             &self.stats,
             &self.opts,
+            &mut [],
         )?;
         if let Some(c) = &plan.condition {
             let mask = c.evaluate(&cells)?;

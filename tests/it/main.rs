@@ -47,6 +47,7 @@ mod python_package;
 mod query_condition_engine;
 mod query_engine;
 mod read_engine;
+mod read_into;
 mod read_plan;
 mod round_trip;
 mod snapshots;

@@ -1,0 +1,167 @@
+//! Reads into buffers the caller owns ([`ArrayReader::read_into`]).
+
+use super::column::Cells;
+use super::dense::{self, FixedSink};
+use super::query::Query;
+use super::reader_state::ArrayReader;
+use crate::error::{Error, Result};
+use crate::format::ArrayType;
+
+/// A caller's buffer that one field of a read is written into: the
+/// values' little-endian bytes (at least the cells' count times the
+/// field's cell size) and, for a nullable attribute, one validity byte per
+/// cell (0 = null).
+pub struct Sink<'a> {
+    /// The field: an attribute, or a dimension.
+    pub name: String,
+    /// Where the values go; the first `cells * cell size` bytes are written.
+    pub data: &'a mut [u8],
+    /// Where the validity goes: needed for a nullable attribute.
+    pub validity: Option<&'a mut [u8]>,
+}
+
+impl ArrayReader {
+    /// Reads the cells `q` selects into the caller's buffers, one field per
+    /// sink, and returns how many cells each now holds. Fields without a
+    /// sink are not read; [`Query::attributes`] and
+    /// [`Query::skip_coordinates`] are taken from the sinks.
+    ///
+    /// A dense read of fixed-size attributes with no condition decodes its
+    /// tiles straight into the buffers, in parallel, and holds no result
+    /// of its own: reusing the buffers, a read touches no fresh memory.
+    /// Every other read is made as [`ArrayReader::read`] makes it and its
+    /// columns copied in. A var-sized field, a buffer too small for the
+    /// cells, or a nullable attribute without a validity buffer is an
+    /// error, before anything is written.
+    pub fn read_into(&self, q: &Query, sinks: &mut [Sink]) -> Result<usize> {
+        let mut q = q.clone();
+        let (dims, attrs): (Vec<&Sink>, Vec<&Sink>) = sinks.iter().partition(|s| {
+            self.schema
+                .domain
+                .dimensions
+                .iter()
+                .any(|d| d.name == s.name.as_bytes())
+        });
+        q.attributes = Some(attrs.iter().map(|s| s.name.clone()).collect());
+        q.skip_coordinates = dims.is_empty();
+        for (i, s) in sinks.iter().enumerate() {
+            if sinks[..i].iter().any(|t| t.name == s.name) {
+                return Err(self.into_error(format!("{:?} has two sinks", s.name)));
+            }
+        }
+        let direct = self.schema.array_type == ArrayType::Dense
+            && q.condition.is_none()
+            && q.skip_coordinates;
+        if direct {
+            let plan = self.dense_plan(&q)?;
+            let fixed = plan.attrs.iter().all(|a| {
+                let cs = a.field.cell_size() as usize;
+                a.field.cell_val_num.is_some() && a.fill.as_ref().is_none_or(|f| f.len() == cs)
+            });
+            if fixed {
+                let n = usize::try_from(plan.sel.cells())
+                    .map_err(|_| self.into_error("the read selects too many cells".into()))?;
+                for a in &plan.attrs {
+                    let s = sinks
+                        .iter()
+                        .find(|s| s.name == a.field.name)
+                        .ok_or_else(|| {
+                            self.into_error(format!("no sink for {:?}", a.field.name))
+                        })?;
+                    self.check_sink(s, n, a.field.cell_size() as usize, a.field.nullable)?;
+                }
+                let mut parts: Vec<Option<FixedSink>> = plan.attrs.iter().map(|_| None).collect();
+                for s in sinks.iter_mut() {
+                    let Some(i) = plan.attrs.iter().position(|a| a.field.name == s.name) else {
+                        continue;
+                    };
+                    let a = &plan.attrs[i].field;
+                    let validity = match s.validity.as_deref_mut() {
+                        Some(v) if a.nullable => Some(&mut v[..n]),
+                        Some(v) => {
+                            v[..n].fill(1);
+                            None
+                        }
+                        None => None,
+                    };
+                    parts[i] = Some((&mut s.data[..n * a.cell_size() as usize], validity));
+                }
+                dense::read_batch(
+                    &plan.grid,
+                    &plan.frags,
+                    &plan.dims,
+                    &plan.attrs,
+                    &plan.sel,
+                    false,
+                    &self.stats,
+                    &self.opts,
+                    &mut parts,
+                )?;
+                return Ok(n);
+            }
+        }
+        let cells = self.read(&q)?;
+        self.copy_into(&cells, sinks)
+    }
+
+    /// The columns of `cells` copied into the sinks, every size checked
+    /// first.
+    fn copy_into(&self, cells: &Cells, sinks: &mut [Sink]) -> Result<usize> {
+        let n = cells.len;
+        let mut pairs = Vec::with_capacity(sinks.len());
+        for s in sinks.iter_mut() {
+            let col = cells
+                .column(&s.name)
+                .ok_or_else(|| self.into_error(format!("the array has no field {:?}", s.name)))?;
+            if col.offsets().is_some() {
+                return Err(self.into_error(format!(
+                    "{:?} is var-sized: read it with read() or batches()",
+                    s.name
+                )));
+            }
+            let cs = col.field.cell_size() as usize;
+            self.check_sink(s, n, cs, col.field.nullable)?;
+            pairs.push((s, col));
+        }
+        for (s, col) in pairs {
+            s.data[..col.data().len()].copy_from_slice(col.data());
+            if let Some(v) = s.validity.as_deref_mut() {
+                match col.validity() {
+                    Some(src) => v[..n].copy_from_slice(src),
+                    None => v[..n].fill(1),
+                }
+            }
+        }
+        Ok(n)
+    }
+
+    fn check_sink(&self, s: &Sink, n: usize, cs: usize, nullable: bool) -> Result<()> {
+        let need = n.checked_mul(cs).unwrap_or(usize::MAX);
+        if s.data.len() < need {
+            return Err(self.into_error(format!(
+                "the buffer of {:?} holds {} bytes; the read's {n} cells of {cs} bytes need {need}",
+                s.name,
+                s.data.len()
+            )));
+        }
+        match &s.validity {
+            None if nullable => Err(self.into_error(format!(
+                "{:?} is nullable: give its sink a validity buffer",
+                s.name
+            ))),
+            Some(v) if v.len() < n => Err(self.into_error(format!(
+                "the validity buffer of {:?} holds {} bytes; the read has {n} cells",
+                s.name,
+                v.len()
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    fn into_error(&self, what: String) -> Error {
+        Error::Query {
+            path: self.dir.root.clone(),
+            what,
+        }
+    }
+}

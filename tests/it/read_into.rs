@@ -1,0 +1,182 @@
+//! Reads into buffers the caller owns (`ReaderBuilder::read_into`,
+//! `ArrayReader::read_into`) hold the cells `read` returns, whichever way
+//! they are made: decoded straight into the buffers (dense, fixed-size, no
+//! condition) or copied in; and refuse what does not fit before writing.
+
+use crate::common;
+
+use tiledb_codec::raw::read::{ArrayReader, Cells, Query, Sink};
+use tiledb_codec::{Array, Error, ReadOptions, Target};
+
+fn options(key: Option<&str>) -> ReadOptions {
+    let mut opts = ReadOptions::default();
+    if let Some(k) = key {
+        opts = opts.with_key(k.as_bytes().try_into().unwrap());
+    }
+    opts
+}
+
+/// Reads `q` into fresh buffers sized from `cells`, for every fixed-size
+/// column of `cells`, and compares; the buffers start with 0xAB so that a
+/// cell left unwritten shows.
+fn check_into(reader: &ArrayReader, q: &Query, cells: &Cells, id: &str) -> usize {
+    let fixed: Vec<_> = cells
+        .columns
+        .iter()
+        .filter(|c| c.offsets().is_none())
+        .collect();
+    if fixed.is_empty() {
+        return 0;
+    }
+    let mut data: Vec<Vec<u8>> = fixed.iter().map(|c| vec![0xAB; c.data().len()]).collect();
+    let mut validity: Vec<Vec<u8>> = fixed.iter().map(|_| vec![0xAB; cells.len]).collect();
+    let mut sinks: Vec<Sink> = fixed
+        .iter()
+        .zip(data.iter_mut().zip(validity.iter_mut()))
+        .map(|(c, (d, v))| Sink {
+            name: c.field.name.clone(),
+            data: d,
+            validity: Some(v),
+        })
+        .collect();
+    let n = reader
+        .read_into(q, &mut sinks)
+        .unwrap_or_else(|e| panic!("{id}: read_into: {e}"));
+    assert_eq!(n, cells.len, "{id}: cells");
+    for ((c, d), v) in fixed.iter().zip(&data).zip(&validity) {
+        assert_eq!(d.as_slice(), c.data(), "{id}: values of {}", c.field.name);
+        let want: Vec<u8> = match c.validity() {
+            Some(v) => v.to_vec(),
+            None => vec![1; cells.len],
+        };
+        assert_eq!(v, &want, "{id}: validity of {}", c.field.name);
+    }
+    fixed.len()
+}
+
+#[test]
+fn every_fixture_reads_into_buffers_what_read_returns() {
+    let mut checked = 0;
+    for f in common::fixtures() {
+        if f.kind != "array" {
+            continue;
+        }
+        let Ok(reader) = ArrayReader::open(&f.path, &options(f.key.as_deref())) else {
+            continue;
+        };
+        // Every fixed-size field, the dimensions included (copied in).
+        let q = Query::default();
+        let Ok(cells) = reader.read(&q) else {
+            continue;
+        };
+        checked += check_into(&reader, &q, &cells, &f.id);
+        // The attributes alone: a dense array's are decoded in place.
+        let q = Query {
+            skip_coordinates: true,
+            ..Query::default()
+        };
+        let cells = reader.read(&q).unwrap();
+        checked += check_into(&reader, &q, &cells, &f.id);
+    }
+    assert!(checked > 100, "only {checked} columns checked");
+}
+
+#[test]
+fn dense_reads_into_the_same_buffers_again_and_with_ranges() {
+    let array = Array::open("tests/fixtures/v22/dense_int_2d").unwrap();
+    let want = array
+        .reader()
+        .attributes(["a"])
+        .range("rows", 2..=3)
+        .coordinates(false)
+        .read()
+        .unwrap();
+    let want = want.column::<i32>("a").unwrap().into_owned();
+    assert!(!want.is_empty());
+    let mut buf = vec![-7i32; want.len() + 3];
+    for _ in 0..2 {
+        let n = array
+            .reader()
+            .range("rows", 2..=3)
+            .read_into(&mut [Target::new("a", &mut buf)])
+            .unwrap();
+        assert_eq!(&buf[..n], want.as_slice());
+        // Past the cells, nothing was written.
+        assert_eq!(&buf[n..], &[-7, -7, -7]);
+    }
+}
+
+#[test]
+fn what_does_not_fit_is_refused_before_anything_is_written() {
+    let array = Array::open("tests/fixtures/v22/dense_int_2d").unwrap();
+    let n = array.reader().read().unwrap().len();
+    // Too small.
+    let mut small = vec![5i32; n - 1];
+    let e = array
+        .reader()
+        .read_into(&mut [Target::new("a", &mut small)])
+        .unwrap_err();
+    assert!(e.to_string().contains("need"), "{e}");
+    assert!(small.iter().all(|v| *v == 5));
+    // The wrong type.
+    let mut wrong = vec![0f64; n];
+    let e = array
+        .reader()
+        .read_into(&mut [Target::new("a", &mut wrong)])
+        .unwrap_err();
+    assert!(matches!(e, Error::WrongType { .. }), "{e}");
+    // No such field.
+    let mut buf = vec![0i32; n];
+    let e = array
+        .reader()
+        .read_into(&mut [Target::new("nope", &mut buf)])
+        .unwrap_err();
+    assert!(matches!(e, Error::NoSuchField { .. }), "{e}");
+    // Two targets of one field.
+    let (mut x, mut y) = (vec![0i32; n], vec![0i32; n]);
+    let e = array
+        .reader()
+        .read_into(&mut [Target::new("a", &mut x), Target::new("a", &mut y)])
+        .unwrap_err();
+    assert!(e.to_string().contains("two sinks"), "{e}");
+}
+
+#[test]
+fn nullable_and_var_sized_fields() {
+    // A nullable fixed-size attribute wants a validity buffer; a var-sized
+    // one cannot be read into a flat buffer.
+    let mut nullable_seen = false;
+    let mut var_seen = false;
+    for f in common::fixtures() {
+        if f.kind != "array" || f.key.is_some() {
+            continue;
+        }
+        let Ok(array) = Array::open(&f.path) else {
+            continue;
+        };
+        let Ok(batch) = array.reader().read() else {
+            continue;
+        };
+        for c in &batch.cells().columns {
+            let name = c.field.name.clone();
+            let raw = ArrayReader::open(&f.path, &ReadOptions::default()).unwrap();
+            let mut data = vec![0u8; c.data().len()];
+            let mut sinks = [Sink {
+                name: name.clone(),
+                data: &mut data,
+                validity: None,
+            }];
+            let got = raw.read_into(&Query::default(), &mut sinks);
+            if c.offsets().is_some() {
+                let e = got.unwrap_err().to_string();
+                assert!(e.contains("var-sized"), "{}: {e}", f.id);
+                var_seen = true;
+            } else if c.field.nullable {
+                let e = got.unwrap_err().to_string();
+                assert!(e.contains("validity"), "{}: {e}", f.id);
+                nullable_seen = true;
+            }
+        }
+    }
+    assert!(nullable_seen && var_seen);
+}
