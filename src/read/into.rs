@@ -46,7 +46,7 @@ impl ArrayReader {
         q.skip_coordinates = dims.is_empty();
         for (i, s) in sinks.iter().enumerate() {
             if sinks[..i].iter().any(|t| t.name == s.name) {
-                return Err(self.into_error(format!("{:?} has two sinks", s.name)));
+                return Err(self.sink_error(format!("{:?} has two sinks", s.name)));
             }
         }
         let direct = self.schema.array_type == ArrayType::Dense
@@ -60,13 +60,13 @@ impl ArrayReader {
             });
             if fixed {
                 let n = usize::try_from(plan.sel.cells())
-                    .map_err(|_| self.into_error("the read selects too many cells".into()))?;
+                    .map_err(|_| self.sink_error("the read selects too many cells".into()))?;
                 for a in &plan.attrs {
                     let s = sinks
                         .iter()
                         .find(|s| s.name == a.field.name)
                         .ok_or_else(|| {
-                            self.into_error(format!("no sink for {:?}", a.field.name))
+                            self.sink_error(format!("no sink for {:?}", a.field.name))
                         })?;
                     self.check_sink(s, n, a.field.cell_size() as usize, a.field.nullable)?;
                 }
@@ -112,9 +112,9 @@ impl ArrayReader {
         for s in sinks.iter_mut() {
             let col = cells
                 .column(&s.name)
-                .ok_or_else(|| self.into_error(format!("the array has no field {:?}", s.name)))?;
+                .ok_or_else(|| self.sink_error(format!("the array has no field {:?}", s.name)))?;
             if col.offsets().is_some() {
-                return Err(self.into_error(format!(
+                return Err(self.sink_error(format!(
                     "{:?} is var-sized: read it with read() or batches()",
                     s.name
                 )));
@@ -136,20 +136,20 @@ impl ArrayReader {
     }
 
     fn check_sink(&self, s: &Sink, n: usize, cs: usize, nullable: bool) -> Result<()> {
-        let need = n.checked_mul(cs).unwrap_or(usize::MAX);
+        let need = n.saturating_mul(cs);
         if s.data.len() < need {
-            return Err(self.into_error(format!(
+            return Err(self.sink_error(format!(
                 "the buffer of {:?} holds {} bytes; the read's {n} cells of {cs} bytes need {need}",
                 s.name,
                 s.data.len()
             )));
         }
         match &s.validity {
-            None if nullable => Err(self.into_error(format!(
+            None if nullable => Err(self.sink_error(format!(
                 "{:?} is nullable: give its sink a validity buffer",
                 s.name
             ))),
-            Some(v) if v.len() < n => Err(self.into_error(format!(
+            Some(v) if v.len() < n => Err(self.sink_error(format!(
                 "the validity buffer of {:?} holds {} bytes; the read has {n} cells",
                 s.name,
                 v.len()
@@ -158,7 +158,7 @@ impl ArrayReader {
         }
     }
 
-    fn into_error(&self, what: String) -> Error {
+    fn sink_error(&self, what: String) -> Error {
         Error::Query {
             path: self.dir.root.clone(),
             what,
