@@ -225,6 +225,7 @@ pub struct ChunkView<'a> {
 /// chunk headers checked and its chunks borrowed, nothing decoded yet.
 #[derive(Debug, Clone)]
 pub struct TileView<'a> {
+    file: &'a MappedFile,
     path: &'a std::path::Path,
     base: u64,
     chunks: Vec<ChunkView<'a>>,
@@ -339,12 +340,18 @@ impl<'a> TileView<'a> {
             ));
         }
         Ok(TileView {
+            file,
             path,
             base,
             chunks,
             total,
         })
     }
+
+    /// Unfiltered chunks of at least this many bytes are read from their
+    /// file into the result ([`MappedFile::copy_out`]) rather than copied
+    /// through the mapping.
+    pub const READ_FROM_FILE: usize = 1 << 15;
 
     /// The tile's unfiltered size in bytes.
     pub fn len(&self) -> u64 {
@@ -433,6 +440,12 @@ impl<'a> TileView<'a> {
         for (i, c) in self.chunks.iter().enumerate() {
             let dest =
                 &mut out[c.start as usize..(c.start + u64::from(c.original_length)) as usize];
+            if pipeline.is_empty()
+                && dest.len() >= Self::READ_FROM_FILE
+                && self.file.copy_out(c.data, dest)
+            {
+                continue;
+            }
             pipeline
                 .reverse_chunk_into(c.metadata, c.data, limit, dest)
                 .map_err(|e| self.filter_error(i, e))?;

@@ -15,7 +15,8 @@ use crate::error::{Error, Result};
 pub mod object;
 
 enum Bytes {
-    Map(memmap2::Mmap),
+    /// The mapping, and the file for [`MappedFile::copy_out`].
+    Map(memmap2::Mmap, std::fs::File),
     /// Bytes shared with a [`MemoryStorage`].
     Shared(std::sync::Arc<[u8]>),
     /// Zero-length files cannot be mapped on every platform.
@@ -88,6 +89,16 @@ pub struct MappedFile {
     bytes: Bytes,
 }
 
+impl std::fmt::Debug for MappedFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MappedFile")
+            .field("path", &self.path)
+            .field("len", &self.len())
+            .field("mapped", &self.is_mapped())
+            .finish()
+    }
+}
+
 impl MappedFile {
     /// Files up to this size are read into memory instead of mapped.
     pub const READ_BELOW: u64 = 64 * 1024;
@@ -117,7 +128,7 @@ impl MappedFile {
             // SIGBUS, which is the one hazard of mapping and the reason this
             // is the only module with `unsafe`.
             let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(&path, e))?;
-            Bytes::Map(map)
+            Bytes::Map(map, file)
         };
         Ok(MappedFile { path, bytes })
     }
@@ -134,7 +145,7 @@ impl MappedFile {
     /// Whether the bytes are a memory map of the file (files above
     /// [`MappedFile::READ_BELOW`] bytes), not a copy read into memory.
     pub fn is_mapped(&self) -> bool {
-        matches!(self.bytes, Bytes::Map(_))
+        matches!(self.bytes, Bytes::Map(..))
     }
 
     /// The file's path.
@@ -145,11 +156,43 @@ impl MappedFile {
     /// All bytes of the file.
     pub fn bytes(&self) -> &[u8] {
         match &self.bytes {
-            Bytes::Map(m) => m,
+            Bytes::Map(m, _) => m,
             Bytes::Shared(b) => b,
             Bytes::Empty => &[],
             Bytes::Owned(v) => v,
         }
+    }
+
+    /// Copies `part`, bytes of this file (a slice of [`MappedFile::bytes`]),
+    /// into `out` of the same length by reading the file rather than the
+    /// mapping: the kernel copies from its page cache at memory speed, and
+    /// no page of the mapping is faulted in. False (and `out` untouched)
+    /// where the bytes are not a mapped file's, or the read fails: then the
+    /// caller copies from `part`.
+    pub fn copy_out(&self, part: &[u8], out: &mut [u8]) -> bool {
+        #[cfg(unix)]
+        if let Bytes::Map(m, file) = &self.bytes {
+            use std::os::unix::fs::FileExt;
+            let base = m.as_ptr() as usize;
+            let at = (part.as_ptr() as usize).wrapping_sub(base);
+            if part.len() == out.len() && at <= m.len() && part.len() <= m.len() - at {
+                let mut done = 0;
+                while done < out.len() {
+                    match file.read_at(&mut out[done..], (at + done) as u64) {
+                        Ok(0) | Err(_) => break,
+                        Ok(k) => done += k,
+                    }
+                }
+                if done == out.len() {
+                    return true;
+                }
+                // A short read (the file shrank): copy what the map holds.
+                out.copy_from_slice(part);
+                return true;
+            }
+        }
+        let _ = (part, out);
+        false
     }
 
     /// The file's length in bytes.
@@ -383,5 +426,36 @@ impl std::ops::Deref for StorageRef {
     type Target = dyn Storage;
     fn deref(&self) -> &(dyn Storage + 'static) {
         &*self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MappedFile;
+
+    #[test]
+    fn copy_out_reads_the_part_from_the_file() {
+        let dir =
+            std::env::temp_dir().join(format!("tiledb-codec-copy-out-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("f");
+        let bytes: Vec<u8> = (0..(MappedFile::READ_BELOW as usize * 3))
+            .map(|i| (i * 7) as u8)
+            .collect();
+        std::fs::write(&path, &bytes).unwrap();
+        let f = MappedFile::open(&path).unwrap();
+        assert!(f.is_mapped());
+        let part = &f.bytes()[1000..150_000];
+        let mut out = vec![0u8; part.len()];
+        assert!(f.copy_out(part, &mut out));
+        assert_eq!(out, &bytes[1000..150_000]);
+        // A slice that is not the file's bytes, or a length that differs.
+        let other = vec![1u8; 10];
+        assert!(!f.copy_out(&other, &mut [0u8; 10]));
+        assert!(!f.copy_out(part, &mut [0u8; 10]));
+        // Bytes in memory are never read from a file.
+        let m = MappedFile::from_vec("x", bytes.clone());
+        assert!(!m.copy_out(&m.bytes()[..10], &mut [0u8; 10]));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
