@@ -234,3 +234,38 @@ pub(super) fn int_keys(dt: crate::format::Datatype, values: &[u8]) -> Option<Vec
 fn key_i(v: i64) -> u64 {
     scalar_key(value::Scalar::Int(v))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::Datatype;
+
+    #[test]
+    fn keys_of_whole_columns_are_the_keys_of_each_cell() {
+        let values: [i64; 6] = [i64::MIN, -129, -1, 0, 255, i64::MAX];
+        for dt in [
+            Datatype::Int8,
+            Datatype::Int16,
+            Datatype::Int32,
+            Datatype::Int64,
+            Datatype::Uint8,
+            Datatype::Uint16,
+            Datatype::Uint32,
+            Datatype::Uint64,
+            Datatype::DatetimeMs,
+        ] {
+            let w = dt.size() as usize;
+            let bytes: Vec<u8> = values
+                .iter()
+                .flat_map(|v| v.to_le_bytes()[..w].to_vec())
+                .collect();
+            let keys = int_keys(dt, &bytes).expect("an integer datatype");
+            let each: Vec<u64> = bytes
+                .chunks_exact(w)
+                .map(|c| scalar_key(value::scalar(dt, c).unwrap()))
+                .collect();
+            assert_eq!(keys, each, "{dt:?}");
+        }
+        assert!(int_keys(Datatype::Float64, &[0; 8]).is_none());
+    }
+}

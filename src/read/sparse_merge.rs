@@ -217,3 +217,33 @@ pub(super) fn disjoint_fragments(
     }
     Ok(true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(x: Vec<u64>, y: Vec<u64>) -> SortKeys {
+        SortKeys {
+            dims: vec![Some(x), Some(y)],
+            general: None,
+            exact: true,
+        }
+    }
+
+    #[test]
+    fn the_grid_keeps_the_newest_cell_of_each_coordinate_in_row_major_order() {
+        // Cells 0..5 at (x, y); cells 1 and 3 share (5, 1), 0 and 4 (2, 7).
+        let k = keys(vec![2, 5, 3, 5, 2], vec![7, 1, 1, 1, 7]);
+        let newest = [10, 1, 5, 2, 3];
+        let order = newest_by_grid(&k, 5, |p| newest[p]).unwrap();
+        assert_eq!(order, vec![0, 2, 3]);
+        // A box of more places than the grid may hold: no grid.
+        let far = keys(vec![0, 1 << 40], vec![0, 0]);
+        assert!(newest_by_grid(&far, 2, |p| p).is_none());
+        let inexact = SortKeys {
+            exact: false,
+            ..keys(vec![0], vec![0])
+        };
+        assert!(newest_by_grid(&inexact, 1, |p| p).is_none());
+    }
+}
