@@ -5,7 +5,8 @@
 #   MIB     the size of the benchmark arrays in MiB (default 256);
 #   REPEAT  runs per case (default 5);
 #   TARGET  cargo's target folder ($CARGO_TARGET_DIR, else target);
-#   ARRAYS  where the engine-written arrays are kept (target/bench/arrays-$MIB).
+#   ARRAYS  where the engine-written arrays are kept (default
+#           target/bench/arrays-$MIB; set it to use arrays made elsewhere).
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 VENV=target/tiledb-py-0.36.1
 PY=${TILEDB_PYTHON:-$VENV/bin/python}
@@ -16,4 +17,4 @@ fi
 MIB=${MIB:-256}
 REPEAT=${REPEAT:-5}
 TARGET=${CARGO_TARGET_DIR:-target}
-ARRAYS=target/bench/arrays-$MIB
+ARRAYS=${ARRAYS:-target/bench/arrays-$MIB}

@@ -9,10 +9,11 @@
 #           array of 8 * MIB, 2 GiB by default); MIB=64 for a quick run
 #   FRAGS   fragments of the open case (default 10000)
 #   REPEAT  runs per case (default 5)
+#   CASES   the letters of the cases to run (default all: abcdefghij)
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 FRAGS=${FRAGS:-10000}
 "$PY" bench/make_arrays.py "$ARRAYS" --mib "$MIB" --frags "$FRAGS"
 cargo build --release --quiet --example read_bench
 "$PY" bench/read_bench.py "$TARGET/release/examples/read_bench" "$ARRAYS" \
-    --mib "$MIB" --frags "$FRAGS" --repeat "$REPEAT"
+    --mib "$MIB" --frags "$FRAGS" --repeat "$REPEAT" --cases "${CASES:-abcdefghij}"

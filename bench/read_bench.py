@@ -5,10 +5,12 @@ around open + read. Prints medians and ratios (ours / engine) as a markdown
 table, with the cells each side returned, so that a side that reads the
 wrong cells is seen.
 
-Usage: python read_bench.py EXAMPLE ARRAYDIR [--mib 256] [--frags 10000] [--repeat 5]
+Usage: python read_bench.py EXAMPLE ARRAYDIR [--mib 256] [--frags 10000] [--repeat 5] [--cases ef]
        python read_bench.py peak ARRAY ATTR   (the engine's side of the peak-memory case)
 
 ARRAYDIR is what bench/make_arrays.py made; EXAMPLE the built read_bench.
+--cases: only the cases of these letters (a-h; i and j, the peak memory
+and the memcpy bandwidth, only when named).
 """
 import math
 import statistics
@@ -165,11 +167,14 @@ def main(argv):
         return int(argv[argv.index(name) + 1]) if name in argv else default
 
     mib, frags, repeat = opt("--mib", 256), opt("--frags", 10000), opt("--repeat", 5)
+    only = argv[argv.index("--cases") + 1] if "--cases" in argv else "abcdefghij"
     ours = Ours(example)
     rows = []
     full_read_ours = None
     into_ours = None
     for label, engine_fn, line, kind in cases(root, mib, frags):
+        if label[0] not in only:
+            continue
         e_times, o_times = [], []
         e_res = o_res = None
         error = None
@@ -204,6 +209,14 @@ def main(argv):
         print(f"{label}: engine {e:.4f} s, ours {ours_text} s; {note}", file=sys.stderr, flush=True)
 
     # i. Peak memory of a streamed read, a fresh process per side.
+    if "i" in only:
+        peak_rows(example, root, mib, rows)
+    copies = [ours.run(f"memcpy {mib}")[0] for _ in range(repeat)] if "j" in only else None
+    ours.close()
+    report(rows, repeat, mib, copies, full_read_ours)
+
+
+def peak_rows(example, root, mib, rows):
     big = f"{root}/f64_big"
     e_peak = subprocess.run([sys.executable, __file__, "peak", big, "v"], check=True, capture_output=True, text=True)
     o_peak = subprocess.run([example, "peak", big, "v", str(BUDGET_MIB), str(BATCH_CELLS)], capture_output=True, text=True)
@@ -218,11 +231,10 @@ def main(argv):
     rows.append((f"i. peak memory (MiB), streamed full read of {8 * mib} MiB, budget {BUDGET_MIB} MiB",
                  int(e_hwm) / (1 << 20), o_mib, f"ours <= {BUDGET_MIB} MiB", note, "{:.0f}"))
 
+
+def report(rows, repeat, mib, copies, full_read_ours):
     # j. memcpy bandwidth in the same run, and the full read's share of it.
-    copies = [ours.run(f"memcpy {mib}")[0] for _ in range(repeat)]
-    ours.close()
-    memcpy = statistics.median(copies)
-    bandwidth = mib / 1024 / memcpy
+    bandwidth = mib / 1024 / statistics.median(copies) if copies else None
     read_bw = mib / 1024 / full_read_ours if full_read_ours else None
     into_bw = mib / 1024 / into_ours if into_ours else None
 
@@ -238,6 +250,8 @@ def main(argv):
             print(f"| {label} | {fmt.format(e)} | - | - | {target} | {note} |")
         else:
             print(f"| {label} | {fmt.format(e)} | {fmt.format(o)} | {o / e:.2f} | {target} | {note} |")
+    if bandwidth is None:
+        return
     share = f"{read_bw / bandwidth:.2f}" if read_bw else "-"
     read_bw_text = f"{read_bw:.2f} GiB/s" if read_bw else "-"
     print(f"| j. memcpy of {mib} MiB: {bandwidth:.2f} GiB/s; full read (a): {read_bw_text} | | | {share} "

@@ -62,6 +62,9 @@ pub struct Fragment {
     meta: MetaFile,
     /// Where the fragment's files are read from.
     pub storage: crate::storage::StorageRef,
+    /// The R-tree once decoded, kept for the life of the fragment (the
+    /// array handle): reads, slabs and queries share one decode.
+    rtree: std::sync::OnceLock<Option<std::sync::Arc<RTree>>>,
 }
 
 /// Per-dimension coordinate sizes as the footer of `version` lays them out:
@@ -313,6 +316,7 @@ impl Fragment {
                 footer_from: None,
                 meta: MetaFile::Whole(meta_file),
                 storage: dir.storage.clone(),
+                rtree: std::sync::OnceLock::new(),
             });
         }
         // The footer names its schema, but its layout depends on that
@@ -418,6 +422,7 @@ impl Fragment {
             footer_from: from_meta.map(|(_, p, _)| p.to_path_buf()),
             meta: meta_file,
             storage: dir.storage.clone(),
+            rtree: std::sync::OnceLock::new(),
         })
     }
 
@@ -458,17 +463,23 @@ impl Fragment {
         }
     }
 
-    /// The R-tree (read on demand; `None` before version 3).
-    pub fn rtree(&self, opts: &ReadOptions) -> Result<Option<RTree>> {
+    /// The R-tree (read on first demand, then kept; `None` before version
+    /// 3). A failed decode is not kept: the next call reports it again.
+    pub fn rtree(&self, opts: &ReadOptions) -> Result<Option<std::sync::Arc<RTree>>> {
+        if let Some(r) = self.rtree.get() {
+            return Ok(r.clone());
+        }
         let Metadata::Footer(f) = &self.metadata else {
             return Ok(None);
         };
         let args = (f.version_number, dims_for(&self.schema));
-        self.meta
-            .generic_tile(f.rtree_offset, opts, |tile| {
-                decode_all(&tile.data, self.meta.path(), 0, args)
-            })
-            .map(Some)
+        let r: RTree = self.meta.generic_tile(f.rtree_offset, opts, |tile| {
+            decode_all(&tile.data, self.meta.path(), 0, args)
+        })?;
+        Ok(self
+            .rtree
+            .get_or_init(|| Some(std::sync::Arc::new(r)))
+            .clone())
     }
 
     /// The tile offsets of field `idx` (the engine's index map), on demand.

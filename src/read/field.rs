@@ -254,6 +254,9 @@ pub struct ReadStats {
     pub tiles_decoded: std::sync::atomic::AtomicU64,
     /// Unfiltered bytes produced from tiles.
     pub bytes_decoded: std::sync::atomic::AtomicU64,
+    /// Chunks of tiles read in part (only the cells a sparse read keeps)
+    /// that were left undecoded.
+    pub chunks_skipped: std::sync::atomic::AtomicU64,
 }
 
 impl ReadStats {
@@ -262,6 +265,12 @@ impl ReadStats {
         use std::sync::atomic::Ordering::Relaxed;
         self.tiles_decoded.fetch_add(1, Relaxed);
         self.bytes_decoded.fetch_add(bytes, Relaxed);
+    }
+
+    /// Chunks left undecoded so far by reads of tiles in part.
+    pub fn chunks_skipped(&self) -> u64 {
+        self.chunks_skipped
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Tiles decoded so far.
@@ -341,6 +350,76 @@ impl FieldTiles {
         }
         let (at, raw) = tf.raw(offsets, t, *size)?;
         TileView::parse(&tf.file, at, raw, None, self.max, pipe.is_empty()).map(Some)
+    }
+
+    /// The cells `runs` (ranges of cell numbers, ascending, not
+    /// overlapping) of tile `t` of a fixed-size field of `n` cells of
+    /// `cell` bytes, with their validity when the field has validity
+    /// tiles: only the chunks that hold them are decoded (chunks decode
+    /// independently), only their bytes copied. Also returns how many of
+    /// the tile's chunks (values and validity) were left undecoded.
+    pub(crate) fn fixed_cells(
+        &self,
+        t: usize,
+        cell: u64,
+        n: usize,
+        runs: &[std::ops::Range<usize>],
+    ) -> Result<(Vec<u8>, Option<Vec<u8>>, u64)> {
+        use crate::tile::ChunkCache;
+        let kept: usize = runs.iter().map(|r| r.len()).sum();
+        let view = self.fixed_view(t)?;
+        let file = self.fixed.file.path();
+        if view.len() != n as u64 * cell {
+            return Err(Error::decode(
+                file,
+                0,
+                "Tile",
+                "",
+                format!(
+                    "tile {t} holds {} bytes, {n} cells of {cell} bytes take {}",
+                    view.len(),
+                    n as u64 * cell
+                ),
+            ));
+        }
+        // The bytes of the runs of `runs` in a tile of cells of `w` bytes.
+        let pick = |view: &TileView<'_>, pipe: &crate::filters::Pipeline, w: u64| {
+            let mut out = vec![0u8; kept * w as usize];
+            let mut cache = ChunkCache::default();
+            let mut at = 0usize;
+            let mut touched = 0u64;
+            let mut last = None;
+            for r in runs {
+                let bytes = r.start as u64 * w..r.end as u64 * w;
+                let chunks = view.chunks_for(bytes.clone());
+                touched += chunks.clone().filter(|c| Some(*c) != last).count() as u64;
+                last = chunks.clone().last().or(last);
+                let len = (bytes.end - bytes.start) as usize;
+                view.read_range_into(pipe, self.max, bytes, &mut out[at..at + len], &mut cache)?;
+                at += len;
+            }
+            let skipped = (view.chunks().len() as u64).saturating_sub(touched);
+            Ok::<_, Error>((out, skipped))
+        };
+        let (values, mut skipped) = pick(&view, &self.pipes.data, cell)?;
+        let validity = match (self.validity_view(t)?, &self.pipes.validity) {
+            (Some(v), Some(pipe)) => {
+                if v.len() != n as u64 {
+                    return Err(Error::decode(
+                        file,
+                        0,
+                        "Tile",
+                        "validity",
+                        format!("{} validity values for {n} cells", v.len()),
+                    ));
+                }
+                let (bytes, s) = pick(&v, pipe, 1)?;
+                skipped += s;
+                Some(bytes)
+            }
+            _ => None,
+        };
+        Ok((values, validity, skipped))
     }
 
     /// Tile `t` as stored (a copy of its bytes in each file).

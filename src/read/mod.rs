@@ -19,6 +19,7 @@ mod reader;
 mod reader_state;
 mod sort_keys;
 pub(crate) mod sparse;
+mod sparse_merge;
 
 pub use batches::Batches;
 pub use column::{Cells, Column, ColumnParts};

@@ -8,7 +8,8 @@ use super::query_condition::BoundCondition;
 use super::range::{Bound, DimRange};
 use super::reader_state::ArrayReader;
 use super::sparse;
-use super::{reader_state::*, sort_keys::*};
+use super::sparse_merge::{disjoint_fragments, newest_by_grid, prunable, FragBoxes};
+use super::{reader_state::*, sort_keys, sort_keys::*};
 use crate::array::fragment::{Fragment, Metadata};
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
@@ -262,6 +263,17 @@ impl ArrayReader {
                         .any(|d| d.keep.fields().iter().any(|f| f.name == a.name))
             })
             .collect();
+        // The boxes (non-empty domain, tile MBRs) of each fragment, made on
+        // first use (pruning tiles by a condition).
+        let mut made: Vec<Option<std::sync::Arc<FragBoxes>>> = vec![None; self.fragments.len()];
+        let mut boxes = |k: usize| -> Result<std::sync::Arc<FragBoxes>> {
+            if let Some(b) = &made[k] {
+                return Ok(b.clone());
+            }
+            let b = std::sync::Arc::new(FragBoxes::of(&self.fragments[k], &dims, &self.opts)?);
+            made[k] = Some(b.clone());
+            Ok(b)
+        };
         for (fi, f) in self.fragments.iter().enumerate() {
             // The engine skips the conditions a fragment processed only
             // when it has delete metadata (sparse_index_reader_base.cc
@@ -283,9 +295,28 @@ impl ArrayReader {
                 // where no cell of them can hide an older cell (duplicates
                 // allowed, or a single fragment), as the condition applies
                 // after the newest cell of each coordinate is chosen.
+                // With several fragments and no duplicates: only tiles no
+                // fragment that may hold older cells overlaps (their cells
+                // hide nothing a read could return).
                 if let Some((c, names)) = &condition {
-                    if allows_dups || self.fragments.len() == 1 {
-                        self.prune_tiles(f, c, names, &mut tiles)?;
+                    let all = tiles.clone();
+                    self.prune_tiles(f, c, names, &mut tiles)?;
+                    if !(allows_dups || self.fragments.len() == 1) && tiles.len() < all.len() {
+                        let mine = boxes(fi)?;
+                        let mut back = Vec::with_capacity(all.len());
+                        let mut may = tiles.iter().map(|(t, _)| *t).peekable();
+                        for (t, inside) in all {
+                            let matches = may.next_if_eq(&t).is_some();
+                            let drop = !matches
+                                && match mine.tile(t) {
+                                    Some(b) => prunable(&self.fragments, fi, b, &mut boxes)?,
+                                    None => false,
+                                };
+                            if !drop {
+                                back.push((t, inside));
+                            }
+                        }
+                        tiles = back;
                     }
                 }
                 if tiles.is_empty() {
@@ -389,6 +420,42 @@ impl ArrayReader {
                 frag: fi,
             });
         }
+        // The condition on each batch before the merge, when every batch
+        // holds the fields it reads (else on the merged cells, an absent
+        // attribute taking its fill value): a cell it drops is no longer
+        // gathered, though without duplicates it still hides the older
+        // cells of its coordinates.
+        let present = |fr: &Frag, n: &String| {
+            dims.iter().any(|d| d.name == *n)
+                || all_attrs
+                    .iter()
+                    .position(|a| a.name == *n)
+                    .is_some_and(|ai| fr.attrs[ai].is_some())
+        };
+        let passes: Option<Vec<Vec<bool>>> = match &condition {
+            Some((c, names)) if frags.iter().all(|fr| names.iter().all(|n| present(fr, n))) => {
+                let mut out = Vec::with_capacity(frags.len());
+                for fr in frags.iter_mut() {
+                    let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
+                    let mut m =
+                        condition_masks(&mut fr.dims, &mut fr.attrs, &dims, &all_attrs, n, &[c])?;
+                    out.push(m.pop().unwrap_or_default());
+                }
+                Some(out)
+            }
+            _ => None,
+        };
+        // Fragments whose non-empty domains meet no other's (and which keep
+        // one write per coordinate) hold no coordinate twice: their cells
+        // need no choice of the newest.
+        let read_frags: Vec<usize> = {
+            let mut v: Vec<usize> = frags.iter().map(|fr| fr.frag).collect();
+            v.dedup();
+            v
+        };
+        let disjoint = !allows_dups
+            && disjoint_fragments(&self.fragments, &read_frags, &mut boxes)?
+            && !adjacent_repeats(&frags, &dims);
         // (fragment, cell) of every surviving cell.
         let mut picked: Vec<(usize, usize)> = Vec::new();
         // Whether a delete removes each picked cell. Without duplicates a
@@ -398,9 +465,30 @@ impl ArrayReader {
         // is chosen.
         let mut deleted: Vec<bool> = Vec::new();
         let (open_start, open_end) = self.time_range.unwrap_or((0, u64::MAX));
+        // Integer dimensions: the picked cells' sort keys taken from each
+        // batch's values in one pass.
+        let total: usize = frags
+            .iter()
+            .map(|fr| fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size())))
+            .sum();
+        picked.reserve(total);
+        deleted.reserve(total);
+        let mut int_keys: Option<Vec<Vec<u64>>> =
+            Some((0..dims.len()).map(|_| Vec::with_capacity(total)).collect());
         for (fi, fr) in frags.iter_mut().enumerate() {
             let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
             let by_condition = deleted_cells(fr, n, &deletes, &dims, &all_attrs)?;
+            let batch_keys: Option<Vec<Vec<u64>>> = int_keys.as_ref().and_then(|_| {
+                dims.iter()
+                    .zip(&fr.dims)
+                    .map(|(f, d)| {
+                        sort_keys::int_keys(f.datatype, &d.values).filter(|k| k.len() == n)
+                    })
+                    .collect()
+            });
+            if batch_keys.is_none() {
+                int_keys = None;
+            }
             for i in 0..n {
                 let ts = fr.timestamps.as_ref().map_or(fr.t1, |t| t[i]);
                 // A fragment that keeps its cells' timestamps and lies
@@ -418,12 +506,18 @@ impl ArrayReader {
                     .delete_ts
                     .as_ref()
                     .is_some_and(|d| d[i] != u64::MAX && d[i] <= open_end)
-                    || by_condition.as_ref().is_some_and(|g| g[i]);
-                if gone && allows_dups {
+                    || by_condition.as_ref().is_some_and(|g| g[i])
+                    || passes.as_ref().is_some_and(|m| !m[fi][i]);
+                if gone && (allows_dups || disjoint) {
                     continue;
                 }
                 picked.push((fi, i));
                 deleted.push(gone);
+                if let (Some(all), Some(b)) = (&mut int_keys, &batch_keys) {
+                    for (k, bk) in all.iter_mut().zip(b) {
+                        k.push(bk[i]);
+                    }
+                }
             }
         }
         let coords = |p: usize, d: usize| {
@@ -451,10 +545,29 @@ impl ArrayReader {
         };
         // Row-major order of the coordinates (the order `export` prints),
         // ties in (fragment, cell) order.
-        let unordered = q.order == Some(Order::Unordered) && allows_dups;
-        let keys = SortKeys::new(&dims, if unordered { 0 } else { picked.len() }, coords);
+        let unordered = q.order == Some(Order::Unordered) && (allows_dups || disjoint);
+        let keys = match int_keys {
+            Some(k) if !unordered => SortKeys {
+                dims: k.into_iter().map(Some).collect(),
+                general: None,
+                exact: true,
+            },
+            _ => SortKeys::new(&dims, if unordered { 0 } else { picked.len() }, coords),
+        };
         let mut order: Vec<usize> = (0..picked.len()).collect();
-        if !unordered {
+        // Without duplicates, the newest cell of each coordinate through a
+        // grid of the coordinates' box where it is small (already in
+        // row-major order: no sort).
+        let grid = if !unordered && !allows_dups {
+            newest_by_grid(&keys, picked.len(), newest)
+        } else {
+            None
+        };
+        let deduped = grid.is_some() || disjoint;
+        if let Some(g) = grid {
+            order = g;
+            order.retain(|&p| !deleted[p]);
+        } else if !unordered {
             match keys.packed() {
                 // One or two numeric dimensions: sort (key, index) pairs,
                 // the index breaking ties as the comparison below does.
@@ -466,7 +579,7 @@ impl ArrayReader {
                 None => order.sort_unstable_by(|&p, &q| keys.cmp(p, q, coords).then(p.cmp(&q))),
             }
         }
-        if !allows_dups {
+        if !allows_dups && !deduped {
             // The newest write of each coordinate wins (ties: the later
             // fragment, the later cell). Cells of one coordinate have equal
             // keys, so they sit in one run of equal keys.
@@ -576,7 +689,7 @@ impl ArrayReader {
         };
         // The condition first, on the columns it reads: only the cells it
         // keeps are gathered into the result.
-        if let Some((c, names)) = &condition {
+        if let (Some((c, names)), None) = (&condition, &passes) {
             let mut columns = Vec::new();
             for (d, f) in dims.iter().enumerate() {
                 if names.contains(&f.name) {
@@ -685,10 +798,24 @@ pub(crate) fn keep_masks(
     n: usize,
     deletes: &[&Delete],
 ) -> Result<Vec<Vec<bool>>> {
+    let conds: Vec<&BoundCondition> = deletes.iter().map(|d| &d.keep).collect();
+    condition_masks(dims_data, attrs_data, dims, attrs, n, &conds)
+}
+
+/// Per condition of `conds`, which of the `n` cells it keeps (see
+/// [`keep_masks`]); a field a batch lacks fails every comparison of it.
+fn condition_masks(
+    dims_data: &mut [FieldData],
+    attrs_data: &mut [Option<FieldData>],
+    dims: &[FieldInfo],
+    attrs: &[FieldInfo],
+    n: usize,
+    conds: &[&BoundCondition],
+) -> Result<Vec<Vec<bool>>> {
     let mut taken: Vec<(bool, usize)> = Vec::new();
     let mut columns = Vec::new();
-    for d in deletes {
-        for f in d.keep.fields() {
+    for d in conds {
+        for f in d.fields() {
             if columns.iter().any(|c: &Column| c.field.name == f.name) {
                 continue;
             }
@@ -704,15 +831,13 @@ pub(crate) fn keep_masks(
         }
     }
     let cells = Cells { len: n, columns };
-    let verdict = deletes
+    let verdict = conds
         .iter()
         .map(|d| {
             // A field the fragment lacks (added later) fails every
             // comparison of it, as the engine's fragment schema says.
-            let lacking = d
-                .keep
-                .with_absent_fields(&|f| cells.column(&f.name).is_none());
-            lacking.as_ref().unwrap_or(&d.keep).evaluate(&cells)
+            let lacking = d.with_absent_fields(&|f| cells.column(&f.name).is_none());
+            lacking.as_ref().unwrap_or(d).evaluate(&cells)
         })
         .collect::<Result<Vec<_>>>();
     for (col, (dim, k)) in cells.columns.into_iter().zip(taken) {
@@ -744,6 +869,30 @@ fn into_column(data: &mut FieldData, field: &FieldInfo, n: usize) -> Column {
         tile_cells: Vec::new(),
     };
     Column::from_field_data(field.clone(), taken, n)
+}
+
+/// Whether two cells in a row of one fragment (its batches in order) have
+/// the same coordinates: a fragment written with duplicates in a schema
+/// without them, its writes of one coordinate next to each other.
+fn adjacent_repeats(frags: &[Frag], dims: &[FieldInfo]) -> bool {
+    let mut last: Option<(usize, usize, usize)> = None;
+    for (b, fr) in frags.iter().enumerate() {
+        let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
+        for i in 0..n {
+            if let Some((lb, li, lf)) = last {
+                if lf == fr.frag
+                    && dims.iter().enumerate().all(|(d, f)| {
+                        frags[lb].dims[d].cell(li, f.cell_size())
+                            == fr.dims[d].cell(i, f.cell_size())
+                    })
+                {
+                    return true;
+                }
+            }
+            last = Some((b, i, fr.frag));
+        }
+    }
+    false
 }
 
 /// The ranges both lists hold.

@@ -192,3 +192,80 @@ pub(super) fn cmp_values(a: &[Value], b: &[Value]) -> std::cmp::Ordering {
     }
     std::cmp::Ordering::Equal
 }
+
+/// The keys ([`scalar_key`]) of every cell of `values`, cells of an
+/// integer datatype `dt` (dates and times too), decoded in one pass;
+/// `None` for any other datatype.
+pub(super) fn int_keys(dt: crate::format::Datatype, values: &[u8]) -> Option<Vec<u64>> {
+    let w = dt.size() as usize;
+    let signed = match value::scalar(dt, [0u8; 8].get(..w)?)? {
+        value::Scalar::Int(_) => true,
+        value::Scalar::Uint(_) => false,
+        _ => return None,
+    };
+    let cells = values.chunks_exact(w);
+    Some(match (w, signed) {
+        (1, true) => cells
+            .map(|c| key_i(i8::from_le_bytes([c[0]]).into()))
+            .collect(),
+        (2, true) => cells
+            .map(|c| key_i(i16::from_le_bytes([c[0], c[1]]).into()))
+            .collect(),
+        (4, true) => cells
+            .map(|c| key_i(i32::from_le_bytes(c.try_into().unwrap_or_default()).into()))
+            .collect(),
+        (8, true) => cells
+            .map(|c| key_i(i64::from_le_bytes(c.try_into().unwrap_or_default())))
+            .collect(),
+        (1, false) => cells.map(|c| u64::from(c[0])).collect(),
+        (2, false) => cells
+            .map(|c| u64::from(u16::from_le_bytes([c[0], c[1]])))
+            .collect(),
+        (4, false) => cells
+            .map(|c| u64::from(u32::from_le_bytes(c.try_into().unwrap_or_default())))
+            .collect(),
+        (8, false) => cells
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+            .collect(),
+        _ => return None,
+    })
+}
+
+fn key_i(v: i64) -> u64 {
+    scalar_key(value::Scalar::Int(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::Datatype;
+
+    #[test]
+    fn keys_of_whole_columns_are_the_keys_of_each_cell() {
+        let values: [i64; 6] = [i64::MIN, -129, -1, 0, 255, i64::MAX];
+        for dt in [
+            Datatype::Int8,
+            Datatype::Int16,
+            Datatype::Int32,
+            Datatype::Int64,
+            Datatype::Uint8,
+            Datatype::Uint16,
+            Datatype::Uint32,
+            Datatype::Uint64,
+            Datatype::DatetimeMs,
+        ] {
+            let w = dt.size() as usize;
+            let bytes: Vec<u8> = values
+                .iter()
+                .flat_map(|v| v.to_le_bytes()[..w].to_vec())
+                .collect();
+            let keys = int_keys(dt, &bytes).expect("an integer datatype");
+            let each: Vec<u64> = bytes
+                .chunks_exact(w)
+                .map(|c| scalar_key(value::scalar(dt, c).unwrap()))
+                .collect();
+            assert_eq!(keys, each, "{dt:?}");
+        }
+        assert!(int_keys(Datatype::Float64, &[0; 8]).is_none());
+    }
+}

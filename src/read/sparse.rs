@@ -400,21 +400,42 @@ impl FragmentFields {
                 delete_meta: None,
             });
         }
+        // The runs of kept cells when some are dropped: fixed-size fields
+        // then decode only the chunks that hold them.
+        let runs: Option<Vec<std::ops::Range<usize>>> = match &keep {
+            Some(k) if !all => Some(runs_of(k)),
+            _ => None,
+        };
+        let field = |f: &FieldInfo, tiles: &FieldTiles| -> Result<FieldData> {
+            if let (Some(runs), Some(_)) = (&runs, f.cell_val_num) {
+                let (values, validity, skipped) = tiles.fixed_cells(t, f.cell_size(), n, runs)?;
+                stats.tile(values.len() as u64);
+                stats
+                    .chunks_skipped
+                    .fetch_add(skipped, std::sync::atomic::Ordering::Relaxed);
+                let kept = values.len() / f.cell_size().max(1) as usize;
+                return Ok(FieldData {
+                    values,
+                    offsets: None,
+                    validity: f
+                        .nullable
+                        .then(|| validity.unwrap_or_else(|| vec![1; kept])),
+                    tile_cells: Vec::new(),
+                });
+            }
+            let d = read(f, tiles)?;
+            check_cells(frag, f, &d, Some(n))?;
+            Ok(pick(f, d))
+        };
         let mut attrs = Vec::with_capacity(self.attrs.len());
         for a in &self.attrs {
             attrs.push(match a {
-                Some((f, tiles)) => {
-                    let d = read(f, tiles)?;
-                    check_cells(frag, f, &d, Some(n))?;
-                    Some(pick(f, d))
-                }
+                Some((f, tiles)) => Some(field(f, tiles)?),
                 None => None,
             });
         }
         let special = |(f, tiles): &(FieldInfo, FieldTiles)| -> Result<Vec<u64>> {
-            let d = read(f, tiles)?;
-            check_cells(frag, f, &d, Some(n))?;
-            Ok(u64s(&pick(f, d)))
+            Ok(u64s(&field(f, tiles)?))
         };
         let timestamps = self.timestamps.as_ref().map(special).transpose()?;
         let delete_meta = match &self.delete_meta {
@@ -442,6 +463,24 @@ impl FragmentFields {
             .map(|(t, inside)| self.tile(frag, *t, ranges, *inside, stats))
             .collect()
     }
+}
+
+/// The runs of consecutive true entries of `keep`, as ranges.
+fn runs_of(keep: &[bool]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < keep.len() {
+        if !keep[i] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < keep.len() && keep[i] {
+            i += 1;
+        }
+        out.push(start..i);
+    }
+    out
 }
 
 /// Checks a field's tile against itself and the tile's cell count: var

@@ -51,6 +51,7 @@ mod read_into;
 mod read_plan;
 mod round_trip;
 mod snapshots;
+mod sparse_merge;
 mod spec_all_tables;
 mod spec_errors;
 mod spec_records;

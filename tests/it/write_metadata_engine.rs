@@ -107,7 +107,7 @@ fn account(array: &Path, which: usize) -> Value {
         "null_counts": nulls,
         "fragment": serde_json::to_value(&mmsn).unwrap(),
         "processed_conditions": pc.num,
-        "rtree": serde_json::to_value(&rtree).unwrap(),
+        "rtree": serde_json::to_value(&*rtree).unwrap(),
         "file_sizes_zero": f.file_sizes.iter().map(|s| *s == 0).collect::<Vec<_>>(),
     })
 }
