@@ -182,13 +182,17 @@ fn create(location: &str, cmd: &CreateExternalTable, opts: &ReadOptions) -> Resu
     Ok(())
 }
 
+/// An option's key as the factory reads it: without the `format.` prefix
+/// DataFusion may give it, in lower case.
+fn option_key(k: &str) -> String {
+    k.strip_prefix("format.").unwrap_or(k).to_ascii_lowercase()
+}
+
+/// The value of option `key` of the statement (in any case).
 fn option<'a>(cmd: &'a CreateExternalTable, key: &str) -> Option<&'a str> {
     cmd.options
         .iter()
-        .find(|(k, _)| {
-            let k = k.strip_prefix("format.").unwrap_or(k);
-            k.eq_ignore_ascii_case(key)
-        })
+        .find(|(k, _)| option_key(k) == key.to_ascii_lowercase())
         .map(|(_, v)| v.as_str())
 }
 
@@ -204,7 +208,7 @@ impl TableProviderFactory for TileDbTableFactory {
             return Err(plan("an array is one LOCATION".into()));
         };
         for k in cmd.options.keys() {
-            let k = k.strip_prefix("format.").unwrap_or(k).to_ascii_lowercase();
+            let k = option_key(k);
             let known = OPTIONS.contains(&k.as_str())
                 || k.starts_with("domain.")
                 || k.starts_with("tile_extent.");
