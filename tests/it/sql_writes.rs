@@ -5,6 +5,7 @@
 #![cfg(feature = "datafusion")]
 
 use crate::common;
+use common::sql::{ok, refused, sparse_d_a_s};
 use common::{cli, engine_cells, scratch};
 
 use std::path::Path;
@@ -12,42 +13,9 @@ use std::path::Path;
 use serde_json::{json, Value};
 use tiledb_codec::{Array, AttributeBuilder, Datatype, DimensionBuilder, SchemaBuilder};
 
-fn sql(query: &str) -> std::process::Output {
-    cli(&["sql", "-q", query])
-}
-
-fn ok(query: &str) -> String {
-    let out = sql(query);
-    assert!(
-        out.status.success(),
-        "{query}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn refused(query: &str) -> String {
-    let out = sql(query);
-    assert!(!out.status.success(), "{query} should fail");
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
 fn sparse(dir: &Path) -> String {
     let path = dir.join("sparse");
-    let schema = SchemaBuilder::sparse()
-        .dimension(
-            DimensionBuilder::new("d", Datatype::Int64)
-                .domain(0i64..=999)
-                .tile_extent(100i64),
-        )
-        .attribute(AttributeBuilder::new("a", Datatype::Int32))
-        .attribute(
-            AttributeBuilder::new("s", Datatype::StringUtf8)
-                .var()
-                .nullable(),
-        )
-        .build()
-        .unwrap();
+    let schema = sparse_d_a_s(true).build().unwrap();
     Array::create(&path, &schema).unwrap();
     path.to_str().unwrap().to_string()
 }
