@@ -9,6 +9,7 @@ use async_trait::async_trait;
 use datafusion::catalog::{Session, TableProviderFactory};
 use datafusion::common::{DataFusionError, Result as DfResult};
 use datafusion::datasource::TableProvider;
+use datafusion::execution::runtime_env::RuntimeEnv;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::logical_expr::CreateExternalTable;
 use datafusion::prelude::{SessionConfig, SessionContext};
@@ -82,12 +83,27 @@ impl TileDbTableFactory {
     /// A session that knows `STORED AS TILEDB` (and DataFusion's own
     /// formats), with `config`.
     pub fn session(self, config: SessionConfig) -> SessionContext {
-        let state = SessionStateBuilder::new()
+        let state = self.state(config).build();
+        SessionContext::new_with_state(state)
+    }
+
+    /// [`Self::session`] over `runtime`: a memory pool that bounds the
+    /// operators (`RuntimeEnvBuilder::with_memory_pool`), the disk manager
+    /// they spill with.
+    pub fn session_with_runtime(
+        self,
+        config: SessionConfig,
+        runtime: Arc<RuntimeEnv>,
+    ) -> SessionContext {
+        let state = self.state(config).with_runtime_env(runtime).build();
+        SessionContext::new_with_state(state)
+    }
+
+    fn state(self, config: SessionConfig) -> SessionStateBuilder {
+        SessionStateBuilder::new()
             .with_config(config)
             .with_default_features()
             .with_table_factory(FILE_TYPE.to_string(), Arc::new(self))
-            .build();
-        SessionContext::new_with_state(state)
     }
 }
 
