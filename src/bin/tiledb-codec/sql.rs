@@ -35,7 +35,9 @@ pub struct SqlArgs {
     /// Several arrays in one query can be joined. EXPLAIN shows the ranges
     /// and conditions pushed into the reads. Several statements are
     /// separated by `;` (CREATE EXTERNAL TABLE t STORED AS TILEDB LOCATION
-    /// 'path'; SELECT * FROM t).
+    /// 'path'; SELECT * FROM t). CREATE [EXTERNAL] TABLE t (columns) STORED
+    /// AS TILEDB LOCATION 'new path' OPTIONS ('dimensions' 'd', 'domain.d'
+    /// '0:99') creates the array.
     #[arg(required_unless_present = "file", conflicts_with = "file")]
     pub query: Option<String>,
     /// Run the statements of a script FILE (`;`-separated) instead.
@@ -76,7 +78,9 @@ pub struct SqlArgs {
     /// Let `COPY ... TO` write files under DIR (never inside an array).
     /// Without it COPY is refused. `INSERT INTO` and `DELETE FROM` an array
     /// named in the query write into that array (one fragment, one delete
-    /// commit); CREATE, UPDATE and other statements that write are refused.
+    /// commit), and `CREATE [EXTERNAL] TABLE ... STORED AS TILEDB` a new
+    /// array; other CREATE statements, UPDATE and the rest that write are
+    /// refused.
     #[arg(long, value_name = "DIR")]
     pub allow_write: Option<PathBuf>,
     #[command(flatten)]
@@ -289,7 +293,7 @@ async fn query(
         .to_string();
     let dialect = datafusion::sql::sqlparser::dialect::dialect_from_str(&dialect)
         .ok_or_else(|| format!("the SQL dialect {dialect} is unknown"))?;
-    let statements = datafusion::sql::parser::DFParser::parse_sql_with_dialect(&text, &*dialect)
+    let statements = tiledb_codec::sql::parse_script(&text, &*dialect)
         .map_err(|e| hint_quotes(e.to_string(), &text))?;
     if statements.is_empty() {
         return Err("no statement in the query".into());
