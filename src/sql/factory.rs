@@ -372,10 +372,8 @@ mod tests {
         let Statement::CreateExternalTable(t) = &statements[1] else {
             panic!("{:?}", statements[1]);
         };
-        assert_eq!(
-            (t.name.to_string(), t.location.as_str()),
-            ("t".into(), "a;é")
-        );
+        assert_eq!(t.name.to_string(), "t");
+        assert_eq!(t.locations, ["a;é"]);
         assert!(matches!(&statements[2], Statement::Statement(_)));
         let Statement::CreateExternalTable(v) = &statements[3] else {
             panic!("{:?}", statements[3]);
