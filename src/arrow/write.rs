@@ -187,11 +187,13 @@ fn dictionary_keys(info: &FieldInfo, a: &dyn Array, labels: &[Vec<u8>]) -> Resul
         .ok_or_else(|| Error::field(name, "not a dictionary"))?;
     let values = d.values();
     let mut index = Vec::with_capacity(values.len());
+    // The values that are no label, as the error shows them.
+    let mut unknown: Vec<(usize, Value)> = Vec::new();
     for j in 0..values.len() {
         let label = if values.is_null(j) {
             None
         } else {
-            let b = match values.data_type() {
+            let (shown, b) = match values.data_type() {
                 DataType::FixedSizeList(..) | DataType::List(_) | DataType::LargeList(_) => {
                     // Labels of numbers: their values' bytes.
                     let child = match values.data_type() {
@@ -202,7 +204,7 @@ fn dictionary_keys(info: &FieldInfo, a: &dyn Array, labels: &[Vec<u8>]) -> Resul
                     };
                     let dt =
                         super::schema::tiledb_type(&arrow_schema::Field::new("", child, false))?.0;
-                    var_cell(name, values.as_ref(), dt, j)?
+                    (dt, var_cell(name, values.as_ref(), dt, j)?)
                 }
                 ty if ty.is_primitive() => {
                     let dt = super::schema::tiledb_type(&arrow_schema::Field::new(
@@ -213,11 +215,18 @@ fn dictionary_keys(info: &FieldInfo, a: &dyn Array, labels: &[Vec<u8>]) -> Resul
                     .0;
                     let all = flat_values(name, values.as_ref(), dt)?;
                     let s = dt.size() as usize;
-                    all[j * s..(j + 1) * s].to_vec()
+                    (dt, all[j * s..(j + 1) * s].to_vec())
                 }
-                _ => var_cell(name, values.as_ref(), Datatype::Blob, j)?,
+                _ => (
+                    Datatype::StringUtf8,
+                    var_cell(name, values.as_ref(), Datatype::Blob, j)?,
+                ),
             };
-            labels.iter().position(|l| *l == b)
+            let found = labels.iter().position(|l| *l == b);
+            if found.is_none() {
+                unknown.push((j, crate::value::cell(shown, &b)));
+            }
+            found
         };
         index.push(label);
     }
@@ -227,7 +236,12 @@ fn dictionary_keys(info: &FieldInfo, a: &dyn Array, labels: &[Vec<u8>]) -> Resul
     for (i, k) in keys.iter().enumerate() {
         let idx = if a.is_valid(i) {
             index.get(*k).copied().flatten().ok_or_else(|| {
-                Error::field(name, format!("cell {i}: a label the enumeration lacks"))
+                let label = unknown.iter().find(|(j, _)| j == k).map(|(_, v)| v);
+                let label = label.map_or_else(|| "a null".to_string(), |v| v.to_string());
+                Error::field(
+                    name,
+                    format!("cell {i}: {label} is not a label of the attribute's enumeration"),
+                )
             })?
         } else {
             0

@@ -88,6 +88,26 @@ impl TileDbTable {
                 self.location()
             )));
         }
+        // A delete keeps the cells where the negated condition holds, and
+        // a null holds no comparison: a condition on a nullable attribute
+        // deletes its null cells too, which SQL's DELETE does not (a null
+        // comparison is unknown), and a delete condition cannot test for
+        // null to keep them.
+        for f in filters {
+            for c in f.column_refs() {
+                let nullable = self.schema.field_with_name(&c.name).ok();
+                if nullable.is_some_and(|f| f.is_nullable()) {
+                    return Err(DataFusionError::Plan(format!(
+                        "{}: the predicate `{f}` tests the nullable attribute {:?}: as a \
+                         TileDB delete condition it would delete the attribute's null cells \
+                         too (SQL's DELETE keeps them), and a delete condition cannot test \
+                         for null to keep them; nothing was deleted",
+                        self.location(),
+                        c.name
+                    )));
+                }
+            }
+        }
         let state = self.state();
         let mut parts = Vec::with_capacity(filters.len());
         for f in filters {

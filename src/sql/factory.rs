@@ -2,6 +2,7 @@
 //! session names an array as a table, with options for the encryption key
 //! and a timestamp.
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::sync::Arc;
 
@@ -9,9 +10,12 @@ use async_trait::async_trait;
 use datafusion::catalog::{Session, TableProviderFactory};
 use datafusion::common::{DataFusionError, Result as DfResult};
 use datafusion::datasource::TableProvider;
+use datafusion::execution::runtime_env::RuntimeEnv;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::logical_expr::CreateExternalTable;
 use datafusion::prelude::{SessionConfig, SessionContext};
+use datafusion::sql::parser::{DFParser, Statement};
+use datafusion::sql::sqlparser::dialect::Dialect;
 
 use super::TileDbTable;
 use crate::api::Array;
@@ -82,13 +86,92 @@ impl TileDbTableFactory {
     /// A session that knows `STORED AS TILEDB` (and DataFusion's own
     /// formats), with `config`.
     pub fn session(self, config: SessionConfig) -> SessionContext {
-        let state = SessionStateBuilder::new()
+        let state = self.state(config).build();
+        SessionContext::new_with_state(state)
+    }
+
+    /// [`Self::session`] over `runtime`: a memory pool that bounds the
+    /// operators (`RuntimeEnvBuilder::with_memory_pool`), the disk manager
+    /// they spill with.
+    pub fn session_with_runtime(
+        self,
+        config: SessionConfig,
+        runtime: Arc<RuntimeEnv>,
+    ) -> SessionContext {
+        let state = self.state(config).with_runtime_env(runtime).build();
+        SessionContext::new_with_state(state)
+    }
+
+    fn state(self, config: SessionConfig) -> SessionStateBuilder {
+        SessionStateBuilder::new()
             .with_config(config)
             .with_default_features()
             .with_table_factory(FILE_TYPE.to_string(), Arc::new(self))
-            .build();
-        SessionContext::new_with_state(state)
     }
+}
+
+/// The statements of a script, as `DFParser::parse_sql_with_dialect` reads
+/// them, except that `CREATE TABLE t (...) STORED AS TILEDB LOCATION ...`
+/// is read as `CREATE EXTERNAL TABLE` (DataFusion's parser takes `STORED
+/// AS` only there; sqlparser's CREATE TABLE knows Hive's file formats
+/// alone). Such a table is an array as [`TileDbTableFactory`] opens or
+/// creates it: a new array where LOCATION holds none.
+pub fn parse_script(text: &str, dialect: &dyn Dialect) -> DfResult<VecDeque<Statement>> {
+    use datafusion::sql::sqlparser::keywords::Keyword;
+    use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
+    let Ok(tokens) = Tokenizer::new(dialect, text).tokenize_with_location() else {
+        // The parser says what is wrong.
+        return DFParser::parse_sql_with_dialect(text, dialect);
+    };
+    let words: Vec<_> = tokens
+        .iter()
+        .filter(|t| !matches!(t.token, Token::Whitespace(_)))
+        .collect();
+    let mut at = Vec::new();
+    for statement in words.split(|t| t.token == Token::SemiColon) {
+        let keyword = |i: usize, k: Keyword| matches!(statement.get(i).map(|t| &t.token), Some(Token::Word(w)) if w.keyword == k);
+        let tiledb = statement
+            .windows(3)
+            .any(|w| match (&w[0].token, &w[1].token, &w[2].token) {
+                (Token::Word(a), Token::Word(b), Token::Word(c)) => {
+                    a.keyword == Keyword::STORED
+                        && b.keyword == Keyword::AS
+                        && c.quote_style.is_none()
+                        && c.value.eq_ignore_ascii_case(FILE_TYPE)
+                }
+                _ => false,
+            });
+        if keyword(0, Keyword::CREATE) && keyword(1, Keyword::TABLE) && tiledb {
+            let start = statement[1].span.start;
+            at.extend(offset(text, start.line, start.column));
+        }
+    }
+    if at.is_empty() {
+        return DFParser::parse_sql_with_dialect(text, dialect);
+    }
+    let mut script = text.to_string();
+    for i in at.into_iter().rev() {
+        script.insert_str(i, "EXTERNAL ");
+    }
+    DFParser::parse_sql_with_dialect(&script, dialect)
+}
+
+/// The byte offset of a tokenizer's location (1-based line and column, in
+/// characters).
+fn offset(text: &str, line: u64, column: u64) -> Option<usize> {
+    let start = match line.checked_sub(2) {
+        None => 0,
+        Some(n) => text.match_indices('\n').nth(usize::try_from(n).ok()?)?.0 + 1,
+    };
+    let column = usize::try_from(column.checked_sub(1)?).ok()?;
+    let rest = &text[start..];
+    Some(
+        start
+            + rest
+                .char_indices()
+                .nth(column)
+                .map_or(rest.len(), |(i, _)| i),
+    )
 }
 
 /// The options a TILEDB table takes (besides `domain.DIM`, `tile_extent.DIM`).
@@ -182,13 +265,17 @@ fn create(location: &str, cmd: &CreateExternalTable, opts: &ReadOptions) -> Resu
     Ok(())
 }
 
+/// An option's key as the factory reads it: without the `format.` prefix
+/// DataFusion may give it, in lower case.
+fn option_key(k: &str) -> String {
+    k.strip_prefix("format.").unwrap_or(k).to_ascii_lowercase()
+}
+
+/// The value of option `key` of the statement (in any case).
 fn option<'a>(cmd: &'a CreateExternalTable, key: &str) -> Option<&'a str> {
     cmd.options
         .iter()
-        .find(|(k, _)| {
-            let k = k.strip_prefix("format.").unwrap_or(k);
-            k.eq_ignore_ascii_case(key)
-        })
+        .find(|(k, _)| option_key(k) == key.to_ascii_lowercase())
         .map(|(_, v)| v.as_str())
 }
 
@@ -204,7 +291,7 @@ impl TableProviderFactory for TileDbTableFactory {
             return Err(plan("an array is one LOCATION".into()));
         };
         for k in cmd.options.keys() {
-            let k = k.strip_prefix("format.").unwrap_or(k).to_ascii_lowercase();
+            let k = option_key(k);
             let known = OPTIONS.contains(&k.as_str())
                 || k.starts_with("domain.")
                 || k.starts_with("tile_extent.");
@@ -266,5 +353,31 @@ impl TableProviderFactory for TileDbTableFactory {
             }
         }
         Ok(Arc::new(table))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::sql::sqlparser::dialect::GenericDialect;
+
+    #[test]
+    fn create_table_stored_as_tiledb_reads_as_create_external_table() {
+        let script = "SELECT 'CREATE TABLE';\n  create table t (x BIGINT NOT NULL)\n \
+                      STORED AS tiledb LOCATION 'a;é' OPTIONS ('dimensions' 'x');\n\
+                      CREATE TABLE u AS SELECT 1; CREATE TABLE \"v\" (x INT) STORED AS TILEDB \
+                      LOCATION 'b'";
+        let statements: Vec<Statement> = parse_script(script, &GenericDialect {}).unwrap().into();
+        assert_eq!(statements.len(), 4);
+        let Statement::CreateExternalTable(t) = &statements[1] else {
+            panic!("{:?}", statements[1]);
+        };
+        assert_eq!(t.name.to_string(), "t");
+        assert_eq!(t.locations, ["a;é"]);
+        assert!(matches!(&statements[2], Statement::Statement(_)));
+        let Statement::CreateExternalTable(v) = &statements[3] else {
+            panic!("{:?}", statements[3]);
+        };
+        assert_eq!(v.file_type, "TILEDB");
     }
 }

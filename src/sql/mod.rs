@@ -65,7 +65,7 @@ use datafusion::prelude::SessionContext;
 use crate::api::{Array, IntoDimRange};
 use crate::model::{ArrayType, CellValNum};
 use crate::read::{Bound, DimRange, Query, QueryCondition};
-pub use factory::{OpenArray, TileDbTableFactory, FILE_TYPE};
+pub use factory::{parse_script, OpenArray, TileDbTableFactory, FILE_TYPE};
 use pushdown::{Col, ColKind, Columns, Pushed};
 pub use scan::TileDbScan;
 pub use writes::WritePolicy;
@@ -384,7 +384,8 @@ pub fn register_statement_tables(
     for r in refs {
         // Paths hold dots and slashes: the whole reference is the name.
         let name = r.to_string();
-        if ctx.table_exist(r.clone())? {
+        // Tables the session knows, and table functions (`range(0, 10)`).
+        if ctx.table_exist(r.clone())? || state.table_functions().contains_key(&name) {
             continue;
         }
         let array = open(&name).map_err(|e| {

@@ -57,6 +57,7 @@ mod spec_errors;
 mod spec_records;
 mod spec_tables;
 mod sql;
+mod sql_memory;
 mod sql_stats;
 mod sql_writes;
 mod sweep;

@@ -7,22 +7,13 @@
 #![cfg(feature = "datafusion")]
 
 use crate::common;
+use common::sql::{csv as sql, sparse_d_a_s};
 use common::{cli, engine_cells, scratch};
 
 use std::path::Path;
 
 use serde_json::Value;
-use tiledb_codec::{Array, AttributeBuilder, Datatype, DimensionBuilder, SchemaBuilder};
-
-fn sql(query: &str) -> String {
-    let out = cli(&["sql", "-q", "--format", "csv", query]);
-    assert!(
-        out.status.success(),
-        "{query}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use tiledb_codec::Array;
 
 /// The engine's count, min and max of integer attribute `a`.
 fn engine_answer(path: &Path, a: &str) -> String {
@@ -44,17 +35,7 @@ fn answered_from_metadata(plan: &str) -> bool {
 fn exact_statistics_answer_count_min_max_without_a_scan() {
     let dir = scratch("sql-stats");
     let path = dir.join("dups");
-    let schema = SchemaBuilder::sparse()
-        .dimension(
-            DimensionBuilder::new("d", Datatype::Int64)
-                .domain(0i64..=999)
-                .tile_extent(100i64),
-        )
-        .attribute(AttributeBuilder::new("a", Datatype::Int32))
-        .attribute(AttributeBuilder::new("s", Datatype::StringUtf8).var())
-        .allows_duplicates(true)
-        .build()
-        .unwrap();
+    let schema = sparse_d_a_s(false).allows_duplicates(true).build().unwrap();
     let array = Array::create(&path, &schema).unwrap();
     // Three fragments that overlap: duplicates are kept, every cell read.
     for k in 0..3i64 {

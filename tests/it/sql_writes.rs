@@ -5,6 +5,7 @@
 #![cfg(feature = "datafusion")]
 
 use crate::common;
+use common::sql::{ok, refused, sparse_d_a_s};
 use common::{cli, engine_cells, scratch};
 
 use std::path::Path;
@@ -12,42 +13,9 @@ use std::path::Path;
 use serde_json::{json, Value};
 use tiledb_codec::{Array, AttributeBuilder, Datatype, DimensionBuilder, SchemaBuilder};
 
-fn sql(query: &str) -> std::process::Output {
-    cli(&["sql", "-q", query])
-}
-
-fn ok(query: &str) -> String {
-    let out = sql(query);
-    assert!(
-        out.status.success(),
-        "{query}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn refused(query: &str) -> String {
-    let out = sql(query);
-    assert!(!out.status.success(), "{query} should fail");
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
 fn sparse(dir: &Path) -> String {
     let path = dir.join("sparse");
-    let schema = SchemaBuilder::sparse()
-        .dimension(
-            DimensionBuilder::new("d", Datatype::Int64)
-                .domain(0i64..=999)
-                .tile_extent(100i64),
-        )
-        .attribute(AttributeBuilder::new("a", Datatype::Int32))
-        .attribute(
-            AttributeBuilder::new("s", Datatype::StringUtf8)
-                .var()
-                .nullable(),
-        )
-        .build()
-        .unwrap();
+    let schema = sparse_d_a_s(true).build().unwrap();
     Array::create(&path, &schema).unwrap();
     path.to_str().unwrap().to_string()
 }
@@ -277,4 +245,137 @@ fn create_external_table_with_columns_creates_a_new_array() {
     ));
     assert!(err.contains("needs OPTIONS ('dimensions'"), "{err}");
     assert!(!bad.exists());
+}
+
+#[test]
+fn create_table_stored_as_tiledb_then_nullable_and_var_sized_cells() {
+    let dir = scratch("sql-writes-types");
+    let path = dir.join("typed");
+    let p = path.to_str().unwrap();
+    // Plain CREATE TABLE (no EXTERNAL), in a script run with -f.
+    let script = dir.join("make.sql");
+    std::fs::write(
+        &script,
+        format!(
+            "CREATE TABLE t (d BIGINT NOT NULL, n INT, s VARCHAR NOT NULL, v INT[])\n\
+             STORED AS TILEDB LOCATION '{p}'\n\
+             OPTIONS ('dimensions' 'd', 'domain.d' '0:99', 'tile_extent.d' '10');\n\
+             INSERT INTO t VALUES (1, NULL, 'one', [1, 2, 3]), (2, 20, '', NULL),\n\
+             (3, 30, 'three', []), (4, NULL, 'four', [4]);\n\
+             DELETE FROM t WHERE s = 'four';\n"
+        ),
+    )
+    .unwrap();
+    let out = cli(&[
+        "sql",
+        "-q",
+        "--format",
+        "csv",
+        "-f",
+        script.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "count\n4\ncount\n1\n");
+    let want = vec![
+        json!({"d": 1, "n": null, "s": "one", "v": [1, 2, 3]}),
+        json!({"d": 2, "n": 20, "s": "", "v": null}),
+        json!({"d": 3, "n": 30, "s": "three", "v": []}),
+    ];
+    assert_eq!(engine_cells(&path, None), want);
+    let account = common::engine_account(&path, None);
+    let attrs: Vec<(Value, Value)> = account["schema"]["attributes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["nullable"].clone(), a["cell_val_num"].clone()))
+        .collect();
+    assert_eq!(
+        attrs,
+        [
+            (json!(true), json!(1)),
+            (json!(false), json!("var")),
+            (json!(true), json!("var"))
+        ],
+        "{account}"
+    );
+
+    // Conditions on a nullable attribute are refused: as a TileDB delete
+    // `n > 25` would delete the null cells too (d = 1), and a delete
+    // cannot test for null to keep them.
+    for q in ["n > 25", "n IS NULL", "d = 1 AND n > 25"] {
+        let err = refused(&format!(r#"DELETE FROM "{p}" WHERE {q}"#));
+        assert!(err.contains("tests the nullable attribute \"n\""), "{err}");
+    }
+    // Inserts that do not fit write nothing.
+    let err = refused(&format!(
+        r#"INSERT INTO "{p}" VALUES (5, 50, 'five', [5]), (100, 1, 'x', [1])"#
+    ));
+    assert!(err.contains("100"), "names the coordinate: {err}");
+    let err = refused(&format!(
+        r#"INSERT INTO "{p}" VALUES (5, 50, 'five', ['five'])"#
+    ));
+    assert!(err.to_lowercase().contains("cast"), "{err}");
+    let err = refused(&format!(r#"INSERT INTO "{p}" VALUES (6, 60, NULL, [6])"#));
+    assert!(err.to_lowercase().contains("null"), "{err}");
+    assert_eq!(fragments(p), 1, "nothing was committed");
+    assert_eq!(engine_cells(&path, None), want);
+}
+
+#[test]
+fn inserts_into_enumerated_attributes_store_the_labels_keys() {
+    // Colors: red, green, blue, ünïcode (UTF-8 labels); sizes: 10, 20, 40,
+    // 80 (Int16 labels). The engine reads the keys.
+    let dir = scratch("sql-writes-enum");
+    let path = dir.join("enumerations");
+    common::copy_dir(
+        &common::root().join("tests/fixtures/v22/enumerations"),
+        &path,
+    );
+    let p = path.to_str().unwrap();
+    let before = engine_cells(&path, None);
+    let said = ok(&format!(
+        r#"INSERT INTO "{p}" VALUES (5, 'blue', 40, 5.5), (6, 'ünïcode', 10, 6.5)"#
+    ));
+    assert!(said.contains("| 2 "), "{said}");
+    let cells = engine_cells(&path, None);
+    assert_eq!(cells.len(), before.len() + 2);
+    let new: Vec<&Value> = cells
+        .iter()
+        .filter(|c| [5, 6].contains(&c["d"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(
+        new,
+        [
+            &json!({"d": 5, "color": 2, "size": 2, "x": 5.5}),
+            &json!({"d": 6, "color": 3, "size": 0, "x": 6.5}),
+        ]
+    );
+    // Read back as labels.
+    let ours = ok(&format!(r#"SELECT color, size FROM "{p}" WHERE d = 6"#));
+    assert!(ours.contains("| ünïcode | 10   |"), "{ours}");
+
+    // A value that is no label: refused, named, nothing written.
+    let err = refused(&format!(
+        r#"INSERT INTO "{p}" VALUES (7, 'purple', 40, 7.5)"#
+    ));
+    assert!(
+        err.contains("\"purple\" is not a label of the attribute's enumeration"),
+        "{err}"
+    );
+    let err = refused(&format!(r#"INSERT INTO "{p}" VALUES (7, 'red', 41, 7.5)"#));
+    assert!(err.contains("41 is not a label"), "{err}");
+    assert_eq!(fragments(p), 2);
+
+    // DELETE by label: the engine applies it by label too.
+    let said = ok(&format!(r#"DELETE FROM "{p}" WHERE color = 'blue'"#));
+    assert!(said.contains("| 2 "), "two blue cells: {said}");
+    let left: Vec<i64> = engine_cells(&path, None)
+        .iter()
+        .map(|c| c["d"].as_i64().unwrap())
+        .collect();
+    assert_eq!(left, [0, 2, 6, 9]);
 }

@@ -29,6 +29,8 @@ mod ballista;
 mod delete;
 #[cfg(feature = "datafusion")]
 mod sql;
+#[cfg(feature = "datafusion")]
+mod sql_table;
 mod store;
 
 #[derive(Parser)]

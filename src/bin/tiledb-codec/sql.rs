@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
-use datafusion::arrow::array::RecordBatch;
+use datafusion::execution::runtime_env::{RuntimeEnv, RuntimeEnvBuilder};
 use datafusion::prelude::SessionContext;
 use futures::StreamExt;
 
@@ -14,7 +14,9 @@ use crate::{store, KeyArg};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SqlFormat {
-    /// A table for people (the whole result is held to size the columns).
+    /// A table for people, printed as the rows come (the columns are sized
+    /// by the first 1000 rows; a wider value later widens its column under
+    /// a rule line).
     Table,
     /// CSV with a header line.
     Csv,
@@ -33,7 +35,9 @@ pub struct SqlArgs {
     /// Several arrays in one query can be joined. EXPLAIN shows the ranges
     /// and conditions pushed into the reads. Several statements are
     /// separated by `;` (CREATE EXTERNAL TABLE t STORED AS TILEDB LOCATION
-    /// 'path'; SELECT * FROM t).
+    /// 'path'; SELECT * FROM t). CREATE [EXTERNAL] TABLE t (columns) STORED
+    /// AS TILEDB LOCATION 'new path' OPTIONS ('dimensions' 'd', 'domain.d'
+    /// '0:99') creates the array.
     #[arg(required_unless_present = "file", conflicts_with = "file")]
     pub query: Option<String>,
     /// Run the statements of a script FILE (`;`-separated) instead.
@@ -48,6 +52,14 @@ pub struct SqlArgs {
     /// Partitions each scan is cut into (default: the number of cores).
     #[arg(long, value_name = "N")]
     pub partitions: Option<usize>,
+    /// The memory DataFusion's operators may hold (`512M`, `2G`; K, M, G, T
+    /// are powers of 1024). Sorts, grouped aggregates and sort-merge joins
+    /// spill to the temporary directory ($TMPDIR) past it; a query that
+    /// cannot (the build side of a hash or cross join larger than the
+    /// limit) fails saying so. The result is streamed in every format, so
+    /// its size is not bounded by this. Default: no limit.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<usize>,
     /// Run the query on the Ballista cluster whose scheduler is at URL
     /// (`df://HOST:PORT`; see `tiledb-codec ballista`). The scheduler and
     /// the executors open the arrays by the names in the query, so they
@@ -66,7 +78,9 @@ pub struct SqlArgs {
     /// Let `COPY ... TO` write files under DIR (never inside an array).
     /// Without it COPY is refused. `INSERT INTO` and `DELETE FROM` an array
     /// named in the query write into that array (one fragment, one delete
-    /// commit); CREATE, UPDATE and other statements that write are refused.
+    /// commit), and `CREATE [EXTERNAL] TABLE ... STORED AS TILEDB` a new
+    /// array; other CREATE statements, UPDATE and the rest that write are
+    /// refused.
     #[arg(long, value_name = "DIR")]
     pub allow_write: Option<PathBuf>,
     #[command(flatten)]
@@ -85,6 +99,7 @@ pub fn run(args: &SqlArgs) -> Result<(), String> {
 async fn context(
     args: &SqlArgs,
     config: datafusion::prelude::SessionConfig,
+    runtime: Arc<RuntimeEnv>,
 ) -> Result<SessionContext, String> {
     #[cfg(feature = "ballista")]
     if let Some(url) = &args.ballista {
@@ -105,18 +120,102 @@ async fn context(
         }
         Ok(store::array(std::path::Path::new(name), &o)?)
     });
-    Ok(factory.session(config))
+    Ok(factory.session_with_runtime(config, runtime))
+}
+
+/// The session's runtime: with `--memory-limit`, a memory pool shared
+/// fairly among the operators that can spill (the default disk manager
+/// spills into the temporary directory); its error names the operators
+/// that held the most.
+fn runtime(args: &SqlArgs) -> Result<Arc<RuntimeEnv>, String> {
+    use datafusion::execution::memory_pool::{FairSpillPool, TrackConsumersPool};
+    let mut builder = RuntimeEnvBuilder::new();
+    if let Some(limit) = args.memory_limit {
+        let top = std::num::NonZeroUsize::new(5).expect("5 is not zero");
+        builder = builder.with_memory_pool(Arc::new(TrackConsumersPool::new(
+            FairSpillPool::new(limit),
+            top,
+        )));
+    }
+    builder
+        .build_arc()
+        .map_err(|e| format!("cannot set up the query's runtime: {e}"))
 }
 
 async fn run_async(args: &SqlArgs) -> Result<(), String> {
     #[cfg(feature = "ballista")]
     if let Some(url) = &args.ballista {
+        if args.memory_limit.is_some() {
+            return Err("--memory-limit bounds a local query; a Ballista cluster's \
+                        executors have their own memory"
+                .into());
+        }
         return on_ballista(args, url).await;
     }
     let mut physical = None;
-    query(args, &mut physical).await
+    query(args, &mut physical)
+        .await
+        .map_err(|e| over_limit(e, args.memory_limit))
 }
 
+/// A size in bytes: a number, optionally with a decimal part, and a unit K,
+/// M, G or T (powers of 1024, with or without a trailing `B` or `iB`).
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let unit = unit.trim().to_ascii_uppercase();
+    let unit = unit
+        .strip_suffix("IB")
+        .or_else(|| unit.strip_suffix('B'))
+        .unwrap_or(&unit);
+    let scale: u64 = match unit {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => {
+            return Err(format!(
+                "{text:?} is no size: a number and K, M, G or T (512M, 2G)"
+            ))
+        }
+    };
+    let n: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is no size: a number and K, M, G or T (512M, 2G)"))?;
+    let bytes = n * scale as f64;
+    if !(1.0..=usize::MAX as f64).contains(&bytes) {
+        return Err(format!("{text:?} is out of range for a memory limit"));
+    }
+    Ok(bytes as usize)
+}
+
+/// `bytes` for people: in MiB, or KiB below one MiB.
+fn size(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
+    } else {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    }
+}
+
+/// The error of a query that ran out of the memory `--memory-limit` gave
+/// it, said so with what to do.
+fn over_limit(e: String, limit: Option<usize>) -> String {
+    match limit {
+        Some(bytes) if e.contains("Resources exhausted") => format!(
+            "{e}\n(the query needs more memory than --memory-limit gives it \
+             ({}): the operators marked `can spill: false` above hold what \
+             they need in memory. Raise the limit, or change the query, e.g. \
+             join on keys rather than a cross join with a large first side)",
+            size(bytes)
+        ),
+        _ => e,
+    }
+}
 /// How long the scheduler may report no live executor before a query
 /// fails: when it had none since the query began (an executor that is
 /// starting has this long to register), and when it lost the ones it had
@@ -177,7 +276,7 @@ async fn query(
         config = config.with_target_partitions(n.max(1));
     }
     let opts = args.key.options()?;
-    let ctx = context(args, config).await?;
+    let ctx = context(args, config, runtime(args)?).await?;
     let text = match (&args.query, &args.file) {
         (Some(q), _) => q.clone(),
         (None, Some(f)) => {
@@ -194,7 +293,7 @@ async fn query(
         .to_string();
     let dialect = datafusion::sql::sqlparser::dialect::dialect_from_str(&dialect)
         .ok_or_else(|| format!("the SQL dialect {dialect} is unknown"))?;
-    let statements = datafusion::sql::parser::DFParser::parse_sql_with_dialect(&text, &*dialect)
+    let statements = tiledb_codec::sql::parse_script(&text, &*dialect)
         .map_err(|e| hint_quotes(e.to_string(), &text))?;
     if statements.is_empty() {
         return Err("no statement in the query".into());
@@ -255,7 +354,6 @@ async fn print_result(
     mut out: &mut impl Write,
     physical: &mut Option<Arc<dyn datafusion::physical_plan::ExecutionPlan>>,
 ) -> Result<(), String> {
-    let io = |e: std::io::Error| format!("writing the result: {e}");
     let schema = Arc::new(df.schema().as_arrow().clone());
     let task = Arc::new(df.task_ctx());
     let plan = df.create_physical_plan().await.map_err(|e| e.to_string())?;
@@ -264,15 +362,11 @@ async fn print_result(
         datafusion::physical_plan::execute_stream(plan, task).map_err(|e| e.to_string())?;
     match args.format {
         SqlFormat::Table => {
-            let mut batches: Vec<RecordBatch> = Vec::new();
+            let mut w = crate::sql_table::TableWriter::new(&mut out, &schema);
             while let Some(b) = stream.next().await {
-                batches.push(b.map_err(|e| e.to_string())?);
+                w.write(&b.map_err(|e| e.to_string())?)?;
             }
-            let table = datafusion::arrow::util::pretty::pretty_format_batches(&batches)
-                .map_err(|e| e.to_string())?;
-            writeln!(out, "{table}").map_err(io)?;
-            let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
-            writeln!(out, "{rows} row{}", if rows == 1 { "" } else { "s" }).map_err(io)?;
+            w.finish()?;
         }
         SqlFormat::Csv => {
             let mut w = datafusion::arrow::csv::WriterBuilder::new()

@@ -1,6 +1,7 @@
 //! Shared by the integration tests: the fixtures and the TileDB engine.
 #![allow(dead_code)]
 
+pub mod sql;
 pub mod timeline;
 
 use std::collections::HashMap;
