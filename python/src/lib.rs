@@ -102,21 +102,38 @@ fn open(
     })
 }
 
-/// Creates an array at `uri` from a schema in the JSON of
-/// `Schema.to_json()`, and opens it.
+/// The schema of a schema JSON, checked (as `SchemaBuilder::build` checks
+/// one).
+fn parse_schema(schema_json: &str) -> PyResult<tiledb_codec::Schema> {
+    let json: serde_json::Value =
+        serde_json::from_str(schema_json).map_err(|e| refuse(format!("schema JSON: {e}")))?;
+    tiledb_codec::Schema::from_json(&json).map_err(error)
+}
+
+/// A schema JSON checked and completed (the defaults filled in: filters,
+/// fill values, enumeration file names): what `SchemaBuilder.build` makes.
 #[pyfunction]
-#[pyo3(signature = (uri, schema_json, key=None))]
+fn check_schema(schema_json: &str) -> PyResult<String> {
+    let schema = parse_schema(schema_json)?;
+    serde_json::to_string(&schema.to_json()).map_err(|e| refuse(e.to_string()))
+}
+
+/// Creates an array at `uri` from a schema in the JSON of
+/// `Schema.to_json()`, encrypted with `key`, its schema stamped
+/// `timestamp` (ms; default now), and opens it.
+#[pyfunction]
+#[pyo3(signature = (uri, schema_json, key=None, timestamp=None))]
 fn create(
     py: Python<'_>,
     uri: PathBuf,
     schema_json: &str,
     key: Option<Vec<u8>>,
+    timestamp: Option<u64>,
 ) -> PyResult<NativeArray> {
-    let json: serde_json::Value =
-        serde_json::from_str(schema_json).map_err(|e| refuse(format!("schema JSON: {e}")))?;
-    let schema = tiledb_codec::Schema::from_json(&json).map_err(error)?;
+    let schema = parse_schema(schema_json)?;
     let opts = tiledb_codec::CreateOptions {
         encryption_key: key_of(key)?,
+        timestamp,
         ..Default::default()
     };
     let array = py
@@ -487,6 +504,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TileDBCodecError", m.py().get_type::<TileDBCodecError>())?;
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(create, m)?)?;
+    m.add_function(wrap_pyfunction!(check_schema, m)?)?;
     m.add_function(wrap_pyfunction!(schema_from_arrow, m)?)?;
     m.add_class::<NativeArray>()?;
     m.add_class::<Stream>()?;
