@@ -8,7 +8,7 @@
 
 use std::ffi::CString;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 
 use arrow_array::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
 use arrow_array::RecordBatchReader;
@@ -207,23 +207,98 @@ fn bound_pair(py: Python<'_>, r: &DomainRange) -> PyResult<(Py<PyAny>, Py<PyAny>
     }
 }
 
-/// The Arrow batches of a read, owning the array they read.
-struct OwnedBatches {
-    // Declared before `_array`: dropped first, while what it borrows lives.
-    batches: RecordBatches<'static>,
-    _array: Arc<Array>,
+/// What the worker thread of a read answers: a batch, or `None` at the
+/// end.
+type Answer = Option<Result<arrow_array::RecordBatch, arrow_schema::ArrowError>>;
+
+/// The Arrow batches of a read, made on a thread of their own. The thread
+/// owns an `Arc` of the array and borrows it for the read's
+/// `RecordBatches` inside its own closure, so nothing outlives what it
+/// borrows (no `unsafe`). It makes a batch only when one is asked for, so
+/// one batch at a time exists as the memory budget says; it ends when the
+/// batches do or when this is dropped (its asking channel closes).
+struct WorkerBatches {
+    schema: arrow_schema::SchemaRef,
+    ask: mpsc::SyncSender<()>,
+    answers: mpsc::Receiver<Answer>,
+    done: bool,
 }
 
-impl Iterator for OwnedBatches {
-    type Item = Result<arrow_array::RecordBatch, arrow_schema::ArrowError>;
-    fn next(&mut self) -> Option<Self::Item> {
-        self.batches.next()
+impl WorkerBatches {
+    /// Starts the read `build` makes of `array` on a thread; waits for its
+    /// start (the first read of a sparse array happens there), so that an
+    /// error in the query comes back here.
+    fn start<F>(array: Arc<Array>, build: F) -> PyResult<WorkerBatches>
+    where
+        F: for<'a> FnOnce(&'a Array) -> PyResult<RecordBatches<'a>> + Send + 'static,
+    {
+        let (ready_tx, ready_rx) = mpsc::sync_channel(1);
+        let (ask, asks) = mpsc::sync_channel::<()>(1);
+        let (answer_tx, answers) = mpsc::sync_channel::<Answer>(1);
+        std::thread::Builder::new()
+            .name("tiledb_codec read".into())
+            .spawn(move || {
+                let mut batches = match build(&array) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                        return;
+                    }
+                };
+                if ready_tx.send(Ok(batches.schema())).is_err() {
+                    return;
+                }
+                while asks.recv().is_ok() {
+                    let next = batches.next();
+                    let end = next.is_none();
+                    if answer_tx.send(next).is_err() || end {
+                        return;
+                    }
+                }
+            })
+            .map_err(|e| refuse(format!("cannot start the read's thread: {e}")))?;
+        let schema = ready_rx
+            .recv()
+            .map_err(|_| refuse("the read's thread stopped before it started"))??;
+        Ok(WorkerBatches {
+            schema,
+            ask,
+            answers,
+            done: false,
+        })
     }
 }
 
-impl RecordBatchReader for OwnedBatches {
+impl Iterator for WorkerBatches {
+    type Item = Result<arrow_array::RecordBatch, arrow_schema::ArrowError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let answer = match self.ask.send(()) {
+            Ok(()) => self.answers.recv().ok(),
+            Err(_) => None,
+        };
+        match answer {
+            Some(Some(batch)) => Some(batch),
+            Some(None) => {
+                self.done = true;
+                None
+            }
+            // The thread ended without saying the batches did: it panicked.
+            None => {
+                self.done = true;
+                Some(Err(arrow_schema::ArrowError::ExternalError(
+                    "the read's thread stopped in the middle of the read".into(),
+                )))
+            }
+        }
+    }
+}
+
+impl RecordBatchReader for WorkerBatches {
     fn schema(&self) -> arrow_schema::SchemaRef {
-        self.batches.schema()
+        self.schema.clone()
     }
 }
 
@@ -231,7 +306,7 @@ impl RecordBatchReader for OwnedBatches {
 /// `__arrow_c_stream__`.
 #[pyclass(module = "tiledb_codec._native")]
 struct Stream {
-    batches: Mutex<Option<OwnedBatches>>,
+    batches: Mutex<Option<WorkerBatches>>,
 }
 
 #[pymethods]
@@ -353,51 +428,47 @@ impl NativeArray {
             .map(|o| o.parse::<Order>().map_err(refuse))
             .transpose()?;
         let array = Arc::clone(&self.inner);
-        let batches = py.detach(|| {
-            let mut b = array.reader().coordinates(coords);
-            if let Some(a) = attrs {
-                b = b.attributes(a);
-            }
-            for (dim, lo, hi) in ranges {
-                b = match (lo, hi) {
-                    (PyBound::Int(l), PyBound::Int(h)) => b.range(&dim, l..=h),
-                    (PyBound::UInt(l), PyBound::UInt(h)) => b.range(&dim, l..=h),
-                    (PyBound::Int(l), PyBound::UInt(h)) if l >= 0 => b.range(&dim, l as u64..=h),
-                    (PyBound::Str(l), PyBound::Str(h)) => b.range(&dim, l..=h),
-                    (l, h) => match (as_f64(&l), as_f64(&h)) {
-                        (Some(l), Some(h)) => b.range(&dim, l..=h),
-                        _ => {
-                            return Err(refuse(format!(
-                                "range on dimension {dim:?}: the bounds are of different kinds"
-                            )))
+        let batches = py.detach(move || {
+            WorkerBatches::start(array, move |array: &Array| {
+                let mut b = array.reader().coordinates(coords);
+                if let Some(a) = attrs {
+                    b = b.attributes(a);
+                }
+                for (dim, lo, hi) in ranges {
+                    b = match (lo, hi) {
+                        (PyBound::Int(l), PyBound::Int(h)) => b.range(&dim, l..=h),
+                        (PyBound::UInt(l), PyBound::UInt(h)) => b.range(&dim, l..=h),
+                        (PyBound::Int(l), PyBound::UInt(h)) if l >= 0 => {
+                            b.range(&dim, l as u64..=h)
                         }
-                    },
-                };
-            }
-            if let Some(c) = condition {
-                b = b.filter(c);
-            }
-            if let Some(o) = order {
-                b = b.order(o);
-            }
-            if let Some(n) = batch_size {
-                b = b.batch_size(n);
-            }
-            if let Some(m) = memory_budget {
-                b = b.memory_budget(m);
-            }
-            b.arrow().map_err(error)
+                        (PyBound::Str(l), PyBound::Str(h)) => b.range(&dim, l..=h),
+                        (l, h) => match (as_f64(&l), as_f64(&h)) {
+                            (Some(l), Some(h)) => b.range(&dim, l..=h),
+                            _ => {
+                                return Err(refuse(format!(
+                                    "range on dimension {dim:?}: the bounds are of different kinds"
+                                )))
+                            }
+                        },
+                    };
+                }
+                if let Some(c) = condition {
+                    b = b.filter(c);
+                }
+                if let Some(o) = order {
+                    b = b.order(o);
+                }
+                if let Some(n) = batch_size {
+                    b = b.batch_size(n);
+                }
+                if let Some(m) = memory_budget {
+                    b = b.memory_budget(m);
+                }
+                b.arrow().map_err(error)
+            })
         })?;
-        // SAFETY: `batches` borrows the `Array` inside the `Arc`, whose
-        // address never changes and which `OwnedBatches` keeps alive: its
-        // `_array` field is dropped after `batches` (fields drop in order)
-        // and the `Array` is never mutated (it is shared, immutably).
-        let batches: RecordBatches<'static> = unsafe { std::mem::transmute(batches) };
         Ok(Stream {
-            batches: Mutex::new(Some(OwnedBatches {
-                batches,
-                _array: Arc::clone(&self.inner),
-            })),
+            batches: Mutex::new(Some(batches)),
         })
     }
 
