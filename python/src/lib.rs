@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::{mpsc, Arc, Mutex};
 
 use arrow_array::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
-use arrow_array::RecordBatchReader;
+use arrow_array::{RecordBatchIterator, RecordBatchReader};
 use pyo3::create_exception;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyCapsule, PyDict};
@@ -269,6 +269,15 @@ impl WorkerBatches {
     }
 }
 
+/// `build` itself: gives the closure the signature it is written for (the
+/// batches borrow the array given).
+fn read_fn<F>(build: F) -> F
+where
+    F: for<'a> FnOnce(&'a Array) -> PyResult<RecordBatches<'a>>,
+{
+    build
+}
+
 impl Iterator for WorkerBatches {
     type Item = Result<arrow_array::RecordBatch, arrow_schema::ArrowError>;
     fn next(&mut self) -> Option<Self::Item> {
@@ -306,7 +315,7 @@ impl RecordBatchReader for WorkerBatches {
 /// `__arrow_c_stream__`.
 #[pyclass(module = "tiledb_codec._native")]
 struct Stream {
-    batches: Mutex<Option<WorkerBatches>>,
+    batches: Mutex<Option<Box<dyn RecordBatchReader + Send>>>,
 }
 
 #[pymethods]
@@ -326,7 +335,7 @@ impl Stream {
             .map_err(|_| refuse("the stream's lock is poisoned"))?
             .take()
             .ok_or_else(|| refuse("this read's stream was already taken"))?;
-        let stream = FFI_ArrowArrayStream::new(Box::new(batches));
+        let stream = FFI_ArrowArrayStream::new(batches);
         let name = CString::new("arrow_array_stream").map_err(|e| refuse(e.to_string()))?;
         PyCapsule::new(py, stream, Some(name))
     }
@@ -411,7 +420,11 @@ impl NativeArray {
 
     /// A read as an Arrow stream (`Stream`): `ranges` are (dimension, low,
     /// high) triples, inclusive; several on one dimension read their union.
-    #[pyo3(signature = (attrs=None, ranges=Vec::new(), condition=None, order=None, batch_size=None, memory_budget=None, coords=true))]
+    /// `lazy`: batches are made as the consumer asks for them (on a thread
+    /// of the read's own), within the memory budget; otherwise every batch
+    /// is made here, before this returns (what a whole read wants, without
+    /// a thread).
+    #[pyo3(signature = (attrs=None, ranges=Vec::new(), condition=None, order=None, batch_size=None, memory_budget=None, coords=true, lazy=true))]
     #[allow(clippy::too_many_arguments)]
     fn stream(
         &self,
@@ -423,50 +436,57 @@ impl NativeArray {
         batch_size: Option<usize>,
         memory_budget: Option<u64>,
         coords: bool,
+        lazy: bool,
     ) -> PyResult<Stream> {
         let order = order
             .map(|o| o.parse::<Order>().map_err(refuse))
             .transpose()?;
         let array = Arc::clone(&self.inner);
-        let batches = py.detach(move || {
-            WorkerBatches::start(array, move |array: &Array| {
-                let mut b = array.reader().coordinates(coords);
-                if let Some(a) = attrs {
-                    b = b.attributes(a);
-                }
-                for (dim, lo, hi) in ranges {
-                    b = match (lo, hi) {
-                        (PyBound::Int(l), PyBound::Int(h)) => b.range(&dim, l..=h),
-                        (PyBound::UInt(l), PyBound::UInt(h)) => b.range(&dim, l..=h),
-                        (PyBound::Int(l), PyBound::UInt(h)) if l >= 0 => {
-                            b.range(&dim, l as u64..=h)
+        let build = read_fn(move |array: &Array| {
+            let mut b = array.reader().coordinates(coords);
+            if let Some(a) = attrs {
+                b = b.attributes(a);
+            }
+            for (dim, lo, hi) in ranges {
+                b = match (lo, hi) {
+                    (PyBound::Int(l), PyBound::Int(h)) => b.range(&dim, l..=h),
+                    (PyBound::UInt(l), PyBound::UInt(h)) => b.range(&dim, l..=h),
+                    (PyBound::Int(l), PyBound::UInt(h)) if l >= 0 => b.range(&dim, l as u64..=h),
+                    (PyBound::Str(l), PyBound::Str(h)) => b.range(&dim, l..=h),
+                    (l, h) => match (as_f64(&l), as_f64(&h)) {
+                        (Some(l), Some(h)) => b.range(&dim, l..=h),
+                        _ => {
+                            return Err(refuse(format!(
+                                "range on dimension {dim:?}: the bounds are of different kinds"
+                            )))
                         }
-                        (PyBound::Str(l), PyBound::Str(h)) => b.range(&dim, l..=h),
-                        (l, h) => match (as_f64(&l), as_f64(&h)) {
-                            (Some(l), Some(h)) => b.range(&dim, l..=h),
-                            _ => {
-                                return Err(refuse(format!(
-                                    "range on dimension {dim:?}: the bounds are of different kinds"
-                                )))
-                            }
-                        },
-                    };
-                }
-                if let Some(c) = condition {
-                    b = b.filter(c);
-                }
-                if let Some(o) = order {
-                    b = b.order(o);
-                }
-                if let Some(n) = batch_size {
-                    b = b.batch_size(n);
-                }
-                if let Some(m) = memory_budget {
-                    b = b.memory_budget(m);
-                }
-                b.arrow().map_err(error)
-            })
-        })?;
+                    },
+                };
+            }
+            if let Some(c) = condition {
+                b = b.filter(c);
+            }
+            if let Some(o) = order {
+                b = b.order(o);
+            }
+            if let Some(n) = batch_size {
+                b = b.batch_size(n);
+            }
+            if let Some(m) = memory_budget {
+                b = b.memory_budget(m);
+            }
+            b.arrow().map_err(error)
+        });
+        let batches: Box<dyn RecordBatchReader + Send> = if lazy {
+            Box::new(py.detach(move || WorkerBatches::start(array, build))?)
+        } else {
+            Box::new(py.detach(move || {
+                let batches = build(&array)?;
+                let schema = batches.schema();
+                let all = batches.collect::<Result<Vec<_>, _>>().map_err(error)?;
+                Ok::<_, PyErr>(RecordBatchIterator::new(all.into_iter().map(Ok), schema))
+            })?)
+        };
         Ok(Stream {
             batches: Mutex::new(Some(batches)),
         })

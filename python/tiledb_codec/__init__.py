@@ -520,9 +520,11 @@ class Array:
 
     def _stream(self, ranges: Any = None, where: Optional[str] = None, attrs: Optional[Sequence[str]] = None,
                 order: Optional[str] = None, batch_size: Optional[int] = None,
-                memory_budget: Optional[int] = None, coords: bool = True) -> Any:
+                memory_budget: Optional[int] = None, coords: bool = True, lazy: bool = True) -> Any:
+        """The native stream of a read; ``lazy``: batches made as they are
+        taken (else all of them before this returns, for a whole read)."""
         return self._native.stream(list(attrs) if attrs is not None else None, self._triples(ranges), where,
-                                   order, batch_size, memory_budget, coords)
+                                   order, batch_size, memory_budget, coords, lazy)
 
     def _triples(self, ranges: Any) -> List[Tuple[str, Any, Any]]:
         """``ranges`` as (dimension, low, high) triples the library takes."""
@@ -574,7 +576,9 @@ class Array:
         enumerated ones as dictionaries, datetimes as timestamps."""
         import pyarrow as pa
 
-        reader = self.batches(ranges, where=where, attrs=attrs, order=order, coords=coords)
+        # Read whole in the library (no thread, no waiting for batches).
+        reader = pa.RecordBatchReader.from_stream(
+            self._stream(ranges, where, attrs, order, None, None, coords, lazy=False))
         try:
             return reader.read_all()
         except pa.ArrowException as e:
