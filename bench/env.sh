@@ -16,4 +16,4 @@ fi
 MIB=${MIB:-256}
 REPEAT=${REPEAT:-5}
 TARGET=${CARGO_TARGET_DIR:-target}
-ARRAYS=target/bench/arrays-$MIB
+ARRAYS=${ARRAYS:-target/bench/arrays-$MIB}
