@@ -35,6 +35,8 @@ def test_a_dense_schema_from_the_builder_is_the_engine_schema(tmp_path):
         assert s.domain.dim(0).domain == (1, 100) and s.domain.dim(0).tile == 10
         assert s.domain.dim(1).domain == (1, 20) and s.domain.dim(1).tile == 5
         assert s.domain.dim(1).filters[0].level == 5
+        # None of its own: the schema's coordinate filters (ZSTD) apply.
+        assert [type(f) for f in s.domain.dim(0).filters] == [tiledb.ZstdFilter]
         assert isinstance(s.attr("v").filters[0], tiledb.ZstdFilter)
         assert s.attr("v").fill == -1.5 and s.attr("v").dtype == np.float64
         assert s.attr("n").isnullable and s.attr("n").dtype == np.int16
