@@ -167,6 +167,9 @@ fn schema_from_arrow(schema: Bound<'_, PyAny>, dims: Vec<String>) -> PyResult<St
     serde_json::to_string(&schema.to_json()).map_err(|e| refuse(e.to_string()))
 }
 
+/// A (low, high) pair of Python values.
+type PyPair = (Py<PyAny>, Py<PyAny>);
+
 /// One bound of a range, as Python gives it.
 #[derive(FromPyObject)]
 enum PyBound {
@@ -406,6 +409,37 @@ impl NativeArray {
         Ok(out)
     }
 
+    /// The union of the fragments' non-empty domains, one (low, high) per
+    /// dimension; `None` when no fragment has one.
+    fn nonempty_domain(&self, py: Python<'_>) -> PyResult<Option<Vec<PyPair>>> {
+        let union = py.detach(|| {
+            let mut union: Option<Vec<DomainRange>> = None;
+            for f in self.inner.fragments() {
+                let Some(ned) = f.non_empty_domain()? else {
+                    continue;
+                };
+                match union.as_mut() {
+                    None => union = Some(ned),
+                    Some(have) => {
+                        for (h, r) in have.iter_mut().zip(&ned) {
+                            if !widen(h, r) {
+                                return Ok(Err(format!(
+                                    "fragment {}: a non-empty domain of another datatype",
+                                    f.name()
+                                )));
+                            }
+                        }
+                    }
+                }
+            }
+            Ok::<_, tiledb_codec::Error>(Ok(union))
+        });
+        let union = union.map_err(error)?.map_err(refuse)?;
+        union
+            .map(|u| u.iter().map(|r| bound_pair(py, r)).collect())
+            .transpose()
+    }
+
     /// The metadata: (key, datatype name, little-endian bytes) triples.
     fn metadata<'py>(
         &self,
@@ -578,6 +612,36 @@ impl NativeArray {
     fn delete_metadata(&self, py: Python<'_>, key: &str, timestamp: Option<u64>) -> PyResult<()> {
         py.detach(|| self.inner.delete_metadata(key, timestamp))
             .map_err(error)
+    }
+}
+
+/// Widens `have` to cover `r` too; false when they are of two datatypes.
+fn widen(have: &mut DomainRange, r: &DomainRange) -> bool {
+    fn span<T: PartialOrd + Clone>(
+        h: &mut tiledb_codec::raw::model::Range<T>,
+        r: &tiledb_codec::raw::model::Range<T>,
+    ) -> bool {
+        if r.start < h.start {
+            h.start = r.start.clone();
+        }
+        if r.end > h.end {
+            h.end = r.end.clone();
+        }
+        true
+    }
+    match (have, r) {
+        (DomainRange::Int8(h), DomainRange::Int8(r)) => span(h, r),
+        (DomainRange::Int16(h), DomainRange::Int16(r)) => span(h, r),
+        (DomainRange::Int32(h), DomainRange::Int32(r)) => span(h, r),
+        (DomainRange::Int64(h), DomainRange::Int64(r)) => span(h, r),
+        (DomainRange::UInt8(h), DomainRange::UInt8(r)) => span(h, r),
+        (DomainRange::UInt16(h), DomainRange::UInt16(r)) => span(h, r),
+        (DomainRange::UInt32(h), DomainRange::UInt32(r)) => span(h, r),
+        (DomainRange::UInt64(h), DomainRange::UInt64(r)) => span(h, r),
+        (DomainRange::Float32(h), DomainRange::Float32(r)) => span(h, r),
+        (DomainRange::Float64(h), DomainRange::Float64(r)) => span(h, r),
+        (DomainRange::Bytes(h), DomainRange::Bytes(r)) => span(h, r),
+        _ => false,
     }
 }
 

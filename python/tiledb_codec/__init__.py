@@ -497,17 +497,7 @@ class Array:
         high)`` per dimension (``None`` when nothing is written). String
         bounds are ``bytes`` and datetime bounds ``numpy.datetime64``, as
         TileDB-Py gives them."""
-        out: Optional[List[List[Any]]] = None
-        for f in self.fragments:
-            ned = f["non_empty_domain"]
-            if ned is None:
-                continue
-            if out is None:
-                out = [list(r) for r in ned]
-            else:
-                for have, (lo, hi) in zip(out, ned):
-                    have[0] = min(have[0], lo)
-                    have[1] = max(have[1], hi)
+        out = self._native.nonempty_domain()
         if out is None:
             return None
         res = []
