@@ -3,10 +3,16 @@ process, on the arrays of bench/make_arrays.py (the cases of bench/read.sh);
 medians of --repeat runs, one markdown table with the ratios
 tiledb_codec / TileDB-Py (numpy for both; Arrow for ours too).
 
-Usage: python python_read.py ARRAYS --mib MIB [--frags N] [--repeat 5]
+With --rust READ_BENCH (examples/read_bench.rs, release), the Rust read of
+the full unfiltered array (ArrayReader::open + read, timed inside that
+process) is measured in the same run, taking turns with the Python reads,
+and the numpy read's time is given as a multiple of it.
+
+Usage: python python_read.py ARRAYS --mib MIB [--frags N] [--repeat 5] [--rust READ_BENCH]
 """
 
 import statistics
+import subprocess
 import sys
 import time
 
@@ -30,6 +36,7 @@ def main(argv):
     root = argv[1]
     opt = lambda name, default: int(argv[argv.index(name) + 1]) if name in argv else default  # noqa: E731
     mib, frags, repeat = opt("--mib", 256), opt("--frags", 10000), opt("--repeat", 5)
+    rust = argv[argv.index("--rust") + 1] if "--rust" in argv else None
     cells = mib * (1 << 20) // 8
     lo = cells // 2 - 500
     hi = lo + 999
@@ -86,6 +93,33 @@ def main(argv):
     te = median_time(engine_open, repeat)
     to = median_time(lambda: tiledb_codec.open(many).nonempty_domain(), repeat)
     print(f"| h. open, {frags:,} fragments | {te * 1e3:.1f} ms | {to * 1e3:.1f} ms | {to / te:.2f} | | |")
+
+    if rust is not None:
+        # The Rust read and ours into numpy, taking turns, each timed in
+        # its own process (the Rust side by itself, as read_bench does).
+        proc = subprocess.Popen([rust, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+        def rust_read():
+            proc.stdin.write(f"read {none} v\n")
+            proc.stdin.flush()
+            answer = proc.stdout.readline().split()
+            if len(answer) != 3:
+                raise SystemExit(f"read_bench: {' '.join(answer)}")
+            return float(answer[0])
+
+        ours_numpy = ours(none, None, None, "v")
+        rust_read(), ours_numpy()
+        tr, tn = [], []
+        for _ in range(repeat):
+            tr.append(rust_read())
+            t = time.perf_counter()
+            ours_numpy()
+            tn.append(time.perf_counter() - t)
+        proc.stdin.close()
+        proc.wait()
+        r, n = statistics.median(tr), statistics.median(tn)
+        print(f"\nfull read, {mib} MiB unfiltered: Rust (ArrayReader::read) {r * 1e3:.1f} ms, "
+              f"tiledb_codec into numpy {n * 1e3:.1f} ms: {n / r:.2f}x the Rust read")
 
 
 if __name__ == "__main__":

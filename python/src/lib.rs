@@ -8,10 +8,10 @@
 
 use std::ffi::CString;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 
 use arrow_array::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
-use arrow_array::RecordBatchReader;
+use arrow_array::{RecordBatchIterator, RecordBatchReader};
 use pyo3::create_exception;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyCapsule, PyDict};
@@ -102,21 +102,38 @@ fn open(
     })
 }
 
-/// Creates an array at `uri` from a schema in the JSON of
-/// `Schema.to_json()`, and opens it.
+/// The schema of a schema JSON, checked (as `SchemaBuilder::build` checks
+/// one).
+fn parse_schema(schema_json: &str) -> PyResult<tiledb_codec::Schema> {
+    let json: serde_json::Value =
+        serde_json::from_str(schema_json).map_err(|e| refuse(format!("schema JSON: {e}")))?;
+    tiledb_codec::Schema::from_json(&json).map_err(error)
+}
+
+/// A schema JSON checked and completed (the defaults filled in: filters,
+/// fill values, enumeration file names): what `SchemaBuilder.build` makes.
 #[pyfunction]
-#[pyo3(signature = (uri, schema_json, key=None))]
+fn check_schema(schema_json: &str) -> PyResult<String> {
+    let schema = parse_schema(schema_json)?;
+    serde_json::to_string(&schema.to_json()).map_err(|e| refuse(e.to_string()))
+}
+
+/// Creates an array at `uri` from a schema in the JSON of
+/// `Schema.to_json()`, encrypted with `key`, its schema stamped
+/// `timestamp` (ms; default now), and opens it.
+#[pyfunction]
+#[pyo3(signature = (uri, schema_json, key=None, timestamp=None))]
 fn create(
     py: Python<'_>,
     uri: PathBuf,
     schema_json: &str,
     key: Option<Vec<u8>>,
+    timestamp: Option<u64>,
 ) -> PyResult<NativeArray> {
-    let json: serde_json::Value =
-        serde_json::from_str(schema_json).map_err(|e| refuse(format!("schema JSON: {e}")))?;
-    let schema = tiledb_codec::Schema::from_json(&json).map_err(error)?;
+    let schema = parse_schema(schema_json)?;
     let opts = tiledb_codec::CreateOptions {
         encryption_key: key_of(key)?,
+        timestamp,
         ..Default::default()
     };
     let array = py
@@ -149,6 +166,9 @@ fn schema_from_arrow(schema: Bound<'_, PyAny>, dims: Vec<String>) -> PyResult<St
     let schema = tiledb_codec::arrow::from_arrow(&arrow, &names).map_err(error)?;
     serde_json::to_string(&schema.to_json()).map_err(|e| refuse(e.to_string()))
 }
+
+/// A (low, high) pair of Python values.
+type PyPair = (Py<PyAny>, Py<PyAny>);
 
 /// One bound of a range, as Python gives it.
 #[derive(FromPyObject)]
@@ -190,23 +210,107 @@ fn bound_pair(py: Python<'_>, r: &DomainRange) -> PyResult<(Py<PyAny>, Py<PyAny>
     }
 }
 
-/// The Arrow batches of a read, owning the array they read.
-struct OwnedBatches {
-    // Declared before `_array`: dropped first, while what it borrows lives.
-    batches: RecordBatches<'static>,
-    _array: Arc<Array>,
+/// What the worker thread of a read answers: a batch, or `None` at the
+/// end.
+type Answer = Option<Result<arrow_array::RecordBatch, arrow_schema::ArrowError>>;
+
+/// The Arrow batches of a read, made on a thread of their own. The thread
+/// owns an `Arc` of the array and borrows it for the read's
+/// `RecordBatches` inside its own closure, so nothing outlives what it
+/// borrows (no `unsafe`). It makes a batch only when one is asked for, so
+/// one batch at a time exists as the memory budget says; it ends when the
+/// batches do or when this is dropped (its asking channel closes).
+struct WorkerBatches {
+    schema: arrow_schema::SchemaRef,
+    ask: mpsc::SyncSender<()>,
+    answers: mpsc::Receiver<Answer>,
+    done: bool,
 }
 
-impl Iterator for OwnedBatches {
-    type Item = Result<arrow_array::RecordBatch, arrow_schema::ArrowError>;
-    fn next(&mut self) -> Option<Self::Item> {
-        self.batches.next()
+impl WorkerBatches {
+    /// Starts the read `build` makes of `array` on a thread; waits for its
+    /// start (the first read of a sparse array happens there), so that an
+    /// error in the query comes back here.
+    fn start<F>(array: Arc<Array>, build: F) -> PyResult<WorkerBatches>
+    where
+        F: for<'a> FnOnce(&'a Array) -> PyResult<RecordBatches<'a>> + Send + 'static,
+    {
+        let (ready_tx, ready_rx) = mpsc::sync_channel(1);
+        let (ask, asks) = mpsc::sync_channel::<()>(1);
+        let (answer_tx, answers) = mpsc::sync_channel::<Answer>(1);
+        std::thread::Builder::new()
+            .name("tiledb_codec read".into())
+            .spawn(move || {
+                let mut batches = match build(&array) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                        return;
+                    }
+                };
+                if ready_tx.send(Ok(batches.schema())).is_err() {
+                    return;
+                }
+                while asks.recv().is_ok() {
+                    let next = batches.next();
+                    let end = next.is_none();
+                    if answer_tx.send(next).is_err() || end {
+                        return;
+                    }
+                }
+            })
+            .map_err(|e| refuse(format!("cannot start the read's thread: {e}")))?;
+        let schema = ready_rx
+            .recv()
+            .map_err(|_| refuse("the read's thread stopped before it started"))??;
+        Ok(WorkerBatches {
+            schema,
+            ask,
+            answers,
+            done: false,
+        })
     }
 }
 
-impl RecordBatchReader for OwnedBatches {
+/// `build` itself: gives the closure the signature it is written for (the
+/// batches borrow the array given).
+fn read_fn<F>(build: F) -> F
+where
+    F: for<'a> FnOnce(&'a Array) -> PyResult<RecordBatches<'a>>,
+{
+    build
+}
+
+impl Iterator for WorkerBatches {
+    type Item = Result<arrow_array::RecordBatch, arrow_schema::ArrowError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let answer = match self.ask.send(()) {
+            Ok(()) => self.answers.recv().ok(),
+            Err(_) => None,
+        };
+        match answer {
+            Some(Some(batch)) => Some(batch),
+            Some(None) => {
+                self.done = true;
+                None
+            }
+            // The thread ended without saying the batches did: it panicked.
+            None => {
+                self.done = true;
+                Some(Err(arrow_schema::ArrowError::ExternalError(
+                    "the read's thread stopped in the middle of the read".into(),
+                )))
+            }
+        }
+    }
+}
+
+impl RecordBatchReader for WorkerBatches {
     fn schema(&self) -> arrow_schema::SchemaRef {
-        self.batches.schema()
+        self.schema.clone()
     }
 }
 
@@ -214,7 +318,7 @@ impl RecordBatchReader for OwnedBatches {
 /// `__arrow_c_stream__`.
 #[pyclass(module = "tiledb_codec._native")]
 struct Stream {
-    batches: Mutex<Option<OwnedBatches>>,
+    batches: Mutex<Option<Box<dyn RecordBatchReader + Send>>>,
 }
 
 #[pymethods]
@@ -234,7 +338,7 @@ impl Stream {
             .map_err(|_| refuse("the stream's lock is poisoned"))?
             .take()
             .ok_or_else(|| refuse("this read's stream was already taken"))?;
-        let stream = FFI_ArrowArrayStream::new(Box::new(batches));
+        let stream = FFI_ArrowArrayStream::new(batches);
         let name = CString::new("arrow_array_stream").map_err(|e| refuse(e.to_string()))?;
         PyCapsule::new(py, stream, Some(name))
     }
@@ -305,6 +409,37 @@ impl NativeArray {
         Ok(out)
     }
 
+    /// The union of the fragments' non-empty domains, one (low, high) per
+    /// dimension; `None` when no fragment has one.
+    fn nonempty_domain(&self, py: Python<'_>) -> PyResult<Option<Vec<PyPair>>> {
+        let union = py.detach(|| {
+            let mut union: Option<Vec<DomainRange>> = None;
+            for f in self.inner.fragments() {
+                let Some(ned) = f.non_empty_domain()? else {
+                    continue;
+                };
+                match union.as_mut() {
+                    None => union = Some(ned),
+                    Some(have) => {
+                        for (h, r) in have.iter_mut().zip(&ned) {
+                            if !widen(h, r) {
+                                return Ok(Err(format!(
+                                    "fragment {}: a non-empty domain of another datatype",
+                                    f.name()
+                                )));
+                            }
+                        }
+                    }
+                }
+            }
+            Ok::<_, tiledb_codec::Error>(Ok(union))
+        });
+        let union = union.map_err(error)?.map_err(refuse)?;
+        union
+            .map(|u| u.iter().map(|r| bound_pair(py, r)).collect())
+            .transpose()
+    }
+
     /// The metadata: (key, datatype name, little-endian bytes) triples.
     fn metadata<'py>(
         &self,
@@ -319,7 +454,11 @@ impl NativeArray {
 
     /// A read as an Arrow stream (`Stream`): `ranges` are (dimension, low,
     /// high) triples, inclusive; several on one dimension read their union.
-    #[pyo3(signature = (attrs=None, ranges=Vec::new(), condition=None, order=None, batch_size=None, memory_budget=None, coords=true))]
+    /// `lazy`: batches are made as the consumer asks for them (on a thread
+    /// of the read's own), within the memory budget; otherwise every batch
+    /// is made here, before this returns (what a whole read wants, without
+    /// a thread).
+    #[pyo3(signature = (attrs=None, ranges=Vec::new(), condition=None, order=None, batch_size=None, memory_budget=None, coords=true, lazy=true))]
     #[allow(clippy::too_many_arguments)]
     fn stream(
         &self,
@@ -331,12 +470,13 @@ impl NativeArray {
         batch_size: Option<usize>,
         memory_budget: Option<u64>,
         coords: bool,
+        lazy: bool,
     ) -> PyResult<Stream> {
         let order = order
             .map(|o| o.parse::<Order>().map_err(refuse))
             .transpose()?;
         let array = Arc::clone(&self.inner);
-        let batches = py.detach(|| {
+        let build = read_fn(move |array: &Array| {
             let mut b = array.reader().coordinates(coords);
             if let Some(a) = attrs {
                 b = b.attributes(a);
@@ -370,17 +510,19 @@ impl NativeArray {
                 b = b.memory_budget(m);
             }
             b.arrow().map_err(error)
-        })?;
-        // SAFETY: `batches` borrows the `Array` inside the `Arc`, whose
-        // address never changes and which `OwnedBatches` keeps alive: its
-        // `_array` field is dropped after `batches` (fields drop in order)
-        // and the `Array` is never mutated (it is shared, immutably).
-        let batches: RecordBatches<'static> = unsafe { std::mem::transmute(batches) };
+        });
+        let batches: Box<dyn RecordBatchReader + Send> = if lazy {
+            Box::new(py.detach(move || WorkerBatches::start(array, build))?)
+        } else {
+            Box::new(py.detach(move || {
+                let batches = build(&array)?;
+                let schema = batches.schema();
+                let all = batches.collect::<Result<Vec<_>, _>>().map_err(error)?;
+                Ok::<_, PyErr>(RecordBatchIterator::new(all.into_iter().map(Ok), schema))
+            })?)
+        };
         Ok(Stream {
-            batches: Mutex::new(Some(OwnedBatches {
-                batches,
-                _array: Arc::clone(&self.inner),
-            })),
+            batches: Mutex::new(Some(batches)),
         })
     }
 
@@ -473,6 +615,36 @@ impl NativeArray {
     }
 }
 
+/// Widens `have` to cover `r` too; false when they are of two datatypes.
+fn widen(have: &mut DomainRange, r: &DomainRange) -> bool {
+    fn span<T: PartialOrd + Clone>(
+        h: &mut tiledb_codec::raw::model::Range<T>,
+        r: &tiledb_codec::raw::model::Range<T>,
+    ) -> bool {
+        if r.start < h.start {
+            h.start = r.start.clone();
+        }
+        if r.end > h.end {
+            h.end = r.end.clone();
+        }
+        true
+    }
+    match (have, r) {
+        (DomainRange::Int8(h), DomainRange::Int8(r)) => span(h, r),
+        (DomainRange::Int16(h), DomainRange::Int16(r)) => span(h, r),
+        (DomainRange::Int32(h), DomainRange::Int32(r)) => span(h, r),
+        (DomainRange::Int64(h), DomainRange::Int64(r)) => span(h, r),
+        (DomainRange::UInt8(h), DomainRange::UInt8(r)) => span(h, r),
+        (DomainRange::UInt16(h), DomainRange::UInt16(r)) => span(h, r),
+        (DomainRange::UInt32(h), DomainRange::UInt32(r)) => span(h, r),
+        (DomainRange::UInt64(h), DomainRange::UInt64(r)) => span(h, r),
+        (DomainRange::Float32(h), DomainRange::Float32(r)) => span(h, r),
+        (DomainRange::Float64(h), DomainRange::Float64(r)) => span(h, r),
+        (DomainRange::Bytes(h), DomainRange::Bytes(r)) => span(h, r),
+        _ => false,
+    }
+}
+
 fn as_f64(b: &PyBound) -> Option<f64> {
     match b {
         PyBound::Int(i) => Some(*i as f64),
@@ -487,6 +659,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TileDBCodecError", m.py().get_type::<TileDBCodecError>())?;
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(create, m)?)?;
+    m.add_function(wrap_pyfunction!(check_schema, m)?)?;
     m.add_function(wrap_pyfunction!(schema_from_arrow, m)?)?;
     m.add_class::<NativeArray>()?;
     m.add_class::<Stream>()?;

@@ -125,6 +125,31 @@ def test_batches_stream_within_the_batch_size():
     assert sum(sizes) == A.read().num_rows
 
 
+def test_streams_left_half_read_or_unread_end_and_the_array_reads_on():
+    # Each read's batches come from a thread owning the array: dropping a
+    # stream part-way, or before taking it, ends that thread, and the
+    # array (and an array object already dropped) reads on.
+    A = tiledb_codec.open(FIX / "sparse_chunked")
+    total = A.read().num_rows
+    for _ in range(20):
+        reader = A.batches(batch_size=100)
+        assert next(iter(reader)).num_rows == 100
+        del reader
+        unread = A._stream()
+        del unread
+    reader = tiledb_codec.open(FIX / "sparse_chunked").batches(batch_size=500)  # its Array dropped
+    assert sum(b.num_rows for b in reader) == total
+    assert A.read().num_rows == total
+
+
+def test_a_query_error_comes_from_the_stream_call():
+    A = tiledb_codec.open(FIX / "sparse_chunked")
+    with pytest.raises(tiledb_codec.TileDBCodecError, match="nope"):
+        A.batches(where="nope > 1")
+    with pytest.raises(tiledb_codec.TileDBCodecError):
+        A.read({"nope": (0, 1)})
+
+
 def test_other_arrow_consumers_take_the_stream():
     A = tiledb_codec.open(FIX / "dense_int_1d")
     stream = A._stream()

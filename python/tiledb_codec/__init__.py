@@ -24,6 +24,7 @@ import numpy as np
 
 from . import _native
 from ._native import TileDBCodecError
+from .builder import AttributeBuilder, DimensionBuilder, SchemaBuilder
 
 __all__ = [
     "TileDBCodecError",
@@ -31,6 +32,9 @@ __all__ = [
     "create",
     "Array",
     "Schema",
+    "SchemaBuilder",
+    "DimensionBuilder",
+    "AttributeBuilder",
     "Dim",
     "Attr",
     "Metadata",
@@ -116,11 +120,19 @@ def open(  # noqa: A001 (the name TileDB-Py users know)
     return Array(_native.open(uri, start, end, _key_bytes(key), options))
 
 
-def create(uri: Union[str, "os.PathLike[str]"], schema: "Schema", *, key: Union[str, bytes, None] = None) -> "Array":
-    """Creates an array at ``uri`` with ``schema`` and opens it."""
+def create(uri: Union[str, "os.PathLike[str]"], schema: Union["Schema", SchemaBuilder], *,
+           key: Union[str, bytes, None] = None, timestamp: Optional[int] = None) -> "Array":
+    """Creates an array at ``uri`` with ``schema`` (a :class:`Schema`, or a
+    :class:`SchemaBuilder`, which is built) and opens it. ``key``: a 32-byte
+    AES-256-GCM key: the array is encrypted, and every later open needs it
+    (the opened array writes with it). ``timestamp``: the schema's time in
+    milliseconds since the epoch (default now); an array opened at an
+    earlier time has no schema yet."""
+    if isinstance(schema, SchemaBuilder):
+        schema = schema.build()
     if not isinstance(schema, Schema):
-        raise TileDBCodecError(f"create takes a tiledb_codec.Schema, not {type(schema).__name__}")
-    return Array(_native.create(str(uri), json.dumps(schema.to_json()), _key_bytes(key)))
+        raise TileDBCodecError(f"create takes a tiledb_codec.Schema or SchemaBuilder, not {type(schema).__name__}")
+    return Array(_native.create(str(uri), json.dumps(schema.to_json()), _key_bytes(key), timestamp))
 
 
 class Dim:
@@ -403,12 +415,23 @@ class Metadata(Mapping):
         return len(self._values)
 
     def __setitem__(self, key: str, value: Any) -> None:
-        datatype, raw = _meta_bytes(value)
-        self._array._native.put_metadata(key, datatype, raw)
-        self._values[key] = _meta_value(datatype, raw)
+        self.put(key, value)
 
     def __delitem__(self, key: str) -> None:
-        self._array._native.delete_metadata(key)
+        self.delete(key)
+
+    def put(self, key: str, value: Any, *, timestamp: Optional[int] = None) -> None:
+        """Sets ``key`` to ``value`` (a string, bytes, a number or a 1-D
+        list of numbers) at ``timestamp`` (milliseconds since the epoch;
+        default now), with the array's key where it is encrypted."""
+        datatype, raw = _meta_bytes(value)
+        self._array._native.put_metadata(key, datatype, raw, timestamp)
+        self._values[key] = _meta_value(datatype, raw)
+
+    def delete(self, key: str, *, timestamp: Optional[int] = None) -> None:
+        """Deletes ``key`` at ``timestamp`` (default now); an error when it
+        is not set."""
+        self._array._native.delete_metadata(key, timestamp)
         self._values.pop(key, None)
 
     def __repr__(self) -> str:
@@ -474,17 +497,7 @@ class Array:
         high)`` per dimension (``None`` when nothing is written). String
         bounds are ``bytes`` and datetime bounds ``numpy.datetime64``, as
         TileDB-Py gives them."""
-        out: Optional[List[List[Any]]] = None
-        for f in self.fragments:
-            ned = f["non_empty_domain"]
-            if ned is None:
-                continue
-            if out is None:
-                out = [list(r) for r in ned]
-            else:
-                for have, (lo, hi) in zip(out, ned):
-                    have[0] = min(have[0], lo)
-                    have[1] = max(have[1], hi)
+        out = self._native.nonempty_domain()
         if out is None:
             return None
         res = []
@@ -497,9 +510,11 @@ class Array:
 
     def _stream(self, ranges: Any = None, where: Optional[str] = None, attrs: Optional[Sequence[str]] = None,
                 order: Optional[str] = None, batch_size: Optional[int] = None,
-                memory_budget: Optional[int] = None, coords: bool = True) -> Any:
+                memory_budget: Optional[int] = None, coords: bool = True, lazy: bool = True) -> Any:
+        """The native stream of a read; ``lazy``: batches made as they are
+        taken (else all of them before this returns, for a whole read)."""
         return self._native.stream(list(attrs) if attrs is not None else None, self._triples(ranges), where,
-                                   order, batch_size, memory_budget, coords)
+                                   order, batch_size, memory_budget, coords, lazy)
 
     def _triples(self, ranges: Any) -> List[Tuple[str, Any, Any]]:
         """``ranges`` as (dimension, low, high) triples the library takes."""
@@ -551,7 +566,9 @@ class Array:
         enumerated ones as dictionaries, datetimes as timestamps."""
         import pyarrow as pa
 
-        reader = self.batches(ranges, where=where, attrs=attrs, order=order, coords=coords)
+        # Read whole in the library (no thread, no waiting for batches).
+        reader = pa.RecordBatchReader.from_stream(
+            self._stream(ranges, where, attrs, order, None, None, coords, lazy=False))
         try:
             return reader.read_all()
         except pa.ArrowException as e:
@@ -613,7 +630,16 @@ class Array:
         """Writes ``data`` as one fragment: a pyarrow Table or RecordBatch
         (anything with ``__arrow_c_stream__``), a pandas DataFrame, or a
         dict of numpy arrays / lists, each with a column for every dimension
-        (a dense array takes the cells of a whole rectangle, each once)."""
+        (a dense array takes the cells of a whole rectangle, each once).
+
+        ``timestamp``: the fragment's time in milliseconds since the epoch
+        (default now); opens at an earlier time do not see it. An encrypted
+        array (opened or created with ``key=``) is written with its key.
+
+        An attribute with an enumeration takes its labels: a pyarrow
+        dictionary array, a pandas Categorical, or plain values (strings),
+        each stored as the key of its label (a label the enumeration lacks
+        is an error); integer columns are taken as the keys themselves."""
         import pyarrow as pa
 
         if type(data).__name__ == "DataFrame" and hasattr(data, "to_records"):
@@ -625,7 +651,22 @@ class Array:
             data = pa.Table.from_batches([data])
         if not hasattr(data, "__arrow_c_stream__"):
             raise TileDBCodecError(f"cannot write a {type(data).__name__} (a pyarrow Table or a dict of arrays)")
+        if isinstance(data, pa.Table):
+            data = self._labels_as_dictionaries(data)
         self._native.write(data, timestamp)
+
+    def _labels_as_dictionaries(self, table: Any) -> Any:
+        """``table`` with the plain label columns of enumerated attributes
+        dictionary-encoded (the library maps dictionaries to keys)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        enumerated = {a.name for a in self.schema.attrs if a.enumeration}
+        for i, name in enumerate(table.column_names):
+            t = table.schema.field(i).type
+            if name in enumerated and not (pa.types.is_dictionary(t) or pa.types.is_integer(t)):
+                table = table.set_column(i, name, pc.dictionary_encode(table.column(i)))
+        return table
 
     def delete(self, where: str, *, timestamp: Optional[int] = None) -> None:
         """Deletes the cells for which ``where`` holds (sparse arrays)."""
