@@ -55,6 +55,7 @@ mod spec_errors;
 mod spec_records;
 mod spec_tables;
 mod sql;
+mod sql_pruning;
 mod sql_stats;
 mod sql_writes;
 mod sweep;
