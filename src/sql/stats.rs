@@ -335,7 +335,7 @@ pub(crate) fn slice_statistics(
         .frags
         .iter()
         .enumerate()
-        .filter(|(i, _)| !dropped.is_some_and(|d| d.get(*i) == Some(&true)))
+        .filter(|(i, _)| dropped.is_none_or(|d| d.get(*i) != Some(&true)))
         .map(|(_, f)| f)
         .filter(|f| first(f).is_none_or(|(a, b)| !(b < *lo || *hi < a)))
         .collect();
