@@ -1,6 +1,6 @@
 """Makes the benchmark arrays with the TileDB engine (TileDB-Py).
 
-Usage: python make_arrays.py OUTDIR [--mib 256] [--frags 10000] [--only-sparse]
+Usage: python make_arrays.py OUTDIR [--mib 256] [--frags 10000] [--only-sparse | --only-sql]
 
 Writes, unless already there:
   OUTDIR/f64_none, f64_zstd, f64_shuffle_lz4: dense 1-D float64, MIB MiB of
@@ -13,6 +13,8 @@ Writes, unless already there:
       MiB: every point of a square grid once) in 4 fragments of random points;
   OUTDIR/frags_1000, frags_FRAGS: dense 1-D int32 with 1,000 and FRAGS small
       fragments (open time).
+--only-sparse makes sparse_2d only; --only-sql sparse_2d and f64_zstd (what
+bench/sql.sh reads).
 """
 import functools
 import os
@@ -92,6 +94,10 @@ def main(argv):
     os.makedirs(out, exist_ok=True)
     if "--only-sparse" in argv:
         sparse_2d(os.path.join(out, "sparse_2d"), mib * 16384)
+        return
+    if "--only-sql" in argv:
+        sparse_2d(os.path.join(out, "sparse_2d"), mib * 16384)
+        dense(os.path.join(out, "f64_zstd"), cells, [tiledb.ZstdFilter()])
         return
     dense(os.path.join(out, "f64_none"), cells, [])
     dense(os.path.join(out, "f64_zstd"), cells, [tiledb.ZstdFilter()])
