@@ -53,7 +53,7 @@ impl Facts {
     /// The facts of `array`'s fragments.
     pub(crate) fn of(array: &Array, columns: &Columns) -> Facts {
         let reader = array.array_reader();
-        let frags = reader
+        let frags: Vec<FragFacts> = reader
             .fragments
             .iter()
             .map(|f| {
@@ -125,10 +125,8 @@ impl Facts {
                 }
             })
             .collect();
-        Facts {
-            frags,
-            exact: every_stored_cell_read(array, columns.dense),
-        }
+        let exact = every_stored_cell_read(array, columns.dense, &frags);
+        Facts { frags, exact }
     }
 }
 
@@ -207,18 +205,75 @@ fn bound_scalar(b: &Bound, arrow: &DataType) -> Option<ScalarValue> {
 
 /// Whether a read returns every cell the fragments store, each once: then
 /// the fragments' own min, max, sum and null counts are the table's.
-fn every_stored_cell_read(array: &Array, dense: bool) -> bool {
+fn every_stored_cell_read(array: &Array, dense: bool, frags: &[FragFacts]) -> bool {
     let reader = array.array_reader();
-    // Dense: one fragment is the whole box a read returns (more leave
-    // cells to fill values or overwrite each other). Sparse: duplicates
-    // kept, else a read keeps the newest cell of a coordinate (even within
-    // one fragment, consolidated with timestamps).
+    // Dense: fragments that tile the box a read returns, none overlapping
+    // another (else cells take fill values or overwrite each other).
+    // Sparse: duplicates kept, else a read keeps the newest cell of a
+    // coordinate (even within one fragment, consolidated with timestamps).
     let whole = if dense {
-        reader.fragments.len() <= 1
+        frags.len() <= 1 || tile_the_box(frags)
     } else {
         array.schema().allows_duplicates
     };
     whole && reader.dir.condition_commits().is_empty()
+}
+
+/// Fragments past which dense fragments are not checked for overlaps.
+const MAX_TILING_CHECK: usize = 4096;
+
+/// Whether the fragments' integer non-empty domains are pairwise disjoint
+/// and fill the box that bounds them: every cell of a dense read then
+/// comes from exactly one fragment, and every cell a fragment wrote is
+/// read.
+fn tile_the_box(frags: &[FragFacts]) -> bool {
+    if frags.len() > MAX_TILING_CHECK {
+        return false;
+    }
+    let boxes: Option<Vec<Vec<(i128, i128)>>> = frags
+        .iter()
+        .map(|f| {
+            f.ned
+                .as_ref()?
+                .iter()
+                .map(|r| match r {
+                    (Bound::Int(lo), Bound::Int(hi)) if lo <= hi => Some((*lo, *hi)),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    let Some(boxes) = boxes else {
+        return false;
+    };
+    let Some(first) = boxes.first() else {
+        return false;
+    };
+    let volume = |b: &[(i128, i128)]| -> Option<i128> {
+        b.iter()
+            .try_fold(1i128, |v, (lo, hi)| v.checked_mul(hi.checked_sub(*lo)? + 1))
+    };
+    let mut hull = first.clone();
+    let mut total = 0i128;
+    for (i, b) in boxes.iter().enumerate() {
+        if b.len() != hull.len() {
+            return false;
+        }
+        for (h, r) in hull.iter_mut().zip(b) {
+            *h = (h.0.min(r.0), h.1.max(r.1));
+        }
+        let Some(t) = volume(b).and_then(|v| total.checked_add(v)) else {
+            return false;
+        };
+        total = t;
+        let overlaps = boxes[..i]
+            .iter()
+            .any(|o| o.iter().zip(b).all(|(x, y)| x.0 <= y.1 && y.0 <= x.1));
+        if overlaps {
+            return false;
+        }
+    }
+    volume(&hull) == Some(total)
 }
 
 /// Column `i`'s min, max and null count over `frags`: exact when `exact`

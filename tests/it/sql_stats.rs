@@ -231,3 +231,50 @@ fn thousand_fragments_answered_without_reading_a_tile() {
         "the counter saw no tile of a scan: {sum}"
     );
 }
+
+/// Dense fragments that tile the box a read returns, none overlapping
+/// another: every cell comes from one of them and every cell they wrote
+/// is read, so their statistics are exact. With a gap between them (fill
+/// values there), only bounds: the scan runs. Both answers the engine's.
+#[test]
+fn dense_fragments_that_tile_the_box_answer_from_metadata() {
+    let dir = scratch("sql-stats-dense");
+    for (name, pieces, exact) in [
+        ("tiled", vec![(0i64, 9i64), (10, 24), (25, 29)], true),
+        ("gap", vec![(0, 9), (20, 29)], false),
+        ("overlap", vec![(0, 19), (10, 29)], false),
+    ] {
+        let path = dir.join(name);
+        let schema = SchemaBuilder::dense()
+            .dimension(
+                DimensionBuilder::new("d", Datatype::Int64)
+                    .domain(0i64..=99)
+                    .tile_extent(10i64),
+            )
+            .attribute(AttributeBuilder::new("a", Datatype::Int32))
+            .build()
+            .unwrap();
+        let array = Array::create(&path, &schema).unwrap();
+        for (k, (lo, hi)) in pieces.iter().enumerate() {
+            let a: Vec<i32> = (*lo..=*hi)
+                .map(|v| (v as i32 * 13 + k as i32) % 41)
+                .collect();
+            array
+                .write()
+                .range("d", *lo..=*hi)
+                .column("a", &a)
+                .commit()
+                .unwrap();
+        }
+        let p = path.to_str().unwrap();
+        let q = format!(r#"SELECT count(*), min(a), max(a) FROM "{p}""#);
+        let plan = sql(&format!("EXPLAIN {q}"));
+        assert_eq!(answered_from_metadata(&plan), exact, "{name}: {plan}");
+        let got = sql(&q);
+        assert_eq!(
+            got.lines().nth(1).unwrap(),
+            engine_answer(&path, "a"),
+            "{name}"
+        );
+    }
+}
