@@ -35,8 +35,9 @@ pub(crate) struct FragFacts {
     pub ned: Option<Vec<(Bound, Bound)>>,
     /// Per column of the table (in its order): `None` where unknown.
     pub cols: Vec<Option<ColFacts>>,
-    /// Whether the fragment keeps cell timestamps (several cells of one
-    /// coordinate may then sit in it).
+    /// Whether the fragment keeps cell timestamps or delete timestamps
+    /// (consolidated): several cells of one coordinate may then sit in it,
+    /// and a read at a time, or after a delete, drops some of its cells.
     pub timestamps: bool,
 }
 
@@ -115,7 +116,8 @@ impl Facts {
                     .collect();
                 let timestamps = matches!(
                     &f.metadata,
-                    crate::array::fragment::Metadata::Footer(m) if m.includes_timestamps == Some(1)
+                    crate::array::fragment::Metadata::Footer(m)
+                        if m.includes_timestamps == Some(1) || m.includes_delete_metadata == Some(1)
                 );
                 FragFacts {
                     cells,
@@ -216,7 +218,7 @@ fn every_stored_cell_read(array: &Array, dense: bool, frags: &[FragFacts]) -> bo
     } else {
         array.schema().allows_duplicates
     };
-    whole && reader.dir.condition_commits().is_empty()
+    whole && reader.dir.condition_commits().is_empty() && frags.iter().all(|f| !f.timestamps)
 }
 
 /// Fragments past which dense fragments are not checked for overlaps.
