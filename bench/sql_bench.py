@@ -12,7 +12,8 @@ Usage: python sql_bench.py EXAMPLE ARRAYDIR [--mib 256] [--repeat 5]
 
 ARRAYDIR is what bench/make_arrays.py made (its sparse_2d: 16,384 cells
 per MiB, 4,194,304 at the default size, in 4 fragments; its f64_zstd:
-131,072 cells per MiB in one fragment).
+131,072 cells per MiB; its sparse_dups: sparse_2d's cells in an array
+that allows duplicates).
 """
 import math
 import statistics
@@ -73,6 +74,7 @@ def main(argv):
     mib, repeat = opt("--mib", 256), opt("--repeat", 5)
     sparse = f"{root}/sparse_2d"
     dense = f"{root}/f64_zstd"
+    dups = f"{root}/sparse_dups"
     dense_cells = mib * (1 << 20) // 8
     side = int((mib * 16384) ** 0.5)
     half = side // 2
@@ -96,6 +98,11 @@ def main(argv):
             f"d. count(*), min(v), max(v), dense, {dense_cells:,} cells (metadata)",
             engine_count_min_max(dense, "v"),
             f'SELECT count(*), min(v), max(v) FROM "{dense}"',
+        ),
+        (
+            f"e. count(*), min(a), max(a), sparse with duplicates, {side * side:,} cells (metadata)",
+            engine_count_min_max(dups, "a"),
+            f'SELECT count(*), min(a), max(a) FROM "{dups}"',
         ),
     ]
     ours = Ours(example)
