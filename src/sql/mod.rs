@@ -234,7 +234,18 @@ impl TileDbTable {
         if predicate.always_true() {
             return None;
         }
-        prune::prune(&table.array, &table.columns, &table.facts, &predicate)
+        let used: std::collections::HashSet<String> = filters
+            .iter()
+            .flat_map(|f| f.column_refs())
+            .map(|c| c.name.clone())
+            .collect();
+        prune::prune(
+            &table.array,
+            &table.columns,
+            &table.facts,
+            &predicate,
+            &used,
+        )
     }
 }
 

@@ -49,12 +49,13 @@ pub(crate) struct Pruned {
 }
 
 /// Prunes `array`'s fragments and tiles by `predicate` (over the table's
-/// schema). `None` for dense arrays.
+/// schema, naming the columns `used`). `None` for dense arrays.
 pub(crate) fn prune(
     array: &Array,
     columns: &Columns,
     facts: &Facts,
     predicate: &PruningPredicate,
+    used: &HashSet<String>,
 ) -> Option<Pruned> {
     if columns.dense {
         return None;
@@ -103,7 +104,7 @@ pub(crate) fn prune(
         if !alone[fi] || tiles < 2 {
             continue;
         }
-        let Some(stats) = tile_containers(array, columns, fi, tiles) else {
+        let Some(stats) = tile_containers(array, columns, used, fi, tiles) else {
             continue;
         };
         let Ok(keep) = predicate.prune(&stats) else {
@@ -150,11 +151,12 @@ fn disjoint(lo: &Bound, hi: &Bound, a: &Bound, b: &Bound) -> bool {
     hi < a || b < lo
 }
 
-/// The tiles of fragment `fi` as containers: each attribute's tile min,
-/// max and null count. `None` where the fragment keeps none.
+/// The tiles of fragment `fi` as containers: the tile min, max and null
+/// count of each attribute `used`. `None` where the fragment keeps none.
 fn tile_containers<'a>(
     array: &Array,
     columns: &'a Columns,
+    used: &HashSet<String>,
     fi: usize,
     tiles: u64,
 ) -> Option<Containers<'a>> {
@@ -187,6 +189,7 @@ fn tile_containers<'a>(
                     enumerated: false
                 }
             ) || is_float(&col.arrow)
+                || !used.contains(&col.name)
             {
                 return unknown;
             }
