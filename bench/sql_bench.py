@@ -8,7 +8,7 @@ around open + query. Prints medians and ratios (ours / engine) as a
 markdown table, with each side's count and sum, so that a side that
 computes something else is seen.
 
-Usage: python sql_bench.py EXAMPLE ARRAYDIR [--mib 256] [--repeat 5]
+Usage: python sql_bench.py EXAMPLE ARRAYDIR [--mib 256] [--repeat 5] [--cases abcde]
 
 ARRAYDIR is what bench/make_arrays.py made (its sparse_2d: 16,384 cells
 per MiB, 4,194,304 at the default size, in 4 fragments; its f64_zstd:
@@ -105,6 +105,9 @@ def main(argv):
             f'SELECT count(*), min(a), max(a) FROM "{dups}"',
         ),
     ]
+    only = argv[argv.index("--cases") + 1] if "--cases" in argv else None
+    if only:
+        cases = [c for c in cases if c[0][0] in only]
     ours = Ours(example)
     rows = []
     for label, engine_fn, query in cases:
@@ -131,7 +134,7 @@ def main(argv):
         elif e_res[0] == o_res[0] and len(e_res) == len(o_res) and all(
             math.isclose(x, y, rel_tol=1e-9) for x, y in zip(e_res[1:], o_res[1:])
         ):
-            values = ", ".join(f"{v:.6f}" for v in e_res[1:])
+            values = ", ".join(f"{v:.9g}" for v in e_res[1:])
             note = f"count {e_res[0]:,}, {'sum' if len(e_res) == 2 else 'min, max'} {values}"
         else:
             note = f"DIFFERENT: engine {e_res}, ours {o_res}"
