@@ -1,6 +1,6 @@
 """Makes the benchmark arrays with the TileDB engine (TileDB-Py).
 
-Usage: python make_arrays.py OUTDIR [--mib 256] [--frags 10000] [--only-sparse]
+Usage: python make_arrays.py OUTDIR [--mib 256] [--frags 10000] [--only-sparse | --only-sql]
 
 Writes, unless already there:
   OUTDIR/f64_none, f64_zstd, f64_shuffle_lz4: dense 1-D float64, MIB MiB of
@@ -13,6 +13,9 @@ Writes, unless already there:
       MiB: every point of a square grid once) in 4 fragments of random points;
   OUTDIR/frags_1000, frags_FRAGS: dense 1-D int32 with 1,000 and FRAGS small
       fragments (open time).
+--only-sparse makes sparse_2d only; --only-sql sparse_2d, sparse_dups (the
+same cells in an array that allows duplicates) and f64_zstd (what
+bench/sql.sh reads).
 """
 import functools
 import os
@@ -59,12 +62,15 @@ def dense(uri, cells, filters):
 
 
 @atomic
-def sparse_2d(uri, cells, fragments=4):
-    """Every point of a side x side grid once, shuffled, in `fragments` writes."""
+def sparse_2d(uri, cells, fragments=4, dups=False):
+    """Every point of a side x side grid once, shuffled, in `fragments`
+    writes (`dups`: an array that allows duplicates)."""
     side = int(cells**0.5)
     dims = [tiledb.Dim(n, domain=(0, side - 1), tile=max(side // 8, 1), dtype=np.int64) for n in "xy"]
     att = tiledb.Attr("a", dtype=np.float64)
-    schema = tiledb.ArraySchema(domain=tiledb.Domain(*dims), attrs=[att], sparse=True, capacity=10000)
+    schema = tiledb.ArraySchema(
+        domain=tiledb.Domain(*dims), attrs=[att], sparse=True, capacity=10000, allows_duplicates=dups
+    )
     tiledb.Array.create(uri, schema)
     rng = np.random.default_rng(11)
     points = rng.permutation(side * side)
@@ -92,6 +98,11 @@ def main(argv):
     os.makedirs(out, exist_ok=True)
     if "--only-sparse" in argv:
         sparse_2d(os.path.join(out, "sparse_2d"), mib * 16384)
+        return
+    if "--only-sql" in argv:
+        sparse_2d(os.path.join(out, "sparse_2d"), mib * 16384)
+        sparse_2d(os.path.join(out, "sparse_dups"), mib * 16384, 4, True)
+        dense(os.path.join(out, "f64_zstd"), cells, [tiledb.ZstdFilter()])
         return
     dense(os.path.join(out, "f64_none"), cells, [])
     dense(os.path.join(out, "f64_zstd"), cells, [tiledb.ZstdFilter()])

@@ -44,6 +44,7 @@
 pub mod ballista;
 mod dml;
 mod factory;
+mod prune;
 mod pushdown;
 mod scan;
 mod stats;
@@ -92,6 +93,8 @@ struct TableState {
     array: Arc<Array>,
     columns: Columns,
     stats: Statistics,
+    /// What each fragment's metadata says (partition statistics, pruning).
+    facts: Arc<stats::Facts>,
 }
 
 impl fmt::Debug for TileDbTable {
@@ -181,11 +184,13 @@ fn table_state(array: Arc<Array>, schema: &SchemaRef) -> DfResult<TableState> {
     }
     let dense = model.array_type == ArrayType::Dense;
     let columns = Columns { cols, dense };
-    let stats = stats::statistics(&array, schema, &columns, &spans);
+    let facts = stats::Facts::of(&array, &columns);
+    let stats = stats::statistics(schema, &columns, &spans, &facts);
     Ok(TableState {
         array,
         columns,
         stats,
+        facts: Arc::new(facts),
     })
 }
 
@@ -201,6 +206,46 @@ impl TileDbTable {
     /// The path or URL the array is named by (see [`Self::with_location`]).
     pub fn location(&self) -> &str {
         &self.location
+    }
+}
+
+impl TileDbTable {
+    /// The fragments and tiles `filters` rule out, by a
+    /// [`PruningPredicate`](datafusion::physical_optimizer::pruning::PruningPredicate)
+    /// over their metadata (`None`: nothing to prune by).
+    fn pruning(
+        &self,
+        state: &dyn Session,
+        table: &TableState,
+        filters: &[Expr],
+    ) -> Option<prune::Pruned> {
+        use datafusion::physical_optimizer::pruning::PruningPredicateBuilder;
+        if table.columns.dense {
+            return None;
+        }
+        let expr = datafusion::logical_expr::utils::conjunction(filters.iter().cloned())?;
+        let df_schema =
+            datafusion::common::DFSchema::try_from(self.schema.as_ref().clone()).ok()?;
+        let physical = state.create_physical_expr(expr, &df_schema).ok()?;
+        let predicate = PruningPredicateBuilder::new()
+            .with_file_schema(self.schema.clone())
+            .try_build(physical)
+            .ok()?;
+        if predicate.always_true() {
+            return None;
+        }
+        let used: std::collections::HashSet<String> = filters
+            .iter()
+            .flat_map(|f| f.column_refs())
+            .map(|c| c.name.clone())
+            .collect();
+        prune::prune(
+            &table.array,
+            &table.columns,
+            &table.facts,
+            &predicate,
+            &used,
+        )
     }
 }
 
@@ -300,6 +345,7 @@ impl TableProvider for TileDbTable {
             None => (0..self.schema.fields().len()).collect(),
         };
         let target = state.config().target_partitions().max(1);
+        let pruned = self.pruning(state, &table, filters);
         let scan = TileDbScan::new(
             table.array.clone(),
             self.location.clone(),
@@ -311,6 +357,8 @@ impl TableProvider for TileDbTable {
             limit,
             target,
             &table.stats,
+            table.facts.clone(),
+            pruned,
         )?;
         #[cfg(feature = "ballista")]
         if self.distributed {

@@ -19,7 +19,9 @@ use datafusion::physical_plan::{
 };
 
 use super::df_error;
+use super::prune::Pruned;
 use super::pushdown::{intersect, ColKind, Columns};
+use super::stats::Facts;
 use crate::api::Array;
 use crate::read::{Bound, DimRange, Order, Query, QueryCondition};
 
@@ -50,6 +52,13 @@ pub struct TileDbScan {
     carrier: Option<Arc<dyn ExecutionPlan>>,
     props: Arc<PlanProperties>,
     stats: Arc<Statistics>,
+    /// The table's columns this scan hands out (indices into `columns`).
+    projection: Vec<usize>,
+    /// The table's columns and its fragments' metadata, for each
+    /// partition's statistics (`None` on a Ballista executor).
+    facts: Option<(Columns, Arc<Facts>)>,
+    /// What pruning left out (sparse arrays with filters).
+    pruned: Option<Pruned>,
 }
 
 impl fmt::Debug for TileDbScan {
@@ -77,6 +86,8 @@ impl TileDbScan {
         limit: Option<usize>,
         target: usize,
         table_stats: &Statistics,
+        facts: Arc<Facts>,
+        pruned: Option<Pruned>,
     ) -> DfResult<TileDbScan> {
         let schema = Arc::new(table_schema.project(projection)?);
         let mut attributes = Vec::new();
@@ -91,8 +102,10 @@ impl TileDbScan {
         let parts = all_parts(&slices);
         let props = properties(&schema, parts.len());
         let mut stats = table_stats.clone().project(Some(&projection.to_vec()));
-        if !ranges.is_empty() || condition.is_some() {
-            stats.num_rows = stats.num_rows.to_inexact();
+        if !ranges.is_empty() || condition.is_some() || pruned.is_some() {
+            // Filtered: the table's counts and bounds only bound the
+            // scan's (an exact min would answer `min(a) ... WHERE a > 5`).
+            stats = stats.to_inexact();
         }
         Ok(TileDbScan {
             array,
@@ -108,6 +121,9 @@ impl TileDbScan {
             carrier: None,
             props: Arc::new(props),
             stats: Arc::new(stats),
+            projection: projection.to_vec(),
+            facts: Some((columns.clone(), facts)),
+            pruned,
         })
     }
 
@@ -158,6 +174,7 @@ impl TileDbScan {
             ..Query::default()
         };
         q.condition = self.condition.clone();
+        q.skip_tiles = self.pruned.as_ref().and_then(|p| p.skip.clone());
         let no_partition = || DataFusionError::Internal(format!("TileDbScan has no partition {p}"));
         let index = *self.parts.get(p).ok_or_else(no_partition)?;
         if let Some((dim, s)) = &self.slices {
@@ -338,6 +355,13 @@ impl DisplayAs for TileDbScan {
         if let Some(l) = self.limit {
             write!(f, ", limit={l}")?;
         }
+        if let Some(p) = &self.pruned {
+            write!(
+                f,
+                ", pruning_predicate={}, pruned fragments={}/{} tiles={}/{}",
+                p.predicate, p.fragments.0, p.fragments.1, p.tiles.0, p.tiles.1
+            )?;
+        }
         if let Some((d, _)) = &self.slices {
             write!(f, ", partitions={} by {d}", self.parts.len())?;
         }
@@ -384,9 +408,27 @@ impl ExecutionPlan for TileDbScan {
     }
 
     fn partition_statistics(&self, partition: Option<usize>) -> DfResult<Arc<Statistics>> {
-        Ok(match partition {
-            None => self.stats.clone(),
-            Some(_) => Arc::new(self.stats.as_ref().clone().to_inexact()),
+        let Some(p) = partition else {
+            return Ok(self.stats.clone());
+        };
+        let index = *self
+            .parts
+            .get(p)
+            .ok_or_else(|| DataFusionError::Internal(format!("TileDbScan has no partition {p}")))?;
+        let slice = self.slices.as_ref().and_then(|(_, s)| s.get(index));
+        Ok(match (slice, &self.facts) {
+            // One partition reading everything: the scan's statistics.
+            (None, _) if self.parts.len() == 1 && self.carrier.is_none() => self.stats.clone(),
+            (Some(slice), Some((columns, facts))) => Arc::new(super::stats::slice_statistics(
+                &self.stats,
+                &self.projection,
+                columns,
+                facts,
+                self.pruned.as_ref().map(|p| p.dropped.as_slice()),
+                slice,
+                !self.ranges.is_empty() || self.condition.is_some(),
+            )),
+            _ => Arc::new(self.stats.as_ref().clone().to_inexact()),
         })
     }
 
@@ -600,6 +642,9 @@ impl TileDbScan {
             carrier: None,
             props: Arc::new(props),
             stats: Arc::new(stats),
+            projection: Vec::new(),
+            facts: None,
+            pruned: None,
         };
         match inputs {
             [] => Ok(scan),

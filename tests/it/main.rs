@@ -58,6 +58,7 @@ mod spec_records;
 mod spec_tables;
 mod sql;
 mod sql_memory;
+mod sql_pruning;
 mod sql_stats;
 mod sql_writes;
 mod sweep;

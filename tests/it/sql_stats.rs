@@ -58,6 +58,23 @@ fn exact_statistics_answer_count_min_max_without_a_scan() {
     let line = got.lines().nth(1).unwrap();
     assert_eq!(line, engine_answer(&path, "a"), "{got}");
 
+    // Filtered, the table's exact bounds only bound the answer: the scan
+    // runs (a condition pushed into it leaves no filter above it to stop
+    // DataFusion taking them).
+    let fq = format!(r#"SELECT min(a), max(a) FROM "{p}" WHERE a > 10 AND a < 30"#);
+    let cells = engine_cells(&path, None);
+    let kept: Vec<i64> = cells
+        .iter()
+        .filter_map(|c| c["a"].as_i64())
+        .filter(|a| *a > 10 && *a < 30)
+        .collect();
+    let want = format!(
+        "{},{}",
+        kept.iter().min().unwrap(),
+        kept.iter().max().unwrap()
+    );
+    assert_eq!(sql(&fq).lines().nth(1), Some(want.as_str()));
+
     // After a delete the statistics are bounds: the scan runs, and the
     // answer is still the engine's.
     let out = cli(&["delete", p, "--where", "a > 40"]);
@@ -101,4 +118,144 @@ fn bounds_where_a_read_merges_fragments() {
     }
     assert!(!a.min_value.is_exact().unwrap());
     let _: Vec<Value> = cells;
+}
+
+/// Runs `query` on `table` (as `t`) in-process: its rows as CSV lines
+/// (the header first).
+fn run_on(table: tiledb_codec::sql::TileDbTable, query: &str, partitions: usize) -> String {
+    use datafusion::prelude::{SessionConfig, SessionContext};
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let ctx = SessionContext::new_with_config(
+            SessionConfig::new().with_target_partitions(partitions),
+        );
+        ctx.register_table("t", std::sync::Arc::new(table)).unwrap();
+        let batches = ctx
+            .sql(query)
+            .await
+            .unwrap_or_else(|e| panic!("{query}: {e}"))
+            .collect()
+            .await
+            .unwrap_or_else(|e| panic!("{query}: {e}"));
+        let mut buf = Vec::new();
+        {
+            let mut w = datafusion::arrow::csv::Writer::new(&mut buf);
+            for b in &batches {
+                w.write(b).unwrap();
+            }
+        }
+        String::from_utf8(buf).unwrap()
+    })
+}
+
+/// The engine's `A.query().agg(...)` of `exprs`, by expression.
+fn engine_agg(path: &Path, exprs: &[&str]) -> serde_json::Map<String, Value> {
+    let out = std::process::Command::new(common::engine_python())
+        .arg(common::root().join("tests/engine/engine_aggregate.py"))
+        .arg(path)
+        .arg(serde_json::json!(exprs).to_string())
+        .output()
+        .expect("the engine's python runs");
+    assert!(
+        out.status.success(),
+        "engine_aggregate.py: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    v.as_object().expect("an object").clone()
+}
+
+/// Issue 24's done-when: `count(*)`, `min` and `max` over 1,000 fragments
+/// (written by the engine, tests/engine/many_fragments.py) come from their
+/// metadata, with no data tile read (the reader's tile counter), and equal
+/// the engine's aggregate.
+#[test]
+fn thousand_fragments_answered_without_reading_a_tile() {
+    use std::sync::Arc;
+    let dir = scratch("sql-stats-1000");
+    let path = dir.join("t");
+    let out = std::process::Command::new(common::engine_python())
+        .arg(common::root().join("tests/engine/many_fragments.py"))
+        .arg(&path)
+        .arg("1000")
+        .output()
+        .expect("the engine's python runs");
+    assert!(
+        out.status.success(),
+        "many_fragments.py: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let array = Arc::new(Array::open(&path).unwrap());
+    assert_eq!(array.array_reader().fragments.len(), 1_000);
+    let table = || tiledb_codec::sql::TileDbTable::new(array.clone()).unwrap();
+    let q = "SELECT count(*) AS n, min(a) AS lo, max(a) AS hi FROM t";
+    let plan = run_on(table(), &format!("EXPLAIN {q}"), 4);
+    assert!(answered_from_metadata(&plan), "{plan}");
+    let before = array.array_reader().stats().tiles();
+    let got = run_on(table(), q, 4);
+    assert_eq!(
+        array.array_reader().stats().tiles(),
+        before,
+        "a data tile was read"
+    );
+    let e = engine_agg(&path, &["count(*)", "min(a)", "max(a)"]);
+    let want = format!("{},{},{}", e["count(*)"], e["min(a)"], e["max(a)"]);
+    assert_eq!(got.lines().nth(1), Some(want.as_str()), "{got}");
+    // The counter sees the tiles a scan reads: a sum is not answered from
+    // statistics.
+    let sum = run_on(table(), "SELECT sum(a) FROM t WHERE d < 50", 4);
+    assert!(
+        array.array_reader().stats().tiles() > before,
+        "the counter saw no tile of a scan: {sum}"
+    );
+}
+
+/// Dense fragments that tile the box a read returns, none overlapping
+/// another: every cell comes from one of them and every cell they wrote
+/// is read, so their statistics are exact. With a gap between them (fill
+/// values there), only bounds: the scan runs. Both answers the engine's.
+#[test]
+fn dense_fragments_that_tile_the_box_answer_from_metadata() {
+    let dir = scratch("sql-stats-dense");
+    for (name, pieces, exact) in [
+        ("tiled", vec![(0i64, 9i64), (10, 24), (25, 29)], true),
+        ("gap", vec![(0, 9), (20, 29)], false),
+        ("overlap", vec![(0, 19), (10, 29)], false),
+    ] {
+        let path = dir.join(name);
+        let schema = SchemaBuilder::dense()
+            .dimension(
+                DimensionBuilder::new("d", Datatype::Int64)
+                    .domain(0i64..=99)
+                    .tile_extent(10i64),
+            )
+            .attribute(AttributeBuilder::new("a", Datatype::Int32))
+            .build()
+            .unwrap();
+        let array = Array::create(&path, &schema).unwrap();
+        for (k, (lo, hi)) in pieces.iter().enumerate() {
+            let a: Vec<i32> = (*lo..=*hi)
+                .map(|v| (v as i32 * 13 + k as i32) % 41)
+                .collect();
+            array
+                .write()
+                .range("d", *lo..=*hi)
+                .column("a", &a)
+                .commit()
+                .unwrap();
+        }
+        let p = path.to_str().unwrap();
+        let q = format!(r#"SELECT count(*), min(a), max(a) FROM "{p}""#);
+        let plan = sql(&format!("EXPLAIN {q}"));
+        assert_eq!(answered_from_metadata(&plan), exact, "{name}: {plan}");
+        let got = sql(&q);
+        assert_eq!(
+            got.lines().nth(1).unwrap(),
+            engine_answer(&path, "a"),
+            "{name}"
+        );
+    }
 }
