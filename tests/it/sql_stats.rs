@@ -13,7 +13,7 @@ use common::{cli, engine_cells, scratch};
 use std::path::Path;
 
 use serde_json::Value;
-use tiledb_codec::Array;
+use tiledb_codec::{Array, AttributeBuilder, Datatype, DimensionBuilder, SchemaBuilder};
 
 /// The engine's count, min and max of integer attribute `a`.
 fn engine_answer(path: &Path, a: &str) -> String {

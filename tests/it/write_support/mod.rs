@@ -151,6 +151,13 @@ pub fn engine_cells_many(paths: &[PathBuf]) -> Vec<Result<Vec<Value>, String>> {
 pub fn engine_cells_many_keyed(
     arrays: &[(PathBuf, Option<String>)],
 ) -> Vec<Result<Vec<Value>, String>> {
+    engine_cells_many_tries(arrays, true)
+}
+
+fn engine_cells_many_tries(
+    arrays: &[(PathBuf, Option<String>)],
+    retry: bool,
+) -> Vec<Result<Vec<Value>, String>> {
     // Arguments come in pairs: the path, then the key or "-".
     const SCRIPT: &str = r#"
 import io, json, sys, traceback, contextlib
@@ -194,14 +201,25 @@ for p, k in zip(args[0::2], args[1::2]):
             }
         })
         .collect();
+    let stopped = format!(
+        "the engine stopped: {}",
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .last()
+            .unwrap_or("")
+    );
+    if res.len() < arrays.len() && retry {
+        // TileDB 2.30 has been seen to abort with heap corruption
+        // ("corrupted size vs. prev_size") now and then on a loaded machine,
+        // on arrays it reads fine on its own: the rest, the array it
+        // stopped at included, in a fresh process once more. An array that
+        // stops the engine again is reported as such.
+        eprintln!("{stopped}; reading the rest again in a new process");
+        let done = res.len();
+        res.extend(engine_cells_many_tries(&arrays[done..], false));
+    }
     while res.len() < arrays.len() {
-        res.push(Err(format!(
-            "the engine stopped: {}",
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .last()
-                .unwrap_or("")
-        )));
+        res.push(Err(stopped.clone()));
     }
     res
 }
