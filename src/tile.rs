@@ -271,10 +271,20 @@ impl<'a> TileView<'a> {
         // First the chunk headers: sizes are checked before anything is decoded.
         let mut chunks = Vec::with_capacity(num_chunks as usize);
         let mut total = 0u64;
+        // Unfiltered chunks this large are read from the file, not the
+        // mapping (`decode_into`): their headers are too, or each header
+        // would fault in a page of the mapping for 12 bytes.
+        let from_file =
+            unfiltered && bytes.len() as u64 / num_chunks.max(1) >= Self::READ_FROM_FILE as u64;
+        let mut copy = [0u8; ChunkHeader::SIZE];
         for chunk in 0..num_chunks {
             let at = base + pos;
             let rest = &bytes[pos as usize..];
-            let Some(h) = ChunkHeaderRef::read(rest) else {
+            let src = match rest.get(..ChunkHeader::SIZE) {
+                Some(h) if from_file && file.copy_out(h, &mut copy) => &copy[..],
+                _ => rest,
+            };
+            let Some(h) = ChunkHeaderRef::read(src) else {
                 // Too short: the error as the codec words it.
                 return Err(match decode::<ChunkHeader>(rest, path, at, ()) {
                     Err(e) => e,

@@ -540,17 +540,24 @@ pub(crate) fn read_batch(
     if coords {
         columns.extend(coordinate_columns(dims, sel, n));
     }
-    // Whether one fragment holding the attribute covers the selection: then
-    // no cell keeps its fill value, and the buffers need not be filled first.
-    let covered = |tiles: &[Option<FieldTiles>]| {
-        frags.iter().zip(tiles).any(|(f, t)| {
-            t.is_some()
-                && (0..grid.nd()).all(|d| {
-                    let iv = &sel.dims[d];
-                    iv.first().is_some_and(|x| x.0 >= f.ned[d].0)
-                        && iv.last().is_some_and(|x| x.1 <= f.ned[d].1)
+    // Per slab, whether one fragment holding the attribute covers it: then
+    // none of its cells keeps the fill value, and its part of the buffers
+    // need not be filled first (fragments that tile the domain between
+    // them cover every slab, none the whole selection).
+    let covered = |tiles: &[Option<FieldTiles>]| -> Vec<bool> {
+        slabs
+            .iter()
+            .map(|s| {
+                frags.iter().zip(tiles).any(|(f, t)| {
+                    t.is_some()
+                        && (0..grid.nd()).all(|d| {
+                            let iv = &s.dims[d];
+                            iv.first().is_some_and(|x| x.0 >= f.ned[d].0)
+                                && iv.last().is_some_and(|x| x.1 <= f.ned[d].1)
+                        })
                 })
-        })
+            })
+            .collect()
     };
     // The tile lists of every attribute a fragment serves, fetched together
     // (an object store's fragment metadata: near tiles in one request).
@@ -588,11 +595,11 @@ pub(crate) fn read_batch(
         };
         if let Some((data, validity)) = sinks.get_mut(ai).and_then(Option::as_mut) {
             let v = validity.as_deref_mut().filter(|_| a.field.nullable);
-            fixed.fill(a, covered(tiles), false, data, v)?;
+            fixed.fill(a, &covered(tiles), false, data, v)?;
         } else if a.field.cell_val_num.is_some() && fixed_fill {
             let mut data = vec![0u8; n * cs];
             let mut validity = a.field.nullable.then(|| vec![0u8; n]);
-            fixed.fill(a, covered(tiles), true, &mut data, validity.as_deref_mut())?;
+            fixed.fill(a, &covered(tiles), true, &mut data, validity.as_deref_mut())?;
             columns.push(Column::from_parts(a.field.clone(), data, None, validity, n));
         } else {
             let mut col = DenseColumn::new(a.field.clone(), n, a.fill.as_deref());
@@ -652,28 +659,26 @@ struct FixedTarget<'b, 'f> {
 impl FixedTarget<'_, '_> {
     /// Writes the attribute's cells of the batch into `data` (and its
     /// validity into `validity`), each holding exactly the batch's cells.
-    /// Cells no fragment holds get the fill value; `covered` says every
-    /// cell is held, and `zeroed` that the buffers are zero already.
+    /// Cells no fragment holds get the fill value; `covered` says, per
+    /// slab, that every cell of it is held, and `zeroed` that the buffers
+    /// are zero already.
     fn fill(
         &self,
         a: &DenseAttr,
-        covered: bool,
+        covered: &[bool],
         zeroed: bool,
         data: &mut [u8],
         validity: Option<&mut [u8]>,
     ) -> Result<()> {
-        if !covered {
-            match &a.fill {
-                Some(f) => data.par_chunks_mut(f.len().max(1) << 16).for_each(|part| {
-                    part.chunks_exact_mut(f.len())
-                        .for_each(|c| c.copy_from_slice(f))
-                }),
-                None if !zeroed => data.fill(0),
-                None => {}
-            }
-        }
         let cs = a.field.cell_size() as usize;
-        let run = |source, cs, out: &mut [u8]| {
+        // What a slab no fragment covers is filled with first: the fill
+        // value, or zeros where the buffer is not zero already.
+        let prefill = match &a.fill {
+            Some(f) => Some(f.as_slice()),
+            None if !zeroed => Some(&[][..]),
+            None => None,
+        };
+        let run = |source, cs, out: &mut [u8], prefill: Option<&[u8]>| {
             fill_parallel(
                 self.grid,
                 self.frags,
@@ -684,12 +689,13 @@ impl FixedTarget<'_, '_> {
                 self.slab_cells,
                 out,
                 self.stats,
+                prefill.map(|p| (p, covered)),
             )
         };
-        run(Source::Data, cs, data)?;
+        run(Source::Data, cs, data, prefill)?;
         if let Some(v) = validity {
             v.fill(u8::from(a.fill.is_some()));
-            run(Source::Validity, 1, v)?;
+            run(Source::Validity, 1, v, None)?;
         }
         Ok(())
     }
@@ -715,7 +721,9 @@ fn short(frags: &[DenseFragment], f: &FieldInfo) -> Error {
 }
 
 /// [`fill_fixed`] over the slabs of a batch, in parallel: each slab fills
-/// its own part of `out`.
+/// its own part of `out`. With `prefill` (a cell's fill value, or nothing
+/// for zeros, and per slab whether a fragment covers it), the part of a
+/// slab no fragment covers is filled first.
 #[allow(clippy::too_many_arguments)]
 fn fill_parallel(
     grid: &Grid,
@@ -727,17 +735,28 @@ fn fill_parallel(
     slab_cells: &[usize],
     out: &mut [u8],
     stats: &ReadStats,
+    prefill: Option<(&[u8], &[bool])>,
 ) -> Result<()> {
     let mut parts = Vec::with_capacity(slabs.len());
     let mut rest = out;
-    for (s, &n) in slabs.iter().zip(slab_cells) {
+    for (i, (s, &n)) in slabs.iter().zip(slab_cells).enumerate() {
         let (a, b) = rest.split_at_mut(n * cs);
-        parts.push((s, a));
+        let fill = prefill
+            .filter(|(_, covered)| !covered.get(i).copied().unwrap_or(false))
+            .map(|(f, _)| f);
+        parts.push((s, a, fill));
         rest = b;
     }
-    parts
-        .into_par_iter()
-        .try_for_each(|(s, part)| fill_fixed(grid, frags, tiles, source, cs, s, part, stats))
+    parts.into_par_iter().try_for_each(|(s, part, fill)| {
+        match fill {
+            Some([]) => part.fill(0),
+            Some(f) => part
+                .chunks_exact_mut(f.len())
+                .for_each(|c| c.copy_from_slice(f)),
+            None => {}
+        }
+        fill_fixed(grid, frags, tiles, source, cs, s, part, stats)
+    })
 }
 
 /// The coordinates of every cell of the selection, in its order.

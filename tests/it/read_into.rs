@@ -180,3 +180,63 @@ fn nullable_and_var_sized_fields() {
     }
     assert!(nullable_seen && var_seen);
 }
+
+/// Fragments that tile part of the domain between them, none covering the
+/// whole read: the cells none holds get the fill value, the others the
+/// newest fragment's value, in fresh memory and in a buffer of garbage
+/// alike (slabs no fragment covers are filled, covered ones are not).
+#[test]
+fn fill_values_where_no_fragment_covers_a_slab() {
+    use tiledb_codec::{AttributeBuilder, Datatype, DimensionBuilder, SchemaBuilder};
+    let dir = common::scratch("into-fill");
+    let path = dir.join("a");
+    let schema = SchemaBuilder::dense()
+        .dimension(
+            DimensionBuilder::new("d", Datatype::Int64)
+                .domain(0i64..=23)
+                .tile_extent(4i64),
+        )
+        .attribute(AttributeBuilder::new("v", Datatype::Int32).fill_value(-7i32))
+        .build()
+        .unwrap();
+    let array = Array::create(&path, &schema).unwrap();
+    // (first, last, value), oldest first: tiles 0-1 and 3-5 written, tile
+    // 2 (cells 8..=11) never; an older fragment under part of the newer.
+    let writes = [(12i64, 19i64, 5i32), (0, 7, 1), (16, 23, 3)];
+    for (t, (lo, hi, v)) in writes.iter().enumerate() {
+        let cells = vec![*v; (hi - lo + 1) as usize];
+        array
+            .write()
+            .range("d", *lo..=*hi)
+            .column("v", &cells)
+            .timestamp(t as u64 + 1)
+            .commit()
+            .unwrap();
+    }
+    let want: Vec<i32> = (0..24i64)
+        .map(|c| {
+            writes
+                .iter()
+                .rev()
+                .find(|(lo, hi, _)| (*lo..=*hi).contains(&c))
+                .map_or(-7, |w| w.2)
+        })
+        .collect();
+    assert_eq!(&want[8..12], &[-7; 4]);
+    assert_eq!(&want[12..16], &[5; 4]);
+    let array = Array::open(&path).unwrap();
+    let fresh = array
+        .reader()
+        .attributes(["v"])
+        .coordinates(false)
+        .read()
+        .unwrap();
+    assert_eq!(&*fresh.column::<i32>("v").unwrap(), &want[..]);
+    let mut buf = vec![0x5A5A_5A5Ai32; 24];
+    let n = array
+        .reader()
+        .read_into(&mut [Target::new("v", &mut buf)])
+        .unwrap();
+    assert_eq!(n, 24);
+    assert_eq!(buf, want);
+}
