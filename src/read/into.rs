@@ -99,6 +99,9 @@ impl ArrayReader {
                 )?;
                 return Ok(n);
             }
+            // Planned already: not again.
+            let cells = self.read_dense_planned(&plan, &q)?;
+            return self.copy_into(&cells, sinks);
         }
         let cells = self.read(&q)?;
         self.copy_into(&cells, sinks)

@@ -238,6 +238,11 @@ impl ArrayReader {
 
     pub(super) fn read_dense(&self, q: &Query) -> Result<Cells> {
         let plan = self.dense_plan(q)?;
+        self.read_dense_planned(&plan, q)
+    }
+
+    /// [`ArrayReader::read_dense`] of a plan already made for `q`.
+    pub(super) fn read_dense_planned(&self, plan: &DensePlan<'_>, q: &Query) -> Result<Cells> {
         let per_cell = Self::dense_cell_bytes(&plan, true);
         let limit = q.memory_budget.unwrap_or(self.opts.max_tile_bytes());
         let cells = plan.sel.cells();
@@ -254,6 +259,6 @@ impl ArrayReader {
             });
         }
         let sel = plan.sel.clone();
-        self.dense_batch(&plan, &sel, q)
+        self.dense_batch(plan, &sel, q)
     }
 }
