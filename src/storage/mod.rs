@@ -270,6 +270,14 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     fn ranged(&self) -> bool {
         false
     }
+
+    /// For a [`Storage::ranged`] storage: how many bytes of tiles a read
+    /// fetches ahead of decoding them, at most (a read fetches the tiles of
+    /// a part of its cells together, decodes them, lets them go, and goes
+    /// on with the next part). Not used for local files.
+    fn read_ahead(&self) -> u64 {
+        u64::MAX
+    }
 }
 
 /// Local files, mapped.

@@ -114,6 +114,7 @@ pub struct ObjectStorage {
     /// Recursive listings by prefix (the key below `base`): key -> size.
     listings: Mutex<BTreeMap<String, Arc<BTreeMap<String, u64>>>>,
     stats: Arc<ObjectStats>,
+    fetch: Mutex<FetchOptions>,
 }
 
 impl std::fmt::Debug for ObjectStorage {
@@ -140,8 +141,93 @@ fn get_err(path: &Path, e: object_store::Error) -> Error {
     }
 }
 
-/// Requests of one [`Storage::read_ranges`] call in flight at once.
-const CONCURRENT_GETS: usize = 32;
+/// How [`Storage::read_ranges`] fetches byte ranges from an object store:
+/// ranges of one object close together are merged into one request, and
+/// the requests are issued concurrently, a bounded number at once.
+///
+/// The defaults (ranges up to 1 MiB apart merged into requests of up to
+/// 32 MiB, 8 requests in flight) were chosen by `bench/s3.sh` (see the
+/// README's "Object stores"): fewer, larger requests cost a server less
+/// than more, smaller ones, and a few in flight keep both cores busy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FetchOptions {
+    /// Ranges of one object whose gap is at most this many bytes are
+    /// fetched in one request (the bytes between them are fetched and
+    /// dropped).
+    pub coalesce_gap: u64,
+    /// A request that merges ranges spans at most this many bytes; a
+    /// single range longer than this is still fetched whole, in one
+    /// request (a read never makes more requests than ranges asked).
+    pub max_request: u64,
+    /// Requests in flight at once (0 is taken as 1).
+    pub concurrency: usize,
+    /// Bytes of tiles a read fetches ahead of decoding them, at most
+    /// ([`Storage::read_ahead`]): what a read holds of the array's stored
+    /// bytes at once besides its result (a part of the read that one row
+    /// of tiles spans beyond it is still fetched at once).
+    pub read_ahead: u64,
+}
+
+impl Default for FetchOptions {
+    fn default() -> Self {
+        FetchOptions {
+            coalesce_gap: 1 << 20,
+            max_request: 32 << 20,
+            concurrency: 8,
+            read_ahead: 128 << 20,
+        }
+    }
+}
+
+/// One request of a [`Storage::read_ranges`] call: `range` of the object
+/// of request `path`, covering the asked ranges `parts` (their indices).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Coalesced {
+    pub path: usize,
+    pub range: std::ops::Range<u64>,
+    pub parts: Vec<usize>,
+}
+
+/// The requests that fetch `requests` under `o`: the non-empty ranges of
+/// each object sorted by start, neighbours at most `o.coalesce_gap` apart
+/// merged while the merged request spans at most `o.max_request` bytes.
+/// Never more requests than non-empty ranges asked.
+pub(crate) fn coalesce(
+    requests: &[(PathBuf, std::ops::Range<u64>)],
+    o: &FetchOptions,
+) -> Vec<Coalesced> {
+    let mut order: Vec<usize> = (0..requests.len())
+        .filter(|i| !requests[*i].1.is_empty())
+        .collect();
+    order.sort_by(|a, b| {
+        let (pa, ra) = &requests[*a];
+        let (pb, rb) = &requests[*b];
+        pa.cmp(pb)
+            .then(ra.start.cmp(&rb.start))
+            .then(ra.end.cmp(&rb.end))
+    });
+    let mut out: Vec<Coalesced> = Vec::new();
+    for i in order {
+        let (path, r) = &requests[i];
+        if let Some(c) = out.last_mut() {
+            let end = c.range.end.max(r.end);
+            if requests[c.path].0 == *path
+                && r.start <= c.range.end.saturating_add(o.coalesce_gap)
+                && end - c.range.start <= o.max_request
+            {
+                c.range.end = end;
+                c.parts.push(i);
+                continue;
+            }
+        }
+        out.push(Coalesced {
+            path: i,
+            range: r.clone(),
+            parts: vec![i],
+        });
+    }
+    out
+}
 
 impl ObjectStorage {
     /// The objects of `store`, whose root is named `base` (a URL without
@@ -160,6 +246,7 @@ impl ObjectStorage {
             rt: std::mem::ManuallyDrop::new(rt),
             listings: Mutex::new(BTreeMap::new()),
             stats: Arc::default(),
+            fetch: Mutex::new(FetchOptions::default()),
         })
     }
 
@@ -210,6 +297,18 @@ impl ObjectStorage {
         let storage = ObjectStorage::new(store, &base)?;
         let path = storage.path_of(key);
         Ok((Arc::new(storage), path))
+    }
+
+    /// How ranged reads are merged and how many requests are in flight
+    /// (the defaults until [`ObjectStorage::set_fetch_options`]).
+    pub fn fetch_options(&self) -> FetchOptions {
+        *self.fetch.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sets how ranged reads are merged into requests and how many are in
+    /// flight at once, for the reads from now on.
+    pub fn set_fetch_options(&self, o: FetchOptions) {
+        *self.fetch.lock().unwrap_or_else(|e| e.into_inner()) = o;
     }
 
     /// The requests and bytes counted so far.
@@ -433,6 +532,10 @@ impl Storage for ObjectStorage {
         true
     }
 
+    fn read_ahead(&self) -> u64 {
+        self.fetch_options().read_ahead.max(1)
+    }
+
     fn read_range(&self, path: &Path, range: std::ops::Range<u64>) -> Result<Vec<u8>> {
         if range.is_empty() {
             return Ok(Vec::new());
@@ -440,38 +543,65 @@ impl Storage for ObjectStorage {
         self.get(path, Some(range))
     }
 
+    /// The ranges asked, merged where close ([`FetchOptions`]) and fetched
+    /// concurrently, at most [`FetchOptions::concurrency`] requests in
+    /// flight; each range comes back as asked (shorter only where the
+    /// object ends before it).
     fn read_ranges(&self, requests: &[(PathBuf, std::ops::Range<u64>)]) -> Result<Vec<Vec<u8>>> {
         use futures::StreamExt;
-        if requests.len() < 2 {
-            return requests
-                .iter()
-                .map(|(p, r)| self.read_range(p, r.clone()))
-                .collect();
+        let o = self.fetch_options();
+        let plan = coalesce(requests, &o);
+        if plan.len() == 1 && plan[0].parts.len() == 1 {
+            let i = plan[0].path;
+            let mut out = vec![Vec::new(); requests.len()];
+            out[i] = self.get(&requests[i].0, Some(requests[i].1.clone()))?;
+            return Ok(out);
         }
-        let jobs = requests
+        let jobs = plan
             .iter()
-            .map(|(p, r)| Ok((p.clone(), self.object_path(p)?, r.clone())))
+            .enumerate()
+            .map(|(k, c)| {
+                let path = &requests[c.path].0;
+                Ok((k, path.clone(), self.object_path(path)?, c.range.clone()))
+            })
             .collect::<Result<Vec<_>>>()?;
         let store = &self.store;
         let stats = &self.stats;
-        self.block_on(async {
+        let fetched: Vec<(usize, _)> = self.block_on(async {
             futures::stream::iter(jobs)
-                .map(|(path, location, range)| async move {
-                    if range.is_empty() {
-                        return Ok(Vec::new());
-                    }
+                .map(|(k, path, location, range)| async move {
                     let bytes = store
                         .get_range(&location, range)
                         .await
                         .map_err(|e| get_err(&path, e))?;
                     stats.gets.fetch_add(1, Ordering::Relaxed);
                     stats.bytes.fetch_add(bytes.len() as u64, Ordering::Relaxed);
-                    Ok::<_, Error>(Vec::from(bytes))
+                    Ok::<_, Error>((k, bytes))
                 })
-                .buffered(CONCURRENT_GETS)
+                .buffer_unordered(o.concurrency.max(1))
                 .try_collect()
                 .await
-        })
+        })?;
+        let mut out = vec![Vec::new(); requests.len()];
+        for (k, bytes) in fetched {
+            let c = &plan[k];
+            if let [i] = c.parts[..] {
+                if requests[i].1 == c.range {
+                    out[i] = Vec::from(bytes);
+                    continue;
+                }
+            }
+            for &i in &c.parts {
+                let r = &requests[i].1;
+                let len = bytes.len() as u64;
+                let (s, e) = (
+                    (r.start - c.range.start).min(len),
+                    (r.end - c.range.start).min(len),
+                );
+                out[i] = bytes[s as usize..e as usize].to_vec();
+            }
+        }
+        Ok(out)
     }
 
     fn size(&self, path: &Path) -> Result<u64> {
