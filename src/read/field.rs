@@ -65,7 +65,7 @@ struct TileFile {
     /// The tiles fetched so far, by tile number (ranged files only).
     ranged: Option<(
         crate::storage::StorageRef,
-        Vec<std::sync::OnceLock<Vec<u8>>>,
+        Vec<std::sync::OnceLock<crate::storage::Piece>>,
     )>,
 }
 
@@ -118,7 +118,7 @@ impl TileFile {
                 if bytes.len() as u64 != end - start {
                     return Err(spans(start + bytes.len() as u64));
                 }
-                let _ = slot.set(bytes);
+                let _ = slot.set(bytes.into());
             }
             let bytes = slot.get().ok_or_else(|| spans(file_size))?;
             return Ok((start, bytes));
@@ -136,7 +136,7 @@ impl TileFile {
 type Wanted<'a> = (
     PathBuf,
     std::ops::Range<u64>,
-    &'a std::sync::OnceLock<Vec<u8>>,
+    &'a std::sync::OnceLock<crate::storage::Piece>,
 );
 
 impl TileFile {
@@ -149,6 +149,13 @@ impl TileFile {
         let start = *offsets.get(t)?;
         let end = offsets.get(t + 1).copied().unwrap_or(file_size);
         (start < end).then(|| (self.file.path().to_path_buf(), start..end, slot))
+    }
+
+    /// Forgets tile `t` if fetched (ranged files).
+    fn release_tile(&mut self, t: usize) {
+        if let Some((_, slots)) = &mut self.ranged {
+            slots.get_mut(t).map(std::sync::OnceLock::take);
+        }
     }
 
     /// Forgets the tiles fetched (ranged files).
@@ -187,7 +194,7 @@ pub(crate) fn prefetch(wanted: &[(&FieldTiles, usize)]) -> Result<()> {
         .iter()
         .map(|(p, r, _)| (p.clone(), r.clone()))
         .collect();
-    for ((_, r, slot), bytes) in want.into_iter().zip(storage.read_ranges(&requests)?) {
+    for ((_, r, slot), bytes) in want.into_iter().zip(storage.read_pieces(&requests)?) {
         if bytes.len() as u64 == r.end - r.start {
             let _ = slot.set(bytes);
         }
@@ -432,11 +439,20 @@ impl FieldTiles {
             .sum()
     }
 
+    /// Forgets tile `t`, if fetched from a ranged storage.
+    pub(crate) fn release_tile(&mut self, t: usize) {
+        self.fixed.release_tile(t);
+        for f in [&mut self.var, &mut self.validity].into_iter().flatten() {
+            f.release_tile(t);
+        }
+    }
+
     /// Forgets the tiles fetched from a ranged storage.
     pub(crate) fn release(&mut self) {
         self.fixed.release();
-        self.var.as_mut().map(TileFile::release);
-        self.validity.as_mut().map(TileFile::release);
+        for f in [&mut self.var, &mut self.validity].into_iter().flatten() {
+            f.release();
+        }
     }
 
     /// The fixed-size tile `t` (the offsets tile of a var-sized field) as
