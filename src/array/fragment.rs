@@ -127,9 +127,18 @@ fn footer_guess(version: u32, schema: &ArraySchema) -> u64 {
     len.saturating_add(64)
 }
 
+/// Metadata files of at most this many bytes are fetched whole in their
+/// first GET: a second request for the generic tiles a read needs (the
+/// tile offsets, at least) costs more than these few bytes.
+const WHOLE_UP_TO: u64 = 4096;
+
 /// How many bytes of a metadata file of `size` bytes to fetch first: the
-/// tail holding the footer (as guessed), or the whole file when smaller.
+/// tail holding the footer (as guessed), or the whole file when smaller
+/// or small ([`WHOLE_UP_TO`]).
 fn tail_len(version: u32, schema: &ArraySchema, size: u64) -> u64 {
+    if size <= WHOLE_UP_TO {
+        return size;
+    }
     footer_guess(version, schema)
         .saturating_add(TAIL_SLACK)
         .min(size)

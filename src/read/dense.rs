@@ -21,6 +21,8 @@ use crate::filters::Pipeline;
 use crate::format::Layout;
 use crate::tile::{ChunkCache, TileView};
 
+mod fetch;
+
 /// Inclusive integer intervals of one dimension, sorted and disjoint.
 pub(crate) type Intervals = Vec<(i128, i128)>;
 
@@ -582,26 +584,31 @@ pub(crate) fn read_batch(
                 _ => Ok(None),
             })
             .collect::<Result<Vec<_>>>()?;
-        let tiles = tiles.as_slice();
+        let mut tiles = tiles;
         let cs = a.field.cell_size() as usize;
         let fixed_fill = a.fill.as_ref().is_none_or(|f| f.len() == cs);
         let fixed = FixedTarget {
             grid,
             frags,
-            tiles,
+            tiles: &[],
             slabs: &slabs,
             slab_cells: &slab_cells,
             stats,
         };
+        let all = covered(&tiles);
         if let Some((data, validity)) = sinks.get_mut(ai).and_then(Option::as_mut) {
             let v = validity.as_deref_mut().filter(|_| a.field.nullable);
-            fixed.fill(a, &covered(tiles), false, data, v)?;
+            fetch::fill_ahead(&fixed, &mut tiles, a, &all, false, data, v)?;
         } else if a.field.cell_val_num.is_some() && fixed_fill {
             let mut data = vec![0u8; n * cs];
             let mut validity = a.field.nullable.then(|| vec![0u8; n]);
-            fixed.fill(a, &covered(tiles), true, &mut data, validity.as_deref_mut())?;
+            let v = validity.as_deref_mut();
+            fetch::fill_ahead(&fixed, &mut tiles, a, &all, true, &mut data, v)?;
             columns.push(Column::from_parts(a.field.clone(), data, None, validity, n));
         } else {
+            let tiles = tiles.as_slice();
+            // Var-sized cells: the batch's tiles fetched together.
+            super::field::prefetch(&fetch::tiles_of(grid, frags, tiles, sel)?)?;
             let mut col = DenseColumn::new(a.field.clone(), n, a.fill.as_deref());
             let cs1 = a.field.cell_size();
             for_each_cell(grid, frags, tiles, sel, stats, |oi, tile, i| {

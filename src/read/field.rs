@@ -65,7 +65,7 @@ struct TileFile {
     /// The tiles fetched so far, by tile number (ranged files only).
     ranged: Option<(
         crate::storage::StorageRef,
-        Vec<std::sync::OnceLock<Vec<u8>>>,
+        Vec<std::sync::OnceLock<crate::storage::Piece>>,
     )>,
 }
 
@@ -118,7 +118,7 @@ impl TileFile {
                 if bytes.len() as u64 != end - start {
                     return Err(spans(start + bytes.len() as u64));
                 }
-                let _ = slot.set(bytes);
+                let _ = slot.set(bytes.into());
             }
             let bytes = slot.get().ok_or_else(|| spans(file_size))?;
             return Ok((start, bytes));
@@ -129,6 +129,77 @@ impl TileFile {
         }
         Ok((start, &bytes[start as usize..end as usize]))
     }
+}
+
+/// A tile's byte range in a ranged file not fetched yet, and the slot it
+/// goes in.
+type Wanted<'a> = (
+    PathBuf,
+    std::ops::Range<u64>,
+    &'a std::sync::OnceLock<crate::storage::Piece>,
+);
+
+impl TileFile {
+    /// Tile `t`'s range and slot, if the file is ranged and the tile not
+    /// fetched yet (a range that makes no sense is left to [`TileFile::raw`]
+    /// to refuse).
+    fn missing(&self, offsets: &[u64], t: usize, file_size: u64) -> Option<Wanted<'_>> {
+        let (_, slots) = self.ranged.as_ref()?;
+        let slot = slots.get(t).filter(|s| s.get().is_none())?;
+        let start = *offsets.get(t)?;
+        let end = offsets.get(t + 1).copied().unwrap_or(file_size);
+        (start < end).then(|| (self.file.path().to_path_buf(), start..end, slot))
+    }
+
+    /// Forgets tile `t` if fetched (ranged files).
+    fn release_tile(&mut self, t: usize) {
+        if let Some((_, slots)) = &mut self.ranged {
+            slots.get_mut(t).map(std::sync::OnceLock::take);
+        }
+    }
+
+    /// Forgets the tiles fetched (ranged files).
+    fn release(&mut self) {
+        if let Some((_, slots)) = &mut self.ranged {
+            slots.iter_mut().for_each(|s| drop(s.take()));
+        }
+    }
+}
+
+/// Fetches the tiles `wanted` (a field's tiles, a tile number) that are
+/// not fetched yet, from a ranged storage, with one
+/// [`crate::storage::Storage::read_ranges`] (which merges near ranges and
+/// issues them concurrently); every file of each tile (values, var data,
+/// validity). Nothing for local files. A range that comes back short is
+/// left unfetched, for the tile's own read to refuse with its error.
+pub(crate) fn prefetch(wanted: &[(&FieldTiles, usize)]) -> Result<()> {
+    let mut storage = None;
+    let mut want: Vec<Wanted<'_>> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (ft, t) in wanted {
+        let Some((s, _)) = &ft.fixed.ranged else {
+            continue;
+        };
+        storage.get_or_insert_with(|| s.clone());
+        for w in ft.missing(*t) {
+            if seen.insert(w.2 as *const _ as usize) {
+                want.push(w);
+            }
+        }
+    }
+    let Some(storage) = storage.filter(|_| !want.is_empty()) else {
+        return Ok(());
+    };
+    let requests: Vec<_> = want
+        .iter()
+        .map(|(p, r, _)| (p.clone(), r.clone()))
+        .collect();
+    for ((_, r, slot), bytes) in want.into_iter().zip(storage.read_pieces(&requests)?) {
+        if bytes.len() as u64 == r.end - r.start {
+            let _ = slot.set(bytes);
+        }
+    }
+    Ok(())
 }
 
 /// Where the tiles of a field sit: per data file (fixed, var, validity) the
@@ -326,6 +397,62 @@ impl FieldTiles {
 
     pub(crate) fn count(&self) -> usize {
         self.lists.fixed.0.len()
+    }
+
+    /// For a field of a ranged storage: the bytes of tiles a read fetches
+    /// ahead of decoding ([`crate::storage::Storage::read_ahead`]); `None`
+    /// for local files.
+    pub(crate) fn read_ahead(&self) -> Option<u64> {
+        self.fixed.ranged.as_ref().map(|(s, _)| s.read_ahead())
+    }
+
+    /// The files of tile `t` (values, var data, validity) not fetched yet.
+    fn missing(&self, t: usize) -> Vec<Wanted<'_>> {
+        let files = [
+            (Some(&self.fixed), Some(&self.lists.fixed)),
+            (self.var.as_ref(), self.lists.var.as_ref()),
+            (self.validity.as_ref(), self.lists.validity.as_ref()),
+        ];
+        files
+            .into_iter()
+            .filter_map(|(tf, list)| {
+                let (offsets, size) = list?;
+                tf?.missing(offsets, t, *size)
+            })
+            .collect()
+    }
+
+    /// The stored bytes of tile `t` in every file of the field.
+    pub(crate) fn stored_bytes(&self, t: usize) -> u64 {
+        let lists = [
+            Some(&self.lists.fixed),
+            self.lists.var.as_ref(),
+            self.lists.validity.as_ref(),
+        ];
+        lists
+            .into_iter()
+            .flatten()
+            .filter_map(|(o, size)| {
+                let start = *o.get(t)?;
+                Some(o.get(t + 1).copied().unwrap_or(*size).saturating_sub(start))
+            })
+            .sum()
+    }
+
+    /// Forgets tile `t`, if fetched from a ranged storage.
+    pub(crate) fn release_tile(&mut self, t: usize) {
+        self.fixed.release_tile(t);
+        for f in [&mut self.var, &mut self.validity].into_iter().flatten() {
+            f.release_tile(t);
+        }
+    }
+
+    /// Forgets the tiles fetched from a ranged storage.
+    pub(crate) fn release(&mut self) {
+        self.fixed.release();
+        for f in [&mut self.var, &mut self.validity].into_iter().flatten() {
+            f.release();
+        }
     }
 
     /// The fixed-size tile `t` (the offsets tile of a var-sized field) as

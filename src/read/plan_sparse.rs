@@ -322,7 +322,7 @@ impl ArrayReader {
                 if tiles.is_empty() {
                     continue;
                 }
-                let fields =
+                let mut fields =
                     sparse::FragmentFields::open(f, &dims, &all_attrs, &needed, &self.opts)?;
                 for t in fields.tiles(f, &tiles, &ranges, &self.stats)? {
                     frags.push(Frag {

@@ -450,18 +450,68 @@ impl FragmentFields {
         })
     }
 
-    /// Reads the tiles `tiles` (in parallel), in tile order.
+    /// Every field opened, mutably.
+    fn all_mut(&mut self) -> impl Iterator<Item = &mut FieldTiles> {
+        let dims = self.dims.iter_mut().map(|(_, t)| t);
+        let attrs = self.attrs.iter_mut().flatten().map(|(_, t)| t);
+        let ts = self.timestamps.iter_mut().map(|(_, t)| t);
+        let dm = self.delete_meta.iter_mut().flatten().map(|(_, t)| t);
+        dims.chain(attrs).chain(ts).chain(dm)
+    }
+
+    /// Reads the tiles `tiles` (in parallel), in tile order. From a ranged
+    /// storage (an object store) they are fetched in groups of at most its
+    /// read-ahead bytes, every field of a group's tiles together (near
+    /// ranges merged, requests concurrent), and let go once decoded.
     pub fn tiles(
-        &self,
+        &mut self,
         frag: &Fragment,
         tiles: &[(usize, bool)],
         ranges: &DimRanges,
         stats: &ReadStats,
     ) -> Result<Vec<TileCells>> {
-        tiles
-            .par_iter()
-            .map(|(t, inside)| self.tile(frag, *t, ranges, *inside, stats))
-            .collect()
+        let ahead = self.dims.first().and_then(|(_, t)| t.read_ahead());
+        let Some(ahead) = ahead else {
+            return tiles
+                .par_iter()
+                .map(|(t, inside)| self.tile(frag, *t, ranges, *inside, stats))
+                .collect();
+        };
+        let mut out = Vec::with_capacity(tiles.len());
+        let mut s = 0;
+        while s < tiles.len() {
+            let (mut e, mut bytes) = (s, 0u64);
+            let mut wanted = Vec::new();
+            while e < tiles.len() {
+                let t = tiles[e].0;
+                let mine: Vec<(&FieldTiles, usize)> = self
+                    .dims
+                    .iter()
+                    .map(|(_, f)| f)
+                    .chain(self.attrs.iter().flatten().map(|(_, f)| f))
+                    .chain(self.timestamps.iter().map(|(_, f)| f))
+                    .chain(self.delete_meta.iter().flatten().map(|(_, f)| f))
+                    .map(|f| (f, t))
+                    .collect();
+                let b: u64 = mine.iter().map(|(f, t)| f.stored_bytes(*t)).sum();
+                if e > s && bytes.saturating_add(b) > ahead {
+                    break;
+                }
+                bytes = bytes.saturating_add(b);
+                wanted.extend(mine);
+                e += 1;
+            }
+            super::field::prefetch(&wanted)?;
+            drop(wanted);
+            let got: Vec<TileCells> = tiles[s..e]
+                .par_iter()
+                .map(|(t, inside)| self.tile(frag, *t, ranges, *inside, stats))
+                .collect::<Result<_>>()?;
+            out.extend(got);
+            self.all_mut().for_each(FieldTiles::release);
+            s = e;
+        }
+        Ok(out)
     }
 }
 

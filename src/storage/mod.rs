@@ -250,6 +250,17 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
             .collect()
     }
 
+    /// [`Storage::read_ranges`], each range as a [`Piece`]: an object
+    /// store that fetched several ranges in one request hands out parts of
+    /// its buffer, not copies.
+    fn read_pieces(&self, requests: &[(PathBuf, std::ops::Range<u64>)]) -> Result<Vec<Piece>> {
+        Ok(self
+            .read_ranges(requests)?
+            .into_iter()
+            .map(Piece::from)
+            .collect())
+    }
+
     /// The size in bytes of the object at `path` (an object store answers
     /// from its listing when it has one; this default opens the object).
     fn size(&self, path: &Path) -> Result<u64> {
@@ -269,6 +280,60 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     /// than a copy) rather than opened whole (mapped local files).
     fn ranged(&self) -> bool {
         false
+    }
+
+    /// For a [`Storage::ranged`] storage: how many bytes of tiles a read
+    /// fetches ahead of decoding them, at most (a read fetches the tiles of
+    /// a part of its cells together, decodes them, lets them go, and goes
+    /// on with the next part). Not used for local files.
+    fn read_ahead(&self) -> u64 {
+        u64::MAX
+    }
+}
+
+/// Bytes of a range fetched from a storage: a part of a buffer that other
+/// ranges fetched in the same request may share.
+#[derive(Debug, Clone, Default)]
+pub struct Piece {
+    buf: Arc<Vec<u8>>,
+    range: std::ops::Range<usize>,
+}
+
+impl Piece {
+    /// Bytes `range` of `buf` (clamped to its length).
+    pub fn part(buf: Arc<Vec<u8>>, range: std::ops::Range<usize>) -> Self {
+        let end = range.end.min(buf.len());
+        let start = range.start.min(end);
+        Piece {
+            buf,
+            range: start..end,
+        }
+    }
+
+    /// The bytes, as a vector of their own (no copy when the piece is the
+    /// whole buffer and nothing else shares it).
+    pub fn into_vec(self) -> Vec<u8> {
+        if self.range.start == 0 && self.range.end == self.buf.len() {
+            return Arc::try_unwrap(self.buf).unwrap_or_else(|b| b.to_vec());
+        }
+        self.buf[self.range].to_vec()
+    }
+}
+
+impl From<Vec<u8>> for Piece {
+    fn from(v: Vec<u8>) -> Self {
+        let len = v.len();
+        Piece {
+            buf: Arc::new(v),
+            range: 0..len,
+        }
+    }
+}
+
+impl std::ops::Deref for Piece {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.buf[self.range.clone()]
     }
 }
 

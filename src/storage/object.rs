@@ -22,7 +22,7 @@ use futures::TryStreamExt;
 use object_store::path::Path as ObjectPath;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 
-use super::{Bytes, Kind, ListEntry, MappedFile, Storage, StorageRef};
+use super::{Bytes, Kind, ListEntry, MappedFile, Piece, Storage, StorageRef};
 use crate::error::{Error, Result};
 
 impl From<Arc<ObjectStorage>> for StorageRef {
@@ -114,6 +114,7 @@ pub struct ObjectStorage {
     /// Recursive listings by prefix (the key below `base`): key -> size.
     listings: Mutex<BTreeMap<String, Arc<BTreeMap<String, u64>>>>,
     stats: Arc<ObjectStats>,
+    fetch: Mutex<FetchOptions>,
 }
 
 impl std::fmt::Debug for ObjectStorage {
@@ -140,8 +141,95 @@ fn get_err(path: &Path, e: object_store::Error) -> Error {
     }
 }
 
-/// Requests of one [`Storage::read_ranges`] call in flight at once.
-const CONCURRENT_GETS: usize = 32;
+/// How [`Storage::read_ranges`] fetches byte ranges from an object store:
+/// ranges of one object close together are merged into one request, and
+/// the requests are issued concurrently, a bounded number at once.
+///
+/// The defaults (ranges up to 1 MiB apart merged into requests of up to
+/// 64 MiB, 8 requests in flight, 128 MiB read ahead) were chosen with
+/// `bench/s3.sh` (see the README's "Benchmarks"): fewer, larger requests
+/// cost a server less than more, smaller ones (moto reads the whole object
+/// for each ranged GET; S3 bills by the request), and with 32 MiB the
+/// 4 tiles of 8 MiB of a fragment, with their headers, took two requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FetchOptions {
+    /// Ranges of one object whose gap is at most this many bytes are
+    /// fetched in one request (the bytes between them are fetched and
+    /// dropped).
+    pub coalesce_gap: u64,
+    /// A request that merges ranges spans at most this many bytes; a
+    /// single range longer than this is still fetched whole, in one
+    /// request (a read never makes more requests than ranges asked).
+    pub max_request: u64,
+    /// Requests in flight at once (0 is taken as 1).
+    pub concurrency: usize,
+    /// Bytes of tiles a read fetches ahead of decoding them, at most
+    /// ([`Storage::read_ahead`]): what a read holds of the array's stored
+    /// bytes at once besides its result (a part of the read that one row
+    /// of tiles spans beyond it is still fetched at once).
+    pub read_ahead: u64,
+}
+
+impl Default for FetchOptions {
+    fn default() -> Self {
+        FetchOptions {
+            coalesce_gap: 1 << 20,
+            max_request: 64 << 20,
+            concurrency: 8,
+            read_ahead: 128 << 20,
+        }
+    }
+}
+
+/// One request of a [`Storage::read_ranges`] call: `range` of the object
+/// of request `path`, covering the asked ranges `parts` (their indices).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Coalesced {
+    pub path: usize,
+    pub range: std::ops::Range<u64>,
+    pub parts: Vec<usize>,
+}
+
+/// The requests that fetch `requests` under `o`: the non-empty ranges of
+/// each object sorted by start, neighbours at most `o.coalesce_gap` apart
+/// merged while the merged request spans at most `o.max_request` bytes.
+/// Never more requests than non-empty ranges asked.
+pub(crate) fn coalesce(
+    requests: &[(PathBuf, std::ops::Range<u64>)],
+    o: &FetchOptions,
+) -> Vec<Coalesced> {
+    let mut order: Vec<usize> = (0..requests.len())
+        .filter(|i| !requests[*i].1.is_empty())
+        .collect();
+    order.sort_by(|a, b| {
+        let (pa, ra) = &requests[*a];
+        let (pb, rb) = &requests[*b];
+        pa.cmp(pb)
+            .then(ra.start.cmp(&rb.start))
+            .then(ra.end.cmp(&rb.end))
+    });
+    let mut out: Vec<Coalesced> = Vec::new();
+    for i in order {
+        let (path, r) = &requests[i];
+        if let Some(c) = out.last_mut() {
+            let end = c.range.end.max(r.end);
+            if requests[c.path].0 == *path
+                && r.start <= c.range.end.saturating_add(o.coalesce_gap)
+                && end - c.range.start <= o.max_request
+            {
+                c.range.end = end;
+                c.parts.push(i);
+                continue;
+            }
+        }
+        out.push(Coalesced {
+            path: i,
+            range: r.clone(),
+            parts: vec![i],
+        });
+    }
+    out
+}
 
 impl ObjectStorage {
     /// The objects of `store`, whose root is named `base` (a URL without
@@ -160,6 +248,7 @@ impl ObjectStorage {
             rt: std::mem::ManuallyDrop::new(rt),
             listings: Mutex::new(BTreeMap::new()),
             stats: Arc::default(),
+            fetch: Mutex::new(FetchOptions::default()),
         })
     }
 
@@ -210,6 +299,18 @@ impl ObjectStorage {
         let storage = ObjectStorage::new(store, &base)?;
         let path = storage.path_of(key);
         Ok((Arc::new(storage), path))
+    }
+
+    /// How ranged reads are merged and how many requests are in flight
+    /// (the defaults until [`ObjectStorage::set_fetch_options`]).
+    pub fn fetch_options(&self) -> FetchOptions {
+        *self.fetch.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sets how ranged reads are merged into requests and how many are in
+    /// flight at once, for the reads from now on.
+    pub fn set_fetch_options(&self, o: FetchOptions) {
+        *self.fetch.lock().unwrap_or_else(|e| e.into_inner()) = o;
     }
 
     /// The requests and bytes counted so far.
@@ -433,6 +534,10 @@ impl Storage for ObjectStorage {
         true
     }
 
+    fn read_ahead(&self) -> u64 {
+        self.fetch_options().read_ahead.max(1)
+    }
+
     fn read_range(&self, path: &Path, range: std::ops::Range<u64>) -> Result<Vec<u8>> {
         if range.is_empty() {
             return Ok(Vec::new());
@@ -440,38 +545,62 @@ impl Storage for ObjectStorage {
         self.get(path, Some(range))
     }
 
+    /// The ranges asked, merged where close ([`FetchOptions`]) and fetched
+    /// concurrently, at most [`FetchOptions::concurrency`] requests in
+    /// flight; each range comes back as asked (shorter only where the
+    /// object ends before it).
     fn read_ranges(&self, requests: &[(PathBuf, std::ops::Range<u64>)]) -> Result<Vec<Vec<u8>>> {
+        Ok(self
+            .read_pieces(requests)?
+            .into_iter()
+            .map(Piece::into_vec)
+            .collect())
+    }
+
+    /// [`Storage::read_ranges`], the ranges of one request sharing its
+    /// buffer.
+    fn read_pieces(&self, requests: &[(PathBuf, std::ops::Range<u64>)]) -> Result<Vec<Piece>> {
         use futures::StreamExt;
-        if requests.len() < 2 {
-            return requests
-                .iter()
-                .map(|(p, r)| self.read_range(p, r.clone()))
-                .collect();
-        }
-        let jobs = requests
+        let o = self.fetch_options();
+        let plan = coalesce(requests, &o);
+        let jobs = plan
             .iter()
-            .map(|(p, r)| Ok((p.clone(), self.object_path(p)?, r.clone())))
+            .enumerate()
+            .map(|(k, c)| {
+                let path = &requests[c.path].0;
+                Ok((k, path.clone(), self.object_path(path)?, c.range.clone()))
+            })
             .collect::<Result<Vec<_>>>()?;
         let store = &self.store;
         let stats = &self.stats;
-        self.block_on(async {
+        let fetched: Vec<(usize, _)> = self.block_on(async {
             futures::stream::iter(jobs)
-                .map(|(path, location, range)| async move {
-                    if range.is_empty() {
-                        return Ok(Vec::new());
-                    }
+                .map(|(k, path, location, range)| async move {
                     let bytes = store
                         .get_range(&location, range)
                         .await
                         .map_err(|e| get_err(&path, e))?;
                     stats.gets.fetch_add(1, Ordering::Relaxed);
                     stats.bytes.fetch_add(bytes.len() as u64, Ordering::Relaxed);
-                    Ok::<_, Error>(Vec::from(bytes))
+                    Ok::<_, Error>((k, bytes))
                 })
-                .buffered(CONCURRENT_GETS)
+                .buffer_unordered(o.concurrency.max(1))
                 .try_collect()
                 .await
-        })
+        })?;
+        let mut out = vec![Piece::default(); requests.len()];
+        for (k, bytes) in fetched {
+            let c = &plan[k];
+            // The request's buffer, shared by its ranges (no copy where
+            // the bytes are not shared: they are the response's).
+            let buf = Arc::new(Vec::from(bytes));
+            for &i in &c.parts {
+                let r = &requests[i].1;
+                let at = |x: u64| (x - c.range.start) as usize;
+                out[i] = Piece::part(buf.clone(), at(r.start)..at(r.end));
+            }
+        }
+        Ok(out)
     }
 
     fn size(&self, path: &Path) -> Result<u64> {
@@ -539,5 +668,54 @@ impl Storage for ObjectStorage {
             return head.ok().map(|_| Kind::File);
         }
         Some(Kind::Folder)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{coalesce, FetchOptions};
+    use std::path::PathBuf;
+
+    #[test]
+    fn near_ranges_of_one_object_merge_up_to_the_maximum() {
+        let (a, b) = (PathBuf::from("s3://x/a"), PathBuf::from("s3://x/b"));
+        let o = FetchOptions {
+            coalesce_gap: 10,
+            max_request: 100,
+            ..FetchOptions::default()
+        };
+        let requests = vec![
+            (a.clone(), 50..60),   // 0
+            (b.clone(), 0..10),    // 1: another object
+            (a.clone(), 0..20),    // 2
+            (a.clone(), 25..40),   // 3: 5 bytes after 2
+            (a.clone(), 80..90),   // 4: 20 bytes after 0: apart
+            (a.clone(), 90..95),   // 5: just after 4
+            (a.clone(), 95..95),   // 6: empty, not fetched
+            (a.clone(), 10..15),   // 7: inside 2
+            (a.clone(), 120..150), // 8: 25 bytes after 5: apart
+            (a.clone(), 150..350), // 9: longer than the maximum: alone
+        ];
+        let plan = coalesce(&requests, &o);
+        let got: Vec<(usize, std::ops::Range<u64>, Vec<usize>)> = plan
+            .into_iter()
+            .map(|c| (c.path, c.range, c.parts))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (2, 0..60, vec![2, 7, 3, 0]),
+                (4, 80..95, vec![4, 5]),
+                (8, 120..150, vec![8]),
+                (9, 150..350, vec![9]),
+                (1, 0..10, vec![1]),
+            ]
+        );
+        // Merging off: one request per non-empty range, never more.
+        let off = FetchOptions {
+            max_request: 0,
+            ..o
+        };
+        assert_eq!(coalesce(&requests, &off).len(), 9);
     }
 }

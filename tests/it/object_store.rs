@@ -604,3 +604,237 @@ fn sql_over_s3_urls_equals_sql_over_local_paths() {
         assert!(stats.contains("requests"), "--stats printed: {stats}");
     }
 }
+
+/// A dense 1-D array of 64 tiles (1,000 cells each) with a ZSTD float
+/// attribute and a nullable int attribute, written by our writer.
+fn multi_tile_array(dir: &Path) -> PathBuf {
+    use tiledb_codec::raw::format::Datatype;
+    use tiledb_codec::raw::model::Filter;
+    use tiledb_codec::{Array, AttributeBuilder, DimensionBuilder, SchemaBuilder};
+    let path = dir.join("tiles64");
+    let schema = SchemaBuilder::dense()
+        .dimension(
+            DimensionBuilder::new("d", Datatype::Int64)
+                .domain(0..=63_999)
+                .tile_extent(1000),
+        )
+        .attribute(
+            AttributeBuilder::new("v", Datatype::Float64).filters([Filter::Zstd { level: 3 }]),
+        )
+        .attribute(AttributeBuilder::new("n", Datatype::Int32).nullable())
+        .build()
+        .unwrap();
+    let array = Array::create(&path, &schema).unwrap();
+    let v: Vec<f64> = (0..64_000).map(|i| (i as f64 * 0.37).sin()).collect();
+    let n: Vec<Option<i32>> = (0..64_000).map(|i| (i % 7 != 0).then_some(i)).collect();
+    array
+        .write()
+        .column("v", &v)
+        .nullable("n", &n)
+        .commit()
+        .unwrap();
+    path
+}
+
+/// A read of a multi-tile array from moto returns the local read's cells,
+/// in fewer GET requests than tiles: neighbouring tiles are fetched in one
+/// request (what the same read makes with merging turned off, one GET a
+/// tile, is the comparison). A box read too.
+#[test]
+fn a_multi_tile_read_from_s3_merges_tile_requests() {
+    use tiledb_codec::raw::storage::object::FetchOptions;
+    use tiledb_codec::Array;
+    let tmp = write_support::TempDir::new("s3-tiles");
+    let local = multi_tile_array(&tmp.0);
+    let moto = Moto::start();
+    moto.bucket("tiles");
+    {
+        let (storage, root) = moto.open("s3://tiles");
+        upload(&storage, &local, &root.join("tiles64"));
+    }
+    let want = Array::open(&local).unwrap();
+    let full = want.reader().read().unwrap();
+    let boxed = want.reader().range("d", 12_345..=40_321).read().unwrap();
+    assert_eq!(full.len(), 64_000);
+    let read = |fetch: FetchOptions| {
+        let (storage, path) = moto.open("s3://tiles/tiles64");
+        storage.set_fetch_options(fetch);
+        let array = Array::open_in(storage.clone().into(), &path, &ReadOptions::default()).unwrap();
+        let before = storage.stats().snapshot().gets;
+        let got = array.reader().read().unwrap();
+        let gets = storage.stats().snapshot().gets - before;
+        let b = array.reader().range("d", 12_345..=40_321).read().unwrap();
+        for (name, ours, local) in [("full", &got, &full), ("box", &b, &boxed)] {
+            assert_eq!(ours.len(), local.len(), "{name}");
+            assert_eq!(
+                ours.column::<f64>("v").unwrap(),
+                local.column::<f64>("v").unwrap(),
+                "{name}"
+            );
+            assert_eq!(
+                ours.nullable::<i32>("n").unwrap(),
+                local.nullable::<i32>("n").unwrap(),
+                "{name}"
+            );
+        }
+        gets
+    };
+    let merged = read(FetchOptions::default());
+    let per_tile = read(FetchOptions {
+        max_request: 0,
+        ..FetchOptions::default()
+    });
+    // 64 tiles of `v`, of `n` and of its validity: one GET each unmerged.
+    assert!(per_tile >= 3 * 64, "unmerged: {per_tile} GETs");
+    assert!(
+        merged < 64,
+        "merged: {merged} GETs for 64 tiles of each of 3 files (unmerged: {per_tile})"
+    );
+    eprintln!("a full read of 64 x 3 tiles: {merged} GETs merged, {per_tile} unmerged");
+}
+
+/// An `ObjectStore` around `InMemory` that counts the GETs in flight and
+/// keeps the most seen at once; each GET yields to the runtime a few times
+/// first, so that those allowed to run at once do.
+#[derive(Debug)]
+struct InFlight {
+    inner: object_store::memory::InMemory,
+    now: std::sync::atomic::AtomicUsize,
+    most: std::sync::atomic::AtomicUsize,
+    gets: std::sync::atomic::AtomicUsize,
+}
+
+impl std::fmt::Display for InFlight {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "InFlight({})", self.inner)
+    }
+}
+
+#[async_trait::async_trait]
+impl object_store::ObjectStore for InFlight {
+    async fn put_opts(
+        &self,
+        location: &object_store::path::Path,
+        payload: object_store::PutPayload,
+        opts: object_store::PutOptions,
+    ) -> object_store::Result<object_store::PutResult> {
+        self.inner.put_opts(location, payload, opts).await
+    }
+
+    async fn put_multipart_opts(
+        &self,
+        location: &object_store::path::Path,
+        opts: object_store::PutMultipartOptions,
+    ) -> object_store::Result<Box<dyn object_store::MultipartUpload>> {
+        self.inner.put_multipart_opts(location, opts).await
+    }
+
+    async fn get_opts(
+        &self,
+        location: &object_store::path::Path,
+        options: object_store::GetOptions,
+    ) -> object_store::Result<object_store::GetResult> {
+        use std::sync::atomic::Ordering::SeqCst;
+        let now = self.now.fetch_add(1, SeqCst) + 1;
+        self.most.fetch_max(now, SeqCst);
+        self.gets.fetch_add(1, SeqCst);
+        for _ in 0..4 {
+            yield_once().await;
+        }
+        let out = self.inner.get_opts(location, options).await;
+        self.now.fetch_sub(1, SeqCst);
+        out
+    }
+
+    fn delete_stream(
+        &self,
+        locations: futures::stream::BoxStream<
+            'static,
+            object_store::Result<object_store::path::Path>,
+        >,
+    ) -> futures::stream::BoxStream<'static, object_store::Result<object_store::path::Path>> {
+        self.inner.delete_stream(locations)
+    }
+
+    fn list(
+        &self,
+        prefix: Option<&object_store::path::Path>,
+    ) -> futures::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>> {
+        self.inner.list(prefix)
+    }
+
+    async fn list_with_delimiter(
+        &self,
+        prefix: Option<&object_store::path::Path>,
+    ) -> object_store::Result<object_store::ListResult> {
+        self.inner.list_with_delimiter(prefix).await
+    }
+
+    async fn copy_opts(
+        &self,
+        from: &object_store::path::Path,
+        to: &object_store::path::Path,
+        options: object_store::CopyOptions,
+    ) -> object_store::Result<()> {
+        self.inner.copy_opts(from, to, options).await
+    }
+}
+
+/// Pending once (waking itself), then ready: lets other futures run.
+async fn yield_once() {
+    let mut done = false;
+    futures::future::poll_fn(|cx| {
+        if done {
+            std::task::Poll::Ready(())
+        } else {
+            done = true;
+            cx.waker().wake_by_ref();
+            std::task::Poll::Pending
+        }
+    })
+    .await
+}
+
+/// `FetchOptions::concurrency` bounds the GETs in flight: a read whose
+/// tiles are fetched one request each (merging off) never has more than
+/// the bound at once, and reaches it; and a larger bound lets more run.
+#[test]
+fn the_concurrency_option_bounds_requests_in_flight() {
+    use std::sync::atomic::Ordering::SeqCst;
+    use std::sync::Arc;
+    use tiledb_codec::raw::storage::object::FetchOptions;
+    use tiledb_codec::Array;
+    let tmp = write_support::TempDir::new("s3-in-flight");
+    let local = multi_tile_array(&tmp.0);
+    let want = Array::open(&local).unwrap().reader().read().unwrap();
+    for bound in [1usize, 3, 6] {
+        let store = Arc::new(InFlight {
+            inner: object_store::memory::InMemory::new(),
+            now: Default::default(),
+            most: Default::default(),
+            gets: Default::default(),
+        });
+        let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
+        upload(&storage, &local, &root.join("tiles64"));
+        storage.set_fetch_options(FetchOptions {
+            max_request: 0,
+            concurrency: bound,
+            ..FetchOptions::default()
+        });
+        let array = Array::open_in(
+            storage.clone().into(),
+            root.join("tiles64"),
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        store.most.store(0, SeqCst);
+        let got = array.reader().read().unwrap();
+        assert_eq!(
+            got.column::<f64>("v").unwrap(),
+            want.column::<f64>("v").unwrap()
+        );
+        let (most, gets) = (store.most.load(SeqCst), store.gets.load(SeqCst));
+        assert!(gets > 3 * 64, "{gets} GETs");
+        assert_eq!(most, bound, "most GETs in flight with a bound of {bound}");
+    }
+}

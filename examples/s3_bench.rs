@@ -1,0 +1,106 @@
+//! Our side of `bash bench/s3.sh`: reads from an S3 server (moto), each
+//! timed in-process with `std::time::Instant` around making the storage,
+//! opening the array and reading (as the engine's side is timed around
+//! `tiledb.open` + the read inside Python).
+//!
+//! `s3_bench serve HOST:PORT`: reads one case per line on standard input
+//! and answers each with one line, `SECONDS CELLS CHECKSUM GETS` (or
+//! `error: ...`). The case:
+//!
+//! - `read URL ATTR [gap=MIB] [max=MIB] [conc=N] [ahead=MIB] [DIM=LO:HI ...]`:
+//!   `ObjectStorage::from_url` (the server's endpoint, dummy keys) with
+//!   those [`FetchOptions`] (the defaults where not given),
+//!   `ArrayReader::open_in` + `read(&Query { attributes: [ATTR], ranges })`
+//!   (a dense read without coordinates, as the engine's `A[:]`); CHECKSUM:
+//!   the sum of the attribute (FLOAT64); GETS: the GET requests counted by
+//!   `ObjectStats`.
+//!
+//! `cargo run --release --example s3_bench -- serve 127.0.0.1:5000 < cases.txt`
+
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+use tiledb_codec::raw::array::FieldInfo;
+use tiledb_codec::raw::read::{ArrayReader, DimRange, Query};
+use tiledb_codec::raw::storage::object::{FetchOptions, ObjectStorage};
+use tiledb_codec::ReadOptions;
+
+type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+fn mib(v: &str) -> Res<u64> {
+    Ok((v.parse::<f64>()? * (1u64 << 20) as f64) as u64)
+}
+
+/// One case: (seconds, cells, checksum, GETs).
+fn run(endpoint: &str, words: &[&str]) -> Res<(f64, u64, f64, u64)> {
+    let ["read", url, attr, rest @ ..] = words else {
+        return Err(format!("unknown case {words:?}").into());
+    };
+    let mut fetch = FetchOptions::default();
+    let mut ranges = Vec::new();
+    for w in rest {
+        match w.split_once('=') {
+            Some(("gap", v)) => fetch.coalesce_gap = mib(v)?,
+            Some(("max", v)) => fetch.max_request = mib(v)?,
+            Some(("conc", v)) => fetch.concurrency = v.parse()?,
+            Some(("ahead", v)) => fetch.read_ahead = mib(v)?,
+            Some((dim, v)) => ranges.push((dim.to_string(), v.to_string())),
+            None => return Err(format!("not KEY=VALUE: {w}").into()),
+        }
+    }
+    let options = [
+        ("aws_endpoint", format!("http://{endpoint}")),
+        ("aws_allow_http", "true".into()),
+        ("aws_access_key_id", "test".into()),
+        ("aws_secret_access_key", "test".into()),
+        ("aws_region", "us-east-1".into()),
+    ];
+    let t = Instant::now();
+    let (storage, path) = ObjectStorage::from_url(url, options)?;
+    storage.set_fetch_options(fetch);
+    let reader =
+        ArrayReader::open_in(storage.clone().into(), &path, None, &ReadOptions::default())?;
+    let dense = reader.schema.array_type == tiledb_codec::raw::format::ArrayType::Dense;
+    let mut q = Query {
+        attributes: Some(vec![attr.to_string()]),
+        skip_coordinates: dense,
+        ..Query::new()
+    };
+    for (dim, text) in &ranges {
+        let field = FieldInfo::lookup(&reader.schema, dim)
+            .filter(|f| f.is_dimension)
+            .ok_or_else(|| format!("no dimension {dim:?}"))?;
+        q = q.range(dim, DimRange::parse(field.datatype, text)?);
+    }
+    let cells = reader.read(&q)?;
+    let secs = t.elapsed().as_secs_f64();
+    let col = cells
+        .column(attr)
+        .ok_or_else(|| format!("no column {attr:?} in the result"))?;
+    let mut sum = 0.0;
+    for c in col.data().chunks_exact(8) {
+        sum += f64::from_le_bytes(c.try_into()?);
+    }
+    let gets = storage.stats().snapshot().gets;
+    Ok((secs, cells.len as u64, sum, gets))
+}
+
+fn main() -> Res<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let ["serve", endpoint] = args.iter().map(String::as_str).collect::<Vec<_>>()[..] else {
+        return Err("usage: s3_bench serve HOST:PORT".into());
+    };
+    let stdout = std::io::stdout();
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let answer = match run(endpoint, &words) {
+            Ok((secs, cells, check, gets)) => format!("{secs} {cells} {check} {gets}"),
+            Err(e) => format!("error: {e}"),
+        };
+        let mut out = stdout.lock();
+        writeln!(out, "{answer}")?;
+        out.flush()?;
+    }
+    Ok(())
+}
