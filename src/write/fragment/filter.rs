@@ -58,13 +58,19 @@ pub(super) fn append_cells(
 
 /// Filters one tile of every field (the fields' chunks in parallel); gives
 /// back the raw tiles too (their buffers are reused).
-pub(super) fn filter_set(fields: &[WField], raw: RawSet) -> FilterResult {
-    let fs = raw
+pub(super) fn filter_set(fields: &[WField], mut raw: RawSet) -> FilterResult {
+    let mut fs = raw
         .tiles
         .par_iter()
         .zip(fields.par_iter())
         .map(|(tile, f)| filter_tile(f, tile, &raw.ranges))
         .collect::<WriteResult<Vec<_>>>()?;
+    // Chunks left as they are go to the files from the raw tile.
+    for (f, t) in fs.iter_mut().zip(&mut raw.tiles) {
+        if f.fixed.uses_raw() {
+            f.fixed.raw = std::mem::take(&mut t.data);
+        }
+    }
     let set = FilteredSet {
         ordinal: raw.ordinal,
         fields: fs,
@@ -136,9 +142,17 @@ impl FragmentWriter {
     fn filtered(&mut self, res: FilterResult) -> WriteResult<()> {
         let (set, tiles) = res?;
         let keep = (max_in_flight() + 1) * self.fields.len();
-        for t in tiles {
-            if self.spare.len() < keep {
-                self.spare.push(t.data);
+        let recycled = self
+            .sink
+            .as_ref()
+            .map(|s| s.recycled.try_iter().collect::<Vec<_>>());
+        for data in tiles
+            .into_iter()
+            .map(|t| t.data)
+            .chain(recycled.into_iter().flatten())
+        {
+            if self.spare.len() < keep && data.capacity() > 0 {
+                self.spare.push(data);
             }
         }
         self.pending.put(set)?;
@@ -163,14 +177,14 @@ impl FragmentWriter {
             pieces.push((files.fixed, x.fixed));
             let var = match (files.var, x.var) {
                 (Some(i), Some(v)) => {
-                    pieces.push((i, v));
+                    pieces.push((i, TileBytes::from_vec(v)));
                     Some(i)
                 }
                 _ => None,
             };
             let validity = match (files.validity, x.validity) {
                 (Some(i), Some(v)) => {
-                    pieces.push((i, v));
+                    pieces.push((i, TileBytes::from_vec(v)));
                     Some(i)
                 }
                 _ => None,
@@ -241,9 +255,14 @@ pub(super) fn filter_tile(
         ..Default::default()
     };
     match &tile.offsets {
-        None => out.fixed = f.pipes.data.forward_tile(&tile.data).map_err(&err)?,
+        None => {
+            out.fixed = TileBytes {
+                pieces: f.pipes.data.forward_tile_pieces(&tile.data).map_err(&err)?,
+                raw: Vec::new(),
+            }
+        }
         Some(offsets) => {
-            out.fixed = if f.pipes.offsets_in_data {
+            out.fixed = TileBytes::from_vec(if f.pipes.offsets_in_data {
                 // The engine writes an empty offsets tile: RLE and dictionary
                 // keep the offsets in the data tile.
                 0u64.to_le_bytes().to_vec()
@@ -255,7 +274,7 @@ pub(super) fn filter_tile(
                     .expect("var-sized fields have an offsets pipeline")
                     .forward_tile(&bytes)
                     .map_err(&err)?
-            };
+            });
             out.var = Some(
                 f.pipes
                     .data

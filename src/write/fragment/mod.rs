@@ -424,8 +424,8 @@ impl FragmentWriter {
                 validity,
             });
         }
-        // Staging of each file: 16 MiB in all, between 256 KiB and 8 MiB.
-        let stage = ((16 << 20) / paths.len().max(1)).clamp(256 << 10, 8 << 20);
+        // Staging of each file: 16 MiB in all, between 256 KiB and 4 MiB.
+        let stage = ((16 << 20) / paths.len().max(1)).clamp(256 << 10, 4 << 20);
         let outs = paths
             .into_iter()
             .map(sink::OutFile::create)

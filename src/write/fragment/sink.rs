@@ -19,8 +19,11 @@ use std::thread::JoinHandle;
 
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
+use crate::filters::pipeline::TilePiece;
 use crate::storage::writeback::start_writeback;
 use crate::write::error::{WriteError, WriteResult};
+
+use super::types::TileBytes;
 
 /// Alignment of direct I/O: offsets, lengths and memory.
 const ALIGN: usize = 4096;
@@ -139,7 +142,7 @@ struct IoJob {
 
 /// The bytes of one tile of every field: `(file, bytes)` in the order they
 /// go into the files.
-pub(super) type Pieces = Vec<(usize, Vec<u8>)>;
+pub(super) type Pieces = Vec<(usize, TileBytes)>;
 
 /// Tiles in flight to the files at most (each holds one filtered tile of
 /// every field).
@@ -156,6 +159,8 @@ pub(super) struct Sink {
     thread: Option<JoinHandle<WriteResult<Vec<OutFile>>>>,
     /// Bytes handed over per file (where the next piece of each starts).
     pub(super) sizes: Vec<u64>,
+    /// Unfiltered tiles' buffers, staged: for the next tiles.
+    pub(super) recycled: Receiver<Vec<u8>>,
 }
 
 /// The staging side of the data files (on the copying thread).
@@ -234,6 +239,7 @@ impl Sink {
         let n = outs.len();
         let blocks = stage.div_ceil(ALIGN).max(1);
         let (tx, rx): (SyncSender<Pieces>, Receiver<Pieces>) = sync_channel(QUEUED);
+        let (recycle, recycled) = std::sync::mpsc::channel();
         let sizes = vec![0; n];
         let thread = std::thread::Builder::new()
             .name("tiledb-codec-stage".into())
@@ -257,9 +263,21 @@ impl Sink {
                 let mut res = Ok(());
                 'tiles: for pieces in rx {
                     for (i, bytes) in pieces {
-                        res = s.append(i, &bytes);
-                        if res.is_err() {
-                            break 'tiles;
+                        for p in &bytes.pieces {
+                            res = s.append(
+                                i,
+                                match p {
+                                    TilePiece::Bytes(b) => b,
+                                    TilePiece::Raw(a, b) => &bytes.raw[*a..*b],
+                                },
+                            );
+                            if res.is_err() {
+                                break 'tiles;
+                            }
+                        }
+                        if bytes.raw.capacity() > 0 {
+                            // The writer may be gone: then nothing wants it.
+                            let _ = recycle.send(bytes.raw);
                         }
                     }
                 }
@@ -283,6 +301,7 @@ impl Sink {
             tx: Some(tx),
             thread: Some(thread),
             sizes,
+            recycled,
         })
     }
 

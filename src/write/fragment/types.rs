@@ -7,6 +7,7 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 
 use crate::array::{FieldInfo, FieldPipelines};
+use crate::filters::pipeline::{pieces_to_vec, TilePiece};
 use crate::format::{ArraySchema, Datatype, Layout};
 
 use crate::write::error::WriteResult;
@@ -240,10 +241,41 @@ pub(super) struct RawSet {
     pub(super) cells: u64,
 }
 
+/// A filtered tile's bytes: pieces in order, each bytes of its own or a
+/// range of `raw`, the unfiltered tile (chunks an empty pipeline leaves as
+/// they are go to the file from there, copied once).
+#[derive(Default)]
+pub(super) struct TileBytes {
+    pub(super) pieces: Vec<TilePiece>,
+    pub(super) raw: Vec<u8>,
+}
+
+impl TileBytes {
+    pub(super) fn from_vec(v: Vec<u8>) -> Self {
+        TileBytes {
+            pieces: vec![TilePiece::Bytes(v)],
+            raw: Vec::new(),
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.pieces.iter().map(TilePiece::len).sum()
+    }
+
+    pub(super) fn to_vec(&self) -> Vec<u8> {
+        pieces_to_vec(&self.pieces, &self.raw)
+    }
+
+    /// Whether a piece is a range of the unfiltered tile.
+    pub(super) fn uses_raw(&self) -> bool {
+        self.pieces.iter().any(|p| matches!(p, TilePiece::Raw(..)))
+    }
+}
+
 /// One tile of one field, filtered.
 #[derive(Default)]
 pub(super) struct Filtered {
-    pub(super) fixed: Vec<u8>,
+    pub(super) fixed: TileBytes,
     pub(super) var: Option<Vec<u8>>,
     pub(super) var_size: u64,
     pub(super) validity: Option<Vec<u8>>,
