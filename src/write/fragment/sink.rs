@@ -19,11 +19,40 @@ use std::thread::JoinHandle;
 
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
-use crate::filters::pipeline::TilePiece;
+use crate::filters::pipeline::{pieces_to_vec, TilePiece};
 use crate::storage::writeback::start_writeback;
 use crate::write::error::{WriteError, WriteResult};
 
-use super::types::TileBytes;
+/// A filtered tile's bytes: pieces in order, each bytes of its own or a
+/// range of `raw`, the unfiltered tile (chunks an empty pipeline leaves as
+/// they are go to the file from there, copied once).
+#[derive(Default)]
+pub(super) struct TileBytes {
+    pub(super) pieces: Vec<TilePiece>,
+    pub(super) raw: Vec<u8>,
+}
+
+impl TileBytes {
+    pub(super) fn from_vec(v: Vec<u8>) -> Self {
+        TileBytes {
+            pieces: vec![TilePiece::Bytes(v)],
+            raw: Vec::new(),
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.pieces.iter().map(TilePiece::len).sum()
+    }
+
+    pub(super) fn to_vec(&self) -> Vec<u8> {
+        pieces_to_vec(&self.pieces, &self.raw)
+    }
+
+    /// Whether a piece is a range of the unfiltered tile.
+    pub(super) fn uses_raw(&self) -> bool {
+        self.pieces.iter().any(|p| matches!(p, TilePiece::Raw(..)))
+    }
+}
 
 /// Alignment of direct I/O: offsets, lengths and memory.
 const ALIGN: usize = 4096;

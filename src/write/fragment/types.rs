@@ -7,7 +7,6 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 
 use crate::array::{FieldInfo, FieldPipelines};
-use crate::filters::pipeline::{pieces_to_vec, TilePiece};
 use crate::format::{ArraySchema, Datatype, Layout};
 
 use crate::write::error::WriteResult;
@@ -17,6 +16,7 @@ use crate::write::stats::{FieldMeta, MetaSpec, RawTile, TileStats};
 use crate::write::util;
 
 use super::sink::Sink;
+pub(super) use super::sink::TileBytes;
 
 #[cfg(feature = "fail-points")]
 use crate::write::error::FailPoint;
@@ -239,37 +239,6 @@ pub(super) struct RawSet {
     /// order bounds).
     pub(super) bounds: Option<MbrBytes>,
     pub(super) cells: u64,
-}
-
-/// A filtered tile's bytes: pieces in order, each bytes of its own or a
-/// range of `raw`, the unfiltered tile (chunks an empty pipeline leaves as
-/// they are go to the file from there, copied once).
-#[derive(Default)]
-pub(super) struct TileBytes {
-    pub(super) pieces: Vec<TilePiece>,
-    pub(super) raw: Vec<u8>,
-}
-
-impl TileBytes {
-    pub(super) fn from_vec(v: Vec<u8>) -> Self {
-        TileBytes {
-            pieces: vec![TilePiece::Bytes(v)],
-            raw: Vec::new(),
-        }
-    }
-
-    pub(super) fn len(&self) -> usize {
-        self.pieces.iter().map(TilePiece::len).sum()
-    }
-
-    pub(super) fn to_vec(&self) -> Vec<u8> {
-        pieces_to_vec(&self.pieces, &self.raw)
-    }
-
-    /// Whether a piece is a range of the unfiltered tile.
-    pub(super) fn uses_raw(&self) -> bool {
-        self.pieces.iter().any(|p| matches!(p, TilePiece::Raw(..)))
-    }
 }
 
 /// One tile of one field, filtered.
