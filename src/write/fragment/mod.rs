@@ -15,10 +15,12 @@
 //! refuses them, unless [`WriteOptions::keep_last_duplicate`] (the last
 //! given wins: consolidation, where newer cells replace older ones).
 //!
-//! Tiles are filtered in parallel (a batch of tiles at a time) and written
-//! one after the other. The commit protocol: every file of the fragment
-//! folder is written and synced, the folder is synced, then the commit
-//! marker is created and its folder synced.
+//! Tiles are filtered on the thread pool (a few at a time, each tile's
+//! chunks in parallel) while the writer takes the next cells, and go to the
+//! data files in order on threads of their own (`sink`). The commit
+//! protocol: every file of the fragment folder is written, then the files,
+//! the folder and its parent are synced (together), then the commit marker
+//! is created and synced, and its folder synced.
 
 use std::path::Path;
 use std::sync::Arc;
