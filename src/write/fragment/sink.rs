@@ -194,7 +194,15 @@ pub(super) struct Sink {
 
 /// The staging side of the data files (on the copying thread).
 struct Staging {
+    /// Each file's staging buffer (empty until its first bytes), and the
+    /// size it grows to: from 64 KiB, doubling each time it fills, up to
+    /// `max_blocks`, so that small fragments stage little.
     stages: Vec<Stage>,
+    target: Vec<usize>,
+    max_blocks: usize,
+    /// Staging buffers made so far (at most one per file and
+    /// [`SPARE_STAGES`]).
+    made: usize,
     staged: Vec<usize>,
     /// Bytes of each file sent to be written.
     sent: Vec<u64>,
@@ -206,6 +214,9 @@ struct Staging {
 impl Staging {
     fn append(&mut self, file: usize, mut bytes: &[u8]) -> WriteResult<()> {
         while !bytes.is_empty() {
+            if self.staged[file] == 0 && self.stages[file].len() != self.target[file] {
+                self.stages[file].resize(self.target[file], Block([0; ALIGN]));
+            }
             let buf = self.stages[file].as_mut_bytes();
             let at = self.staged[file];
             let n = bytes.len().min(buf.len() - at);
@@ -228,12 +239,19 @@ impl Staging {
         }
         let next = match self.free.pop() {
             Some(s) => s,
+            None if self.made < self.stages.len() + SPARE_STAGES => {
+                self.made += 1;
+                Vec::new()
+            }
             None => match self.back.recv() {
                 Ok(s) => s?,
                 Err(_) => return self.stopped(),
             },
         };
         let mut stage = std::mem::replace(&mut self.stages[file], next);
+        // The file's next buffer (sized with its next bytes): larger, up
+        // to the largest.
+        self.target[file] = (self.target[file] * 2).min(self.max_blocks);
         let padded = len.div_ceil(ALIGN) * ALIGN;
         stage.as_mut_bytes()[len..padded].fill(0);
         stage.truncate(padded / ALIGN);
@@ -277,15 +295,16 @@ impl Sink {
                 let (back_tx, back) = std::sync::mpsc::channel();
                 let io = std::thread::Builder::new()
                     .name("tiledb-codec-write".into())
-                    .spawn(move || io_thread(outs, jobs_rx, back_tx, blocks))
+                    .spawn(move || io_thread(outs, jobs_rx, back_tx))
                     .map_err(|e| WriteError::io(std::path::Path::new("<write thread>"), e))?;
                 let mut s = Staging {
-                    stages: (0..n).map(|_| vec![Block([0; ALIGN]); blocks]).collect(),
+                    stages: vec![Vec::new(); n],
+                    target: vec![(16usize).min(blocks); n],
+                    max_blocks: blocks,
+                    made: n,
                     staged: vec![0; n],
                     sent: vec![0; n],
-                    free: (0..SPARE_STAGES)
-                        .map(|_| vec![Block([0; ALIGN]); blocks])
-                        .collect(),
+                    free: Vec::new(),
                     jobs,
                     back,
                 };
@@ -380,16 +399,14 @@ fn io_thread(
     mut outs: Vec<OutFile>,
     jobs: Receiver<IoJob>,
     back: std::sync::mpsc::Sender<WriteResult<Stage>>,
-    blocks: usize,
 ) -> WriteResult<Vec<OutFile>> {
-    for mut job in jobs {
+    for job in jobs {
         let res = outs[job.file].write(job.stage.as_bytes(), job.len, job.offset);
         if let Err(e) = res {
             // The copying thread takes the error with the buffers.
             let _ = back.send(Err(e));
             return Err(WriteError::cells("", "the data files are closed"));
         }
-        job.stage.resize(blocks, Block([0; ALIGN]));
         // The copying thread may have finished: nothing wants it then.
         let _ = back.send(Ok(job.stage));
     }
