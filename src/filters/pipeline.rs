@@ -300,6 +300,32 @@ impl Pipeline {
         starts: &[usize],
         offsets: Option<&RefCell<Vec<u64>>>,
     ) -> Result<Vec<u8>, FilterError> {
+        let pieces = self.forward_chunk_pieces(tile, starts, offsets)?;
+        Ok(pieces_to_vec(&pieces, tile))
+    }
+
+    /// [`Pipeline::forward_tile`] as the pieces of the filtered tile in
+    /// order, so that a writer copies each byte once: what the pipeline
+    /// made, and the ranges of `tile` an empty pipeline leaves as they are.
+    pub fn forward_tile_pieces(&self, tile: &[u8]) -> Result<Vec<TilePiece>, FilterError> {
+        if !self.uses_chunking() {
+            return self.forward_chunk_pieces(tile, &[0], None);
+        }
+        let chunk = chunk_size(tile.len() as u64, self.cell_size) as usize;
+        let bounds: Vec<usize> = if tile.is_empty() {
+            Vec::new()
+        } else {
+            (0..tile.len()).step_by(chunk.max(1)).collect()
+        };
+        self.forward_chunk_pieces(tile, &bounds, None)
+    }
+
+    fn forward_chunk_pieces(
+        &self,
+        tile: &[u8],
+        starts: &[usize],
+        offsets: Option<&RefCell<Vec<u64>>>,
+    ) -> Result<Vec<TilePiece>, FilterError> {
         let len = |n: usize| {
             u32::try_from(n).map_err(|_| FilterError::new("pipeline", "a chunk exceeds 4 GiB"))
         };
@@ -324,28 +350,76 @@ impl Pipeline {
                 })
                 .collect::<Result<_, _>>()?
         };
-        // The `Tile` table laid out in place (num_chunks, then each chunk's
-        // header, metadata and data), so that a chunk's bytes are copied
-        // once; an empty pipeline's chunks are the tile's bytes as they are.
-        let mut out =
-            Vec::with_capacity(Tile::OFFSET_CHUNKS + ChunkHeader::SIZE * starts.len() + tile.len());
-        out.extend_from_slice(&(starts.len() as u64).to_le_bytes());
+        // The `Tile` table (num_chunks, then each chunk's header, metadata
+        // and data): headers and metadata gathered, each chunk's data a
+        // piece of its own (moved, or a range of the tile as it is).
+        let mut pieces = Vec::with_capacity(2 * starts.len() + 1);
+        let mut head = Vec::with_capacity(Tile::OFFSET_CHUNKS + ChunkHeader::SIZE);
+        head.extend_from_slice(&(starts.len() as u64).to_le_bytes());
+        let mut filtered = filtered.into_iter();
         for i in 0..starts.len() {
             let (s, e) = span(i);
-            let (metadata, data): (&[u8], &[u8]) = match filtered.get(i) {
-                Some((m, d)) => (m, d),
-                None => (&[], &tile[s..e]),
+            let (metadata, data) = match filtered.next() {
+                Some((m, d)) => (m, TilePiece::Bytes(d)),
+                None => (Vec::new(), TilePiece::Raw(s, e)),
             };
-            out.extend_from_slice(&encode(&ChunkHeader {
+            let filtered_len = match &data {
+                TilePiece::Bytes(d) => d.len(),
+                TilePiece::Raw(s, e) => e - s,
+            };
+            head.extend_from_slice(&encode(&ChunkHeader {
                 original_length: len(e - s)?,
-                filtered_length: len(data.len())?,
+                filtered_length: len(filtered_len)?,
                 metadata_length: len(metadata.len())?,
             }));
-            out.extend_from_slice(metadata);
-            out.extend_from_slice(data);
+            head.extend_from_slice(&metadata);
+            if filtered_len > 0 {
+                pieces.push(TilePiece::Bytes(std::mem::take(&mut head)));
+                pieces.push(data);
+            }
         }
-        Ok(out)
+        if !head.is_empty() {
+            pieces.push(TilePiece::Bytes(head));
+        }
+        Ok(pieces)
     }
+}
+
+/// A piece of a filtered tile ([`Pipeline::forward_tile_pieces`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TilePiece {
+    /// Bytes the pipeline made.
+    Bytes(Vec<u8>),
+    /// The unfiltered tile's bytes `start..end`, as they are.
+    Raw(usize, usize),
+}
+
+impl TilePiece {
+    /// Its length in bytes.
+    pub fn len(&self) -> usize {
+        match self {
+            TilePiece::Bytes(b) => b.len(),
+            TilePiece::Raw(s, e) => e - s,
+        }
+    }
+
+    /// Whether it holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The pieces of a filtered tile as one buffer (`tile`: the unfiltered
+/// tile the raw pieces are ranges of).
+pub fn pieces_to_vec(pieces: &[TilePiece], tile: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(pieces.iter().map(TilePiece::len).sum());
+    for p in pieces {
+        match p {
+            TilePiece::Bytes(b) => out.extend_from_slice(b),
+            TilePiece::Raw(s, e) => out.extend_from_slice(&tile[*s..*e]),
+        }
+    }
+    out
 }
 
 /// Parts as one buffer; a single part is moved, not copied.

@@ -1,6 +1,7 @@
 //! Storage: the one seam every read goes through ([`Storage`]: named
-//! objects, listed and read), local files mapped ([`LocalStorage`]; the only
-//! place with `unsafe`) and objects held in memory ([`MemoryStorage`]).
+//! objects, listed and read), local files mapped ([`LocalStorage`]; with
+//! [`writeback`], the only place with `unsafe`) and objects held in memory
+//! ([`MemoryStorage`]).
 //!
 //! Every byte the crate reads from an array comes from a [`MappedFile`]; tiles
 //! and tables borrow from it.
@@ -13,6 +14,7 @@ use crate::error::{Error, Result};
 
 #[cfg(feature = "object-store")]
 pub mod object;
+pub mod writeback;
 
 enum Bytes {
     /// The mapping, and the file for [`MappedFile::copy_out`].

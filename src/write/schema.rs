@@ -162,19 +162,28 @@ pub(crate) fn create_array_listed(
         for d in &dirs {
             util::create_dir(&tmp.join(d))?;
         }
+        // The files, then every sync at once (the folders' entries and the
+        // files' bytes are all durable before the folder is renamed into
+        // place).
+        let mut syncs = Vec::new();
         for e in schema.enumeration_tables() {
             let name = String::from_utf8_lossy(&e.path_name).into_owned();
             let file = tmp.join(&enumerations).join(name);
-            util::write_new_synced(&file, &generic_tile(&encode(&e), version, key)?)?;
+            syncs.push(util::write_new(
+                &file,
+                &generic_tile(&encode(&e), version, key)?,
+            )?);
         }
         let t = opts.timestamp.unwrap_or_else(util::now_ms);
         let name = util::timestamped_name(t, t, None);
         let schema_file = tmp.join(hierarchy::SCHEMA).join(&name);
-        util::write_new_synced(&schema_file, &generic_tile(&encode(&table), version, key)?)?;
-        for d in dirs.iter().rev() {
-            util::sync_dir(&tmp.join(d))?;
-        }
-        util::sync_dir(&tmp)?;
+        syncs.push(util::write_new(
+            &schema_file,
+            &generic_tile(&encode(&table), version, key)?,
+        )?);
+        let folders = dirs.iter().map(|d| tmp.join(d)).chain([tmp.clone()]);
+        syncs.extend(folders.map(util::sync_dir_job));
+        util::sync_together(syncs)?;
         Ok(path.join(hierarchy::SCHEMA).join(name))
     })();
     let schema_path = match result {

@@ -206,6 +206,8 @@ pub trait Num: Copy + PartialOrd + Sized {
     /// Adds to a sum of the engine's sum type, saturating as it does;
     /// returns false when the sum saturated (the engine stops the slab).
     fn add_to(self, sum: &mut u64) -> bool;
+    /// The value as a double (what the engine adds floats as).
+    fn to_f64(self) -> f64;
 }
 
 fn add_i64(sum: &mut u64, v: i64) -> bool {
@@ -256,6 +258,9 @@ macro_rules! num_impl {
             }
             fn add_to(self, sum: &mut u64) -> bool {
                 $add(sum, self as $conv)
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
             }
         }
     };
@@ -313,6 +318,19 @@ fn min_max_lanes<T: Num>(values: &[u8]) -> Option<(T, T)> {
     Some((min, max))
 }
 
+/// Whether adding `n` floats of a block whose minimum and maximum are
+/// `lanes` (finite, from [`min_max_lanes`]) to the double `sum` keeps every
+/// partial sum within a quarter of `f64::MAX`, where the engine's test for
+/// saturation (`|s| > MAX - |v|`) is false for every value.
+fn float_sum_cannot_saturate<T: Num>(sum: u64, lanes: Option<(T, T)>, n: usize) -> bool {
+    let Some((a, b)) = lanes else {
+        return false;
+    };
+    let m = a.to_f64().abs().max(b.to_f64().abs());
+    let s = f64::from_bits(sum).abs();
+    m.is_finite() && s <= f64::MAX / 8.0 && m * n as f64 <= f64::MAX / 8.0
+}
+
 fn fixed_num<T: Num>(
     spec: &MetaSpec,
     tile: &RawTile,
@@ -330,8 +348,10 @@ fn fixed_num<T: Num>(
             for &(s, e) in ranges {
                 let mut summing = sum;
                 for block in tile.data[s * T::W..e * T::W].chunks(4096 * T::W) {
+                    let mut lanes = None;
                     if mm {
-                        if let Some((a, b)) = min_max_lanes::<T>(block) {
+                        lanes = min_max_lanes::<T>(block);
+                        if let Some((a, b)) = lanes {
                             min = if min < a { min } else { a };
                             max = if max > b { max } else { b };
                         } else {
@@ -342,7 +362,18 @@ fn fixed_num<T: Num>(
                             }
                         }
                     }
-                    if summing {
+                    if summing
+                        && T::FLOAT
+                        && float_sum_cannot_saturate(out.sum, lanes, block.len() / T::W)
+                    {
+                        // The same additions in the same order, without the
+                        // saturation test that cannot fire.
+                        let mut sum = f64::from_bits(out.sum);
+                        for x in block.chunks_exact(T::W) {
+                            sum += T::read(x).to_f64();
+                        }
+                        out.sum = sum.to_bits();
+                    } else if summing {
                         for x in block.chunks_exact(T::W) {
                             if !T::read(x).add_to(&mut out.sum) {
                                 summing = false;

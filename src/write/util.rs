@@ -47,6 +47,55 @@ pub fn sync_dir(path: &Path) -> WriteResult<()> {
         .map_err(|e| WriteError::io(path, e))
 }
 
+/// A sync to run with others ([`sync_together`]).
+pub type SyncJob<'a> = Box<dyn FnOnce() -> WriteResult<()> + Send + 'a>;
+
+/// Syncing the folder `path`, as a job for [`sync_together`].
+pub fn sync_dir_job(path: PathBuf) -> SyncJob<'static> {
+    Box::new(move || sync_dir(&path))
+}
+
+/// Runs syncs at the same time, each on a thread of its own, and waits for
+/// all of them: a journaling file system commits them together, where one
+/// after the other each waits for a commit of its own. The first error
+/// (in the order given) is the result; every job has ended by then.
+pub fn sync_together(jobs: Vec<SyncJob<'_>>) -> WriteResult<()> {
+    if jobs.len() <= 1 {
+        return jobs.into_iter().try_for_each(|j| j());
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = jobs.into_iter().map(|j| s.spawn(j)).collect();
+        let mut res = Ok(());
+        for h in handles {
+            let r = h.join().unwrap_or_else(|_| {
+                Err(WriteError::io(
+                    Path::new("<sync thread>"),
+                    std::io::Error::other("a thread syncing a file panicked"),
+                ))
+            });
+            if res.is_ok() {
+                res = r;
+            }
+        }
+        res
+    })
+}
+
+/// Creates `path` (which must not exist) and writes `bytes`, without
+/// syncing it: a job to sync it comes back.
+pub fn write_new(path: &Path, bytes: &[u8]) -> WriteResult<SyncJob<'static>> {
+    let mut f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| WriteError::io(path, e))?;
+    f.write_all(bytes).map_err(|e| WriteError::io(path, e))?;
+    let path = path.to_path_buf();
+    Ok(Box::new(move || {
+        f.sync_all().map_err(|e| WriteError::io(&path, e))
+    }))
+}
+
 /// Creates a folder (and its parents).
 pub fn create_dir(path: &Path) -> WriteResult<()> {
     fs::create_dir_all(path).map_err(|e| WriteError::io(path, e))

@@ -70,6 +70,7 @@ mod write_encrypted;
 mod write_fixtures;
 mod write_import;
 mod write_metadata_engine;
+mod write_parallel;
 mod write_proptest;
 mod write_schema;
 mod write_versions;

@@ -1,8 +1,6 @@
 //! Finishing a fragment: the last tiles, the metadata, syncing, the commit
 //! marker; abandoning one; and the fail points of the crash-safety tests.
 
-use std::io::Write;
-
 use crate::format::hierarchy;
 use crate::write::error::{WriteError, WriteResult};
 use crate::write::sort::OwnedCell;
@@ -18,13 +16,9 @@ impl FragmentWriter {
     pub(super) fn checkpoint(&mut self, step: FailPoint) -> WriteResult<()> {
         if self.fail_after == Some(step) {
             self.stopped = true;
-            for f in &mut self.files {
-                for o in [Some(&mut f.fixed), f.var.as_mut(), f.validity.as_mut()]
-                    .into_iter()
-                    .flatten()
-                {
-                    let _ = o.w.flush();
-                }
+            // What was handed to the data files goes into them.
+            if let Some(mut sink) = self.sink.take() {
+                let _ = sink.close();
             }
             return Err(WriteError::Injected(step));
         }
@@ -137,49 +131,35 @@ impl FragmentWriter {
                 self.dropped = dropped;
             }
         }
-        self.filter_batch()?;
-        self.write_ready()?;
+        self.drain_filtering()?;
         if !self.pending.is_empty() {
             return Err(WriteError::Unsupported(
                 "tiles left waiting (internal error)".into(),
             ));
         }
-        for f in &mut self.files {
-            for o in [Some(&mut f.fixed), f.var.as_mut(), f.validity.as_mut()]
-                .into_iter()
-                .flatten()
-            {
-                o.w.flush().map_err(|e| WriteError::io(&o.path, e))?;
-            }
-        }
+        let outs = self
+            .sink
+            .take()
+            .ok_or_else(|| WriteError::cells("", "the data files are closed"))?
+            .close()?;
         #[cfg(feature = "fail-points")]
         self.checkpoint(FailPoint::DataWritten)?;
         let meta_bytes = self.metadata_file()?;
         let meta_path = self.dir.join(hierarchy::FRAGMENT_METADATA);
-        {
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&meta_path)
-                .map_err(|e| WriteError::io(&meta_path, e))?;
-            f.write_all(&meta_bytes)
-                .map_err(|e| WriteError::io(&meta_path, e))?;
-            #[cfg(feature = "fail-points")]
-            self.checkpoint(FailPoint::MetadataWritten)?;
-            f.sync_all().map_err(|e| WriteError::io(&meta_path, e))?;
-        }
-        for f in &mut self.files {
-            for o in [Some(&mut f.fixed), f.var.as_mut(), f.validity.as_mut()]
-                .into_iter()
-                .flatten()
-            {
-                o.finish()?;
-            }
-        }
-        util::sync_dir(&self.dir)?;
+        let meta_sync = util::write_new(&meta_path, &meta_bytes)?;
+        #[cfg(feature = "fail-points")]
+        self.checkpoint(FailPoint::MetadataWritten)?;
+        // Every file and folder of the fragment synced at once.
+        let mut syncs = vec![meta_sync];
+        syncs.extend(
+            outs.iter()
+                .map(|o| -> util::SyncJob<'_> { Box::new(|| o.sync()) }),
+        );
+        syncs.push(util::sync_dir_job(self.dir.clone()));
         if let Some(parent) = self.dir.parent() {
-            util::sync_dir(parent)?;
+            syncs.push(util::sync_dir_job(parent.to_path_buf()));
         }
+        util::sync_together(syncs)?;
         #[cfg(feature = "fail-points")]
         self.checkpoint(FailPoint::FilesSynced)?;
         if let Err(e) = util::write_new_synced(&self.commit_path, &[]) {
@@ -212,7 +192,8 @@ impl FragmentWriter {
 
     /// Removes the fragment folder (a write that failed).
     pub(super) fn cleanup(&mut self) {
-        self.files.clear();
+        // The data thread stops (and closes the files) first.
+        self.sink = None;
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 

@@ -1,4 +1,7 @@
-//! Tiles through the filter pipelines, a batch in parallel.
+//! Tiles through the filter pipelines on the thread pool, and in order to
+//! the data files.
+
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -9,6 +12,8 @@ use crate::write::sort::ColBuf;
 use crate::write::stats::{tile_stats, RawTile};
 
 use super::types::*;
+#[cfg(feature = "fail-points")]
+use crate::write::error::FailPoint;
 
 pub(super) fn filter_err(field: &str) -> impl Fn(FilterError) -> WriteError + '_ {
     move |e| WriteError::Filter {
@@ -51,36 +56,190 @@ pub(super) fn append_cells(
     Ok(())
 }
 
-/// Filters a batch of tiles in parallel; gives back the raw tiles too (their
-/// buffers are reused).
-pub(super) fn filter_sets(
-    fields: &[WField],
-    batch: Vec<RawSet>,
-) -> Vec<WriteResult<(FilteredSet, Vec<RawTile>)>> {
-    batch
-        .into_par_iter()
-        .map(|raw| {
-            let fs = raw
-                .tiles
-                .par_iter()
-                .zip(fields.par_iter())
-                .map(|(tile, f)| filter_tile(f, tile, &raw.ranges))
-                .collect::<WriteResult<Vec<_>>>()?;
-            let set = FilteredSet {
-                ordinal: raw.ordinal,
-                fields: fs,
-                mbr: raw.mbr,
-                bounds: raw.bounds,
-                cells: raw.cells,
-            };
-            Ok((set, raw.tiles))
-        })
-        .collect()
+/// Filters one tile of every field (the fields' chunks in parallel); gives
+/// back the raw tiles too (their buffers are reused).
+pub(super) fn filter_set(fields: &[WField], mut raw: RawSet) -> FilterResult {
+    let mut fs = raw
+        .tiles
+        .par_iter()
+        .zip(fields.par_iter())
+        .map(|(tile, f)| filter_tile(f, tile, &raw.ranges))
+        .collect::<WriteResult<Vec<_>>>()?;
+    // Chunks left as they are go to the files from the raw tile.
+    for (f, t) in fs.iter_mut().zip(&mut raw.tiles) {
+        if f.fixed.uses_raw() {
+            f.fixed.raw = std::mem::take(&mut t.data);
+        }
+    }
+    let set = FilteredSet {
+        ordinal: raw.ordinal,
+        fields: fs,
+        mbr: raw.mbr,
+        bounds: raw.bounds,
+        cells: raw.cells,
+    };
+    Ok((set, raw.tiles))
 }
 
-/// How many tiles are filtered together (in parallel).
-pub(super) fn batch_size() -> usize {
-    rayon::current_num_threads().clamp(1, 64)
+/// Tiles filtered at the same time at most: one per thread of the pool and
+/// one more, so that the pool has the next tile at hand when one is done.
+pub(super) fn max_in_flight() -> usize {
+    rayon::current_num_threads().clamp(1, 64) + 1
+}
+
+impl FragmentWriter {
+    /// Hands a tile to the thread pool to be filtered; writes the tiles
+    /// filtered so far whose turn has come. The writer goes on taking cells
+    /// while tiles are filtered and the data thread writes; it waits only
+    /// when [`max_in_flight`] tiles are being filtered.
+    pub(super) fn queue(&mut self, set: RawSet) -> WriteResult<()> {
+        if rayon::current_thread_index().is_some() {
+            // Called from the pool itself: waiting there for tasks of the
+            // same pool could starve it, so the tile is filtered here.
+            let res = filter_set(&self.fields, set);
+            return self.filtered(res);
+        }
+        let fields = Arc::clone(&self.fields);
+        let tx = self.filtering.tx.clone();
+        rayon::spawn(move || {
+            // A writer gone (failed or dropped) does not want the tile.
+            let _ = tx.send(filter_set(&fields, set));
+        });
+        self.filtering.in_flight += 1;
+        while self.filtering.in_flight >= max_in_flight() {
+            self.collect(true)?;
+        }
+        while self.collect(false)? {}
+        Ok(())
+    }
+
+    /// Writes every tile still being filtered.
+    pub(super) fn drain_filtering(&mut self) -> WriteResult<()> {
+        while self.filtering.in_flight > 0 {
+            self.collect(true)?;
+        }
+        Ok(())
+    }
+
+    /// Takes one filtered tile (waiting for it if `wait`); false if none
+    /// was done.
+    fn collect(&mut self, wait: bool) -> WriteResult<bool> {
+        let res = if wait {
+            self.filtering.rx.recv().ok()
+        } else {
+            self.filtering.rx.try_recv().ok()
+        };
+        let Some(res) = res else {
+            return Ok(false);
+        };
+        self.filtering.in_flight -= 1;
+        self.filtered(res)?;
+        Ok(true)
+    }
+
+    /// A filtered tile: waits for its turn, then goes to the files with
+    /// every tile whose turn has come.
+    fn filtered(&mut self, res: FilterResult) -> WriteResult<()> {
+        let (set, tiles) = res?;
+        let keep = (max_in_flight() + 1) * self.fields.len();
+        let recycled = self
+            .sink
+            .as_ref()
+            .map(|s| s.recycled.try_iter().collect::<Vec<_>>());
+        for data in tiles
+            .into_iter()
+            .map(|t| t.data)
+            .chain(recycled.into_iter().flatten())
+        {
+            if self.spare.len() < keep && data.capacity() > 0 {
+                self.spare.push(data);
+            }
+        }
+        self.pending.put(set)?;
+        while let Some(set) = self.pending.take(self.ready_next)? {
+            self.ready_next += 1;
+            self.write_set(set)?;
+        }
+        Ok(())
+    }
+
+    /// Hands a filtered tile of every field to the data files and records
+    /// its metadata.
+    fn write_set(&mut self, set: FilteredSet) -> WriteResult<()> {
+        let fields = Arc::clone(&self.fields);
+        let sink = self
+            .sink
+            .as_mut()
+            .ok_or_else(|| WriteError::cells("", "the data files are closed"))?;
+        let mut pieces = Vec::new();
+        let mut sizes = Vec::new();
+        for ((f, files), x) in fields.iter().zip(&self.files).zip(set.fields) {
+            pieces.push((files.fixed, x.fixed));
+            let var = match (files.var, x.var) {
+                (Some(i), Some(v)) => {
+                    pieces.push((i, TileBytes::from_vec(v)));
+                    Some(i)
+                }
+                _ => None,
+            };
+            let validity = match (files.validity, x.validity) {
+                (Some(i), Some(v)) => {
+                    pieces.push((i, TileBytes::from_vec(v)));
+                    Some(i)
+                }
+                _ => None,
+            };
+            sizes.push((x.var_size, var, validity));
+            self.meta[f.idx]
+                .stats
+                .push(&self.specs[f.idx], &x.stats, set.cells);
+        }
+        let at = sink.append(pieces)?;
+        let mut at = at.into_iter();
+        for ((f, files), (var_size, var, validity)) in fields.iter().zip(&self.files).zip(sizes) {
+            let m = &mut self.meta[f.idx];
+            m.written = true;
+            m.tile_offsets.push(at.next().unwrap_or(0));
+            m.file_size = sink.sizes[files.fixed];
+            match var {
+                Some(i) => {
+                    m.tile_var_offsets.push(at.next().unwrap_or(0));
+                    m.tile_var_sizes.push(var_size);
+                    m.file_var_size = sink.sizes[i];
+                }
+                None => {
+                    m.tile_var_offsets.push(0);
+                    m.tile_var_sizes.push(0);
+                }
+            }
+            match validity {
+                Some(i) => {
+                    m.tile_validity_offsets.push(at.next().unwrap_or(0));
+                    m.file_validity_size = sink.sizes[i];
+                }
+                None => m.tile_validity_offsets.push(0),
+            }
+        }
+        for (i, m) in self.meta.iter_mut().enumerate() {
+            if !fields.iter().any(|f| f.idx == i) {
+                m.stats.push_empty(&self.specs[i]);
+            }
+        }
+        if let Some(mbr) = set.mbr {
+            self.mbrs.push(mbr);
+        }
+        if let Some(b) = set.bounds {
+            self.global_order_bounds.push(b);
+        }
+        self.tile_cells.push(set.cells);
+        self.written_cells += set.cells;
+        self.next_ordinal += 1;
+        #[cfg(feature = "fail-points")]
+        if self.next_ordinal == 1 {
+            self.checkpoint(FailPoint::TileWritten)?;
+        }
+        Ok(())
+    }
 }
 
 /// Runs one field's tile through its pipelines and computes its metadata.
@@ -96,9 +255,14 @@ pub(super) fn filter_tile(
         ..Default::default()
     };
     match &tile.offsets {
-        None => out.fixed = f.pipes.data.forward_tile(&tile.data).map_err(&err)?,
+        None => {
+            out.fixed = TileBytes {
+                pieces: f.pipes.data.forward_tile_pieces(&tile.data).map_err(&err)?,
+                raw: Vec::new(),
+            }
+        }
         Some(offsets) => {
-            out.fixed = if f.pipes.offsets_in_data {
+            out.fixed = TileBytes::from_vec(if f.pipes.offsets_in_data {
                 // The engine writes an empty offsets tile: RLE and dictionary
                 // keep the offsets in the data tile.
                 0u64.to_le_bytes().to_vec()
@@ -110,7 +274,7 @@ pub(super) fn filter_tile(
                     .expect("var-sized fields have an offsets pipeline")
                     .forward_tile(&bytes)
                     .map_err(&err)?
-            };
+            });
             out.var = Some(
                 f.pipes
                     .data

@@ -15,12 +15,15 @@
 //! refuses them, unless [`WriteOptions::keep_last_duplicate`] (the last
 //! given wins: consolidation, where newer cells replace older ones).
 //!
-//! Tiles are filtered in parallel (a batch of tiles at a time) and written
-//! one after the other. The commit protocol: every file of the fragment
-//! folder is written and synced, the folder is synced, then the commit
-//! marker is created and its folder synced.
+//! Tiles are filtered on the thread pool (a few at a time, each tile's
+//! chunks in parallel) while the writer takes the next cells, and go to the
+//! data files in order on threads of their own (`sink`). The commit
+//! protocol: every file of the fragment folder is written, then the files,
+//! the folder and its parent are synced (together), then the commit marker
+//! is created and synced, and its folder synced.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::array::directory::ArrayDirectory;
 use crate::array::field::{data_file_name, DataFile};
@@ -46,6 +49,7 @@ mod dense;
 mod filter;
 mod footer;
 mod rtree;
+mod sink;
 mod sparse;
 mod spill;
 mod types;
@@ -352,6 +356,8 @@ impl FragmentWriter {
             dir: frag_dir,
             commit_path,
             files: Vec::new(),
+            sink: None,
+            filtering: Filtering::new(),
             meta: vec![IdxMeta::default(); specs.len()],
             specs,
             mode,
@@ -359,9 +365,7 @@ impl FragmentWriter {
             global_order_bounds: Vec::new(),
             tile_cells: Vec::new(),
             next_ordinal: 0,
-            ready: Vec::new(),
             ready_next: 0,
-            raw_batch: Vec::new(),
             spare: Vec::new(),
             pending: Pending::new(opts.pending_memory, scratch.clone()),
             received: 0,
@@ -375,7 +379,7 @@ impl FragmentWriter {
             n_lead,
             includes,
             processed_conditions: opts.processed_conditions.clone(),
-            fields,
+            fields: Arc::new(fields),
             schema,
         };
         if let (true, Mode::Sparse { capacity, .. }) = (in_order, &w.mode) {
@@ -403,26 +407,32 @@ impl FragmentWriter {
     }
 
     fn create_files(&mut self) -> WriteResult<()> {
-        for f in &self.fields {
-            let n_attr = self.schema.attributes.len();
-            let p = |file| {
-                self.dir
-                    .join(data_file_name(self.version, n_attr, &f.info, file))
+        let n_attr = self.schema.attributes.len();
+        let mut paths = Vec::new();
+        for f in self.fields.iter() {
+            let mut add = |file| {
+                let p = self
+                    .dir
+                    .join(data_file_name(self.version, n_attr, &f.info, file));
+                paths.push(p);
+                paths.len() - 1
             };
+            let fixed = add(DataFile::Fixed);
+            let var = f.var.then(|| add(DataFile::Var));
+            let validity = f.nullable.then(|| add(DataFile::Validity));
             self.files.push(FieldFiles {
-                fixed: Out::create(p(DataFile::Fixed))?,
-                var: if f.var {
-                    Some(Out::create(p(DataFile::Var))?)
-                } else {
-                    None
-                },
-                validity: if f.nullable {
-                    Some(Out::create(p(DataFile::Validity))?)
-                } else {
-                    None
-                },
+                fixed,
+                var,
+                validity,
             });
         }
+        // Staging of each file: 16 MiB in all, between 256 KiB and 4 MiB.
+        let stage = ((16 << 20) / paths.len().max(1)).clamp(256 << 10, 4 << 20);
+        let outs = paths
+            .into_iter()
+            .map(sink::OutFile::create)
+            .collect::<WriteResult<Vec<_>>>()?;
+        self.sink = Some(sink::Sink::start(outs, stage)?);
         Ok(())
     }
 
@@ -464,7 +474,7 @@ impl FragmentWriter {
                 return Err(WriteError::cells(&c.name, "given twice"));
             }
         }
-        for f in &self.fields {
+        for f in self.fields.iter() {
             let c = columns
                 .iter()
                 .find(|c| c.name == f.name)
@@ -696,103 +706,6 @@ impl FragmentWriter {
         *slab_k += 1;
         for s in sets {
             self.queue(s)?;
-        }
-        Ok(())
-    }
-
-    /// Queues a tile; filters and writes a batch when it is full.
-    fn queue(&mut self, set: RawSet) -> WriteResult<()> {
-        self.raw_batch.push(set);
-        if self.raw_batch.len() >= batch_size() {
-            self.filter_batch()?;
-        }
-        Ok(())
-    }
-
-    fn filter_batch(&mut self) -> WriteResult<()> {
-        let batch = std::mem::take(&mut self.raw_batch);
-        let ready = std::mem::take(&mut self.ready);
-        // The tiles whose turn came with the last batch are written while
-        // this one is filtered.
-        let fields = std::mem::take(&mut self.fields);
-        let (filtered, written) = rayon::join(
-            || filter_sets(&fields, batch),
-            || {
-                ready
-                    .into_iter()
-                    .try_for_each(|set| self.write_set(&fields, set))
-            },
-        );
-        self.fields = fields;
-        written?;
-        let keep = batch_size() * self.fields.len();
-        for f in filtered {
-            let (set, tiles) = f?;
-            for t in tiles {
-                if self.spare.len() < keep {
-                    self.spare.push(t.data);
-                }
-            }
-            self.pending.put(set)?;
-        }
-        while let Some(set) = self.pending.take(self.ready_next)? {
-            self.ready.push(set);
-            self.ready_next += 1;
-        }
-        Ok(())
-    }
-
-    /// Writes the tiles whose turn has come.
-    fn write_ready(&mut self) -> WriteResult<()> {
-        let fields = std::mem::take(&mut self.fields);
-        let res = std::mem::take(&mut self.ready)
-            .into_iter()
-            .try_for_each(|set| self.write_set(&fields, set));
-        self.fields = fields;
-        res
-    }
-
-    /// Appends a filtered tile of every field to the data files (`fields`:
-    /// the writer's, lent while it writes).
-    fn write_set(&mut self, fields: &[WField], set: FilteredSet) -> WriteResult<()> {
-        for ((f, files), x) in fields.iter().zip(&mut self.files).zip(&set.fields) {
-            let m = &mut self.meta[f.idx];
-            m.written = true;
-            m.tile_offsets.push(files.fixed.append(&x.fixed)?);
-            m.file_size = files.fixed.size;
-            if let (Some(out), Some(v)) = (files.var.as_mut(), &x.var) {
-                m.tile_var_offsets.push(out.append(v)?);
-                m.tile_var_sizes.push(x.var_size);
-                m.file_var_size = out.size;
-            } else {
-                m.tile_var_offsets.push(0);
-                m.tile_var_sizes.push(0);
-            }
-            if let (Some(out), Some(v)) = (files.validity.as_mut(), &x.validity) {
-                m.tile_validity_offsets.push(out.append(v)?);
-                m.file_validity_size = out.size;
-            } else {
-                m.tile_validity_offsets.push(0);
-            }
-            m.stats.push(&self.specs[f.idx], &x.stats, set.cells);
-        }
-        for (i, m) in self.meta.iter_mut().enumerate() {
-            if !fields.iter().any(|f| f.idx == i) {
-                m.stats.push_empty(&self.specs[i]);
-            }
-        }
-        if let Some(mbr) = set.mbr {
-            self.mbrs.push(mbr);
-        }
-        if let Some(b) = set.bounds {
-            self.global_order_bounds.push(b);
-        }
-        self.tile_cells.push(set.cells);
-        self.written_cells += set.cells;
-        self.next_ordinal += 1;
-        #[cfg(feature = "fail-points")]
-        if self.next_ordinal == 1 {
-            self.checkpoint(FailPoint::TileWritten)?;
         }
         Ok(())
     }

@@ -58,7 +58,7 @@ pub(super) fn encode_set(set: &FilteredSet) -> Vec<u8> {
     out.extend_from_slice(&set.cells.to_le_bytes());
     out.extend_from_slice(&(set.fields.len() as u64).to_le_bytes());
     for f in &set.fields {
-        put_bytes(&mut out, &f.fixed);
+        put_bytes(&mut out, &f.fixed.to_vec());
         put_opt(&mut out, f.var.as_ref());
         out.extend_from_slice(&f.var_size.to_le_bytes());
         put_opt(&mut out, f.validity.as_ref());
@@ -90,7 +90,7 @@ pub(super) fn decode_set(b: &[u8]) -> FilteredSet {
     let n = c.u64() as usize;
     let mut fields = Vec::with_capacity(n);
     for _ in 0..n {
-        let fixed = c.bytes();
+        let fixed = TileBytes::from_vec(c.bytes());
         let var = c.opt();
         let var_size = c.u64();
         let validity = c.opt();

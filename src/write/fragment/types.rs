@@ -2,17 +2,21 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::PathBuf;
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
 
 use crate::array::{FieldInfo, FieldPipelines};
 use crate::format::{ArraySchema, Datatype, Layout};
 
-use crate::write::error::{WriteError, WriteResult};
+use crate::write::error::WriteResult;
 use crate::write::order::GlobalOrder;
 use crate::write::sort::{CellSorter, ColBuf, SortField};
 use crate::write::stats::{FieldMeta, MetaSpec, RawTile, TileStats};
 use crate::write::util;
+
+use super::sink::Sink;
+pub(super) use super::sink::TileBytes;
 
 #[cfg(feature = "fail-points")]
 use crate::write::error::FailPoint;
@@ -215,49 +219,11 @@ impl WField {
     }
 }
 
-/// A data file being written.
-pub(super) struct Out {
-    pub(super) path: PathBuf,
-    pub(super) w: BufWriter<File>,
-    pub(super) size: u64,
-}
-
-impl Out {
-    pub(super) fn create(path: PathBuf) -> WriteResult<Self> {
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .map_err(|e| WriteError::io(&path, e))?;
-        Ok(Out {
-            path,
-            w: BufWriter::with_capacity(1 << 20, f),
-            size: 0,
-        })
-    }
-
-    pub(super) fn append(&mut self, bytes: &[u8]) -> WriteResult<u64> {
-        let at = self.size;
-        self.w
-            .write_all(bytes)
-            .map_err(|e| WriteError::io(&self.path, e))?;
-        self.size += bytes.len() as u64;
-        Ok(at)
-    }
-
-    pub(super) fn finish(&mut self) -> WriteResult<()> {
-        self.w.flush().map_err(|e| WriteError::io(&self.path, e))?;
-        self.w
-            .get_ref()
-            .sync_all()
-            .map_err(|e| WriteError::io(&self.path, e))
-    }
-}
-
+/// A field's data files: their places in the [`Sink`]'s list.
 pub(super) struct FieldFiles {
-    pub(super) fixed: Out,
-    pub(super) var: Option<Out>,
-    pub(super) validity: Option<Out>,
+    pub(super) fixed: usize,
+    pub(super) var: Option<usize>,
+    pub(super) validity: Option<usize>,
 }
 
 /// One tile of every written field, before filtering.
@@ -278,7 +244,7 @@ pub(super) struct RawSet {
 /// One tile of one field, filtered.
 #[derive(Default)]
 pub(super) struct Filtered {
-    pub(super) fixed: Vec<u8>,
+    pub(super) fixed: TileBytes,
     pub(super) var: Option<Vec<u8>>,
     pub(super) var_size: u64,
     pub(super) validity: Option<Vec<u8>>,
@@ -291,6 +257,27 @@ pub(super) struct FilteredSet {
     pub(super) mbr: Option<MbrBytes>,
     pub(super) bounds: Option<MbrBytes>,
     pub(super) cells: u64,
+}
+
+/// A tile filtered, with its raw tiles (their buffers are reused).
+pub(super) type FilterResult = WriteResult<(FilteredSet, Vec<RawTile>)>;
+
+/// Tiles being filtered on the thread pool; they come back in any order.
+pub(super) struct Filtering {
+    pub(super) tx: Sender<FilterResult>,
+    pub(super) rx: Receiver<FilterResult>,
+    pub(super) in_flight: usize,
+}
+
+impl Filtering {
+    pub(super) fn new() -> Self {
+        let (tx, rx) = channel();
+        Filtering {
+            tx,
+            rx,
+            in_flight: 0,
+        }
+    }
 }
 
 /// Per index-map entry: the lists of the fragment metadata.
@@ -341,10 +328,14 @@ pub struct FragmentWriter {
     pub(super) timestamp: u64,
     pub(super) dir: PathBuf,
     pub(super) commit_path: PathBuf,
-    pub(super) fields: Vec<WField>,
+    /// Shared with the tiles being filtered on the thread pool.
+    pub(super) fields: Arc<Vec<WField>>,
     /// Metadata specs of every index-map entry.
     pub(super) specs: Vec<MetaSpec>,
     pub(super) files: Vec<FieldFiles>,
+    /// The data files, written on their own thread (`None` once closed).
+    pub(super) sink: Option<Sink>,
+    pub(super) filtering: Filtering,
     pub(super) meta: Vec<IdxMeta>,
     pub(super) mode: Mode,
     pub(super) mbrs: Vec<MbrBytes>,
@@ -352,11 +343,8 @@ pub struct FragmentWriter {
     pub(super) global_order_bounds: Vec<MbrBytes>,
     pub(super) tile_cells: Vec<u64>,
     pub(super) next_ordinal: u64,
-    /// Filtered tiles whose turn has come, written while the next batch is
-    /// filtered; and the ordinal of the next one.
-    pub(super) ready: Vec<FilteredSet>,
+    /// The ordinal of the next tile to write.
     pub(super) ready_next: u64,
-    pub(super) raw_batch: Vec<RawSet>,
     /// Data buffers of tiles already filtered, for the next rows of tiles
     /// (fresh 8 MiB buffers cost a page fault per page).
     pub(super) spare: Vec<Vec<u8>>,

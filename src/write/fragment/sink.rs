@@ -1,0 +1,420 @@
+//! The data files of a fragment, appended to on a thread of their own: the
+//! writer hands over each filtered tile's bytes and goes on making and
+//! filtering the next tiles while the disk takes these.
+//!
+//! Each file goes through a staging buffer aligned to 4 KiB and, where the
+//! file system allows it (Linux, `O_DIRECT`), straight to the disk without
+//! passing through the page cache: copying into fresh page-cache pages costs
+//! more CPU than the whole rest of an unfiltered write, and the sync before
+//! the commit then has nothing left to write. Elsewhere (or when the file
+//! system refuses direct I/O) the staged bytes are written through the page
+//! cache and their write-back is started as they go. Either way the file
+//! holds exactly the bytes appended, and nothing counts until the writer
+//! syncs every file and commits.
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::thread::JoinHandle;
+
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
+
+use crate::filters::pipeline::{pieces_to_vec, TilePiece};
+use crate::storage::writeback::start_writeback;
+use crate::write::error::{WriteError, WriteResult};
+
+/// A filtered tile's bytes: pieces in order, each bytes of its own or a
+/// range of `raw`, the unfiltered tile (chunks an empty pipeline leaves as
+/// they are go to the file from there, copied once).
+#[derive(Default)]
+pub(super) struct TileBytes {
+    pub(super) pieces: Vec<TilePiece>,
+    pub(super) raw: Vec<u8>,
+}
+
+impl TileBytes {
+    pub(super) fn from_vec(v: Vec<u8>) -> Self {
+        TileBytes {
+            pieces: vec![TilePiece::Bytes(v)],
+            raw: Vec::new(),
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.pieces.iter().map(TilePiece::len).sum()
+    }
+
+    pub(super) fn to_vec(&self) -> Vec<u8> {
+        pieces_to_vec(&self.pieces, &self.raw)
+    }
+
+    /// Whether a piece is a range of the unfiltered tile.
+    pub(super) fn uses_raw(&self) -> bool {
+        self.pieces.iter().any(|p| matches!(p, TilePiece::Raw(..)))
+    }
+}
+
+/// Alignment of direct I/O: offsets, lengths and memory.
+const ALIGN: usize = 4096;
+
+/// One aligned block of a staging buffer.
+#[derive(Clone, FromBytes, IntoBytes, Immutable, KnownLayout)]
+#[repr(C, align(4096))]
+struct Block([u8; ALIGN]);
+
+/// One data file being written: its files (page cache, and direct I/O while
+/// the file system takes it), owned by the I/O thread.
+pub(super) struct OutFile {
+    pub(super) path: PathBuf,
+    file: File,
+    direct: Option<File>,
+    /// Bytes whose write-back has been started (page-cache writes).
+    started: u64,
+}
+
+impl OutFile {
+    /// Creates the file (it must not exist).
+    pub(super) fn create(path: PathBuf) -> WriteResult<Self> {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|e| WriteError::io(&path, e))?;
+        Ok(OutFile {
+            direct: open_direct(&path),
+            path,
+            file,
+            started: 0,
+        })
+    }
+
+    /// Writes `bytes[..len]` at `offset`; `bytes` is a whole number of
+    /// blocks, zeros past `len`, which direct I/O writes and then cuts off
+    /// (only the last write of a file is not whole blocks).
+    fn write(&mut self, bytes: &[u8], len: usize, offset: u64) -> WriteResult<()> {
+        if let Some(d) = &self.direct {
+            match write_at(d, bytes, offset) {
+                Ok(()) => {
+                    if len != bytes.len() {
+                        self.file
+                            .set_len(offset + len as u64)
+                            .map_err(|e| WriteError::io(&self.path, e))?;
+                    }
+                    return Ok(());
+                }
+                // The file system takes no direct I/O after all: the page
+                // cache from here on.
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => self.direct = None,
+                Err(e) => return Err(WriteError::io(&self.path, e)),
+            }
+        }
+        write_at(&self.file, &bytes[..len], offset).map_err(|e| WriteError::io(&self.path, e))?;
+        let end = offset + len as u64;
+        if end - self.started >= 4 << 20 {
+            start_writeback(&self.file, self.started, end - self.started);
+            self.started = end;
+        }
+        Ok(())
+    }
+
+    /// Syncs the file to the disk.
+    pub(super) fn sync(&self) -> WriteResult<()> {
+        self.file
+            .sync_all()
+            .map_err(|e| WriteError::io(&self.path, e))
+    }
+}
+
+/// The file opened again for direct I/O, where the platform and the file
+/// system allow it.
+fn open_direct(path: &std::path::Path) -> Option<File> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_DIRECT)
+            .open(path)
+            .ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+fn write_at(file: &File, bytes: &[u8], offset: u64) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::write_all_at(file, bytes, offset)
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::{Seek, SeekFrom, Write};
+        let mut f = file;
+        f.seek(SeekFrom::Start(offset))?;
+        f.write_all(bytes)
+    }
+}
+
+/// A staging buffer: whole aligned blocks.
+type Stage = Vec<Block>;
+
+/// A full staging buffer on its way to a file.
+struct IoJob {
+    file: usize,
+    stage: Stage,
+    len: usize,
+    offset: u64,
+}
+
+/// The bytes of one tile of every field: `(file, bytes)` in the order they
+/// go into the files.
+pub(super) type Pieces = Vec<(usize, TileBytes)>;
+
+/// Tiles in flight to the files at most (each holds one filtered tile of
+/// every field).
+const QUEUED: usize = 2;
+
+/// Staging buffers beyond one per file: written while the others fill.
+const SPARE_STAGES: usize = 2;
+
+/// The data files and the threads that write them: one copies each tile's
+/// bytes into a file's staging buffer, the other writes full buffers, so
+/// that copying and writing overlap.
+pub(super) struct Sink {
+    tx: Option<SyncSender<Pieces>>,
+    thread: Option<JoinHandle<WriteResult<Vec<OutFile>>>>,
+    /// Bytes handed over per file (where the next piece of each starts).
+    pub(super) sizes: Vec<u64>,
+    /// Unfiltered tiles' buffers, staged: for the next tiles.
+    pub(super) recycled: Receiver<Vec<u8>>,
+}
+
+/// The staging side of the data files (on the copying thread).
+struct Staging {
+    /// Each file's staging buffer (empty until its first bytes), and the
+    /// size it grows to: from 64 KiB, doubling each time it fills, up to
+    /// `max_blocks`, so that small fragments stage little.
+    stages: Vec<Stage>,
+    target: Vec<usize>,
+    max_blocks: usize,
+    /// Staging buffers made so far (at most one per file and
+    /// [`SPARE_STAGES`]).
+    made: usize,
+    staged: Vec<usize>,
+    /// Bytes of each file sent to be written.
+    sent: Vec<u64>,
+    free: Vec<Stage>,
+    jobs: SyncSender<IoJob>,
+    back: Receiver<WriteResult<Stage>>,
+}
+
+impl Staging {
+    fn append(&mut self, file: usize, mut bytes: &[u8]) -> WriteResult<()> {
+        while !bytes.is_empty() {
+            if self.staged[file] == 0 && self.stages[file].len() != self.target[file] {
+                self.stages[file].resize(self.target[file], Block([0; ALIGN]));
+            }
+            let buf = self.stages[file].as_mut_bytes();
+            let at = self.staged[file];
+            let n = bytes.len().min(buf.len() - at);
+            buf[at..at + n].copy_from_slice(&bytes[..n]);
+            self.staged[file] += n;
+            bytes = &bytes[n..];
+            if self.staged[file] == buf.len() {
+                self.send(file)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends a file's staged bytes to be written; the file gets a free
+    /// staging buffer.
+    fn send(&mut self, file: usize) -> WriteResult<()> {
+        let len = self.staged[file];
+        if len == 0 {
+            return Ok(());
+        }
+        let next = match self.free.pop() {
+            Some(s) => s,
+            None if self.made < self.stages.len() + SPARE_STAGES => {
+                self.made += 1;
+                Vec::new()
+            }
+            None => match self.back.recv() {
+                Ok(s) => s?,
+                Err(_) => return self.stopped(),
+            },
+        };
+        let mut stage = std::mem::replace(&mut self.stages[file], next);
+        // The file's next buffer (sized with its next bytes): larger, up
+        // to the largest.
+        self.target[file] = (self.target[file] * 2).min(self.max_blocks);
+        let padded = len.div_ceil(ALIGN) * ALIGN;
+        stage.as_mut_bytes()[len..padded].fill(0);
+        stage.truncate(padded / ALIGN);
+        let job = IoJob {
+            file,
+            stage,
+            len,
+            offset: self.sent[file],
+        };
+        if self.jobs.send(job).is_err() {
+            return self.stopped();
+        }
+        self.sent[file] += len as u64;
+        self.staged[file] = 0;
+        while let Ok(s) = self.back.try_recv() {
+            self.free.push(s?);
+        }
+        Ok(())
+    }
+
+    /// The I/O thread stopped: its error comes with the next buffer back.
+    fn stopped(&mut self) -> WriteResult<()> {
+        while let Ok(s) = self.back.recv() {
+            s?;
+        }
+        Err(WriteError::cells("", "the data files are closed"))
+    }
+}
+
+impl Sink {
+    pub(super) fn start(outs: Vec<OutFile>, stage: usize) -> WriteResult<Self> {
+        let n = outs.len();
+        let blocks = stage.div_ceil(ALIGN).max(1);
+        let (tx, rx): (SyncSender<Pieces>, Receiver<Pieces>) = sync_channel(QUEUED);
+        let (recycle, recycled) = std::sync::mpsc::channel();
+        let sizes = vec![0; n];
+        let thread = std::thread::Builder::new()
+            .name("tiledb-codec-stage".into())
+            .spawn(move || {
+                let (jobs, jobs_rx) = sync_channel::<IoJob>(n + SPARE_STAGES);
+                let (back_tx, back) = std::sync::mpsc::channel();
+                let io = std::thread::Builder::new()
+                    .name("tiledb-codec-write".into())
+                    .spawn(move || io_thread(outs, jobs_rx, back_tx))
+                    .map_err(|e| WriteError::io(std::path::Path::new("<write thread>"), e))?;
+                let mut s = Staging {
+                    stages: vec![Vec::new(); n],
+                    target: vec![(16usize).min(blocks); n],
+                    max_blocks: blocks,
+                    made: n,
+                    staged: vec![0; n],
+                    sent: vec![0; n],
+                    free: Vec::new(),
+                    jobs,
+                    back,
+                };
+                let mut res = Ok(());
+                'tiles: for pieces in rx {
+                    for (i, bytes) in pieces {
+                        for p in &bytes.pieces {
+                            res = s.append(
+                                i,
+                                match p {
+                                    TilePiece::Bytes(b) => b,
+                                    TilePiece::Raw(a, b) => &bytes.raw[*a..*b],
+                                },
+                            );
+                            if res.is_err() {
+                                break 'tiles;
+                            }
+                        }
+                        if bytes.raw.capacity() > 0 {
+                            // The writer may be gone: then nothing wants it.
+                            let _ = recycle.send(bytes.raw);
+                        }
+                    }
+                }
+                if res.is_ok() {
+                    res = (0..n).try_for_each(|i| s.send(i));
+                }
+                let Staging { jobs, back, .. } = s;
+                drop(jobs);
+                let outs = io.join().unwrap_or_else(|_| Err(panicked()));
+                res?;
+                if outs.is_err() {
+                    // The I/O thread's own error.
+                    for r in back {
+                        r?;
+                    }
+                }
+                outs
+            })
+            .map_err(|e| WriteError::io(std::path::Path::new("<write thread>"), e))?;
+        Ok(Sink {
+            tx: Some(tx),
+            thread: Some(thread),
+            sizes,
+            recycled,
+        })
+    }
+
+    /// Hands over the pieces of one tile; gives where each starts in its
+    /// file.
+    pub(super) fn append(&mut self, pieces: Pieces) -> WriteResult<Vec<u64>> {
+        let at: Vec<u64> = pieces
+            .iter()
+            .map(|(i, b)| {
+                let at = self.sizes[*i];
+                self.sizes[*i] += b.len() as u64;
+                at
+            })
+            .collect();
+        let sent = match &self.tx {
+            Some(tx) => tx.send(pieces).is_ok(),
+            None => false,
+        };
+        if !sent {
+            // The threads stopped: their error says why.
+            self.close()?;
+            return Err(WriteError::cells("", "the data files are closed"));
+        }
+        Ok(at)
+    }
+
+    /// Waits for every byte handed over to be in the files; gives the files.
+    pub(super) fn close(&mut self) -> WriteResult<Vec<OutFile>> {
+        self.tx = None;
+        match self.thread.take() {
+            Some(t) => t.join().unwrap_or_else(|_| Err(panicked())),
+            None => Err(WriteError::cells("", "the data files are closed")),
+        }
+    }
+}
+
+fn panicked() -> WriteError {
+    WriteError::io(
+        std::path::Path::new("<write thread>"),
+        std::io::Error::other("a thread writing the data files panicked"),
+    )
+}
+
+/// Writes the full staging buffers as they come and gives them back; at
+/// the end, gives the files (to be synced).
+fn io_thread(
+    mut outs: Vec<OutFile>,
+    jobs: Receiver<IoJob>,
+    back: std::sync::mpsc::Sender<WriteResult<Stage>>,
+) -> WriteResult<Vec<OutFile>> {
+    for job in jobs {
+        let res = outs[job.file].write(job.stage.as_bytes(), job.len, job.offset);
+        if let Err(e) = res {
+            // The copying thread takes the error with the buffers.
+            let _ = back.send(Err(e));
+            return Err(WriteError::cells("", "the data files are closed"));
+        }
+        // The copying thread may have finished: nothing wants it then.
+        let _ = back.send(Ok(job.stage));
+    }
+    Ok(outs)
+}
+
+impl Drop for Sink {
+    fn drop(&mut self) {
+        let _ = self.close();
+    }
+}

@@ -1,0 +1,172 @@
+//! Tiles filtered on the thread pool while the writer takes the next cells
+//! and the data files are written on threads of their own: the files must
+//! hold the tiles in order, byte for byte what the writer makes when it
+//! filters every tile in place (as it does when called from the pool), and
+//! the engine must read the cells written.
+
+use std::path::Path;
+
+use crate::write_support;
+
+use serde_json::{json, Value};
+use tiledb_codec::raw::write::schema::create_array_with;
+use tiledb_codec::raw::write::{Column, CreateOptions, FragmentWriter, WriteOptions};
+use write_support::{diff_cells, engine_cells, TempDir};
+
+/// Cells per space tile: 320 KB of INT64, five chunks of 64 KiB.
+const TILE: i64 = 40_000;
+
+/// A dense array with a compressed, a var-sized nullable and a nullable
+/// shuffled attribute; 1-D (row-major tiles) or 2-D with column-major tile
+/// order (the tiles come in another order than they are written).
+fn schema(two_d: bool) -> Value {
+    let dims = if two_d {
+        json!([
+            {"name": "x", "datatype": "INT64", "domain": [0, 399], "tile_extent": 200},
+            {"name": "y", "datatype": "INT64", "domain": [0, 599], "tile_extent": 200}
+        ])
+    } else {
+        json!([{"name": "d", "datatype": "INT64", "domain": [0, 12 * TILE - 1], "tile_extent": TILE}])
+    };
+    json!({
+        "array_type": "dense",
+        "tile_order": if two_d { "col-major" } else { "row-major" },
+        "dimensions": dims,
+        "attributes": [
+            {"name": "a", "datatype": "INT64",
+             "filters": [{"type": "DELTA"}, {"type": "ZSTD", "level": 1}]},
+            {"name": "s", "datatype": "STRING_ASCII", "cell_val_num": "var", "nullable": true,
+             "filters": [{"type": "ZSTD", "level": 1}]},
+            {"name": "f", "datatype": "FLOAT64", "nullable": true,
+             "filters": [{"type": "BYTESHUFFLE"}, {"type": "LZ4"}]}
+        ],
+    })
+}
+
+/// Cell `i`'s values: every tile different from every other (a tile out of
+/// place changes the bytes), compressing to different sizes.
+fn a(i: i64) -> i64 {
+    (i * i) % (1_000 + i / TILE * 37)
+}
+fn s(i: i64) -> String {
+    format!("v{}", (i / 3) % (50 + i / TILE * 11))
+}
+fn f(i: i64) -> f64 {
+    i as f64 / 7.0
+}
+fn valid(i: i64) -> bool {
+    i % 13 != 5
+}
+
+/// Writes the cells in write calls of uneven sizes (never whole tiles).
+fn write(path: &Path, rect: &[(i128, i128)], cells: i64) {
+    let mut w = FragmentWriter::dense(path, rect, WriteOptions::default()).unwrap();
+    let mut lo = 0;
+    let mut step = 0;
+    while lo < cells {
+        step += 1;
+        let hi = (lo + 17_000 + step * 9_001).min(cells);
+        let ids: Vec<i64> = (lo..hi).collect();
+        let strs: Vec<String> = ids.iter().map(|&i| s(i)).collect();
+        let cols = [
+            Column::fixed("a", ids.iter().flat_map(|&i| a(i).to_le_bytes()).collect()),
+            Column::from_values("s", &strs)
+                .with_validity(ids.iter().map(|&i| u8::from(valid(i))).collect()),
+            Column::fixed("f", ids.iter().flat_map(|&i| f(i).to_le_bytes()).collect())
+                .with_validity(ids.iter().map(|&i| u8::from(valid(i + 1))).collect()),
+        ];
+        w.write(&cols).unwrap();
+        lo = hi;
+    }
+    let info = w.finish().unwrap();
+    assert_eq!(info.cells, cells as u64);
+}
+
+/// The files of the array's one fragment, by name.
+fn fragment_files(array: &Path) -> Vec<(String, Vec<u8>)> {
+    let frags = array.join("__fragments");
+    let mut dirs: Vec<_> = std::fs::read_dir(&frags)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(dirs.len(), 1, "{}", frags.display());
+    let dir = dirs.pop().unwrap();
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn check(two_d: bool) {
+    let tmp = TempDir::new("write-parallel");
+    let (rect, cells): (Vec<(i128, i128)>, i64) = if two_d {
+        // 2 x 3 tiles of 200 x 200 cells.
+        (vec![(0, 399), (0, 599)], 400 * 600)
+    } else {
+        (vec![(0, 12 * TILE as i128 - 1)], 12 * TILE)
+    };
+    let (pooled, in_place) = (tmp.join("pooled"), tmp.join("in_place"));
+    // One schema (the fragment metadata names it).
+    create_array_with(&pooled, &schema(two_d), &CreateOptions::default()).unwrap();
+    crate::common::copy_dir(&pooled, &in_place);
+    // From this thread: tiles go to the pool and the data threads.
+    write(&pooled, &rect, cells);
+    // From a thread of a one-thread pool: every tile filtered in place.
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| write(&in_place, &rect, cells));
+    let (x, y) = (fragment_files(&pooled), fragment_files(&in_place));
+    assert_eq!(
+        x.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        y.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    assert!(x.len() >= 5, "{} files", x.len());
+    for ((name, a), (_, b)) in x.iter().zip(&y) {
+        assert!(
+            a == b,
+            "{name}: {} and {} bytes, not the same",
+            a.len(),
+            b.len()
+        );
+    }
+    // The tiles are where the engine looks for them.
+    let mut expected = Vec::new();
+    for i in 0..cells {
+        let mut row = json!({
+            "a": a(i),
+            "s": if valid(i) { json!(s(i)) } else { Value::Null },
+            "f": if valid(i + 1) { json!(f(i)) } else { Value::Null },
+        });
+        if two_d {
+            row["x"] = json!(i / 600);
+            row["y"] = json!(i % 600);
+        } else {
+            row["d"] = json!(i);
+        }
+        expected.push(row);
+    }
+    let cells = engine_cells(&pooled).unwrap();
+    if let Some(d) = diff_cells(cells, expected) {
+        panic!("the engine reads other cells: {d}");
+    }
+}
+
+#[test]
+fn tiles_filtered_on_the_pool_land_in_order_1d() {
+    check(false);
+}
+
+#[test]
+fn tiles_filtered_on_the_pool_land_in_order_2d_col_major_tiles() {
+    check(true);
+}
