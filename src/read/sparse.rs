@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 
 use super::field::{FieldData, FieldTile, FieldTiles, ReadStats};
-use super::range::{Bound, DimRange};
+use super::range::{retain_fixed, Bound, DimRange};
 use crate::array::fragment::{dims_for, Fragment, Metadata};
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
@@ -362,22 +362,8 @@ impl FragmentFields {
             dims.push(data);
         }
         let n = n.unwrap_or(0);
-        let keep: Option<Vec<bool>> = (!inside).then(|| {
-            (0..n)
-                .map(|i| {
-                    ranges
-                        .iter()
-                        .zip(&self.dims)
-                        .zip(&dims)
-                        .all(|((rs, (f, _)), d)| {
-                            rs.is_empty()
-                                || rs
-                                    .iter()
-                                    .any(|r| r.contains(f.datatype, d.cell(i, f.cell_size())))
-                        })
-                })
-                .collect()
-        });
+        let keep: Option<Vec<bool>> =
+            (!inside).then(|| in_ranges(ranges, self.dims.iter().map(|(f, _)| f).zip(&dims), n));
         let all = keep.as_ref().is_none_or(|k| k.iter().all(|x| *x));
         let pick = |f: &FieldInfo, d: FieldData| -> FieldData {
             match &keep {
@@ -463,6 +449,36 @@ impl FragmentFields {
             .map(|(t, inside)| self.tile(frag, *t, ranges, *inside, stats))
             .collect()
     }
+}
+
+/// Whether each of the `n` cells lies in the ranges: on every dimension
+/// (`dims`: each with its cells) in one of its ranges. Fixed-size
+/// dimensions are compared typed, a column at a time.
+pub(crate) fn in_ranges<'a>(
+    ranges: &DimRanges,
+    dims: impl Iterator<Item = (&'a FieldInfo, &'a FieldData)>,
+    n: usize,
+) -> Vec<bool> {
+    let mut keep = vec![true; n];
+    for (rs, (f, d)) in ranges.iter().zip(dims) {
+        if rs.is_empty() {
+            continue;
+        }
+        if d.offsets.is_none()
+            && f.cell_val_num == Some(1)
+            && retain_fixed(rs, f.datatype, &d.values, &mut keep)
+        {
+            continue;
+        }
+        for (i, k) in keep.iter_mut().enumerate() {
+            if *k {
+                *k = rs
+                    .iter()
+                    .any(|r| r.contains(f.datatype, d.cell(i, f.cell_size())));
+            }
+        }
+    }
+    keep
 }
 
 /// The runs of consecutive true entries of `keep`, as ranges.
