@@ -241,9 +241,17 @@ pub fn retain_fixed(ranges: &[DimRange], dt: Datatype, values: &[u8], keep: &mut
                 }
             }
             crate::format::with_native!(int dt, T => {
-                retain_typed(&rs, values, keep, |c: [u8; std::mem::size_of::<T>()]| {
-                    i128::from(T::from_le_bytes(c))
-                });
+                // The bounds in the column's own type: clamped to it, a
+                // range outside it left out (it holds no value of T).
+                let (min, max) = (i128::from(T::MIN), i128::from(T::MAX));
+                let native: Vec<(T, T)> = rs
+                    .iter()
+                    .filter(|(l, h)| *l <= max && *h >= min)
+                    .filter_map(|(l, h)| {
+                        Some((T::try_from((*l).max(min)).ok()?, T::try_from((*h).min(max)).ok()?))
+                    })
+                    .collect();
+                retain_typed(&native, values, keep, T::from_le_bytes);
                 true
             }, _ => false)
         }
@@ -287,7 +295,7 @@ fn retain_typed<const N: usize, K: PartialOrd + Copy>(
     if let [(lo, hi)] = ranges {
         for (k, c) in head.iter_mut().zip(values.chunks_exact(N)) {
             let v = decode(c);
-            *k &= *lo <= v && v <= *hi;
+            *k &= (*lo <= v) & (v <= *hi);
         }
     } else {
         for (k, c) in head.iter_mut().zip(values.chunks_exact(N)) {
@@ -402,6 +410,15 @@ mod tests {
             assert_eq!(keep, want, "{dt:?} {ranges:?}");
             assert!(want.iter().any(|k| *k), "{dt:?}: the case keeps something");
         }
+        // Bounds beyond the type: clamped, or the range holds nothing.
+        let mut keep = vec![true; 5];
+        assert!(retain_fixed(
+            &[int(200, 300), int(-1000, -128)],
+            Datatype::Int8,
+            &i8s,
+            &mut keep
+        ));
+        assert_eq!(keep, [true, false, false, false, false]);
         // Text and BOOL are left to `contains`.
         let mut keep = vec![true; 2];
         let text = DimRange::parse(Datatype::StringAscii, "a:b").unwrap();
