@@ -573,11 +573,22 @@ impl NativeArray {
             .map_err(error)
     }
 
-    /// Removes what consolidations of `mode` superseded; how many removed.
-    #[pyo3(signature = (mode="fragments"))]
-    fn vacuum(&self, py: Python<'_>, mode: &str) -> PyResult<usize> {
+    /// Removes what consolidations of `mode` within `start..=end` (all
+    /// when neither is given) superseded; how many removed.
+    #[pyo3(signature = (mode="fragments", start=None, end=None))]
+    fn vacuum(
+        &self,
+        py: Python<'_>,
+        mode: &str,
+        start: Option<u64>,
+        end: Option<u64>,
+    ) -> PyResult<usize> {
         let mode: ConsolidationMode = mode.parse().map_err(refuse)?;
-        py.detach(|| self.inner.vacuum(mode)).map_err(error)
+        let at = match (start, end) {
+            (None, None) => None,
+            (s, e) => Some((s.unwrap_or(0), e.unwrap_or(u64::MAX))),
+        };
+        py.detach(|| self.inner.vacuum_at(mode, at)).map_err(error)
     }
 
     /// Deletes the cells for which the condition holds.

@@ -7,7 +7,7 @@ import tiledb
 
 import tiledb_codec
 from tiledb_codec import Attr, Dim, Schema
-from conftest import assert_same_cells, engine_cells, table_cells
+from conftest import assert_same_cells, engine_cells, engine_ctx, table_cells
 
 
 def sparse_schema():
@@ -95,6 +95,64 @@ def test_delete_consolidate_and_vacuum_are_what_the_engine_reads(tmp_path):
     assert len(A.fragments) == 1
     assert sorted(c["x"] for c in engine_cells(uri)) == [0, 1, 2]
     assert sorted(A.read().column("x").to_pylist()) == [0, 1, 2]
+
+
+def _write_rows(A, n):
+    """Fragments 100 .. 100 + n - 1 of sparse_schema(), two cells each."""
+    for i in range(n):
+        A.write({"x": np.array([i, i + 10], dtype=np.int64), "s": [f"k{i}", f"m{i}"],
+                 "a": np.array([i, -i], dtype=np.float64), "n": np.array([i, i], dtype=np.int32),
+                 "t": ["p", "q"]}, timestamp=100 + i)
+
+
+def test_vacuum_within_a_timestamp_range_is_what_the_engine_sees(tmp_path):
+    uri = tmp_path / "vacuum_range"
+    _write_rows(tiledb_codec.create(uri, sparse_schema()), 4)
+    assert tiledb_codec.consolidate(uri, timestamp=(100, 101)) is True
+    assert tiledb_codec.open(uri).consolidate(timestamp=(102, 103)) is True
+    xs = [0, 1, 2, 3, 10, 11, 12, 13]
+
+    def engine_view():
+        fi = tiledb.array_fragments(str(uri))
+        return sorted(tuple(f.timestamp_range) for f in fi), len(fi.to_vacuum)
+
+    def folders():
+        return len(list((uri / "__fragments").iterdir()))
+
+    assert engine_view() == ([(100, 101), (102, 103)], 4)
+    assert folders() == 6
+    # Only what was consolidated within (100, 101): its two fragments.
+    assert tiledb_codec.vacuum(uri, timestamp=(100, 101)) > 0
+    assert engine_view() == ([(100, 101), (102, 103)], 2)
+    assert folders() == 4
+    assert sorted(c["x"] for c in engine_cells(uri)) == xs
+    assert tiledb_codec.open(uri).vacuum(timestamp=(100, 101)) == 0
+    # (102, 103) does not lie within ..101: left.
+    assert tiledb_codec.open(uri).vacuum(timestamp=101) == 0
+    assert folders() == 4
+    assert tiledb_codec.open(uri).vacuum(timestamp=(100, 103)) > 0
+    assert engine_view() == ([(100, 101), (102, 103)], 0)
+    assert folders() == 2
+    assert sorted(c["x"] for c in engine_cells(uri)) == xs
+    assert sorted(tiledb_codec.open(uri).read().column("x").to_pylist()) == xs
+
+
+def test_consolidate_and_vacuum_of_an_encrypted_array_by_uri_and_key(tmp_path):
+    key = "0123456789abcdeF0123456789abcdeF"
+    uri = tmp_path / "encrypted"
+    _write_rows(tiledb_codec.create(uri, sparse_schema(), key=key), 3)
+    with pytest.raises(tiledb_codec.TileDBCodecError):
+        tiledb_codec.consolidate(uri)
+    with pytest.raises(tiledb_codec.TileDBCodecError):
+        tiledb_codec.consolidate(uri, key="0" * 32)
+    assert tiledb_codec.consolidate(uri, key=key.encode()) is True
+    with pytest.raises(tiledb_codec.TileDBCodecError):
+        tiledb_codec.vacuum(uri)
+    assert tiledb_codec.vacuum(uri, key=key) > 0
+    fi = tiledb.array_fragments(str(uri), ctx=engine_ctx(key))
+    assert [tuple(f.timestamp_range) for f in fi] == [(100, 102)] and len(fi.to_vacuum) == 0
+    assert sorted(c["x"] for c in engine_cells(uri, key)) == [0, 1, 2, 10, 11, 12]
+    assert_same_cells(table_cells(tiledb_codec.open(uri, key=key).read()), engine_cells(uri, key), "encrypted")
 
 
 def test_bad_writes_raise_the_package_exception(tmp_path):

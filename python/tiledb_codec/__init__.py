@@ -30,6 +30,8 @@ __all__ = [
     "TileDBCodecError",
     "open",
     "create",
+    "consolidate",
+    "vacuum",
     "Array",
     "Schema",
     "SchemaBuilder",
@@ -118,6 +120,27 @@ def open(  # noqa: A001 (the name TileDB-Py users know)
         options = [(k.lower(), v) for k, v in os.environ.items() if k.startswith(_STORE_ENV)]
         options += [(k.lower(), str(v)) for k, v in (config or {}).items()]
     return Array(_native.open(uri, start, end, _key_bytes(key), options))
+
+
+def consolidate(uri: Union[str, "os.PathLike[str]"], mode: str = "fragments", *,
+                key: Union[str, bytes, None] = None,
+                timestamp: Union[int, Tuple[Optional[int], Optional[int]], None] = None) -> bool:
+    """Consolidates the array at ``uri`` (as TileDB-Py's
+    ``tiledb.consolidate``): ``mode`` as :meth:`Array.consolidate`; ``key``:
+    the 32-byte key of an encrypted array (the new fragment is written with
+    it); ``timestamp``: ``(t1, t2)`` (or up to ``t``) in milliseconds, the
+    fragments consolidated. Whether anything was written."""
+    return open(uri, key=key).consolidate(mode, timestamp=timestamp)
+
+
+def vacuum(uri: Union[str, "os.PathLike[str]"], mode: str = "fragments", *,
+           key: Union[str, bytes, None] = None,
+           timestamp: Union[int, Tuple[Optional[int], Optional[int]], None] = None) -> int:
+    """Vacuums the array at ``uri`` (as TileDB-Py's ``tiledb.vacuum``):
+    removes what consolidations of ``mode`` within ``timestamp`` (all when
+    ``None``) superseded; ``key``: the key of an encrypted array, which
+    opening it needs. How many files and folders went."""
+    return open(uri, key=key).vacuum(mode, timestamp=timestamp)
 
 
 def create(uri: Union[str, "os.PathLike[str]"], schema: Union["Schema", SchemaBuilder], *,
@@ -678,10 +701,14 @@ class Array:
         start, end = _time_range(timestamp) if timestamp is not None else (None, None)
         return self._native.consolidate(mode, start, end)
 
-    def vacuum(self, mode: str = "fragments") -> int:
+    def vacuum(self, mode: str = "fragments", *,
+               timestamp: Union[int, Tuple[Optional[int], Optional[int]], None] = None) -> int:
         """Removes what consolidations of ``mode`` superseded; how many
-        files and folders went."""
-        return self._native.vacuum(mode)
+        files and folders went. ``timestamp``: only what was consolidated
+        within ``(t1, t2)`` (or up to ``t``), in milliseconds, as
+        TileDB-Py's ``vacuum(..., timestamp=)``."""
+        start, end = _time_range(timestamp)
+        return self._native.vacuum(mode, start, end)
 
     def __repr__(self) -> str:
         return f"tiledb_codec.Array({self.uri!r})"

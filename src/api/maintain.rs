@@ -41,7 +41,22 @@ impl Array {
     /// Removes what consolidations of `mode` superseded; returns how many
     /// files and folders were removed.
     pub fn vacuum(&self, mode: ConsolidationMode) -> Result<usize, Error> {
-        let report = maintain::vacuum(&self.path, mode, &VacuumOptions::default())?;
+        self.vacuum_at(mode, None)
+    }
+
+    /// [`Array::vacuum`] of what was consolidated within the timestamp range
+    /// `at` only (milliseconds, inclusive; `None`: all), as the engine's
+    /// `sm.vacuum.timestamp_start` and `_end` choose.
+    pub fn vacuum_at(
+        &self,
+        mode: ConsolidationMode,
+        at: Option<(u64, u64)>,
+    ) -> Result<usize, Error> {
+        let opts = VacuumOptions {
+            timestamp: at.map_or(TimeRange::ALL, |(start, end)| TimeRange { start, end }),
+            ..VacuumOptions::default()
+        };
+        let report = maintain::vacuum(&self.path, mode, &opts)?;
         Ok(report.removed.len())
     }
 

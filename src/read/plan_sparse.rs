@@ -386,16 +386,7 @@ impl ArrayReader {
             };
             // The cells in the ranges.
             let n = n.unwrap_or(0);
-            let keep: Vec<bool> = (0..n)
-                .map(|i| {
-                    ranges.iter().zip(&dims).zip(&dims_d).all(|((rs, f), d)| {
-                        rs.is_empty()
-                            || rs
-                                .iter()
-                                .any(|r| r.contains(f.datatype, d.cell(i, f.cell_size())))
-                    })
-                })
-                .collect();
+            let keep = sparse::in_ranges(&ranges, dims.iter().zip(&dims_d), n);
             frags.push(Frag {
                 dims: dims_d
                     .iter()

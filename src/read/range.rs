@@ -217,6 +217,96 @@ impl DimRange {
     }
 }
 
+/// Clears `keep[i]` for every cell `i` of `values` (fixed-size cells of a
+/// dimension of `dt`, one value each) that lies in none of `ranges`, as
+/// [`DimRange::contains`] would answer cell by cell, with the bounds typed
+/// once for the column; `keep[i]` already false is left so. Cells past the
+/// end of `values` are cleared. False (and `keep` untouched) when `dt` has
+/// no such path (text, BOOL, bytes, bounds of another kind): the caller
+/// asks `contains`.
+pub fn retain_fixed(ranges: &[DimRange], dt: Datatype, values: &[u8], keep: &mut [bool]) -> bool {
+    if ranges.is_empty() {
+        return true;
+    }
+    if dt == Datatype::Bool || dt.is_opaque() || value::is_text(dt) || dt.size() == 0 {
+        return false;
+    }
+    match bound_kind(dt) {
+        Some(BoundKind::Int) => {
+            let mut rs = Vec::with_capacity(ranges.len());
+            for r in ranges {
+                match (&r.lo, &r.hi) {
+                    (Bound::Int(l), Bound::Int(h)) => rs.push((*l, *h)),
+                    _ => return false,
+                }
+            }
+            crate::format::with_native!(int dt, T => {
+                // The bounds in the column's own type: clamped to it, a
+                // range outside it left out (it holds no value of T).
+                let (min, max) = (i128::from(T::MIN), i128::from(T::MAX));
+                let native: Vec<(T, T)> = rs
+                    .iter()
+                    .filter(|(l, h)| *l <= max && *h >= min)
+                    .filter_map(|(l, h)| {
+                        Some((T::try_from((*l).max(min)).ok()?, T::try_from((*h).min(max)).ok()?))
+                    })
+                    .collect();
+                retain_typed(&native, values, keep, T::from_le_bytes);
+                true
+            }, _ => false)
+        }
+        Some(BoundKind::Float) => {
+            let mut rs = Vec::with_capacity(ranges.len());
+            for r in ranges {
+                match (&r.lo, &r.hi) {
+                    (Bound::Float(l), Bound::Float(h)) => rs.push((*l, *h)),
+                    _ => return false,
+                }
+            }
+            match dt {
+                Datatype::Float32 => {
+                    retain_typed(&rs, values, keep, |c| f64::from(f32::from_le_bytes(c)))
+                }
+                Datatype::Float64 => retain_typed(&rs, values, keep, f64::from_le_bytes),
+                _ => return false,
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// [`retain_fixed`] for one native width `N`, `key` widening a value to
+/// the bounds' type.
+fn retain_typed<const N: usize, K: PartialOrd + Copy>(
+    ranges: &[(K, K)],
+    values: &[u8],
+    keep: &mut [bool],
+    key: impl Fn([u8; N]) -> K,
+) {
+    let cells = values.len() / N;
+    let (head, tail) = keep.split_at_mut(cells.min(keep.len()));
+    tail.fill(false);
+    let decode = |c: &[u8]| {
+        let mut b = [0u8; N];
+        b.copy_from_slice(c);
+        key(b)
+    };
+    if let [(lo, hi)] = ranges {
+        for (k, c) in head.iter_mut().zip(values.chunks_exact(N)) {
+            let v = decode(c);
+            *k &= (*lo <= v) & (v <= *hi);
+        }
+    } else {
+        for (k, c) in head.iter_mut().zip(values.chunks_exact(N)) {
+            if *k {
+                let v = decode(c);
+                *k = ranges.iter().any(|(lo, hi)| *lo <= v && v <= *hi);
+            }
+        }
+    }
+}
+
 /// Splits `LO:HI` at the colon that is outside JSON string literals.
 fn split_range(text: &str) -> Result<(&str, Option<&str>), String> {
     let bytes = text.as_bytes();
@@ -259,6 +349,92 @@ mod tests {
         assert!(s.contains(Datatype::StringAscii, b"bb"));
         let p = DimRange::parse(Datatype::Uint8, "4").unwrap();
         assert_eq!(p.lo, p.hi);
+    }
+
+    #[test]
+    fn typed_columns_keep_what_contains_keeps() {
+        let int = |l: i128, h: i128| DimRange {
+            lo: Bound::Int(l),
+            hi: Bound::Int(h),
+        };
+        let float = |l: f64, h: f64| DimRange {
+            lo: Bound::Float(l),
+            hi: Bound::Float(h),
+        };
+        let i8s: Vec<u8> = [-128i8, -3, 0, 5, 127].iter().map(|v| *v as u8).collect();
+        let u64s: Vec<u8> = [0u64, 7, u64::MAX]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let i64s: Vec<u8> = [i64::MIN, -1, 10, 11]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let f32s: Vec<u8> = [f32::NAN, -0.5, 2.0, f32::INFINITY]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let f64s: Vec<u8> = [f64::NAN, 1.0, 1.5, -1e300]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let cases: Vec<(Datatype, &[u8], Vec<DimRange>)> = vec![
+            (Datatype::Int8, &i8s, vec![int(-3, 5)]),
+            (Datatype::Int8, &i8s, vec![int(-500, -100), int(100, 500)]),
+            (Datatype::Uint64, &u64s, vec![int(5, i128::from(u64::MAX))]),
+            (Datatype::Int64, &i64s, vec![int(11, 11), int(-1, 0)]),
+            (Datatype::DatetimeMs, &i64s, vec![int(-1, 10)]),
+            (Datatype::Float32, &f32s, vec![float(-1.0, 2.0)]),
+            (
+                Datatype::Float64,
+                &f64s,
+                vec![float(1.0, 1.0), float(f64::NEG_INFINITY, 0.0)],
+            ),
+        ];
+        for (dt, values, ranges) in cases {
+            let w = dt.size() as usize;
+            let n = values.len() / w;
+            // One more cell than the column holds: cleared.
+            let mut keep = vec![true; n + 1];
+            keep[0] = n > 1 && !ranges[0].contains(dt, &values[..w]);
+            let want: Vec<bool> = (0..n)
+                .map(|i| {
+                    keep[i]
+                        && ranges
+                            .iter()
+                            .any(|r| r.contains(dt, &values[i * w..(i + 1) * w]))
+                })
+                .chain([false])
+                .collect();
+            assert!(retain_fixed(&ranges, dt, values, &mut keep), "{dt:?}");
+            assert_eq!(keep, want, "{dt:?} {ranges:?}");
+            assert!(want.iter().any(|k| *k), "{dt:?}: the case keeps something");
+        }
+        // Bounds beyond the type: clamped, or the range holds nothing.
+        let mut keep = vec![true; 5];
+        assert!(retain_fixed(
+            &[int(200, 300), int(-1000, -128)],
+            Datatype::Int8,
+            &i8s,
+            &mut keep
+        ));
+        assert_eq!(keep, [true, false, false, false, false]);
+        // Text and BOOL are left to `contains`.
+        let mut keep = vec![true; 2];
+        let text = DimRange::parse(Datatype::StringAscii, "a:b").unwrap();
+        assert!(!retain_fixed(
+            &[text],
+            Datatype::StringAscii,
+            b"ab",
+            &mut keep
+        ));
+        assert!(!retain_fixed(
+            &[int(0, 1)],
+            Datatype::Bool,
+            &[0, 2],
+            &mut keep
+        ));
+        assert_eq!(keep, vec![true; 2]);
     }
 
     #[test]

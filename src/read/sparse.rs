@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 
 use super::field::{FieldData, FieldTile, FieldTiles, ReadStats};
-use super::range::{Bound, DimRange};
+use super::range::{retain_fixed, Bound, DimRange};
 use crate::array::fragment::{dims_for, Fragment, Metadata};
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
@@ -198,9 +198,38 @@ fn tile_data(tile: FieldTile, var: bool, nullable: bool) -> FieldData {
 }
 
 impl FieldData {
+    /// The cells of `runs` (ascending ranges of cell numbers, not
+    /// overlapping) of fixed-size cells of `cell_size` bytes, each run
+    /// copied at once; runs past the cells there are stop at their end.
+    pub(crate) fn select_runs(&self, runs: &[std::ops::Range<usize>], cell_size: u64) -> FieldData {
+        let w = usize::try_from(cell_size).unwrap_or(usize::MAX).max(1);
+        let cells = self.values.len() / w;
+        let kept: usize = runs.iter().map(|r| r.len()).sum();
+        let clip = |r: &std::ops::Range<usize>| r.start.min(cells)..r.end.min(cells);
+        let mut values = Vec::with_capacity(kept.min(cells).saturating_mul(w));
+        for r in runs.iter().map(clip) {
+            values.extend_from_slice(&self.values[r.start * w..r.end * w]);
+        }
+        FieldData {
+            values,
+            offsets: None,
+            validity: self.validity.as_ref().map(|v| {
+                let mut out = Vec::with_capacity(kept.min(v.len()));
+                for r in runs {
+                    out.extend_from_slice(&v[r.start.min(v.len())..r.end.min(v.len())]);
+                }
+                out
+            }),
+            tile_cells: Vec::new(),
+        }
+    }
+
     /// The cells whose `keep` entry is true.
     pub(crate) fn select(&self, keep: &[bool], cell_size: u64) -> FieldData {
         let n = keep.iter().filter(|k| **k).count();
+        if self.offsets.is_none() && cell_size > 0 {
+            return self.select_runs(&runs_of(keep), cell_size);
+        }
         let mut out = FieldData {
             values: Vec::new(),
             offsets: self.offsets.as_ref().map(|_| Vec::with_capacity(n)),
@@ -362,30 +391,23 @@ impl FragmentFields {
             dims.push(data);
         }
         let n = n.unwrap_or(0);
-        let keep: Option<Vec<bool>> = (!inside).then(|| {
-            (0..n)
-                .map(|i| {
-                    ranges
-                        .iter()
-                        .zip(&self.dims)
-                        .zip(&dims)
-                        .all(|((rs, (f, _)), d)| {
-                            rs.is_empty()
-                                || rs
-                                    .iter()
-                                    .any(|r| r.contains(f.datatype, d.cell(i, f.cell_size())))
-                        })
-                })
-                .collect()
-        });
-        let all = keep.as_ref().is_none_or(|k| k.iter().all(|x| *x));
+        let keep: Option<Vec<bool>> =
+            (!inside).then(|| in_ranges(ranges, self.dims.iter().map(|(f, _)| f).zip(&dims), n));
+        // The runs of kept cells when some are dropped: fixed-size fields
+        // are copied a run at a time, and decode only the chunks that hold
+        // them.
+        let runs: Option<Vec<std::ops::Range<usize>>> = keep
+            .as_ref()
+            .map(|k| runs_of(k))
+            .filter(|r| r.iter().map(|r| r.len()).sum::<usize>() != n);
         let pick = |f: &FieldInfo, d: FieldData| -> FieldData {
-            match &keep {
-                Some(k) if !all => d.select(k, f.cell_size()),
+            match (&keep, &runs) {
+                (_, Some(r)) if d.offsets.is_none() => d.select_runs(r, f.cell_size()),
+                (Some(k), Some(_)) => d.select(k, f.cell_size()),
                 _ => d,
             }
         };
-        let none = keep.as_ref().is_some_and(|k| !k.iter().any(|x| *x));
+        let none = runs.as_ref().is_some_and(|r| r.is_empty());
         let dims: Vec<FieldData> = self
             .dims
             .iter()
@@ -400,12 +422,6 @@ impl FragmentFields {
                 delete_meta: None,
             });
         }
-        // The runs of kept cells when some are dropped: fixed-size fields
-        // then decode only the chunks that hold them.
-        let runs: Option<Vec<std::ops::Range<usize>>> = match &keep {
-            Some(k) if !all => Some(runs_of(k)),
-            _ => None,
-        };
         let field = |f: &FieldInfo, tiles: &FieldTiles| -> Result<FieldData> {
             if let (Some(runs), Some(_)) = (&runs, f.cell_val_num) {
                 let (values, validity, skipped) = tiles.fixed_cells(t, f.cell_size(), n, runs)?;
@@ -515,17 +531,57 @@ impl FragmentFields {
     }
 }
 
+/// Whether each of the `n` cells lies in the ranges: on every dimension
+/// (`dims`: each with its cells) in one of its ranges. Fixed-size
+/// dimensions are compared typed, a column at a time.
+pub(crate) fn in_ranges<'a>(
+    ranges: &DimRanges,
+    dims: impl Iterator<Item = (&'a FieldInfo, &'a FieldData)>,
+    n: usize,
+) -> Vec<bool> {
+    let mut keep = vec![true; n];
+    for (rs, (f, d)) in ranges.iter().zip(dims) {
+        if rs.is_empty() {
+            continue;
+        }
+        if d.offsets.is_none()
+            && f.cell_val_num == Some(1)
+            && retain_fixed(rs, f.datatype, &d.values, &mut keep)
+        {
+            continue;
+        }
+        for (i, k) in keep.iter_mut().enumerate() {
+            if *k {
+                *k = rs
+                    .iter()
+                    .any(|r| r.contains(f.datatype, d.cell(i, f.cell_size())));
+            }
+        }
+    }
+    keep
+}
+
 /// The runs of consecutive true entries of `keep`, as ranges.
 fn runs_of(keep: &[bool]) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
+    let n = keep.len();
     let mut i = 0;
-    while i < keep.len() {
-        if !keep[i] {
+    while i < n {
+        // Eight entries at a time across long stretches.
+        while i + 8 <= n && keep[i..i + 8] == [false; 8] {
+            i += 8;
+        }
+        while i < n && !keep[i] {
             i += 1;
-            continue;
+        }
+        if i == n {
+            break;
         }
         let start = i;
-        while i < keep.len() && keep[i] {
+        while i + 8 <= n && keep[i..i + 8] == [true; 8] {
+            i += 8;
+        }
+        while i < n && keep[i] {
             i += 1;
         }
         out.push(start..i);
@@ -567,4 +623,54 @@ fn check_cells(frag: &Fragment, f: &FieldInfo, d: &FieldData, n: Option<usize>) 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn select_keeps_the_cells_kept_in_runs() {
+        let values: Vec<u8> = (0u16..10).flat_map(|v| v.to_le_bytes()).collect();
+        let d = FieldData {
+            values,
+            offsets: None,
+            validity: Some((0u8..10).collect()),
+            tile_cells: Vec::new(),
+        };
+        let keep = [
+            true, true, false, false, true, false, true, true, true, true,
+        ];
+        let out = d.select(&keep, 2);
+        let got: Vec<u16> = out
+            .values
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        assert_eq!(got, [0, 1, 4, 6, 7, 8, 9]);
+        assert_eq!(out.validity, Some(vec![0, 1, 4, 6, 7, 8, 9]));
+        assert!(d.select(&[false; 10], 2).values.is_empty());
+        let runs = runs_of(&keep);
+        assert_eq!(runs, [0..2, 4..5, 6..10]);
+        assert_eq!(d.select_runs(&runs, 2), out);
+        let long: Vec<bool> = (0..40).map(|i| (3..29).contains(&i) || i == 39).collect();
+        assert_eq!(runs_of(&long), [3..29, 39..40]);
+        assert_eq!(
+            runs_of(&[true; 16]),
+            vec![std::ops::Range { start: 0, end: 16 }]
+        );
+        assert!(runs_of(&[false; 17]).is_empty());
+        // A keep longer than the cells: the cells there are.
+        assert_eq!(d.select(&[true; 12], 2).values.len(), 20);
+        // Var-sized cells go cell by cell.
+        let v = FieldData {
+            values: b"abbccc".to_vec(),
+            offsets: Some(vec![0, 1, 3]),
+            validity: None,
+            tile_cells: Vec::new(),
+        };
+        let out = v.select(&[false, true, true], 8);
+        assert_eq!(out.values, b"bbccc");
+        assert_eq!(out.offsets, Some(vec![0, 2]));
+    }
 }
