@@ -63,9 +63,10 @@ async fn run(ctx: &SessionContext, query: &str) -> Res<(i64, Vec<f64>)> {
     Ok((count, rest))
 }
 
-/// `sql_bench steps N QUERY`: the median time of each step of [`run`],
-/// over N runs, in microseconds.
-async fn steps(n: usize, query: &str) -> Res<()> {
+/// `sql_bench steps N QUERY [PATH]`: the median time of each step of
+/// [`run`] (with a new session each time), over N runs, in microseconds;
+/// with PATH, also of opening that array and making its table alone.
+async fn steps(n: usize, query: &str, path: Option<&str>) -> Res<()> {
     let names = [
         "session",
         "parse",
@@ -102,16 +103,7 @@ async fn steps(n: usize, query: &str) -> Res<()> {
         let batches = datafusion::physical_plan::collect(physical, task).await?;
         assert_eq!(batches.iter().map(|b| b.num_rows()).sum::<usize>(), 1);
         lap(5, &mut times);
-        for name in tiledb_codec::sql::register_tables(&SessionContext::new(), query, |_| {
-            Err("not opened".into())
-        })
-        .err()
-        .into_iter()
-        .map(|e| e.to_string())
-        {
-            let Some(path) = name.split('"').nth(1) else {
-                continue;
-            };
+        if let Some(path) = path {
             let t = Instant::now();
             let array = Arc::new(Array::open(path)?);
             times[6].push(t.elapsed().as_secs_f64() * 1e6);
@@ -141,7 +133,8 @@ fn main() -> Res<()> {
     if mode == "steps" {
         let n: usize = std::env::args().nth(2).ok_or("steps N QUERY")?.parse()?;
         let query = std::env::args().nth(3).ok_or("steps N QUERY")?;
-        return rt.block_on(steps(n.max(1), &query));
+        let path = std::env::args().nth(4);
+        return rt.block_on(steps(n.max(1), &query, path.as_deref()));
     }
     if mode != "serve" {
         return Err("usage: sql_bench serve  (queries on standard input, one per line)".into());
