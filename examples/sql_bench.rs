@@ -23,12 +23,27 @@ use tiledb_codec::Array;
 
 type Res<T> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
 
-/// Runs `query` (`SELECT count(..), x, ...`): the count, then every other
-/// column of its one row as a float (NaN for null).
-async fn run(query: &str) -> Res<(i64, Vec<f64>)> {
-    let ctx = SessionContext::new();
-    tiledb_codec::sql::register_tables(&ctx, query, |name| Ok(Arc::new(Array::open(name)?)))?;
-    let batches = ctx.sql(query).await?.collect().await?;
+/// Runs `query` (`SELECT count(..), x, ...`) in `ctx`: the count, then
+/// every other column of its one row as a float (NaN for null). The arrays
+/// the query names are opened for it and dropped after it (as the engine's
+/// side opens its array per query); the session, like the engine's context,
+/// lives across queries.
+async fn run(ctx: &SessionContext, query: &str) -> Res<(i64, Vec<f64>)> {
+    let state = ctx.state();
+    let dialect = state.config().options().sql_parser.dialect;
+    let statement = state.sql_to_statement(query, &dialect)?;
+    let names = tiledb_codec::sql::register_statement_tables(ctx, &statement, |name| {
+        Ok(Arc::new(Array::open(name)?))
+    })?;
+    let batches = async {
+        let plan = ctx.state().statement_to_plan(statement).await?;
+        ctx.execute_logical_plan(plan).await?.collect().await
+    }
+    .await;
+    for name in names {
+        ctx.deregister_table(datafusion::common::TableReference::bare(name))?;
+    }
+    let batches = batches?;
     let b = batches.first().ok_or("no result")?;
     let count = b
         .column(0)
@@ -48,20 +63,89 @@ async fn run(query: &str) -> Res<(i64, Vec<f64>)> {
     Ok((count, rest))
 }
 
+/// `sql_bench steps N QUERY [PATH]`: the median time of each step of
+/// [`run`] (with a new session each time), over N runs, in microseconds;
+/// with PATH, also of opening that array and making its table alone.
+async fn steps(n: usize, query: &str, path: Option<&str>) -> Res<()> {
+    let names = [
+        "session",
+        "parse",
+        "open+register",
+        "logical plan",
+        "physical plan",
+        "execute",
+        "(Array::open)",
+        "(TileDbTable)",
+    ];
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
+    for _ in 0..n {
+        let mut t = Instant::now();
+        let mut lap = |i: usize, times: &mut Vec<Vec<f64>>| {
+            times[i].push(t.elapsed().as_secs_f64() * 1e6);
+            t = Instant::now();
+        };
+        let ctx = SessionContext::new();
+        lap(0, &mut times);
+        let state = ctx.state();
+        let dialect = state.config().options().sql_parser.dialect;
+        let statement = state.sql_to_statement(query, &dialect)?;
+        lap(1, &mut times);
+        tiledb_codec::sql::register_statement_tables(&ctx, &statement, |name| {
+            Ok(Arc::new(Array::open(name)?))
+        })?;
+        lap(2, &mut times);
+        let plan = ctx.state().statement_to_plan(statement).await?;
+        let df = ctx.execute_logical_plan(plan).await?;
+        lap(3, &mut times);
+        let task = Arc::new(df.task_ctx());
+        let physical = df.create_physical_plan().await?;
+        lap(4, &mut times);
+        let batches = datafusion::physical_plan::collect(physical, task).await?;
+        assert_eq!(batches.iter().map(|b| b.num_rows()).sum::<usize>(), 1);
+        lap(5, &mut times);
+        if let Some(path) = path {
+            let t = Instant::now();
+            let array = Arc::new(Array::open(path)?);
+            times[6].push(t.elapsed().as_secs_f64() * 1e6);
+            let t = Instant::now();
+            tiledb_codec::sql::TileDbTable::new(array)?;
+            times[7].push(t.elapsed().as_secs_f64() * 1e6);
+        }
+    }
+    let mut total = 0.0;
+    for (name, mut v) in names.iter().zip(times) {
+        v.sort_by(f64::total_cmp);
+        let m = v[v.len() / 2];
+        if !name.starts_with('(') {
+            total += m;
+        }
+        println!("{name:>14}: {m:8.1} us");
+    }
+    println!("{:>14}: {total:8.1} us (sum of medians)", "total");
+    Ok(())
+}
+
 fn main() -> Res<()> {
     let mode = std::env::args().nth(1).unwrap_or_default();
-    if mode != "serve" {
-        return Err("usage: sql_bench serve  (queries on standard input, one per line)".into());
-    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    if mode == "steps" {
+        let n: usize = std::env::args().nth(2).ok_or("steps N QUERY")?.parse()?;
+        let query = std::env::args().nth(3).ok_or("steps N QUERY")?;
+        let path = std::env::args().nth(4);
+        return rt.block_on(steps(n.max(1), &query, path.as_deref()));
+    }
+    if mode != "serve" {
+        return Err("usage: sql_bench serve  (queries on standard input, one per line)".into());
+    }
+    let ctx = SessionContext::new();
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {
         let query = line?;
         let t0 = Instant::now();
-        let answer = match rt.block_on(run(&query)) {
+        let answer = match rt.block_on(run(&ctx, &query)) {
             Ok((count, rest)) => {
                 let mut line = format!("{:.6} {count}", t0.elapsed().as_secs_f64());
                 for v in rest {

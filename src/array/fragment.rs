@@ -224,6 +224,10 @@ fn tile_bounds(footer: &FragmentFooter, d: u64, end: u64) -> Vec<u64> {
     out
 }
 
+/// Up to this many fragments are opened on the calling thread (see
+/// [`Fragment::open_all`]).
+const SERIAL_OPEN: usize = 16;
+
 impl Fragment {
     /// Opens the fragments `entries` of the array `dir` (in parallel). From
     /// an object store the tails of their metadata files (the footers) are
@@ -257,6 +261,15 @@ impl Fragment {
                     tails[i] = Some((size, bytes));
                 }
             }
+        }
+        // A few footers are read faster here than handed to the thread
+        // pool: waking its workers costs more than the reads.
+        if entries.len() <= SERIAL_OPEN {
+            return entries
+                .iter()
+                .zip(tails)
+                .map(|(e, tail)| Self::open_with(dir, e, tail, opts))
+                .collect();
         }
         entries
             .par_iter()

@@ -9,13 +9,14 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use datafusion::catalog::{Session, TableProviderFactory};
 use datafusion::common::{DataFusionError, Result as DfResult};
+use datafusion::dataframe::DataFrame;
 use datafusion::datasource::TableProvider;
 use datafusion::execution::runtime_env::RuntimeEnv;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::logical_expr::CreateExternalTable;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use datafusion::sql::parser::{DFParser, Statement};
-use datafusion::sql::sqlparser::dialect::Dialect;
+use datafusion::sql::sqlparser::dialect::{dialect_from_str, Dialect};
 
 use super::TileDbTable;
 use crate::api::Array;
@@ -154,6 +155,64 @@ pub fn parse_script(text: &str, dialect: &dyn Dialect) -> DfResult<VecDeque<Stat
         script.insert_str(i, "EXTERNAL ");
     }
     DFParser::parse_sql_with_dialect(&script, dialect)
+}
+
+/// Runs a script of SQL statements on `ctx`, as [`SessionContext::sql`]
+/// runs one, reading it with [`parse_script`]: `CREATE TABLE t (...)
+/// STORED AS TILEDB LOCATION ...` works here (DataFusion's own parser, and
+/// so `ctx.sql`, refuses `STORED AS` after a plain `CREATE TABLE`), and
+/// statements are `;`-separated. Each statement is planned once the ones
+/// before it have run: every statement but the last runs to completion
+/// (its result, a count of rows for `INSERT`, is dropped, as `psql -c`
+/// keeps the last only); the last one's frame is returned as `ctx.sql`
+/// returns it (DDL and DML run when it is collected or has run).
+///
+/// `ctx` needs the TILEDB file type: a session of [`TileDbTableFactory`]
+/// (`STORED AS TILEDB` in a plain session is DataFusion's "unable to find
+/// factory" error).
+///
+/// ```
+/// use datafusion::prelude::SessionConfig;
+/// use tiledb_codec::sql::{run_script, TileDbTableFactory};
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let dir = std::env::temp_dir().join(format!("tiledb-codec-doc-{}", std::process::id()));
+/// let path = dir.join("points");
+/// let ctx = TileDbTableFactory::default().session(SessionConfig::new());
+/// let script = format!(
+///     "CREATE TABLE points (x BIGINT NOT NULL, v DOUBLE NOT NULL) STORED AS TILEDB
+///        LOCATION '{}' OPTIONS ('dimensions' 'x', 'domain.x' '0:99');
+///      INSERT INTO points VALUES (7, 0.5), (3, 1.5);
+///      SELECT sum(v) AS s FROM points WHERE x > 5",
+///     path.display()
+/// );
+/// let out = run_script(&ctx, &script).await?.collect().await?;
+/// let s = datafusion::arrow::util::pretty::pretty_format_batches(&out)?.to_string();
+/// assert!(s.contains("| 0.5 |"), "{s}");
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
+pub async fn run_script(ctx: &SessionContext, text: &str) -> DfResult<DataFrame> {
+    let name = ctx
+        .state()
+        .config()
+        .options()
+        .sql_parser
+        .dialect
+        .to_string();
+    let dialect = dialect_from_str(&name)
+        .ok_or_else(|| DataFusionError::Plan(format!("the SQL dialect {name} is unknown")))?;
+    let mut statements = parse_script(text, &*dialect)?;
+    let last = statements
+        .pop_back()
+        .ok_or_else(|| DataFusionError::Plan("no statement in the script".into()))?;
+    for statement in statements {
+        let plan = ctx.state().statement_to_plan(statement).await?;
+        ctx.execute_logical_plan(plan).await?.collect().await?;
+    }
+    let plan = ctx.state().statement_to_plan(last).await?;
+    ctx.execute_logical_plan(plan).await
 }
 
 /// The byte offset of a tokenizer's location (1-based line and column, in

@@ -325,6 +325,57 @@ fn create_table_stored_as_tiledb_then_nullable_and_var_sized_cells() {
     assert_eq!(engine_cells(&path, None), want);
 }
 
+/// The same statements from Rust: `ctx.sql` refuses `CREATE TABLE ...
+/// STORED AS`; `sql::run_script` on a session of the library's factory
+/// runs them, and the engine reads what they wrote.
+#[test]
+fn run_script_creates_and_fills_an_array_from_rust() {
+    use datafusion::prelude::SessionConfig;
+    use tiledb_codec::sql::{run_script, TileDbTableFactory};
+    let dir = scratch("sql-writes-rust");
+    let path = dir.join("made");
+    let create = format!(
+        "CREATE TABLE m (d INT NOT NULL, s VARCHAR, v DOUBLE NOT NULL) STORED AS TILEDB \
+         LOCATION '{}' OPTIONS ('dimensions' 'd', 'domain.d' '1:100', 'tile_extent.d' '10')",
+        path.display()
+    );
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let ctx = TileDbTableFactory::default().session(SessionConfig::new());
+    let err = rt.block_on(ctx.sql(&create)).unwrap_err().to_string();
+    assert!(err.contains("TILEDB"), "{err}");
+    assert!(!path.exists());
+    let script = format!(
+        "{create};\nINSERT INTO m VALUES (9, 'nine', 0.25), (2, NULL, -1.5);\n\
+         INSERT INTO m SELECT d + 1, s, v * 2 FROM m WHERE d = 9;\n\
+         SELECT count(*) AS n, sum(v) AS total FROM m"
+    );
+    let batches = rt.block_on(async {
+        let df = run_script(&ctx, &script).await?;
+        df.collect().await
+    });
+    let batches = batches.unwrap();
+    let out = datafusion::arrow::util::pretty::pretty_format_batches(&batches)
+        .unwrap()
+        .to_string();
+    assert!(out.contains("| 3 | -0.75 |"), "{out}");
+    assert_eq!(fragments(path.to_str().unwrap()), 2);
+    assert_eq!(
+        engine_cells(&path, None),
+        vec![
+            json!({"d": 2, "s": null, "v": -1.5}),
+            json!({"d": 9, "s": "nine", "v": 0.25}),
+            json!({"d": 10, "s": "nine", "v": 0.5}),
+        ]
+    );
+    // An empty script is an error, not a frame.
+    let err = rt
+        .block_on(run_script(&ctx, " ; "))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no statement"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn inserts_into_enumerated_attributes_store_the_labels_keys() {
     // Colors: red, green, blue, ünïcode (UTF-8 labels); sizes: 10, 20, 40,
