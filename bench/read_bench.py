@@ -213,7 +213,7 @@ def main(argv):
         peak_rows(example, root, mib, rows)
     copies = [ours.run(f"memcpy {mib}")[0] for _ in range(repeat)] if "j" in only else None
     ours.close()
-    report(rows, repeat, mib, copies, full_read_ours)
+    report(rows, repeat, mib, copies, full_read_ours, into_ours)
 
 
 def peak_rows(example, root, mib, rows):
@@ -232,7 +232,7 @@ def peak_rows(example, root, mib, rows):
                  int(e_hwm) / (1 << 20), o_mib, f"ours <= {BUDGET_MIB} MiB", note, "{:.0f}"))
 
 
-def report(rows, repeat, mib, copies, full_read_ours):
+def report(rows, repeat, mib, copies, full_read_ours, into_ours):
     # j. memcpy bandwidth in the same run, and the full read's share of it.
     bandwidth = mib / 1024 / statistics.median(copies) if copies else None
     read_bw = mib / 1024 / full_read_ours if full_read_ours else None
