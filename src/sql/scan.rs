@@ -505,6 +505,40 @@ pub(crate) struct ScanWire {
     condition: Option<String>,
     slices: Option<(String, Vec<RangeWire>)>,
     limit: Option<usize>,
+    /// What the planner's pruning left out, so that the executors skip it
+    /// too.
+    #[serde(default)]
+    pruned: Option<PrunedWire>,
+}
+
+/// [`Pruned`] on the wire, with the fragments it was made over (their
+/// folder names, in order): an executor that opens the array with other
+/// fragments reads it unpruned rather than skip the wrong ones.
+#[cfg(feature = "ballista")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PrunedWire {
+    predicate: String,
+    fragments: (usize, usize),
+    tiles: (usize, usize),
+    names: Vec<String>,
+    dropped: Vec<bool>,
+    skip: Vec<(usize, u64)>,
+}
+
+/// The folder names of `array`'s fragments, in its order.
+#[cfg(feature = "ballista")]
+fn fragment_names(array: &Array) -> Vec<String> {
+    array
+        .array_reader()
+        .fragments
+        .iter()
+        .map(|f| {
+            f.path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        })
+        .collect()
 }
 
 /// A [`DimRange`] on the wire: integers as decimal text (JSON numbers stop
@@ -576,6 +610,22 @@ impl TileDbScan {
                 .as_ref()
                 .map(|(d, rs)| (d.clone(), ranges_to_wire(rs))),
             limit: self.limit,
+            pruned: self.pruned.as_ref().map(|p| {
+                let mut skip: Vec<(usize, u64)> = p
+                    .skip
+                    .as_ref()
+                    .map(|s| s.iter().copied().collect())
+                    .unwrap_or_default();
+                skip.sort_unstable();
+                PrunedWire {
+                    predicate: p.predicate.clone(),
+                    fragments: p.fragments,
+                    tiles: p.tiles,
+                    names: fragment_names(&self.array),
+                    dropped: p.dropped.clone(),
+                    skip,
+                }
+            }),
         }
     }
 
@@ -628,6 +678,20 @@ impl TileDbScan {
         let parts = all_parts(&slices);
         let props = properties(&schema, parts.len());
         let stats = Statistics::new_unknown(&schema);
+        // The planner's pruning holds for the fragments it saw: kept only
+        // where the executor opened the same ones.
+        let pruned = wire
+            .pruned
+            .filter(|p| p.names == fragment_names(&array) && p.dropped.len() == p.names.len())
+            .map(|p| Pruned {
+                predicate: p.predicate,
+                fragments: p.fragments,
+                tiles: p.tiles,
+                dropped: p.dropped,
+                skip: (!p.skip.is_empty()).then(|| {
+                    Arc::new(p.skip.into_iter().collect::<std::collections::HashSet<_>>())
+                }),
+            });
         let scan = TileDbScan {
             array,
             location: wire.location,
@@ -644,7 +708,7 @@ impl TileDbScan {
             stats: Arc::new(stats),
             projection: Vec::new(),
             facts: None,
-            pruned: None,
+            pruned,
         };
         match inputs {
             [] => Ok(scan),

@@ -271,3 +271,76 @@ fn partition_statistics_from_the_fragments_each_partition_reads() {
     }
     assert_eq!(total, cells.len());
 }
+
+/// Ballista sends a scan to its executors through the codec: the pruning
+/// the planner did goes with it (the executor's scan shows it and reads
+/// the same rows), and is dropped where the executor's array holds other
+/// fragments than the planner saw.
+#[cfg(feature = "ballista")]
+#[test]
+fn pruning_crosses_the_ballista_codec_to_the_executors() {
+    use datafusion::physical_plan::{collect, displayable};
+    use datafusion_proto::bytes::{
+        physical_plan_from_bytes_with_extension_codec, physical_plan_to_bytes_with_extension_codec,
+    };
+    let dir = scratch("sql-prune-ballista");
+    let path = dir.join("t");
+    let array = sparse(&path, true, 10);
+    for k in 0..5i64 {
+        let d: Vec<i64> = (0..40).map(|i| i * 250 + k).collect();
+        let a: Vec<i64> = (0..40).map(|i| 100 * k + i).collect();
+        write(&array, &d, &a);
+    }
+    let q = "SELECT d, a FROM t WHERE a >= 205 AND a < 212 ORDER BY d";
+    let open = |name: &str| -> Result<Arc<Array>, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(Arc::new(Array::open(name)?))
+    };
+    let codec = tiledb_codec::sql::ballista::TileDbCodec::new(open);
+    let csv = |batches: &[datafusion::arrow::array::RecordBatch]| {
+        let mut buf = Vec::new();
+        {
+            let mut w = datafusion::arrow::csv::Writer::new(&mut buf);
+            for b in batches {
+                w.write(b).unwrap();
+            }
+        }
+        String::from_utf8(buf).unwrap()
+    };
+    runtime().block_on(async {
+        let ctx = context(1);
+        let table = TileDbTable::new(Arc::new(Array::open(&path).unwrap())).unwrap();
+        ctx.register_table("t", Arc::new(table)).unwrap();
+        let plan = ctx
+            .sql(q)
+            .await
+            .unwrap()
+            .create_physical_plan()
+            .await
+            .unwrap();
+        let shown = displayable(plan.as_ref()).indent(true).to_string();
+        assert!(shown.contains("pruned fragments=4/5 tiles=2/4"), "{shown}");
+        let bytes =
+            physical_plan_to_bytes_with_extension_codec(plan.clone(), codec.as_ref()).unwrap();
+        let back =
+            physical_plan_from_bytes_with_extension_codec(&bytes, &ctx.task_ctx(), codec.as_ref())
+                .unwrap();
+        let shown = displayable(back.as_ref()).indent(true).to_string();
+        assert!(shown.contains("pruned fragments=4/5 tiles=2/4"), "{shown}");
+        let here = csv(&collect(plan, ctx.task_ctx()).await.unwrap());
+        let there = csv(&collect(back, ctx.task_ctx()).await.unwrap());
+        assert_eq!(here.lines().count(), 8, "{here}");
+        assert_eq!(there, here);
+
+        // A fragment written after planning: the executor reads unpruned
+        // (and sees the new cell, as a fresh open does).
+        write(&array, &[9999], &[207]);
+        let back =
+            physical_plan_from_bytes_with_extension_codec(&bytes, &ctx.task_ctx(), codec.as_ref())
+                .unwrap();
+        let shown = displayable(back.as_ref()).indent(true).to_string();
+        assert!(!shown.contains("pruned fragments="), "{shown}");
+        let there = csv(&collect(back, ctx.task_ctx()).await.unwrap());
+        assert_eq!(there.lines().count(), 9, "{there}");
+        assert!(there.ends_with("9999,207\n"), "{there}");
+    });
+}
