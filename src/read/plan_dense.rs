@@ -243,7 +243,7 @@ impl ArrayReader {
 
     /// [`ArrayReader::read_dense`] of a plan already made for `q`.
     pub(super) fn read_dense_planned(&self, plan: &DensePlan<'_>, q: &Query) -> Result<Cells> {
-        let per_cell = Self::dense_cell_bytes(&plan, true);
+        let per_cell = Self::dense_cell_bytes(plan, true);
         let limit = q.memory_budget.unwrap_or(self.opts.max_tile_bytes());
         let cells = plan.sel.cells();
         let fits = u64::try_from(cells)
