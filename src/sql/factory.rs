@@ -111,6 +111,20 @@ impl TileDbTableFactory {
     }
 }
 
+/// [`parse_script`] in the SQL dialect `ctx` is configured with.
+pub fn parse_session_script(ctx: &SessionContext, text: &str) -> DfResult<VecDeque<Statement>> {
+    let name = ctx
+        .state()
+        .config()
+        .options()
+        .sql_parser
+        .dialect
+        .to_string();
+    let dialect = dialect_from_str(&name)
+        .ok_or_else(|| DataFusionError::Plan(format!("the SQL dialect {name} is unknown")))?;
+    parse_script(text, &*dialect)
+}
+
 /// The statements of a script, as `DFParser::parse_sql_with_dialect` reads
 /// them, except that `CREATE TABLE t (...) STORED AS TILEDB LOCATION ...`
 /// is read as `CREATE EXTERNAL TABLE` (DataFusion's parser takes `STORED
@@ -194,16 +208,7 @@ pub fn parse_script(text: &str, dialect: &dyn Dialect) -> DfResult<VecDeque<Stat
 /// # }).unwrap();
 /// ```
 pub async fn run_script(ctx: &SessionContext, text: &str) -> DfResult<DataFrame> {
-    let name = ctx
-        .state()
-        .config()
-        .options()
-        .sql_parser
-        .dialect
-        .to_string();
-    let dialect = dialect_from_str(&name)
-        .ok_or_else(|| DataFusionError::Plan(format!("the SQL dialect {name} is unknown")))?;
-    let mut statements = parse_script(text, &*dialect)?;
+    let mut statements = parse_session_script(ctx, text)?;
     let last = statements
         .pop_back()
         .ok_or_else(|| DataFusionError::Plan("no statement in the script".into()))?;

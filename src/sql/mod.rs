@@ -66,7 +66,9 @@ use datafusion::prelude::SessionContext;
 use crate::api::{Array, IntoDimRange};
 use crate::model::{ArrayType, CellValNum};
 use crate::read::{Bound, DimRange, Query, QueryCondition};
-pub use factory::{parse_script, run_script, OpenArray, TileDbTableFactory, FILE_TYPE};
+pub use factory::{
+    parse_script, parse_session_script, run_script, OpenArray, TileDbTableFactory, FILE_TYPE,
+};
 use pushdown::{Col, ColKind, Columns, Pushed};
 pub use scan::TileDbScan;
 pub use writes::WritePolicy;

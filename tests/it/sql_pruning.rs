@@ -42,15 +42,33 @@ fn run(path: &Path, query: &str) -> String {
             .collect()
             .await
             .unwrap_or_else(|e| panic!("{query}: {e}"));
-        let mut buf = Vec::new();
-        {
-            let mut w = datafusion::arrow::csv::Writer::new(&mut buf);
-            for b in &batches {
-                w.write(b).unwrap();
-            }
-        }
-        String::from_utf8(buf).unwrap()
+        csv(&batches)
     })
+}
+
+/// `batches` as CSV lines, the header first.
+fn csv(batches: &[datafusion::arrow::array::RecordBatch]) -> String {
+    let mut buf = Vec::new();
+    {
+        let mut w = datafusion::arrow::csv::Writer::new(&mut buf);
+        for b in batches {
+            w.write(b).unwrap();
+        }
+    }
+    String::from_utf8(buf).unwrap()
+}
+
+/// A sparse array that allows duplicates, of five fragments spread over
+/// the whole domain (they overlap): fragment k holds a in [100k, 100k +
+/// 39], 4 tiles of 10 cells each.
+fn five_overlapping(path: &Path) -> Array {
+    let array = sparse(path, true, 10);
+    for k in 0..5i64 {
+        let d: Vec<i64> = (0..40).map(|i| i * 250 + k).collect();
+        let a: Vec<i64> = (0..40).map(|i| 100 * k + i).collect();
+        write(&array, &d, &a);
+    }
+    array
 }
 
 /// The `pruned fragments=N/M tiles=K/L` EXPLAIN shows for `query`.
@@ -105,14 +123,7 @@ fn write(array: &Array, d: &[i64], a: &[i64]) {
 fn fragments_and_tiles_pruned_by_attribute_bounds_with_duplicates() {
     let dir = scratch("sql-prune-dups");
     let path = dir.join("t");
-    let array = sparse(&path, true, 10);
-    // Fragment k: a in [100k, 100k + 39], spread over the whole domain
-    // (the fragments overlap), 4 tiles of 10 cells each.
-    for k in 0..5i64 {
-        let d: Vec<i64> = (0..40).map(|i| i * 250 + k).collect();
-        let a: Vec<i64> = (0..40).map(|i| 100 * k + i).collect();
-        write(&array, &d, &a);
-    }
+    five_overlapping(&path);
     let q = "SELECT count(*), sum(a) FROM t WHERE a >= 205 AND a < 212";
     assert_eq!(
         pruned(&path, q).as_deref(),
@@ -285,27 +296,12 @@ fn pruning_crosses_the_ballista_codec_to_the_executors() {
     };
     let dir = scratch("sql-prune-ballista");
     let path = dir.join("t");
-    let array = sparse(&path, true, 10);
-    for k in 0..5i64 {
-        let d: Vec<i64> = (0..40).map(|i| i * 250 + k).collect();
-        let a: Vec<i64> = (0..40).map(|i| 100 * k + i).collect();
-        write(&array, &d, &a);
-    }
+    let array = five_overlapping(&path);
     let q = "SELECT d, a FROM t WHERE a >= 205 AND a < 212 ORDER BY d";
     let open = |name: &str| -> Result<Arc<Array>, Box<dyn std::error::Error + Send + Sync>> {
         Ok(Arc::new(Array::open(name)?))
     };
     let codec = tiledb_codec::sql::ballista::TileDbCodec::new(open);
-    let csv = |batches: &[datafusion::arrow::array::RecordBatch]| {
-        let mut buf = Vec::new();
-        {
-            let mut w = datafusion::arrow::csv::Writer::new(&mut buf);
-            for b in batches {
-                w.write(b).unwrap();
-            }
-        }
-        String::from_utf8(buf).unwrap()
-    };
     runtime().block_on(async {
         let ctx = context(1);
         let table = TileDbTable::new(Arc::new(Array::open(&path).unwrap())).unwrap();

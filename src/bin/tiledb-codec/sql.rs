@@ -284,16 +284,7 @@ async fn query(
         }
         (None, None) => return Err("no query: give one, or a script with -f FILE".into()),
     };
-    let dialect = ctx
-        .state()
-        .config()
-        .options()
-        .sql_parser
-        .dialect
-        .to_string();
-    let dialect = datafusion::sql::sqlparser::dialect::dialect_from_str(&dialect)
-        .ok_or_else(|| format!("the SQL dialect {dialect} is unknown"))?;
-    let statements = tiledb_codec::sql::parse_script(&text, &*dialect)
+    let statements = tiledb_codec::sql::parse_session_script(&ctx, &text)
         .map_err(|e| hint_quotes(e.to_string(), &text))?;
     if statements.is_empty() {
         return Err("no statement in the query".into());
