@@ -91,6 +91,15 @@ def test_numpy_dense_reads_are_shaped_as_the_subarray():
     assert "rows" not in ours
 
 
+def test_an_array_is_a_context_manager_as_in_tiledb_py():
+    path = FIX / "dense_int_2d"
+    with tiledb_codec.open(path) as A:
+        ours = A.to_numpy({"rows": (1, 2), "cols": (2, 5)})
+    with tiledb.open(str(path)) as E:
+        engine = E[1:3, 2:6]
+    np.testing.assert_array_equal(ours["a"], engine["a"])
+
+
 def test_numpy_nullable_is_masked_and_var_sized_is_object():
     path = FIX / "dense_var_nullable"
     A = tiledb_codec.open(path)

@@ -710,6 +710,14 @@ class Array:
         start, end = _time_range(timestamp)
         return self._native.vacuum(mode, start, end)
 
+    def __enter__(self) -> "Array":
+        """``with tiledb_codec.open(uri) as A:``, as TileDB-Py's arrays are
+        used."""
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        """Nothing to release: the array's files go with the object."""
+
     def __repr__(self) -> str:
         return f"tiledb_codec.Array({self.uri!r})"
 
