@@ -30,7 +30,7 @@ impl Array {
         at: Option<(u64, u64)>,
     ) -> Result<bool, Error> {
         let opts = ConsolidateOptions {
-            timestamp: at.map_or(TimeRange::ALL, |(start, end)| TimeRange { start, end }),
+            timestamp: time_range(at),
             encryption_key: self.key(),
             ..ConsolidateOptions::default()
         };
@@ -53,7 +53,7 @@ impl Array {
         at: Option<(u64, u64)>,
     ) -> Result<usize, Error> {
         let opts = VacuumOptions {
-            timestamp: at.map_or(TimeRange::ALL, |(start, end)| TimeRange { start, end }),
+            timestamp: time_range(at),
             ..VacuumOptions::default()
         };
         let report = maintain::vacuum(&self.path, mode, &opts)?;
@@ -162,4 +162,9 @@ impl Schema {
             what: e.to_string(),
         })
     }
+}
+
+/// The timestamp range `at` (milliseconds, inclusive; `None`: all).
+fn time_range(at: Option<(u64, u64)>) -> TimeRange {
+    at.map_or(TimeRange::ALL, |(start, end)| TimeRange { start, end })
 }

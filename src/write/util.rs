@@ -31,13 +31,7 @@ pub fn timestamped_name(t1: u64, t2: u64, version: Option<u32>) -> String {
 
 /// Creates `path` (which must not exist), writes `bytes` and syncs it.
 pub fn write_new_synced(path: &Path, bytes: &[u8]) -> WriteResult<()> {
-    let mut f = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|e| WriteError::io(path, e))?;
-    f.write_all(bytes).map_err(|e| WriteError::io(path, e))?;
-    f.sync_all().map_err(|e| WriteError::io(path, e))
+    write_new(path, bytes)?()
 }
 
 /// Syncs a folder, so that the entries created in it are durable.
