@@ -32,47 +32,21 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use tiledb_codec::raw::array::FieldInfo;
 use tiledb_codec::raw::read::aggregate::{aggregate, Aggregate, AggregateValue};
-use tiledb_codec::raw::read::{ArrayReader, Cells, DimRange, Query, QueryCondition};
+use tiledb_codec::raw::read::{ArrayReader, Query, QueryCondition};
 use tiledb_codec::ReadOptions;
 
-type Res<T> = Result<T, Box<dyn std::error::Error>>;
+mod common;
+
+use common::{sum_f64, Res};
 
 thread_local! {
     /// The buffer of the `into` case, kept from one case to the next.
     static INTO: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Sum of a FLOAT64 column, nulls left out.
-fn sum_f64(cells: &Cells, attr: &str) -> Res<f64> {
-    let col = cells
-        .column(attr)
-        .ok_or_else(|| format!("no column {attr:?} in the result"))?;
-    let mut sum = 0.0;
-    match col.validity() {
-        None => {
-            for c in col.data().chunks_exact(8) {
-                sum += f64::from_le_bytes(c.try_into()?);
-            }
-        }
-        Some(v) => {
-            for (c, ok) in col.data().chunks_exact(8).zip(v) {
-                if *ok != 0 {
-                    sum += f64::from_le_bytes(c.try_into()?);
-                }
-            }
-        }
-    }
-    Ok(sum)
-}
-
 fn open(path: &str) -> Res<ArrayReader> {
     Ok(ArrayReader::open(Path::new(path), &ReadOptions::default())?)
-}
-
-fn is_dense(reader: &ArrayReader) -> bool {
-    reader.schema.array_type == tiledb_codec::raw::format::ArrayType::Dense
 }
 
 fn attrs(attr: &str) -> Option<Vec<String>> {
@@ -86,18 +60,11 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
             let t = Instant::now();
             let reader = open(path)?;
             // A dense read returns the attribute alone, as the engine's does.
-            let mut q = Query {
-                attributes: attrs(attr),
-                skip_coordinates: is_dense(&reader),
-                ..Query::new()
-            };
-            for r in ranges {
-                let (dim, text) = r.split_once('=').ok_or("a range is DIM=LO:HI")?;
-                let field = FieldInfo::lookup(&reader.schema, dim)
-                    .filter(|f| f.is_dimension)
-                    .ok_or_else(|| format!("no dimension {dim:?}"))?;
-                q = q.range(dim, DimRange::parse(field.datatype, text)?);
-            }
+            let ranges = ranges
+                .iter()
+                .map(|r| r.split_once('=').ok_or("a range is DIM=LO:HI"))
+                .collect::<Result<Vec<_>, _>>()?;
+            let q = common::attribute_query(&reader, attr, ranges)?;
             let cells = reader.read(&q)?;
             let secs = t.elapsed().as_secs_f64();
             Ok((secs, cells.len as u64, sum_f64(&cells, attr)?))
@@ -147,10 +114,8 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
             let t = Instant::now();
             let reader = open(path)?;
             let q = Query {
-                attributes: attrs(attr),
                 condition: Some(QueryCondition::parse(&text)?),
-                skip_coordinates: is_dense(&reader),
-                ..Query::new()
+                ..common::attribute_query(&reader, attr, [])?
             };
             let cells = reader.read(&q)?;
             let secs = t.elapsed().as_secs_f64();

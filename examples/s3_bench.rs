@@ -20,12 +20,13 @@
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
-use tiledb_codec::raw::array::FieldInfo;
-use tiledb_codec::raw::read::{ArrayReader, DimRange, Query};
+use tiledb_codec::raw::read::ArrayReader;
 use tiledb_codec::raw::storage::object::{FetchOptions, ObjectStorage};
 use tiledb_codec::ReadOptions;
 
-type Res<T> = Result<T, Box<dyn std::error::Error>>;
+mod common;
+
+use common::{sum_f64, Res};
 
 fn mib(v: &str) -> Res<u64> {
     Ok((v.parse::<f64>()? * (1u64 << 20) as f64) as u64)
@@ -60,27 +61,14 @@ fn run(endpoint: &str, words: &[&str]) -> Res<(f64, u64, f64, u64)> {
     storage.set_fetch_options(fetch);
     let reader =
         ArrayReader::open_in(storage.clone().into(), &path, None, &ReadOptions::default())?;
-    let dense = reader.schema.array_type == tiledb_codec::raw::format::ArrayType::Dense;
-    let mut q = Query {
-        attributes: Some(vec![attr.to_string()]),
-        skip_coordinates: dense,
-        ..Query::new()
-    };
-    for (dim, text) in &ranges {
-        let field = FieldInfo::lookup(&reader.schema, dim)
-            .filter(|f| f.is_dimension)
-            .ok_or_else(|| format!("no dimension {dim:?}"))?;
-        q = q.range(dim, DimRange::parse(field.datatype, text)?);
-    }
+    let q = common::attribute_query(
+        &reader,
+        attr,
+        ranges.iter().map(|(d, t)| (d.as_str(), t.as_str())),
+    )?;
     let cells = reader.read(&q)?;
     let secs = t.elapsed().as_secs_f64();
-    let col = cells
-        .column(attr)
-        .ok_or_else(|| format!("no column {attr:?} in the result"))?;
-    let mut sum = 0.0;
-    for c in col.data().chunks_exact(8) {
-        sum += f64::from_le_bytes(c.try_into()?);
-    }
+    let sum = sum_f64(&cells, attr)?;
     let gets = storage.stats().snapshot().gets;
     Ok((secs, cells.len as u64, sum, gets))
 }

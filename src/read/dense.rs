@@ -590,19 +590,19 @@ pub(crate) fn read_batch(
         let fixed = FixedTarget {
             grid,
             frags,
-            tiles: &[],
             slabs: &slabs,
             slab_cells: &slab_cells,
             stats,
         };
-        let all = covered(&tiles);
         if let Some((data, validity)) = sinks.get_mut(ai).and_then(Option::as_mut) {
             let v = validity.as_deref_mut().filter(|_| a.field.nullable);
+            let all = covered(&tiles);
             fetch::fill_ahead(&fixed, &mut tiles, a, &all, false, data, v)?;
         } else if a.field.cell_val_num.is_some() && fixed_fill {
             let mut data = vec![0u8; n * cs];
             let mut validity = a.field.nullable.then(|| vec![0u8; n]);
             let v = validity.as_deref_mut();
+            let all = covered(&tiles);
             fetch::fill_ahead(&fixed, &mut tiles, a, &all, true, &mut data, v)?;
             columns.push(Column::from_parts(a.field.clone(), data, None, validity, n));
         } else {
@@ -652,25 +652,27 @@ pub(crate) fn read_batch(
     Ok(Cells { columns, len: n })
 }
 
-/// Where the tiles of one fixed-size attribute of a batch come from: the
-/// batch's fragments, their tiles of the attribute, and its slabs.
+/// Where the cells of one fixed-size attribute of a batch go: the batch's
+/// fragments and its slabs (the attribute's tiles are given to
+/// [`FixedTarget::fill`]).
 struct FixedTarget<'b, 'f> {
     grid: &'b Grid,
     frags: &'b [DenseFragment<'f>],
-    tiles: &'b [Option<FieldTiles>],
     slabs: &'b [Selection],
     slab_cells: &'b [usize],
     stats: &'b ReadStats,
 }
 
 impl FixedTarget<'_, '_> {
-    /// Writes the attribute's cells of the batch into `data` (and its
-    /// validity into `validity`), each holding exactly the batch's cells.
+    /// Writes the attribute's cells of the batch, from its `tiles` (one
+    /// entry per fragment), into `data` (and its validity into
+    /// `validity`), each holding exactly the batch's cells.
     /// Cells no fragment holds get the fill value; `covered` says, per
     /// slab, that every cell of it is held, and `zeroed` that the buffers
     /// are zero already.
     fn fill(
         &self,
+        tiles: &[Option<FieldTiles>],
         a: &DenseAttr,
         covered: &[bool],
         zeroed: bool,
@@ -689,7 +691,7 @@ impl FixedTarget<'_, '_> {
             fill_parallel(
                 self.grid,
                 self.frags,
-                self.tiles,
+                tiles,
                 source,
                 cs,
                 self.slabs,

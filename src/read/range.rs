@@ -233,13 +233,12 @@ pub fn retain_fixed(ranges: &[DimRange], dt: Datatype, values: &[u8], keep: &mut
     }
     match bound_kind(dt) {
         Some(BoundKind::Int) => {
-            let mut rs = Vec::with_capacity(ranges.len());
-            for r in ranges {
-                match (&r.lo, &r.hi) {
-                    (Bound::Int(l), Bound::Int(h)) => rs.push((*l, *h)),
-                    _ => return false,
-                }
-            }
+            let Some(rs) = bound_pairs(ranges, |b| match b {
+                Bound::Int(v) => Some(*v),
+                _ => None,
+            }) else {
+                return false;
+            };
             crate::format::with_native!(int dt, T => {
                 // The bounds in the column's own type: clamped to it, a
                 // range outside it left out (it holds no value of T).
@@ -256,13 +255,12 @@ pub fn retain_fixed(ranges: &[DimRange], dt: Datatype, values: &[u8], keep: &mut
             }, _ => false)
         }
         Some(BoundKind::Float) => {
-            let mut rs = Vec::with_capacity(ranges.len());
-            for r in ranges {
-                match (&r.lo, &r.hi) {
-                    (Bound::Float(l), Bound::Float(h)) => rs.push((*l, *h)),
-                    _ => return false,
-                }
-            }
+            let Some(rs) = bound_pairs(ranges, |b| match b {
+                Bound::Float(v) => Some(*v),
+                _ => None,
+            }) else {
+                return false;
+            };
             match dt {
                 Datatype::Float32 => {
                     retain_typed(&rs, values, keep, |c| f64::from(f32::from_le_bytes(c)))
@@ -274,6 +272,15 @@ pub fn retain_fixed(ranges: &[DimRange], dt: Datatype, values: &[u8], keep: &mut
         }
         _ => false,
     }
+}
+
+/// The (low, high) bounds of `ranges` as `K`, `None` where a bound is not
+/// of the kind `take` accepts.
+fn bound_pairs<K>(ranges: &[DimRange], take: impl Fn(&Bound) -> Option<K>) -> Option<Vec<(K, K)>> {
+    ranges
+        .iter()
+        .map(|r| Some((take(&r.lo)?, take(&r.hi)?)))
+        .collect()
 }
 
 /// [`retain_fixed`] for one native width `N`, `key` widening a value to

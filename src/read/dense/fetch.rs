@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::read::field::{prefetch, FieldTiles};
 
 /// [`FixedTarget::fill`] of `t` with its tiles fetched group by group
-/// (`tiles` are `t`'s tiles, taken back mutably between groups to let the
+/// (`tiles`, the attribute's tiles, are taken back mutably between groups to let the
 /// fetched bytes go): the next group is fetched while this one is decoded,
 /// so at most two groups are held at once. Local files are filled in one
 /// go, as mapped.
@@ -25,7 +25,7 @@ pub(super) fn fill_ahead(
 ) -> Result<()> {
     let ahead = tiles.iter().flatten().find_map(FieldTiles::read_ahead);
     let Some(ahead) = ahead else {
-        return FixedTarget { tiles, ..*t }.fill(a, covered, zeroed, data, validity);
+        return t.fill(tiles, a, covered, zeroed, data, validity);
     };
     let cs = a.field.cell_size() as usize;
     let groups = groups(t, tiles, ahead)?;
@@ -44,7 +44,6 @@ pub(super) fn fill_ahead(
         let n: usize = t.slab_cells[*s..*e].iter().sum();
         let shared: &[Option<FieldTiles>] = tiles;
         let part = FixedTarget {
-            tiles: shared,
             slabs: &t.slabs[*s..*e],
             slab_cells: &t.slab_cells[*s..*e],
             ..*t
@@ -54,7 +53,7 @@ pub(super) fn fill_ahead(
         let next = groups.get(k + 1);
         let (fetched, filled) = std::thread::scope(|sc| {
             let ahead = next.map(|g| sc.spawn(|| fetch(shared, &g.2)));
-            let filled = part.fill(a, &covered[*s..*e], zeroed, out, v);
+            let filled = part.fill(shared, a, &covered[*s..*e], zeroed, out, v);
             (ahead.map(|h| h.join()), filled)
         });
         filled?;
