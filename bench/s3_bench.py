@@ -33,6 +33,9 @@ import time
 import boto3
 import tiledb
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "engine"))
+from engine_s3_cells import config as s3_config  # noqa: E402
+
 # Read ratios must be at most this, and our requests no more than the engine's.
 TARGET = 0.5
 BUCKET = "bench"
@@ -104,18 +107,7 @@ class Moto:
 
 
 def engine_ctx(endpoint):
-    return tiledb.Ctx(
-        tiledb.Config(
-            {
-                "vfs.s3.endpoint_override": endpoint,
-                "vfs.s3.scheme": "http",
-                "vfs.s3.use_virtual_addressing": "false",
-                "vfs.s3.region": "us-east-1",
-                "vfs.s3.aws_access_key_id": "test",
-                "vfs.s3.aws_secret_access_key": "test",
-            }
-        )
-    )
+    return tiledb.Ctx(tiledb.Config(s3_config(endpoint, None)))
 
 
 class Ours:
