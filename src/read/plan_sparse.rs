@@ -619,13 +619,20 @@ impl ArrayReader {
                 order.sort_by(|&p, &q| keys.cmp_reversed(p, q, coords));
             }
             Some(Order::GlobalOrder) => {
+                // Tile keys made once per cell; coordinates compared in
+                // place where keys tie (no allocation per comparison).
                 let go = crate::write::order::GlobalOrder::new(&self.schema);
-                let cs = |p: usize| -> Vec<crate::write::order::Coord> {
-                    (0..dims.len()).map(|d| go.coord(d, coords(p, d))).collect()
-                };
-                let mut keyed: Vec<(Vec<u64>, usize)> =
-                    order.iter().map(|&p| (go.key(&cs(p)), p)).collect();
-                keyed.sort_by(|(ka, p), (kb, q)| go.cmp(ka, &cs(*p), kb, &cs(*q)));
+                let (go, coords) = (&go, &coords);
+                let cell = |p: usize| move |d: usize| go.coord(d, coords(p, d));
+                let mut keyed: Vec<(Vec<u64>, usize)> = order
+                    .iter()
+                    .map(|&p| {
+                        let mut k = Vec::new();
+                        go.key_into(cell(p), &mut k);
+                        (k, p)
+                    })
+                    .collect();
+                keyed.sort_by(|(ka, p), (kb, q)| go.cmp_by(ka, cell(*p), kb, cell(*q)));
                 order = keyed.into_iter().map(|(_, p)| p).collect();
             }
             _ => {}
