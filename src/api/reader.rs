@@ -272,37 +272,48 @@ impl<'a> ReaderBuilder<'a> {
     /// ```
     pub fn read_into(self, targets: &mut [Target<'_>]) -> Result<usize, Error> {
         let q = self.query()?;
-        let schema = &self.array.reader.schema;
-        let mut sizes = Vec::with_capacity(targets.len());
-        for t in targets.iter() {
-            let f = FieldInfo::lookup(schema, &t.name).ok_or_else(|| Error::NoSuchField {
-                field: t.name.clone(),
-                available: field_names(schema),
-            })?;
-            if !(t.accepts)(f.datatype) {
-                return Err(Error::WrongType {
-                    field: t.name.clone(),
-                    datatype: f.datatype,
-                    requested: t.type_name,
-                });
-            }
-            sizes.push(f.cell_size() as usize);
-        }
-        let mut sinks: Vec<Sink> = targets
-            .iter_mut()
-            .map(|t| Sink {
-                name: t.name.clone(),
-                data: &mut *t.data,
-                validity: t.validity.as_deref_mut(),
-            })
-            .collect();
-        let n = self.array.reader.read_into(&q, &mut sinks)?;
-        drop(sinks);
-        for (t, size) in targets.iter_mut().zip(sizes) {
-            (t.to_native)(&mut t.data[..n * size]);
-        }
-        Ok(n)
+        let reader = &self.array.reader;
+        fill_targets(&reader.schema, targets, |sinks| reader.read_into(&q, sinks))
     }
+}
+
+/// Each target checked against its field of `schema` (present, of a type
+/// standing for its datatype) and handed to `fill` as a sink; the cells
+/// `fill` wrote then put in the host's byte order.
+fn fill_targets(
+    schema: &crate::format::ArraySchema,
+    targets: &mut [Target<'_>],
+    fill: impl FnOnce(&mut [Sink]) -> crate::error::Result<usize>,
+) -> Result<usize, Error> {
+    let mut sizes = Vec::with_capacity(targets.len());
+    for t in targets.iter() {
+        let f = FieldInfo::lookup(schema, &t.name).ok_or_else(|| Error::NoSuchField {
+            field: t.name.clone(),
+            available: field_names(schema),
+        })?;
+        if !(t.accepts)(f.datatype) {
+            return Err(Error::WrongType {
+                field: t.name.clone(),
+                datatype: f.datatype,
+                requested: t.type_name,
+            });
+        }
+        sizes.push(f.cell_size() as usize);
+    }
+    let mut sinks: Vec<Sink> = targets
+        .iter_mut()
+        .map(|t| Sink {
+            name: t.name.clone(),
+            data: &mut *t.data,
+            validity: t.validity.as_deref_mut(),
+        })
+        .collect();
+    let n = fill(&mut sinks)?;
+    drop(sinks);
+    for (t, size) in targets.iter_mut().zip(sizes) {
+        (t.to_native)(&mut t.data[..n * size]);
+    }
+    Ok(n)
 }
 
 /// The names of the attributes and dimensions of `schema`.
@@ -362,6 +373,47 @@ fn to_native<T: CellType>(bytes: &mut [u8]) {
 /// The batches of a read ([`ReaderBuilder::build`]).
 pub struct BatchReader<'a> {
     inner: Batches<'a>,
+}
+
+impl BatchReader<'_> {
+    /// The next batch read into buffers the caller owns, one [`Target`]
+    /// per field, and how many cells each target now holds at its start;
+    /// `None` after the last batch. Fields of the batch without a target
+    /// are left out. A dense batch of fixed-size attributes without a
+    /// condition is decoded straight into the targets: a loop that reuses
+    /// its buffers touches no fresh memory. A buffer too small for the
+    /// batch ([`ReaderBuilder::batch_size`] bounds it), a var-sized
+    /// field, a type that does not stand for the field's datatype, or a
+    /// nullable attribute without [`Target::validity`] is an error, and
+    /// nothing is written.
+    ///
+    /// ```
+    /// use tiledb_codec::{Array, Target};
+    ///
+    /// let array = Array::open("tests/fixtures/v22/dense_int_2d")?;
+    /// let mut batches = array.reader().attributes(["a"]).batch_size(30).build()?;
+    /// let mut a = vec![0i32; 30];
+    /// let mut total = 0i64;
+    /// while let Some(n) = batches.next_into(&mut [Target::new("a", &mut a)]) {
+    ///     total += a[..n?].iter().map(|&v| i64::from(v)).sum::<i64>();
+    /// }
+    /// let whole = array.reader().attributes(["a"]).read()?;
+    /// assert_eq!(total, whole.column::<i32>("a")?.iter().map(|&v| i64::from(v)).sum::<i64>());
+    /// # Ok::<(), tiledb_codec::Error>(())
+    /// ```
+    pub fn next_into(&mut self, targets: &mut [Target<'_>]) -> Option<Result<usize, Error>> {
+        let reader: &crate::read::ArrayReader = self.inner.reader;
+        let schema = &reader.schema;
+        let mut done = false;
+        let n = fill_targets(schema, targets, |sinks| match self.inner.next_into(sinks) {
+            Some(r) => r,
+            None => {
+                done = true;
+                Ok(0)
+            }
+        });
+        (!done).then_some(n)
+    }
 }
 
 impl Iterator for BatchReader<'_> {

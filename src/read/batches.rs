@@ -2,6 +2,7 @@
 
 use super::column::Cells;
 use super::dense;
+use super::into::Sink;
 use super::plan_dense::*;
 use super::query::Query;
 use super::reader_state::ArrayReader;
@@ -9,7 +10,38 @@ use crate::error::Result;
 
 /// The batches of a read ([`ArrayReader::batches`]).
 pub struct Batches<'a> {
+    pub(crate) reader: &'a ArrayReader,
     pub(super) inner: BatchesInner<'a>,
+}
+
+impl Batches<'_> {
+    /// The next batch written into the caller's buffers, one field per
+    /// sink (as [`ArrayReader::read_into`] takes them), and how many cells
+    /// each now holds at its start; `None` after the last batch. Fields of
+    /// the batch without a sink are left out. A dense batch without a
+    /// condition decodes its fixed-size attributes straight into their
+    /// buffers: a loop that reuses them touches no fresh memory. A sink
+    /// too small for the batch, a var-sized field, or a nullable attribute
+    /// without a validity buffer is an error, before anything is written.
+    pub fn next_into(&mut self, sinks: &mut [Sink]) -> Option<Result<usize>> {
+        if let BatchesInner::Dense {
+            reader,
+            plan,
+            sels,
+            query,
+        } = &mut self.inner
+        {
+            let sel = sels.next()?;
+            if plan.condition.is_none() {
+                return Some(reader.fill_dense(plan, &sel, sinks));
+            }
+            let cells = reader.dense_batch(plan, &sel, query);
+            return Some(cells.and_then(|c| reader.copy_into(&c, sinks.iter_mut().collect())));
+        }
+        let reader = self.reader;
+        let cells = self.next()?;
+        Some(cells.and_then(|c| reader.copy_into(&c, sinks.iter_mut().collect())))
+    }
 }
 
 pub(super) enum BatchesInner<'a> {

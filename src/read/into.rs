@@ -1,7 +1,8 @@
 //! Reads into buffers the caller owns ([`ArrayReader::read_into`]).
 
 use super::column::Cells;
-use super::dense::{self, FixedSink};
+use super::dense::{self, FixedSink, Selection};
+use super::plan_dense::DensePlan;
 use super::query::Query;
 use super::reader_state::ArrayReader;
 use crate::error::{Error, Result};
@@ -49,70 +50,106 @@ impl ArrayReader {
                 return Err(self.sink_error(format!("{:?} has two sinks", s.name)));
             }
         }
-        let direct = self.schema.array_type == ArrayType::Dense
-            && q.condition.is_none()
-            && q.skip_coordinates;
-        if direct {
+        if self.schema.array_type == ArrayType::Dense {
             let plan = self.dense_plan(&q)?;
-            let fixed = plan.attrs.iter().all(|a| {
-                let cs = a.field.cell_size() as usize;
-                a.field.cell_val_num.is_some() && a.fill.as_ref().is_none_or(|f| f.len() == cs)
-            });
-            if fixed {
-                let n = usize::try_from(plan.sel.cells())
-                    .map_err(|_| self.sink_error("the read selects too many cells".into()))?;
-                for a in &plan.attrs {
-                    let s = sinks
-                        .iter()
-                        .find(|s| s.name == a.field.name)
-                        .ok_or_else(|| {
-                            self.sink_error(format!("no sink for {:?}", a.field.name))
-                        })?;
-                    self.check_sink(s, n, a.field.cell_size() as usize, a.field.nullable)?;
-                }
-                let mut parts: Vec<Option<FixedSink>> = plan.attrs.iter().map(|_| None).collect();
-                for s in sinks.iter_mut() {
-                    let Some(i) = plan.attrs.iter().position(|a| a.field.name == s.name) else {
-                        continue;
-                    };
-                    let a = &plan.attrs[i].field;
-                    let validity = match s.validity.as_deref_mut() {
-                        Some(v) if a.nullable => Some(&mut v[..n]),
-                        Some(v) => {
-                            v[..n].fill(1);
-                            None
-                        }
-                        None => None,
-                    };
-                    parts[i] = Some((&mut s.data[..n * a.cell_size() as usize], validity));
-                }
-                dense::read_batch(
-                    &plan.grid,
-                    &plan.frags,
-                    &plan.dims,
-                    &plan.attrs,
-                    &plan.sel,
-                    false,
-                    &self.stats,
-                    &self.opts,
-                    &mut parts,
-                )?;
-                return Ok(n);
+            if plan.condition.is_none() {
+                return self.fill_dense(&plan, &plan.sel, sinks);
             }
             // Planned already: not again.
             let cells = self.read_dense_planned(&plan, &q)?;
-            return self.copy_into(&cells, sinks);
+            return self.copy_into(&cells, sinks.iter_mut().collect());
         }
         let cells = self.read(&q)?;
-        self.copy_into(&cells, sinks)
+        self.copy_into(&cells, sinks.iter_mut().collect())
+    }
+
+    /// The cells `sel` selects of a dense read without a condition, into
+    /// the sinks: fixed-size attributes decoded straight into theirs (in
+    /// parallel, no result of their own), the coordinates and any other
+    /// field read as a batch and copied. Every sink is checked before
+    /// anything is written.
+    pub(super) fn fill_dense(
+        &self,
+        plan: &DensePlan,
+        sel: &Selection,
+        sinks: &mut [Sink],
+    ) -> Result<usize> {
+        let n = usize::try_from(sel.cells())
+            .map_err(|_| self.sink_error("the read selects too many cells".into()))?;
+        // Where a sink's attribute is in the plan, when it is decoded in place.
+        let direct = |s: &Sink| {
+            plan.attrs.iter().position(|a| {
+                let cs = a.field.cell_size() as usize;
+                a.field.name == s.name
+                    && a.field.cell_val_num.is_some()
+                    && a.fill.as_ref().is_none_or(|f| f.len() == cs)
+            })
+        };
+        let mut coords = false;
+        for (i, s) in sinks.iter().enumerate() {
+            if sinks[..i].iter().any(|t| t.name == s.name) {
+                return Err(self.sink_error(format!("{:?} has two sinks", s.name)));
+            }
+            let dim = plan.dims.iter().find(|d| d.name == s.name);
+            coords |= dim.is_some();
+            let field = dim
+                .or_else(|| {
+                    plan.attrs
+                        .iter()
+                        .map(|a| &a.field)
+                        .find(|f| f.name == s.name)
+                })
+                .ok_or_else(|| self.sink_error(format!("the read has no field {:?}", s.name)))?;
+            if field.cell_val_num.is_none() {
+                return Err(self.sink_error(format!(
+                    "{:?} is var-sized: read it with read() or batches()",
+                    s.name
+                )));
+            }
+            self.check_sink(s, n, field.cell_size() as usize, field.nullable)?;
+        }
+        let mut parts: Vec<Option<FixedSink>> = plan.attrs.iter().map(|_| None).collect();
+        let mut rest = Vec::new();
+        for s in sinks.iter_mut() {
+            let Some(i) = direct(s) else {
+                rest.push(s);
+                continue;
+            };
+            let a = &plan.attrs[i].field;
+            let validity = match s.validity.as_deref_mut() {
+                Some(v) if a.nullable => Some(&mut v[..n]),
+                Some(v) => {
+                    v[..n].fill(1);
+                    None
+                }
+                None => None,
+            };
+            parts[i] = Some((&mut s.data[..n * a.cell_size() as usize], validity));
+        }
+        let cells = dense::read_batch(
+            &plan.grid,
+            &plan.frags,
+            &plan.dims,
+            &plan.attrs,
+            sel,
+            coords,
+            &self.stats,
+            &self.opts,
+            &mut parts,
+        )?;
+        drop(parts);
+        if !rest.is_empty() {
+            self.copy_into(&cells, rest)?;
+        }
+        Ok(n)
     }
 
     /// The columns of `cells` copied into the sinks, every size checked
     /// first.
-    fn copy_into(&self, cells: &Cells, sinks: &mut [Sink]) -> Result<usize> {
+    pub(super) fn copy_into(&self, cells: &Cells, sinks: Vec<&mut Sink>) -> Result<usize> {
         let n = cells.len;
         let mut pairs = Vec::with_capacity(sinks.len());
-        for s in sinks.iter_mut() {
+        for s in sinks {
             let col = cells
                 .column(&s.name)
                 .ok_or_else(|| self.sink_error(format!("the array has no field {:?}", s.name)))?;

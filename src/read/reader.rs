@@ -180,6 +180,7 @@ impl ArrayReader {
             }
             let sels = dense::batches(&plan.sel, size);
             return Ok(Batches {
+                reader: self,
                 inner: BatchesInner::Dense {
                     reader: self,
                     plan: Box::new(plan),
@@ -193,6 +194,7 @@ impl ArrayReader {
         // where tiles start, are read one after the other.
         if let Some(slabs) = self.sparse_slabs(q, budget)? {
             return Ok(Batches {
+                reader: self,
                 inner: BatchesInner::Slabs {
                     reader: self,
                     slabs: slabs.into_iter(),
@@ -203,6 +205,7 @@ impl ArrayReader {
         }
         let cells = self.read(q)?;
         Ok(Batches {
+            reader: self,
             inner: BatchesInner::Buffered { cells, at: 0, size },
         })
     }

@@ -240,3 +240,123 @@ fn fill_values_where_no_fragment_covers_a_slab() {
     assert_eq!(n, 24);
     assert_eq!(buf, want);
 }
+
+/// Batch by batch, `Batches::next_into` writes into the caller's buffers
+/// (reused from batch to batch, larger than a batch) what `next` returns:
+/// every fixture, dense and sparse, with and without coordinates, in about
+/// four batches each.
+#[test]
+fn every_fixture_reads_batches_into_buffers_what_next_returns() {
+    let mut batches_checked = 0;
+    for f in common::fixtures() {
+        if f.kind != "array" {
+            continue;
+        }
+        let Ok(reader) = ArrayReader::open(&f.path, &options(f.key.as_deref())) else {
+            continue;
+        };
+        for skip in [false, true] {
+            let q = Query {
+                skip_coordinates: skip,
+                ..Query::default()
+            };
+            let Ok(all) = reader.read(&q) else {
+                continue;
+            };
+            let size = (all.len / 4).max(7);
+            let q = Query {
+                batch_cells: Some(size),
+                ..q
+            };
+            let Ok(batches) = reader.batches(&q) else {
+                continue;
+            };
+            let Ok(want) = batches.collect::<Result<Vec<Cells>, _>>() else {
+                continue;
+            };
+            let Some(first) = want.first() else {
+                continue;
+            };
+            let fixed: Vec<(String, usize)> = first
+                .columns
+                .iter()
+                .filter(|c| c.offsets().is_none())
+                .map(|c| (c.field.name.clone(), c.field.cell_size() as usize))
+                .collect();
+            if fixed.is_empty() {
+                continue;
+            }
+            let room = size + 2;
+            let mut data: Vec<Vec<u8>> = fixed.iter().map(|(_, cs)| vec![0; room * cs]).collect();
+            let mut validity: Vec<Vec<u8>> = fixed.iter().map(|_| vec![0; room]).collect();
+            let mut got = reader.batches(&q).unwrap();
+            for (k, cells) in want.iter().enumerate() {
+                let id = format!("{} batch {k} (coordinates skipped: {skip})", f.id);
+                for (d, v) in data.iter_mut().zip(validity.iter_mut()) {
+                    d.fill(0xAB);
+                    v.fill(0xAB);
+                }
+                let mut sinks: Vec<Sink> = fixed
+                    .iter()
+                    .zip(data.iter_mut().zip(validity.iter_mut()))
+                    .map(|((name, _), (d, v))| Sink {
+                        name: name.clone(),
+                        data: d,
+                        validity: Some(v),
+                    })
+                    .collect();
+                let n = got
+                    .next_into(&mut sinks)
+                    .unwrap_or_else(|| panic!("{id}: no batch"))
+                    .unwrap_or_else(|e| panic!("{id}: {e}"));
+                assert_eq!(n, cells.len, "{id}: cells");
+                for ((name, cs), (d, v)) in fixed.iter().zip(data.iter().zip(&validity)) {
+                    let c = cells.column(name).unwrap();
+                    assert_eq!(&d[..n * cs], c.data(), "{id}: values of {name}");
+                    assert!(
+                        d[n * cs..].iter().all(|b| *b == 0xAB),
+                        "{id}: past the cells of {name}"
+                    );
+                    let want_v = c.validity().map_or_else(|| vec![1; n], <[u8]>::to_vec);
+                    assert_eq!(&v[..n], want_v.as_slice(), "{id}: validity of {name}");
+                }
+                batches_checked += 1;
+            }
+            assert!(
+                got.next_into(&mut []).is_none(),
+                "{}: a batch after the last",
+                f.id
+            );
+        }
+    }
+    assert!(
+        batches_checked > 300,
+        "only {batches_checked} batches checked"
+    );
+}
+
+/// The facade's `BatchReader::next_into`: a buffer smaller than a batch is
+/// refused before anything is written, and a mistyped target too.
+#[test]
+fn batches_into_buffers_refuse_what_does_not_fit() {
+    let array = Array::open("tests/fixtures/v22/dense_int_2d").unwrap();
+    let mut batches = array
+        .reader()
+        .attributes(["a"])
+        .batch_size(30)
+        .build()
+        .unwrap();
+    let mut small = vec![-1i32; 5];
+    let e = batches
+        .next_into(&mut [Target::new("a", &mut small)])
+        .unwrap()
+        .unwrap_err();
+    assert!(e.to_string().contains("holds 20 bytes"), "{e}");
+    assert!(small.iter().all(|v| *v == -1));
+    let mut wrong = vec![0f64; 30];
+    let e = batches
+        .next_into(&mut [Target::new("a", &mut wrong)])
+        .unwrap()
+        .unwrap_err();
+    assert!(matches!(e, Error::WrongType { .. }), "{e}");
+}
