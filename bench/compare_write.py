@@ -6,9 +6,11 @@ Usage: python compare_write.py EXAMPLE OUTDIR [--mib 256] [--repeat 5]
 
 EXAMPLE is the built `examples/write_dense.rs`. Every run is a fresh
 process on each side (`engine_write.py`, EXAMPLE) that creates the array and
-writes it as one fragment, and prints the seconds it spent doing so: making
-the values and starting the process are left out on both sides (the table
-of whole processes shows them). The two sides take turns, the first one
+writes it as one fragment, and prints the seconds it spent doing so and the
+CPU seconds of all its threads in that time: making the values and starting
+the process are left out on both sides (the table of whole processes shows
+them). On a machine other jobs load, each side's wall time follows its CPU
+time and its share of the cores, so the CPU seconds are printed too. The two sides take turns, the first one
 alternating, on arrays removed before each run. After the first run of each
 case the engine reads the array tiledb-codec wrote and checks every value,
 and the two data files are compared byte for byte.
@@ -30,10 +32,13 @@ CASES = [("none", "no filter", 0.5), ("zstd", "ZSTD (level -1)", 0.7)]
 
 
 def timed(cmd):
-    """(seconds the process reports, seconds of the whole process)."""
+    """(seconds the process reports, seconds of the whole process, CPU
+    seconds the process reports or nan)."""
     t0 = time.perf_counter()
     out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout
-    return float(out.split()[-1]), time.perf_counter() - t0
+    words = out.split()
+    cpu = float(words[words.index("cpu") + 1]) if "cpu" in words else float("nan")
+    return float(words[-1]), time.perf_counter() - t0, cpu
 
 
 def data_files(uri):
@@ -78,9 +83,9 @@ def main(argv):
             for side, cmd, uri in order if r % 2 == 0 else order[::-1]:
                 shutil.rmtree(uri, ignore_errors=True)
                 runs[side].append(timed(cmd))
-            e, o = runs["engine"][-1][0], runs["ours"][-1][0]
-            print(f"write {filt} run {r + 1}: engine {e:.3f} s, tiledb-codec {o:.3f} s, ratio {o / e:.2f}",
-                  file=sys.stderr, flush=True)
+            (e, _, ec), (o, _, oc) = runs["engine"][-1], runs["ours"][-1]
+            print(f"write {filt} run {r + 1}: engine {e:.3f} s ({ec:.2f} s CPU), tiledb-codec {o:.3f} s"
+                  f" ({oc:.2f} s CPU), ratio {o / e:.2f} (CPU {oc / ec:.2f})", file=sys.stderr, flush=True)
             if r == 0:
                 check(o_uri, mib)
                 a, b = data_files(e_uri), data_files(o_uri)
@@ -89,7 +94,7 @@ def main(argv):
                       f" ({os.path.getsize(a)} and {os.path.getsize(b)} bytes)", file=sys.stderr, flush=True)
         shutil.rmtree(e_uri, ignore_errors=True)
         shutil.rmtree(o_uri, ignore_errors=True)
-        med = {s: [statistics.median(t[i] for t in runs[s]) for i in (0, 1)] for s in runs}
+        med = {s: [statistics.median(t[i] for t in runs[s]) for i in (0, 1, 2)] for s in runs}
         rows.append((label, med["engine"], med["ours"], target))
     print(f"Writing {mib} MiB of float64 (1-D dense, 8 MiB tiles, one fragment); medians of {repeat} runs.")
     print()
@@ -97,6 +102,13 @@ def main(argv):
     print("|---|---|---|---|---|")
     for label, e, o, t in rows:
         print(f"| write, {label} | {e[0]:.3f} | {o[0]:.3f} | {o[0] / e[0]:.2f} | {t} |")
+    print()
+    print("CPU seconds of every thread in the same time (user and system):")
+    print()
+    print("| case | engine (s) | tiledb-codec (s) | ratio |")
+    print("|---|---|---|---|")
+    for label, e, o, _ in rows:
+        print(f"| write, {label} | {e[2]:.2f} | {o[2]:.2f} | {o[2] / e[2]:.2f} |")
     print()
     print("Whole processes (with interpreter or process start and making the values):")
     print()
