@@ -767,8 +767,10 @@ class Array:
         :meth:`batches`); a buffer may be larger than the read. A dense read
         of fixed-size attributes decodes its tiles straight into the
         buffers, in parallel: reading again into the same buffers touches
-        no fresh memory. A buffer too small or of the wrong type raises
-        :class:`TileDBCodecError`, and nothing is written.
+        no fresh memory. The GIL is released while the library reads; the
+        buffers must not be resized or written meanwhile. A buffer too
+        small or of the wrong type raises :class:`TileDBCodecError`, and
+        nothing is written.
 
             >>> A = tiledb_codec.open("tests/fixtures/v22/dense_int_2d")
             >>> a = np.empty((2, 4), dtype="int32")
