@@ -17,7 +17,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyCapsule, PyDict};
 use pyo3::IntoPyObjectExt;
 use tiledb_codec::arrow::RecordBatches;
-use tiledb_codec::{Array, ConsolidationMode, Datatype, Order, ReadOptions};
+use tiledb_codec::{Array, ConsolidationMode, Datatype, Order, ReadOptions, ReaderBuilder, Target};
 use tiledb_codec::{DomainRange, MetadataValue};
 
 create_exception!(
@@ -177,6 +177,124 @@ enum PyBound {
     UInt(u64),
     Float(f64),
     Str(String),
+}
+
+/// `b` reading `ranges`: (dimension, low, high) triples, inclusive.
+fn with_ranges<'a>(
+    mut b: ReaderBuilder<'a>,
+    ranges: Vec<(String, PyBound, PyBound)>,
+) -> PyResult<ReaderBuilder<'a>> {
+    for (dim, lo, hi) in ranges {
+        b = match (lo, hi) {
+            (PyBound::Int(l), PyBound::Int(h)) => b.range(&dim, l..=h),
+            (PyBound::UInt(l), PyBound::UInt(h)) => b.range(&dim, l..=h),
+            (PyBound::Int(l), PyBound::UInt(h)) if l >= 0 => b.range(&dim, l as u64..=h),
+            (PyBound::Str(l), PyBound::Str(h)) => b.range(&dim, l..=h),
+            (l, h) => match (as_f64(&l), as_f64(&h)) {
+                (Some(l), Some(h)) => b.range(&dim, l..=h),
+                _ => {
+                    return Err(refuse(format!(
+                        "range on dimension {dim:?}: the bounds are of different kinds"
+                    )))
+                }
+            },
+        };
+    }
+    Ok(b)
+}
+
+/// The memory of a writable, contiguous numpy array, as its
+/// `__array_interface__` gives it: where it starts, how many bytes, the
+/// type of its elements (numpy's typestr, such as `<f8`).
+struct RawBuffer {
+    addr: usize,
+    len: usize,
+    typestr: String,
+}
+
+impl RawBuffer {
+    /// The buffer of `obj`, which must be a numpy array (`ndarray` is
+    /// numpy's type), writable and contiguous; `what` names it in errors.
+    fn of(obj: &Bound<'_, PyAny>, ndarray: &Bound<'_, PyAny>, what: &str) -> PyResult<RawBuffer> {
+        if !obj.is_instance(ndarray)? {
+            let t = obj.get_type().name()?;
+            return Err(refuse(format!("{what}: a numpy array, not a {t}")));
+        }
+        let flags = obj.getattr("flags")?;
+        if !flags.getattr("writeable")?.extract::<bool>()? {
+            return Err(refuse(format!("{what}: the array is read-only")));
+        }
+        if !flags.getattr("c_contiguous")?.extract::<bool>()?
+            && !flags.getattr("f_contiguous")?.extract::<bool>()?
+        {
+            return Err(refuse(format!(
+                "{what}: the array is not contiguous (a view with strides)"
+            )));
+        }
+        let iface = obj.getattr("__array_interface__")?;
+        let (addr, readonly): (usize, bool) = iface.get_item("data")?.extract()?;
+        let typestr: String = iface.get_item("typestr")?.extract()?;
+        let len: usize = obj.getattr("nbytes")?.extract()?;
+        if readonly || (addr == 0 && len > 0) {
+            return Err(refuse(format!(
+                "{what}: the array's memory is not writable"
+            )));
+        }
+        Ok(RawBuffer { addr, len, typestr })
+    }
+
+    /// The buffer's bytes.
+    ///
+    /// # Safety
+    /// The array it was taken from must be alive, not resized and not
+    /// otherwise accessed for as long as the slice is used, and no other
+    /// slice of its bytes may be in use meanwhile.
+    unsafe fn bytes<'a>(&self) -> &'a mut [u8] {
+        if self.len == 0 {
+            return &mut [];
+        }
+        // SAFETY: as the caller promises; numpy says `len` bytes from
+        // `addr` are the array's (contiguous, writable).
+        unsafe { std::slice::from_raw_parts_mut(self.addr as *mut u8, self.len) }
+    }
+}
+
+/// A [`Target`] for the field `name` over `bytes`, its values of the numpy
+/// type `typestr` (in the host's byte order): the Rust type that type is,
+/// which the read checks against the field's datatype.
+fn target<'a>(name: String, typestr: &str, bytes: &'a mut [u8]) -> PyResult<Target<'a>> {
+    let native = if cfg!(target_endian = "little") {
+        '<'
+    } else {
+        '>'
+    };
+    let mut chars = typestr.chars();
+    let order = chars.next().unwrap_or('?');
+    let kind = chars.as_str();
+    let one_byte = matches!(kind, "i1" | "u1" | "b1");
+    if !one_byte && order != native && order != '=' {
+        return Err(refuse(format!(
+            "the buffer of {name:?} is {typestr}: not in the host's byte order"
+        )));
+    }
+    Ok(match kind {
+        "i1" => Target::bytes::<i8>(name, bytes),
+        "u1" | "b1" => Target::bytes::<u8>(name, bytes),
+        "i2" => Target::bytes::<i16>(name, bytes),
+        "u2" => Target::bytes::<u16>(name, bytes),
+        "i4" => Target::bytes::<i32>(name, bytes),
+        "u4" => Target::bytes::<u32>(name, bytes),
+        "i8" => Target::bytes::<i64>(name, bytes),
+        "u8" => Target::bytes::<u64>(name, bytes),
+        "f4" => Target::bytes::<f32>(name, bytes),
+        "f8" => Target::bytes::<f64>(name, bytes),
+        k if k.starts_with("M8") || k.starts_with("m8") => Target::bytes::<i64>(name, bytes),
+        _ => {
+            return Err(refuse(format!(
+                "the buffer of {name:?} holds {typestr}, which no TileDB datatype is"
+            )))
+        }
+    })
 }
 
 /// A Python value of a typed range bound.
@@ -477,25 +595,9 @@ impl NativeArray {
             .transpose()?;
         let array = Arc::clone(&self.inner);
         let build = read_fn(move |array: &Array| {
-            let mut b = array.reader().coordinates(coords);
+            let mut b = with_ranges(array.reader().coordinates(coords), ranges)?;
             if let Some(a) = attrs {
                 b = b.attributes(a);
-            }
-            for (dim, lo, hi) in ranges {
-                b = match (lo, hi) {
-                    (PyBound::Int(l), PyBound::Int(h)) => b.range(&dim, l..=h),
-                    (PyBound::UInt(l), PyBound::UInt(h)) => b.range(&dim, l..=h),
-                    (PyBound::Int(l), PyBound::UInt(h)) if l >= 0 => b.range(&dim, l as u64..=h),
-                    (PyBound::Str(l), PyBound::Str(h)) => b.range(&dim, l..=h),
-                    (l, h) => match (as_f64(&l), as_f64(&h)) {
-                        (Some(l), Some(h)) => b.range(&dim, l..=h),
-                        _ => {
-                            return Err(refuse(format!(
-                                "range on dimension {dim:?}: the bounds are of different kinds"
-                            )))
-                        }
-                    },
-                };
             }
             if let Some(c) = condition {
                 b = b.filter(c);
@@ -524,6 +626,81 @@ impl NativeArray {
         Ok(Stream {
             batches: Mutex::new(Some(batches)),
         })
+    }
+
+    /// Reads into numpy arrays the caller owns: `targets` are (field,
+    /// values, validity or None) triples, each array writable and
+    /// contiguous, its element type one that stands for the field's
+    /// datatype; the validity (one uint8 or bool per cell) is needed for a
+    /// nullable attribute. `ranges` and `order` as `stream`. Returns the
+    /// cells read, written at the start of each array in the read's order.
+    #[pyo3(signature = (targets, ranges=Vec::new(), order=None))]
+    fn read_into(
+        &self,
+        py: Python<'_>,
+        targets: Vec<(String, Bound<'_, PyAny>, Option<Bound<'_, PyAny>>)>,
+        ranges: Vec<(String, PyBound, PyBound)>,
+        order: Option<String>,
+    ) -> PyResult<usize> {
+        let order = order
+            .map(|o| o.parse::<Order>().map_err(refuse))
+            .transpose()?;
+        let ndarray = py.import("numpy")?.getattr("ndarray")?;
+        let mut raws = Vec::with_capacity(targets.len());
+        for (name, data, validity) in &targets {
+            let d = RawBuffer::of(data, &ndarray, &format!("the buffer of {name:?}"))?;
+            let v = match validity {
+                None => None,
+                Some(v) => {
+                    let what = format!("the validity buffer of {name:?}");
+                    let v = RawBuffer::of(v, &ndarray, &what)?;
+                    if !matches!(v.typestr.as_str(), "|u1" | "|b1") {
+                        return Err(refuse(format!("{what}: uint8 or bool, not {}", v.typestr)));
+                    }
+                    Some(v)
+                }
+            };
+            raws.push((name.clone(), d, v));
+        }
+        // No two buffers may share memory: each becomes a `&mut [u8]`.
+        let mut spans: Vec<(usize, usize, &str)> = raws
+            .iter()
+            .flat_map(|(n, d, v)| std::iter::once(d).chain(v).map(move |b| (b, n.as_str())))
+            .filter(|(b, _)| b.len > 0)
+            .map(|(b, n)| (b.addr, b.addr.saturating_add(b.len), n))
+            .collect();
+        spans.sort_unstable();
+        for w in spans.windows(2) {
+            if w[1].0 < w[0].1 {
+                return Err(refuse(format!(
+                    "the buffers of {:?} and {:?} share memory",
+                    w[0].2, w[1].2
+                )));
+            }
+        }
+        let array = &self.inner;
+        // `targets` holds the arrays alive until the read is done.
+        let n = py.detach(move || {
+            let mut ts = Vec::with_capacity(raws.len());
+            for (name, d, v) in &raws {
+                // SAFETY: each array is alive (held by `targets`) while the
+                // read runs; no two of the buffers overlap (checked above);
+                // the slices are dropped before this closure returns.
+                let mut t = target(name.clone(), &d.typestr, unsafe { d.bytes() })?;
+                if let Some(v) = v {
+                    // SAFETY: as above.
+                    t = t.validity(unsafe { v.bytes() });
+                }
+                ts.push(t);
+            }
+            let mut b = with_ranges(array.reader(), ranges)?;
+            if let Some(o) = order {
+                b = b.order(o);
+            }
+            b.read_into(&mut ts).map_err(error)
+        })?;
+        drop(targets);
+        Ok(n)
     }
 
     /// Writes an Arrow stream (any object with `__arrow_c_stream__`) as one

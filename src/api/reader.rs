@@ -351,6 +351,35 @@ impl<'a> Target<'a> {
         }
     }
 
+    /// The field `name`'s values go into `bytes`, from its start, as the
+    /// bytes of `T` values in the host's order (aligned or not): for memory
+    /// typed elsewhere, such as a numpy array's or an Arrow buffer, which a
+    /// binding sees as bytes. `T` must stand for the field's datatype, as
+    /// with [`Target::new`].
+    ///
+    /// ```
+    /// use tiledb_codec::{Array, Target};
+    ///
+    /// let array = Array::open("tests/fixtures/v22/dense_int_2d")?;
+    /// let mut raw = vec![0u8; 100 * 4];
+    /// let n = array.reader().read_into(&mut [Target::bytes::<i32>("a", &mut raw)])?;
+    /// let batch = array.reader().attributes(["a"]).coordinates(false).read()?;
+    /// assert_eq!(i32::from_ne_bytes(raw[..4].try_into().unwrap()), batch.column::<i32>("a")?[0]);
+    /// assert!(array.reader().read_into(&mut [Target::bytes::<f64>("a", &mut raw)]).is_err());
+    /// # let _ = n;
+    /// # Ok::<(), tiledb_codec::Error>(())
+    /// ```
+    pub fn bytes<T: CellType>(name: impl Into<String>, bytes: &'a mut [u8]) -> Self {
+        Target {
+            name: name.into(),
+            data: bytes,
+            validity: None,
+            accepts: T::accepts,
+            type_name: T::NAME,
+            to_native: to_native::<T>,
+        }
+    }
+
     /// Each cell's validity goes into `validity` (1 = a value, 0 = null):
     /// needed for a nullable attribute.
     pub fn validity(mut self, validity: &'a mut [u8]) -> Self {
