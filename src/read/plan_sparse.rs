@@ -274,6 +274,18 @@ impl ArrayReader {
             made[k] = Some(b.clone());
             Ok(b)
         };
+        // Per fragment in order: its picked tiles, decoded after the loop,
+        // or its cells read whole (no R-tree).
+        enum Slot {
+            Tiles {
+                fi: usize,
+                fields: Box<sparse::FragmentFields>,
+                tiles: Vec<(usize, bool)>,
+                processed: std::sync::Arc<Vec<String>>,
+            },
+            Done(Frag),
+        }
+        let mut slots: Vec<Slot> = Vec::with_capacity(self.fragments.len());
         for (fi, f) in self.fragments.iter().enumerate() {
             // The engine skips the conditions a fragment processed only
             // when it has delete metadata (sparse_index_reader_base.cc
@@ -322,19 +334,14 @@ impl ArrayReader {
                 if tiles.is_empty() {
                     continue;
                 }
-                let mut fields =
+                let fields =
                     sparse::FragmentFields::open(f, &dims, &all_attrs, &needed, &self.opts)?;
-                for t in fields.tiles(f, &tiles, &ranges, &self.stats)? {
-                    frags.push(Frag {
-                        dims: t.dims,
-                        attrs: t.attrs,
-                        timestamps: t.timestamps,
-                        delete_ts: t.delete_meta.map(|(dt, _)| dt),
-                        processed: processed.clone(),
-                        t1: f.name.t1,
-                        frag: fi,
-                    });
-                }
+                slots.push(Slot::Tiles {
+                    fi,
+                    fields: Box::new(fields),
+                    tiles,
+                    processed,
+                });
                 continue;
             }
             // Fragments with no R-tree to go by (before version 5): every
@@ -387,7 +394,7 @@ impl ArrayReader {
             // The cells in the ranges.
             let n = n.unwrap_or(0);
             let keep = sparse::in_ranges(&ranges, dims.iter().zip(&dims_d), n);
-            frags.push(Frag {
+            slots.push(Slot::Done(Frag {
                 dims: dims_d
                     .iter()
                     .zip(&dims)
@@ -409,7 +416,69 @@ impl ArrayReader {
                 processed,
                 t1: f.name.t1,
                 frag: fi,
-            });
+            }));
+        }
+        // The picked tiles of every fragment decoded together, in parallel
+        // (a box picks a few tiles of each of several fragments); from a
+        // ranged storage, fragment by fragment, fetched in groups.
+        let ranged = slots
+            .iter()
+            .any(|s| matches!(s, Slot::Tiles { fields, .. } if fields.ranged()));
+        let mut decoded: Vec<Vec<sparse::TileCells>> = Vec::with_capacity(slots.len());
+        if ranged {
+            for s in slots.iter_mut() {
+                if let Slot::Tiles {
+                    fi, fields, tiles, ..
+                } = s
+                {
+                    let f = &self.fragments[*fi];
+                    decoded.push(fields.tiles(f, tiles, &ranges, &self.stats)?);
+                }
+            }
+        } else {
+            use rayon::prelude::*;
+            let jobs: Vec<(&Slot, usize, bool)> = slots
+                .iter()
+                .flat_map(|s| match s {
+                    Slot::Tiles { tiles, .. } => tiles.iter().map(|(t, i)| (s, *t, *i)).collect(),
+                    Slot::Done(_) => Vec::new(),
+                })
+                .collect();
+            let mut cells = jobs
+                .par_iter()
+                .map(|(s, t, inside)| match s {
+                    Slot::Tiles { fi, fields, .. } => {
+                        fields.tile(&self.fragments[*fi], *t, &ranges, *inside, &self.stats)
+                    }
+                    Slot::Done(_) => unreachable!("only fragments with tiles have jobs"),
+                })
+                .collect::<Result<Vec<_>>>()?
+                .into_iter();
+            for s in &slots {
+                if let Slot::Tiles { tiles, .. } = s {
+                    decoded.push(cells.by_ref().take(tiles.len()).collect());
+                }
+            }
+        }
+        let mut decoded = decoded.into_iter();
+        for s in slots {
+            match s {
+                Slot::Done(fr) => frags.push(fr),
+                Slot::Tiles { fi, processed, .. } => {
+                    let t1 = self.fragments[fi].name.t1;
+                    for t in decoded.next().into_iter().flatten() {
+                        frags.push(Frag {
+                            dims: t.dims,
+                            attrs: t.attrs,
+                            timestamps: t.timestamps,
+                            delete_ts: t.delete_meta.map(|(dt, _)| dt),
+                            processed: processed.clone(),
+                            t1,
+                            frag: fi,
+                        });
+                    }
+                }
+            }
         }
         // The condition on each batch before the merge, when every batch
         // holds the fields it reads (else on the merged cells, an absent

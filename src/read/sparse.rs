@@ -475,6 +475,15 @@ impl FragmentFields {
         dims.chain(attrs).chain(ts).chain(dm)
     }
 
+    /// Whether the fragment is in a ranged storage (an object store), whose
+    /// tiles [`FragmentFields::tiles`] fetches in groups.
+    pub fn ranged(&self) -> bool {
+        self.dims
+            .first()
+            .and_then(|(_, t)| t.read_ahead())
+            .is_some()
+    }
+
     /// Reads the tiles `tiles` (in parallel), in tile order. From a ranged
     /// storage (an object store) they are fetched in groups of at most its
     /// read-ahead bytes, every field of a group's tiles together (near
