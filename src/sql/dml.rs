@@ -114,12 +114,19 @@ impl TileDbTable {
             match state.columns.exact_condition(f) {
                 Some(c) => parts.push(c),
                 None => {
+                    if let Some(why) = enumerated_refusal(&self.array(), f) {
+                        return Err(DataFusionError::Plan(format!(
+                            "{}: the predicate `{f}` does not map to a TileDB delete \
+                             condition: {why}; nothing was deleted",
+                            self.location()
+                        )));
+                    }
                     return Err(DataFusionError::Plan(format!(
                         "{}: the predicate `{f}` does not map to a TileDB delete condition \
                          exactly (comparisons, IN, IS NULL, AND, OR and NOT of integer and \
                          string fields with literals do)",
                         self.location()
-                    )))
+                    )));
                 }
             }
         }
@@ -137,6 +144,29 @@ impl TileDbTable {
         let nothing = Arc::new(EmptyExec::new(sink.schema.clone()));
         Ok(Arc::new(DataSinkExec::new(nothing, Arc::new(sink), None)))
     }
+}
+
+/// Why a predicate on an enumerated attribute is no delete condition: the
+/// attribute, its enumeration and what a condition on it can be (`None`:
+/// the predicate tests no enumerated attribute).
+fn enumerated_refusal(array: &crate::api::Array, f: &Expr) -> Option<String> {
+    let schema = array.schema();
+    let (attr, name) = f.column_refs().into_iter().find_map(|c| {
+        let a = schema.attribute(&c.name)?;
+        Some((a.name.clone(), a.enumeration.clone()?))
+    })?;
+    let labels = match schema.enumeration(&name) {
+        Some(e) if e.cell_val_num == crate::model::CellValNum::Var => {
+            format!("{} (var-sized)", e.datatype.name())
+        }
+        Some(e) => e.datatype.name().to_string(),
+        None => "unknown".to_string(),
+    };
+    Some(format!(
+        "the attribute {attr:?} has the enumeration {name:?}, whose labels are {labels}; a \
+         delete condition compares its labels with =, != or IN, against string literals \
+         (string labels) or integers of the labels' type (integer labels)"
+    ))
 }
 
 /// Writes the rows it is given as one fragment of the array at `path`.

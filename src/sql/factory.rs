@@ -14,11 +14,12 @@ use datafusion::datasource::TableProvider;
 use datafusion::execution::runtime_env::RuntimeEnv;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::logical_expr::CreateExternalTable;
+use datafusion::optimizer::{Optimizer, OptimizerRule};
 use datafusion::prelude::{SessionConfig, SessionContext};
 use datafusion::sql::parser::{DFParser, Statement};
 use datafusion::sql::sqlparser::dialect::{dialect_from_str, Dialect};
 
-use super::TileDbTable;
+use super::{MetadataAggregates, TileDbTable};
 use crate::api::Array;
 use crate::ReadOptions;
 
@@ -104,9 +105,15 @@ impl TileDbTableFactory {
     }
 
     fn state(self, config: SessionConfig) -> SessionStateBuilder {
+        // Count, min and max from fragment metadata first: the rules after
+        // it then see the small plan (see `MetadataAggregates`).
+        let mut rules: Vec<Arc<dyn OptimizerRule + Send + Sync>> =
+            vec![Arc::new(MetadataAggregates)];
+        rules.extend(Optimizer::new().rules);
         SessionStateBuilder::new()
             .with_config(config)
             .with_default_features()
+            .with_optimizer_rules(rules)
             .with_table_factory(FILE_TYPE.to_string(), Arc::new(self))
     }
 }

@@ -40,6 +40,7 @@
 //! # }).unwrap();
 //! ```
 
+mod answer;
 #[cfg(feature = "ballista")]
 pub mod ballista;
 mod dml;
@@ -66,6 +67,7 @@ use datafusion::prelude::SessionContext;
 use crate::api::{Array, IntoDimRange};
 use crate::model::{ArrayType, CellValNum};
 use crate::read::{Bound, DimRange, Query, QueryCondition};
+pub use answer::MetadataAggregates;
 pub use factory::{
     parse_script, parse_session_script, run_script, OpenArray, TileDbTableFactory, FILE_TYPE,
 };
@@ -396,9 +398,12 @@ pub fn register_tables(
     query: &str,
     open: impl Fn(&str) -> Result<Arc<Array>, Box<dyn std::error::Error + Send + Sync>>,
 ) -> DfResult<Vec<String>> {
-    let state = ctx.state();
-    let dialect = state.config().options().sql_parser.dialect;
-    let statement = state.sql_to_statement(query, &dialect)?;
+    let statement = {
+        let state = ctx.state_ref();
+        let state = state.read();
+        let dialect = state.config().options().sql_parser.dialect;
+        state.sql_to_statement(query, &dialect)?
+    };
     register_statement_tables(ctx, &statement, open)
 }
 
@@ -425,17 +430,28 @@ pub fn register_statement_tables(
         },
         _ => None,
     };
-    let state = ctx.state();
-    let refs = state.resolve_table_references(statement)?;
-    let refs = refs
-        .into_iter()
-        .filter(|r| created.as_deref() != Some(r.to_string().as_str()));
+    // The session's state read in place (`ctx.state()` would copy it, its
+    // every function registry, for each statement).
+    let refs: Vec<(datafusion::common::TableReference, String)> = {
+        let state = ctx.state_ref();
+        let state = state.read();
+        state
+            .resolve_table_references(statement)?
+            .into_iter()
+            // Paths hold dots and slashes: the whole reference is the name.
+            .map(|r| {
+                let name = r.to_string();
+                (r, name)
+            })
+            .filter(|(_, name)| created.as_deref() != Some(name.as_str()))
+            // Table functions (`range(0, 10)`).
+            .filter(|(_, name)| !state.table_functions().contains_key(name))
+            .collect()
+    };
     let mut out = Vec::new();
-    for r in refs {
-        // Paths hold dots and slashes: the whole reference is the name.
-        let name = r.to_string();
-        // Tables the session knows, and table functions (`range(0, 10)`).
-        if ctx.table_exist(r.clone())? || state.table_functions().contains_key(&name) {
+    for (r, name) in refs {
+        // Tables the session knows.
+        if ctx.table_exist(r.clone())? {
             continue;
         }
         let array = open(&name).map_err(|e| {

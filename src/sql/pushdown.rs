@@ -364,7 +364,23 @@ fn cond_literal(col: &Col, e: &Expr) -> Option<Literal> {
             .map(Literal::from)
     };
     if enumerated(col) {
-        return text(v);
+        // The condition compares the label (as the engine's does): text
+        // labels by a string literal, integer labels by an integer that is
+        // a value of the labels' type. Float labels are not compared (a
+        // float literal and a label of another width need not be the same
+        // number: DataFusion would compare the widened label).
+        return match label_type(col) {
+            Some(t) if t.is_integer() => {
+                let n = int_value(v)?;
+                ScalarValue::Int64(i64::try_from(n).ok())
+                    .cast_to(t)
+                    .ok()
+                    .and_then(|c| int_value(&c))
+                    .filter(|back| *back == n)
+                    .map(Literal::from)
+            }
+            _ => text(v),
+        };
     }
     let kind = bound_kind(col.datatype)?;
     // Strings are bytes whatever their Arrow flavour (Utf8, LargeUtf8, ..).
@@ -375,6 +391,15 @@ fn cond_literal(col: &Col, e: &Expr) -> Option<Literal> {
         BoundKind::Int => int_value(v).map(Literal::from),
         BoundKind::Text => text(v),
         BoundKind::Float => None,
+    }
+}
+
+/// The Arrow type of an enumerated column's labels (`None`: not a
+/// dictionary).
+pub(crate) fn label_type(col: &Col) -> Option<&datafusion::arrow::datatypes::DataType> {
+    match &col.arrow {
+        datafusion::arrow::datatypes::DataType::Dictionary(_, v) => Some(v.as_ref()),
+        _ => None,
     }
 }
 

@@ -54,9 +54,31 @@ fn exact_statistics_answer_count_min_max_without_a_scan() {
     let q = format!(r#"SELECT count(*), min(a), max(a) FROM "{p}""#);
     let plan = sql(&format!("EXPLAIN {q}"));
     assert!(answered_from_metadata(&plan), "{plan}");
+    // Answered while the query is a logical plan (the session's first
+    // optimizer rule): no table scan is left even there.
+    assert!(!plan.contains("TableScan"), "{plan}");
     let got = sql(&q);
     let line = got.lines().nth(1).unwrap();
     assert_eq!(line, engine_answer(&path, "a"), "{got}");
+    // count(a) too (no nulls); with a sum, which metadata does not answer
+    // exactly here, the scan runs and gives the same count.
+    let cq = format!(r#"SELECT count(a), max(a) FROM "{p}""#);
+    let plan = sql(&format!("EXPLAIN {cq}"));
+    assert!(!plan.contains("TableScan"), "{plan}");
+    let want = engine_answer(&path, "a");
+    let want_count_max = format!("150,{}", want.rsplit(',').next().unwrap());
+    assert_eq!(sql(&cq).lines().nth(1), Some(want_count_max.as_str()));
+    let sq = format!(r#"SELECT count(a), max(a), sum(a) FROM "{p}""#);
+    let plan = sql(&format!("EXPLAIN {sq}"));
+    assert!(plan.contains("TableScan"), "{plan}");
+    let got = sql(&sq);
+    assert!(
+        got.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with(&format!("{want_count_max},")),
+        "{got}"
+    );
 
     // Filtered, the table's exact bounds only bound the answer: the scan
     // runs (a condition pushed into it leaves no filter above it to stop

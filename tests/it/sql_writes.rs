@@ -429,4 +429,33 @@ fn inserts_into_enumerated_attributes_store_the_labels_keys() {
         .map(|c| c["d"].as_i64().unwrap())
         .collect();
     assert_eq!(left, [0, 2, 6, 9]);
+
+    // DELETE by a number label (sizes: Int16 labels 10, 20, 40, 80): the
+    // condition compares the label, as the engine's does; the engine reads
+    // back every cell but those whose label is 10 (key 0).
+    let before = engine_cells(&path, None);
+    let keep: Vec<i64> = before
+        .iter()
+        .filter(|c| c["size"] != json!(0))
+        .map(|c| c["d"].as_i64().unwrap())
+        .collect();
+    assert!(!keep.is_empty() && keep.len() < before.len(), "{before:?}");
+    let said = ok(&format!(r#"DELETE FROM "{p}" WHERE size = 10"#));
+    let gone = before.len() - keep.len();
+    assert!(said.contains(&format!("| {gone} ")), "{gone} cells: {said}");
+    let left: Vec<i64> = engine_cells(&path, None)
+        .iter()
+        .map(|c| c["d"].as_i64().unwrap())
+        .collect();
+    assert_eq!(left, keep);
+    // A literal that is no value of the labels' type: refused, naming the
+    // attribute, its enumeration and what is supported; nothing deleted.
+    let err = refused(&format!(r#"DELETE FROM "{p}" WHERE size = 40.5"#));
+    assert!(
+        err.contains(
+            "the attribute \"size\" has the enumeration \"sizes\", whose labels are INT16"
+        ) && err.contains("integers of the labels' type"),
+        "{err}"
+    );
+    assert_eq!(engine_cells(&path, None).len(), keep.len());
 }
