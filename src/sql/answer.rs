@@ -19,7 +19,11 @@ use datafusion::optimizer::{ApplyOrder, OptimizerConfig, OptimizerRule};
 
 use super::TileDbTable;
 
-/// The optimizer rule (see the [module](self) docs). Sessions made by
+/// The optimizer rule answering `count`, `min` and `max` over a whole
+/// array from fragment metadata while the query is a logical plan: an
+/// aggregate without `GROUP BY` straight over a table scan (no filter, no
+/// limit) whose every expression the table's exact statistics answer
+/// becomes a projection of those values over one empty row. Sessions made by
 /// [`TileDbTableFactory`](super::TileDbTableFactory) run it first; a
 /// session of one's own takes it with
 /// `SessionStateBuilder::with_optimizer_rules` (first, so that the rules
