@@ -1,7 +1,7 @@
 //! Reads into buffers the caller owns ([`ArrayReader::read_into`]).
 
 use super::column::Cells;
-use super::dense::{self, FixedSink, Selection};
+use super::dense::{FixedSink, Selection};
 use super::plan_dense::DensePlan;
 use super::query::Query;
 use super::reader_state::ArrayReader;
@@ -126,17 +126,7 @@ impl ArrayReader {
             };
             parts[i] = Some((&mut s.data[..n * a.cell_size() as usize], validity));
         }
-        let cells = dense::read_batch(
-            &plan.grid,
-            &plan.frags,
-            &plan.dims,
-            &plan.attrs,
-            sel,
-            coords,
-            &self.stats,
-            &self.opts,
-            &mut parts,
-        )?;
+        let cells = self.plan_batch(plan, sel, coords, &mut parts)?;
         drop(parts);
         if !rest.is_empty() {
             self.copy_into(&cells, rest)?;

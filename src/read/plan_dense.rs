@@ -202,15 +202,17 @@ impl ArrayReader {
             .sum::<u64>()
     }
 
-    /// One batch of a dense read: its cells, the condition applied.
-    pub(super) fn dense_batch(
+    /// The cells of `sel` of the plan's attributes (and coordinates with
+    /// `coords`), those with a sink decoded into it
+    /// ([`dense::read_batch`]).
+    pub(super) fn plan_batch(
         &self,
         plan: &DensePlan,
         sel: &dense::Selection,
-        q: &Query,
+        coords: bool,
+        sinks: &mut [Option<dense::FixedSink>],
     ) -> Result<Cells> {
-        let coords = !q.skip_coordinates || plan.condition.is_some();
-        let mut cells = dense::read_batch(
+        dense::read_batch(
             &plan.grid,
             &plan.frags,
             &plan.dims,
@@ -219,8 +221,19 @@ impl ArrayReader {
             coords,
             &self.stats,
             &self.opts,
-            &mut [],
-        )?;
+            sinks,
+        )
+    }
+
+    /// One batch of a dense read: its cells, the condition applied.
+    pub(super) fn dense_batch(
+        &self,
+        plan: &DensePlan,
+        sel: &dense::Selection,
+        q: &Query,
+    ) -> Result<Cells> {
+        let coords = !q.skip_coordinates || plan.condition.is_some();
+        let mut cells = self.plan_batch(plan, sel, coords, &mut [])?;
         if let Some(c) = &plan.condition {
             let mask = c.evaluate(&cells)?;
             let nd = if coords { plan.dims.len() } else { 0 };
