@@ -437,20 +437,22 @@ impl ArrayReader {
             }
         } else {
             use rayon::prelude::*;
-            let jobs: Vec<(&Slot, usize, bool)> = slots
+            let jobs: Vec<(usize, &sparse::FragmentFields, usize, bool)> = slots
                 .iter()
                 .flat_map(|s| match s {
-                    Slot::Tiles { tiles, .. } => tiles.iter().map(|(t, i)| (s, *t, *i)).collect(),
+                    Slot::Tiles {
+                        fi, fields, tiles, ..
+                    } => tiles
+                        .iter()
+                        .map(|(t, i)| (*fi, &**fields, *t, *i))
+                        .collect(),
                     Slot::Done(_) => Vec::new(),
                 })
                 .collect();
             let mut cells = jobs
                 .par_iter()
-                .map(|(s, t, inside)| match s {
-                    Slot::Tiles { fi, fields, .. } => {
-                        fields.tile(&self.fragments[*fi], *t, &ranges, *inside, &self.stats)
-                    }
-                    Slot::Done(_) => unreachable!("only fragments with tiles have jobs"),
+                .map(|(fi, fields, t, inside)| {
+                    fields.tile(&self.fragments[*fi], *t, &ranges, *inside, &self.stats)
                 })
                 .collect::<Result<Vec<_>>>()?
                 .into_iter();

@@ -466,6 +466,15 @@ impl FragmentFields {
         })
     }
 
+    /// Every field opened.
+    fn all(&self) -> impl Iterator<Item = &FieldTiles> {
+        let dims = self.dims.iter().map(|(_, t)| t);
+        let attrs = self.attrs.iter().flatten().map(|(_, t)| t);
+        let ts = self.timestamps.iter().map(|(_, t)| t);
+        let dm = self.delete_meta.iter().flatten().map(|(_, t)| t);
+        dims.chain(attrs).chain(ts).chain(dm)
+    }
+
     /// Every field opened, mutably.
     fn all_mut(&mut self) -> impl Iterator<Item = &mut FieldTiles> {
         let dims = self.dims.iter_mut().map(|(_, t)| t);
@@ -478,10 +487,13 @@ impl FragmentFields {
     /// Whether the fragment is in a ranged storage (an object store), whose
     /// tiles [`FragmentFields::tiles`] fetches in groups.
     pub fn ranged(&self) -> bool {
-        self.dims
-            .first()
-            .and_then(|(_, t)| t.read_ahead())
-            .is_some()
+        self.read_ahead().is_some()
+    }
+
+    /// The bytes of tiles fetched ahead of decoding, for a fragment in a
+    /// ranged storage; `None` for local files.
+    fn read_ahead(&self) -> Option<u64> {
+        self.dims.first().and_then(|(_, t)| t.read_ahead())
     }
 
     /// Reads the tiles `tiles` (in parallel), in tile order. From a ranged
@@ -495,8 +507,7 @@ impl FragmentFields {
         ranges: &DimRanges,
         stats: &ReadStats,
     ) -> Result<Vec<TileCells>> {
-        let ahead = self.dims.first().and_then(|(_, t)| t.read_ahead());
-        let Some(ahead) = ahead else {
+        let Some(ahead) = self.read_ahead() else {
             return tiles
                 .par_iter()
                 .map(|(t, inside)| self.tile(frag, *t, ranges, *inside, stats))
@@ -509,15 +520,7 @@ impl FragmentFields {
             let mut wanted = Vec::new();
             while e < tiles.len() {
                 let t = tiles[e].0;
-                let mine: Vec<(&FieldTiles, usize)> = self
-                    .dims
-                    .iter()
-                    .map(|(_, f)| f)
-                    .chain(self.attrs.iter().flatten().map(|(_, f)| f))
-                    .chain(self.timestamps.iter().map(|(_, f)| f))
-                    .chain(self.delete_meta.iter().flatten().map(|(_, f)| f))
-                    .map(|f| (f, t))
-                    .collect();
+                let mine: Vec<(&FieldTiles, usize)> = self.all().map(|f| (f, t)).collect();
                 let b: u64 = mine.iter().map(|(f, t)| f.stored_bytes(*t)).sum();
                 if e > s && bytes.saturating_add(b) > ahead {
                     break;
