@@ -32,6 +32,9 @@ impl Batches<'_> {
         } = &mut self.inner
         {
             let sel = sels.next()?;
+            if let Err(e) = reader.check_distinct(sinks) {
+                return Some(Err(e));
+            }
             if plan.condition.is_none() {
                 return Some(reader.fill_dense(plan, &sel, sinks));
             }
@@ -40,7 +43,10 @@ impl Batches<'_> {
         }
         let reader = self.reader;
         let cells = self.next()?;
-        Some(cells.and_then(|c| reader.copy_into(&c, sinks.iter_mut().collect())))
+        Some(cells.and_then(|c| {
+            reader.check_distinct(sinks)?;
+            reader.copy_into(&c, sinks.iter_mut().collect())
+        }))
     }
 }
 

@@ -45,11 +45,7 @@ impl ArrayReader {
         });
         q.attributes = Some(attrs.iter().map(|s| s.name.clone()).collect());
         q.skip_coordinates = dims.is_empty();
-        for (i, s) in sinks.iter().enumerate() {
-            if sinks[..i].iter().any(|t| t.name == s.name) {
-                return Err(self.sink_error(format!("{:?} has two sinks", s.name)));
-            }
-        }
+        self.check_distinct(sinks)?;
         if self.schema.array_type == ArrayType::Dense {
             let plan = self.dense_plan(&q)?;
             if plan.condition.is_none() {
@@ -86,10 +82,7 @@ impl ArrayReader {
             })
         };
         let mut coords = false;
-        for (i, s) in sinks.iter().enumerate() {
-            if sinks[..i].iter().any(|t| t.name == s.name) {
-                return Err(self.sink_error(format!("{:?} has two sinks", s.name)));
-            }
+        for s in sinks.iter() {
             let dim = plan.dims.iter().find(|d| d.name == s.name);
             coords |= dim.is_some();
             let field = dim
@@ -101,10 +94,7 @@ impl ArrayReader {
                 })
                 .ok_or_else(|| self.sink_error(format!("the read has no field {:?}", s.name)))?;
             if field.cell_val_num.is_none() {
-                return Err(self.sink_error(format!(
-                    "{:?} is var-sized: read it with read() or batches()",
-                    s.name
-                )));
+                return Err(self.var_sized(&s.name));
             }
             self.check_sink(s, n, field.cell_size() as usize, field.nullable)?;
         }
@@ -144,10 +134,7 @@ impl ArrayReader {
                 .column(&s.name)
                 .ok_or_else(|| self.sink_error(format!("the array has no field {:?}", s.name)))?;
             if col.offsets().is_some() {
-                return Err(self.sink_error(format!(
-                    "{:?} is var-sized: read it with read() or batches()",
-                    s.name
-                )));
+                return Err(self.var_sized(&s.name));
             }
             let cs = col.field.cell_size() as usize;
             self.check_sink(s, n, cs, col.field.nullable)?;
@@ -163,6 +150,22 @@ impl ArrayReader {
             }
         }
         Ok(n)
+    }
+
+    /// No two sinks name the same field (each is written as the field's).
+    pub(super) fn check_distinct(&self, sinks: &[Sink]) -> Result<()> {
+        for (i, s) in sinks.iter().enumerate() {
+            if sinks[..i].iter().any(|t| t.name == s.name) {
+                return Err(self.sink_error(format!("{:?} has two sinks", s.name)));
+            }
+        }
+        Ok(())
+    }
+
+    fn var_sized(&self, name: &str) -> Error {
+        self.sink_error(format!(
+            "{name:?} is var-sized: read it with read() or batches()"
+        ))
     }
 
     fn check_sink(&self, s: &Sink, n: usize, cs: usize, nullable: bool) -> Result<()> {
