@@ -341,14 +341,7 @@ pub struct Target<'a> {
 impl<'a> Target<'a> {
     /// The field `name`'s values go into `values`, from its start.
     pub fn new<T: CellType>(name: impl Into<String>, values: &'a mut [T]) -> Self {
-        Target {
-            name: name.into(),
-            data: zerocopy::IntoBytes::as_mut_bytes(values),
-            validity: None,
-            accepts: T::accepts,
-            type_name: T::NAME,
-            to_native: to_native::<T>,
-        }
+        Self::bytes::<T>(name, zerocopy::IntoBytes::as_mut_bytes(values))
     }
 
     /// The field `name`'s values go into `bytes`, from its start, as the
