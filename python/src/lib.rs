@@ -179,6 +179,14 @@ enum PyBound {
     Str(String),
 }
 
+/// A read order as Python names it (`row-major`, `col-major`, `global`,
+/// `unordered`, or TileDB-Py's letters), if one is given.
+fn parse_order(order: Option<String>) -> PyResult<Option<Order>> {
+    order
+        .map(|o| o.parse::<Order>().map_err(refuse))
+        .transpose()
+}
+
 /// `b` reading `ranges`: (dimension, low, high) triples, inclusive.
 fn with_ranges<'a>(
     mut b: ReaderBuilder<'a>,
@@ -590,9 +598,7 @@ impl NativeArray {
         coords: bool,
         lazy: bool,
     ) -> PyResult<Stream> {
-        let order = order
-            .map(|o| o.parse::<Order>().map_err(refuse))
-            .transpose()?;
+        let order = parse_order(order)?;
         let array = Arc::clone(&self.inner);
         let build = read_fn(move |array: &Array| {
             let mut b = with_ranges(array.reader().coordinates(coords), ranges)?;
@@ -642,9 +648,7 @@ impl NativeArray {
         ranges: Vec<(String, PyBound, PyBound)>,
         order: Option<String>,
     ) -> PyResult<usize> {
-        let order = order
-            .map(|o| o.parse::<Order>().map_err(refuse))
-            .transpose()?;
+        let order = parse_order(order)?;
         let ndarray = py.import("numpy")?.getattr("ndarray")?;
         let mut raws = Vec::with_capacity(targets.len());
         for (name, data, validity) in &targets {

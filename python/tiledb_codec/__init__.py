@@ -700,11 +700,8 @@ class Array:
             a = by_name.get(name)
             if a is None or a.var or a.enumeration:
                 return None  # unknown names are the Arrow path's error
-            if a.datatype in _NUMPY:
-                dtype = np.dtype(_NUMPY[a.datatype])
-            elif a.datatype in _DIRECT_DATETIMES:
-                dtype = np.dtype(f"datetime64[{_DATETIME_UNITS[a.datatype]}]")
-            else:
+            dtype = _dtype_of(a.datatype)
+            if dtype is None or (dtype.kind == "M" and a.datatype not in _DIRECT_DATETIMES):
                 return None
             k = int(a.cell_val_num)
             if k != 1 and a.nullable:
@@ -930,16 +927,28 @@ def _as_array(what: str, buf: Any, dtype: np.dtype) -> np.ndarray:
         raise TileDBCodecError(f"{what}: not a buffer of {dtype} values ({e})") from e
 
 
+def _dtype_of(datatype: str) -> Optional[np.dtype]:
+    """The numpy type of a field's values: its number type, or datetime64
+    of its unit; ``None`` for any other datatype."""
+    if datatype in _NUMPY:
+        return np.dtype(_NUMPY[datatype])
+    if datatype in _DATETIME_UNITS:
+        return np.dtype(f"datetime64[{_DATETIME_UNITS[datatype]}]")
+    return None
+
+
 def _field_buffer(name: str, datatype: str, buf: Any) -> np.ndarray:
     """``buf`` as a numpy array the library can fill with the values of a
     field of ``datatype`` (datetimes as int64), its type checked."""
     what = f"the buffer of {name!r}"
-    if datatype in _NUMPY:
-        allowed = [np.dtype(_NUMPY[datatype])] + ([np.dtype(np.uint8)] if datatype == "BOOL" else [])
-    elif datatype in _DATETIME_UNITS:
-        allowed = [np.dtype(f"datetime64[{_DATETIME_UNITS[datatype]}]"), np.dtype("<i8")]
-    else:
+    dtype = _dtype_of(datatype)
+    if dtype is None:
         raise TileDBCodecError(f"{what}: {datatype} values cannot be read into a buffer (use read())")
+    allowed = [dtype]
+    if datatype == "BOOL":
+        allowed.append(np.dtype(np.uint8))
+    if dtype.kind == "M":
+        allowed.append(np.dtype("<i8"))
     if not isinstance(buf, np.ndarray):
         buf = _as_array(what, buf, allowed[0])
     if buf.dtype not in allowed:
