@@ -4,9 +4,10 @@
 # and tiledb-codec take turns writing the same 1-D dense float64 array (no
 # filter; ZSTD) and it prints medians and ratios. MIB (default 256) sets
 # the array size, REPEAT (default 5) the runs per case (bench/env.sh).
-# `bench/run.sh` runs this last.
+# The arrays are written under $TARGET/bench-write-$MIB and removed after
+# each case. `bench/run.sh` runs this last.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cargo build --release --quiet --example write_dense
-"$PY" bench/compare_write.py "$TARGET/release/examples/write_dense" target/bench-write-$MIB \
+"$PY" bench/compare_write.py "$TARGET/release/examples/write_dense" "$TARGET/bench-write-$MIB" \
     --mib "$MIB" --repeat "$REPEAT"

@@ -138,9 +138,34 @@ pub struct RawTile {
 }
 
 impl RawTile {
+    /// The tile as borrowed slices.
+    pub fn view(&self) -> TileView<'_> {
+        TileView {
+            data: &self.data,
+            offsets: self.offsets.as_deref(),
+            validity: self.validity.as_deref(),
+            cells: self.cells,
+        }
+    }
+}
+
+/// One tile of one field, unfiltered, in memory someone else owns (a
+/// [`RawTile`], or a run of a caller's column that is a whole tile).
+#[derive(Debug, Clone, Copy)]
+pub struct TileView<'a> {
+    /// Fixed-size values, or the var-sized data.
+    pub data: &'a [u8],
+    /// Var-sized: where each cell starts in `data`.
+    pub offsets: Option<&'a [u64]>,
+    /// Nullable: one byte per cell, 0 = null.
+    pub validity: Option<&'a [u8]>,
+    pub cells: u64,
+}
+
+impl<'a> TileView<'a> {
     /// Cell `c` (`cell_size` is ignored for var-sized tiles).
-    pub(crate) fn cell(&self, c: usize, cell_size: usize) -> &[u8] {
-        match &self.offsets {
+    pub(crate) fn cell(&self, c: usize, cell_size: usize) -> &'a [u8] {
+        match self.offsets {
             Some(o) => {
                 let end = o.get(c + 1).map_or(self.data.len(), |e| *e as usize);
                 &self.data[o[c] as usize..end]
@@ -333,7 +358,7 @@ fn float_sum_cannot_saturate<T: Num>(sum: u64, lanes: Option<(T, T)>, n: usize) 
 
 fn fixed_num<T: Num>(
     spec: &MetaSpec,
-    tile: &RawTile,
+    tile: &TileView,
     ranges: &[(usize, usize)],
     out: &mut TileStats,
 ) {
@@ -419,7 +444,7 @@ fn fixed_num<T: Num>(
     }
 }
 
-fn fixed_char(spec: &MetaSpec, tile: &RawTile, ranges: &[(usize, usize)], out: &mut TileStats) {
+fn fixed_char(spec: &MetaSpec, tile: &TileView, ranges: &[(usize, usize)], out: &mut TileStats) {
     let cs = spec.cell_size as usize;
     let mm = has_min_max(spec.datatype, spec.is_dim, false, spec.cell_val_num);
     let sum = has_sum(spec.datatype, false, spec.cell_val_num);
@@ -509,7 +534,7 @@ fn var_greater(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-fn var_stats(spec: &MetaSpec, tile: &RawTile, ranges: &[(usize, usize)], out: &mut TileStats) {
+fn var_stats(spec: &MetaSpec, tile: &TileView, ranges: &[(usize, usize)], out: &mut TileStats) {
     let mm = has_min_max(spec.datatype, spec.is_dim, true, spec.cell_val_num);
     if !mm || tile.cells == 0 {
         return;
@@ -559,7 +584,7 @@ fn widen_var<'a>(
 
 /// The metadata of one tile; `ranges` are the cells that count (all of a
 /// sparse tile; the cells inside the written rectangle of a dense tile).
-pub fn tile_stats(spec: &MetaSpec, tile: &RawTile, ranges: &[(usize, usize)]) -> TileStats {
+pub fn tile_stats(spec: &MetaSpec, tile: &TileView, ranges: &[(usize, usize)]) -> TileStats {
     let mut out = TileStats::default();
     if spec.var {
         var_stats(spec, tile, ranges, &mut out);

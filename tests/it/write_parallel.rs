@@ -170,3 +170,128 @@ fn tiles_filtered_on_the_pool_land_in_order_1d() {
 fn tiles_filtered_on_the_pool_land_in_order_2d_col_major_tiles() {
     check(true);
 }
+
+/// Fixed-size, non-nullable, filtered attributes only: whole tiles of a
+/// write call are filtered straight from the caller's columns. 1-D, or 2-D
+/// row-major with one tile across dimension `y` (a row of tiles is a tile).
+fn fixed_schema(two_d: bool) -> Value {
+    let dims = if two_d {
+        json!([
+            {"name": "x", "datatype": "INT64", "domain": [0, 1199], "tile_extent": 100},
+            {"name": "y", "datatype": "INT64", "domain": [0, 399], "tile_extent": 400}
+        ])
+    } else {
+        json!([{"name": "d", "datatype": "INT64", "domain": [0, 12 * TILE - 1], "tile_extent": TILE}])
+    };
+    json!({
+        "array_type": "dense",
+        "dimensions": dims,
+        "attributes": [
+            {"name": "a", "datatype": "INT64",
+             "filters": [{"type": "DELTA"}, {"type": "ZSTD", "level": 1}]},
+            {"name": "f", "datatype": "FLOAT64", "filters": [{"type": "ZSTD", "level": -1}]}
+        ],
+    })
+}
+
+/// Writes cells `lo..hi` of the rectangle in calls of the given sizes
+/// (whole tiles, runs that start or end inside a tile, a call spanning
+/// several tiles) and returns the cells' values by cell number.
+fn write_fixed(path: &Path, rect: &[(i128, i128)], lo: i64, hi: i64, calls: &[i64]) {
+    let mut w = FragmentWriter::dense(path, rect, WriteOptions::default()).unwrap();
+    let mut at = lo;
+    for step in calls.iter().copied().chain(std::iter::repeat(i64::MAX)) {
+        if at >= hi {
+            break;
+        }
+        let end = at.saturating_add(step).min(hi);
+        let cols = [
+            Column::fixed("a", (at..end).flat_map(|i| a(i).to_le_bytes()).collect()),
+            Column::fixed("f", (at..end).flat_map(|i| f(i).to_le_bytes()).collect()),
+        ];
+        w.write(&cols).unwrap();
+        at = end;
+    }
+    let info = w.finish().unwrap();
+    assert_eq!(info.cells, (hi - lo) as u64);
+}
+
+/// The fragment written from this thread (whole tiles filtered where the
+/// caller's cells are) and from a thread of a one-thread pool (every cell
+/// copied into tiles first): byte for byte the same files; the engine
+/// reads the cells when the rectangle is the domain.
+fn check_fixed(two_d: bool, rect: Vec<(i128, i128)>, calls: &[i64]) {
+    let tmp = TempDir::new("write-parallel-fixed");
+    let (pooled, in_place) = (tmp.join("pooled"), tmp.join("in_place"));
+    create_array_with(&pooled, &fixed_schema(two_d), &CreateOptions::default()).unwrap();
+    crate::common::copy_dir(&pooled, &in_place);
+    let cells: i64 = rect.iter().map(|(a, b)| (b - a + 1) as i64).product();
+    // Cell numbers: row-major over the rectangle, from its first cell in
+    // the domain's numbering (1-D) or from 0 (2-D).
+    let lo = if two_d { 0 } else { rect[0].0 as i64 };
+    write_fixed(&pooled, &rect, lo, lo + cells, calls);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| write_fixed(&in_place, &rect, lo, lo + cells, calls));
+    let (x, y) = (fragment_files(&pooled), fragment_files(&in_place));
+    assert_eq!(
+        x.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        y.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    for ((name, a), (_, b)) in x.iter().zip(&y) {
+        assert!(
+            a == b,
+            "{name}: {} and {} bytes, not the same",
+            a.len(),
+            b.len()
+        );
+    }
+    let full = if two_d {
+        rect == [(0, 1199), (0, 399)]
+    } else {
+        rect == [(0, 12 * TILE as i128 - 1)]
+    };
+    if !full {
+        return;
+    }
+    let mut expected = Vec::new();
+    for i in 0..cells {
+        let mut row = json!({"a": a(i), "f": f(i)});
+        if two_d {
+            row["x"] = json!(i / 400);
+            row["y"] = json!(i % 400);
+        } else {
+            row["d"] = json!(i);
+        }
+        expected.push(row);
+    }
+    let got = engine_cells(&pooled).unwrap();
+    if let Some(d) = diff_cells(got, expected) {
+        panic!("the engine reads other cells: {d}");
+    }
+}
+
+#[test]
+fn whole_tiles_filtered_where_the_caller_has_them_1d() {
+    let t = TILE;
+    // Half a tile; the rest of it and four tiles and a bit; one whole tile;
+    // the rest in one call.
+    check_fixed(
+        false,
+        vec![(0, 12 * t as i128 - 1)],
+        &[t / 2, t / 2 + 4 * t + 7, t - 7, t],
+    );
+    // A rectangle that starts and ends inside tiles: its first and last
+    // tiles are copied, the ones between are not.
+    check_fixed(false, vec![(t as i128 / 3, 11 * t as i128 + 5)], &[]);
+}
+
+#[test]
+fn whole_tiles_filtered_where_the_caller_has_them_2d() {
+    // Rows of 100 x 400 cells, each one tile: a row and a half; the rest.
+    check_fixed(true, vec![(0, 1199), (0, 399)], &[60_000]);
+    // Dimension y not whole: every tile copied (and filled).
+    check_fixed(true, vec![(0, 1199), (0, 299)], &[]);
+}

@@ -161,6 +161,40 @@ pub(super) fn slab_as_tile(
     })
 }
 
+/// The rows of tiles from row `k` on that a run of `cells` cells fills
+/// whole, each one space tile wholly inside the rectangle and laid out as
+/// the tile is (what [`slab_as_tile`] takes as it is): for each, its
+/// ordinal and the cells that count for its metadata. Such a run of a
+/// caller's column is already the tile, so it is filtered where it is.
+pub(super) fn whole_tile_rows(grid: &DenseGrid, k: i128, cells: u64) -> Vec<WholeTile> {
+    let n = grid.rect.len();
+    let one_tile = (1..n).all(|d| grid.tiles[d].0 == grid.tiles[d].1);
+    if (n > 1 && grid.cell_order == Layout::ColMajor) || !one_tile {
+        return Vec::new();
+    }
+    let mut t: Vec<i128> = grid.tiles.iter().map(|(a, _)| *a).collect();
+    let (mut k, mut left) = (k, cells);
+    let mut out = Vec::new();
+    while k <= grid.tiles[0].1 && left >= grid.tile_cells {
+        t[0] = k;
+        let tlo: Vec<i128> = (0..n)
+            .map(|d| grid.dom_lo[d] + t[d] * grid.ext[d])
+            .collect();
+        let whole =
+            (0..n).all(|d| grid.rect[d].0 <= tlo[d] && tlo[d] + grid.ext[d] - 1 <= grid.rect[d].1);
+        if !whole {
+            break;
+        }
+        out.push(WholeTile {
+            ordinal: grid.ordinal(&t),
+            ranges: metadata_ranges(grid, &tlo),
+        });
+        left -= grid.tile_cells;
+        k += 1;
+    }
+    out
+}
+
 /// One space tile of a dense fragment, from the current row of tiles: cells
 /// in the schema's cell order; cells outside the rectangle are zeros (one
 /// zero value for var-sized cells) and null, as the engine's dense tiler

@@ -9,7 +9,7 @@ use crate::filters::FilterError;
 
 use crate::write::error::{WriteError, WriteResult};
 use crate::write::sort::ColBuf;
-use crate::write::stats::{tile_stats, RawTile};
+use crate::write::stats::{tile_stats, TileView};
 
 use super::types::*;
 #[cfg(feature = "fail-points")]
@@ -63,7 +63,7 @@ pub(super) fn filter_set(fields: &[WField], mut raw: RawSet) -> FilterResult {
         .tiles
         .par_iter()
         .zip(fields.par_iter())
-        .map(|(tile, f)| filter_tile(f, tile, &raw.ranges))
+        .map(|(tile, f)| filter_tile(f, &tile.view(), &raw.ranges))
         .collect::<WriteResult<Vec<_>>>()?;
     // Chunks left as they are go to the files from the raw tile.
     for (f, t) in fs.iter_mut().zip(&mut raw.tiles) {
@@ -242,10 +242,114 @@ impl FragmentWriter {
     }
 }
 
+impl FragmentWriter {
+    /// Whether whole tiles of the caller's columns can be filtered where
+    /// they are: every field fixed-size, not nullable (validity bytes are
+    /// normalized when copied) and filtered (tiles kept as they are go to
+    /// the files from an owned tile), outside the thread pool.
+    pub(super) fn filters_in_place(&self) -> bool {
+        rayon::current_thread_index().is_none()
+            && self
+                .fields
+                .iter()
+                .all(|f| !f.var && !f.nullable && !f.pipes.data.is_empty())
+    }
+
+    /// Filters whole tiles straight from the caller's columns, `from` the
+    /// cell the first starts at, `tile_cells` cells each: no copy into a
+    /// row of tiles. As [`Self::queue`], at most [`max_in_flight`] tiles
+    /// are filtered at once on the pool while the tiles done are written
+    /// in order; every one is written (or an error returned) before this
+    /// returns, as the columns are borrowed.
+    pub(super) fn filter_in_place(
+        &mut self,
+        cols: &[&Column],
+        from: usize,
+        tiles: Vec<WholeTile>,
+        tile_cells: usize,
+    ) -> WriteResult<()> {
+        // Tiles queued before go first (their turn comes before these).
+        self.drain_filtering()?;
+        let fields = Arc::clone(&self.fields);
+        type Done = std::thread::Result<FilterResult>;
+        let (tx, rx) = std::sync::mpsc::channel::<Done>();
+        rayon::in_place_scope(|s| {
+            let mut jobs = tiles.into_iter().enumerate();
+            let mut in_flight = 0;
+            loop {
+                while in_flight < max_in_flight() {
+                    let Some((j, tile)) = jobs.next() else {
+                        break;
+                    };
+                    let start = from + j * tile_cells;
+                    let views: Vec<TileView> = fields
+                        .iter()
+                        .zip(cols)
+                        .map(|(f, c)| {
+                            let w = f.value_size as usize;
+                            TileView {
+                                data: &c.data[start * w..(start + tile_cells) * w],
+                                offsets: None,
+                                validity: None,
+                                cells: tile_cells as u64,
+                            }
+                        })
+                        .collect();
+                    let (fields, tx) = (&fields, tx.clone());
+                    s.spawn(move |_| {
+                        // A panic goes back to the writer, which waits for
+                        // this tile, and is raised there.
+                        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            filter_views(fields, &views, tile)
+                        }));
+                        let _ = tx.send(done);
+                    });
+                    in_flight += 1;
+                }
+                if in_flight == 0 {
+                    return Ok(());
+                }
+                let done = rx
+                    .recv()
+                    .map_err(|_| WriteError::cells("", "a tile's filtering stopped"))?;
+                in_flight -= 1;
+                match done {
+                    Ok(res) => self.filtered(res)?,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+        })
+    }
+}
+
+/// Filters one whole tile of every field from the caller's columns (the
+/// fields in parallel, and the chunks of each).
+fn filter_views(fields: &[WField], views: &[TileView], tile: WholeTile) -> FilterResult {
+    let fs = views
+        .par_iter()
+        .zip(fields.par_iter())
+        .map(|(v, f)| {
+            let mut x = filter_tile(f, v, &tile.ranges)?;
+            if x.fixed.uses_raw() {
+                x.fixed.raw = v.data.to_vec();
+            }
+            Ok(x)
+        })
+        .collect::<WriteResult<Vec<_>>>()?;
+    let set = FilteredSet {
+        ordinal: tile.ordinal,
+        fields: fs,
+        mbr: None,
+        bounds: None,
+        cells: views.first().map_or(0, |v| v.cells),
+    };
+    Ok((set, Vec::new()))
+}
+
 /// Runs one field's tile through its pipelines and computes its metadata.
 pub(super) fn filter_tile(
     f: &WField,
-    tile: &RawTile,
+    tile: &TileView,
     ranges: &[(usize, usize)],
 ) -> WriteResult<Filtered> {
     let stats = tile_stats(&f.spec, tile, ranges);
@@ -254,10 +358,10 @@ pub(super) fn filter_tile(
         stats,
         ..Default::default()
     };
-    match &tile.offsets {
+    match tile.offsets {
         None => {
             out.fixed = TileBytes {
-                pieces: f.pipes.data.forward_tile_pieces(&tile.data).map_err(&err)?,
+                pieces: f.pipes.data.forward_tile_pieces(tile.data).map_err(&err)?,
                 raw: Vec::new(),
             }
         }
@@ -278,13 +382,13 @@ pub(super) fn filter_tile(
             out.var = Some(
                 f.pipes
                     .data
-                    .forward_var_tile(&tile.data, offsets)
+                    .forward_var_tile(tile.data, offsets)
                     .map_err(&err)?,
             );
             out.var_size = tile.data.len() as u64;
         }
     }
-    if let Some(v) = &tile.validity {
+    if let Some(v) = tile.validity {
         out.validity = Some(
             f.pipes
                 .validity

@@ -579,6 +579,30 @@ impl FragmentWriter {
             // row of tiles.
             let mut i = 0;
             while i < n {
+                if let Mode::Dense {
+                    grid,
+                    slab_k,
+                    slab_len: 0,
+                    ..
+                } = &self.mode
+                {
+                    let tile_cells = grid.tile_cells;
+                    let whole = if self.filters_in_place() {
+                        whole_tile_rows(grid, *slab_k, (n - i) as u64)
+                    } else {
+                        Vec::new()
+                    };
+                    if !whole.is_empty() {
+                        let count = whole.len() as u64;
+                        self.filter_in_place(&cols, i, whole, tile_cells as usize)?;
+                        if let Mode::Dense { slab_k, .. } = &mut self.mode {
+                            *slab_k += count as i128;
+                        }
+                        self.received += count * tile_cells;
+                        i += (count * tile_cells) as usize;
+                        continue;
+                    }
+                }
                 let Mode::Dense {
                     grid,
                     slab_k,

@@ -126,7 +126,10 @@ impl SparseTiles {
             .map(|t| {
                 let size = t.data.len() / t.cells.max(1) as usize;
                 let last = t.cells.saturating_sub(1) as usize;
-                (t.cell(0, size).to_vec(), t.cell(last, size).to_vec())
+                (
+                    t.view().cell(0, size).to_vec(),
+                    t.view().cell(last, size).to_vec(),
+                )
             })
             .collect();
         let set = RawSet {

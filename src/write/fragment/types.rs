@@ -241,6 +241,14 @@ pub(super) struct RawSet {
     pub(super) cells: u64,
 }
 
+/// A space tile a run of the caller's cells fills as it is
+/// ([`super::dense::whole_tile_rows`]).
+pub(super) struct WholeTile {
+    pub(super) ordinal: u64,
+    /// The cells that count for the metadata.
+    pub(super) ranges: Vec<(usize, usize)>,
+}
+
 /// One tile of one field, filtered.
 #[derive(Default)]
 pub(super) struct Filtered {
