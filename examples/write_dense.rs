@@ -7,8 +7,11 @@
 //! attribute `v` (FLOAT64, no filter or ZSTD at the engine's default level).
 //! The values are [`value`], which `bench/engine_write.py` computes the same
 //! way. As the engine's side (`A[:] = data`), the values are made first and
-//! handed to one `write` call; the writer copies them a row of tiles at a
-//! time and filters tiles on the thread pool while it copies the next.
+//! handed to one `write` call. With ZSTD the writer filters each whole
+//! tile where the values are, a few tiles at once on the thread pool,
+//! writing the tiles done in order; unfiltered, it copies the values a row
+//! of tiles at a time (tiles kept as they are go to the files from a tile
+//! it owns) while the tiles before are written.
 //! Prints the seconds spent in the library (creating the array, writing,
 //! committing) and the CPU seconds of the process (every thread) in that
 //! time, leaving out making the values.

@@ -438,7 +438,10 @@ impl FragmentWriter {
 
     /// Hands cells to the writer: one column per field (dense arrays: every
     /// attribute; sparse arrays: every dimension and attribute), all with
-    /// the same number of cells.
+    /// the same number of cells. Dense writes of fixed-size, non-nullable,
+    /// filtered fields filter the whole tiles of `columns` where they are
+    /// and return when those are written; other cells are copied into
+    /// tiles, filtered on the thread pool while the next cells come.
     pub fn write(&mut self, columns: &[Column]) -> WriteResult<()> {
         if self.done || self.stopped {
             return Err(WriteError::cells("", "the writer has finished or stopped"));
