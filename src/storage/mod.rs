@@ -689,7 +689,7 @@ mod tests {
         }
         // A part that is not the file's, or an out of another length:
         // nothing written.
-        let other = vec![7u8; 10];
+        let other = [7u8; 10];
         let mut out = [0u8; 10];
         assert!(!f.copy_out_parts(&mut [(&other[..], &mut out[..])]));
         let mut short = [0u8; 5];
