@@ -103,7 +103,7 @@ def main(argv):
             proc.stdin.write(f"read {none} v\n")
             proc.stdin.flush()
             answer = proc.stdout.readline().split()
-            if len(answer) != 3:
+            if len(answer) != 4:
                 raise SystemExit(f"read_bench: {' '.join(answer)}")
             return float(answer[0])
 

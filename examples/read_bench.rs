@@ -3,7 +3,8 @@
 //! `tiledb.open` + the read inside Python).
 //!
 //! `read_bench serve`: reads one case per line on standard input and answers
-//! each with one line, `SECONDS CELLS CHECKSUM` (or `error: ...`), so that
+//! each with one line, `SECONDS CELLS CHECKSUM CPU_SECONDS` (or `error: ...`;
+//! CPU_SECONDS: every thread's CPU time in the timed part), so that
 //! `bench/read_bench.py` can take turns with the engine while both sides
 //! time themselves. The cases:
 //!
@@ -30,6 +31,7 @@
 
 use std::io::{BufRead, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use tiledb_codec::raw::read::aggregate::{aggregate, Aggregate, AggregateValue};
@@ -45,6 +47,51 @@ thread_local! {
     static INTO: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// CPU seconds of the last timed part (all threads), as f64 bits.
+static CPU: AtomicU64 = AtomicU64::new(0);
+
+/// The clock of a case: wall time, and the process's CPU time (every
+/// thread's, from `/proc/self/task/*/schedstat`, where there is one).
+struct Clock {
+    wall: Instant,
+    cpu: f64,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            cpu: cpu_seconds(),
+            wall: Instant::now(),
+        }
+    }
+
+    /// Seconds since the start; the CPU seconds are kept for the answer.
+    fn secs(&self) -> f64 {
+        let secs = self.wall.elapsed().as_secs_f64();
+        CPU.store((cpu_seconds() - self.cpu).to_bits(), Ordering::Relaxed);
+        secs
+    }
+}
+
+/// CPU time of this process's live threads, in seconds (0 where
+/// `/proc/self/task` cannot be read).
+fn cpu_seconds() -> f64 {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return 0.0;
+    };
+    let mut ns = 0u64;
+    for t in tasks.flatten() {
+        if let Ok(s) = std::fs::read_to_string(t.path().join("schedstat")) {
+            ns += s
+                .split_whitespace()
+                .next()
+                .and_then(|x| x.parse::<u64>().ok())
+                .unwrap_or(0);
+        }
+    }
+    ns as f64 / 1e9
+}
+
 fn open(path: &str) -> Res<ArrayReader> {
     Ok(ArrayReader::open(Path::new(path), &ReadOptions::default())?)
 }
@@ -57,7 +104,7 @@ fn attrs(attr: &str) -> Option<Vec<String>> {
 fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
     match words {
         ["read", path, attr, ranges @ ..] => {
-            let t = Instant::now();
+            let t = Clock::start();
             let reader = open(path)?;
             // A dense read returns the attribute alone, as the engine's does.
             let ranges = ranges
@@ -66,18 +113,18 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
                 .collect::<Result<Vec<_>, _>>()?;
             let q = common::attribute_query(&reader, attr, ranges)?;
             let cells = reader.read(&q)?;
-            let secs = t.elapsed().as_secs_f64();
+            let secs = t.secs();
             Ok((secs, cells.len as u64, sum_f64(&cells, attr)?))
         }
         ["coords", path, attr] => {
-            let t = Instant::now();
+            let t = Clock::start();
             let reader = open(path)?;
             let q = Query {
                 attributes: attrs(attr),
                 ..Query::new()
             };
             let cells = reader.read(&q)?;
-            let secs = t.elapsed().as_secs_f64();
+            let secs = t.secs();
             let mut check = sum_f64(&cells, attr)?;
             for f in reader.schema.domain.dimensions.iter() {
                 let name = String::from_utf8_lossy(&f.name);
@@ -101,35 +148,35 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
                 };
                 *buf = vec![1.0; open(path)?.read(&q)?.len];
             }
-            let t = Instant::now();
+            let t = Clock::start();
             let array = tiledb_codec::Array::open(path)?;
             let got = array
                 .reader()
                 .read_into(&mut [tiledb_codec::Target::new(*attr, &mut buf[..])])?;
-            let secs = t.elapsed().as_secs_f64();
+            let secs = t.secs();
             Ok((secs, got as u64, buf[..got].iter().sum()))
         }),
         ["cond", path, attr, condition @ ..] => {
             let text = condition.join(" ");
-            let t = Instant::now();
+            let t = Clock::start();
             let reader = open(path)?;
             let q = Query {
                 condition: Some(QueryCondition::parse(&text)?),
                 ..common::attribute_query(&reader, attr, [])?
             };
             let cells = reader.read(&q)?;
-            let secs = t.elapsed().as_secs_f64();
+            let secs = t.secs();
             Ok((secs, cells.len as u64, sum_f64(&cells, attr)?))
         }
         ["sum", path, attr] => {
-            let t = Instant::now();
+            let t = Clock::start();
             let reader = open(path)?;
             let aggs = [
                 Aggregate::parse(&format!("sum({attr})"))?,
                 Aggregate::parse("count(*)")?,
             ];
             let out = aggregate(&reader, &Query::new(), &aggs)?;
-            let secs = t.elapsed().as_secs_f64();
+            let secs = t.secs();
             let sum = match out.first() {
                 Some(AggregateValue::Float(v)) => *v,
                 Some(AggregateValue::Int(v)) => *v as f64,
@@ -143,11 +190,11 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
             Ok((secs, cells, sum))
         }
         ["open", path] => {
-            let t = Instant::now();
+            let t = Clock::start();
             let reader = open(path)?;
             let n = reader.fragments.len() as u64;
             drop(reader);
-            Ok((t.elapsed().as_secs_f64(), n, 0.0))
+            Ok((t.secs(), n, 0.0))
         }
         ["memcpy", mib] => {
             let bytes = mib.parse::<usize>()? << 20;
@@ -155,9 +202,9 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
             // the kernel handing out fresh pages.
             let src: Vec<u8> = (0..bytes).map(|i| i as u8).collect();
             let mut dst = vec![1u8; bytes];
-            let t = Instant::now();
+            let t = Clock::start();
             dst.copy_from_slice(&src);
-            let secs = t.elapsed().as_secs_f64();
+            let secs = t.secs();
             let check = f64::from(dst[bytes / 2]) + f64::from(dst[bytes - 1]);
             Ok((secs, bytes as u64, check))
         }
@@ -214,7 +261,10 @@ fn main() -> Res<()> {
                     continue;
                 }
                 match run(&words) {
-                    Ok((secs, cells, check)) => writeln!(stdout, "{secs:.6} {cells} {check}")?,
+                    Ok((secs, cells, check)) => {
+                        let cpu = f64::from_bits(CPU.load(Ordering::Relaxed));
+                        writeln!(stdout, "{secs:.6} {cells} {check} {cpu:.6}")?
+                    }
                     Err(e) => writeln!(stdout, "error: {}", e.to_string().replace('\n', " "))?,
                 }
                 stdout.flush()?;

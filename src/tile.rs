@@ -447,6 +447,23 @@ impl<'a> TileView<'a> {
                 format!("{} bytes for a tile of {}", out.len(), self.total),
             ));
         }
+        // Large unfiltered chunks: read from the file together (one call
+        // for the tile's chunks and the headers between them).
+        let from_file = pipeline.is_empty()
+            && !self.chunks.is_empty()
+            && self.total / self.chunks.len() as u64 >= Self::READ_FROM_FILE as u64;
+        if from_file {
+            let mut parts = Vec::with_capacity(self.chunks.len());
+            let mut rest = &mut out[..];
+            for c in &self.chunks {
+                let (dest, tail) = rest.split_at_mut(c.original_length as usize);
+                parts.push((c.data, dest));
+                rest = tail;
+            }
+            if self.file.copy_out_parts(&mut parts) {
+                return Ok(());
+            }
+        }
         for (i, c) in self.chunks.iter().enumerate() {
             let dest =
                 &mut out[c.start as usize..(c.start + u64::from(c.original_length)) as usize];

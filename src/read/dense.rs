@@ -687,7 +687,7 @@ impl FixedTarget<'_, '_> {
             None if !zeroed => Some(&[][..]),
             None => None,
         };
-        let run = |source, cs, out: &mut [u8], prefill: Option<&[u8]>| {
+        let run = |source, cs, out: &mut [u8], prefill: Option<&[u8]>, fresh| {
             fill_parallel(
                 self.grid,
                 self.frags,
@@ -698,13 +698,15 @@ impl FixedTarget<'_, '_> {
                 self.slab_cells,
                 out,
                 self.stats,
-                prefill.map(|p| (p, covered)),
+                prefill,
+                covered,
+                fresh,
             )
         };
-        run(Source::Data, cs, data, prefill)?;
+        run(Source::Data, cs, data, prefill, zeroed)?;
         if let Some(v) = validity {
             v.fill(u8::from(a.fill.is_some()));
-            run(Source::Validity, 1, v, None)?;
+            run(Source::Validity, 1, v, None, false)?;
         }
         Ok(())
     }
@@ -731,8 +733,10 @@ fn short(frags: &[DenseFragment], f: &FieldInfo) -> Error {
 
 /// [`fill_fixed`] over the slabs of a batch, in parallel: each slab fills
 /// its own part of `out`. With `prefill` (a cell's fill value, or nothing
-/// for zeros, and per slab whether a fragment covers it), the part of a
-/// slab no fragment covers is filled first.
+/// for zeros), a slab no fragment covers (`covered`, per slab) is filled
+/// first. With `fresh` (`out` is a new
+/// zeroed allocation), each slab written whole has its pages faulted in
+/// with one call first ([`crate::storage::populate`]), not page by page.
 #[allow(clippy::too_many_arguments)]
 fn fill_parallel(
     grid: &Grid,
@@ -744,28 +748,36 @@ fn fill_parallel(
     slab_cells: &[usize],
     out: &mut [u8],
     stats: &ReadStats,
-    prefill: Option<(&[u8], &[bool])>,
+    prefill: Option<&[u8]>,
+    covered: &[bool],
+    fresh: bool,
 ) -> Result<()> {
     let mut parts = Vec::with_capacity(slabs.len());
     let mut rest = out;
     for (i, (s, &n)) in slabs.iter().zip(slab_cells).enumerate() {
         let (a, b) = rest.split_at_mut(n * cs);
-        let fill = prefill
-            .filter(|(_, covered)| !covered.get(i).copied().unwrap_or(false))
-            .map(|(f, _)| f);
-        parts.push((s, a, fill));
+        let covered = covered.get(i).copied().unwrap_or(false);
+        let fill = prefill.filter(|_| !covered);
+        // Written whole: a fragment covers it, or it is filled first.
+        let whole = covered || fill.is_some();
+        parts.push((s, a, fill, fresh && whole));
         rest = b;
     }
-    parts.into_par_iter().try_for_each(|(s, part, fill)| {
-        match fill {
-            Some([]) => part.fill(0),
-            Some(f) => part
-                .chunks_exact_mut(f.len())
-                .for_each(|c| c.copy_from_slice(f)),
-            None => {}
-        }
-        fill_fixed(grid, frags, tiles, source, cs, s, part, stats)
-    })
+    parts
+        .into_par_iter()
+        .try_for_each(|(s, part, fill, populate)| {
+            if populate {
+                crate::storage::populate(part);
+            }
+            match fill {
+                Some([]) => part.fill(0),
+                Some(f) => part
+                    .chunks_exact_mut(f.len())
+                    .for_each(|c| c.copy_from_slice(f)),
+                None => {}
+            }
+            fill_fixed(grid, frags, tiles, source, cs, s, part, stats)
+        })
 }
 
 /// The coordinates of every cell of the selection, in its order.

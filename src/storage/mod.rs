@@ -197,6 +197,62 @@ impl MappedFile {
         false
     }
 
+    /// [`MappedFile::copy_out`] of several parts of this file at once, each
+    /// `(part, out)` with `out` as long as `part`, the parts in the file's
+    /// order: the parts and the few bytes between them (up to
+    /// [`MappedFile::GAP`], read into a scratch buffer and dropped) are read
+    /// with one `preadv` per run of at most [`MappedFile::IOVECS`] buffers,
+    /// not one `pread` each. False (and nothing written) where the bytes are
+    /// not a mapped file's or a part is not the file's; a read that comes
+    /// short is made again part by part.
+    pub fn copy_out_parts(&self, parts: &mut [(&[u8], &mut [u8])]) -> bool {
+        #[cfg(target_os = "linux")]
+        if let Bytes::Map(m, file) = &self.bytes {
+            let base = m.as_ptr() as usize;
+            let mut at = Vec::with_capacity(parts.len());
+            for (part, out) in parts.iter() {
+                let a = (part.as_ptr() as usize).wrapping_sub(base);
+                if part.len() != out.len() || a > m.len() || part.len() > m.len() - a {
+                    return false;
+                }
+                at.push(a);
+            }
+            let mut first = 0;
+            while first < parts.len() {
+                // A run: each part starts at most GAP bytes after the last ends.
+                let mut end = first + 1;
+                let mut bufs = 1;
+                while end < parts.len() {
+                    let prev_end = at[end - 1] + parts[end - 1].0.len();
+                    let gap = at[end].wrapping_sub(prev_end);
+                    let more = 1 + usize::from(gap > 0);
+                    if at[end] < prev_end || gap > Self::GAP || bufs + more > Self::IOVECS {
+                        break;
+                    }
+                    bufs += more;
+                    end += 1;
+                }
+                let run = &mut parts[first..end];
+                if !read_run(file, &at[first..end], run) {
+                    for (part, out) in run.iter_mut() {
+                        self.copy_out(part, out);
+                    }
+                }
+                first = end;
+            }
+            return true;
+        }
+        let _ = parts;
+        false
+    }
+
+    /// The widest gap between two parts that [`MappedFile::copy_out_parts`]
+    /// reads through rather than starting another call.
+    pub const GAP: usize = 4096;
+
+    /// Buffers (parts and gaps) of one `preadv`, at most (Linux's `IOV_MAX`).
+    pub const IOVECS: usize = 1024;
+
     /// The file's length in bytes.
     pub fn len(&self) -> u64 {
         self.bytes().len() as u64
@@ -206,6 +262,80 @@ impl MappedFile {
     pub fn is_empty(&self) -> bool {
         self.bytes().is_empty()
     }
+}
+
+/// Asks the kernel to fault in every whole page of `buf` for writing in one
+/// call (Linux `MADV_POPULATE_WRITE`) rather than one page fault per page
+/// as it is first written: for fresh memory (a zeroed allocation the
+/// kernel has not handed pages to yet) about to be written whole. Only a
+/// hint: the bytes are left as they are, and a failure (a kernel before
+/// 5.14) is ignored. Elsewhere it does nothing.
+pub fn populate(buf: &mut [u8]) {
+    #[cfg(target_os = "linux")]
+    {
+        static PAGE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        // SAFETY: sysconf reads no memory of ours.
+        let page = *PAGE.get_or_init(|| match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+            p if p > 0 => p as usize,
+            _ => 4096,
+        });
+        let start = buf.as_mut_ptr() as usize;
+        let first = start.div_ceil(page) * page;
+        let end = (start + buf.len()) / page * page;
+        if end > first {
+            // SAFETY: the range is whole pages inside `buf`, which is
+            // borrowed mutably; MADV_POPULATE_WRITE only makes the pages
+            // present and writable, leaving their bytes unchanged (fresh
+            // pages read as the zeros they hold already).
+            let _ = unsafe {
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    end - first,
+                    libc::MADV_POPULATE_WRITE,
+                )
+            };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = buf;
+}
+
+/// Reads `parts` (at file offsets `at`, ascending, gaps of at most
+/// [`MappedFile::GAP`] between them) with one `preadv`; false when the read
+/// fails or comes short (the outs may then hold part of the bytes).
+#[cfg(target_os = "linux")]
+fn read_run(file: &std::fs::File, at: &[usize], parts: &mut [(&[u8], &mut [u8])]) -> bool {
+    use std::os::fd::AsRawFd;
+    let mut gap = [0u8; MappedFile::GAP];
+    let gap_ptr = gap.as_mut_ptr();
+    let mut iov: Vec<libc::iovec> = Vec::with_capacity(parts.len() * 2);
+    let mut want = 0usize;
+    let mut next = at[0];
+    for (a, (_, out)) in at.iter().zip(parts.iter_mut()) {
+        let g = a - next;
+        if g > 0 {
+            iov.push(libc::iovec {
+                iov_base: gap_ptr.cast(),
+                iov_len: g,
+            });
+        }
+        iov.push(libc::iovec {
+            iov_base: out.as_mut_ptr().cast(),
+            iov_len: out.len(),
+        });
+        want += g + out.len();
+        next = a + out.len();
+    }
+    let (Ok(offset), Ok(count)) = (i64::try_from(at[0]), i32::try_from(iov.len())) else {
+        return false;
+    };
+    // SAFETY: every iovec points into a buffer borrowed mutably for this
+    // call (an out of `parts`, or `gap`, which several iovecs may share:
+    // its bytes are dropped) and is no longer than that buffer; the kernel
+    // writes at most `iov_len` bytes into each, and the descriptor is open
+    // while `file` is borrowed.
+    let got = unsafe { libc::preadv(file.as_raw_fd(), iov.as_ptr(), count, offset) };
+    usize::try_from(got).is_ok_and(|g| g == want)
 }
 
 /// What a name in a listing is.
@@ -524,5 +654,67 @@ mod tests {
         let m = MappedFile::from_vec("x", bytes.clone());
         assert!(!m.copy_out(&m.bytes()[..10], &mut [0u8; 10]));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn copy_out_parts_reads_parts_across_gaps() {
+        let dir = std::env::temp_dir().join(format!(
+            "tiledb-codec-copy-out-parts-{}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("f");
+        let bytes: Vec<u8> = (0..400_000usize).map(|i| (i * 13 + 5) as u8).collect();
+        std::fs::write(&path, &bytes).unwrap();
+        let f = MappedFile::open(&path).unwrap();
+        let b = f.bytes();
+        // Adjacent parts, a 12-byte gap, a gap wider than GAP (a second
+        // call) and a last part of one byte.
+        let ranges = [
+            100..70_000,
+            70_000..90_000,
+            90_012..200_000,
+            200_000 + MappedFile::GAP + 1..300_000,
+            399_999..400_000,
+        ];
+        let mut outs: Vec<Vec<u8>> = ranges.iter().map(|r| vec![0u8; r.len()]).collect();
+        let mut parts: Vec<(&[u8], &mut [u8])> = ranges
+            .iter()
+            .zip(outs.iter_mut())
+            .map(|(r, o)| (&b[r.clone()], &mut o[..]))
+            .collect();
+        assert!(f.copy_out_parts(&mut parts));
+        for (r, o) in ranges.iter().zip(&outs) {
+            assert_eq!(&o[..], &bytes[r.clone()], "{r:?}");
+        }
+        // A part that is not the file's, or an out of another length:
+        // nothing written.
+        let other = [7u8; 10];
+        let mut out = [0u8; 10];
+        assert!(!f.copy_out_parts(&mut [(&other[..], &mut out[..])]));
+        let mut short = [0u8; 5];
+        let mut first = [0u8; 10];
+        assert!(!f.copy_out_parts(&mut [(&b[..10], &mut first[..]), (&b[10..20], &mut short[..])]));
+        assert_eq!(first, [0u8; 10]);
+        // Bytes in memory are never read from a file.
+        let m = MappedFile::from_vec("x", bytes.clone());
+        assert!(!m.copy_out_parts(&mut [(&m.bytes()[..10], &mut out[..])]));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn populate_leaves_the_bytes() {
+        let mut fresh = vec![0u8; 3 << 20];
+        super::populate(&mut fresh[5..]);
+        assert!(fresh.iter().all(|b| *b == 0));
+        let mut written: Vec<u8> = (0..(1usize << 20)).map(|i| (i * 31) as u8).collect();
+        super::populate(&mut written[..]);
+        assert!(written
+            .iter()
+            .enumerate()
+            .all(|(i, b)| *b == (i * 31) as u8));
+        // Less than a page, and nothing.
+        super::populate(&mut written[1..100]);
+        super::populate(&mut []);
     }
 }
