@@ -6,8 +6,6 @@
 
 use crate::common;
 
-use std::process::Command;
-
 use serde_json::{json, Value};
 use tiledb_codec::raw::array::FieldInfo;
 use tiledb_codec::raw::error::Error;
@@ -30,14 +28,14 @@ fn fixture(name: &str) -> std::path::PathBuf {
 
 /// The engine's values, keyed by expression.
 fn engine(name: &str, exprs: &[&str], sub: Option<Value>) -> serde_json::Map<String, Value> {
-    let mut cmd = Command::new(common::engine_python());
-    cmd.arg(common::root().join("tests/engine/engine_aggregate.py"))
-        .arg(fixture(name))
-        .arg(json!(exprs).to_string());
+    let mut args = vec![
+        fixture(name).into_os_string(),
+        json!(exprs).to_string().into(),
+    ];
     if let Some(s) = &sub {
-        cmd.arg(s.to_string());
+        args.push(s.to_string().into());
     }
-    let out = cmd.output().expect("the engine's python runs");
+    let out = common::engine_run("engine_aggregate.py", args);
     assert!(
         out.status.success(),
         "engine_aggregate.py failed: {}",

@@ -20,12 +20,11 @@ fn cli() -> Command {
 /// pyarrow's reading of an Arrow IPC stream (or a Parquet file):
 /// (schema, rows) as tests/engine/arrow_rows.py prints them.
 fn pyarrow_rows(path: &Path, parquet: bool) -> (Vec<Value>, Vec<Value>) {
-    let mut cmd = Command::new(engine_python());
-    cmd.arg(root().join("tests/engine/arrow_rows.py")).arg(path);
+    let mut args = vec![path.as_os_str()];
     if parquet {
-        cmd.arg("--parquet");
+        args.push(std::ffi::OsStr::new("--parquet"));
     }
-    let out = cmd.output().expect("the engine's python runs");
+    let out = common::engine_run("arrow_rows.py", args);
     assert!(
         out.status.success(),
         "arrow_rows.py on {}: {}",

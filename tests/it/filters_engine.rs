@@ -5,8 +5,6 @@
 
 use crate::common;
 
-use std::process::Command;
-
 use serde_json::{json, Value};
 use tiledb_codec::raw::array::FieldInfo;
 use tiledb_codec::raw::array::{ArrayDirectory, Fragment};
@@ -16,14 +14,16 @@ use tiledb_codec::ReadOptions;
 
 /// The engine's cells of the array, in global order.
 fn engine_cells(path: &std::path::Path, key: Option<&str>) -> Vec<Value> {
-    let mut cmd = Command::new(common::engine_python());
-    cmd.arg(common::root().join("tests/engine/engine_account.py"))
-        .arg(path)
-        .args(["--cells", "--order", "G"]);
+    let mut args = vec![
+        path.as_os_str(),
+        std::ffi::OsStr::new("--cells"),
+        std::ffi::OsStr::new("--order"),
+        std::ffi::OsStr::new("G"),
+    ];
     if let Some(k) = key {
-        cmd.arg("--key").arg(k);
+        args.extend([std::ffi::OsStr::new("--key"), std::ffi::OsStr::new(k)]);
     }
-    let out = cmd.output().unwrap();
+    let out = common::engine_run("engine_account.py", args);
     assert!(
         out.status.success(),
         "{}",

@@ -266,12 +266,15 @@ fn encrypted_data_tiles_decode_to_the_engine_cells() {
             }
             ours.extend(cells.into_iter().map(Value::Object));
         }
-        let out = std::process::Command::new(common::engine_python())
-            .arg(common::root().join("tests/engine/engine_account.py"))
-            .arg(&f.path)
-            .args(["--cells", "--key", key])
-            .output()
-            .unwrap();
+        let out = common::engine_run(
+            "engine_account.py",
+            [
+                f.path.as_os_str(),
+                std::ffi::OsStr::new("--cells"),
+                std::ffi::OsStr::new("--key"),
+                std::ffi::OsStr::new(key),
+            ],
+        );
         assert!(
             out.status.success(),
             "{}",

@@ -28,11 +28,7 @@ use write_support::{common, diff_cells, our_cells, TempDir};
 
 /// Runs tests/engine/engine_delete.py; one JSON value per output line.
 fn engine(args: &[&str]) -> Vec<Value> {
-    let out = std::process::Command::new(common::engine_python())
-        .arg(common::root().join("tests/engine/engine_delete.py"))
-        .args(args)
-        .output()
-        .expect("the engine's python runs");
+    let out = common::engine_run("engine_delete.py", args);
     assert!(
         out.status.success(),
         "engine_delete.py {}: {}",

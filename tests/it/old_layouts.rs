@@ -807,12 +807,10 @@ fn engine(root: &Path) -> Result<Vec<Value>, String> {
 
 /// The engine's account of the array with its cells.
 fn engine_account(root: &Path) -> Result<Value, String> {
-    let out = std::process::Command::new(common::engine_python())
-        .arg(common::root().join("tests/engine/engine_account.py"))
-        .arg(root)
-        .arg("--cells")
-        .output()
-        .unwrap();
+    let out = common::engine_run(
+        "engine_account.py",
+        [root.as_os_str(), std::ffi::OsStr::new("--cells")],
+    );
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }

@@ -1,8 +1,11 @@
 //! Shared by the integration tests: the fixtures and the TileDB engine.
 #![allow(dead_code)]
 
+mod engine_run;
 pub mod sql;
 pub mod timeline;
+
+pub use engine_run::engine_run;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -88,13 +91,11 @@ pub fn engine_python() -> PathBuf {
 
 /// The engine's own account of an array (tests/engine/engine_account.py).
 pub fn engine_account(path: &Path, key: Option<&str>) -> serde_json::Value {
-    let mut cmd = Command::new(engine_python());
-    cmd.arg(root().join("tests/engine/engine_account.py"))
-        .arg(path);
+    let mut args = vec![path.as_os_str()];
     if let Some(k) = key {
-        cmd.arg("--key").arg(k);
+        args.extend([std::ffi::OsStr::new("--key"), std::ffi::OsStr::new(k)]);
     }
-    let out = cmd.output().expect("the engine's python runs");
+    let out = engine_run("engine_account.py", args);
     assert!(
         out.status.success(),
         "engine_account.py failed on {}: {}",
@@ -139,14 +140,11 @@ pub fn try_engine_cells(path: &Path, key: Option<&str>) -> Result<Vec<serde_json
 }
 
 fn run_engine_cells(path: &Path, key: Option<&str>) -> Result<Vec<serde_json::Value>, String> {
-    let mut cmd = Command::new(engine_python());
-    cmd.arg(root().join("tests/engine/engine_account.py"))
-        .arg(path)
-        .arg("--cells");
+    let mut args = vec![path.as_os_str(), std::ffi::OsStr::new("--cells")];
     if let Some(k) = key {
-        cmd.arg("--key").arg(k);
+        args.extend([std::ffi::OsStr::new("--key"), std::ffi::OsStr::new(k)]);
     }
-    let out = cmd.output().map_err(|e| e.to_string())?;
+    let out = engine_run("engine_account.py", args);
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
         let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();

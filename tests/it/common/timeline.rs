@@ -4,8 +4,7 @@
 //! 2, 3, ..., read by the engine (tests/engine/timeline.py) and by ours,
 //! now and as of each time, and consolidated by either.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use serde_json::Value;
 use tiledb_codec::maintain::{consolidate_fragments, ConsolidateOptions};
@@ -19,17 +18,9 @@ pub type Cell = (i64, i32, String);
 pub struct Engine(pub &'static str);
 
 impl Engine {
-    fn script(&self) -> PathBuf {
-        super::root().join("tests/engine").join(self.0)
-    }
-
     /// Runs the script with `args`; its standard output.
     pub fn run(&self, args: &[&str]) -> String {
-        let out = Command::new(super::engine_python())
-            .arg(self.script())
-            .args(args)
-            .output()
-            .expect("the engine's python runs");
+        let out = super::engine_run(self.0, args);
         assert!(
             out.status.success(),
             "{} {args:?}: {}",

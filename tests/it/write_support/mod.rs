@@ -72,13 +72,11 @@ pub fn engine_account(path: &Path) -> Result<Value, String> {
 
 /// [`engine_account`] of an array encrypted with `key`.
 pub fn engine_account_with(path: &Path, key: Option<&str>) -> Result<Value, String> {
-    let mut cmd = std::process::Command::new(common::engine_python());
-    cmd.arg(common::root().join("tests/engine/engine_account.py"))
-        .arg(path);
+    let mut args = vec![path.as_os_str()];
     if let Some(k) = key {
-        cmd.arg("--key").arg(k);
+        args.extend([std::ffi::OsStr::new("--key"), std::ffi::OsStr::new(k)]);
     }
-    let out = cmd.output().map_err(|e| e.to_string())?;
+    let out = common::engine_run("engine_account.py", args);
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
