@@ -431,8 +431,11 @@ impl Fragment {
             (_, 0) => meta_file.size(),
             (offset, _) => offset,
         };
-        let d = schema.domain.dimensions.len() as u64;
-        meta_file.set_bounds(tile_bounds(&footer, d, end));
+        if matches!(meta_file, MetaFile::Ranged(_)) {
+            // Only ranged reads cut the file by its tiles' bounds.
+            let d = schema.domain.dimensions.len() as u64;
+            meta_file.set_bounds(tile_bounds(&footer, d, end));
+        }
         Ok(Fragment {
             path: entry.path.clone(),
             name: entry.name.clone(),

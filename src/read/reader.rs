@@ -50,8 +50,9 @@ impl ArrayReader {
             path: path.to_path_buf(),
             what: "the array has no schema".into(),
         })?;
-        let schema =
-            crate::array::schema::read_schema_file(&dir.storage.open(&schema_path)?, opts)?;
+        // Through the directory's cache: the fragments name the same
+        // schema, and their opening finds it there (read and decoded once).
+        let schema = dir.schema(&schema_path, opts)?.as_ref().clone();
         if let Some((s, e)) = range {
             let dense = schema.array_type == ArrayType::Dense;
             // Dense arrays and old fragments: whole fragments inside the range;

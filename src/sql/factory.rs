@@ -19,7 +19,7 @@ use datafusion::prelude::{SessionConfig, SessionContext};
 use datafusion::sql::parser::{DFParser, Statement};
 use datafusion::sql::sqlparser::dialect::{dialect_from_str, Dialect};
 
-use super::{MetadataAggregates, TileDbTable};
+use super::{AnsweredPlanner, MetadataAggregates, TileDbTable};
 use crate::api::Array;
 use crate::ReadOptions;
 
@@ -105,8 +105,10 @@ impl TileDbTableFactory {
     }
 
     fn state(self, config: SessionConfig) -> SessionStateBuilder {
-        // Count, min and max from fragment metadata first: the rules after
-        // it then see the small plan (see `MetadataAggregates`).
+        // Count, min and max from fragment metadata once the plan is
+        // analyzed, and first of the optimizer's rules: the rules after it
+        // then see the small plan (see `MetadataAggregates`), and the query
+        // planner makes its physical plan without further passes.
         let mut rules: Vec<Arc<dyn OptimizerRule + Send + Sync>> =
             vec![Arc::new(MetadataAggregates)];
         rules.extend(Optimizer::new().rules);
@@ -114,6 +116,8 @@ impl TileDbTableFactory {
             .with_config(config)
             .with_default_features()
             .with_optimizer_rules(rules)
+            .with_analyzer_rule(Arc::new(MetadataAggregates))
+            .with_query_planner(Arc::new(AnsweredPlanner))
             .with_table_factory(FILE_TYPE.to_string(), Arc::new(self))
     }
 }

@@ -67,7 +67,7 @@ use datafusion::prelude::SessionContext;
 use crate::api::{Array, IntoDimRange};
 use crate::model::{ArrayType, CellValNum};
 use crate::read::{Bound, DimRange, Query, QueryCondition};
-pub use answer::MetadataAggregates;
+pub use answer::{AnsweredPlanner, MetadataAggregates};
 pub use factory::{
     parse_script, parse_session_script, run_script, OpenArray, TileDbTableFactory, FILE_TYPE,
 };

@@ -109,9 +109,11 @@ impl MappedFile {
     /// socket is an error naming it, not a read that never ends).
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref().to_path_buf();
-        regular_file(&path)?;
+        // The size as the check found it (no second `fstat`): a file that
+        // grows after it is read up to this size, one that shrinks fails
+        // the read; a larger file is mapped whole.
+        let len = regular_file(&path)?.len();
         let file = std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?;
-        let len = file.metadata().map_err(|e| Error::io(&path, e))?.len();
         let bytes = if len == 0 {
             Bytes::Empty
         } else if len <= Self::READ_BELOW {
@@ -485,11 +487,15 @@ impl Storage for LocalStorage {
     }
 
     fn list(&self, dir: &Path) -> Result<Vec<ListEntry>> {
-        if !dir.is_dir() {
-            return Ok(Vec::new());
-        }
+        // No folder there (nothing, or a file): nothing listed. Asked of
+        // the listing itself rather than by a `stat` before it.
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(_) if !dir.is_dir() => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(dir, e)),
+        };
         let mut out = Vec::new();
-        for e in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
+        for e in entries {
             let e = e.map_err(|e| Error::io(dir, e))?;
             let mut t = e.file_type().map_err(|err| Error::io(&e.path(), err))?;
             if t.is_symlink() {

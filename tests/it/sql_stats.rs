@@ -281,3 +281,89 @@ fn dense_fragments_that_tile_the_box_answer_from_metadata() {
         );
     }
 }
+
+/// The crate's sessions answer a whole-array count, min and max while the
+/// plan is analyzed (the optimizer starts from the answer), and their
+/// query planner (`AnsweredPlanner`) plans the answer as DataFusion's
+/// planner does, without its physical optimizer passes: the same plan,
+/// the same row. Other plans are DataFusion's.
+#[test]
+fn answered_plan_is_datafusions_plan() {
+    use datafusion::execution::context::QueryPlanner;
+    use datafusion::physical_plan::{collect, displayable};
+    use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
+    use datafusion::prelude::SessionConfig;
+    use std::sync::Arc;
+    use tiledb_codec::sql::{AnsweredPlanner, TileDbTable, TileDbTableFactory};
+    let dir = scratch("sql-answered-plan");
+    let path = dir.join("one");
+    let schema = SchemaBuilder::dense()
+        .dimension(
+            DimensionBuilder::new("d", Datatype::Int64)
+                .domain(0i64..=99)
+                .tile_extent(10i64),
+        )
+        .attribute(AttributeBuilder::new("a", Datatype::Float64))
+        .build()
+        .unwrap();
+    let array = Array::create(&path, &schema).unwrap();
+    let a: Vec<f64> = (0..30).map(|v| (v * 7 % 13) as f64 - 2.5).collect();
+    array
+        .write()
+        .range("d", 0i64..=29)
+        .column("a", &a)
+        .commit()
+        .unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let ctx = TileDbTableFactory::default().session(SessionConfig::new());
+        let table = TileDbTable::new(Arc::new(Array::open(&path).unwrap())).unwrap();
+        ctx.register_table("t", Arc::new(table)).unwrap();
+        let state = ctx.state();
+        let show = |p: &Arc<dyn datafusion::physical_plan::ExecutionPlan>| {
+            displayable(p.as_ref()).indent(true).to_string()
+        };
+        for (q, answered) in [
+            ("SELECT count(*) AS n, min(a), max(a) AS hi FROM t", true),
+            ("SELECT count(a), max(d) FROM t", false),
+            ("SELECT sum(a) FROM t", false),
+        ] {
+            let plan = state.create_logical_plan(q).await.unwrap();
+            let analyzed = state
+                .analyzer()
+                .execute_and_check(plan.clone(), state.config_options(), |_, _| {})
+                .unwrap();
+            let shown = analyzed.display_indent().to_string();
+            assert_eq!(!shown.contains("TableScan"), answered, "{q}: {shown}");
+            let optimized = state.optimize(&plan).unwrap();
+            let ours = AnsweredPlanner
+                .create_physical_plan(&optimized, &state)
+                .await
+                .unwrap();
+            let theirs = DefaultPhysicalPlanner::default()
+                .create_physical_plan(&optimized, &state)
+                .await
+                .unwrap();
+            assert_eq!(show(&ours), show(&theirs), "{q}");
+            assert_eq!(ours.schema(), theirs.schema(), "{q}");
+            assert_eq!(show(&ours).contains("TileDbScan"), !answered, "{q}");
+            let (x, y) = (
+                collect(ours, state.task_ctx()).await.unwrap(),
+                collect(theirs, state.task_ctx()).await.unwrap(),
+            );
+            assert_eq!(x, y, "{q}");
+            if answered {
+                use datafusion::arrow::array::{Float64Array, Int64Array};
+                let b = &x[0];
+                let n = b.column(0).as_any().downcast_ref::<Int64Array>().unwrap();
+                let lo = b.column(1).as_any().downcast_ref::<Float64Array>().unwrap();
+                let hi = b.column(2).as_any().downcast_ref::<Float64Array>().unwrap();
+                assert_eq!((n.value(0), lo.value(0), hi.value(0)), (30, -2.5, 9.5));
+                assert_eq!(b.schema().field(2).name(), "hi");
+            }
+        }
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+}
