@@ -177,9 +177,7 @@ impl MappedFile {
         #[cfg(unix)]
         if let Bytes::Map(m, file) = &self.bytes {
             use std::os::unix::fs::FileExt;
-            let base = m.as_ptr() as usize;
-            let at = (part.as_ptr() as usize).wrapping_sub(base);
-            if part.len() == out.len() && at <= m.len() && part.len() <= m.len() - at {
+            if let Some(at) = offset_in(m, part, out) {
                 let mut done = 0;
                 while done < out.len() {
                     match file.read_at(&mut out[done..], (at + done) as u64) {
@@ -210,13 +208,11 @@ impl MappedFile {
     pub fn copy_out_parts(&self, parts: &mut [(&[u8], &mut [u8])]) -> bool {
         #[cfg(target_os = "linux")]
         if let Bytes::Map(m, file) = &self.bytes {
-            let base = m.as_ptr() as usize;
             let mut at = Vec::with_capacity(parts.len());
             for (part, out) in parts.iter() {
-                let a = (part.as_ptr() as usize).wrapping_sub(base);
-                if part.len() != out.len() || a > m.len() || part.len() > m.len() - a {
+                let Some(a) = offset_in(m, part, out) else {
                     return false;
-                }
+                };
                 at.push(a);
             }
             let mut first = 0;
@@ -264,6 +260,14 @@ impl MappedFile {
     pub fn is_empty(&self) -> bool {
         self.bytes().is_empty()
     }
+}
+
+/// Where `part` starts in the mapping `m`, when it lies inside it and
+/// `out` is as long as it ([`MappedFile::copy_out`]'s condition).
+#[cfg(unix)]
+fn offset_in(m: &[u8], part: &[u8], out: &[u8]) -> Option<usize> {
+    let at = (part.as_ptr() as usize).wrapping_sub(m.as_ptr() as usize);
+    (part.len() == out.len() && at <= m.len() && part.len() <= m.len() - at).then_some(at)
 }
 
 /// Asks the kernel to fault in every whole page of `buf` for writing in one
