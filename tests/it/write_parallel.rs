@@ -105,6 +105,58 @@ fn fragment_files(array: &Path) -> Vec<(String, Vec<u8>)> {
     files
 }
 
+/// Runs `f` on a thread of a one-thread pool (where every tile is
+/// filtered in place, not on the pool).
+fn on_one_thread(f: impl FnOnce() + Send) {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(f);
+}
+
+/// The two fragments' files are the same, name by name and byte for
+/// byte; how many there are.
+fn assert_same_files(x: &Path, y: &Path) -> usize {
+    let (x, y) = (fragment_files(x), fragment_files(y));
+    assert_eq!(
+        x.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        y.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    for ((name, a), (_, b)) in x.iter().zip(&y) {
+        assert!(
+            a == b,
+            "{name}: {} and {} bytes, not the same",
+            a.len(),
+            b.len()
+        );
+    }
+    x.len()
+}
+
+/// The engine reads the array's `cells` cells as `row(i)` gives cell `i`,
+/// with its coordinates: `d = i` (1-D), or `x = i / width`, `y = i % width`
+/// (2-D, `width` the second dimension's length).
+fn assert_engine_reads(path: &Path, cells: i64, width: Option<i64>, row: impl Fn(i64) -> Value) {
+    let expected = (0..cells)
+        .map(|i| {
+            let mut r = row(i);
+            match width {
+                Some(w) => {
+                    r["x"] = json!(i / w);
+                    r["y"] = json!(i % w);
+                }
+                None => r["d"] = json!(i),
+            }
+            r
+        })
+        .collect();
+    let got = engine_cells(path).unwrap();
+    if let Some(d) = diff_cells(got, expected) {
+        panic!("the engine reads other cells: {d}");
+    }
+}
+
 fn check(two_d: bool) {
     let tmp = TempDir::new("write-parallel");
     let (rect, cells): (Vec<(i128, i128)>, i64) = if two_d {
@@ -120,45 +172,18 @@ fn check(two_d: bool) {
     // From this thread: tiles go to the pool and the data threads.
     write(&pooled, &rect, cells);
     // From a thread of a one-thread pool: every tile filtered in place.
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap()
-        .install(|| write(&in_place, &rect, cells));
-    let (x, y) = (fragment_files(&pooled), fragment_files(&in_place));
-    assert_eq!(
-        x.iter().map(|f| &f.0).collect::<Vec<_>>(),
-        y.iter().map(|f| &f.0).collect::<Vec<_>>()
-    );
-    assert!(x.len() >= 5, "{} files", x.len());
-    for ((name, a), (_, b)) in x.iter().zip(&y) {
-        assert!(
-            a == b,
-            "{name}: {} and {} bytes, not the same",
-            a.len(),
-            b.len()
-        );
-    }
+    on_one_thread(|| write(&in_place, &rect, cells));
+    let files = assert_same_files(&pooled, &in_place);
+    assert!(files >= 5, "{files} files");
     // The tiles are where the engine looks for them.
-    let mut expected = Vec::new();
-    for i in 0..cells {
-        let mut row = json!({
+    let width = if two_d { Some(600) } else { None };
+    assert_engine_reads(&pooled, cells, width, |i| {
+        json!({
             "a": a(i),
             "s": if valid(i) { json!(s(i)) } else { Value::Null },
             "f": if valid(i + 1) { json!(f(i)) } else { Value::Null },
-        });
-        if two_d {
-            row["x"] = json!(i / 600);
-            row["y"] = json!(i % 600);
-        } else {
-            row["d"] = json!(i);
-        }
-        expected.push(row);
-    }
-    let cells = engine_cells(&pooled).unwrap();
-    if let Some(d) = diff_cells(cells, expected) {
-        panic!("the engine reads other cells: {d}");
-    }
+        })
+    });
 }
 
 #[test]
@@ -230,24 +255,8 @@ fn check_fixed(two_d: bool, rect: Vec<(i128, i128)>, calls: &[i64]) {
     // the domain's numbering (1-D) or from 0 (2-D).
     let lo = if two_d { 0 } else { rect[0].0 as i64 };
     write_fixed(&pooled, &rect, lo, lo + cells, calls);
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap()
-        .install(|| write_fixed(&in_place, &rect, lo, lo + cells, calls));
-    let (x, y) = (fragment_files(&pooled), fragment_files(&in_place));
-    assert_eq!(
-        x.iter().map(|f| &f.0).collect::<Vec<_>>(),
-        y.iter().map(|f| &f.0).collect::<Vec<_>>()
-    );
-    for ((name, a), (_, b)) in x.iter().zip(&y) {
-        assert!(
-            a == b,
-            "{name}: {} and {} bytes, not the same",
-            a.len(),
-            b.len()
-        );
-    }
+    on_one_thread(|| write_fixed(&in_place, &rect, lo, lo + cells, calls));
+    assert_same_files(&pooled, &in_place);
     let full = if two_d {
         rect == [(0, 1199), (0, 399)]
     } else {
@@ -256,21 +265,8 @@ fn check_fixed(two_d: bool, rect: Vec<(i128, i128)>, calls: &[i64]) {
     if !full {
         return;
     }
-    let mut expected = Vec::new();
-    for i in 0..cells {
-        let mut row = json!({"a": a(i), "f": f(i)});
-        if two_d {
-            row["x"] = json!(i / 400);
-            row["y"] = json!(i % 400);
-        } else {
-            row["d"] = json!(i);
-        }
-        expected.push(row);
-    }
-    let got = engine_cells(&pooled).unwrap();
-    if let Some(d) = diff_cells(got, expected) {
-        panic!("the engine reads other cells: {d}");
-    }
+    let width = if two_d { Some(400) } else { None };
+    assert_engine_reads(&pooled, cells, width, |i| json!({"a": a(i), "f": f(i)}));
 }
 
 #[test]
