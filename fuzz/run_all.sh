@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for SECONDS (default 30) seconds, one after the
-# other, with the format dictionary, the committed seeds and a corpus of its
-# own (fuzz/corpus/<target>, gitignored), and prints per target how many
+# Runs every fuzz target for SECONDS (default 30) seconds, with the format
+# dictionary, the committed seeds and a corpus of its own
+# (fuzz/corpus/<target>, gitignored), and prints per target how many
 # inputs it ran (libFuzzer's stat::number_of_executed_units) and whether it
 # found a crash (saved under fuzz/artifacts/<target>/). Before fuzzing a
 # target it replays that target's saved crash inputs, tests/regressions/
 # <target>-*.bin. Exits 1 if any target crashed.
 #
-#   fuzz/run_all.sh [SECONDS] [TARGET...]
+#   fuzz/run_all.sh [-j JOBS] [SECONDS] [TARGET...]
+#
+# JOBS targets run at the same time (default: one per core, `nproc`); each
+# target is one process on one core. The lines are printed in the targets'
+# order, each when its target is done.
 #
 # Needs cargo-fuzz; on a stable toolchain RUSTC_BOOTSTRAP=1 is set here.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
+jobs=$(nproc 2>/dev/null || echo 1)
+if [ "${1:-}" = "-j" ]; then
+    jobs="${2:?-j takes a number}"
+    shift 2
+fi
 seconds="${1:-30}"
 shift || true
 export RUSTC_BOOTSTRAP=1 RUST_BACKTRACE=1
@@ -31,9 +40,9 @@ bin="$here/target/$(rustc -vV | sed -n 's/^host: //p')/release"
 
 logs="$here/target/run_all"
 mkdir -p "$logs"
-status=0
-printf '%-20s %8s %12s %10s  %s\n' target seconds executions exec/s result
-for t in "${targets[@]}"; do
+# Fuzzes one target; prints its line; fails if it crashed.
+fuzz_one() {
+    local t="$1" log rc execs speed result artifact regress
     mkdir -p "$here/corpus/$t" "$here/seeds/$t" "$here/artifacts/$t"
     log="$logs/$t.log"
     # First the inputs of crashes found before (tests/regressions/<target>-*.bin),
@@ -42,9 +51,8 @@ for t in "${targets[@]}"; do
     regress=("$root/tests/regressions/$t"-*.bin)
     shopt -u nullglob
     if [ "${#regress[@]}" -gt 0 ] && ! "$bin/$t" "${regress[@]}" >"$log.regressions" 2>&1; then
-        status=1
         printf '%-20s %8s %12s %10s  %s\n' "$t" - - - "REGRESSION (see $log.regressions)"
-        continue
+        return 1
     fi
     "$bin/$t" "$here/corpus/$t" "$here/seeds/$t" \
         -artifact_prefix="$here/artifacts/$t/" \
@@ -59,10 +67,30 @@ for t in "${targets[@]}"; do
     if [ "$rc" -eq 0 ]; then
         result=ok
     else
-        status=1
         artifact=$(grep -o 'Test unit written to [^ ]*' "$log" | tail -1 | sed 's/Test unit written to //')
         result="CRASH ${artifact:-(see $log)}"
     fi
     printf '%-20s %8s %12s %10s  %s\n' "$t" "$seconds" "${execs:-?}" "${speed:-?}" "$result"
+    return "$rc"
+}
+
+status=0
+printf '%-20s %8s %12s %10s  %s\n' target seconds executions exec/s result
+# Up to JOBS targets at once, each writing its line to a file of its own;
+# the lines are printed in order as the targets before them are done.
+pids=()
+for i in "${!targets[@]}"; do
+    if [ "$i" -ge "$jobs" ]; then
+        wait "${pids[$((i - jobs))]}" || status=1
+        cat "$logs/${targets[$((i - jobs))]}.line"
+    fi
+    fuzz_one "${targets[$i]}" >"$logs/${targets[$i]}.line" &
+    pids+=($!)
+done
+for i in "${!targets[@]}"; do
+    if [ "$i" -ge $((${#targets[@]} - jobs)) ]; then
+        wait "${pids[$i]}" || status=1
+        cat "$logs/${targets[$i]}.line"
+    fi
 done
 exit $status
