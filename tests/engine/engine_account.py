@@ -383,6 +383,16 @@ def column(arr, dtname, cvn):
         # fixed-size char: keep trailing NULs that numpy would strip
         raw = [arr[i:i + 1].tobytes() for i in range(len(arr))]
         vals = [text(r) for r in raw]
+    elif arr.dtype.kind in "iub" and dtname not in BYTES_TYPES | STRING_TYPES:
+        # Plain numbers: numpy's own conversion to Python ints and bools
+        # gives what `num` gives each cell, without a call per cell.
+        vals = arr.ravel().tolist()
+    elif arr.dtype.kind in "mM" and dtname not in BYTES_TYPES | STRING_TYPES:
+        vals = arr.ravel().astype(np.int64).tolist()
+    elif arr.dtype.kind == "f" and dtname not in BYTES_TYPES | STRING_TYPES:
+        vals = arr.ravel().tolist()
+        if not np.isfinite(arr).all():
+            vals = [num(v) for v in vals]
     else:
         vals = [cell_value(v, dtname, cvn) for v in arr.ravel().tolist()] \
             if arr.dtype.kind in "OS" else [cell_value(v, dtname, cvn) for v in arr.ravel()]
@@ -417,7 +427,8 @@ def cells_account(A, order=None):
         col = column(res[key], dt, cvn)
         cols[name] = col
         n = len(col) if n is None else n
-    return [{name: cols[name][i] for name, _, _ in dims + attrs} for i in range(n or 0)]
+    names = [name for name, _, _ in dims + attrs]
+    return [dict(zip(names, row)) for row in zip(*(cols[name] for name in names))]
 
 
 # --------------------------------------------------------------------------
@@ -429,8 +440,12 @@ def main(argv):
     ap.add_argument("--key", default=None, help="AES-256-GCM encryption key")
     ap.add_argument("--cells", action="store_true", help="add the engine's full read of the array")
     ap.add_argument("--order", default=None, help="with --cells: read in this layout (G = global order)")
-    ap.add_argument("--indent", type=int, default=1)
+    ap.add_argument("--indent", type=int, default=1,
+                    help="spaces per level; 0: all on one line (the fastest to make)")
     args = ap.parse_args(argv)
+    # No indent at all lets json use its C encoder: for the tests, which
+    # parse it, on arrays of many cells.
+    indent = args.indent if args.indent > 0 else None
 
     uri = os.path.abspath(args.path)
     cfg = {}
@@ -448,7 +463,7 @@ def main(argv):
                 mtype = getattr(m.type, "__name__", str(m.type))
                 members.append({"name": m.name, "uri": muri, "type": mtype.lower()})
             out = {"group": {"members": members, "metadata": metadata_account(G)}}
-        print(json.dumps(out, indent=args.indent, ensure_ascii=False))
+        print(json.dumps(out, indent=indent, ensure_ascii=False))
         return 0
     if otype != "array":
         print("not a TileDB array or group: %s" % uri, file=sys.stderr)
@@ -466,7 +481,7 @@ def main(argv):
                 out["cells"] = cells_account(A, args.order)
     finally:
         capi.close()
-    print(json.dumps(out, indent=args.indent, ensure_ascii=False, allow_nan=False))
+    print(json.dumps(out, indent=indent, ensure_ascii=False, allow_nan=False))
     return 0
 
 
