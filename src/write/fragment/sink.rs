@@ -14,7 +14,9 @@
 
 use std::fs::File;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
@@ -63,13 +65,16 @@ const ALIGN: usize = 4096;
 struct Block([u8; ALIGN]);
 
 /// One data file being written: its files (page cache, and direct I/O while
-/// the file system takes it), owned by the I/O thread.
+/// the file system takes it), shared by the I/O threads.
 pub(super) struct OutFile {
     pub(super) path: PathBuf,
     file: File,
     direct: Option<File>,
+    /// Whether direct I/O is still used (cleared when the file system
+    /// refuses it).
+    use_direct: AtomicBool,
     /// Bytes whose write-back has been started (page-cache writes).
-    started: u64,
+    started: Mutex<u64>,
 }
 
 impl OutFile {
@@ -80,22 +85,27 @@ impl OutFile {
             .create_new(true)
             .open(&path)
             .map_err(|e| WriteError::io(&path, e))?;
+        let direct = open_direct(&path);
         Ok(OutFile {
-            direct: open_direct(&path),
+            use_direct: AtomicBool::new(direct.is_some()),
+            direct,
             path,
             file,
-            started: 0,
+            started: Mutex::new(0),
         })
     }
 
     /// Writes `bytes[..len]` at `offset`; `bytes` is a whole number of
     /// blocks, zeros past `len`, which direct I/O writes and then cuts off
     /// (only the last write of a file is not whole blocks).
-    fn write(&mut self, bytes: &[u8], len: usize, offset: u64) -> WriteResult<()> {
-        if let Some(d) = &self.direct {
+    /// Several threads may write one file at once, each its own range.
+    fn write(&self, bytes: &[u8], len: usize, offset: u64) -> WriteResult<()> {
+        if let (Some(d), true) = (&self.direct, self.use_direct.load(Ordering::Relaxed)) {
             match write_at(d, bytes, offset) {
                 Ok(()) => {
                     if len != bytes.len() {
+                        // The last write of the file: nothing is written
+                        // past it.
                         self.file
                             .set_len(offset + len as u64)
                             .map_err(|e| WriteError::io(&self.path, e))?;
@@ -104,15 +114,18 @@ impl OutFile {
                 }
                 // The file system takes no direct I/O after all: the page
                 // cache from here on.
-                Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => self.direct = None,
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                    self.use_direct.store(false, Ordering::Relaxed)
+                }
                 Err(e) => return Err(WriteError::io(&self.path, e)),
             }
         }
         write_at(&self.file, &bytes[..len], offset).map_err(|e| WriteError::io(&self.path, e))?;
         let end = offset + len as u64;
-        if end - self.started >= 4 << 20 {
-            start_writeback(&self.file, self.started, end - self.started);
-            self.started = end;
+        let mut started = self.started.lock().unwrap_or_else(|p| p.into_inner());
+        if end > *started && end - *started >= 4 << 20 {
+            start_writeback(&self.file, *started, end - *started);
+            *started = end;
         }
         Ok(())
     }
@@ -178,11 +191,16 @@ pub(super) type Pieces = Vec<(usize, TileBytes)>;
 const QUEUED: usize = 2;
 
 /// Staging buffers beyond one per file: written while the others fill.
-const SPARE_STAGES: usize = 2;
+const SPARE_STAGES: usize = 3;
+
+/// Threads writing full staging buffers: two, so that the disk has the
+/// next write queued while a thread that finished one waits for a core (on
+/// a busy machine that wait was a quarter of each 4 MiB write).
+const IO_THREADS: usize = 2;
 
 /// The data files and the threads that write them: one copies each tile's
-/// bytes into a file's staging buffer, the other writes full buffers, so
-/// that copying and writing overlap.
+/// bytes into a file's staging buffer, [`IO_THREADS`] others write full
+/// buffers, so that copying and writing overlap.
 pub(super) struct Sink {
     tx: Option<SyncSender<Pieces>>,
     thread: Option<JoinHandle<WriteResult<Vec<OutFile>>>>,
@@ -293,10 +311,25 @@ impl Sink {
             .spawn(move || {
                 let (jobs, jobs_rx) = sync_channel::<IoJob>(n + SPARE_STAGES);
                 let (back_tx, back) = std::sync::mpsc::channel();
-                let io = std::thread::Builder::new()
-                    .name("tiledb-codec-write".into())
-                    .spawn(move || io_thread(outs, jobs_rx, back_tx))
-                    .map_err(|e| WriteError::io(std::path::Path::new("<write thread>"), e))?;
+                let outs = Arc::new(outs);
+                let jobs_rx = Arc::new(Mutex::new(jobs_rx));
+                let mut io = Vec::with_capacity(IO_THREADS);
+                for _ in 0..IO_THREADS {
+                    let (outs, jobs_rx, back_tx) =
+                        (Arc::clone(&outs), Arc::clone(&jobs_rx), back_tx.clone());
+                    let t = std::thread::Builder::new()
+                        .name("tiledb-codec-write".into())
+                        .spawn(move || io_thread(&outs, &jobs_rx, back_tx));
+                    match t {
+                        Ok(t) => io.push(t),
+                        // One thread is enough to go on with.
+                        Err(e) if io.is_empty() => {
+                            return Err(WriteError::io(std::path::Path::new("<write thread>"), e))
+                        }
+                        Err(_) => break,
+                    }
+                }
+                drop(back_tx);
                 let mut s = Staging {
                     stages: vec![Vec::new(); n],
                     target: vec![(16usize).min(blocks); n],
@@ -334,15 +367,24 @@ impl Sink {
                 }
                 let Staging { jobs, back, .. } = s;
                 drop(jobs);
-                let outs = io.join().unwrap_or_else(|_| Err(panicked()));
+                let mut io_res = Ok(());
+                for t in io {
+                    let r = t.join().unwrap_or_else(|_| Err(panicked()));
+                    if io_res.is_ok() {
+                        io_res = r;
+                    }
+                }
                 res?;
-                if outs.is_err() {
-                    // The I/O thread's own error.
+                if io_res.is_err() {
+                    // An I/O thread's own error.
                     for r in back {
                         r?;
                     }
                 }
-                outs
+                io_res?;
+                // Every I/O thread has ended: the files are the stage
+                // thread's alone again.
+                Arc::try_unwrap(outs).map_err(|_| panicked())
             })
             .map_err(|e| WriteError::io(std::path::Path::new("<write thread>"), e))?;
         Ok(Sink {
@@ -393,14 +435,19 @@ fn panicked() -> WriteError {
     )
 }
 
-/// Writes the full staging buffers as they come and gives them back; at
-/// the end, gives the files (to be synced).
+/// Writes full staging buffers as they come (taking turns at the queue
+/// with the other I/O threads) and gives them back, until the queue closes.
 fn io_thread(
-    mut outs: Vec<OutFile>,
-    jobs: Receiver<IoJob>,
+    outs: &[OutFile],
+    jobs: &Mutex<Receiver<IoJob>>,
     back: std::sync::mpsc::Sender<WriteResult<Stage>>,
-) -> WriteResult<Vec<OutFile>> {
-    for job in jobs {
+) -> WriteResult<()> {
+    loop {
+        // The lock is held only to take a job, not while writing it.
+        let job = jobs.lock().unwrap_or_else(|p| p.into_inner()).recv();
+        let Ok(job) = job else {
+            return Ok(());
+        };
         let res = outs[job.file].write(job.stage.as_bytes(), job.len, job.offset);
         if let Err(e) = res {
             // The copying thread takes the error with the buffers.
@@ -410,7 +457,6 @@ fn io_thread(
         // The copying thread may have finished: nothing wants it then.
         let _ = back.send(Ok(job.stage));
     }
-    Ok(outs)
 }
 
 impl Drop for Sink {
