@@ -14,6 +14,10 @@ time and its share of the cores, so the CPU seconds are printed too. The two sid
 alternating, on arrays removed before each run. After the first run of each
 case the engine reads the array tiledb-codec wrote and checks every value,
 and the two data files are compared byte for byte.
+
+Unfiltered, a third side takes its turn: the disk alone (EXAMPLE's `disk`
+mode: the same bytes as the data file, written in 4 MiB direct writes and
+synced, no array), the hardware's limit each write is measured against.
 """
 import os
 import shutil
@@ -78,10 +82,17 @@ def main(argv):
         engine = [sys.executable, engine_py, e_uri, "--mib", str(mib), "--filter", filt]
         ours = [example, o_uri, str(mib), filt]
         runs = {"engine": [], "ours": []}
+        d_uri = os.path.join(root, "disk")
+        if filt == "none":
+            runs["disk"] = []
         for r in range(repeat):
             order = [("engine", engine, e_uri), ("ours", ours, o_uri)]
+            if filt == "none":
+                order.append(("disk", [example, d_uri, str(mib), "disk"], d_uri))
             for side, cmd, uri in order if r % 2 == 0 else order[::-1]:
                 shutil.rmtree(uri, ignore_errors=True)
+                if os.path.isfile(uri):
+                    os.remove(uri)
                 runs[side].append(timed(cmd))
             (e, _, ec), (o, _, oc) = runs["engine"][-1], runs["ours"][-1]
             print(f"write {filt} run {r + 1}: engine {e:.3f} s ({ec:.2f} s CPU), tiledb-codec {o:.3f} s"
@@ -92,16 +103,33 @@ def main(argv):
                 same = "identical" if same_bytes(a, b) else "different"
                 print(f"  the engine reads back what tiledb-codec wrote; data files {same}"
                       f" ({os.path.getsize(a)} and {os.path.getsize(b)} bytes)", file=sys.stderr, flush=True)
+                if "disk" in runs and not same_bytes(d_uri, b):
+                    raise SystemExit("the disk-alone run wrote other bytes than tiledb-codec's data file")
+            if "disk" in runs:
+                d = runs["disk"][-1][0]
+                print(f"  the disk alone (the same bytes): {d:.3f} s", file=sys.stderr, flush=True)
         shutil.rmtree(e_uri, ignore_errors=True)
         shutil.rmtree(o_uri, ignore_errors=True)
+        if os.path.isfile(d_uri):
+            os.remove(d_uri)
         med = {s: [statistics.median(t[i] for t in runs[s]) for i in (0, 1, 2)] for s in runs}
         rows.append((label, med["engine"], med["ours"], target))
+        if "disk" in med:
+            disk_row = (label, med["disk"][0], med["engine"][0], med["ours"][0])
     print(f"Writing {mib} MiB of float64 (1-D dense, 8 MiB tiles, one fragment); medians of {repeat} runs.")
     print()
     print("| case | engine (s) | tiledb-codec (s) | ratio | target |")
     print("|---|---|---|---|---|")
     for label, e, o, t in rows:
         print(f"| write, {label} | {e[0]:.3f} | {o[0]:.3f} | {o[0] / e[0]:.2f} | {t} |")
+    print()
+    print("The disk alone (the data file's bytes in 4 MiB direct writes and a sync, no array),"
+          " taking its turn in the same runs, and each side's share of its bandwidth:")
+    print()
+    print("| case | disk alone (s) | engine | tiledb-codec |")
+    print("|---|---|---|---|")
+    label, d, e, o = disk_row
+    print(f"| write, {label} | {d:.3f} | {d / e:.2f} | {d / o:.2f} |")
     print()
     print("CPU seconds of every thread in the same time (user and system):")
     print()

@@ -4,6 +4,8 @@
 # and tiledb-codec take turns writing the same 1-D dense float64 array (no
 # filter; ZSTD) and it prints medians and ratios. MIB (default 256) sets
 # the array size, REPEAT (default 5) the runs per case (bench/env.sh).
+# Unfiltered, the disk alone (the same bytes in direct writes, no array)
+# takes its turn too: the hardware limit both sides are measured against.
 # The arrays are written under $TARGET/bench-write-$MIB and removed after
 # each case. `bench/run.sh` runs this last.
 set -euo pipefail

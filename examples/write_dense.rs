@@ -1,7 +1,13 @@
 //! Create a 1-D dense float64 array and write it in one fragment: the
 //! library calls behind the write half of `bench/write.sh`.
 //!
-//! `cargo run --release --example write_dense -- OUT [MIB] [none|zstd]`
+//! `cargo run --release --example write_dense -- OUT [MIB] [none|zstd|disk]`
+//!
+//! `disk` writes no array: the bytes of the unfiltered fragment's data file
+//! (the values, with the chunk headers between them) go to the file OUT as
+//! a plain program would write them as fast as it can, in 4 MiB writes that
+//! bypass the page cache (`O_DIRECT` on Linux), then one sync: the disk's
+//! own time for the data, to measure a write against.
 //!
 //! The array: dimension `d` (INT64, 8 MiB tiles of 1,048,576 cells),
 //! attribute `v` (FLOAT64, no filter or ZSTD at the engine's default level).
@@ -21,6 +27,7 @@ use std::time::Instant;
 use tiledb_codec::raw::model::Filter;
 use tiledb_codec::raw::write::{Column, FragmentWriter, WriteOptions};
 use tiledb_codec::{Array, AttributeBuilder, Datatype, DimensionBuilder, SchemaBuilder};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 /// Cells of a space tile: 8 MiB of float64.
 const TILE: u64 = 1 << 20;
@@ -39,8 +46,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .ok_or("usage: write_dense OUT [MIB] [none|zstd]")?,
     );
     let mib: u64 = args.next().map_or(Ok(256), |s| s.parse())?;
-    let filters = match args.next().as_deref().unwrap_or("none") {
-        "none" => vec![],
+    let mode = args.next().unwrap_or_else(|| "none".into());
+    let filters = match mode.as_str() {
+        "none" | "disk" => vec![],
         "zstd" => vec![Filter::Zstd { level: -1 }],
         other => return Err(format!("unknown filter {other:?}").into()),
     };
@@ -51,6 +59,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut data = Vec::with_capacity(cells as usize * 8);
     for i in 0..cells {
         data.extend_from_slice(&value(i).to_le_bytes());
+    }
+    if mode == "disk" {
+        return disk(&out, &data);
     }
     let column = Column::fixed("v", data);
 
@@ -80,6 +91,64 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     match cpu {
         Some(c) => println!("cpu {c:.2} {:.4}", in_library.as_secs_f64()),
         None => println!("{:.4}", in_library.as_secs_f64()),
+    }
+    Ok(())
+}
+
+/// The `disk` mode: the unfiltered data file's bytes (each 8 MiB tile: a
+/// chunk count, then chunks of 64 KiB with their 12-byte headers, as the
+/// writer lays them out) written to `out` in 4 MiB direct writes from an
+/// aligned buffer, then synced; prints the seconds (and CPU seconds) as the
+/// other modes do, the making of the bytes left out.
+fn disk(out: &std::path::Path, data: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
+    const CHUNK: usize = 64 << 10;
+    const WRITE: usize = 4 << 20;
+    let tile = TILE as usize * 8;
+    let mut bytes = Vec::with_capacity(data.len() + data.len() / CHUNK * 12 + 4096);
+    for t in data.chunks(tile) {
+        bytes.extend_from_slice(&(t.len().div_ceil(CHUNK) as u64).to_le_bytes());
+        for c in t.chunks(CHUNK) {
+            for n in [c.len() as u32, c.len() as u32, 0] {
+                bytes.extend_from_slice(&n.to_le_bytes());
+            }
+            bytes.extend_from_slice(c);
+        }
+    }
+    let len = bytes.len();
+    // Whole 4 KiB blocks, from a 4 KiB-aligned buffer (direct I/O's
+    // rules); the file is cut to the real length after.
+    #[derive(Clone, Copy, FromBytes, IntoBytes, Immutable, KnownLayout)]
+    #[repr(C, align(4096))]
+    struct Block([u8; 4096]);
+    let mut aligned = vec![Block([0; 4096]); WRITE / 4096];
+    let cpu = cpu_seconds();
+    let t = Instant::now();
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_DIRECT);
+    }
+    let file = opts.open(out)?;
+    let mut at = 0;
+    while at < len {
+        let n = (len - at).min(WRITE);
+        let buf = aligned.as_mut_slice().as_mut_bytes();
+        buf[..n].copy_from_slice(&bytes[at..at + n]);
+        let padded = n.div_ceil(4096) * 4096;
+        buf[n..padded].fill(0);
+        std::os::unix::fs::FileExt::write_all_at(&file, &buf[..padded], at as u64)?;
+        at += n;
+    }
+    file.set_len(len as u64)?;
+    file.sync_all()?;
+    let secs = t.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().zip(cpu).map(|(b, a)| b - a);
+    eprintln!("{len} bytes in {} direct writes", len.div_ceil(WRITE));
+    match cpu {
+        Some(c) => println!("cpu {c:.2} {secs:.4}"),
+        None => println!("{secs:.4}"),
     }
     Ok(())
 }
