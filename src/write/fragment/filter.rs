@@ -1,6 +1,7 @@
 //! Tiles through the filter pipelines on the thread pool, and in order to
 //! the data files.
 
+use std::sync::mpsc::Sender;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -81,6 +82,21 @@ pub(super) fn filter_set(fields: &[WField], mut raw: RawSet) -> FilterResult {
     Ok((set, raw.tiles))
 }
 
+/// Runs `job` on the thread pool and sends what it returns, or its panic,
+/// to `tx`: a panic goes back to the thread that waits for the result, to
+/// be raised there, instead of to rayon's handler, which would abort the
+/// process. Whoever gave up waiting (a writer failed or dropped) does not
+/// get it.
+pub(super) fn spawn_caught<T: Send + 'static>(
+    tx: Sender<std::thread::Result<T>>,
+    job: impl FnOnce() -> T + Send + 'static,
+) {
+    rayon::spawn(move || {
+        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+        let _ = tx.send(done);
+    });
+}
+
 /// Tiles filtered at the same time at most: one per thread of the pool and
 /// one more, so that the pool has the next tile at hand when one is done.
 pub(super) fn max_in_flight() -> usize {
@@ -100,11 +116,7 @@ impl FragmentWriter {
             return self.filtered(res);
         }
         let fields = Arc::clone(&self.fields);
-        let tx = self.filtering.tx.clone();
-        rayon::spawn(move || {
-            // A writer gone (failed or dropped) does not want the tile.
-            let _ = tx.send(filter_set(&fields, set));
-        });
+        spawn_caught(self.filtering.tx.clone(), move || filter_set(&fields, set));
         self.filtering.in_flight += 1;
         while self.filtering.in_flight >= max_in_flight() {
             self.collect(true)?;
@@ -133,7 +145,11 @@ impl FragmentWriter {
             return Ok(false);
         };
         self.filtering.in_flight -= 1;
-        self.filtered(res)?;
+        match res {
+            Ok(res) => self.filtered(res)?,
+            // A bug while filtering: raised here, in the caller's thread.
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
         Ok(true)
     }
 
@@ -399,4 +415,24 @@ pub(super) fn filter_tile(
         );
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spawn_caught;
+
+    #[test]
+    fn a_panic_on_the_pool_comes_back_to_the_waiting_thread() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        spawn_caught(tx, || -> u32 { panic!("a bug in a filter") });
+        let panic = rx
+            .recv()
+            .expect("the job sends how it ended")
+            .expect_err("the panic comes back");
+        assert_eq!(panic.downcast_ref::<&str>(), Some(&"a bug in a filter"));
+        // And a job that ends well sends its value.
+        let (tx, rx) = std::sync::mpsc::channel();
+        spawn_caught(tx, || 7u32);
+        assert_eq!(rx.recv().unwrap().ok(), Some(7));
+    }
 }

@@ -270,10 +270,11 @@ pub(super) struct FilteredSet {
 /// A tile filtered, with its raw tiles (their buffers are reused).
 pub(super) type FilterResult = WriteResult<(FilteredSet, Vec<RawTile>)>;
 
-/// Tiles being filtered on the thread pool; they come back in any order.
+/// Tiles being filtered on the thread pool; they come back in any order
+/// (or the panic of a filter, to be raised by the writer).
 pub(super) struct Filtering {
-    pub(super) tx: Sender<FilterResult>,
-    pub(super) rx: Receiver<FilterResult>,
+    pub(super) tx: Sender<std::thread::Result<FilterResult>>,
+    pub(super) rx: Receiver<std::thread::Result<FilterResult>>,
     pub(super) in_flight: usize,
 }
 
