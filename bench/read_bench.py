@@ -1,7 +1,9 @@
 """In-process reads, side by side: the TileDB engine (TileDB-Py, in this
 Python process) and tiledb-codec (examples/read_bench.rs, a child process
 serving one case per line) take turns, case by case, each timing itself
-around open + read. Prints medians and ratios (ours / engine) as a markdown
+around open + read + close (the engine's `with` block closes its array;
+ours drops its array or reader), the result freed after the clock on both
+sides. Prints medians and ratios (ours / engine) as a markdown
 table, with the cells each side returned, so that a side that reads the
 wrong cells is seen.
 

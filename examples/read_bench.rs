@@ -1,6 +1,8 @@
 //! The library calls behind `bash bench/read.sh`, each timed in-process with
-//! `std::time::Instant` (open + read, as the engine's side is timed around
-//! `tiledb.open` + the read inside Python).
+//! `std::time::Instant` (open + read + dropping the array or reader, as the
+//! engine's side is timed around `with tiledb.open(...)` and the read
+//! inside Python, its array closed by the `with`); the result is freed
+//! after the clock on both sides.
 //!
 //! `read_bench serve`: reads one case per line on standard input and answers
 //! each with one line, `SECONDS CELLS CHECKSUM CPU_SECONDS` (or `error: ...`;
@@ -113,6 +115,9 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
                 .collect::<Result<Vec<_>, _>>()?;
             let q = common::attribute_query(&reader, attr, ranges)?;
             let cells = reader.read(&q)?;
+            // Closed inside the clock, as the engine's `with` block closes
+            // its array inside its clock; the result is freed after it.
+            drop(reader);
             let secs = t.secs();
             Ok((secs, cells.len as u64, sum_f64(&cells, attr)?))
         }
@@ -124,12 +129,19 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
                 ..Query::new()
             };
             let cells = reader.read(&q)?;
+            let dims: Vec<String> = reader
+                .schema
+                .domain
+                .dimensions
+                .iter()
+                .map(|f| String::from_utf8_lossy(&f.name).into_owned())
+                .collect();
+            drop(reader);
             let secs = t.secs();
             let mut check = sum_f64(&cells, attr)?;
-            for f in reader.schema.domain.dimensions.iter() {
-                let name = String::from_utf8_lossy(&f.name);
+            for name in &dims {
                 let col = cells
-                    .column(&name)
+                    .column(name)
                     .ok_or_else(|| format!("no column {name:?} in the result"))?;
                 for c in col.data().chunks_exact(8) {
                     check += i64::from_le_bytes(c.try_into()?) as f64;
@@ -153,6 +165,7 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
             let got = array
                 .reader()
                 .read_into(&mut [tiledb_codec::Target::new(*attr, &mut buf[..])])?;
+            drop(array);
             let secs = t.secs();
             Ok((secs, got as u64, buf[..got].iter().sum()))
         }),
@@ -165,6 +178,7 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
                 ..common::attribute_query(&reader, attr, [])?
             };
             let cells = reader.read(&q)?;
+            drop(reader);
             let secs = t.secs();
             Ok((secs, cells.len as u64, sum_f64(&cells, attr)?))
         }
@@ -176,6 +190,7 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
                 Aggregate::parse("count(*)")?,
             ];
             let out = aggregate(&reader, &Query::new(), &aggs)?;
+            drop(reader);
             let secs = t.secs();
             let sum = match out.first() {
                 Some(AggregateValue::Float(v)) => *v,
