@@ -35,6 +35,23 @@ pub fn read_schema_file(file: &MappedFile, opts: &ReadOptions) -> Result<ArraySc
             ),
         ));
     }
+    // One value per coordinate, or var-sized (string dimensions): the
+    // engine takes no other (`Dimension::set_cell_val_num`), and the
+    // readers size coordinates by the datatype alone.
+    for d in &schema.domain.dimensions {
+        if let Some(n) = d.cell_val_num.filter(|n| *n != 1 && *n != u32::MAX) {
+            return Err(Error::decode(
+                path,
+                0,
+                "Dimension",
+                "cell_val_num",
+                format!(
+                    "dimension {:?}: {n} values per cell (one, or var-sized)",
+                    String::from_utf8_lossy(&d.name)
+                ),
+            ));
+        }
+    }
     Ok(schema)
 }
 

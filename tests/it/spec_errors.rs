@@ -170,3 +170,42 @@ fn a_name_of_an_unknown_feature_names_file_and_name() {
         "{msg}"
     );
 }
+
+/// A dimension of more than one value per cell (the fuzzer's
+/// `array_open_export` made one: the dense reader sized its coordinates
+/// by the datatype and the export indexed past them) is refused when the
+/// schema is read, naming the table and field; the same schema with one
+/// value per cell opens.
+#[test]
+fn a_dimension_of_several_values_per_cell_is_refused() {
+    use tiledb_codec::raw::array::schema::read_schema;
+    use tiledb_codec::raw::format::encode;
+    use tiledb_codec::raw::read::ArrayReader;
+    use tiledb_codec::raw::tile::write_generic_tile;
+    let src = crate::common::root().join("tests/fixtures/v22/dense_int_1d");
+    let root = crate::common::scratch("dim-cell-val-num");
+    crate::common::copy_dir(&src, &root);
+    let schema_dir = root.join("__schema");
+    let file = std::fs::read_dir(&schema_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_file())
+        .unwrap();
+    let opts = tiledb_codec::ReadOptions::default();
+    assert!(ArrayReader::open(&root, &opts).is_ok());
+    let mut schema = read_schema(&file, &opts).unwrap();
+    assert_eq!(schema.domain.dimensions[0].cell_val_num, Some(1));
+    schema.domain.dimensions[0].cell_val_num = Some(3);
+    std::fs::write(
+        &file,
+        write_generic_tile(&encode(&schema), schema.array_version),
+    )
+    .unwrap();
+    let err = ArrayReader::open(&root, &opts)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(err.contains("Dimension.cell_val_num"), "{err}");
+    assert!(err.contains("3 values per cell"), "{err}");
+    let _ = std::fs::remove_dir_all(&root);
+}
