@@ -91,10 +91,13 @@ pub(super) fn spawn_caught<T: Send + 'static>(
     tx: Sender<std::thread::Result<T>>,
     job: impl FnOnce() -> T + Send + 'static,
 ) {
-    rayon::spawn(move || {
-        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
-        let _ = tx.send(done);
-    });
+    rayon::spawn(move || send_caught(&tx, job));
+}
+
+/// Runs `job` and sends what it returns, or its panic, to `tx` (nobody may
+/// be waiting any more: then nothing is sent).
+fn send_caught<T>(tx: &Sender<std::thread::Result<T>>, job: impl FnOnce() -> T) {
+    let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)));
 }
 
 /// Tiles filtered at the same time at most: one per thread of the pool and
@@ -145,12 +148,18 @@ impl FragmentWriter {
             return Ok(false);
         };
         self.filtering.in_flight -= 1;
-        match res {
-            Ok(res) => self.filtered(res)?,
-            // A bug while filtering: raised here, in the caller's thread.
+        self.filtered_or_raise(res)?;
+        Ok(true)
+    }
+
+    /// A tile back from the pool ([`send_caught`]): to the files in its
+    /// turn, or the panic of its filtering raised here, in the caller's
+    /// thread.
+    fn filtered_or_raise(&mut self, done: std::thread::Result<FilterResult>) -> WriteResult<()> {
+        match done {
+            Ok(res) => self.filtered(res),
             Err(panic) => std::panic::resume_unwind(panic),
         }
-        Ok(true)
     }
 
     /// A filtered tile: waits for its turn, then goes to the files with
@@ -312,14 +321,9 @@ impl FragmentWriter {
                         })
                         .collect();
                     let (fields, tx) = (&fields, tx.clone());
-                    s.spawn(move |_| {
-                        // A panic goes back to the writer, which waits for
-                        // this tile, and is raised there.
-                        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            filter_views(fields, &views, tile)
-                        }));
-                        let _ = tx.send(done);
-                    });
+                    // A panic goes back to the writer, which waits for
+                    // this tile, and is raised there.
+                    s.spawn(move |_| send_caught(&tx, || filter_views(fields, &views, tile)));
                     in_flight += 1;
                 }
                 if in_flight == 0 {
@@ -329,10 +333,7 @@ impl FragmentWriter {
                     .recv()
                     .map_err(|_| WriteError::cells("", "a tile's filtering stopped"))?;
                 in_flight -= 1;
-                match done {
-                    Ok(res) => self.filtered(res)?,
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
+                self.filtered_or_raise(done)?;
             }
         })
     }
