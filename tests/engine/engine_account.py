@@ -383,15 +383,14 @@ def column(arr, dtname, cvn):
         # fixed-size char: keep trailing NULs that numpy would strip
         raw = [arr[i:i + 1].tobytes() for i in range(len(arr))]
         vals = [text(r) for r in raw]
-    elif arr.dtype.kind in "iub" and dtname not in BYTES_TYPES | STRING_TYPES:
-        # Plain numbers: numpy's own conversion to Python ints and bools
-        # gives what `num` gives each cell, without a call per cell.
-        vals = arr.ravel().tolist()
-    elif arr.dtype.kind in "mM" and dtname not in BYTES_TYPES | STRING_TYPES:
-        vals = arr.ravel().astype(np.int64).tolist()
-    elif arr.dtype.kind == "f" and dtname not in BYTES_TYPES | STRING_TYPES:
-        vals = arr.ravel().tolist()
-        if not np.isfinite(arr).all():
+    elif arr.dtype.kind in "iubfmM" and dtname not in BYTES_TYPES | STRING_TYPES:
+        # Plain numbers: numpy's own conversion to Python ints, bools and
+        # floats (times as their int64 counts) gives what `num` gives each
+        # cell, without a call per cell; NaN and infinities still go
+        # through `num`.
+        flat = arr.ravel()
+        vals = (flat.astype(np.int64) if arr.dtype.kind in "mM" else flat).tolist()
+        if arr.dtype.kind == "f" and not np.isfinite(flat).all():
             vals = [num(v) for v in vals]
     else:
         vals = [cell_value(v, dtname, cvn) for v in arr.ravel().tolist()] \
