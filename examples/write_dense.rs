@@ -43,14 +43,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let out = PathBuf::from(
         args.next()
-            .ok_or("usage: write_dense OUT [MIB] [none|zstd]")?,
+            .ok_or("usage: write_dense OUT [MIB] [none|zstd|disk]")?,
     );
     let mib: u64 = args.next().map_or(Ok(256), |s| s.parse())?;
     let mode = args.next().unwrap_or_else(|| "none".into());
     let filters = match mode.as_str() {
         "none" | "disk" => vec![],
         "zstd" => vec![Filter::Zstd { level: -1 }],
-        other => return Err(format!("unknown filter {other:?}").into()),
+        other => return Err(format!("unknown mode {other:?} (none, zstd or disk)").into()),
     };
     let cells = mib * (1 << 20) / 8;
 
