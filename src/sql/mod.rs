@@ -67,7 +67,7 @@ use datafusion::prelude::SessionContext;
 use crate::api::{Array, IntoDimRange};
 use crate::model::{ArrayType, CellValNum};
 use crate::read::{Bound, DimRange, Query, QueryCondition};
-pub use answer::{AnsweredPlanner, MetadataAggregates};
+pub use answer::{answer_from_metadata, AnsweredPlanner, MetadataAggregates};
 pub use factory::{
     parse_script, parse_session_script, run_script, OpenArray, TileDbTableFactory, FILE_TYPE,
 };
@@ -454,14 +454,17 @@ pub fn register_statement_tables(
         if ctx.table_exist(r.clone())? {
             continue;
         }
-        let array = open(&name).map_err(|e| {
-            DataFusionError::Plan(format!("table {name:?}: cannot open it as an array: {e}"))
-        })?;
+        let array = open(&name).map_err(|e| cannot_open(&name, e))?;
         let table = TileDbTable::new(array)?.with_location(name.clone());
         ctx.register_table(r, Arc::new(table))?;
         out.push(name);
     }
     Ok(out)
+}
+
+/// The error of a table name that does not open as an array.
+fn cannot_open(name: &str, e: impl fmt::Display) -> DataFusionError {
+    DataFusionError::Plan(format!("table {name:?}: cannot open it as an array: {e}"))
 }
 
 #[cfg(test)]

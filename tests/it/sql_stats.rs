@@ -173,6 +173,33 @@ fn run_on(table: tiledb_codec::sql::TileDbTable, query: &str, partitions: usize)
     })
 }
 
+/// `query` answered by `tiledb_codec::sql::answer_from_metadata` alone,
+/// with `table` as `t` in a crate session: its row as CSV lines (the header
+/// first), or `None` where it does not answer.
+fn answer_alone(table: tiledb_codec::sql::TileDbTable, query: &str) -> Option<String> {
+    use datafusion::prelude::SessionConfig;
+    use tiledb_codec::sql::{answer_from_metadata, parse_session_script, TileDbTableFactory};
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let ctx = TileDbTableFactory::default().session(SessionConfig::new());
+        ctx.register_table("t", std::sync::Arc::new(table)).unwrap();
+        let statement = parse_session_script(&ctx, query)
+            .unwrap()
+            .pop_front()
+            .unwrap();
+        let row = answer_from_metadata(&ctx, &statement, |_| Err("no array to open".into()))
+            .await
+            .unwrap()?;
+        let mut buf = Vec::new();
+        datafusion::arrow::csv::Writer::new(&mut buf)
+            .write(&row)
+            .unwrap();
+        Some(String::from_utf8(buf).unwrap())
+    })
+}
+
 /// The engine's `A.query().agg(...)` of `exprs`, by expression.
 fn engine_agg(path: &Path, exprs: &[&str]) -> serde_json::Map<String, Value> {
     let out = std::process::Command::new(common::engine_python())
@@ -226,6 +253,15 @@ fn thousand_fragments_answered_without_reading_a_tile() {
     let e = engine_agg(&path, &["count(*)", "min(a)", "max(a)"]);
     let want = format!("{},{},{}", e["count(*)"], e["min(a)"], e["max(a)"]);
     assert_eq!(got.lines().nth(1), Some(want.as_str()), "{got}");
+    // The same from `answer_from_metadata` (what the `sql` command asks
+    // first), before any planning: no tile read, the same row.
+    let answered = answer_alone(table(), q).expect("answered from metadata");
+    assert_eq!(
+        array.array_reader().stats().tiles(),
+        before,
+        "a data tile was read"
+    );
+    assert_eq!(answered.lines().nth(1), Some(want.as_str()), "{answered}");
     // The counter sees the tiles a scan reads: a sum is not answered from
     // statistics.
     let sum = run_on(table(), "SELECT sum(a) FROM t WHERE d < 50", 4);
@@ -364,6 +400,160 @@ fn answered_plan_is_datafusions_plan() {
                 assert_eq!(b.schema().field(2).name(), "hi");
             }
         }
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `answer_from_metadata` (what the `sql` command asks before planning a
+/// statement) answers exactly the whole-array `count`, `min` and `max` the
+/// session's own rule answers, with the session's row: the same column
+/// names (aliases, qualifiers, case as DataFusion normalizes it), types,
+/// nullability and values. Any other statement, or one whose values are
+/// not known exactly, is left to DataFusion.
+#[test]
+fn metadata_answer_before_planning_is_the_sessions_row() {
+    use datafusion::prelude::SessionConfig;
+    use std::sync::Arc;
+    use tiledb_codec::sql::{
+        answer_from_metadata, parse_session_script, register_tables, TileDbTable,
+        TileDbTableFactory,
+    };
+    let dir = scratch("sql-answer-first");
+    let path = dir.join("one");
+    let schema = SchemaBuilder::dense()
+        .dimension(
+            DimensionBuilder::new("d", Datatype::Int64)
+                .domain(0i64..=99)
+                .tile_extent(10i64),
+        )
+        .attribute(AttributeBuilder::new("a", Datatype::Float64))
+        .attribute(AttributeBuilder::new("Big", Datatype::Int16))
+        .build()
+        .unwrap();
+    let array = Array::create(&path, &schema).unwrap();
+    let a: Vec<f64> = (0..30).map(|v| (v * 7 % 13) as f64 - 2.5).collect();
+    let big: Vec<i16> = (0..30).map(|v| (v * 5 % 11) as i16 - 4).collect();
+    array
+        .write()
+        .range("d", 0i64..=29)
+        .column("a", &a)
+        .column("Big", &big)
+        .commit()
+        .unwrap();
+    let p = path.to_str().unwrap().to_string();
+    let merged = common::root().join("tests/fixtures/v22/sparse_int_2d");
+    let merged = merged.to_str().unwrap();
+    let open = |name: &str| -> Result<_, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(Arc::new(Array::open(name)?))
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let ctx = TileDbTableFactory::default().session(SessionConfig::new());
+        let table = TileDbTable::new(Arc::new(Array::open(&path).unwrap())).unwrap();
+        ctx.register_table("t", Arc::new(table)).unwrap();
+        let cases: Vec<(String, bool)> = vec![
+            (
+                "SELECT count(*) AS n, min(a), max(a) AS hi FROM t".into(),
+                true,
+            ),
+            ("select COUNT(*), Min(A), MAX(t.a) from T".into(), true),
+            (
+                r#"SELECT min("Big"), max(x."Big"), count(a) FROM t AS x"#.into(),
+                true,
+            ),
+            ("SELECT count(*) AS \"N\", max(y.a) FROM t y".into(), true),
+            (
+                format!(r#"SELECT count(*), min(a), max("Big") FROM "{p}""#),
+                true,
+            ),
+            (format!(r#"SELECT max(a) FROM '{p}'"#), true),
+            // Other clauses, functions or forms: DataFusion's.
+            ("SELECT count(*), min(a) FROM t WHERE a > 0".into(), false),
+            ("SELECT count(*) FROM t LIMIT 1".into(), false),
+            ("SELECT count(*) FROM t GROUP BY a".into(), false),
+            ("SELECT count(*) FROM t HAVING count(*) > 1".into(), false),
+            ("SELECT DISTINCT count(*) FROM t".into(), false),
+            ("SELECT count(DISTINCT a) FROM t".into(), false),
+            ("SELECT min(a), sum(a) FROM t".into(), false),
+            ("SELECT count(*) + 1 FROM t".into(), false),
+            ("SELECT count(1) FROM t".into(), false),
+            ("SELECT count(*) FROM t, t AS u".into(), false),
+            ("SELECT count(*) FROM (SELECT * FROM t)".into(), false),
+            ("WITH w AS (SELECT 1) SELECT count(*) FROM t".into(), false),
+            (
+                "SELECT count(*) FROM t UNION ALL SELECT count(*) FROM t".into(),
+                false,
+            ),
+            ("SELECT count(*) FROM t ORDER BY 1".into(), false),
+            ("SELECT max(a) FILTER (WHERE a > 1) FROM t".into(), false),
+            ("SELECT min(u.a) FROM t".into(), false),
+            // Not exact: a dimension's extent, and fragments a read merges.
+            ("SELECT max(d) FROM t".into(), false),
+            (format!(r#"SELECT count(*) FROM "{merged}""#), false),
+            // A column the table lacks, and two columns of one name:
+            // DataFusion's errors.
+            ("SELECT min(big) FROM t".into(), false),
+            ("SELECT min(a) AS m, max(a) AS m FROM t".into(), false),
+            ("EXPLAIN SELECT count(*) FROM t".into(), false),
+        ];
+        for (q, answered) in cases {
+            let statement = parse_session_script(&ctx, &q).unwrap().pop_front().unwrap();
+            let got = answer_from_metadata(&ctx, &statement, open)
+                .await
+                .unwrap_or_else(|e| panic!("{q}: {e}"));
+            assert_eq!(got.is_some(), answered, "{q}");
+            let Some(row) = got else { continue };
+            // Nothing registered by the answer.
+            assert!(!ctx.table_exist(p.as_str()).unwrap(), "{q}");
+            register_tables(&ctx, &q, open).unwrap();
+            let df = ctx.sql(&q).await.unwrap();
+            let plan = format!("{:?}", df.clone().into_optimized_plan().unwrap());
+            assert!(
+                !plan.contains("TableScan"),
+                "{q}: the session scans: {plan}"
+            );
+            let want = df.collect().await.unwrap();
+            assert_eq!(want.len(), 1, "{q}");
+            assert_eq!(row.schema(), want[0].schema(), "{q}");
+            assert_eq!(row, want[0], "{q}");
+            ctx.deregister_table(p.as_str()).unwrap();
+        }
+        // Values: the count, min and max of what was written.
+        let statement = parse_session_script(&ctx, "SELECT count(*), min(a), max(\"Big\") FROM t")
+            .unwrap()
+            .pop_front()
+            .unwrap();
+        let row = answer_from_metadata(&ctx, &statement, open)
+            .await
+            .unwrap()
+            .unwrap();
+        use datafusion::arrow::array::{Float64Array, Int16Array, Int64Array};
+        let n = row.column(0).as_any().downcast_ref::<Int64Array>().unwrap();
+        let lo = row
+            .column(1)
+            .as_any()
+            .downcast_ref::<Float64Array>()
+            .unwrap();
+        let hi = row.column(2).as_any().downcast_ref::<Int16Array>().unwrap();
+        assert_eq!(
+            (n.value(0), lo.value(0), hi.value(0)),
+            (
+                30,
+                a.iter().cloned().fold(f64::INFINITY, f64::min),
+                *big.iter().max().unwrap()
+            )
+        );
+        // A name that is no array: the error register_tables gives.
+        let statement = parse_session_script(&ctx, r#"SELECT count(*) FROM "no/such/array""#)
+            .unwrap()
+            .pop_front()
+            .unwrap();
+        let e = answer_from_metadata(&ctx, &statement, open)
+            .await
+            .unwrap_err();
+        assert!(e.to_string().contains("cannot open it as an array"), "{e}");
     });
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -300,11 +300,44 @@ async fn query(
     };
     let mut out = std::io::BufWriter::new(sink);
     let mut printed = 0;
+    let open = |name: &str| -> Result<_, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(Arc::new(store::array(std::path::Path::new(name), &opts)?))
+    };
     for statement in statements {
-        tiledb_codec::sql::register_statement_tables(&ctx, &statement, |name| {
-            Ok(Arc::new(store::array(std::path::Path::new(name), &opts)?))
-        })
-        .map_err(|e| hint_quotes(e.to_string(), &text))?;
+        // A whole-array count, min or max the fragments' metadata answers
+        // exactly is printed without planning (a query for a Ballista
+        // cluster is the cluster's to run).
+        let local = {
+            #[cfg(feature = "ballista")]
+            {
+                args.ballista.is_none()
+            }
+            #[cfg(not(feature = "ballista"))]
+            {
+                true
+            }
+        };
+        let answered = match local {
+            true => tiledb_codec::sql::answer_from_metadata(&ctx, &statement, open)
+                .await
+                .map_err(|e| hint_quotes(e.to_string(), &text))?,
+            false => None,
+        };
+        if let Some(batch) = answered {
+            if printed > 0 && args.format == SqlFormat::Arrow {
+                return Err("--format arrow prints one result: the script gives several".into());
+            }
+            printed += 1;
+            let schema = batch.schema();
+            let stream = datafusion::physical_plan::stream::RecordBatchStreamAdapter::new(
+                schema.clone(),
+                futures::stream::iter([Ok(batch)]),
+            );
+            print_stream(args, &schema, Box::pin(stream), &mut out).await?;
+            continue;
+        }
+        tiledb_codec::sql::register_statement_tables(&ctx, &statement, open)
+            .map_err(|e| hint_quotes(e.to_string(), &text))?;
         let plan = ctx
             .state()
             .statement_to_plan(statement)
@@ -342,18 +375,28 @@ fn hint_quotes(e: String, query: &str) -> String {
 async fn print_result(
     args: &SqlArgs,
     df: datafusion::dataframe::DataFrame,
-    mut out: &mut impl Write,
+    out: &mut impl Write,
     physical: &mut Option<Arc<dyn datafusion::physical_plan::ExecutionPlan>>,
 ) -> Result<(), String> {
     let schema = Arc::new(df.schema().as_arrow().clone());
     let task = Arc::new(df.task_ctx());
     let plan = df.create_physical_plan().await.map_err(|e| e.to_string())?;
     *physical = Some(plan.clone());
-    let mut stream =
+    let stream =
         datafusion::physical_plan::execute_stream(plan, task).map_err(|e| e.to_string())?;
+    print_stream(args, &schema, stream, out).await
+}
+
+/// Prints a result's batches as `--format` says.
+async fn print_stream(
+    args: &SqlArgs,
+    schema: &datafusion::arrow::datatypes::SchemaRef,
+    mut stream: datafusion::execution::SendableRecordBatchStream,
+    mut out: &mut impl Write,
+) -> Result<(), String> {
     match args.format {
         SqlFormat::Table => {
-            let mut w = crate::sql_table::TableWriter::new(&mut out, &schema);
+            let mut w = crate::sql_table::TableWriter::new(&mut out, schema);
             while let Some(b) = stream.next().await {
                 w.write(&b.map_err(|e| e.to_string())?)?;
             }
@@ -377,7 +420,7 @@ async fn print_result(
             w.finish().map_err(|e| e.to_string())?;
         }
         SqlFormat::Arrow => {
-            let mut w = datafusion::arrow::ipc::writer::StreamWriter::try_new(&mut out, &schema)
+            let mut w = datafusion::arrow::ipc::writer::StreamWriter::try_new(&mut out, schema)
                 .map_err(|e| e.to_string())?;
             while let Some(b) = stream.next().await {
                 w.write(&b.map_err(|e| e.to_string())?)
