@@ -213,12 +213,20 @@ fn exact_value(
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let ctx = TileDbTableFactory::default().session(SessionConfig::new());
-/// let query = r#"SELECT count(*) AS n, max(a) FROM "tests/fixtures/v22/dense_int_1d""#;
-/// let statement = parse_session_script(&ctx, query)?.pop_front().unwrap();
-/// let row = answer_from_metadata(&ctx, &statement, |name| Ok(Arc::new(Array::open(name)?)))
-///     .await?
-///     .expect("a whole-array count and max of a dense array");
+/// let open = |name: &str| -> Result<_, Box<dyn std::error::Error + Send + Sync>> {
+///     Ok(Arc::new(Array::open(name)?))
+/// };
+/// // Three dense fragments that overlap: the count is the cells of their
+/// // extent, known exactly; the greatest value is not (a newer fragment
+/// // overwrites cells of an older one), so that query is DataFusion's.
+/// let array = "tests/fixtures/v22/dense_int_1d";
+/// let query = format!(r#"SELECT count(*) AS n FROM "{array}""#);
+/// let statement = parse_session_script(&ctx, &query)?.pop_front().unwrap();
+/// let row = answer_from_metadata(&ctx, &statement, open).await?.expect("answered");
 /// assert_eq!(row.schema().field(0).name(), "n");
+/// let query = format!(r#"SELECT count(*) AS n, max(a) FROM "{array}""#);
+/// let statement = parse_session_script(&ctx, &query)?.pop_front().unwrap();
+/// assert!(answer_from_metadata(&ctx, &statement, open).await?.is_none());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// # }).unwrap();
 /// ```
