@@ -235,7 +235,14 @@ pub async fn answer_from_metadata(
     statement: &datafusion::sql::parser::Statement,
     open: impl Fn(&str) -> Result<Arc<crate::api::Array>, Box<dyn std::error::Error + Send + Sync>>,
 ) -> DfResult<Option<RecordBatch>> {
-    let Some(shape) = Shape::of(statement) else {
+    let normalized = ctx
+        .state_ref()
+        .read()
+        .config()
+        .options()
+        .sql_parser
+        .enable_ident_normalization;
+    let Some(shape) = Shape::of(statement, normalized) else {
         return Ok(None);
     };
     let reference = datafusion::common::TableReference::bare(shape.table.clone());
@@ -318,10 +325,16 @@ impl Shape {
     /// [`answer_from_metadata`] knows `FROM` one table and nothing else:
     /// the statement written again from those parts alone must read as
     /// the statement itself, so no clause is overlooked.
-    fn of(statement: &datafusion::sql::parser::Statement) -> Option<Shape> {
+    /// `normalized`: unquoted identifiers are in lower case (the session's
+    /// `sql_parser.enable_ident_normalization`).
+    fn of(statement: &datafusion::sql::parser::Statement, normalized: bool) -> Option<Shape> {
         use datafusion::sql::sqlparser::ast::{
             self as sql, FunctionArg, FunctionArgExpr, FunctionArguments, SelectItem, SetExpr,
             TableFactor,
+        };
+        let normalize = |id: &sql::Ident| match id.quote_style {
+            None if normalized => id.value.to_ascii_lowercase(),
+            _ => id.value.clone(),
         };
         let datafusion::sql::parser::Statement::Statement(s) = statement else {
             return None;
@@ -412,15 +425,6 @@ impl Shape {
             qualifier: normalize(alias.map_or(table, |a| &a.name)),
             items,
         })
-    }
-}
-
-/// An identifier as DataFusion's SQL planner names it: quoted ones as
-/// written, others in lower case.
-fn normalize(id: &datafusion::sql::sqlparser::ast::Ident) -> String {
-    match id.quote_style {
-        Some(_) => id.value.clone(),
-        None => id.value.to_ascii_lowercase(),
     }
 }
 

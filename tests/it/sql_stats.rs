@@ -545,6 +545,29 @@ fn metadata_answer_before_planning_is_the_sessions_row() {
                 *big.iter().max().unwrap()
             )
         );
+        // A session that keeps identifiers as written: the same names
+        // as its own planning gives.
+        let config = SessionConfig::new()
+            .set_bool("datafusion.sql_parser.enable_ident_normalization", false);
+        let kept = TileDbTableFactory::default().session(config);
+        let table = TileDbTable::new(Arc::new(Array::open(&path).unwrap())).unwrap();
+        kept.register_table(
+            datafusion::common::TableReference::bare("T"),
+            Arc::new(table),
+        )
+        .unwrap();
+        for q in [
+            "SELECT max(Big), COUNT(*) AS N FROM T",
+            "SELECT min(T.a) FROM T AS T",
+        ] {
+            let statement = parse_session_script(&kept, q).unwrap().pop_front().unwrap();
+            let row = answer_from_metadata(&kept, &statement, open)
+                .await
+                .unwrap()
+                .unwrap_or_else(|| panic!("{q}: not answered"));
+            let want = kept.sql(q).await.unwrap().collect().await.unwrap();
+            assert_eq!(row, want[0], "{q}");
+        }
         // A name that is no array: the error register_tables gives.
         let statement = parse_session_script(&ctx, r#"SELECT count(*) FROM "no/such/array""#)
             .unwrap()
