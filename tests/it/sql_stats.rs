@@ -27,6 +27,25 @@ fn engine_answer(path: &Path, a: &str) -> String {
     )
 }
 
+/// A dense schema with dimension `d` (Int64, 0..=99, tiles of 10).
+fn dense_d() -> SchemaBuilder {
+    SchemaBuilder::dense().dimension(
+        DimensionBuilder::new("d", Datatype::Int64)
+            .domain(0i64..=99)
+            .tile_extent(10i64),
+    )
+}
+
+/// A session of the crate's factory with the array at `path` as table `t`.
+fn session_with_t(path: &Path) -> datafusion::prelude::SessionContext {
+    use std::sync::Arc;
+    let ctx = tiledb_codec::sql::TileDbTableFactory::default()
+        .session(datafusion::prelude::SessionConfig::new());
+    let table = tiledb_codec::sql::TileDbTable::new(Arc::new(Array::open(path).unwrap())).unwrap();
+    ctx.register_table("t", Arc::new(table)).unwrap();
+    ctx
+}
+
 fn answered_from_metadata(plan: &str) -> bool {
     !plan.contains("TileDbScan")
 }
@@ -284,12 +303,7 @@ fn dense_fragments_that_tile_the_box_answer_from_metadata() {
         ("overlap", vec![(0, 19), (10, 29)], false),
     ] {
         let path = dir.join(name);
-        let schema = SchemaBuilder::dense()
-            .dimension(
-                DimensionBuilder::new("d", Datatype::Int64)
-                    .domain(0i64..=99)
-                    .tile_extent(10i64),
-            )
+        let schema = dense_d()
             .attribute(AttributeBuilder::new("a", Datatype::Int32))
             .build()
             .unwrap();
@@ -328,17 +342,11 @@ fn answered_plan_is_datafusions_plan() {
     use datafusion::execution::context::QueryPlanner;
     use datafusion::physical_plan::{collect, displayable};
     use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
-    use datafusion::prelude::SessionConfig;
     use std::sync::Arc;
-    use tiledb_codec::sql::{AnsweredPlanner, TileDbTable, TileDbTableFactory};
+    use tiledb_codec::sql::AnsweredPlanner;
     let dir = scratch("sql-answered-plan");
     let path = dir.join("one");
-    let schema = SchemaBuilder::dense()
-        .dimension(
-            DimensionBuilder::new("d", Datatype::Int64)
-                .domain(0i64..=99)
-                .tile_extent(10i64),
-        )
+    let schema = dense_d()
         .attribute(AttributeBuilder::new("a", Datatype::Float64))
         .build()
         .unwrap();
@@ -354,9 +362,7 @@ fn answered_plan_is_datafusions_plan() {
         .build()
         .unwrap();
     rt.block_on(async {
-        let ctx = TileDbTableFactory::default().session(SessionConfig::new());
-        let table = TileDbTable::new(Arc::new(Array::open(&path).unwrap())).unwrap();
-        ctx.register_table("t", Arc::new(table)).unwrap();
+        let ctx = session_with_t(&path);
         let state = ctx.state();
         let show = |p: &Arc<dyn datafusion::physical_plan::ExecutionPlan>| {
             displayable(p.as_ref()).indent(true).to_string()
@@ -420,12 +426,7 @@ fn metadata_answer_before_planning_is_the_sessions_row() {
     };
     let dir = scratch("sql-answer-first");
     let path = dir.join("one");
-    let schema = SchemaBuilder::dense()
-        .dimension(
-            DimensionBuilder::new("d", Datatype::Int64)
-                .domain(0i64..=99)
-                .tile_extent(10i64),
-        )
+    let schema = dense_d()
         .attribute(AttributeBuilder::new("a", Datatype::Float64))
         .attribute(AttributeBuilder::new("Big", Datatype::Int16))
         .build()
@@ -450,9 +451,7 @@ fn metadata_answer_before_planning_is_the_sessions_row() {
         .build()
         .unwrap();
     rt.block_on(async {
-        let ctx = TileDbTableFactory::default().session(SessionConfig::new());
-        let table = TileDbTable::new(Arc::new(Array::open(&path).unwrap())).unwrap();
-        ctx.register_table("t", Arc::new(table)).unwrap();
+        let ctx = session_with_t(&path);
         let cases: Vec<(String, bool)> = vec![
             (
                 "SELECT count(*) AS n, min(a), max(a) AS hi FROM t".into(),
