@@ -50,7 +50,12 @@ async fn run(ctx: &SessionContext, query: &str) -> Res<(i64, Vec<f64>)> {
     if let Some(row) = tiledb_codec::sql::answer_from_metadata(ctx, &statement, open).await? {
         return values(&[row]);
     }
-    let names = tiledb_codec::sql::register_statement_tables(ctx, &statement, open)?;
+    // Not answered: the array it opened stays registered for planning;
+    // dropped after the query with the ones registered here.
+    let mut names = tables(ctx);
+    names.extend(tiledb_codec::sql::register_statement_tables(
+        ctx, &statement, open,
+    )?);
     // One copy of the session's state per query planned (`SessionContext::sql`
     // takes two; the catalog is shared: the tables just registered are
     // seen by it).
@@ -65,6 +70,15 @@ async fn run(ctx: &SessionContext, query: &str) -> Res<(i64, Vec<f64>)> {
         ctx.deregister_table(datafusion::common::TableReference::bare(name))?;
     }
     values(&batches?)
+}
+
+/// The tables of `ctx`'s default schema (the session starts with none:
+/// every one is an array opened for the query at hand).
+fn tables(ctx: &SessionContext) -> Vec<String> {
+    ctx.catalog("datafusion")
+        .and_then(|c| c.schema("public"))
+        .map(|s| s.table_names())
+        .unwrap_or_default()
 }
 
 /// The count, then every other column of the first row as a float (NaN

@@ -35,8 +35,6 @@ pub struct ArrayDirectory {
     pub legacy_schema: Option<PathBuf>,
     /// `__schema/<timestamped_name>`, oldest first.
     pub schemas: Vec<Entry>,
-    /// `__schema/__enumerations/*`.
-    pub enumerations: Vec<PathBuf>,
     /// Committed, not vacuumed fragments, oldest first.
     pub fragments: Vec<Entry>,
     /// Fragment folders without a commit (ignored when reading).
@@ -156,6 +154,20 @@ fn uri_name(uri: &[u8]) -> String {
 }
 
 impl ArrayDirectory {
+    /// The files of `__schema/__enumerations` (listed when asked: opening
+    /// an array does not need them, each schema names its enumerations'
+    /// files).
+    pub fn enumeration_files(&self) -> Result<Vec<PathBuf>> {
+        let dir = self
+            .root
+            .join(hierarchy::SCHEMA)
+            .join(hierarchy::ENUMERATIONS);
+        if self.storage.kind(&dir) != Some(Kind::Folder) {
+            return Ok(Vec::new());
+        }
+        list(&*self.storage, &dir)
+    }
+
     /// Lists and classifies the array at `root`.
     pub fn open(root: impl AsRef<Path>) -> Result<Self> {
         Self::open_in(StorageRef::default(), root)
@@ -177,15 +189,11 @@ impl ArrayDirectory {
         };
         let st = d.storage.clone();
         let st: &dyn Storage = &*st;
-        let legacy = root.join(hierarchy::LEGACY_SCHEMA);
-        if st.kind(&legacy) == Some(Kind::File) {
-            d.legacy_schema = Some(legacy);
-        }
+        // The enumerations' folder is listed only when asked
+        // (`enumeration_files`): a schema names its enumerations' files.
         for p in list(st, &root.join(hierarchy::SCHEMA))? {
-            if file_name(&p) == hierarchy::ENUMERATIONS {
-                d.enumerations = list(st, &p)?;
-            } else if let Some(e) = entry(p) {
-                d.schemas.push(e);
+            if file_name(&p) != hierarchy::ENUMERATIONS {
+                d.schemas.extend(entry(p));
             }
         }
         sort(&mut d.schemas);
@@ -200,6 +208,11 @@ impl ArrayDirectory {
             if le.kind == Kind::Folder {
                 if let Some(e) = entry(p) {
                     root_dirs.push(e);
+                }
+            } else if n == hierarchy::LEGACY_SCHEMA {
+                // Asked of the file itself, as a link may dangle.
+                if st.kind(&p) == Some(Kind::File) {
+                    d.legacy_schema = Some(p);
                 }
             } else if n.ends_with(hierarchy::OK) {
                 root_ok.insert(n.trim_end_matches(hierarchy::OK).to_string());

@@ -291,8 +291,8 @@ pub(crate) fn enumeration_labels(
     let file_name = String::from_utf8_lossy(&entry.filename).into_owned();
     let path = reader
         .dir
-        .enumerations
-        .iter()
+        .enumeration_files()?
+        .into_iter()
         .find(|p| {
             p.file_name()
                 .is_some_and(|n| n.to_string_lossy() == file_name)
@@ -303,8 +303,8 @@ pub(crate) fn enumeration_labels(
                 format!("the enumeration file {file_name} is missing"),
             )
         })?;
-    let e = read_enumeration_file(&reader.dir.storage.open(path)?, reader.options())?;
-    let values = enumeration_values(&e, path)?;
+    let e = read_enumeration_file(&reader.dir.storage.open(&path)?, reader.options())?;
+    let values = enumeration_values(&e, &path)?;
     let datatype = e.datatype.known().ok_or_else(|| {
         Error::field(
             &info.name,

@@ -124,7 +124,7 @@ fn zlib_decompress(
                 "part decompresses to more than its declared length, or its stream does not end",
             ),
             Ok(_) => err("the compressed stream ends early"),
-            Err(e) => err(e.as_str()),
+            Err(e) => err(d.error_message().unwrap_or(e.as_str())),
         }
     })
 }

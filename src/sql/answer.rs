@@ -199,8 +199,12 @@ fn exact_value(
 /// The table is the session's, when `ctx` has one of that name (a
 /// [`TileDbTable`]; any other kind is not answered), else the array
 /// `open` opens from the name (as [`register_tables`](super::register_tables)
-/// would open it; nothing is registered). `Ok(None)`: the statement is to
-/// be planned as usual. DataFusion's planning costs more than the answer
+/// would open it). `Ok(None)`: the statement is to be planned as usual; an
+/// array opened for it is then left registered under its name, as
+/// `register_tables` would register it, so that planning does not open it
+/// again (an answered statement registers nothing). The row's schema is
+/// the statement's as DataFusion names it (a count never null, a min or a
+/// max nullable). DataFusion's planning costs more than the answer
 /// itself (parsing the query into a plan, its analyzer and optimizer rules
 /// and its physical planning, about 0.25 ms on this machine, against an
 /// answer read from the footers), so the `sql` command asks here first.
@@ -235,15 +239,19 @@ pub async fn answer_from_metadata(
     statement: &datafusion::sql::parser::Statement,
     open: impl Fn(&str) -> Result<Arc<crate::api::Array>, Box<dyn std::error::Error + Send + Sync>>,
 ) -> DfResult<Option<RecordBatch>> {
-    let normalized = ctx
-        .state_ref()
-        .read()
-        .config()
-        .options()
-        .sql_parser
-        .enable_ident_normalization;
-    let Some(shape) = Shape::of(statement, normalized) else {
-        return Ok(None);
+    let shape = {
+        let state = ctx.state_ref();
+        let state = state.read();
+        let normalized = state
+            .config()
+            .options()
+            .sql_parser
+            .enable_ident_normalization;
+        match Shape::of(statement, normalized) {
+            // A table function (`range`) is no array.
+            Some(s) if !state.table_functions().contains_key(&s.table) => s,
+            _ => return Ok(None),
+        }
     };
     let reference = datafusion::common::TableReference::bare(shape.table.clone());
     let table = if ctx.table_exist(reference.clone())? {
@@ -256,11 +264,26 @@ pub async fn answer_from_metadata(
         }
     } else {
         let array = open(&shape.table).map_err(|e| super::cannot_open(&shape.table, e))?;
-        TileDbTable::new(array)?.with_location(shape.table.clone())
+        let table = TileDbTable::new(array)?.with_location(shape.table.clone());
+        match answer_table(&table, &shape) {
+            Some(row) => return Ok(Some(row)),
+            None => {
+                // Planned as usual next: registered as `register_tables`
+                // would, so that the array is not opened a second time.
+                ctx.register_table(reference, Arc::new(table))?;
+                return Ok(None);
+            }
+        }
     };
+    Ok(answer_table(&table, &shape))
+}
+
+/// The row `shape` asks of `table`, where its statistics know every value
+/// exactly.
+fn answer_table(table: &TileDbTable, shape: &Shape) -> Option<RecordBatch> {
     let state = table.state();
     let Precision::Exact(rows) = state.stats.num_rows else {
-        return Ok(None);
+        return None;
     };
     let mut fields = Vec::with_capacity(shape.items.len());
     let mut columns = Vec::with_capacity(shape.items.len());
@@ -268,21 +291,19 @@ pub async fn answer_from_metadata(
         let arg = match &item.arg {
             None => None,
             // A column the table does not have: DataFusion's error.
-            Some(c) if table.schema.index_of(c).is_err() => return Ok(None),
+            Some(c) if table.schema.index_of(c).is_err() => return None,
             Some(c) => Some(c.as_str()),
         };
-        let Some(v) = exact_value(&table, &state, rows, &item.func, arg) else {
-            return Ok(None);
-        };
+        let v = exact_value(table, &state, rows, &item.func, arg)?;
         let datatype = match arg {
             None => DataType::Int64,
             Some(_) if item.func == "count" => DataType::Int64,
-            Some(c) => table.schema.field_with_name(c)?.data_type().clone(),
+            Some(c) => table.schema.field_with_name(c).ok()?.data_type().clone(),
         };
         if matches!(datatype, DataType::Dictionary(..)) {
-            return Ok(None);
+            return None;
         }
-        let v = v.cast_to(&datatype)?;
+        let v = v.cast_to(&datatype).ok()?;
         let name = match (&item.alias, arg) {
             (Some(a), _) => a.clone(),
             (None, None) => format!("{}(*)", item.func),
@@ -290,15 +311,14 @@ pub async fn answer_from_metadata(
         };
         if fields.iter().any(|f: &Field| f.name() == &name) {
             // DataFusion refuses two columns of one name.
-            return Ok(None);
+            return None;
         }
-        fields.push(Field::new(name, datatype, v.is_null()));
-        columns.push(v.to_array()?);
+        // As DataFusion's aggregates name their fields: a count is never
+        // null, a min or a max may be.
+        fields.push(Field::new(name, datatype, item.func != "count"));
+        columns.push(v.to_array().ok()?);
     }
-    Ok(Some(RecordBatch::try_new(
-        Arc::new(Schema::new(fields)),
-        columns,
-    )?))
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).ok()
 }
 
 /// What [`answer_from_metadata`] answers of a statement: the table it names
@@ -332,6 +352,8 @@ impl Shape {
             self as sql, FunctionArg, FunctionArgExpr, FunctionArguments, SelectItem, SetExpr,
             TableFactor,
         };
+        // DataFusion reads an unquoted `@name` as a variable.
+        let plain = |id: &sql::Ident| id.quote_style.is_some() || !id.value.starts_with('@');
         let normalize = |id: &sql::Ident| match id.quote_style {
             None if normalized => id.value.to_ascii_lowercase(),
             _ => id.value.clone(),
@@ -388,13 +410,16 @@ impl Shape {
             };
             let (arg, arg_text) = match arg {
                 FunctionArgExpr::Wildcard if func == "count" => (None, "*".to_string()),
-                FunctionArgExpr::Expr(sql::Expr::Identifier(c)) => {
+                FunctionArgExpr::Expr(sql::Expr::Identifier(c)) if plain(c) => {
                     (Some(normalize(c)), c.to_string())
                 }
                 FunctionArgExpr::Expr(sql::Expr::CompoundIdentifier(parts)) => {
                     let [q, c] = parts.as_slice() else {
                         return None;
                     };
+                    if !plain(q) || !plain(c) {
+                        return None;
+                    }
                     if normalize(q) != normalize(alias.map_or(table, |a| &a.name)) {
                         return None;
                     }

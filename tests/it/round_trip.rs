@@ -78,7 +78,7 @@ fn check_array(id: &str, path: &Path, opts: &ReadOptions) -> usize {
         generic_tile::<ArraySchema>(opts, &format!("{id} {}", p.display()), &f, 0, ());
         tables += 1;
     }
-    for p in &dir.enumerations {
+    for p in &dir.enumeration_files().unwrap() {
         let f = MappedFile::open(p).unwrap();
         generic_tile::<Enumeration>(opts, &format!("{id} {}", p.display()), &f, 0, ());
         tables += 1;

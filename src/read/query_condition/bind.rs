@@ -124,8 +124,8 @@ impl Binder<'_> {
         let path = self
             .ctx
             .dir
-            .enumerations
-            .iter()
+            .enumeration_files()?
+            .into_iter()
             .find(|p| {
                 p.file_name()
                     .is_some_and(|n| n.to_string_lossy() == file_name)
@@ -136,8 +136,8 @@ impl Binder<'_> {
                     field.name
                 ))
             })?;
-        let e = read_enumeration_file(&self.ctx.dir.storage.open(path)?, self.ctx.options)?;
-        let values = enumeration_values(&e, path)?
+        let e = read_enumeration_file(&self.ctx.dir.storage.open(&path)?, self.ctx.options)?;
+        let values = enumeration_values(&e, &path)?
             .into_iter()
             .map(<[u8]>::to_vec)
             .collect();
