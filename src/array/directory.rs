@@ -158,13 +158,11 @@ impl ArrayDirectory {
     /// an array does not need them, each schema names its enumerations'
     /// files).
     pub fn enumeration_files(&self) -> Result<Vec<PathBuf>> {
+        // No such folder lists as empty.
         let dir = self
             .root
             .join(hierarchy::SCHEMA)
             .join(hierarchy::ENUMERATIONS);
-        if self.storage.kind(&dir) != Some(Kind::Folder) {
-            return Ok(Vec::new());
-        }
         list(&*self.storage, &dir)
     }
 

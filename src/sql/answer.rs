@@ -1,8 +1,9 @@
 //! `count`, `min` and `max` over a whole array answered from fragment
 //! metadata while the query is still a logical plan: an aggregate without
 //! `GROUP BY` straight over a [`TileDbTable`] scan (no filter, no limit;
-//! under the table's name or an alias) whose every expression the table's exact statistics answer becomes a
-//! projection of those values over one empty row. The rules and the
+//! under the table's name or an alias) whose every expression the table's
+//! exact statistics answer becomes a projection of those values over one
+//! empty row. The rules and the
 //! physical planning after it then run over that trivial plan, not over
 //! a scan and an aggregate that DataFusion's own physical rule
 //! (`AggregateStatistics`) would answer from the same statistics at the
@@ -254,28 +255,23 @@ pub async fn answer_from_metadata(
         }
     };
     let reference = datafusion::common::TableReference::bare(shape.table.clone());
-    let table = if ctx.table_exist(reference.clone())? {
-        let Some(provider) = ctx.table_provider(reference).await.ok() else {
+    if ctx.table_exist(reference.clone())? {
+        let Ok(provider) = ctx.table_provider(reference).await else {
             return Ok(None);
         };
-        match provider.downcast_ref::<TileDbTable>() {
-            Some(t) => t.clone(),
-            None => return Ok(None),
-        }
-    } else {
-        let array = open(&shape.table).map_err(|e| super::cannot_open(&shape.table, e))?;
-        let table = TileDbTable::new(array)?.with_location(shape.table.clone());
-        match answer_table(&table, &shape) {
-            Some(row) => return Ok(Some(row)),
-            None => {
-                // Planned as usual next: registered as `register_tables`
-                // would, so that the array is not opened a second time.
-                ctx.register_table(reference, Arc::new(table))?;
-                return Ok(None);
-            }
-        }
-    };
-    Ok(answer_table(&table, &shape))
+        return Ok(provider
+            .downcast_ref::<TileDbTable>()
+            .and_then(|t| answer_table(t, &shape)));
+    }
+    let array = open(&shape.table).map_err(|e| super::cannot_open(&shape.table, e))?;
+    let table = TileDbTable::new(array)?.with_location(shape.table.clone());
+    let row = answer_table(&table, &shape);
+    if row.is_none() {
+        // Planned as usual next: registered as `register_tables` would,
+        // so that the array is not opened a second time.
+        ctx.register_table(reference, Arc::new(table))?;
+    }
+    Ok(row)
 }
 
 /// The row `shape` asks of `table`, where its statistics know every value
@@ -288,12 +284,9 @@ fn answer_table(table: &TileDbTable, shape: &Shape) -> Option<RecordBatch> {
     let mut fields = Vec::with_capacity(shape.items.len());
     let mut columns = Vec::with_capacity(shape.items.len());
     for item in &shape.items {
-        let arg = match &item.arg {
-            None => None,
-            // A column the table does not have: DataFusion's error.
-            Some(c) if table.schema.index_of(c).is_err() => return None,
-            Some(c) => Some(c.as_str()),
-        };
+        // A column the table does not have has no value here: DataFusion's
+        // error.
+        let arg = item.arg.as_deref();
         let v = exact_value(table, &state, rows, &item.func, arg)?;
         let datatype = match arg {
             None => DataType::Int64,

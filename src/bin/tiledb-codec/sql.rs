@@ -324,10 +324,7 @@ async fn query(
             false => None,
         };
         if let Some(batch) = answered {
-            if printed > 0 && args.format == SqlFormat::Arrow {
-                return Err("--format arrow prints one result: the script gives several".into());
-            }
-            printed += 1;
+            one_more_result(args, &mut printed)?;
             let schema = batch.schema();
             let stream = datafusion::physical_plan::stream::RecordBatchStreamAdapter::new(
                 schema.clone(),
@@ -352,13 +349,19 @@ async fn query(
             // DDL: nothing to print.
             continue;
         }
-        if printed > 0 && args.format == SqlFormat::Arrow {
-            return Err("--format arrow prints one result: the script gives several".into());
-        }
-        printed += 1;
+        one_more_result(args, &mut printed)?;
         print_result(args, df, &mut out, physical).await?;
     }
     out.flush().map_err(|e| format!("writing the result: {e}"))
+}
+
+/// Counts one more result to print: `--format arrow` prints one.
+fn one_more_result(args: &SqlArgs, printed: &mut usize) -> Result<(), String> {
+    if *printed > 0 && args.format == SqlFormat::Arrow {
+        return Err("--format arrow prints one result: the script gives several".into());
+    }
+    *printed += 1;
+    Ok(())
 }
 
 /// The hint for a parse error of a query naming paths without quotes.
