@@ -231,6 +231,35 @@ pub(crate) fn coalesce(
     out
 }
 
+/// The bytes `range` of the object at `location` (as
+/// `ObjectStore::get_range`), streamed into one buffer of the answer's
+/// length made present at once ([`super::fresh_buffer`]) instead of
+/// collected in memory faulted in page by page.
+async fn get_into(
+    store: &dyn ObjectStore,
+    location: &ObjectPath,
+    range: std::ops::Range<u64>,
+) -> object_store::Result<Vec<u8>> {
+    use futures::StreamExt;
+    let options = object_store::GetOptions::new().with_range(Some(range));
+    let result = store.get_opts(location, options).await?;
+    let len = usize::try_from(result.range.end.saturating_sub(result.range.start)).unwrap_or(0);
+    let mut out = super::fresh_buffer(len);
+    let mut at = 0usize;
+    let mut stream = result.into_stream();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk?;
+        // More than the answer said is kept too: the caller checks the
+        // length it asked for.
+        let fits = chunk.len().min(out.len() - at);
+        out[at..at + fits].copy_from_slice(&chunk[..fits]);
+        out.extend_from_slice(&chunk[fits..]);
+        at += chunk.len();
+    }
+    out.truncate(at);
+    Ok(out)
+}
+
 impl ObjectStorage {
     /// The objects of `store`, whose root is named `base` (a URL without
     /// a path, such as `s3://bucket`): the paths given to the [`Storage`]
@@ -576,8 +605,7 @@ impl Storage for ObjectStorage {
         let fetched: Vec<(usize, _)> = self.block_on(async {
             futures::stream::iter(jobs)
                 .map(|(k, path, location, range)| async move {
-                    let bytes = store
-                        .get_range(&location, range)
+                    let bytes = get_into(&**store, &location, range)
                         .await
                         .map_err(|e| get_err(&path, e))?;
                     stats.gets.fetch_add(1, Ordering::Relaxed);
@@ -591,9 +619,8 @@ impl Storage for ObjectStorage {
         let mut out = vec![Piece::default(); requests.len()];
         for (k, bytes) in fetched {
             let c = &plan[k];
-            // The request's buffer, shared by its ranges (no copy where
-            // the bytes are not shared: they are the response's).
-            let buf = Arc::new(Vec::from(bytes));
+            // The request's buffer, shared by its ranges.
+            let buf = Arc::new(bytes);
             for &i in &c.parts {
                 let r = &requests[i].1;
                 let at = |x: u64| (x - c.range.start) as usize;
