@@ -309,6 +309,7 @@ pub fn populate(buf: &mut [u8]) {
 /// A zeroed buffer of `len` bytes about to be written whole: a large one
 /// is made present in one call ([`populate`]), so that filling it costs
 /// no page fault per page.
+#[cfg(feature = "object-store")]
 pub(crate) fn fresh_buffer(len: usize) -> Vec<u8> {
     let mut v = vec![0u8; len];
     if len >= 1 << 20 {
@@ -740,6 +741,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "object-store")]
     fn fresh_buffers_are_zeroed_and_as_long_as_asked() {
         for len in [0, 1, 4095, (1 << 20) - 1, 1 << 20, (3 << 20) + 7] {
             let b = super::fresh_buffer(len);
