@@ -88,3 +88,91 @@ pub fn array_files(root: &Path) -> Vec<std::path::PathBuf> {
     walk(root, root, &mut out);
     out
 }
+
+/// A fixture array of [`OPEN_FIXTURES`] copied where `array_open_export`
+/// damages it: its folder, and every file of it (in [`array_files`]
+/// order) with its bytes.
+pub struct OpenArray {
+    /// The copy's folder.
+    pub root: std::path::PathBuf,
+    /// Every file of the copy and its original bytes.
+    pub files: Vec<(std::path::PathBuf, Vec<u8>)>,
+}
+
+/// Copies the [`OPEN_FIXTURES`] of `fixtures` (the repository's
+/// `tests/fixtures`) into `into`.
+pub fn copy_open_fixtures(fixtures: &Path, into: &Path) -> Vec<OpenArray> {
+    OPEN_FIXTURES
+        .iter()
+        .map(|f| {
+            let root = into.join(f);
+            let files = array_files(&fixtures.join(f))
+                .into_iter()
+                .map(|rel| {
+                    let bytes = std::fs::read(fixtures.join(f).join(&rel)).unwrap();
+                    let dest = root.join(&rel);
+                    std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+                    std::fs::write(&dest, &bytes).unwrap();
+                    (dest, bytes)
+                })
+                .collect();
+            OpenArray { root, files }
+        })
+        .collect()
+}
+
+/// One input of `array_open_export` (its layout is documented there):
+/// damages one file of one of `arrays`, inspects, reads, exports and
+/// verifies that array, then puts the file back. The fuzz target and the
+/// replay of saved crash inputs (tests/it/sweep.rs) both run this.
+pub fn open_export(arrays: &[OpenArray], data: &[u8]) {
+    use tiledb_codec::raw::read::{export, ArrayReader, Query};
+    use tiledb_codec::raw::tile::write_generic_tile;
+    if data.len() < 8 || arrays.is_empty() {
+        return;
+    }
+    let array = &arrays[usize::from(data[0]) % arrays.len()];
+    let which = usize::from(u16::from_le_bytes([data[1], data[2]])) % array.files.len();
+    let (path, original) = &array.files[which];
+    let mode = data[3] % 5;
+    let at =
+        u32::from_le_bytes([data[4], data[5], data[6], data[7]]) as usize % (original.len() + 1);
+    let payload = &data[8..];
+    match mode {
+        0 => std::fs::write(path, payload).unwrap(),
+        1 => std::fs::write(path, &original[..at]).unwrap(),
+        2 => {
+            let mut bytes = original.clone();
+            let end = at + payload.len();
+            if end > bytes.len() {
+                bytes.resize(end, 0);
+            }
+            bytes[at..end].copy_from_slice(payload);
+            std::fs::write(path, bytes).unwrap();
+        }
+        3 => std::fs::remove_file(path).unwrap(),
+        _ => {
+            // The generic tile version of the file it replaces.
+            let version = original
+                .get(..4)
+                .map_or(22, |v| u32::from_le_bytes(v.try_into().unwrap()));
+            std::fs::write(path, write_generic_tile(payload, version)).unwrap();
+        }
+    }
+
+    // Inspects (the array, and the damaged file unless it was deleted),
+    // reads and exports, and verifies the array.
+    let root = &array.root;
+    let opts = opts();
+    let _ = tiledb_codec::inspect::inspect_json(root, &opts);
+    if mode != 3 {
+        let _ = tiledb_codec::inspect::inspect_json(path, &opts);
+    }
+    if let Ok(cells) = ArrayReader::open(root, &opts).and_then(|r| r.read(&Query::default())) {
+        let _ = export::write_ndjson(&cells, &mut std::io::sink());
+        let _ = export::write_csv(&cells, &mut std::io::sink());
+        let _ = export::summarize(&cells);
+    }
+    let _ = tiledb_codec::verify::verify(root, &opts);
+    std::fs::write(path, original).unwrap();
+}
