@@ -45,8 +45,10 @@ pub struct WriteOptions {
     /// folder, removed when the write ends).
     pub scratch_dir: Option<PathBuf>,
     /// Stop right after this step, as if the process had died there: the
-    /// write returns [`WriteError::Injected`] and leaves on disk what it had
-    /// written (the crash-safety tests; only with the `fail-points` feature).
+    /// write returns
+    /// [`WriteError::Injected`](crate::write::WriteError::Injected) and
+    /// leaves on disk what it had written (the crash-safety tests; only
+    /// with the `fail-points` feature).
     #[cfg(feature = "fail-points")]
     pub fail_after: Option<FailPoint>,
     /// The key of an AES-256-GCM encrypted array: every data tile gets the
