@@ -196,8 +196,10 @@ fn tiles_filtered_on_the_pool_land_in_order_2d_col_major_tiles() {
     check(true);
 }
 
-/// Fixed-size, non-nullable, filtered attributes only: whole tiles of a
-/// write call are filtered straight from the caller's columns. 1-D, or 2-D
+/// Fixed-size, non-nullable attributes only, two filtered and one not:
+/// whole tiles of a write call are filtered straight from the caller's
+/// columns, and the unfiltered one's bytes go from there to the file (or
+/// from a copy, for a tile filtered before its turn). 1-D, or 2-D
 /// row-major with one tile across dimension `y` (a row of tiles is a tile).
 fn fixed_schema(two_d: bool) -> Value {
     let dims = if two_d {
@@ -214,9 +216,15 @@ fn fixed_schema(two_d: bool) -> Value {
         "attributes": [
             {"name": "a", "datatype": "INT64",
              "filters": [{"type": "DELTA"}, {"type": "ZSTD", "level": 1}]},
-            {"name": "f", "datatype": "FLOAT64", "filters": [{"type": "ZSTD", "level": -1}]}
+            {"name": "f", "datatype": "FLOAT64", "filters": [{"type": "ZSTD", "level": -1}]},
+            {"name": "u", "datatype": "INT32"}
         ],
     })
+}
+
+/// The unfiltered attribute's values.
+fn u(i: i64) -> i32 {
+    (i * 7 - 3) as i32
 }
 
 /// Writes cells `lo..hi` of the rectangle in calls of the given sizes
@@ -233,6 +241,7 @@ fn write_fixed(path: &Path, rect: &[(i128, i128)], lo: i64, hi: i64, calls: &[i6
         let cols = [
             Column::fixed("a", (at..end).flat_map(|i| a(i).to_le_bytes()).collect()),
             Column::fixed("f", (at..end).flat_map(|i| f(i).to_le_bytes()).collect()),
+            Column::fixed("u", (at..end).flat_map(|i| u(i).to_le_bytes()).collect()),
         ];
         w.write(&cols).unwrap();
         at = end;
@@ -266,7 +275,12 @@ fn check_fixed(two_d: bool, rect: Vec<(i128, i128)>, calls: &[i64]) {
         return;
     }
     let width = if two_d { Some(400) } else { None };
-    assert_engine_reads(&pooled, cells, width, |i| json!({"a": a(i), "f": f(i)}));
+    assert_engine_reads(
+        &pooled,
+        cells,
+        width,
+        |i| json!({"a": a(i), "f": f(i), "u": u(i)}),
+    );
 }
 
 #[test]

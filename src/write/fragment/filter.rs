@@ -191,18 +191,28 @@ impl FragmentWriter {
     /// Hands a filtered tile of every field to the data files and records
     /// its metadata.
     fn write_set(&mut self, set: FilteredSet) -> WriteResult<()> {
+        self.write_set_from(set, None)
+    }
+
+    /// [`Self::write_set`]; with `raw`, the unfiltered bytes of each
+    /// field's fixed tile are `raw[k]` (borrowed from the caller's columns)
+    /// and are staged from there, on this thread.
+    fn write_set_from(&mut self, set: FilteredSet, raw: Option<&[&[u8]]>) -> WriteResult<()> {
         let fields = Arc::clone(&self.fields);
         let sink = self
             .sink
             .as_mut()
             .ok_or_else(|| WriteError::cells("", "the data files are closed"))?;
         let mut pieces = Vec::new();
+        let mut piece_raw: Vec<&[u8]> = Vec::new();
         let mut sizes = Vec::new();
-        for ((f, files), x) in fields.iter().zip(&self.files).zip(set.fields) {
+        for (k, ((f, files), x)) in fields.iter().zip(&self.files).zip(set.fields).enumerate() {
             pieces.push((files.fixed, x.fixed));
+            piece_raw.push(raw.and_then(|r| r.get(k).copied()).unwrap_or_default());
             let var = match (files.var, x.var) {
                 (Some(i), Some(v)) => {
                     pieces.push((i, TileBytes::from_vec(v)));
+                    piece_raw.push(&[]);
                     Some(i)
                 }
                 _ => None,
@@ -210,6 +220,7 @@ impl FragmentWriter {
             let validity = match (files.validity, x.validity) {
                 (Some(i), Some(v)) => {
                     pieces.push((i, TileBytes::from_vec(v)));
+                    piece_raw.push(&[]);
                     Some(i)
                 }
                 _ => None,
@@ -219,7 +230,10 @@ impl FragmentWriter {
                 .stats
                 .push(&self.specs[f.idx], &x.stats, set.cells);
         }
-        let at = sink.append(pieces)?;
+        let at = match raw {
+            Some(_) => sink.append_borrowed(pieces, &piece_raw)?,
+            None => sink.append(pieces)?,
+        };
         let mut at = at.into_iter();
         for ((f, files), (var_size, var, validity)) in fields.iter().zip(&self.files).zip(sizes) {
             let m = &mut self.meta[f.idx];
@@ -269,15 +283,12 @@ impl FragmentWriter {
 
 impl FragmentWriter {
     /// Whether whole tiles of the caller's columns can be filtered where
-    /// they are: every field fixed-size, not nullable (validity bytes are
-    /// normalized when copied) and filtered (tiles kept as they are go to
-    /// the files from an owned tile), outside the thread pool.
+    /// they are: every field fixed-size and not nullable (validity bytes
+    /// are normalized when copied), outside the thread pool. Bytes a
+    /// pipeline keeps as they are (all of them, with no filter) go from the
+    /// columns to the files.
     pub(super) fn filters_in_place(&self) -> bool {
-        rayon::current_thread_index().is_none()
-            && self
-                .fields
-                .iter()
-                .all(|f| !f.var && !f.nullable && !f.pipes.data.is_empty())
+        rayon::current_thread_index().is_none() && self.fields.iter().all(|f| !f.var && !f.nullable)
     }
 
     /// Filters whole tiles straight from the caller's columns, `from` the
@@ -285,7 +296,9 @@ impl FragmentWriter {
     /// row of tiles. As [`Self::queue`], at most [`max_in_flight`] tiles
     /// are filtered at once on the pool while the tiles done are written
     /// in order; every one is written (or an error returned) before this
-    /// returns, as the columns are borrowed.
+    /// returns, as the columns are borrowed. A tile whose turn has come
+    /// goes to the files from the columns; one done before its turn keeps
+    /// a copy of the bytes it leaves as they are.
     pub(super) fn filter_in_place(
         &mut self,
         cols: &[&Column],
@@ -296,7 +309,8 @@ impl FragmentWriter {
         // Tiles queued before go first (their turn comes before these).
         self.drain_filtering()?;
         let fields = Arc::clone(&self.fields);
-        type Done = std::thread::Result<FilterResult>;
+        // Each tile comes back with its place in `tiles`.
+        type Done = std::thread::Result<(usize, FilterResult)>;
         let (tx, rx) = std::sync::mpsc::channel::<Done>();
         rayon::in_place_scope(|s| {
             let mut jobs = tiles.into_iter().enumerate();
@@ -323,7 +337,7 @@ impl FragmentWriter {
                     let (fields, tx) = (&fields, tx.clone());
                     // A panic goes back to the writer, which waits for
                     // this tile, and is raised there.
-                    s.spawn(move |_| send_caught(&tx, || filter_views(fields, &views, tile)));
+                    s.spawn(move |_| send_caught(&tx, || (j, filter_views(fields, &views, tile))));
                     in_flight += 1;
                 }
                 if in_flight == 0 {
@@ -333,7 +347,34 @@ impl FragmentWriter {
                     .recv()
                     .map_err(|_| WriteError::cells("", "a tile's filtering stopped"))?;
                 in_flight -= 1;
-                self.filtered_or_raise(done)?;
+                let (j, (mut set, tiles)) = match done {
+                    Ok((j, res)) => (j, res?),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                };
+                let start = from + j * tile_cells;
+                let raw: Vec<&[u8]> = fields
+                    .iter()
+                    .zip(cols)
+                    .map(|(f, c)| {
+                        let w = f.value_size as usize;
+                        &c.data[start * w..(start + tile_cells) * w]
+                    })
+                    .collect();
+                if set.ordinal == self.ready_next {
+                    self.ready_next += 1;
+                    self.write_set_from(set, Some(&raw))?;
+                    while let Some(set) = self.pending.take(self.ready_next)? {
+                        self.ready_next += 1;
+                        self.write_set(set)?;
+                    }
+                } else {
+                    for (x, r) in set.fields.iter_mut().zip(&raw) {
+                        if x.fixed.uses_raw() {
+                            x.fixed.raw = r.to_vec();
+                        }
+                    }
+                    self.filtered(Ok((set, tiles)))?;
+                }
             }
         })
     }
@@ -345,13 +386,9 @@ fn filter_views(fields: &[WField], views: &[TileView], tile: WholeTile) -> Filte
     let fs = views
         .par_iter()
         .zip(fields.par_iter())
-        .map(|(v, f)| {
-            let mut x = filter_tile(f, v, &tile.ranges)?;
-            if x.fixed.uses_raw() {
-                x.fixed.raw = v.data.to_vec();
-            }
-            Ok(x)
-        })
+        // Bytes left as they are stay in the columns (`filter_in_place`
+        // takes them from there).
+        .map(|(v, f)| filter_tile(f, v, &tile.ranges))
         .collect::<WriteResult<Vec<_>>>()?;
     let set = FilteredSet {
         ordinal: tile.ordinal,

@@ -16,7 +16,7 @@ use std::fs::File;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
@@ -200,7 +200,10 @@ const IO_THREADS: usize = 2;
 
 /// The data files and the threads that write them: one copies each tile's
 /// bytes into a file's staging buffer, [`IO_THREADS`] others write full
-/// buffers, so that copying and writing overlap.
+/// buffers, so that copying and writing overlap. Tiles of the caller's own
+/// columns, kept as they are, are copied into the staging buffers by the
+/// writer's thread instead ([`Sink::append_borrowed`]): once, from where
+/// they are.
 pub(super) struct Sink {
     tx: Option<SyncSender<Pieces>>,
     thread: Option<JoinHandle<WriteResult<Vec<OutFile>>>>,
@@ -208,6 +211,45 @@ pub(super) struct Sink {
     pub(super) sizes: Vec<u64>,
     /// Unfiltered tiles' buffers, staged: for the next tiles.
     pub(super) recycled: Receiver<Vec<u8>>,
+    /// The staging buffers, shared with the stage thread.
+    shared: Arc<Shared>,
+    /// Tiles handed to the stage thread so far.
+    handed: u64,
+}
+
+/// The staging side, taken in turns by the stage thread (tiles handed
+/// over) and the writer's thread (tiles copied from where they are).
+struct Shared {
+    state: Mutex<StageState>,
+    /// Signalled when the stage thread has staged a tile, or stopped.
+    turn: Condvar,
+}
+
+struct StageState {
+    /// Taken by the stage thread when the tiles end.
+    staging: Option<Staging>,
+    /// Tiles the stage thread has staged.
+    staged: u64,
+    /// The stage thread takes no more tiles (it stopped, or the writer's
+    /// thread failed to stage one).
+    stopped: bool,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, StageState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Marks the stage thread stopped however it ends (a panic included), so
+/// that the writer never waits for it in vain.
+struct StopOnDrop(Arc<Shared>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.lock().stopped = true;
+        self.0.turn.notify_all();
+    }
 }
 
 /// The staging side of the data files (on the copying thread).
@@ -306,11 +348,30 @@ impl Sink {
         let (tx, rx): (SyncSender<Pieces>, Receiver<Pieces>) = sync_channel(QUEUED);
         let (recycle, recycled) = std::sync::mpsc::channel();
         let sizes = vec![0; n];
+        let (jobs, jobs_rx) = sync_channel::<IoJob>(n + SPARE_STAGES);
+        let (back_tx, back) = std::sync::mpsc::channel();
+        let shared = Arc::new(Shared {
+            state: Mutex::new(StageState {
+                staging: Some(Staging {
+                    stages: vec![Vec::new(); n],
+                    target: vec![(16usize).min(blocks); n],
+                    max_blocks: blocks,
+                    made: n,
+                    staged: vec![0; n],
+                    sent: vec![0; n],
+                    free: Vec::new(),
+                    jobs,
+                    back,
+                }),
+                staged: 0,
+                stopped: false,
+            }),
+            turn: Condvar::new(),
+        });
+        let stop = StopOnDrop(Arc::clone(&shared));
         let thread = std::thread::Builder::new()
             .name("tiledb-codec-stage".into())
             .spawn(move || {
-                let (jobs, jobs_rx) = sync_channel::<IoJob>(n + SPARE_STAGES);
-                let (back_tx, back) = std::sync::mpsc::channel();
                 let outs = Arc::new(outs);
                 let jobs_rx = Arc::new(Mutex::new(jobs_rx));
                 let mut io = Vec::with_capacity(IO_THREADS);
@@ -330,19 +391,15 @@ impl Sink {
                     }
                 }
                 drop(back_tx);
-                let mut s = Staging {
-                    stages: vec![Vec::new(); n],
-                    target: vec![(16usize).min(blocks); n],
-                    max_blocks: blocks,
-                    made: n,
-                    staged: vec![0; n],
-                    sent: vec![0; n],
-                    free: Vec::new(),
-                    jobs,
-                    back,
-                };
                 let mut res = Ok(());
                 'tiles: for pieces in rx {
+                    let mut st = stop.0.lock();
+                    let st = &mut *st;
+                    let (Some(s), false) = (st.staging.as_mut(), st.stopped) else {
+                        // The writer's thread failed to stage a tile.
+                        res = Err(WriteError::cells("", "the data files are closed"));
+                        break;
+                    };
                     for (i, bytes) in pieces {
                         for p in &bytes.pieces {
                             res = s.append(
@@ -361,6 +418,19 @@ impl Sink {
                             let _ = recycle.send(bytes.raw);
                         }
                     }
+                    st.staged += 1;
+                    stop.0.turn.notify_all();
+                }
+                let (staging, failed) = {
+                    let mut st = stop.0.lock();
+                    (st.staging.take(), st.stopped)
+                };
+                drop(stop);
+                let Some(mut s) = staging else {
+                    return Err(panicked());
+                };
+                if res.is_ok() && failed {
+                    res = Err(WriteError::cells("", "the data files are closed"));
                 }
                 if res.is_ok() {
                     res = (0..n).try_for_each(|i| s.send(i));
@@ -392,20 +462,72 @@ impl Sink {
             thread: Some(thread),
             sizes,
             recycled,
+            shared,
+            handed: 0,
         })
     }
 
-    /// Hands over the pieces of one tile; gives where each starts in its
-    /// file.
-    pub(super) fn append(&mut self, pieces: Pieces) -> WriteResult<Vec<u64>> {
-        let at: Vec<u64> = pieces
+    /// Where each of `pieces` starts in its file; counts them as handed over.
+    fn place(&mut self, pieces: &Pieces) -> Vec<u64> {
+        pieces
             .iter()
             .map(|(i, b)| {
                 let at = self.sizes[*i];
                 self.sizes[*i] += b.len() as u64;
                 at
             })
-            .collect();
+            .collect()
+    }
+
+    /// Stages the pieces of one tile on this thread, after every tile
+    /// handed over before: `raw[k]` holds the bytes of `pieces[k]`'s
+    /// [`TilePiece::Raw`] ranges (the caller's column, borrowed only until
+    /// this returns). Gives where each starts in its file.
+    pub(super) fn append_borrowed(
+        &mut self,
+        pieces: Pieces,
+        raw: &[&[u8]],
+    ) -> WriteResult<Vec<u64>> {
+        let at = self.place(&pieces);
+        let res = {
+            let mut st = self.shared.lock();
+            while st.staged < self.handed && !st.stopped {
+                st = self.shared.turn.wait(st).unwrap_or_else(|p| p.into_inner());
+            }
+            let st = &mut *st;
+            let res = match (st.staging.as_mut(), st.stopped) {
+                (Some(s), false) => pieces.iter().zip(raw).try_for_each(|((i, bytes), raw)| {
+                    bytes.pieces.iter().try_for_each(|p| {
+                        s.append(
+                            *i,
+                            match p {
+                                TilePiece::Bytes(b) => b,
+                                TilePiece::Raw(a, b) => &raw[*a..*b],
+                            },
+                        )
+                    })
+                }),
+                _ => Err(WriteError::cells("", "the data files are closed")),
+            };
+            if res.is_err() {
+                // The stage thread takes no more tiles either.
+                st.stopped = true;
+            }
+            res
+        };
+        if let Err(e) = res {
+            // The threads' own error, where they had one, says more.
+            self.close()?;
+            return Err(e);
+        }
+        Ok(at)
+    }
+
+    /// Hands over the pieces of one tile; gives where each starts in its
+    /// file.
+    pub(super) fn append(&mut self, pieces: Pieces) -> WriteResult<Vec<u64>> {
+        let at = self.place(&pieces);
+        self.handed += 1;
         let sent = match &self.tx {
             Some(tx) => tx.send(pieces).is_ok(),
             None => false,
