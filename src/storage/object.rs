@@ -234,7 +234,9 @@ pub(crate) fn coalesce(
 /// The bytes `range` of the object at `location` (as
 /// `ObjectStore::get_range`), streamed into one buffer of the answer's
 /// length made present at once ([`super::fresh_buffer`]) instead of
-/// collected in memory faulted in page by page.
+/// collected in memory faulted in page by page. A body longer than the
+/// range the answer announced is refused: nothing a server sends makes
+/// this hold more.
 async fn get_into(
     store: &dyn ObjectStore,
     location: &ObjectPath,
@@ -249,11 +251,16 @@ async fn get_into(
     let mut stream = result.into_stream();
     while let Some(chunk) = stream.next().await {
         let chunk = chunk?;
-        // More than the answer said is kept too: the caller checks the
-        // length it asked for.
-        let fits = chunk.len().min(out.len() - at);
-        out[at..at + fits].copy_from_slice(&chunk[..fits]);
-        out.extend_from_slice(&chunk[fits..]);
+        let Some(to) = out.get_mut(at..at + chunk.len()) else {
+            return Err(object_store::Error::Generic {
+                store: "object store",
+                source: format!(
+                    "{location}: the answer to a ranged GET is longer than the {len} bytes it announced"
+                )
+                .into(),
+            });
+        };
+        to.copy_from_slice(&chunk);
         at += chunk.len();
     }
     out.truncate(at);
@@ -523,8 +530,8 @@ impl ObjectStorage {
         let bytes = self
             .block_on(async {
                 match range {
-                    Some(r) => self.store.get_range(&location, r).await,
-                    None => self.store.get(&location).await?.bytes().await,
+                    Some(r) => get_into(self.store.as_ref(), &location, r).await,
+                    None => Ok(Vec::from(self.store.get(&location).await?.bytes().await?)),
                 }
             })
             .map_err(|e| get_err(path, e))?;
@@ -532,7 +539,7 @@ impl ObjectStorage {
         self.stats
             .bytes
             .fetch_add(bytes.len() as u64, Ordering::Relaxed);
-        Ok(Vec::from(bytes))
+        Ok(bytes)
     }
 }
 
