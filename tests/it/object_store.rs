@@ -702,6 +702,21 @@ struct InFlight {
     now: std::sync::atomic::AtomicUsize,
     most: std::sync::atomic::AtomicUsize,
     gets: std::sync::atomic::AtomicUsize,
+    /// Bytes added to the body of every ranged answer, past the range it
+    /// announces (a server that sends more than it says).
+    pad: std::sync::atomic::AtomicUsize,
+}
+
+impl InFlight {
+    fn new() -> Self {
+        InFlight {
+            inner: object_store::memory::InMemory::new(),
+            now: Default::default(),
+            most: Default::default(),
+            gets: Default::default(),
+            pad: Default::default(),
+        }
+    }
 }
 
 impl std::fmt::Display for InFlight {
@@ -741,9 +756,25 @@ impl object_store::ObjectStore for InFlight {
         for _ in 0..4 {
             yield_once().await;
         }
+        let ranged = options.range.is_some();
         let out = self.inner.get_opts(location, options).await;
         self.now.fetch_sub(1, SeqCst);
-        out
+        let pad = self.pad.load(SeqCst);
+        match out {
+            Ok(mut r) if ranged && pad > 0 => {
+                use futures::StreamExt;
+                use object_store::GetResultPayload::Stream;
+                let Stream(body) =
+                    std::mem::replace(&mut r.payload, Stream(futures::stream::empty().boxed()))
+                else {
+                    unreachable!("the memory store answers with a stream")
+                };
+                let more = futures::stream::once(async move { Ok(vec![0u8; pad].into()) });
+                r.payload = Stream(body.chain(more).boxed());
+                Ok(r)
+            }
+            out => out,
+        }
     }
 
     fn delete_stream(
@@ -808,12 +839,7 @@ fn the_concurrency_option_bounds_requests_in_flight() {
     let local = multi_tile_array(&tmp.0);
     let want = Array::open(&local).unwrap().reader().read().unwrap();
     for bound in [1usize, 3, 6] {
-        let store = Arc::new(InFlight {
-            inner: object_store::memory::InMemory::new(),
-            now: Default::default(),
-            most: Default::default(),
-            gets: Default::default(),
-        });
+        let store = Arc::new(InFlight::new());
         let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
         upload(&storage, &local, &root.join("tiles64"));
         storage.set_fetch_options(FetchOptions {
@@ -837,4 +863,29 @@ fn the_concurrency_option_bounds_requests_in_flight() {
         assert!(gets > 3 * 64, "{gets} GETs");
         assert_eq!(most, bound, "most GETs in flight with a bound of {bound}");
     }
+}
+
+/// A server whose ranged answers carry more bytes than the range they
+/// announce: the read is an error naming the object, not a buffer grown
+/// with whatever comes.
+#[test]
+fn an_answer_longer_than_its_range_is_refused() {
+    use std::sync::atomic::Ordering::SeqCst;
+    use std::sync::Arc;
+    use tiledb_codec::Array;
+    let tmp = write_support::TempDir::new("s3-long-answer");
+    let local = multi_tile_array(&tmp.0);
+    let store = Arc::new(InFlight::new());
+    let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
+    upload(&storage, &local, &root.join("tiles64"));
+    let array = Array::open_in(
+        storage.clone().into(),
+        root.join("tiles64"),
+        &ReadOptions::default(),
+    )
+    .unwrap();
+    store.pad.store(1000, SeqCst);
+    let err = array.reader().read().unwrap_err().to_string();
+    assert!(err.contains("longer than"), "{err}");
+    assert!(err.contains("tiles64"), "{err}");
 }
