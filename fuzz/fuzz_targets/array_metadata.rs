@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tiledb_codec::raw::format::{decode, ArrayMetadata, Datatype};
 use tiledb_codec::inspect::metadata_value;
+use tiledb_codec::raw::format::{decode, ArrayMetadata, Datatype};
 use tiledb_codec::raw::model::MetadataValue;
 
 fuzz_target!(|data: &[u8]| {

@@ -91,5 +91,7 @@ fuzz_target!(|input: Input| {
         .collect();
     let cells = Cells { len: 1, columns };
     let _ = bound.evaluate(&cells);
-    let _ = bound.with_absent_fields(&|_| true).map(|b| b.evaluate(&cells));
+    let _ = bound
+        .with_absent_fields(&|_| true)
+        .map(|b| b.evaluate(&cells));
 });
