@@ -109,6 +109,79 @@ fn full_disk(args: &[&str]) -> (ExitStatus, String) {
     (status, stderr)
 }
 
+/// A data file that cannot grow (a file-size limit stops it as a full disk
+/// would): `import` fails with status 1 and no panic, naming the error, and
+/// the array keeps exactly what it had: the fragment it already held and
+/// no other folder or commit.
+#[test]
+fn import_into_a_data_file_that_cannot_grow() {
+    let dir = scratch("fsize");
+    let array = dir.join("a");
+    let schema = dir.join("schema.json");
+    std::fs::write(
+        &schema,
+        serde_json::json!({
+            "array_type": "dense",
+            "dimensions": [{"name": "d", "datatype": "INT64", "domain": [0, 99_999],
+                            "tile_extent": 25_000}],
+            "attributes": [{"name": "v", "datatype": "FLOAT64"}],
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let cells = |n: i64| -> PathBuf {
+        let f = dir.join(format!("cells-{n}.ndjson"));
+        let text: String = (0..n)
+            .map(|i| format!("{{\"d\": {i}, \"v\": {i}.5}}\n"))
+            .collect();
+        std::fs::write(&f, text).unwrap();
+        f
+    };
+    let (small, big) = (cells(10), cells(100_000));
+    let (st, _, err) = run(&[
+        "import",
+        "--schema",
+        s(&schema),
+        "--cells",
+        s(&small),
+        s(&array),
+    ]);
+    assert!(st.success(), "the first import: {err}");
+    let listing = |sub: &str| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(array.join(sub))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let before = (listing("__fragments"), listing("__commits"));
+    assert_eq!(before.0.len(), 1, "{before:?}");
+
+    // 800,000 bytes of values against a limit of 128 KiB; SIGXFSZ ignored
+    // (as a shell's trap leaves it for the program it runs), so that the
+    // write fails with EFBIG instead of the signal ending the process.
+    let child = Command::new("bash")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 128; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_tiledb-codec"))
+        .args(["import", "--cells", s(&big), s(&array)])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (st, _, err) = finish(child, 60, "import under a file-size limit");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(st.code(), Some(1), "{err}");
+    assert!(err.contains("File too large"), "{err}");
+    assert_eq!((listing("__fragments"), listing("__commits")), before);
+    let (st, out, err) = run(&["export", s(&array)]);
+    assert!(st.success(), "{err}");
+    assert_eq!(String::from_utf8(out).unwrap().lines().count(), 10);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Item 1: standard output that fails never panics. A closed pipe ends
 /// the command quietly with status 141 (as SIGPIPE would); a full disk is
 /// an error naming standard output, status 1.

@@ -811,6 +811,25 @@ impl object_store::ObjectStore for InFlight {
     }
 }
 
+/// The array at `local` uploaded to an [`InFlight`] store, and opened from
+/// it with `fetch`.
+fn in_flight_array(
+    local: &Path,
+    fetch: tiledb_codec::raw::storage::object::FetchOptions,
+) -> (std::sync::Arc<InFlight>, tiledb_codec::Array) {
+    let store = std::sync::Arc::new(InFlight::new());
+    let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
+    upload(&storage, local, &root.join("tiles64"));
+    storage.set_fetch_options(fetch);
+    let array = tiledb_codec::Array::open_in(
+        storage.clone().into(),
+        root.join("tiles64"),
+        &ReadOptions::default(),
+    )
+    .unwrap();
+    (store, array)
+}
+
 /// Pending once (waking itself), then ready: lets other futures run.
 async fn yield_once() {
     let mut done = false;
@@ -832,27 +851,20 @@ async fn yield_once() {
 #[test]
 fn the_concurrency_option_bounds_requests_in_flight() {
     use std::sync::atomic::Ordering::SeqCst;
-    use std::sync::Arc;
     use tiledb_codec::raw::storage::object::FetchOptions;
     use tiledb_codec::Array;
     let tmp = write_support::TempDir::new("s3-in-flight");
     let local = multi_tile_array(&tmp.0);
     let want = Array::open(&local).unwrap().reader().read().unwrap();
     for bound in [1usize, 3, 6] {
-        let store = Arc::new(InFlight::new());
-        let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
-        upload(&storage, &local, &root.join("tiles64"));
-        storage.set_fetch_options(FetchOptions {
-            max_request: 0,
-            concurrency: bound,
-            ..FetchOptions::default()
-        });
-        let array = Array::open_in(
-            storage.clone().into(),
-            root.join("tiles64"),
-            &ReadOptions::default(),
-        )
-        .unwrap();
+        let (store, array) = in_flight_array(
+            &local,
+            FetchOptions {
+                max_request: 0,
+                concurrency: bound,
+                ..FetchOptions::default()
+            },
+        );
         store.most.store(0, SeqCst);
         let got = array.reader().read().unwrap();
         assert_eq!(
@@ -871,19 +883,9 @@ fn the_concurrency_option_bounds_requests_in_flight() {
 #[test]
 fn an_answer_longer_than_its_range_is_refused() {
     use std::sync::atomic::Ordering::SeqCst;
-    use std::sync::Arc;
-    use tiledb_codec::Array;
     let tmp = write_support::TempDir::new("s3-long-answer");
     let local = multi_tile_array(&tmp.0);
-    let store = Arc::new(InFlight::new());
-    let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
-    upload(&storage, &local, &root.join("tiles64"));
-    let array = Array::open_in(
-        storage.clone().into(),
-        root.join("tiles64"),
-        &ReadOptions::default(),
-    )
-    .unwrap();
+    let (store, array) = in_flight_array(&local, Default::default());
     store.pad.store(1000, SeqCst);
     let err = array.reader().read().unwrap_err().to_string();
     assert!(err.contains("longer than"), "{err}");

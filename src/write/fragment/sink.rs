@@ -495,32 +495,40 @@ impl Sink {
                 st = self.shared.turn.wait(st).unwrap_or_else(|p| p.into_inner());
             }
             let st = &mut *st;
-            let res = match (st.staging.as_mut(), st.stopped) {
-                (Some(s), false) => pieces.iter().zip(raw).try_for_each(|((i, bytes), raw)| {
-                    bytes.pieces.iter().try_for_each(|p| {
-                        s.append(
-                            *i,
-                            match p {
-                                TilePiece::Bytes(b) => b,
-                                TilePiece::Raw(a, b) => &raw[*a..*b],
-                            },
-                        )
-                    })
-                }),
-                _ => Err(WriteError::cells("", "the data files are closed")),
-            };
-            if res.is_err() {
-                // The stage thread takes no more tiles either.
-                st.stopped = true;
+            match (st.staging.as_mut(), st.stopped) {
+                (Some(s), false) => {
+                    let res = pieces.iter().zip(raw).try_for_each(|((i, bytes), raw)| {
+                        bytes.pieces.iter().try_for_each(|p| {
+                            s.append(
+                                *i,
+                                match p {
+                                    TilePiece::Bytes(b) => b,
+                                    TilePiece::Raw(a, b) => &raw[*a..*b],
+                                },
+                            )
+                        })
+                    });
+                    if res.is_err() {
+                        // The stage thread takes no more tiles either.
+                        st.stopped = true;
+                    }
+                    Some(res)
+                }
+                // The stage thread stopped first: its error says why.
+                _ => None,
             }
-            res
         };
-        if let Err(e) = res {
-            // The threads' own error, where they had one, says more.
-            self.close()?;
-            return Err(e);
+        match res {
+            Some(Ok(())) => Ok(at),
+            Some(Err(e)) => {
+                let _ = self.close();
+                Err(e)
+            }
+            None => {
+                self.close()?;
+                Err(WriteError::cells("", "the data files are closed"))
+            }
         }
-        Ok(at)
     }
 
     /// Hands over the pieces of one tile; gives where each starts in its
