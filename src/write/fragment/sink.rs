@@ -467,7 +467,8 @@ impl Sink {
         })
     }
 
-    /// Where each of `pieces` starts in its file; counts them as handed over.
+    /// Where each of `pieces` starts in its file (the bytes each file has
+    /// been given grow by them).
     fn place(&mut self, pieces: &Pieces) -> Vec<u64> {
         pieces
             .iter()
