@@ -272,6 +272,20 @@ struct Staging {
 }
 
 impl Staging {
+    /// Appends one tile's pieces to a file, its [`TilePiece::Raw`] ranges
+    /// taken from `raw` (the unfiltered tile, wherever it is).
+    fn append_tile(&mut self, file: usize, tile: &TileBytes, raw: &[u8]) -> WriteResult<()> {
+        tile.pieces.iter().try_for_each(|p| {
+            self.append(
+                file,
+                match p {
+                    TilePiece::Bytes(b) => b,
+                    TilePiece::Raw(a, b) => &raw[*a..*b],
+                },
+            )
+        })
+    }
+
     fn append(&mut self, file: usize, mut bytes: &[u8]) -> WriteResult<()> {
         while !bytes.is_empty() {
             if self.staged[file] == 0 && self.stages[file].len() != self.target[file] {
@@ -401,17 +415,9 @@ impl Sink {
                         break;
                     };
                     for (i, bytes) in pieces {
-                        for p in &bytes.pieces {
-                            res = s.append(
-                                i,
-                                match p {
-                                    TilePiece::Bytes(b) => b,
-                                    TilePiece::Raw(a, b) => &bytes.raw[*a..*b],
-                                },
-                            );
-                            if res.is_err() {
-                                break 'tiles;
-                            }
+                        res = s.append_tile(i, &bytes, &bytes.raw);
+                        if res.is_err() {
+                            break 'tiles;
                         }
                         if bytes.raw.capacity() > 0 {
                             // The writer may be gone: then nothing wants it.
@@ -498,17 +504,10 @@ impl Sink {
             let st = &mut *st;
             match (st.staging.as_mut(), st.stopped) {
                 (Some(s), false) => {
-                    let res = pieces.iter().zip(raw).try_for_each(|((i, bytes), raw)| {
-                        bytes.pieces.iter().try_for_each(|p| {
-                            s.append(
-                                *i,
-                                match p {
-                                    TilePiece::Bytes(b) => b,
-                                    TilePiece::Raw(a, b) => &raw[*a..*b],
-                                },
-                            )
-                        })
-                    });
+                    let res = pieces
+                        .iter()
+                        .zip(raw)
+                        .try_for_each(|((i, bytes), raw)| s.append_tile(*i, bytes, raw));
                     if res.is_err() {
                         // The stage thread takes no more tiles either.
                         st.stopped = true;
