@@ -543,6 +543,315 @@ impl<'a> TileView<'a> {
     }
 }
 
+/// A stored tile (`Tile`: chunk count + chunks) decoded as its bytes
+/// arrive, in pieces of any size ([`TileStream::feed`]), into `out`: the
+/// tile's whole unfiltered bytes. The chunk headers are checked as
+/// [`TileView::parse`] checks them; an unfiltered chunk is copied into its
+/// place as it arrives, a filtered one is gathered (one chunk at a time),
+/// then unfiltered into its place. Bytes after the last chunk are ignored,
+/// as [`TileView::parse`] ignores them.
+#[derive(Debug)]
+pub struct TileStream<'o> {
+    path: std::path::PathBuf,
+    /// Where the tile starts in its file.
+    base: u64,
+    /// The tile's stored length.
+    stored: u64,
+    limit: u64,
+    unfiltered: bool,
+    out: &'o mut [u8],
+    /// Stored bytes taken so far.
+    seen: u64,
+    /// Unfiltered bytes the chunks seen so far hold.
+    placed: u64,
+    state: StreamState,
+    /// A chunk count or chunk header being gathered.
+    head: [u8; ChunkHeader::SIZE],
+    head_len: usize,
+    chunks: u64,
+    chunk: u64,
+    /// A filtered chunk being gathered: its metadata, then its data.
+    gathered: Vec<u8>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StreamState {
+    Count,
+    Header,
+    /// The bytes of a chunk after its header: its metadata length, the
+    /// stored bytes left of it, and where (and how many) its unfiltered
+    /// bytes go in `out`.
+    Body {
+        meta: u64,
+        left: u64,
+        start: u64,
+        original: u64,
+    },
+    Done,
+}
+
+impl<'o> TileStream<'o> {
+    /// A tile of `stored` bytes at `base` of the file `path`, to decode
+    /// into `out` (exactly its unfiltered size); `unfiltered`: its pipeline
+    /// is empty. `limit` as [`TileView::parse`] takes it.
+    pub fn new(
+        path: &std::path::Path,
+        base: u64,
+        stored: u64,
+        limit: u64,
+        unfiltered: bool,
+        out: &'o mut [u8],
+    ) -> Self {
+        TileStream {
+            path: path.to_path_buf(),
+            base,
+            stored,
+            limit,
+            unfiltered,
+            out,
+            seen: 0,
+            placed: 0,
+            state: StreamState::Count,
+            head: [0; ChunkHeader::SIZE],
+            head_len: 0,
+            chunks: 0,
+            chunk: 0,
+            gathered: Vec::new(),
+        }
+    }
+
+    /// Whether no byte has been fed yet.
+    pub fn untouched(&self) -> bool {
+        self.seen == 0
+    }
+
+    /// The bytes the tile decodes into.
+    pub fn out(&mut self) -> &mut [u8] {
+        self.out
+    }
+
+    /// Gathers the first `want` bytes of a count or header from `bytes`;
+    /// them once complete.
+    fn gather(&mut self, bytes: &mut &[u8], want: usize) -> Option<[u8; ChunkHeader::SIZE]> {
+        let n = (want - self.head_len).min(bytes.len());
+        self.head[self.head_len..self.head_len + n].copy_from_slice(&bytes[..n]);
+        self.head_len += n;
+        *bytes = &bytes[n..];
+        self.seen += n as u64;
+        (self.head_len == want).then(|| {
+            self.head_len = 0;
+            self.head
+        })
+    }
+
+    fn error(&self, at: u64, table: &str, field: &str, what: String) -> Error {
+        Error::decode(&self.path, at, table, field, what)
+    }
+
+    /// Takes the next stored bytes of the tile.
+    pub fn feed(&mut self, pipeline: &Pipeline, mut bytes: &[u8]) -> Result<()> {
+        while !bytes.is_empty() {
+            match self.state {
+                StreamState::Done => return Ok(()),
+                StreamState::Count => {
+                    let Some(h) = self.gather(&mut bytes, Tile::OFFSET_CHUNKS) else {
+                        continue;
+                    };
+                    let chunks = TileRef::read(&h).map_or(0, TileRef::num_chunks);
+                    // Each chunk takes at least its header.
+                    if chunks > self.stored / ChunkHeader::SIZE as u64 {
+                        return Err(self.error(
+                            self.base,
+                            "Tile",
+                            "num_chunks",
+                            format!("{chunks} chunks cannot fit in {} bytes", self.stored),
+                        ));
+                    }
+                    self.chunks = chunks;
+                    self.next_chunk();
+                }
+                StreamState::Header => {
+                    let at = self.base + self.seen - self.head_len as u64;
+                    let Some(h) = self.gather(&mut bytes, ChunkHeader::SIZE) else {
+                        continue;
+                    };
+                    let h = ChunkHeaderRef::read(&h).map(ChunkHeaderRef::record);
+                    self.header(pipeline, at, &h.unwrap_or_default())?;
+                }
+                StreamState::Body {
+                    meta,
+                    left,
+                    start,
+                    original,
+                } => {
+                    let n = left.min(bytes.len() as u64) as usize;
+                    let (take, rest) = bytes.split_at(n);
+                    bytes = rest;
+                    self.seen += n as u64;
+                    if self.unfiltered {
+                        // The metadata is skipped; the data goes straight
+                        // to its place.
+                        let done = meta + original - left;
+                        let skip = (meta.saturating_sub(done) as usize).min(n);
+                        let data = &take[skip..];
+                        if !data.is_empty() {
+                            // Past the metadata: done + skip >= meta.
+                            let at = (start + done + skip as u64 - meta) as usize;
+                            self.out[at..at + data.len()].copy_from_slice(data);
+                        }
+                    } else {
+                        self.gathered.extend_from_slice(take);
+                    }
+                    let left = left - n as u64;
+                    self.state = StreamState::Body {
+                        meta,
+                        left,
+                        start,
+                        original,
+                    };
+                    if left == 0 {
+                        self.end_chunk(pipeline)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a chunk header read at file offset `at` as [`TileView::parse`]
+    /// does, and goes on to the chunk's bytes.
+    fn header(&mut self, pipeline: &Pipeline, at: u64, h: &ChunkHeader) -> Result<()> {
+        let chunk = self.chunk;
+        let len = u64::from(h.metadata_length) + u64::from(h.filtered_length);
+        if self.seen + len > self.stored {
+            return Err(self.error(
+                at,
+                "Chunk",
+                "filtered_data",
+                format!(
+                    "chunk {chunk} runs {} bytes past the tile",
+                    self.seen + len - self.stored
+                ),
+            ));
+        }
+        if self.unfiltered && h.filtered_length != h.original_length {
+            return Err(self.error(
+                at,
+                "ChunkHeader",
+                "filtered_length",
+                format!(
+                    "chunk {chunk} has no filters but {} filtered bytes for {} original",
+                    h.filtered_length, h.original_length
+                ),
+            ));
+        }
+        let start = self.placed;
+        let total = start + u64::from(h.original_length);
+        if total > self.limit {
+            return Err(self.error(
+                self.base,
+                "ChunkHeader",
+                "original_length",
+                format!(
+                    "the tile's chunks add up to at least {total} bytes, over the limit of {}",
+                    self.limit
+                ),
+            ));
+        }
+        if total > self.out.len() as u64 {
+            return Err(self.wrong_size(total, "at least "));
+        }
+        self.placed = total;
+        self.gathered.clear();
+        self.state = StreamState::Body {
+            meta: u64::from(h.metadata_length),
+            left: len,
+            start,
+            original: u64::from(h.original_length),
+        };
+        if len == 0 {
+            // Nothing follows the header: the chunk ends here.
+            self.end_chunk(pipeline)?;
+        }
+        Ok(())
+    }
+
+    /// The tile holds `total` bytes, not what its place needs.
+    fn wrong_size(&self, total: u64, bound: &str) -> Error {
+        self.error(
+            self.base,
+            "Tile",
+            "",
+            format!(
+                "the tile's chunks hold {bound}{total} bytes, a tile here holds {}",
+                self.out.len()
+            ),
+        )
+    }
+
+    /// The chunk at hand is whole: a gathered one is unfiltered into its
+    /// place; then on to the next chunk.
+    fn end_chunk(&mut self, pipeline: &Pipeline) -> Result<()> {
+        if let StreamState::Body {
+            meta,
+            start,
+            original,
+            ..
+        } = self.state
+        {
+            // An unfiltered chunk went to its place as it came.
+            if !self.unfiltered {
+                let (md, data) = self.gathered.split_at(meta as usize);
+                let dest = &mut self.out[start as usize..(start + original) as usize];
+                pipeline
+                    .reverse_chunk_into(md, data, self.limit, dest)
+                    .map_err(|e| Error::Filter {
+                        file: self.path.clone(),
+                        offset: self.base,
+                        chunk: self.chunk,
+                        filter: e.filter,
+                        what: e.what,
+                    })?;
+            }
+        }
+        self.chunk += 1;
+        self.next_chunk();
+        Ok(())
+    }
+
+    fn next_chunk(&mut self) {
+        self.state = if self.chunk == self.chunks {
+            StreamState::Done
+        } else {
+            StreamState::Header
+        };
+    }
+
+    /// Checks, once every byte of the tile's range has been fed, that the
+    /// whole tile came and filled `out`.
+    pub fn finish(&self) -> Result<()> {
+        if self.state != StreamState::Done {
+            return Err(self.error(
+                self.base + self.seen,
+                "Tile",
+                if self.state == StreamState::Count {
+                    "num_chunks"
+                } else {
+                    "chunks"
+                },
+                format!(
+                    "the tile ends after {} of its {} stored bytes, in chunk {} of {}",
+                    self.seen, self.stored, self.chunk, self.chunks
+                ),
+            ));
+        }
+        if self.placed != self.out.len() as u64 {
+            return Err(self.wrong_size(self.placed, ""));
+        }
+        Ok(())
+    }
+}
+
 /// The last chunk [`TileView::read_range_into`] decoded, kept for the next
 /// read of the same tile.
 #[derive(Debug, Default)]
@@ -616,4 +925,145 @@ pub fn generic_tile_with(
     let mut out = encode(&header);
     out.extend_from_slice(&body);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{TileStream, TileView};
+    use crate::filters::Pipeline;
+    use crate::format::{encode, CompressorOptions, Datatype, Filter, FilterOptions, FilterType};
+    use crate::storage::MappedFile;
+
+    fn pipelines() -> Vec<Pipeline> {
+        let zstd = FilterOptions::Compressor(CompressorOptions {
+            compressor_type: crate::format::Compressor::from_raw(2),
+            compression_level: 1,
+            reinterpret_datatype: None,
+        });
+        let zstd = Filter {
+            filter_type: FilterType::Zstd,
+            filter_options_size: encode(&zstd).len() as u32,
+            filter_options: zstd,
+        };
+        [vec![], vec![zstd]]
+            .iter()
+            .map(|f| Pipeline::new(f, Datatype::Uint8, 1, 22).unwrap())
+            .collect()
+    }
+
+    /// What the view of a stored tile decodes to (or its error's text).
+    fn by_view(p: &Pipeline, stored: &[u8], len: usize) -> Result<Vec<u8>, String> {
+        let file = MappedFile::from_vec("t", stored.to_vec());
+        let mut out = vec![0; len];
+        TileView::parse(&file, 0, file.bytes(), None, 1 << 20, p.is_empty())
+            .and_then(|v| v.decode_into(p, 1 << 20, &mut out))
+            .map(|()| out)
+            .map_err(|e| e.to_string())
+    }
+
+    /// What a stream fed `stored` in pieces of `step` bytes decodes to.
+    fn by_stream(p: &Pipeline, stored: &[u8], len: usize, step: usize) -> Result<Vec<u8>, String> {
+        let mut out = vec![0; len];
+        let mut s = TileStream::new(
+            "t".as_ref(),
+            0,
+            stored.len() as u64,
+            1 << 20,
+            p.is_empty(),
+            &mut out,
+        );
+        stored
+            .chunks(step)
+            .try_for_each(|piece| s.feed(p, piece))
+            .and_then(|()| s.finish())
+            .map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+
+    /// Tiles of every pipeline and size, fed in pieces of any size, decode
+    /// to their bytes.
+    #[test]
+    fn a_tile_fed_in_pieces_decodes_to_its_bytes() {
+        for p in pipelines() {
+            for len in [0usize, 1, 100, 65_536, 200_003] {
+                let tile: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
+                let stored = p.forward_tile(&tile).unwrap();
+                for step in [1, 5, 12, 13, 4096, 70_000, usize::MAX] {
+                    if step == 1 && len > 100 {
+                        continue;
+                    }
+                    let got = by_stream(&p, &stored, len, step.min(stored.len().max(1)));
+                    assert_eq!(
+                        got.as_deref(),
+                        Ok(&tile[..]),
+                        "{len} bytes, pieces of {step}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Unfiltered chunks that carry metadata: it is skipped, as a view
+    /// skips it.
+    #[test]
+    fn the_metadata_of_unfiltered_chunks_is_skipped() {
+        let p = &pipelines()[0];
+        let mut stored = 2u64.to_le_bytes().to_vec();
+        for (md, data) in [(&b"meta!"[..], &b"abc"[..]), (b"", b"defg")] {
+            for n in [data.len(), data.len(), md.len()] {
+                stored.extend((n as u32).to_le_bytes());
+            }
+            stored.extend(md);
+            stored.extend(data);
+        }
+        assert_eq!(by_view(p, &stored, 7).as_deref(), Ok(&b"abcdefg"[..]));
+        for step in 1..stored.len() {
+            assert_eq!(
+                by_stream(p, &stored, 7, step).as_deref(),
+                Ok(&b"abcdefg"[..])
+            );
+        }
+    }
+
+    /// A stored tile cut short, or with any byte of its count or chunk
+    /// headers changed, gets the verdict a view of it gets: the same bytes,
+    /// or an error (and never a panic).
+    #[test]
+    fn a_damaged_tile_streams_to_the_views_verdict() {
+        for p in pipelines() {
+            let tile: Vec<u8> = (0..150_000).map(|i| (i % 13) as u8).collect();
+            let stored = p.forward_tile(&tile).unwrap();
+            let len = tile.len();
+            for cut in (0..stored.len()).step_by(997).chain([stored.len() - 1]) {
+                let s = &stored[..cut];
+                assert!(by_view(&p, s, len).is_err(), "cut at {cut}");
+                assert!(by_stream(&p, s, len, 4096).is_err(), "cut at {cut}");
+            }
+            // The count and the first two chunk headers, every byte of
+            // them, with bits flipped.
+            let first = 8 + 12 + 65_536 + if p.is_empty() { 0 } else { 1 << 20 };
+            let heads: Vec<usize> = (0..20)
+                .chain((first.min(stored.len() - 12)..).take(12))
+                .collect();
+            let mut refused = 0;
+            for at in heads {
+                for flip in [0x01u8, 0x80, 0xff] {
+                    let mut d = stored.clone();
+                    d[at] ^= flip;
+                    let view = by_view(&p, &d, len);
+                    let stream = by_stream(&p, &d, len, 1000);
+                    assert_eq!(
+                        view.is_ok(),
+                        stream.is_ok(),
+                        "byte {at} ^ {flip:#x}: {view:?} / {stream:?}"
+                    );
+                    match (view, stream) {
+                        (Ok(a), Ok(b)) => assert_eq!(a, b, "byte {at} ^ {flip:#x}"),
+                        _ => refused += 1,
+                    }
+                }
+            }
+            assert!(refused >= 40, "{refused} damaged tiles refused");
+        }
+    }
 }

@@ -341,6 +341,46 @@ fn fill_fixed(
     })
 }
 
+/// The rank in the result of `sel` of coordinate `c` of dimension `d`
+/// (`pref`: [`Selection::prefixes`]).
+fn rank(sel: &Selection, pref: &[Vec<i128>], d: usize, c: i128) -> i128 {
+    // The interval of the selection that holds c.
+    let k = sel.dims[d].partition_point(|(_, h)| *h < c);
+    pref[d][k] + (c - sel.dims[d][k].0)
+}
+
+/// Where a tile of `cells` cells (its boxes `ivs` in `sel`, its first
+/// coordinate `origin`) goes when all of it lands in one run of the result
+/// of `sel`, in its own order: the rank of its first cell. `None` when it
+/// goes in pieces. `cstr`: the tile's cell strides, `ostr` and `pref`:
+/// [`Selection::out_strides`] and [`Selection::prefixes`].
+fn whole_at(
+    sel: &Selection,
+    ivs: &[Intervals],
+    origin: &[i128],
+    cstr: &[i128],
+    ostr: &[i128],
+    pref: &[Vec<i128>],
+    cells: i128,
+) -> Option<i128> {
+    let inner = *sel.perm.last()?;
+    let whole = cstr[inner] == 1
+        && ostr[inner] == 1
+        && ivs[inner].len() == 1
+        && ivs[inner][0].0 == origin[inner]
+        && sel
+            .perm
+            .iter()
+            .filter(|d| **d != inner)
+            .all(|d| ivs[*d].len() == 1 && ivs[*d][0].0 == ivs[*d][0].1)
+        && count(&ivs[inner]) == cells;
+    whole.then(|| {
+        (0..ivs.len())
+            .map(|d| rank(sel, pref, d, ivs[d][0].0) * ostr[d])
+            .sum()
+    })
+}
+
 /// Copies the cells of one tile in the boxes `ivs` into `out`.
 #[allow(clippy::too_many_arguments)]
 fn copy_tile(
@@ -361,24 +401,12 @@ fn copy_tile(
     let nd = ivs.len();
     // Position in `ivs` of each dimension: (interval, coordinate).
     let mut at: Vec<(usize, i128)> = ivs.iter().map(|v| (0, v[0].0)).collect();
-    let rank = |d: usize, c: i128| -> i128 {
-        // The interval of the selection that holds c.
-        let k = sel.dims[d].partition_point(|(_, h)| *h < c);
-        pref[d][k] + (c - sel.dims[d][k].0)
-    };
+    let rank = |d: usize, c: i128| -> i128 { rank(sel, pref, d, c) };
     let outer: Vec<usize> = sel.perm.iter().copied().filter(|d| *d != inner).collect();
     let contiguous = cstr[inner] == 1;
-    // The whole tile in one run, in the result's order: decode in place.
-    let whole = contiguous
-        && ostr[inner] == 1
-        && ivs[inner].len() == 1
-        && ivs[inner][0].0 == origin[inner]
-        && outer
-            .iter()
-            .all(|d| ivs[*d].len() == 1 && ivs[*d][0].0 == ivs[*d][0].1)
-        && count(&ivs[inner]) * cs as i128 == v.len() as i128;
-    if whole {
-        let first: i128 = (0..nd).map(|d| rank(d, ivs[d][0].0) * ostr[d]).sum();
+    let cells = v.len() as i128 / cs as i128;
+    if let Some(first) = whole_at(sel, ivs, origin, cstr, ostr, pref, cells) {
+        // The whole tile in one run, in the result's order: decode in place.
         let s = first as usize * cs;
         return v.decode_into(pipe, limit, &mut out[s..s + v.len() as usize]);
     }

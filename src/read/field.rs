@@ -85,8 +85,16 @@ impl TileFile {
         })
     }
 
-    /// Tile `t` of the file, as stored: from its offset to the next one.
-    fn raw(&self, offsets: &[u64], t: usize, file_size: u64) -> Result<(u64, &[u8])> {
+    /// Where tile `t` is stored in the file: from its offset to the next
+    /// one (or the file's end), with the error that names a range the file
+    /// cannot hold (given the file's length).
+    #[allow(clippy::type_complexity)]
+    fn span(
+        &self,
+        offsets: &[u64],
+        t: usize,
+        file_size: u64,
+    ) -> Result<(std::ops::Range<u64>, impl Fn(u64) -> Error + '_)> {
         // A tile number comes from the R-tree or the non-empty domain,
         // which may disagree with the tile offsets of a damaged fragment.
         let Some(&start) = offsets.get(t) else {
@@ -99,7 +107,7 @@ impl TileFile {
             ));
         };
         let end = offsets.get(t + 1).copied().unwrap_or(file_size);
-        let spans = |len: u64| {
+        let spans = move |len: u64| {
             Error::decode(
                 self.file.path(),
                 start,
@@ -108,6 +116,12 @@ impl TileFile {
                 format!("tile {t} spans bytes {start}..{end} of a {len}-byte file"),
             )
         };
+        Ok((start..end, spans))
+    }
+
+    /// Tile `t` of the file, as stored: from its offset to the next one.
+    fn raw(&self, offsets: &[u64], t: usize, file_size: u64) -> Result<(u64, &[u8])> {
+        let (std::ops::Range { start, end }, spans) = self.span(offsets, t, file_size)?;
         if let Some((storage, slots)) = &self.ranged {
             if start > end {
                 return Err(spans(file_size));
@@ -453,6 +467,27 @@ impl FieldTiles {
         for f in [&mut self.var, &mut self.validity].into_iter().flatten() {
             f.release();
         }
+    }
+
+    /// For a field fetched from a ranged storage: that storage, and where
+    /// the fixed-size tile `t` is stored (its object and byte range, not
+    /// empty); `None` for local files.
+    pub(crate) fn fixed_request(
+        &self,
+        t: usize,
+    ) -> Option<Result<(&crate::storage::StorageRef, PathBuf, std::ops::Range<u64>)>> {
+        let (storage, _) = self.fixed.ranged.as_ref()?;
+        let (offsets, size) = &self.lists.fixed;
+        Some(
+            self.fixed
+                .span(offsets, t, *size)
+                .and_then(|(range, spans)| {
+                    if range.start >= range.end {
+                        return Err(spans(*size));
+                    }
+                    Ok((storage, self.fixed.file.path().to_path_buf(), range))
+                }),
+        )
     }
 
     /// The fixed-size tile `t` (the offsets tile of a var-sized field) as

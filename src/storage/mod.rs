@@ -411,6 +411,26 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
             .collect())
     }
 
+    /// Several byte ranges, each `(object, range)`, handed to `sink(index
+    /// of the range, bytes)` in pieces as they arrive: each range's pieces
+    /// in order, the ranges' pieces interleaved (an object store fetches
+    /// them concurrently, near ranges merged as in
+    /// [`Storage::read_ranges`], and hands each piece on as it comes, so
+    /// that nothing holds a range whole). A range past the object's end
+    /// gets fewer bytes. The first error of `sink` ends the read. This
+    /// default reads the ranges one after another with
+    /// [`Storage::read_range`], each in one piece.
+    fn read_streamed(
+        &self,
+        requests: &[(PathBuf, std::ops::Range<u64>)],
+        sink: &mut (dyn FnMut(usize, &[u8]) -> Result<()> + Send),
+    ) -> Result<()> {
+        for (i, (path, range)) in requests.iter().enumerate() {
+            sink(i, &self.read_range(path, range.clone())?)?;
+        }
+        Ok(())
+    }
+
     /// The size in bytes of the object at `path` (an object store answers
     /// from its listing when it has one; this default opens the object).
     fn size(&self, path: &Path) -> Result<u64> {

@@ -166,7 +166,9 @@ pub struct FetchOptions {
     /// Bytes of tiles a read fetches ahead of decoding them, at most
     /// ([`Storage::read_ahead`]): what a read holds of the array's stored
     /// bytes at once besides its result (a part of the read that one row
-    /// of tiles spans beyond it is still fetched at once).
+    /// of tiles spans beyond it is still fetched at once). Dense tiles
+    /// decoded as they arrive ([`Storage::read_streamed`]) are never held,
+    /// and are fetched all at once.
     pub read_ahead: u64,
 }
 
@@ -231,39 +233,69 @@ pub(crate) fn coalesce(
     out
 }
 
-/// The bytes `range` of the object at `location` (as
-/// `ObjectStore::get_range`), streamed into one buffer of the answer's
-/// length made present at once ([`super::fresh_buffer`]) instead of
-/// collected in memory faulted in page by page. A body longer than the
-/// range the answer announced is refused: nothing a server sends makes
-/// this hold more.
-async fn get_into(
+/// The bytes `range` of the object at `location` (`path` in errors), as
+/// `ObjectStore::get_range` fetches them, handed to `piece(the length the
+/// answer announced, offset in it, bytes)` as they come. A body longer than
+/// the range the answer announced is refused: nothing a server sends makes
+/// a caller hold more.
+async fn get_pieces(
     store: &dyn ObjectStore,
+    path: &Path,
     location: &ObjectPath,
     range: std::ops::Range<u64>,
-) -> object_store::Result<Vec<u8>> {
+    mut piece: impl FnMut(usize, usize, &[u8]) -> Result<()> + Send,
+) -> Result<()> {
     use futures::StreamExt;
     let options = object_store::GetOptions::new().with_range(Some(range));
-    let result = store.get_opts(location, options).await?;
+    let result = store
+        .get_opts(location, options)
+        .await
+        .map_err(|e| get_err(path, e))?;
     let len = usize::try_from(result.range.end.saturating_sub(result.range.start)).unwrap_or(0);
-    let mut out = super::fresh_buffer(len);
     let mut at = 0usize;
     let mut stream = result.into_stream();
     while let Some(chunk) = stream.next().await {
-        let chunk = chunk?;
-        let Some(to) = out.get_mut(at..at + chunk.len()) else {
-            return Err(object_store::Error::Generic {
-                store: "object store",
-                source: format!(
-                    "{location}: the answer to a ranged GET is longer than the {len} bytes it announced"
-                )
-                .into(),
-            });
-        };
-        to.copy_from_slice(&chunk);
+        let chunk = chunk.map_err(|e| get_err(path, e))?;
+        if chunk.len() > len - at {
+            return Err(get_err(
+                path,
+                object_store::Error::Generic {
+                    store: "object store",
+                    source: format!(
+                        "{location}: the answer to a ranged GET is longer than the {len} bytes it announced"
+                    )
+                    .into(),
+                },
+            ));
+        }
+        piece(len, at, &chunk)?;
         at += chunk.len();
     }
-    out.truncate(at);
+    Ok(())
+}
+
+/// The bytes `range` of the object at `location` ([`get_pieces`]), in one
+/// buffer of the answer's length made present at once
+/// ([`super::fresh_buffer`]) instead of collected in memory faulted in page
+/// by page.
+async fn get_into(
+    store: &dyn ObjectStore,
+    path: &Path,
+    location: &ObjectPath,
+    range: std::ops::Range<u64>,
+) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut end = 0;
+    get_pieces(store, path, location, range, |len, at, bytes| {
+        if out.is_empty() {
+            out = super::fresh_buffer(len);
+        }
+        out[at..at + bytes.len()].copy_from_slice(bytes);
+        end = at + bytes.len();
+        Ok(())
+    })
+    .await?;
+    out.truncate(end);
     Ok(out)
 }
 
@@ -527,14 +559,15 @@ impl ObjectStorage {
 
     fn get(&self, path: &Path, range: Option<std::ops::Range<u64>>) -> Result<Vec<u8>> {
         let location = self.object_path(path)?;
-        let bytes = self
-            .block_on(async {
-                match range {
-                    Some(r) => get_into(self.store.as_ref(), &location, r).await,
-                    None => Ok(Vec::from(self.store.get(&location).await?.bytes().await?)),
+        let bytes = self.block_on(async {
+            match range {
+                Some(r) => get_into(self.store.as_ref(), path, &location, r).await,
+                None => {
+                    let whole = async { self.store.get(&location).await?.bytes().await };
+                    Ok(Vec::from(whole.await.map_err(|e| get_err(path, e))?))
                 }
-            })
-            .map_err(|e| get_err(path, e))?;
+            }
+        })?;
         self.stats.gets.fetch_add(1, Ordering::Relaxed);
         self.stats
             .bytes
@@ -612,9 +645,7 @@ impl Storage for ObjectStorage {
         let fetched: Vec<(usize, _)> = self.block_on(async {
             futures::stream::iter(jobs)
                 .map(|(k, path, location, range)| async move {
-                    let bytes = get_into(&**store, &location, range)
-                        .await
-                        .map_err(|e| get_err(&path, e))?;
+                    let bytes = get_into(&**store, &path, &location, range).await?;
                     stats.gets.fetch_add(1, Ordering::Relaxed);
                     stats.bytes.fetch_add(bytes.len() as u64, Ordering::Relaxed);
                     Ok::<_, Error>((k, bytes))
@@ -635,6 +666,76 @@ impl Storage for ObjectStorage {
             }
         }
         Ok(out)
+    }
+
+    /// The ranges asked, merged where close ([`FetchOptions`]) and fetched
+    /// concurrently, at most [`FetchOptions::concurrency`] requests in
+    /// flight, each answer handed on piece by piece as it comes.
+    fn read_streamed(
+        &self,
+        requests: &[(PathBuf, std::ops::Range<u64>)],
+        sink: &mut (dyn FnMut(usize, &[u8]) -> Result<()> + Send),
+    ) -> Result<()> {
+        use futures::StreamExt;
+        let o = self.fetch_options();
+        let plan = coalesce(requests, &o);
+        let jobs = plan
+            .iter()
+            .enumerate()
+            .map(|(k, c)| Ok((k, self.object_path(&requests[c.path].0)?)))
+            .collect::<Result<Vec<_>>>()?;
+        let (store, stats, plan) = (&self.store, &self.stats, &plan);
+        // The requests' futures are all polled by the one that drives
+        // them: the lock is never waited for.
+        let sink = Mutex::new(sink);
+        let sink = &sink;
+        self.block_on(async move {
+            futures::stream::iter(jobs)
+                .map(|(k, location)| async move {
+                    let c = &plan[k];
+                    let path = &requests[c.path].0;
+                    let (mut got, mut first) = (0u64, 0usize);
+                    get_pieces(
+                        &**store,
+                        path,
+                        &location,
+                        c.range.clone(),
+                        |_, at, bytes| {
+                            let start = c.range.start + at as u64;
+                            let end = start + bytes.len() as u64;
+                            let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
+                            // The parts are sorted by start: skip those done,
+                            // stop at the first that starts after the piece.
+                            while c
+                                .parts
+                                .get(first)
+                                .is_some_and(|i| requests[*i].1.end <= start)
+                            {
+                                first += 1;
+                            }
+                            for &i in &c.parts[first..] {
+                                let r = &requests[i].1;
+                                if r.start >= end {
+                                    break;
+                                }
+                                let (s, e) = (r.start.max(start), r.end.min(end));
+                                if s < e {
+                                    sink(i, &bytes[(s - start) as usize..(e - start) as usize])?;
+                                }
+                            }
+                            got += bytes.len() as u64;
+                            Ok(())
+                        },
+                    )
+                    .await?;
+                    stats.gets.fetch_add(1, Ordering::Relaxed);
+                    stats.bytes.fetch_add(got, Ordering::Relaxed);
+                    Ok::<_, Error>(())
+                })
+                .buffer_unordered(o.concurrency.max(1))
+                .try_for_each(|()| async { Ok(()) })
+                .await
+        })
     }
 
     fn size(&self, path: &Path) -> Result<u64> {

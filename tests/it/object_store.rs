@@ -891,3 +891,145 @@ fn an_answer_longer_than_its_range_is_refused() {
     assert!(err.contains("longer than"), "{err}");
     assert!(err.contains("tiles64"), "{err}");
 }
+
+/// A 1-D dense array of 64,000 cells in 64 tiles, ZSTD `v` and unfiltered
+/// `u`, written as two fragments side by side (cells 0-31,999 and
+/// 32,000-63,999), no fragment over another.
+fn side_by_side_array(dir: &Path) -> PathBuf {
+    use tiledb_codec::raw::format::Datatype;
+    use tiledb_codec::raw::model::Filter;
+    use tiledb_codec::{Array, AttributeBuilder, DimensionBuilder, SchemaBuilder};
+    let path = dir.join("tiles64");
+    let schema = SchemaBuilder::dense()
+        .dimension(
+            DimensionBuilder::new("d", Datatype::Int64)
+                .domain(0..=63_999)
+                .tile_extent(1000),
+        )
+        .attribute(
+            AttributeBuilder::new("v", Datatype::Float64).filters([Filter::Zstd { level: 3 }]),
+        )
+        .attribute(AttributeBuilder::new("u", Datatype::Int32))
+        .build()
+        .unwrap();
+    let array = Array::create(&path, &schema).unwrap();
+    for half in [0i64, 32_000] {
+        let v: Vec<f64> = (half..half + 32_000)
+            .map(|i| (i as f64 * 0.37).sin())
+            .collect();
+        let u: Vec<i32> = (half..half + 32_000).map(|i| i as i32 * 3).collect();
+        array
+            .write()
+            .range("d", half..=half + 31_999)
+            .column("v", &v)
+            .column("u", &u)
+            .commit()
+            .unwrap();
+    }
+    path
+}
+
+/// The GETs one read of `array` makes, checking its cells against `want`.
+fn gets_of_read(
+    store: &InFlight,
+    array: &tiledb_codec::Array,
+    want: &tiledb_codec::Batch,
+    what: &str,
+) -> usize {
+    use std::sync::atomic::Ordering::SeqCst;
+    let before = store.gets.load(SeqCst);
+    let got = array.reader().read().unwrap();
+    assert_eq!(
+        got.column::<f64>("v").unwrap(),
+        want.column::<f64>("v").unwrap(),
+        "{what}"
+    );
+    assert_eq!(
+        got.column::<i32>("u").unwrap(),
+        want.column::<i32>("u").unwrap(),
+        "{what}"
+    );
+    store.gets.load(SeqCst) - before
+}
+
+/// Dense tiles that land whole in the result, from fragments side by side,
+/// are streamed into their places: one request per data file however small
+/// the read-ahead (which bounds only what a read holds of fetched tiles,
+/// and a streamed tile is never held), with the local read's cells. A
+/// fragment written over others, or a box that cuts tiles, takes the
+/// fetch-then-decode path instead, group by group, with the same cells.
+#[test]
+fn dense_tiles_stream_into_their_places() {
+    use tiledb_codec::raw::storage::object::FetchOptions;
+    use tiledb_codec::Array;
+    let tmp = write_support::TempDir::new("s3-stream");
+    let local = side_by_side_array(&tmp.0);
+    let fetch = FetchOptions {
+        read_ahead: 1,
+        ..FetchOptions::default()
+    };
+    let want = Array::open(&local).unwrap().reader().read().unwrap();
+    let (store, array) = in_flight_array(&local, fetch);
+    // The first read also fetches the fragments' tile lists.
+    gets_of_read(&store, &array, &want, "side by side");
+    let streamed = gets_of_read(&store, &array, &want, "side by side, again");
+    // Two attributes of two fragments, one file each: 4 requests.
+    assert_eq!(streamed, 4, "GETs of a streamed read");
+
+    // A box that cuts its first and last tiles: in groups of one tile.
+    let boxed = |a: &Array| a.reader().range("d", 12_345..=40_321).read().unwrap();
+    let (want_box, got_box) = (boxed(&Array::open(&local).unwrap()), boxed(&array));
+    assert_eq!(
+        got_box.column::<f64>("v").unwrap(),
+        want_box.column::<f64>("v").unwrap()
+    );
+    assert_eq!(
+        got_box.column::<i32>("u").unwrap(),
+        want_box.column::<i32>("u").unwrap()
+    );
+
+    // A third fragment over tiles 10-20: its cells win, and nothing is
+    // streamed (in which order tiles arrive would decide who wins).
+    let over: Vec<f64> = vec![-1.0; 11_000];
+    let under: Vec<i32> = vec![-7; 11_000];
+    Array::open(&local)
+        .unwrap()
+        .write()
+        .range("d", 10_000..=20_999)
+        .column("v", &over)
+        .column("u", &under)
+        .commit()
+        .unwrap();
+    let want = Array::open(&local).unwrap().reader().read().unwrap();
+    assert_eq!(want.column::<i32>("u").unwrap()[15_000], -7);
+    let (store, array) = in_flight_array(&local, fetch);
+    gets_of_read(&store, &array, &want, "overlapping");
+    let grouped = gets_of_read(&store, &array, &want, "overlapping, again");
+    assert!(grouped >= 2 * 64, "GETs of an overlapping read: {grouped}");
+}
+
+/// A data tile whose chunk count cannot be, read from an object store:
+/// a streamed read is an error naming the data file, the offset, the table
+/// and the field, not a panic.
+#[test]
+fn a_damaged_streamed_tile_is_a_typed_error() {
+    let tmp = write_support::TempDir::new("s3-stream-damaged");
+    let local = side_by_side_array(&tmp.0);
+    // The second tile of the newest fragment's `u` (a1.tdb): 1,000 cells
+    // of 4 bytes in one chunk, so 8 + 12 + 4,000 bytes a tile.
+    let mut frags: Vec<PathBuf> = std::fs::read_dir(local.join("__fragments"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    frags.sort();
+    let file = frags[1].join("a1.tdb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    assert_eq!(bytes.len(), 32 * 4020, "{}", file.display());
+    bytes[4020..4028].copy_from_slice(&u64::MAX.to_le_bytes());
+    std::fs::write(&file, &bytes).unwrap();
+    let (_, array) = in_flight_array(&local, Default::default());
+    let err = array.reader().read().unwrap_err().to_string();
+    for part in ["a1.tdb", "4020", "Tile", "num_chunks", "cannot fit"] {
+        assert!(err.contains(part), "{part} in: {err}");
+    }
+}

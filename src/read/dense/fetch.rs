@@ -1,12 +1,20 @@
-//! Dense reads from a ranged storage (an object store): the slabs of a
-//! batch are taken in groups whose tiles take at most the storage's
-//! read-ahead bytes; each group's tiles are fetched together (near ranges
-//! merged, requests concurrent: `Storage::read_ranges`), decoded into the
-//! group's part of the result while the next group is fetched, and let go.
+//! Dense reads from a ranged storage (an object store). Where every tile
+//! of a batch lands whole in one run of the result, each cell from one
+//! tile (a 1-D array; fragments that do not overlap), the tiles are
+//! streamed: fetched together (near ranges merged, requests concurrent:
+//! `Storage::read_streamed`) and decoded into their places as their bytes
+//! arrive, so nothing holds a tile's stored bytes. Otherwise the slabs of
+//! the batch are taken in groups whose tiles take at most the storage's
+//! read-ahead bytes; each group's tiles are fetched together
+//! (`Storage::read_ranges`), decoded into the group's part of the result
+//! while the next group is fetched, and let go.
 
-use super::{for_each_tile, DenseAttr, DenseFragment, FixedTarget, Grid, Selection};
+use super::{for_each_tile, whole_at, DenseAttr, DenseFragment, FixedTarget, Grid, Selection};
 use crate::error::Result;
 use crate::read::field::{prefetch, FieldTiles};
+use crate::storage::StorageRef;
+use crate::tile::TileStream;
+use std::path::PathBuf;
 
 /// [`FixedTarget::fill`] of `t` with its tiles fetched group by group
 /// (`tiles`, the attribute's tiles, are taken back mutably between groups to let the
@@ -28,6 +36,11 @@ pub(super) fn fill_ahead(
         return t.fill(tiles, a, covered, zeroed, data, validity);
     };
     let cs = a.field.cell_size() as usize;
+    if validity.is_none() {
+        if let Some((bytes, whole)) = whole_tiles(t, tiles, cs)? {
+            return stream_whole(t, bytes, whole, zeroed, data);
+        }
+    }
     let groups = groups(t, tiles, ahead)?;
     let fetch = |tiles: &[Option<FieldTiles>], ids: &[(usize, usize)]| {
         let wanted: Vec<(&FieldTiles, usize)> = ids
@@ -120,4 +133,118 @@ pub(super) fn tiles_of<'t>(
         Ok(())
     })?;
     Ok(out)
+}
+
+/// A tile that lands whole in one run of a batch's result: its field's
+/// tiles, the storage, object and byte range it is fetched from, and the
+/// byte of the result where it starts.
+struct Whole<'t> {
+    tiles: &'t FieldTiles,
+    storage: &'t StorageRef,
+    path: PathBuf,
+    range: std::ops::Range<u64>,
+    at: usize,
+}
+
+/// The tiles of `t` (a batch of a fixed-size attribute of `cs` bytes a
+/// cell) and their size unfiltered, when each lands whole in one run of the
+/// result and every cell of the batch comes from exactly one of them (so
+/// that no fill value is needed and the order in which they are written
+/// does not matter), sorted by their places; `None` otherwise, and for a
+/// tile the offsets place nowhere (the tile's own read refuses it).
+fn whole_tiles<'t>(
+    t: &FixedTarget,
+    tiles: &'t [Option<FieldTiles>],
+    cs: usize,
+) -> Result<Option<(usize, Vec<Whole<'t>>)>> {
+    let Some(per_tile) = t.grid.tile_cells() else {
+        return Ok(None);
+    };
+    let cstr = t.grid.cell_strides();
+    let mut out = Vec::new();
+    let mut first = 0usize;
+    for (slab, &n) in t.slabs.iter().zip(t.slab_cells) {
+        let (ostr, pref) = (slab.out_strides(), slab.prefixes());
+        let (mut whole, mut cells) = (true, 0i128);
+        for_each_tile(t.grid, t.frags, tiles, slab, |_, ft, i, ivs, origin| {
+            let at = whole_at(slab, ivs, origin, &cstr, &ostr, &pref, per_tile);
+            match (at, ft.fixed_request(i)) {
+                (Some(r), Some(Ok((storage, path, range)))) if whole => {
+                    out.push(Whole {
+                        tiles: ft,
+                        storage,
+                        path,
+                        range,
+                        at: (first as i128 + r) as usize * cs,
+                    });
+                    cells += per_tile;
+                }
+                _ => whole = false,
+            }
+            Ok(())
+        })?;
+        if !whole || cells != n as i128 {
+            return Ok(None);
+        }
+        first += n;
+    }
+    // The slabs' counts are met: with no two tiles overlapping, every cell
+    // is written exactly once.
+    out.sort_by_key(|w| w.at);
+    let bytes = per_tile as usize * cs;
+    if out.windows(2).any(|w| w[0].at + bytes > w[1].at) {
+        return Ok(None);
+    }
+    Ok(Some((bytes, out)))
+}
+
+/// Fetches the tiles `whole` of `bytes` unfiltered bytes each (from
+/// [`whole_tiles`]) and decodes each into its place in `data` as its bytes
+/// arrive ([`TileStream`]). With `zeroed` (`data` is fresh memory), a
+/// tile's place is made present with one call when its first bytes come
+/// ([`crate::storage::populate`]).
+fn stream_whole(
+    t: &FixedTarget,
+    bytes: usize,
+    whole: Vec<Whole>,
+    zeroed: bool,
+    data: &mut [u8],
+) -> Result<()> {
+    let Some(storage) = whole.first().map(|w| w.storage) else {
+        return Ok(());
+    };
+    let mut requests = Vec::with_capacity(whole.len());
+    let mut streams = Vec::with_capacity(whole.len());
+    let mut rest = data;
+    let mut pos = 0usize;
+    for w in whole {
+        let (_, tail) = std::mem::take(&mut rest).split_at_mut(w.at - pos);
+        let (out, tail) = tail.split_at_mut(bytes);
+        rest = tail;
+        pos = w.at + bytes;
+        let pipe = &w.tiles.pipes.data;
+        let stored = w.range.end - w.range.start;
+        let stream = TileStream::new(
+            &w.path,
+            w.range.start,
+            stored,
+            w.tiles.max,
+            pipe.is_empty(),
+            out,
+        );
+        streams.push((stream, pipe));
+        requests.push((w.path, w.range));
+    }
+    storage.0.read_streamed(&requests, &mut |i, piece| {
+        let (stream, pipe) = &mut streams[i];
+        if zeroed && stream.untouched() {
+            crate::storage::populate(stream.out());
+        }
+        stream.feed(pipe, piece)
+    })?;
+    for (stream, _) in &streams {
+        stream.finish()?;
+        t.stats.tile(bytes as u64);
+    }
+    Ok(())
 }
