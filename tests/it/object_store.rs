@@ -883,21 +883,25 @@ fn the_concurrency_option_bounds_requests_in_flight() {
 #[test]
 fn an_answer_longer_than_its_range_is_refused() {
     use std::sync::atomic::Ordering::SeqCst;
-    let tmp = write_support::TempDir::new("s3-long-answer");
-    let local = multi_tile_array(&tmp.0);
-    let (store, array) = in_flight_array(&local, Default::default());
-    store.pad.store(1000, SeqCst);
-    let err = array.reader().read().unwrap_err().to_string();
-    assert!(err.contains("longer than"), "{err}");
-    assert!(err.contains("tiles64"), "{err}");
+    let (tmp, streamed) = (
+        write_support::TempDir::new("s3-long-answer"),
+        write_support::TempDir::new("s3-long-answer-streamed"),
+    );
+    // Tiles fetched then decoded, and tiles streamed.
+    for local in [multi_tile_array(&tmp.0), side_by_side_array(&streamed.0)] {
+        let (store, array) = in_flight_array(&local, Default::default());
+        store.pad.store(1000, SeqCst);
+        let err = array.reader().read().unwrap_err().to_string();
+        assert!(err.contains("longer than"), "{err}");
+        assert!(err.contains("tiles64"), "{err}");
+    }
 }
 
-/// A 1-D dense array of 64,000 cells in 64 tiles, ZSTD `v` and unfiltered
-/// `u`, written as two fragments side by side (cells 0-31,999 and
+/// A 1-D dense array of 64,000 cells in 64 tiles, unfiltered `v` and `u`,
+/// written as two fragments side by side (cells 0-31,999 and
 /// 32,000-63,999), no fragment over another.
 fn side_by_side_array(dir: &Path) -> PathBuf {
     use tiledb_codec::raw::format::Datatype;
-    use tiledb_codec::raw::model::Filter;
     use tiledb_codec::{Array, AttributeBuilder, DimensionBuilder, SchemaBuilder};
     let path = dir.join("tiles64");
     let schema = SchemaBuilder::dense()
@@ -906,9 +910,7 @@ fn side_by_side_array(dir: &Path) -> PathBuf {
                 .domain(0..=63_999)
                 .tile_extent(1000),
         )
-        .attribute(
-            AttributeBuilder::new("v", Datatype::Float64).filters([Filter::Zstd { level: 3 }]),
-        )
+        .attribute(AttributeBuilder::new("v", Datatype::Float64))
         .attribute(AttributeBuilder::new("u", Datatype::Int32))
         .build()
         .unwrap();
@@ -952,8 +954,8 @@ fn gets_of_read(
     store.gets.load(SeqCst) - before
 }
 
-/// Dense tiles that land whole in the result, from fragments side by side,
-/// are streamed into their places: one request per data file however small
+/// Unfiltered dense tiles that land whole in the result, from fragments
+/// side by side, are streamed into their places: one request per data file however small
 /// the read-ahead (which bounds only what a read holds of fetched tiles,
 /// and a streamed tile is never held), with the local read's cells. A
 /// fragment written over others, or a box that cuts tiles, takes the

@@ -1,7 +1,7 @@
 //! Dense reads from a ranged storage (an object store). Where every tile
-//! of a batch lands whole in one run of the result, each cell from one
-//! tile (a 1-D array; fragments that do not overlap), the tiles are
-//! streamed: fetched together (near ranges merged, requests concurrent:
+//! of a batch is unfiltered and lands whole in one run of the result, each
+//! cell from one tile (a 1-D array; fragments that do not overlap), the
+//! tiles are streamed: fetched together (near ranges merged, requests concurrent:
 //! `Storage::read_streamed`) and decoded into their places as their bytes
 //! arrive, so nothing holds a tile's stored bytes. Otherwise the slabs of
 //! the batch are taken in groups whose tiles take at most the storage's
@@ -147,11 +147,13 @@ struct Whole<'t> {
 }
 
 /// The tiles of `t` (a batch of a fixed-size attribute of `cs` bytes a
-/// cell) and their size unfiltered, when each lands whole in one run of the
-/// result and every cell of the batch comes from exactly one of them (so
-/// that no fill value is needed and the order in which they are written
+/// cell) and their size, when each is unfiltered and lands whole in one run
+/// of the result and every cell of the batch comes from exactly one of them
+/// (so that no fill value is needed and the order in which they are written
 /// does not matter), sorted by their places; `None` otherwise, and for a
 /// tile the offsets place nowhere (the tile's own read refuses it).
+/// Filtered tiles are not streamed: the stream is taken on one thread, and
+/// unfiltering them takes every core.
 fn whole_tiles<'t>(
     t: &FixedTarget,
     tiles: &'t [Option<FieldTiles>],
@@ -169,7 +171,9 @@ fn whole_tiles<'t>(
         for_each_tile(t.grid, t.frags, tiles, slab, |_, ft, i, ivs, origin| {
             let at = whole_at(slab, ivs, origin, &cstr, &ostr, &pref, per_tile);
             match (at, ft.fixed_request(i)) {
-                (Some(r), Some(Ok((storage, path, range)))) if whole => {
+                (Some(r), Some(Ok((storage, path, range))))
+                    if whole && ft.pipes.data.is_empty() =>
+                {
                     out.push(Whole {
                         tiles: ft,
                         storage,
