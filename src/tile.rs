@@ -544,22 +544,27 @@ impl<'a> TileView<'a> {
 }
 
 /// A stored tile (`Tile`: chunk count + chunks) decoded as its bytes
-/// arrive, in pieces of any size ([`TileStream::feed`]), into `out`: the
-/// tile's whole unfiltered bytes. The chunk headers are checked as
+/// arrive, in pieces of any size ([`TileStream::feed`]), into its place:
+/// the tile's whole unfiltered bytes. The chunk headers are checked as
 /// [`TileView::parse`] checks them; an unfiltered chunk is copied into its
-/// place as it arrives, a filtered one is gathered (one chunk at a time),
-/// then unfiltered into its place. Bytes after the last chunk are ignored,
-/// as [`TileView::parse`] ignores them.
+/// place as it arrives, a filtered one is gathered whole and handed on as a
+/// [`ChunkJob`] to unfilter into its place (on any thread). Bytes after the
+/// last chunk are ignored, as [`TileView::parse`] ignores them.
 #[derive(Debug)]
 pub struct TileStream<'o> {
-    path: std::path::PathBuf,
+    path: std::sync::Arc<std::path::Path>,
     /// Where the tile starts in its file.
     base: u64,
     /// The tile's stored length.
     stored: u64,
     limit: u64,
     unfiltered: bool,
-    out: &'o mut [u8],
+    /// The tile's unfiltered length.
+    len: u64,
+    /// The part of the place no chunk has taken yet.
+    rest: &'o mut [u8],
+    /// The place of the chunk at hand.
+    dest: &'o mut [u8],
     /// Stored bytes taken so far.
     seen: u64,
     /// Unfiltered bytes the chunks seen so far hold.
@@ -578,16 +583,43 @@ pub struct TileStream<'o> {
 enum StreamState {
     Count,
     Header,
-    /// The bytes of a chunk after its header: its metadata length, the
-    /// stored bytes left of it, and where (and how many) its unfiltered
-    /// bytes go in `out`.
+    /// The bytes of a chunk after its header: its metadata length, and the
+    /// stored bytes left of it.
     Body {
         meta: u64,
         left: u64,
-        start: u64,
-        original: u64,
     },
     Done,
+}
+
+/// A filtered chunk of a [`TileStream`], gathered whole: [`ChunkJob::run`]
+/// unfilters it into its place.
+#[derive(Debug)]
+pub struct ChunkJob<'o> {
+    path: std::sync::Arc<std::path::Path>,
+    base: u64,
+    chunk: u64,
+    limit: u64,
+    /// The chunk's metadata length, then its filtered data.
+    meta: usize,
+    bytes: Vec<u8>,
+    dest: &'o mut [u8],
+}
+
+impl ChunkJob<'_> {
+    /// Unfilters the chunk with `pipeline` into its place.
+    pub fn run(self, pipeline: &Pipeline) -> Result<()> {
+        let (md, data) = self.bytes.split_at(self.meta);
+        pipeline
+            .reverse_chunk_into(md, data, self.limit, self.dest)
+            .map_err(|e| Error::Filter {
+                file: self.path.to_path_buf(),
+                offset: self.base,
+                chunk: self.chunk,
+                filter: e.filter,
+                what: e.what,
+            })
+    }
 }
 
 impl<'o> TileStream<'o> {
@@ -603,12 +635,14 @@ impl<'o> TileStream<'o> {
         out: &'o mut [u8],
     ) -> Self {
         TileStream {
-            path: path.to_path_buf(),
+            path: path.into(),
             base,
             stored,
             limit,
             unfiltered,
-            out,
+            len: out.len() as u64,
+            rest: out,
+            dest: &mut [],
             seen: 0,
             placed: 0,
             state: StreamState::Count,
@@ -620,14 +654,9 @@ impl<'o> TileStream<'o> {
         }
     }
 
-    /// Whether no byte has been fed yet.
-    pub fn untouched(&self) -> bool {
-        self.seen == 0
-    }
-
-    /// The bytes the tile decodes into.
-    pub fn out(&mut self) -> &mut [u8] {
-        self.out
+    /// The tile's whole place, while no byte has been fed (`None` after).
+    pub fn untouched(&mut self) -> Option<&mut [u8]> {
+        (self.seen == 0).then_some(&mut *self.rest)
     }
 
     /// Gathers the first `want` bytes of a count or header from `bytes`;
@@ -648,8 +677,13 @@ impl<'o> TileStream<'o> {
         Error::decode(&self.path, at, table, field, what)
     }
 
-    /// Takes the next stored bytes of the tile.
-    pub fn feed(&mut self, pipeline: &Pipeline, mut bytes: &[u8]) -> Result<()> {
+    /// Takes the next stored bytes of the tile; each filtered chunk they
+    /// complete goes to `job`.
+    pub fn feed(
+        &mut self,
+        mut bytes: &[u8],
+        job: &mut dyn FnMut(ChunkJob<'o>) -> Result<()>,
+    ) -> Result<()> {
         while !bytes.is_empty() {
             match self.state {
                 StreamState::Done => return Ok(()),
@@ -676,41 +710,28 @@ impl<'o> TileStream<'o> {
                         continue;
                     };
                     let h = ChunkHeaderRef::read(&h).map(ChunkHeaderRef::record);
-                    self.header(pipeline, at, &h.unwrap_or_default())?;
+                    self.header(at, &h.unwrap_or_default(), job)?;
                 }
-                StreamState::Body {
-                    meta,
-                    left,
-                    start,
-                    original,
-                } => {
+                StreamState::Body { meta, left } => {
                     let n = left.min(bytes.len() as u64) as usize;
                     let (take, rest) = bytes.split_at(n);
                     bytes = rest;
                     self.seen += n as u64;
                     if self.unfiltered {
-                        // The metadata is skipped; the data goes straight
-                        // to its place.
-                        let done = meta + original - left;
-                        let skip = (meta.saturating_sub(done) as usize).min(n);
-                        let data = &take[skip..];
-                        if !data.is_empty() {
-                            // Past the metadata: done + skip >= meta.
-                            let at = (start + done + skip as u64 - meta) as usize;
-                            self.out[at..at + data.len()].copy_from_slice(data);
-                        }
+                        // The metadata (what is left beyond the data, as
+                        // long as the place) is skipped; the data goes
+                        // straight to its place.
+                        let place = self.dest.len() as u64;
+                        let data = &take[(left.saturating_sub(place) as usize).min(n)..];
+                        let at = (place - left.min(place)) as usize;
+                        self.dest[at..at + data.len()].copy_from_slice(data);
                     } else {
                         self.gathered.extend_from_slice(take);
                     }
                     let left = left - n as u64;
-                    self.state = StreamState::Body {
-                        meta,
-                        left,
-                        start,
-                        original,
-                    };
+                    self.state = StreamState::Body { meta, left };
                     if left == 0 {
-                        self.end_chunk(pipeline)?;
+                        self.end_chunk(job)?;
                     }
                 }
             }
@@ -720,7 +741,12 @@ impl<'o> TileStream<'o> {
 
     /// Checks a chunk header read at file offset `at` as [`TileView::parse`]
     /// does, and goes on to the chunk's bytes.
-    fn header(&mut self, pipeline: &Pipeline, at: u64, h: &ChunkHeader) -> Result<()> {
+    fn header(
+        &mut self,
+        at: u64,
+        h: &ChunkHeader,
+        job: &mut dyn FnMut(ChunkJob<'o>) -> Result<()>,
+    ) -> Result<()> {
         let chunk = self.chunk;
         let len = u64::from(h.metadata_length) + u64::from(h.filtered_length);
         if self.seen + len > self.stored {
@@ -745,8 +771,7 @@ impl<'o> TileStream<'o> {
                 ),
             ));
         }
-        let start = self.placed;
-        let total = start + u64::from(h.original_length);
+        let total = self.placed + u64::from(h.original_length);
         if total > self.limit {
             return Err(self.error(
                 self.base,
@@ -758,20 +783,20 @@ impl<'o> TileStream<'o> {
                 ),
             ));
         }
-        if total > self.out.len() as u64 {
+        if total > self.len {
             return Err(self.wrong_size(total, "at least "));
         }
         self.placed = total;
+        let (dest, rest) = std::mem::take(&mut self.rest).split_at_mut(h.original_length as usize);
+        (self.dest, self.rest) = (dest, rest);
         self.gathered.clear();
         self.state = StreamState::Body {
             meta: u64::from(h.metadata_length),
             left: len,
-            start,
-            original: u64::from(h.original_length),
         };
         if len == 0 {
             // Nothing follows the header: the chunk ends here.
-            self.end_chunk(pipeline)?;
+            self.end_chunk(job)?;
         }
         Ok(())
     }
@@ -784,35 +809,30 @@ impl<'o> TileStream<'o> {
             "",
             format!(
                 "the tile's chunks hold {bound}{total} bytes, a tile here holds {}",
-                self.out.len()
+                self.len
             ),
         )
     }
 
-    /// The chunk at hand is whole: a gathered one is unfiltered into its
-    /// place; then on to the next chunk.
-    fn end_chunk(&mut self, pipeline: &Pipeline) -> Result<()> {
-        if let StreamState::Body {
-            meta,
-            start,
-            original,
-            ..
-        } = self.state
-        {
-            // An unfiltered chunk went to its place as it came.
-            if !self.unfiltered {
-                let (md, data) = self.gathered.split_at(meta as usize);
-                let dest = &mut self.out[start as usize..(start + original) as usize];
-                pipeline
-                    .reverse_chunk_into(md, data, self.limit, dest)
-                    .map_err(|e| Error::Filter {
-                        file: self.path.clone(),
-                        offset: self.base,
-                        chunk: self.chunk,
-                        filter: e.filter,
-                        what: e.what,
-                    })?;
-            }
+    /// The chunk at hand is whole: a gathered one goes to `job`; then on
+    /// to the next chunk.
+    fn end_chunk(&mut self, job: &mut dyn FnMut(ChunkJob<'o>) -> Result<()>) -> Result<()> {
+        let dest = std::mem::take(&mut self.dest);
+        // An unfiltered chunk went to its place as it came.
+        if !self.unfiltered {
+            let meta = match self.state {
+                StreamState::Body { meta, .. } => meta,
+                _ => 0,
+            };
+            job(ChunkJob {
+                path: self.path.clone(),
+                base: self.base,
+                chunk: self.chunk,
+                limit: self.limit,
+                meta: meta as usize,
+                bytes: std::mem::take(&mut self.gathered),
+                dest,
+            })?;
         }
         self.chunk += 1;
         self.next_chunk();
@@ -828,7 +848,7 @@ impl<'o> TileStream<'o> {
     }
 
     /// Checks, once every byte of the tile's range has been fed, that the
-    /// whole tile came and filled `out`.
+    /// whole tile came and filled its place.
     pub fn finish(&self) -> Result<()> {
         if self.state != StreamState::Done {
             return Err(self.error(
@@ -845,7 +865,7 @@ impl<'o> TileStream<'o> {
                 ),
             ));
         }
-        if self.placed != self.out.len() as u64 {
+        if self.placed != self.len {
             return Err(self.wrong_size(self.placed, ""));
         }
         Ok(())
@@ -972,10 +992,18 @@ mod tests {
             p.is_empty(),
             &mut out,
         );
+        // The filtered chunks' jobs run after their tile's last piece.
+        let mut jobs = Vec::new();
         stored
             .chunks(step)
-            .try_for_each(|piece| s.feed(p, piece))
+            .try_for_each(|piece| {
+                s.feed(piece, &mut |j| {
+                    jobs.push(j);
+                    Ok(())
+                })
+            })
             .and_then(|()| s.finish())
+            .and_then(|()| jobs.into_iter().try_for_each(|j| j.run(p)))
             .map_err(|e| e.to_string())?;
         Ok(out)
     }

@@ -897,11 +897,12 @@ fn an_answer_longer_than_its_range_is_refused() {
     }
 }
 
-/// A 1-D dense array of 64,000 cells in 64 tiles, unfiltered `v` and `u`,
-/// written as two fragments side by side (cells 0-31,999 and
+/// A 1-D dense array of 64,000 cells in 64 tiles, ZSTD `v` and unfiltered
+/// `u`, written as two fragments side by side (cells 0-31,999 and
 /// 32,000-63,999), no fragment over another.
 fn side_by_side_array(dir: &Path) -> PathBuf {
     use tiledb_codec::raw::format::Datatype;
+    use tiledb_codec::raw::model::Filter;
     use tiledb_codec::{Array, AttributeBuilder, DimensionBuilder, SchemaBuilder};
     let path = dir.join("tiles64");
     let schema = SchemaBuilder::dense()
@@ -910,7 +911,9 @@ fn side_by_side_array(dir: &Path) -> PathBuf {
                 .domain(0..=63_999)
                 .tile_extent(1000),
         )
-        .attribute(AttributeBuilder::new("v", Datatype::Float64))
+        .attribute(
+            AttributeBuilder::new("v", Datatype::Float64).filters([Filter::Zstd { level: 3 }]),
+        )
         .attribute(AttributeBuilder::new("u", Datatype::Int32))
         .build()
         .unwrap();
@@ -954,8 +957,8 @@ fn gets_of_read(
     store.gets.load(SeqCst) - before
 }
 
-/// Unfiltered dense tiles that land whole in the result, from fragments
-/// side by side, are streamed into their places: one request per data file however small
+/// Dense tiles that land whole in the result, from fragments side by side,
+/// are streamed into their places (filtered or not): one request per data file however small
 /// the read-ahead (which bounds only what a read holds of fetched tiles,
 /// and a streamed tile is never held), with the local read's cells. A
 /// fragment written over others, or a box that cuts tiles, takes the

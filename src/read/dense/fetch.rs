@@ -1,16 +1,18 @@
 //! Dense reads from a ranged storage (an object store). Where every tile
-//! of a batch is unfiltered and lands whole in one run of the result, each
-//! cell from one tile (a 1-D array; fragments that do not overlap), the
-//! tiles are streamed: fetched together (near ranges merged, requests concurrent:
+//! of a batch lands whole in one run of the result, each cell from one
+//! tile (a 1-D array; fragments that do not overlap), the tiles are
+//! streamed: fetched together (near ranges merged, requests concurrent:
 //! `Storage::read_streamed`) and decoded into their places as their bytes
-//! arrive, so nothing holds a tile's stored bytes. Otherwise the slabs of
-//! the batch are taken in groups whose tiles take at most the storage's
-//! read-ahead bytes; each group's tiles are fetched together
-//! (`Storage::read_ranges`), decoded into the group's part of the result
-//! while the next group is fetched, and let go.
+//! arrive (unfiltered chunks copied there, filtered ones unfiltered on the
+//! thread pool as each comes whole), so nothing holds a tile's stored
+//! bytes. Otherwise the slabs of the batch are taken in groups whose tiles
+//! take at most the storage's read-ahead bytes; each group's tiles are
+//! fetched together (`Storage::read_ranges`), decoded into the group's
+//! part of the result while the next group is fetched, and let go.
 
 use super::{for_each_tile, whole_at, DenseAttr, DenseFragment, FixedTarget, Grid, Selection};
 use crate::error::Result;
+use crate::filters::Pipeline;
 use crate::read::field::{prefetch, FieldTiles};
 use crate::storage::StorageRef;
 use crate::tile::TileStream;
@@ -147,13 +149,11 @@ struct Whole<'t> {
 }
 
 /// The tiles of `t` (a batch of a fixed-size attribute of `cs` bytes a
-/// cell) and their size, when each is unfiltered and lands whole in one run
-/// of the result and every cell of the batch comes from exactly one of them
-/// (so that no fill value is needed and the order in which they are written
-/// does not matter), sorted by their places; `None` otherwise, and for a
-/// tile the offsets place nowhere (the tile's own read refuses it).
-/// Filtered tiles are not streamed: the stream is taken on one thread, and
-/// unfiltering them takes every core.
+/// cell) and their size, when each lands whole in one run of the result
+/// and every cell of the batch comes from exactly one of them (so that no
+/// fill value is needed and the order in which they are written does not
+/// matter), sorted by their places; `None` otherwise, and for a tile the
+/// offsets place nowhere (the tile's own read refuses it).
 fn whole_tiles<'t>(
     t: &FixedTarget,
     tiles: &'t [Option<FieldTiles>],
@@ -171,9 +171,7 @@ fn whole_tiles<'t>(
         for_each_tile(t.grid, t.frags, tiles, slab, |_, ft, i, ivs, origin| {
             let at = whole_at(slab, ivs, origin, &cstr, &ostr, &pref, per_tile);
             match (at, ft.fixed_request(i)) {
-                (Some(r), Some(Ok((storage, path, range))))
-                    if whole && ft.pipes.data.is_empty() =>
-                {
+                (Some(r), Some(Ok((storage, path, range)))) if whole => {
                     out.push(Whole {
                         tiles: ft,
                         storage,
@@ -239,13 +237,36 @@ fn stream_whole(
         streams.push((stream, pipe));
         requests.push((w.path, w.range));
     }
-    storage.0.read_streamed(&requests, &mut |i, piece| {
-        let (stream, pipe) = &mut streams[i];
-        if zeroed && stream.untouched() {
-            crate::storage::populate(stream.out());
-        }
-        stream.feed(pipe, piece)
+    // The stream is taken on this thread; the filtered chunks it completes
+    // are unfiltered on the thread pool meanwhile, the first error kept.
+    let failed = std::sync::Mutex::new(None);
+    rayon::in_place_scope(|scope| {
+        let failed = &failed;
+        storage.0.read_streamed(&requests, &mut |i, piece| {
+            if let Some(e) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                return Err(e);
+            }
+            let (stream, pipe) = &mut streams[i];
+            if let Some(place) = stream.untouched().filter(|_| zeroed) {
+                crate::storage::populate(place);
+            }
+            let pipe: &Pipeline = pipe;
+            stream.feed(piece, &mut |job| {
+                scope.spawn(move |_| {
+                    if let Err(e) = job.run(pipe) {
+                        failed
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .get_or_insert(e);
+                    }
+                });
+                Ok(())
+            })
+        })
     })?;
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
     for (stream, _) in &streams {
         stream.finish()?;
         t.stats.tile(bytes as u64);
