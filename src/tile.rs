@@ -567,6 +567,8 @@ pub struct TileStream<'o> {
     dest: &'o mut [u8],
     /// Stored bytes taken so far.
     seen: u64,
+    /// Stored bytes fed so far, those after the last chunk too.
+    fed: u64,
     /// Unfiltered bytes the chunks seen so far hold.
     placed: u64,
     state: StreamState,
@@ -607,6 +609,11 @@ pub struct ChunkJob<'o> {
 }
 
 impl ChunkJob<'_> {
+    /// The stored bytes the job holds.
+    pub fn held(&self) -> usize {
+        self.bytes.len()
+    }
+
     /// Unfilters the chunk with `pipeline` into its place.
     pub fn run(self, pipeline: &Pipeline) -> Result<()> {
         let (md, data) = self.bytes.split_at(self.meta);
@@ -644,6 +651,7 @@ impl<'o> TileStream<'o> {
             rest: out,
             dest: &mut [],
             seen: 0,
+            fed: 0,
             placed: 0,
             state: StreamState::Count,
             head: [0; ChunkHeader::SIZE],
@@ -684,6 +692,7 @@ impl<'o> TileStream<'o> {
         mut bytes: &[u8],
         job: &mut dyn FnMut(ChunkJob<'o>) -> Result<()>,
     ) -> Result<()> {
+        self.fed += bytes.len() as u64;
         while !bytes.is_empty() {
             match self.state {
                 StreamState::Done => return Ok(()),
@@ -848,8 +857,21 @@ impl<'o> TileStream<'o> {
     }
 
     /// Checks, once every byte of the tile's range has been fed, that the
-    /// whole tile came and filled its place.
+    /// whole range came (as a tile fetched whole must), the whole tile in
+    /// it, and that it filled its place.
     pub fn finish(&self) -> Result<()> {
+        if self.fed != self.stored {
+            let (start, end) = (self.base, self.base + self.stored);
+            return Err(self.error(
+                start,
+                "TileOffsets",
+                "values",
+                format!(
+                    "the tile spans bytes {start}..{end}, but its object ends after {}",
+                    start + self.fed
+                ),
+            ));
+        }
         if self.state != StreamState::Done {
             return Err(self.error(
                 self.base + self.seen,
@@ -1049,6 +1071,31 @@ mod tests {
             assert_eq!(
                 by_stream(p, &stored, 7, step).as_deref(),
                 Ok(&b"abcdefg"[..])
+            );
+        }
+    }
+
+    /// A tile whose range runs past what its object gave is refused even
+    /// when its chunks came whole (a tile fetched whole must be whole), as
+    /// a view of the range is never made.
+    #[test]
+    fn a_range_longer_than_the_object_is_refused() {
+        for p in pipelines() {
+            let tile = vec![5u8; 1000];
+            let stored = p.forward_tile(&tile).unwrap();
+            let mut out = vec![0; tile.len()];
+            let range = stored.len() as u64 + 10;
+            let mut s = TileStream::new("t".as_ref(), 40, range, 1 << 20, p.is_empty(), &mut out);
+            let mut jobs = Vec::new();
+            s.feed(&stored, &mut |j| {
+                jobs.push(j);
+                Ok(())
+            })
+            .unwrap();
+            let err = s.finish().unwrap_err().to_string();
+            assert!(
+                err.contains("TileOffsets") && err.contains("ends after"),
+                "{err}"
             );
         }
     }

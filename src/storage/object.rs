@@ -167,8 +167,9 @@ pub struct FetchOptions {
     /// ([`Storage::read_ahead`]): what a read holds of the array's stored
     /// bytes at once besides its result (a part of the read that one row
     /// of tiles spans beyond it is still fetched at once). Dense tiles
-    /// decoded as they arrive ([`Storage::read_streamed`]) are never held,
-    /// and are fetched all at once.
+    /// decoded as they arrive ([`Storage::read_streamed`]) are fetched all
+    /// at once: of them a read holds only the filtered chunks waiting to be
+    /// unfiltered, at most this many bytes.
     pub read_ahead: u64,
 }
 

@@ -960,7 +960,7 @@ fn gets_of_read(
 /// Dense tiles that land whole in the result, from fragments side by side,
 /// are streamed into their places (filtered or not): one request per data file however small
 /// the read-ahead (which bounds only what a read holds of fetched tiles,
-/// and a streamed tile is never held), with the local read's cells. A
+/// and a streamed tile is never held whole), with the local read's cells. A
 /// fragment written over others, or a box that cuts tiles, takes the
 /// fetch-then-decode path instead, group by group, with the same cells.
 #[test]

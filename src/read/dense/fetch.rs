@@ -171,7 +171,11 @@ fn whole_tiles<'t>(
         for_each_tile(t.grid, t.frags, tiles, slab, |_, ft, i, ivs, origin| {
             let at = whole_at(slab, ivs, origin, &cstr, &ostr, &pref, per_tile);
             match (at, ft.fixed_request(i)) {
-                (Some(r), Some(Ok((storage, path, range)))) if whole => {
+                // A fragment that holds the attribute as var-sized is not
+                // streamed (its view would check the offsets' pipeline).
+                (Some(r), Some(Ok((storage, path, range))))
+                    if whole && ft.pipes.offsets.is_none() =>
+                {
                     out.push(Whole {
                         tiles: ft,
                         storage,
@@ -193,7 +197,13 @@ fn whole_tiles<'t>(
     // The slabs' counts are met: with no two tiles overlapping, every cell
     // is written exactly once.
     out.sort_by_key(|w| w.at);
-    let bytes = per_tile as usize * cs;
+    let Some(bytes) = usize::try_from(per_tile)
+        .ok()
+        .and_then(|n| n.checked_mul(cs))
+        .filter(|_| !out.is_empty())
+    else {
+        return Ok(None);
+    };
     if out.windows(2).any(|w| w[0].at + bytes > w[1].at) {
         return Ok(None);
     }
@@ -202,7 +212,9 @@ fn whole_tiles<'t>(
 
 /// Fetches the tiles `whole` of `bytes` unfiltered bytes each (from
 /// [`whole_tiles`]) and decodes each into its place in `data` as its bytes
-/// arrive ([`TileStream`]). With `zeroed` (`data` is fresh memory), a
+/// arrive ([`TileStream`]): what it holds of their stored bytes is the
+/// filtered chunks waiting to be unfiltered, at most the storage's
+/// read-ahead bytes. With `zeroed` (`data` is fresh memory), a
 /// tile's place is made present with one call when its first bytes come
 /// ([`crate::storage::populate`]).
 fn stream_whole(
@@ -239,9 +251,13 @@ fn stream_whole(
     }
     // The stream is taken on this thread; the filtered chunks it completes
     // are unfiltered on the thread pool meanwhile, the first error kept.
+    // While the chunks waiting there hold the storage's read-ahead bytes, a
+    // chunk is unfiltered here instead (which holds the stream back).
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
     let failed = std::sync::Mutex::new(None);
+    let (queued, ahead) = (AtomicU64::new(0), storage.0.read_ahead());
     rayon::in_place_scope(|scope| {
-        let failed = &failed;
+        let (failed, queued) = (&failed, &queued);
         storage.0.read_streamed(&requests, &mut |i, piece| {
             if let Some(e) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
                 return Err(e);
@@ -252,6 +268,11 @@ fn stream_whole(
             }
             let pipe: &Pipeline = pipe;
             stream.feed(piece, &mut |job| {
+                let held = job.held() as u64;
+                if queued.load(Relaxed).saturating_add(held) > ahead {
+                    return job.run(pipe);
+                }
+                queued.fetch_add(held, Relaxed);
                 scope.spawn(move |_| {
                     if let Err(e) = job.run(pipe) {
                         failed
@@ -259,6 +280,7 @@ fn stream_whole(
                             .unwrap_or_else(|e| e.into_inner())
                             .get_or_insert(e);
                     }
+                    queued.fetch_sub(held, Relaxed);
                 });
                 Ok(())
             })
