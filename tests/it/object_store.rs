@@ -605,13 +605,13 @@ fn sql_over_s3_urls_equals_sql_over_local_paths() {
     }
 }
 
-/// A dense 1-D array of 64 tiles (1,000 cells each) with a ZSTD float
-/// attribute and a nullable int attribute, written by our writer.
-fn multi_tile_array(dir: &Path) -> PathBuf {
+/// The array `tiles64` under `dir`: dense 1-D, 64 tiles of 1,000 cells, a
+/// ZSTD float attribute `v` and the int attribute `second` (`nullable`).
+fn tiles64(dir: &Path, second: &str, nullable: bool) -> tiledb_codec::Array {
     use tiledb_codec::raw::format::Datatype;
     use tiledb_codec::raw::model::Filter;
     use tiledb_codec::{Array, AttributeBuilder, DimensionBuilder, SchemaBuilder};
-    let path = dir.join("tiles64");
+    let int = AttributeBuilder::new(second, Datatype::Int32);
     let schema = SchemaBuilder::dense()
         .dimension(
             DimensionBuilder::new("d", Datatype::Int64)
@@ -621,10 +621,16 @@ fn multi_tile_array(dir: &Path) -> PathBuf {
         .attribute(
             AttributeBuilder::new("v", Datatype::Float64).filters([Filter::Zstd { level: 3 }]),
         )
-        .attribute(AttributeBuilder::new("n", Datatype::Int32).nullable())
+        .attribute(if nullable { int.nullable() } else { int })
         .build()
         .unwrap();
-    let array = Array::create(&path, &schema).unwrap();
+    Array::create(dir.join("tiles64"), &schema).unwrap()
+}
+
+/// A dense 1-D array of 64 tiles (1,000 cells each) with a ZSTD float
+/// attribute and a nullable int attribute, written by our writer.
+fn multi_tile_array(dir: &Path) -> PathBuf {
+    let array = tiles64(dir, "n", true);
     let v: Vec<f64> = (0..64_000).map(|i| (i as f64 * 0.37).sin()).collect();
     let n: Vec<Option<i32>> = (0..64_000).map(|i| (i % 7 != 0).then_some(i)).collect();
     array
@@ -633,7 +639,7 @@ fn multi_tile_array(dir: &Path) -> PathBuf {
         .nullable("n", &n)
         .commit()
         .unwrap();
-    path
+    dir.join("tiles64")
 }
 
 /// A read of a multi-tile array from moto returns the local read's cells,
@@ -901,23 +907,7 @@ fn an_answer_longer_than_its_range_is_refused() {
 /// `u`, written as two fragments side by side (cells 0-31,999 and
 /// 32,000-63,999), no fragment over another.
 fn side_by_side_array(dir: &Path) -> PathBuf {
-    use tiledb_codec::raw::format::Datatype;
-    use tiledb_codec::raw::model::Filter;
-    use tiledb_codec::{Array, AttributeBuilder, DimensionBuilder, SchemaBuilder};
-    let path = dir.join("tiles64");
-    let schema = SchemaBuilder::dense()
-        .dimension(
-            DimensionBuilder::new("d", Datatype::Int64)
-                .domain(0..=63_999)
-                .tile_extent(1000),
-        )
-        .attribute(
-            AttributeBuilder::new("v", Datatype::Float64).filters([Filter::Zstd { level: 3 }]),
-        )
-        .attribute(AttributeBuilder::new("u", Datatype::Int32))
-        .build()
-        .unwrap();
-    let array = Array::create(&path, &schema).unwrap();
+    let array = tiles64(dir, "u", false);
     for half in [0i64, 32_000] {
         let v: Vec<f64> = (half..half + 32_000)
             .map(|i| (i as f64 * 0.37).sin())
@@ -931,7 +921,7 @@ fn side_by_side_array(dir: &Path) -> PathBuf {
             .commit()
             .unwrap();
     }
-    path
+    dir.join("tiles64")
 }
 
 /// The GETs one read of `array` makes, checking its cells against `want`.

@@ -1,0 +1,73 @@
+//! A stored data tile (`Tile`: chunk count + chunks) decoded as it would
+//! stream from an object store (`TileStream`, fed in pieces of a fuzzed
+//! size) must get the verdict a view of the whole tile gets
+//! (`TileView::parse` + `decode_into`): the same bytes, or an error.
+//!
+//! Input: flags (u8: bit 0, the tile is ZSTD-filtered, else unfiltered),
+//! piece size (u16 LE, 0: the whole tile at once), the tile's unfiltered
+//! length (u16 LE), then the stored tile.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tiledb_codec::raw::filters::Pipeline;
+use tiledb_codec::raw::format::{
+    encode, Compressor, CompressorOptions, Datatype, Filter, FilterOptions, FilterType,
+};
+use tiledb_codec::raw::storage::MappedFile;
+use tiledb_codec::raw::tile::{TileStream, TileView};
+
+/// The limit a reader passes down for a tile's size.
+const LIMIT: u64 = 1 << 20;
+
+fuzz_target!(|data: &[u8]| {
+    let [flags, s0, s1, l0, l1, stored @ ..] = data else {
+        return;
+    };
+    let step = usize::from(u16::from_le_bytes([*s0, *s1]));
+    let len = usize::from(u16::from_le_bytes([*l0, *l1]));
+    let filters = if flags & 1 != 0 {
+        let zstd = FilterOptions::Compressor(CompressorOptions {
+            compressor_type: Compressor::from_raw(2),
+            compression_level: 1,
+            reinterpret_datatype: None,
+        });
+        vec![Filter {
+            filter_type: FilterType::Zstd,
+            filter_options_size: encode(&zstd).len() as u32,
+            filter_options: zstd,
+        }]
+    } else {
+        Vec::new()
+    };
+    let Ok(pipeline) = Pipeline::new(&filters, Datatype::Uint8, 1, 22) else {
+        return;
+    };
+    let file = MappedFile::from_vec("fuzz/a0.tdb", stored.to_vec());
+    let mut viewed = vec![0u8; len];
+    let view = TileView::parse(&file, 0, file.bytes(), None, LIMIT, pipeline.is_empty())
+        .and_then(|v| v.decode_into(&pipeline, LIMIT, &mut viewed));
+    let mut streamed = vec![0u8; len];
+    let mut jobs = Vec::new();
+    let mut stream = TileStream::new(
+        file.path(),
+        0,
+        stored.len() as u64,
+        LIMIT,
+        pipeline.is_empty(),
+        &mut streamed,
+    );
+    let step = if step == 0 { stored.len().max(1) } else { step };
+    let fed = stored.chunks(step).try_for_each(|piece| {
+        stream.feed(piece, &mut |job| {
+            jobs.push(job);
+            Ok(())
+        })
+    });
+    let verdict = fed
+        .and_then(|()| stream.finish())
+        .and_then(|()| jobs.into_iter().try_for_each(|job| job.run(&pipeline)));
+    assert_eq!(view.is_ok(), verdict.is_ok(), "{view:?} / {verdict:?}");
+    if view.is_ok() {
+        assert_eq!(viewed, streamed);
+    }
+});
