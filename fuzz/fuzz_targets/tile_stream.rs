@@ -10,9 +10,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use tiledb_codec::raw::filters::Pipeline;
-use tiledb_codec::raw::format::{
-    encode, Compressor, CompressorOptions, Datatype, Filter, FilterOptions, FilterType,
-};
+use tiledb_codec::raw::format::Datatype;
+use tiledb_codec::raw::model::Filter;
 use tiledb_codec::raw::storage::MappedFile;
 use tiledb_codec::raw::tile::{TileStream, TileView};
 
@@ -26,16 +25,8 @@ fuzz_target!(|data: &[u8]| {
     let step = usize::from(u16::from_le_bytes([*s0, *s1]));
     let len = usize::from(u16::from_le_bytes([*l0, *l1]));
     let filters = if flags & 1 != 0 {
-        let zstd = FilterOptions::Compressor(CompressorOptions {
-            compressor_type: Compressor::from_raw(2),
-            compression_level: 1,
-            reinterpret_datatype: None,
-        });
-        vec![Filter {
-            filter_type: FilterType::Zstd,
-            filter_options_size: encode(&zstd).len() as u32,
-            filter_options: zstd,
-        }]
+        let zstd = Filter::Zstd { level: 1 }.to_table(22, (0, 0), "fuzz");
+        vec![zstd.expect("ZSTD is a filter of format 22")]
     } else {
         Vec::new()
     };

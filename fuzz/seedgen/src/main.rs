@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 
 use tiledb_codec::raw::array::directory::ArrayDirectory;
 use tiledb_codec::raw::array::fragment::{dims_for, Fragment, Metadata};
+use tiledb_codec::raw::array::{FieldInfo, FieldPipelines};
 use tiledb_codec::raw::format::{
     decode, encode, ChunkHeader, ConditionNode, ConditionNodeBody, Datatype, ExpressionNode,
     FilterPipeline, ValueNode,
 };
-use tiledb_codec::raw::array::{FieldInfo, FieldPipelines};
 use tiledb_codec::raw::storage::MappedFile;
 use tiledb_codec::raw::tile::read_generic_tile;
 
@@ -603,6 +603,51 @@ fn open_seeds(seeds: &mut Seeds, fixtures: &Path) {
     }
 }
 
+/// Seeds of `tile_stream`: unfiltered stored tiles (one chunk, three with
+/// metadata on one, two, none) with the flags, piece size and unfiltered
+/// length its input starts with.
+fn synthetic_tile_streams(seeds: &mut Seeds) {
+    let data: Vec<u8> = (0..300u32).map(|i| (i * 7 % 251) as u8).collect();
+    let tile = |chunks: &[(&[u8], &[u8])]| {
+        let mut out = (chunks.len() as u64).to_le_bytes().to_vec();
+        for (md, d) in chunks {
+            for n in [d.len(), d.len(), md.len()] {
+                out.extend_from_slice(&(n as u32).to_le_bytes());
+            }
+            out.extend_from_slice(md);
+            out.extend_from_slice(d);
+        }
+        out
+    };
+    let cases: [(&str, u16, u16, Vec<u8>); 4] = [
+        ("unfiltered-1-chunk", 7, 300, tile(&[(b"", &data)])),
+        (
+            "unfiltered-3-chunks",
+            13,
+            300,
+            tile(&[
+                (b"", &data[..100]),
+                (b"md", &data[100..250]),
+                (b"", &data[250..]),
+            ]),
+        ),
+        (
+            "unfiltered-whole",
+            0,
+            300,
+            tile(&[(b"", &data[..128]), (b"", &data[128..])]),
+        ),
+        ("empty", 1, 0, tile(&[])),
+    ];
+    for (name, step, len, stored) in cases {
+        let mut s = vec![0u8];
+        s.extend_from_slice(&step.to_le_bytes());
+        s.extend_from_slice(&len.to_le_bytes());
+        s.extend_from_slice(&stored);
+        seeds.add("tile_stream", name, s);
+    }
+}
+
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let fixtures = root.join("tests/fixtures");
@@ -610,6 +655,7 @@ fn main() {
     let mut seeds = Seeds::default();
     open_seeds(&mut seeds, &fixtures);
     synthetic_conditions(&mut seeds);
+    synthetic_tile_streams(&mut seeds);
     let mut versions: Vec<PathBuf> = std::fs::read_dir(&fixtures)
         .unwrap()
         .map(|e| e.unwrap().path())
