@@ -11,7 +11,7 @@ use tiledb_codec::raw::array::fragment::{dims_for, Fragment, Metadata};
 use tiledb_codec::raw::array::{FieldInfo, FieldPipelines};
 use tiledb_codec::raw::format::{
     decode, encode, ChunkHeader, ConditionNode, ConditionNodeBody, Datatype, ExpressionNode,
-    FilterPipeline, ValueNode,
+    FilterPipeline, QueryConditionCombinationOp, QueryConditionOp, ValueNode,
 };
 use tiledb_codec::raw::storage::MappedFile;
 use tiledb_codec::raw::tile::read_generic_tile;
@@ -142,12 +142,13 @@ fn pipeline_seed(
     seeds.add_keyed("filter_pipeline", name, s, key);
 }
 
+// The format's structs are `#[non_exhaustive]`: made from their defaults.
 fn pipeline_of(filters: &[tiledb_codec::raw::format::Filter]) -> FilterPipeline {
-    FilterPipeline {
-        max_chunk_size: 65536,
-        num_filters: filters.len() as u32,
-        filters: filters.to_vec(),
-    }
+    let mut p = FilterPipeline::default();
+    p.max_chunk_size = 65536;
+    p.num_filters = filters.len() as u32;
+    p.filters = filters.to_vec();
+    p
 }
 
 fn fragment_seeds(seeds: &mut Seeds, id: &str, frag: &Fragment, key: Option<&str>) {
@@ -345,29 +346,29 @@ fn update_commit(condition: &[u8]) -> Vec<u8> {
 fn value_node(op: u8, field: &str, value: &[u8], offsets: Option<&[u64]>) -> ConditionNode {
     let offsets: Option<Vec<u8>> =
         offsets.map(|o| o.iter().flat_map(|x| x.to_le_bytes()).collect());
-    ConditionNode {
-        node_type: 1,
-        body: ConditionNodeBody::Value(ValueNode {
-            op,
-            field_name_size: field.len() as u32,
-            field_name: field.as_bytes().to_vec(),
-            value_size: value.len() as u64,
-            value: value.to_vec(),
-            offsets_size: offsets.as_ref().map(|o| o.len() as u64),
-            offsets,
-        }),
-    }
+    let mut v = ValueNode::default();
+    v.op = QueryConditionOp::from_raw(op);
+    v.field_name_size = field.len() as u32;
+    v.field_name = field.as_bytes().to_vec();
+    v.value_size = value.len() as u64;
+    v.value = value.to_vec();
+    v.offsets_size = offsets.as_ref().map(|o| o.len() as u64);
+    v.offsets = offsets;
+    let mut n = ConditionNode::default();
+    n.node_type = 1;
+    n.body = ConditionNodeBody::Value(v);
+    n
 }
 
 fn expression(op: u8, children: Vec<ConditionNode>) -> ConditionNode {
-    ConditionNode {
-        node_type: 0,
-        body: ConditionNodeBody::Expression(ExpressionNode {
-            combination_op: op,
-            num_children: children.len() as u64,
-            children,
-        }),
-    }
+    let mut e = ExpressionNode::default();
+    e.combination_op = QueryConditionCombinationOp::from_raw(op);
+    e.num_children = children.len() as u64;
+    e.children = children;
+    let mut n = ConditionNode::default();
+    n.node_type = 0;
+    n.body = ConditionNodeBody::Expression(e);
+    n
 }
 
 /// Conditions the fixtures do not hold: every combination op, IN and
@@ -489,7 +490,12 @@ fn array_seeds(seeds: &mut Seeds, id: &str, root: &Path, key: Option<&str>) {
             seeds.add("commit_files", &format!("{id}-fragmeta-{i}"), s);
         }
     }
-    for (i, p) in dir.enumerations.iter().enumerate() {
+    for (i, p) in dir
+        .enumeration_files()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
         let Ok(f) = MappedFile::open(p) else { continue };
         seeds.add(
             "generic_tile",
