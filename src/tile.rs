@@ -558,7 +558,7 @@ pub struct TileStream<'o> {
     /// The tile's stored length.
     stored: u64,
     limit: u64,
-    unfiltered: bool,
+    pipeline: &'o Pipeline,
     /// The tile's unfiltered length.
     len: u64,
     /// The part of the place no chunk has taken yet.
@@ -602,6 +602,7 @@ pub struct ChunkJob<'o> {
     base: u64,
     chunk: u64,
     limit: u64,
+    pipeline: &'o Pipeline,
     /// The chunk's metadata length, then its filtered data.
     meta: usize,
     bytes: Vec<u8>,
@@ -614,10 +615,10 @@ impl ChunkJob<'_> {
         self.bytes.len()
     }
 
-    /// Unfilters the chunk with `pipeline` into its place.
-    pub fn run(self, pipeline: &Pipeline) -> Result<()> {
+    /// Unfilters the chunk into its place.
+    pub fn run(self) -> Result<()> {
         let (md, data) = self.bytes.split_at(self.meta);
-        pipeline
+        self.pipeline
             .reverse_chunk_into(md, data, self.limit, self.dest)
             .map_err(|e| Error::Filter {
                 file: self.path.to_path_buf(),
@@ -630,15 +631,15 @@ impl ChunkJob<'_> {
 }
 
 impl<'o> TileStream<'o> {
-    /// A tile of `stored` bytes at `base` of the file `path`, to decode
-    /// into `out` (exactly its unfiltered size); `unfiltered`: its pipeline
-    /// is empty. `limit` as [`TileView::parse`] takes it.
+    /// A tile of `stored` bytes at `base` of the file `path`, filtered by
+    /// `pipeline`, to decode into `out` (exactly its unfiltered size).
+    /// `limit` as [`TileView::parse`] takes it.
     pub fn new(
         path: &std::path::Path,
         base: u64,
         stored: u64,
         limit: u64,
-        unfiltered: bool,
+        pipeline: &'o Pipeline,
         out: &'o mut [u8],
     ) -> Self {
         TileStream {
@@ -646,7 +647,7 @@ impl<'o> TileStream<'o> {
             base,
             stored,
             limit,
-            unfiltered,
+            pipeline,
             len: out.len() as u64,
             rest: out,
             dest: &mut [],
@@ -726,7 +727,7 @@ impl<'o> TileStream<'o> {
                     let (take, rest) = bytes.split_at(n);
                     bytes = rest;
                     self.seen += n as u64;
-                    if self.unfiltered {
+                    if self.pipeline.is_empty() {
                         // The metadata (what is left beyond the data, as
                         // long as the place) is skipped; the data goes
                         // straight to its place.
@@ -769,7 +770,7 @@ impl<'o> TileStream<'o> {
                 ),
             ));
         }
-        if self.unfiltered && h.filtered_length != h.original_length {
+        if self.pipeline.is_empty() && h.filtered_length != h.original_length {
             return Err(self.error(
                 at,
                 "ChunkHeader",
@@ -828,7 +829,7 @@ impl<'o> TileStream<'o> {
     fn end_chunk(&mut self, job: &mut dyn FnMut(ChunkJob<'o>) -> Result<()>) -> Result<()> {
         let dest = std::mem::take(&mut self.dest);
         // An unfiltered chunk went to its place as it came.
-        if !self.unfiltered {
+        if !self.pipeline.is_empty() {
             let meta = match self.state {
                 StreamState::Body { meta, .. } => meta,
                 _ => 0,
@@ -838,6 +839,7 @@ impl<'o> TileStream<'o> {
                 base: self.base,
                 chunk: self.chunk,
                 limit: self.limit,
+                pipeline: self.pipeline,
                 meta: meta as usize,
                 bytes: std::mem::take(&mut self.gathered),
                 dest,
@@ -971,7 +973,7 @@ pub fn generic_tile_with(
 
 #[cfg(test)]
 mod tests {
-    use super::{TileStream, TileView};
+    use super::{ChunkJob, TileStream, TileView};
     use crate::filters::Pipeline;
     use crate::format::{encode, CompressorOptions, Datatype, Filter, FilterOptions, FilterType};
     use crate::storage::MappedFile;
@@ -1006,14 +1008,7 @@ mod tests {
     /// What a stream fed `stored` in pieces of `step` bytes decodes to.
     fn by_stream(p: &Pipeline, stored: &[u8], len: usize, step: usize) -> Result<Vec<u8>, String> {
         let mut out = vec![0; len];
-        let mut s = TileStream::new(
-            "t".as_ref(),
-            0,
-            stored.len() as u64,
-            1 << 20,
-            p.is_empty(),
-            &mut out,
-        );
+        let mut s = TileStream::new("t".as_ref(), 0, stored.len() as u64, 1 << 20, p, &mut out);
         // The filtered chunks' jobs run after their tile's last piece.
         let mut jobs = Vec::new();
         stored
@@ -1025,7 +1020,7 @@ mod tests {
                 })
             })
             .and_then(|()| s.finish())
-            .and_then(|()| jobs.into_iter().try_for_each(|j| j.run(p)))
+            .and_then(|()| jobs.into_iter().try_for_each(ChunkJob::run))
             .map_err(|e| e.to_string())?;
         Ok(out)
     }
@@ -1085,7 +1080,7 @@ mod tests {
             let stored = p.forward_tile(&tile).unwrap();
             let mut out = vec![0; tile.len()];
             let range = stored.len() as u64 + 10;
-            let mut s = TileStream::new("t".as_ref(), 40, range, 1 << 20, p.is_empty(), &mut out);
+            let mut s = TileStream::new("t".as_ref(), 40, range, 1 << 20, &p, &mut out);
             let mut jobs = Vec::new();
             s.feed(&stored, &mut |j| {
                 jobs.push(j);

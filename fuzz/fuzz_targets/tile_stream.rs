@@ -13,7 +13,7 @@ use tiledb_codec::raw::filters::Pipeline;
 use tiledb_codec::raw::format::Datatype;
 use tiledb_codec::raw::model::Filter;
 use tiledb_codec::raw::storage::MappedFile;
-use tiledb_codec::raw::tile::{TileStream, TileView};
+use tiledb_codec::raw::tile::{ChunkJob, TileStream, TileView};
 
 /// The limit a reader passes down for a tile's size.
 const LIMIT: u64 = 1 << 20;
@@ -44,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
         0,
         stored.len() as u64,
         LIMIT,
-        pipeline.is_empty(),
+        &pipeline,
         &mut streamed,
     );
     let step = if step == 0 { stored.len().max(1) } else { step };
@@ -56,7 +56,7 @@ fuzz_target!(|data: &[u8]| {
     });
     let verdict = fed
         .and_then(|()| stream.finish())
-        .and_then(|()| jobs.into_iter().try_for_each(|job| job.run(&pipeline)));
+        .and_then(|()| jobs.into_iter().try_for_each(ChunkJob::run));
     assert_eq!(view.is_ok(), verdict.is_ok(), "{view:?} / {verdict:?}");
     if view.is_ok() {
         assert_eq!(viewed, streamed);

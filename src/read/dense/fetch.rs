@@ -12,7 +12,6 @@
 
 use super::{for_each_tile, whole_at, DenseAttr, DenseFragment, FixedTarget, Grid, Selection};
 use crate::error::Result;
-use crate::filters::Pipeline;
 use crate::read::field::{prefetch, FieldTiles};
 use crate::storage::StorageRef;
 use crate::tile::TileStream;
@@ -236,17 +235,16 @@ fn stream_whole(
         let (out, tail) = tail.split_at_mut(bytes);
         rest = tail;
         pos = w.at + bytes;
-        let pipe = &w.tiles.pipes.data;
         let stored = w.range.end - w.range.start;
-        let stream = TileStream::new(
+        let pipe = &w.tiles.pipes.data;
+        streams.push(TileStream::new(
             &w.path,
             w.range.start,
             stored,
             w.tiles.max,
-            pipe.is_empty(),
+            pipe,
             out,
-        );
-        streams.push((stream, pipe));
+        ));
         requests.push((w.path, w.range));
     }
     // The stream is taken on this thread; the filtered chunks it completes
@@ -262,19 +260,18 @@ fn stream_whole(
             if let Some(e) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
                 return Err(e);
             }
-            let (stream, pipe) = &mut streams[i];
+            let stream = &mut streams[i];
             if let Some(place) = stream.untouched().filter(|_| zeroed) {
                 crate::storage::populate(place);
             }
-            let pipe: &Pipeline = pipe;
             stream.feed(piece, &mut |job| {
                 let held = job.held() as u64;
                 if queued.load(Relaxed).saturating_add(held) > ahead {
-                    return job.run(pipe);
+                    return job.run();
                 }
                 queued.fetch_add(held, Relaxed);
                 scope.spawn(move |_| {
-                    if let Err(e) = job.run(pipe) {
+                    if let Err(e) = job.run() {
                         failed
                             .lock()
                             .unwrap_or_else(|e| e.into_inner())
@@ -289,7 +286,7 @@ fn stream_whole(
     if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    for (stream, _) in &streams {
+    for stream in &streams {
         stream.finish()?;
         t.stats.tile(bytes as u64);
     }
