@@ -174,6 +174,8 @@ impl ArrayDirectory {
     /// Lists and classifies the array at `root` of `storage`.
     pub fn open_in(storage: StorageRef, root: impl AsRef<Path>) -> Result<Self> {
         let root = root.as_ref().to_path_buf();
+        // Listed afresh: the fragments committed until now.
+        storage.refresh(&root);
         if storage.kind(&root) != Some(Kind::Folder) {
             return Err(Error::NotTileDb {
                 path: root,

@@ -459,6 +459,15 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     fn read_ahead(&self) -> u64 {
         u64::MAX
     }
+
+    /// Forgets what this storage remembers of the folder `dir` and below
+    /// that may have changed since (an object store's listings), so that
+    /// what is listed next is listed afresh: every open of an array starts
+    /// with it, and sees the fragments committed before it. Nothing for
+    /// storages that remember nothing.
+    fn refresh(&self, dir: &Path) {
+        let _ = dir;
+    }
 }
 
 /// Bytes of a range fetched from a storage: a part of a buffer that other

@@ -13,7 +13,7 @@
 //! store given to [`ObjectStorage::new`] or the options given to
 //! [`ObjectStorage::from_url`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -24,6 +24,7 @@ use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 
 use super::{Bytes, Kind, ListEntry, MappedFile, Piece, Storage, StorageRef};
 use crate::error::{Error, Result};
+use crate::format::hierarchy;
 
 impl From<Arc<ObjectStorage>> for StorageRef {
     fn from(s: Arc<ObjectStorage>) -> Self {
@@ -115,6 +116,45 @@ pub struct ObjectStorage {
     listings: Mutex<BTreeMap<String, Arc<BTreeMap<String, u64>>>>,
     stats: Arc<ObjectStats>,
     fetch: Mutex<FetchOptions>,
+    /// Ranges of metadata objects fetched before ([`FetchOptions::metadata_cache`]).
+    kept: Mutex<Kept>,
+}
+
+/// Byte ranges of metadata objects fetched before, kept for the next opens
+/// of their arrays: by object key and range, each with the object's size
+/// when it was fetched; the oldest go first past the budget.
+#[derive(Debug, Default)]
+struct Kept {
+    ranges: HashMap<(String, u64, u64), (Piece, u64)>,
+    order: VecDeque<(String, u64, u64)>,
+    bytes: u64,
+}
+
+/// Whether the object `key` is one TileDB writes once and never changes,
+/// and an open reads: a fragment's metadata, a schema or enumeration, a
+/// consolidated fragment metadata file, an array metadata file (each named
+/// with its timestamps and a UUID). Not the legacy `__array_schema.tdb`.
+fn immutable_metadata(key: &str) -> bool {
+    let mut parts = key.rsplit('/');
+    let name = parts.next().unwrap_or_default();
+    let folder = parts.next().unwrap_or_default();
+    name == hierarchy::FRAGMENT_METADATA
+        || [
+            hierarchy::SCHEMA,
+            hierarchy::ENUMERATIONS,
+            hierarchy::FRAGMENT_META,
+            hierarchy::META,
+        ]
+        .contains(&folder)
+}
+
+/// Whether a listing of `prefix` (a key; empty: everything) covers `key`.
+fn covers(prefix: &str, key: &str) -> bool {
+    prefix.is_empty()
+        || key == prefix
+        || key
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 impl std::fmt::Debug for ObjectStorage {
@@ -171,6 +211,13 @@ pub struct FetchOptions {
     /// at once: of them a read holds only the filtered chunks waiting to be
     /// unfiltered, at most this many bytes.
     pub read_ahead: u64,
+    /// Bytes of metadata objects (fragment metadata, schemas, consolidated
+    /// fragment metadata, array metadata: files TileDB never rewrites) this
+    /// storage keeps after fetching them, at most, so that opening an array
+    /// again through it fetches only what is new (0: nothing kept). A kept
+    /// range is used only while the array's listing, taken afresh at each
+    /// open, still shows its object with the size it had.
+    pub metadata_cache: u64,
 }
 
 impl Default for FetchOptions {
@@ -180,6 +227,7 @@ impl Default for FetchOptions {
             max_request: 64 << 20,
             concurrency: 8,
             read_ahead: 128 << 20,
+            metadata_cache: 16 << 20,
         }
     }
 }
@@ -318,6 +366,7 @@ impl ObjectStorage {
             listings: Mutex::new(BTreeMap::new()),
             stats: Arc::default(),
             fetch: Mutex::new(FetchOptions::default()),
+            kept: Mutex::default(),
         })
     }
 
@@ -441,7 +490,7 @@ impl ObjectStorage {
         let listings = self.listings.lock().unwrap_or_else(|e| e.into_inner());
         listings
             .iter()
-            .find(|(p, _)| p.is_empty() || key == p.as_str() || key.starts_with(&format!("{p}/")))
+            .find(|(p, _)| covers(p, key))
             .map(|(p, l)| (p.clone(), l.clone()))
     }
 
@@ -482,6 +531,67 @@ impl ObjectStorage {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
+    }
+
+    /// For a range of `path` worth keeping ([`FetchOptions::metadata_cache`]):
+    /// its object key, the object's size in the current listing, and the
+    /// range (the whole object for `None`).
+    fn keepable(
+        &self,
+        path: &Path,
+        range: Option<&std::ops::Range<u64>>,
+    ) -> Option<(String, u64, std::ops::Range<u64>)> {
+        let budget = self.fetch_options().metadata_cache;
+        let key = self.key(path).ok()?;
+        if budget == 0 || !immutable_metadata(&key) {
+            return None;
+        }
+        let size = *self.cached(&key)?.1.get(&key)?;
+        let range = range.cloned().unwrap_or(0..size);
+        (range.start < range.end && range.end <= size && range.end - range.start <= budget)
+            .then_some((key, size, range))
+    }
+
+    /// The kept bytes of `range` of the object `key`, if its size is still
+    /// `size` (a kept range of an object that changed is dropped).
+    fn kept(&self, (key, size, range): &(String, u64, std::ops::Range<u64>)) -> Option<Piece> {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let id = (key.clone(), range.start, range.end);
+        match kept.ranges.get(&id) {
+            Some((piece, was)) if was == size => Some(piece.clone()),
+            Some(_) => {
+                if let Some((piece, _)) = kept.ranges.remove(&id) {
+                    kept.bytes -= piece.len() as u64;
+                }
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// Keeps `piece`, the whole of the range `what` names, dropping the
+    /// oldest kept ranges past the budget.
+    fn keep(&self, (key, size, range): (String, u64, std::ops::Range<u64>), piece: &Piece) {
+        if piece.len() as u64 != range.end - range.start {
+            return;
+        }
+        let budget = self.fetch_options().metadata_cache;
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let id = (key, range.start, range.end);
+        if let Some((old, _)) = kept.ranges.insert(id.clone(), (piece.clone(), size)) {
+            kept.bytes -= old.len() as u64;
+        } else {
+            kept.order.push_back(id);
+        }
+        kept.bytes += piece.len() as u64;
+        while kept.bytes > budget {
+            let Some(old) = kept.order.pop_front() else {
+                break;
+            };
+            if let Some((p, _)) = kept.ranges.remove(&old) {
+                kept.bytes -= p.len() as u64;
+            }
+        }
     }
 
     /// Uploads the local files `files` (local path, object path) one batch
@@ -559,6 +669,10 @@ impl ObjectStorage {
     }
 
     fn get(&self, path: &Path, range: Option<std::ops::Range<u64>>) -> Result<Vec<u8>> {
+        let keep = self.keepable(path, range.as_ref());
+        if let Some(piece) = keep.as_ref().and_then(|k| self.kept(k)) {
+            return Ok(piece.to_vec());
+        }
         let location = self.object_path(path)?;
         let bytes = self.block_on(async {
             match range {
@@ -573,6 +687,9 @@ impl ObjectStorage {
         self.stats
             .bytes
             .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        if let Some(k) = keep {
+            self.keep(k, &Piece::from(bytes.clone()));
+        }
         Ok(bytes)
     }
 }
@@ -632,6 +749,28 @@ impl Storage for ObjectStorage {
     fn read_pieces(&self, requests: &[(PathBuf, std::ops::Range<u64>)]) -> Result<Vec<Piece>> {
         use futures::StreamExt;
         let o = self.fetch_options();
+        let mut out = vec![Piece::default(); requests.len()];
+        // Ranges of metadata objects kept from before are not fetched.
+        let mut keep = Vec::new();
+        let mut fetch = Vec::new();
+        for (i, (path, range)) in requests.iter().enumerate() {
+            let k = self.keepable(path, Some(range));
+            match k.as_ref().and_then(|k| self.kept(k)) {
+                Some(piece) => out[i] = piece,
+                None => {
+                    keep.push(k);
+                    fetch.push(i);
+                }
+            }
+        }
+        if fetch.len() < requests.len() {
+            // The others as asked alone (and kept there).
+            let asked: Vec<_> = fetch.iter().map(|&i| requests[i].clone()).collect();
+            for (i, piece) in fetch.into_iter().zip(self.read_pieces(&asked)?) {
+                out[i] = piece;
+            }
+            return Ok(out);
+        }
         let plan = coalesce(requests, &o);
         let jobs = plan
             .iter()
@@ -655,7 +794,6 @@ impl Storage for ObjectStorage {
                 .try_collect()
                 .await
         })?;
-        let mut out = vec![Piece::default(); requests.len()];
         for (k, bytes) in fetched {
             let c = &plan[k];
             // The request's buffer, shared by its ranges.
@@ -664,6 +802,11 @@ impl Storage for ObjectStorage {
                 let r = &requests[i].1;
                 let at = |x: u64| (x - c.range.start) as usize;
                 out[i] = Piece::part(buf.clone(), at(r.start)..at(r.end));
+            }
+        }
+        for (i, k) in keep.into_iter().enumerate() {
+            if let Some(k) = k {
+                self.keep(k, &out[i]);
             }
         }
         Ok(out)
@@ -753,6 +896,19 @@ impl Storage for ObjectStorage {
         let head = self.block_on(self.store.head(&location));
         self.stats.gets.fetch_add(1, Ordering::Relaxed);
         Ok(head.map_err(|e| get_err(path, e))?.size)
+    }
+
+    /// Drops the listings of `dir`, of the folders in it and of those
+    /// that hold it. Kept metadata ranges stay: each is checked against
+    /// the next listing when used.
+    fn refresh(&self, dir: &Path) {
+        let Ok(key) = self.key(dir) else {
+            return;
+        };
+        self.listings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|p, _| !covers(p, &key) && !covers(&key, p));
     }
 
     fn list(&self, dir: &Path) -> Result<Vec<ListEntry>> {

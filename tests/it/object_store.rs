@@ -711,6 +711,8 @@ struct InFlight {
     /// Bytes added to the body of every ranged answer, past the range it
     /// announces (a server that sends more than it says).
     pad: std::sync::atomic::AtomicUsize,
+    /// The object of every GET, in order.
+    got: std::sync::Mutex<Vec<String>>,
 }
 
 impl InFlight {
@@ -721,6 +723,7 @@ impl InFlight {
             most: Default::default(),
             gets: Default::default(),
             pad: Default::default(),
+            got: Default::default(),
         }
     }
 }
@@ -759,6 +762,10 @@ impl object_store::ObjectStore for InFlight {
         let now = self.now.fetch_add(1, SeqCst) + 1;
         self.most.fetch_max(now, SeqCst);
         self.gets.fetch_add(1, SeqCst);
+        self.got
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(location.to_string());
         for _ in 0..4 {
             yield_once().await;
         }
@@ -1027,4 +1034,130 @@ fn a_damaged_streamed_tile_is_a_typed_error() {
     for part in ["a1.tdb", "4020", "Tile", "num_chunks", "cannot fit"] {
         assert!(err.contains(part), "{part} in: {err}");
     }
+}
+
+/// One `ObjectStorage` kept across opens, as a service keeps its client:
+/// each open lists the array afresh, so it sees a fragment committed since
+/// through another client, and fetches the metadata only of that fragment
+/// (what it fetched before is kept, as the engine's VFS keeps it); an
+/// object whose size changed is fetched again, and with nothing kept every
+/// open fetches every fragment's metadata.
+#[test]
+fn a_storage_kept_across_opens_sees_new_fragments_and_keeps_their_metadata() {
+    use tiledb_codec::raw::storage::object::FetchOptions;
+    use tiledb_codec::Array;
+    let tmp = write_support::TempDir::new("s3-reopen");
+    let local = side_by_side_array(&tmp.0);
+    let fragments = || -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(local.join("__fragments"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let store = std::sync::Arc::new(InFlight::new());
+    let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
+    upload(&storage, &local, &root.join("tiles64"));
+    let open = || {
+        Array::open_in(
+            storage.clone().into(),
+            root.join("tiles64"),
+            &ReadOptions::default(),
+        )
+    };
+    let got = || store.got.lock().unwrap().clone();
+    let metadata = |gets: &[String]| -> Vec<String> {
+        gets.iter()
+            .filter(|g| g.ends_with("__fragment_metadata.tdb") || g.contains("/__schema/"))
+            .cloned()
+            .collect()
+    };
+    let want = Array::open(&local).unwrap().reader().read().unwrap();
+    gets_of_read(&store, &open().unwrap(), &want, "first open");
+    let first = metadata(&got());
+    assert!(first.len() >= 3, "two fragments and a schema: {first:?}");
+    let fetched_before = got().len();
+    assert_eq!(
+        gets_of_read(&store, &open().unwrap(), &want, "second open"),
+        4,
+        "the data files only"
+    );
+    assert!(metadata(&got()[fetched_before..]).is_empty());
+
+    // A fragment over tiles 10-20, uploaded by another client.
+    let old = fragments();
+    Array::open(&local)
+        .unwrap()
+        .write()
+        .range("d", 10_000..=20_999)
+        .column("v", &vec![-1.0f64; 11_000])
+        .column("u", &vec![-7i32; 11_000])
+        .commit()
+        .unwrap();
+    let new: Vec<String> = fragments()
+        .into_iter()
+        .filter(|f| !old.contains(f))
+        .collect();
+    assert_eq!(new.len(), 1);
+    let (other, other_root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
+    upload(&other, &local, &other_root.join("tiles64"));
+    let want = Array::open(&local).unwrap().reader().read().unwrap();
+    assert_eq!(want.column::<i32>("u").unwrap()[15_000], -7);
+    let fetched_before = got().len();
+    gets_of_read(&store, &open().unwrap(), &want, "after a commit elsewhere");
+    let since = metadata(&got()[fetched_before..]);
+    assert!(!since.is_empty());
+    assert!(
+        since.iter().all(|g| g.contains(&new[0])),
+        "only the new fragment's metadata: {since:?}"
+    );
+
+    // An object that changed size is not taken from what was kept.
+    let changed = format!("tiles64/__fragments/{}/__fragment_metadata.tdb", old[0]);
+    let mut bytes = std::fs::read(
+        local
+            .join("__fragments")
+            .join(&old[0])
+            .join("__fragment_metadata.tdb"),
+    )
+    .unwrap();
+    bytes.extend_from_slice(&[0; 16]);
+    futures::executor::block_on(object_store::ObjectStoreExt::put(
+        &store.inner,
+        &object_store::path::Path::from(changed.as_str()),
+        bytes.into(),
+    ))
+    .unwrap();
+    let fetched_before = got().len();
+    let _ = open().and_then(|a| a.reader().read());
+    assert!(
+        got()[fetched_before..].iter().any(|g| g == &changed),
+        "{changed} fetched again"
+    );
+
+    // Nothing kept: every fragment's metadata is fetched again.
+    let fresh = write_support::TempDir::new("s3-reopen-fresh");
+    let store = std::sync::Arc::new(InFlight::new());
+    let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
+    storage.set_fetch_options(FetchOptions {
+        metadata_cache: 0,
+        ..FetchOptions::default()
+    });
+    let local = side_by_side_array(&fresh.0);
+    upload(&storage, &local, &root.join("tiles64"));
+    let want = Array::open(&local).unwrap().reader().read().unwrap();
+    let array = || {
+        Array::open_in(
+            storage.clone().into(),
+            root.join("tiles64"),
+            &ReadOptions::default(),
+        )
+        .unwrap()
+    };
+    gets_of_read(&store, &array(), &want, "nothing kept");
+    let fetched_before = store.got.lock().unwrap().len();
+    gets_of_read(&store, &array(), &want, "nothing kept, again");
+    let again = metadata(&store.got.lock().unwrap()[fetched_before..]);
+    assert!(again.len() >= 3, "{again:?}");
 }
