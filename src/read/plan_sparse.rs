@@ -420,12 +420,22 @@ impl ArrayReader {
         }
         // The picked tiles of every fragment decoded together, in parallel
         // (a box picks a few tiles of each of several fragments); from a
-        // ranged storage, fragment by fragment, fetched in groups.
+        // ranged storage, fetched together where they fit in the read-ahead,
+        // then decoded fragment by fragment (else fetched in groups).
         let ranged = slots
             .iter()
             .any(|s| matches!(s, Slot::Tiles { fields, .. } if fields.ranged()));
         let mut decoded: Vec<Vec<sparse::TileCells>> = Vec::with_capacity(slots.len());
         if ranged {
+            let picked: Vec<(&sparse::FragmentFields, &[(usize, bool)])> = slots
+                .iter()
+                .filter_map(|s| match s {
+                    Slot::Tiles { fields, tiles, .. } => Some((&**fields, &tiles[..])),
+                    Slot::Done(_) => None,
+                })
+                .collect();
+            sparse::FragmentFields::fetch_together(&picked)?;
+            drop(picked);
             for s in slots.iter_mut() {
                 if let Slot::Tiles {
                     fi, fields, tiles, ..

@@ -496,6 +496,33 @@ impl FragmentFields {
         self.dims.first().and_then(|(_, t)| t.read_ahead())
     }
 
+    /// For fragments in a ranged storage (an object store), each with the
+    /// tiles a read picked of it: fetches every field of all those tiles in
+    /// one round (near ranges merged, requests concurrent) when together
+    /// they fit in the storage's read-ahead, so that the fragments do not
+    /// wait for each other's requests; otherwise nothing, and
+    /// [`FragmentFields::tiles`] fetches each fragment's in groups.
+    pub(crate) fn fetch_together(picked: &[(&FragmentFields, &[(usize, bool)])]) -> Result<()> {
+        let Some(ahead) = picked.iter().find_map(|(f, _)| f.read_ahead()) else {
+            return Ok(());
+        };
+        let wanted: Vec<(&FieldTiles, usize)> = picked
+            .iter()
+            .flat_map(|(f, tiles)| {
+                tiles
+                    .iter()
+                    .flat_map(move |(t, _)| f.all().map(move |ft| (ft, *t)))
+            })
+            .collect();
+        let bytes = wanted
+            .iter()
+            .fold(0u64, |b, (f, t)| b.saturating_add(f.stored_bytes(*t)));
+        if bytes > ahead {
+            return Ok(());
+        }
+        super::field::prefetch(&wanted)
+    }
+
     /// Reads the tiles `tiles` (in parallel), in tile order. From a ranged
     /// storage (an object store) they are fetched in groups of at most its
     /// read-ahead bytes, every field of a group's tiles together (near

@@ -1161,3 +1161,96 @@ fn a_storage_kept_across_opens_sees_new_fragments_and_keeps_their_metadata() {
     let again = metadata(&store.got.lock().unwrap()[fetched_before..]);
     assert!(again.len() >= 3, "{again:?}");
 }
+
+/// A box of a sparse array of four fragments, read from an object store:
+/// the tiles the box picks of every fragment (each field's) are fetched in
+/// one round, more requests in flight at once than one fragment has files,
+/// and the cells are the local read's. With a read-ahead too small for
+/// them all, fragment by fragment as before, with the same cells.
+#[test]
+fn a_sparse_box_fetches_the_tiles_of_every_fragment_at_once() {
+    use std::sync::atomic::Ordering::SeqCst;
+    use tiledb_codec::raw::format::Datatype;
+    use tiledb_codec::raw::model::Filter;
+    use tiledb_codec::raw::storage::object::FetchOptions;
+    use tiledb_codec::{Array, AttributeBuilder, DimensionBuilder, SchemaBuilder};
+    let tmp = write_support::TempDir::new("s3-sparse-box");
+    let dim = |n: &str| {
+        DimensionBuilder::new(n, Datatype::Int64)
+            .domain(0..=999)
+            .tile_extent(100)
+    };
+    let schema = SchemaBuilder::sparse()
+        .dimension(dim("x"))
+        .dimension(dim("y"))
+        .attribute(
+            AttributeBuilder::new("a", Datatype::Float64).filters([Filter::Zstd { level: 3 }]),
+        )
+        .capacity(500)
+        .build()
+        .unwrap();
+    let local = tmp.0.join("sparse");
+    let array = Array::create(&local, &schema).unwrap();
+    for f in 0..4i64 {
+        let cells: Vec<(i64, i64)> = (0..4_000i64)
+            // Distinct: i mod 1000 gives x, i / 1000 the band of y.
+            .map(|i| {
+                let x = (i * 37 + f * 11) % 1000;
+                (x, i / 1000 * 250 + (i * 7 + f * 29) % 250)
+            })
+            .collect();
+        let x: Vec<i64> = cells.iter().map(|c| c.0).collect();
+        let y: Vec<i64> = cells.iter().map(|c| c.1).collect();
+        let a: Vec<f64> = (0..4_000).map(|i| (f * 4_000 + i) as f64).collect();
+        array
+            .write()
+            .column("x", &x)
+            .column("y", &y)
+            .column("a", &a)
+            .commit()
+            .unwrap();
+    }
+    let boxed = |a: &Array| {
+        a.reader()
+            .range("x", 250..=499)
+            .range("y", 300..=649)
+            .read()
+            .unwrap()
+    };
+    let want = boxed(&Array::open(&local).unwrap());
+    assert!(want.len() > 100, "{} cells", want.len());
+    for (ahead, together) in [(FetchOptions::default().read_ahead, true), (1, false)] {
+        let store = std::sync::Arc::new(InFlight::new());
+        let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
+        upload(&storage, &local, &root.join("sparse"));
+        storage.set_fetch_options(FetchOptions {
+            read_ahead: ahead,
+            ..FetchOptions::default()
+        });
+        let array = Array::open_in(
+            storage.clone().into(),
+            root.join("sparse"),
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        store.most.store(0, SeqCst);
+        let got = boxed(&array);
+        for c in ["x", "y"] {
+            assert_eq!(
+                got.column::<i64>(c).unwrap(),
+                want.column::<i64>(c).unwrap()
+            );
+        }
+        assert_eq!(
+            got.column::<f64>("a").unwrap(),
+            want.column::<f64>("a").unwrap()
+        );
+        let most = store.most.load(SeqCst);
+        // x, y and a: three files a fragment.
+        if together {
+            assert!(most > 3, "{most} GETs in flight at most");
+        } else {
+            assert!(most <= 3, "{most} GETs in flight at most, read-ahead 1");
+        }
+    }
+}
