@@ -989,6 +989,37 @@ fn dense_tiles_stream_into_their_places() {
         got_box.column::<i32>("u").unwrap(),
         want_box.column::<i32>("u").unwrap()
     );
+    // With a read-ahead that holds the two cut tiles (of about 12 KB with
+    // both attributes): they are fetched apart (4 GETs) while the 27 tiles
+    // between them stream (one GET per attribute and fragment: 4); with
+    // none, the box goes in groups of one tile (2 GETs a tile).
+    let box_gets = |read_ahead: u64| {
+        let (store, array) = in_flight_array(
+            &local,
+            FetchOptions {
+                read_ahead,
+                ..FetchOptions::default()
+            },
+        );
+        boxed(&array);
+        let before = store.gets.load(std::sync::atomic::Ordering::SeqCst);
+        let got = boxed(&array);
+        assert_eq!(
+            got.column::<f64>("v").unwrap(),
+            want_box.column::<f64>("v").unwrap()
+        );
+        assert_eq!(
+            got.column::<i32>("u").unwrap(),
+            want_box.column::<i32>("u").unwrap()
+        );
+        store.gets.load(std::sync::atomic::Ordering::SeqCst) - before
+    };
+    let (some, none) = (box_gets(32 << 10), box_gets(1));
+    assert!(some <= 8, "GETs of a box whose inner tiles stream: {some}");
+    assert!(
+        none >= 2 * 29,
+        "GETs of the box in groups of one tile: {none}"
+    );
 
     // A third fragment over tiles 10-20: its cells win, and nothing is
     // streamed (in which order tiles arrive would decide who wins).

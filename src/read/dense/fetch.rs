@@ -5,7 +5,10 @@
 //! `Storage::read_streamed`) and decoded into their places as their bytes
 //! arrive (unfiltered chunks copied there, filtered ones unfiltered on the
 //! thread pool as each comes whole), so nothing holds a tile's stored
-//! bytes. Otherwise the slabs of the batch are taken in groups whose tiles
+//! bytes. Where only some slabs are such (a 1-D box that cuts its first
+//! and last tiles), those stream while the others' tiles are fetched
+//! together and decoded as below. Otherwise the slabs of the batch are
+//! taken in groups whose tiles
 //! take at most the storage's read-ahead bytes; each group's tiles are
 //! fetched together (`Storage::read_ranges`), decoded into the group's
 //! part of the result while the next group is fetched, and let go.
@@ -38,8 +41,23 @@ pub(super) fn fill_ahead(
     };
     let cs = a.field.cell_size() as usize;
     if validity.is_none() {
-        if let Some((bytes, whole)) = whole_tiles(t, tiles, cs)? {
-            return stream_whole(t, bytes, whole, zeroed, data);
+        if let Some((bytes, whole, streamed)) = whole_tiles(t, tiles, cs)? {
+            if streamed.iter().all(|s| *s) {
+                let places = places(data, 0, bytes, &whole);
+                return stream_whole(t, bytes, whole.into_iter().zip(places).collect(), zeroed);
+            }
+            if let Some(()) = stream_some(
+                t,
+                tiles,
+                a,
+                covered,
+                zeroed,
+                data,
+                (bytes, whole, &streamed),
+                ahead,
+            )? {
+                return Ok(());
+            }
         }
     }
     let groups = groups(t, tiles, ahead)?;
@@ -147,26 +165,34 @@ struct Whole<'t> {
     at: usize,
 }
 
-/// The tiles of `t` (a batch of a fixed-size attribute of `cs` bytes a
-/// cell) and their size, when each lands whole in one run of the result
-/// and every cell of the batch comes from exactly one of them (so that no
+/// The tiles streamed of a batch ([`whole_tiles`]): their size in bytes
+/// unfiltered, the tiles sorted by their places, and per slab whether its
+/// tiles are among them.
+type Streamable<'t> = (usize, Vec<Whole<'t>>, Vec<bool>);
+
+/// The tiles of the slabs of `t` (a batch of a fixed-size attribute of
+/// `cs` bytes a cell) whose every tile lands whole in one run of the
+/// result and whose every cell comes from exactly one of them (so that no
 /// fill value is needed and the order in which they are written does not
-/// matter), sorted by their places; `None` otherwise, and for a tile the
-/// offsets place nowhere (the tile's own read refuses it).
+/// matter), their size, and which slabs those are; `None` where no slab
+/// is such, and for a tile the offsets place nowhere (the tile's own read
+/// refuses it).
 fn whole_tiles<'t>(
     t: &FixedTarget,
     tiles: &'t [Option<FieldTiles>],
     cs: usize,
-) -> Result<Option<(usize, Vec<Whole<'t>>)>> {
+) -> Result<Option<Streamable<'t>>> {
     let Some(per_tile) = t.grid.tile_cells() else {
         return Ok(None);
     };
     let cstr = t.grid.cell_strides();
     let mut out = Vec::new();
+    let mut streamed = Vec::with_capacity(t.slabs.len());
     let mut first = 0usize;
     for (slab, &n) in t.slabs.iter().zip(t.slab_cells) {
         let (ostr, pref) = (slab.out_strides(), slab.prefixes());
         let (mut whole, mut cells) = (true, 0i128);
+        let before = out.len();
         for_each_tile(t.grid, t.frags, tiles, slab, |_, ft, i, ivs, origin| {
             let at = whole_at(slab, ivs, origin, &cstr, &ostr, &pref, per_tile);
             match (at, ft.fixed_request(i)) {
@@ -188,9 +214,11 @@ fn whole_tiles<'t>(
             }
             Ok(())
         })?;
-        if !whole || cells != n as i128 {
-            return Ok(None);
+        let mine = whole && cells == n as i128;
+        if !mine {
+            out.truncate(before);
         }
+        streamed.push(mine);
         first += n;
     }
     // The slabs' counts are met: with no two tiles overlapping, every cell
@@ -206,12 +234,98 @@ fn whole_tiles<'t>(
     if out.windows(2).any(|w| w[0].at + bytes > w[1].at) {
         return Ok(None);
     }
-    Ok(Some((bytes, out)))
+    Ok(Some((bytes, out, streamed)))
+}
+
+/// The places of the tiles `whole` (each `bytes` long, at `w.at`, sorted,
+/// apart) in `data`, which starts at byte `base` of the result.
+fn places<'d>(data: &'d mut [u8], base: usize, bytes: usize, whole: &[Whole]) -> Vec<&'d mut [u8]> {
+    let mut out = Vec::with_capacity(whole.len());
+    let mut rest = data;
+    let mut pos = base;
+    for w in whole {
+        let (_, tail) = std::mem::take(&mut rest).split_at_mut(w.at - pos);
+        let (place, tail) = tail.split_at_mut(bytes);
+        out.push(place);
+        rest = tail;
+        pos = w.at + bytes;
+    }
+    out
+}
+
+/// A batch some of whose slabs stream ([`whole_tiles`]: `streamable`) and
+/// the others not, such as a 1-D box that cuts its first and last tiles:
+/// the others' tiles are fetched together and their slabs filled as
+/// [`FixedTarget::fill`] fills them, while the rest stream into their
+/// places. `None` (nothing done) where the others' tiles take more than
+/// `ahead` bytes: the caller then takes the batch in groups.
+#[allow(clippy::too_many_arguments)]
+fn stream_some(
+    t: &FixedTarget,
+    tiles: &[Option<FieldTiles>],
+    a: &DenseAttr,
+    covered: &[bool],
+    zeroed: bool,
+    data: &mut [u8],
+    (bytes, whole, streamed): (usize, Vec<Whole>, &[bool]),
+    ahead: u64,
+) -> Result<Option<()>> {
+    let cs = a.field.cell_size() as usize;
+    let mut others = Vec::new();
+    for (slab, _) in t.slabs.iter().zip(streamed).filter(|(_, s)| !**s) {
+        others.extend(tiles_of(t.grid, t.frags, tiles, slab)?);
+    }
+    let held = others
+        .iter()
+        .fold(0u64, |b, (ft, i)| b.saturating_add(ft.stored_bytes(*i)));
+    if held > ahead {
+        return Ok(None);
+    }
+    // The result cut at the slabs' ends: each streamed slab into the places
+    // of its tiles, each other slab whole.
+    let mut placed = Vec::with_capacity(whole.len());
+    let mut fills = Vec::new();
+    let mut whole = whole.into_iter().peekable();
+    let mut rest = data;
+    let mut first = 0usize;
+    for (k, &n) in t.slab_cells.iter().enumerate() {
+        let (part, tail) = std::mem::take(&mut rest).split_at_mut(n * cs);
+        rest = tail;
+        let end = (first + n) * cs;
+        if streamed[k] {
+            let mine: Vec<Whole> = std::iter::from_fn(|| whole.next_if(|w| w.at < end)).collect();
+            let ps = places(part, first * cs, bytes, &mine);
+            placed.extend(mine.into_iter().zip(ps));
+        } else {
+            fills.push((k, part));
+        }
+        first += n;
+    }
+    let fill_others = || -> Result<()> {
+        prefetch(&others)?;
+        for (k, part) in fills {
+            let slab = FixedTarget {
+                slabs: &t.slabs[k..k + 1],
+                slab_cells: &t.slab_cells[k..k + 1],
+                ..*t
+            };
+            slab.fill(tiles, a, &covered[k..k + 1], zeroed, part, None)?;
+        }
+        Ok(())
+    };
+    let (filled, stream) = std::thread::scope(|sc| {
+        let filled = sc.spawn(fill_others);
+        let stream = stream_whole(t, bytes, placed, zeroed);
+        (filled.join(), stream)
+    });
+    filled.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+    stream?;
+    Ok(Some(()))
 }
 
 /// Fetches the tiles `whole` of `bytes` unfiltered bytes each (from
-/// [`whole_tiles`]) and decodes each into its place in `data` as its bytes
-/// arrive ([`TileStream`]): what it holds of their stored bytes is the
+/// [`whole_tiles`], each with its place in the result) and decodes each
+/// into its place as its bytes arrive ([`TileStream`]): what it holds of their stored bytes is the
 /// filtered chunks waiting to be unfiltered, at most the storage's
 /// read-ahead bytes. With `zeroed` (`data` is fresh memory), a
 /// tile's place is made present with one call when its first bytes come
@@ -219,22 +333,15 @@ fn whole_tiles<'t>(
 fn stream_whole(
     t: &FixedTarget,
     bytes: usize,
-    whole: Vec<Whole>,
+    whole: Vec<(Whole, &mut [u8])>,
     zeroed: bool,
-    data: &mut [u8],
 ) -> Result<()> {
-    let Some(storage) = whole.first().map(|w| w.storage) else {
+    let Some(storage) = whole.first().map(|w| w.0.storage) else {
         return Ok(());
     };
     let mut requests = Vec::with_capacity(whole.len());
     let mut streams = Vec::with_capacity(whole.len());
-    let mut rest = data;
-    let mut pos = 0usize;
-    for w in whole {
-        let (_, tail) = std::mem::take(&mut rest).split_at_mut(w.at - pos);
-        let (out, tail) = tail.split_at_mut(bytes);
-        rest = tail;
-        pos = w.at + bytes;
+    for (w, out) in whole {
         let stored = w.range.end - w.range.start;
         let pipe = &w.tiles.pipes.data;
         streams.push(TileStream::new(
