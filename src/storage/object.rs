@@ -118,6 +118,9 @@ pub struct ObjectStorage {
     fetch: Mutex<FetchOptions>,
     /// Ranges of metadata objects fetched before ([`FetchOptions::metadata_cache`]).
     kept: Mutex<Kept>,
+    /// Counts the listings dropped ([`Storage::refresh`], writes): a LIST
+    /// that began before a drop is not cached after it.
+    epoch: AtomicU64,
 }
 
 /// Byte ranges of metadata objects fetched before, kept for the next opens
@@ -128,6 +131,24 @@ struct Kept {
     ranges: HashMap<(String, u64, u64), (Piece, u64)>,
     order: VecDeque<(String, u64, u64)>,
     bytes: u64,
+}
+
+impl Kept {
+    /// Drops the oldest ranges until at most `budget` bytes are kept.
+    fn trim(&mut self, budget: u64) {
+        while self.bytes > budget {
+            let Some(old) = self.order.pop_front() else {
+                break;
+            };
+            self.remove(&old);
+        }
+    }
+
+    fn remove(&mut self, id: &(String, u64, u64)) {
+        if let Some((p, _)) = self.ranges.remove(id) {
+            self.bytes -= p.len() as u64;
+        }
+    }
 }
 
 /// Whether the object `key` is one TileDB writes once and never changes,
@@ -367,6 +388,7 @@ impl ObjectStorage {
             stats: Arc::default(),
             fetch: Mutex::new(FetchOptions::default()),
             kept: Mutex::default(),
+            epoch: AtomicU64::new(0),
         })
     }
 
@@ -429,6 +451,10 @@ impl ObjectStorage {
     /// flight at once, for the reads from now on.
     pub fn set_fetch_options(&self, o: FetchOptions) {
         *self.fetch.lock().unwrap_or_else(|e| e.into_inner()) = o;
+        self.kept
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .trim(o.metadata_cache);
     }
 
     /// The requests and bytes counted so far.
@@ -504,6 +530,7 @@ impl ObjectStorage {
         } else {
             Some(ObjectPath::parse(key).map_err(|e| store_err(path, e))?)
         };
+        let epoch = self.epoch.load(Ordering::Acquire);
         let metas: Vec<object_store::ObjectMeta> = self
             .block_on(async {
                 let stream = self.store.list(prefix.as_ref());
@@ -518,19 +545,19 @@ impl ObjectStorage {
             .map(|m| (m.location.to_string(), m.size))
             .collect();
         let map = Arc::new(map);
-        self.listings
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key.to_string(), map.clone());
+        let mut listings = self.listings.lock().unwrap_or_else(|e| e.into_inner());
+        // Dropped meanwhile: this listing may be older than the drop.
+        if self.epoch.load(Ordering::Acquire) == epoch {
+            listings.insert(key.to_string(), map.clone());
+        }
         Ok(map)
     }
 
     /// Forgets every cached listing (after a write).
     pub fn forget_listings(&self) {
-        self.listings
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
+        let mut listings = self.listings.lock().unwrap_or_else(|e| e.into_inner());
+        self.epoch.fetch_add(1, Ordering::AcqRel);
+        listings.clear();
     }
 
     /// For a range of `path` worth keeping ([`FetchOptions::metadata_cache`]):
@@ -560,9 +587,8 @@ impl ObjectStorage {
         match kept.ranges.get(&id) {
             Some((piece, was)) if was == size => Some(piece.clone()),
             Some(_) => {
-                if let Some((piece, _)) = kept.ranges.remove(&id) {
-                    kept.bytes -= piece.len() as u64;
-                }
+                kept.remove(&id);
+                kept.order.retain(|x| x != &id);
                 None
             }
             None => None,
@@ -570,11 +596,18 @@ impl ObjectStorage {
     }
 
     /// Keeps `piece`, the whole of the range `what` names, dropping the
-    /// oldest kept ranges past the budget.
+    /// oldest kept ranges past the budget. A part of a larger buffer (a
+    /// merged request's) is copied, so that the bytes kept are the bytes
+    /// counted.
     fn keep(&self, (key, size, range): (String, u64, std::ops::Range<u64>), piece: &Piece) {
         if piece.len() as u64 != range.end - range.start {
             return;
         }
+        let piece = &if piece.range.len() == piece.buf.len() {
+            piece.clone()
+        } else {
+            Piece::from(piece.to_vec())
+        };
         let budget = self.fetch_options().metadata_cache;
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         let id = (key, range.start, range.end);
@@ -584,14 +617,7 @@ impl ObjectStorage {
             kept.order.push_back(id);
         }
         kept.bytes += piece.len() as u64;
-        while kept.bytes > budget {
-            let Some(old) = kept.order.pop_front() else {
-                break;
-            };
-            if let Some((p, _)) = kept.ranges.remove(&old) {
-                kept.bytes -= p.len() as u64;
-            }
-        }
+        kept.trim(budget);
     }
 
     /// Uploads the local files `files` (local path, object path) one batch
@@ -763,6 +789,9 @@ impl Storage for ObjectStorage {
                 }
             }
         }
+        if fetch.is_empty() {
+            return Ok(out);
+        }
         if fetch.len() < requests.len() {
             // The others as asked alone (and kept there).
             let asked: Vec<_> = fetch.iter().map(|&i| requests[i].clone()).collect();
@@ -905,10 +934,9 @@ impl Storage for ObjectStorage {
         let Ok(key) = self.key(dir) else {
             return;
         };
-        self.listings
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .retain(|p, _| !covers(p, &key) && !covers(&key, p));
+        let mut listings = self.listings.lock().unwrap_or_else(|e| e.into_inner());
+        self.epoch.fetch_add(1, Ordering::AcqRel);
+        listings.retain(|p, _| !covers(p, &key) && !covers(&key, p));
     }
 
     fn list(&self, dir: &Path) -> Result<Vec<ListEntry>> {

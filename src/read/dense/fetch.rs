@@ -43,7 +43,7 @@ pub(super) fn fill_ahead(
     if validity.is_none() {
         if let Some((bytes, whole, streamed)) = whole_tiles(t, tiles, cs)? {
             if streamed.iter().all(|s| *s) {
-                let places = places(data, 0, bytes, &whole);
+                let places = places(data, 0, bytes, &whole)?;
                 return stream_whole(t, bytes, whole.into_iter().zip(places).collect(), zeroed);
             }
             if let Some(()) = stream_some(
@@ -238,19 +238,37 @@ fn whole_tiles<'t>(
 }
 
 /// The places of the tiles `whole` (each `bytes` long, at `w.at`, sorted,
-/// apart) in `data`, which starts at byte `base` of the result.
-fn places<'d>(data: &'d mut [u8], base: usize, bytes: usize, whole: &[Whole]) -> Vec<&'d mut [u8]> {
+/// apart) in `data`, which starts at byte `base` of the result; an error
+/// naming the tile where one is not inside `data` after the one before it.
+fn places<'d>(
+    data: &'d mut [u8],
+    base: usize,
+    bytes: usize,
+    whole: &[Whole],
+) -> Result<Vec<&'d mut [u8]>> {
     let mut out = Vec::with_capacity(whole.len());
     let mut rest = data;
     let mut pos = base;
     for w in whole {
-        let (_, tail) = std::mem::take(&mut rest).split_at_mut(w.at - pos);
+        let Some(skip) = w.at.checked_sub(pos).filter(|s| s + bytes <= rest.len()) else {
+            return Err(crate::error::Error::decode(
+                &w.path,
+                w.range.start,
+                "TileOffsets",
+                "values",
+                format!(
+                    "the tile at bytes {:?} has no place of its own in the result",
+                    w.range
+                ),
+            ));
+        };
+        let (_, tail) = std::mem::take(&mut rest).split_at_mut(skip);
         let (place, tail) = tail.split_at_mut(bytes);
         out.push(place);
         rest = tail;
         pos = w.at + bytes;
     }
-    out
+    Ok(out)
 }
 
 /// A batch some of whose slabs stream ([`whole_tiles`]: `streamable`) and
@@ -258,7 +276,9 @@ fn places<'d>(data: &'d mut [u8], base: usize, bytes: usize, whole: &[Whole]) ->
 /// the others' tiles are fetched together and their slabs filled as
 /// [`FixedTarget::fill`] fills them, while the rest stream into their
 /// places. `None` (nothing done) where the others' tiles take more than
-/// `ahead` bytes: the caller then takes the batch in groups.
+/// `ahead` bytes: the caller then takes the batch in groups. What it holds
+/// of stored bytes is those tiles and the filtered chunks waiting in the
+/// stream, each at most `ahead`.
 #[allow(clippy::too_many_arguments)]
 fn stream_some(
     t: &FixedTarget,
@@ -294,12 +314,21 @@ fn stream_some(
         let end = (first + n) * cs;
         if streamed[k] {
             let mine: Vec<Whole> = std::iter::from_fn(|| whole.next_if(|w| w.at < end)).collect();
-            let ps = places(part, first * cs, bytes, &mine);
+            let ps = places(part, first * cs, bytes, &mine)?;
             placed.extend(mine.into_iter().zip(ps));
         } else {
             fills.push((k, part));
         }
         first += n;
+    }
+    if let Some(w) = whole.next() {
+        return Err(crate::error::Error::decode(
+            &w.path,
+            w.range.start,
+            "TileOffsets",
+            "values",
+            format!("the tile at bytes {:?} has no place in the result", w.range),
+        ));
     }
     let fill_others = || -> Result<()> {
         prefetch(&others)?;
