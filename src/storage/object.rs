@@ -569,10 +569,10 @@ impl ObjectStorage {
         range: Option<&std::ops::Range<u64>>,
     ) -> Option<(String, u64, std::ops::Range<u64>)> {
         let budget = self.fetch_options().metadata_cache;
-        let key = self.key(path).ok()?;
-        if budget == 0 || !immutable_metadata(&key) {
+        if budget == 0 {
             return None;
         }
+        let key = self.key(path).ok().filter(|k| immutable_metadata(k))?;
         let size = *self.cached(&key)?.1.get(&key)?;
         let range = range.cloned().unwrap_or(0..size);
         (range.start < range.end && range.end <= size && range.end - range.start <= budget)
@@ -694,6 +694,49 @@ impl ObjectStorage {
             .collect())
     }
 
+    /// The ranges `requests`, merged where close ([`FetchOptions`]) and
+    /// fetched concurrently, at most [`FetchOptions::concurrency`] requests
+    /// in flight; the ranges of one request share its buffer.
+    fn fetch_pieces(&self, requests: &[(PathBuf, std::ops::Range<u64>)]) -> Result<Vec<Piece>> {
+        use futures::StreamExt;
+        let o = self.fetch_options();
+        let mut out = vec![Piece::default(); requests.len()];
+        let plan = coalesce(requests, &o);
+        let jobs = plan
+            .iter()
+            .enumerate()
+            .map(|(k, c)| {
+                let path = &requests[c.path].0;
+                Ok((k, path.clone(), self.object_path(path)?, c.range.clone()))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let store = &self.store;
+        let stats = &self.stats;
+        let fetched: Vec<(usize, _)> = self.block_on(async {
+            futures::stream::iter(jobs)
+                .map(|(k, path, location, range)| async move {
+                    let bytes = get_into(&**store, &path, &location, range).await?;
+                    stats.gets.fetch_add(1, Ordering::Relaxed);
+                    stats.bytes.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                    Ok::<_, Error>((k, bytes))
+                })
+                .buffer_unordered(o.concurrency.max(1))
+                .try_collect()
+                .await
+        })?;
+        for (k, bytes) in fetched {
+            let c = &plan[k];
+            // The request's buffer, shared by its ranges.
+            let buf = Arc::new(bytes);
+            for &i in &c.parts {
+                let r = &requests[i].1;
+                let at = |x: u64| (x - c.range.start) as usize;
+                out[i] = Piece::part(buf.clone(), at(r.start)..at(r.end));
+            }
+        }
+        Ok(out)
+    }
+
     fn get(&self, path: &Path, range: Option<std::ops::Range<u64>>) -> Result<Vec<u8>> {
         let keep = self.keepable(path, range.as_ref());
         if let Some(piece) = keep.as_ref().and_then(|k| self.kept(k)) {
@@ -771,72 +814,30 @@ impl Storage for ObjectStorage {
     }
 
     /// [`Storage::read_ranges`], the ranges of one request sharing its
-    /// buffer.
+    /// buffer; ranges of metadata objects kept from before are not fetched.
     fn read_pieces(&self, requests: &[(PathBuf, std::ops::Range<u64>)]) -> Result<Vec<Piece>> {
-        use futures::StreamExt;
-        let o = self.fetch_options();
         let mut out = vec![Piece::default(); requests.len()];
-        // Ranges of metadata objects kept from before are not fetched.
-        let mut keep = Vec::new();
-        let mut fetch = Vec::new();
+        // The ranges not kept: their index, and what keeps them once fetched.
+        let mut missing = Vec::new();
         for (i, (path, range)) in requests.iter().enumerate() {
             let k = self.keepable(path, Some(range));
             match k.as_ref().and_then(|k| self.kept(k)) {
                 Some(piece) => out[i] = piece,
-                None => {
-                    keep.push(k);
-                    fetch.push(i);
-                }
+                None => missing.push((i, k)),
             }
         }
-        if fetch.is_empty() {
+        let asked: std::borrow::Cow<[_]> = if missing.is_empty() {
             return Ok(out);
-        }
-        if fetch.len() < requests.len() {
-            // The others as asked alone (and kept there).
-            let asked: Vec<_> = fetch.iter().map(|&i| requests[i].clone()).collect();
-            for (i, piece) in fetch.into_iter().zip(self.read_pieces(&asked)?) {
-                out[i] = piece;
-            }
-            return Ok(out);
-        }
-        let plan = coalesce(requests, &o);
-        let jobs = plan
-            .iter()
-            .enumerate()
-            .map(|(k, c)| {
-                let path = &requests[c.path].0;
-                Ok((k, path.clone(), self.object_path(path)?, c.range.clone()))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let store = &self.store;
-        let stats = &self.stats;
-        let fetched: Vec<(usize, _)> = self.block_on(async {
-            futures::stream::iter(jobs)
-                .map(|(k, path, location, range)| async move {
-                    let bytes = get_into(&**store, &path, &location, range).await?;
-                    stats.gets.fetch_add(1, Ordering::Relaxed);
-                    stats.bytes.fetch_add(bytes.len() as u64, Ordering::Relaxed);
-                    Ok::<_, Error>((k, bytes))
-                })
-                .buffer_unordered(o.concurrency.max(1))
-                .try_collect()
-                .await
-        })?;
-        for (k, bytes) in fetched {
-            let c = &plan[k];
-            // The request's buffer, shared by its ranges.
-            let buf = Arc::new(bytes);
-            for &i in &c.parts {
-                let r = &requests[i].1;
-                let at = |x: u64| (x - c.range.start) as usize;
-                out[i] = Piece::part(buf.clone(), at(r.start)..at(r.end));
-            }
-        }
-        for (i, k) in keep.into_iter().enumerate() {
+        } else if missing.len() == requests.len() {
+            requests.into()
+        } else {
+            missing.iter().map(|(i, _)| requests[*i].clone()).collect()
+        };
+        for ((i, k), piece) in missing.into_iter().zip(self.fetch_pieces(&asked)?) {
             if let Some(k) = k {
-                self.keep(k, &out[i]);
+                self.keep(k, &piece);
             }
+            out[i] = piece;
         }
         Ok(out)
     }

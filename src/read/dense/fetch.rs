@@ -42,11 +42,7 @@ pub(super) fn fill_ahead(
     let cs = a.field.cell_size() as usize;
     if validity.is_none() {
         if let Some((bytes, whole, streamed)) = whole_tiles(t, tiles, cs)? {
-            if streamed.iter().all(|s| *s) {
-                let places = places(data, 0, bytes, &whole)?;
-                return stream_whole(t, bytes, whole.into_iter().zip(places).collect(), zeroed);
-            }
-            if let Some(()) = stream_some(
+            if let Some(()) = stream_slabs(
                 t,
                 tiles,
                 a,
@@ -271,16 +267,16 @@ fn places<'d>(
     Ok(out)
 }
 
-/// A batch some of whose slabs stream ([`whole_tiles`]: `streamable`) and
-/// the others not, such as a 1-D box that cuts its first and last tiles:
-/// the others' tiles are fetched together and their slabs filled as
-/// [`FixedTarget::fill`] fills them, while the rest stream into their
-/// places. `None` (nothing done) where the others' tiles take more than
-/// `ahead` bytes: the caller then takes the batch in groups. What it holds
-/// of stored bytes is those tiles and the filtered chunks waiting in the
+/// A batch some or all of whose slabs stream ([`whole_tiles`]:
+/// `streamable`) into their places. The others, such as the first and last
+/// of a 1-D box that cuts its first and last tiles, are filled meanwhile
+/// as [`FixedTarget::fill`] fills them, their tiles fetched together.
+/// `None` (nothing done) where the others' tiles take more than `ahead`
+/// bytes: the caller then takes the batch in groups. What it holds of
+/// stored bytes is those tiles and the filtered chunks waiting in the
 /// stream, each at most `ahead`.
 #[allow(clippy::too_many_arguments)]
-fn stream_some(
+fn stream_slabs(
     t: &FixedTarget,
     tiles: &[Option<FieldTiles>],
     a: &DenseAttr,
@@ -329,6 +325,9 @@ fn stream_some(
             "values",
             format!("the tile at bytes {:?} has no place in the result", w.range),
         ));
+    }
+    if fills.is_empty() {
+        return stream_whole(t, bytes, placed, zeroed).map(Some);
     }
     let fill_others = || -> Result<()> {
         prefetch(&others)?;
