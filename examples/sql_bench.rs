@@ -32,10 +32,13 @@ fn session() -> SessionContext {
 }
 
 /// Runs `query` (`SELECT count(..), x, ...`) in `ctx`: the count, then
-/// every other column of its one row as a float (NaN for null). The arrays
-/// the query names are opened for it and dropped after it (as the engine's
-/// side opens its array per query); the session, like the engine's context,
-/// lives across queries.
+/// every other column of its one row as a float (NaN for null). The
+/// session, like the engine's context, lives across queries; as the
+/// crate's sessions do, it keeps the arrays its queries named
+/// (`tiledb_codec::sql::OpenedTables`): each query lists the array's
+/// folders and uses the table already made while they list the same
+/// names, else opens the array anew (the engine's side opens its array
+/// for every query).
 async fn run(ctx: &SessionContext, query: &str) -> Res<(i64, Vec<f64>)> {
     // Parsed in the session's state in place (no copy of it).
     let statement = {

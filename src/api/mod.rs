@@ -129,6 +129,36 @@ impl Array {
         self.open_again(self.at)
     }
 
+    /// Whether [`Array::reopen`] would now give this same array: its
+    /// folders list the same names as when it was opened (no fragment,
+    /// commit, consolidation, vacuum, schema or metadata file added or
+    /// removed since; TileDB never changes such a file once it has its
+    /// name). It lists the folders as opening does, and reads nothing
+    /// else, so a program keeping an array across requests can ask this
+    /// instead of opening it again each time.
+    ///
+    /// ```
+    /// use tiledb_codec::{Array, AttributeBuilder, Datatype, DimensionBuilder, SchemaBuilder};
+    ///
+    /// let path = std::env::temp_dir().join(format!("tiledb-codec-doc-current-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&path);
+    /// let schema = SchemaBuilder::sparse()
+    ///     .dimension(DimensionBuilder::new("d", Datatype::Int32).domain(0i32..=9).tile_extent(10i32))
+    ///     .attribute(AttributeBuilder::new("a", Datatype::Int32))
+    ///     .build()?;
+    /// let array = Array::create(&path, &schema)?;
+    /// assert!(array.is_current()?);
+    /// // Another handle writes a fragment: this one is no longer current.
+    /// Array::open(&path)?.write().column("d", &[1i32]).column("a", &[7i32]).commit()?;
+    /// assert!(!array.is_current()?);
+    /// assert!(array.reopen()?.is_current()?);
+    /// # std::fs::remove_dir_all(&path).unwrap();
+    /// # Ok::<(), tiledb_codec::Error>(())
+    /// ```
+    pub fn is_current(&self) -> Result<bool, Error> {
+        Ok(self.reader.dir.unchanged()?)
+    }
+
     /// This array again, from the same storage with the same options, as
     /// written in the timestamp range `at` (see [`Array::open_at`]).
     pub fn at(&self, at: impl std::ops::RangeBounds<u64>) -> Result<Array, Error> {

@@ -66,6 +66,44 @@ pub struct ArrayDirectory {
     /// The consolidated fragment metadata (`.meta` files), read once when
     /// the first fragment is opened.
     consolidated: std::sync::Mutex<Option<Arc<ConsolidatedFooters>>>,
+    /// What the folders listed when the array was opened
+    /// ([`ArrayDirectory::unchanged`]).
+    listed: Listing,
+}
+
+/// The listings an open classifies: `__schema`, the array's folder,
+/// `__commits`, `__fragment_meta`, `__fragments` and `__meta`, in that
+/// order. Folders that do not exist list as empty.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Listing([Vec<crate::storage::ListEntry>; 6]);
+
+impl Listing {
+    const SCHEMA: usize = 0;
+    const ROOT: usize = 1;
+    const COMMITS: usize = 2;
+    const FRAGMENT_META: usize = 3;
+    const FRAGMENTS: usize = 4;
+    const META: usize = 5;
+
+    fn of(storage: &dyn Storage, root: &Path) -> Result<Listing> {
+        let dirs = [
+            root.join(hierarchy::SCHEMA),
+            root.to_path_buf(),
+            root.join(hierarchy::COMMITS),
+            root.join(hierarchy::FRAGMENT_META),
+            root.join(hierarchy::FRAGMENTS),
+            root.join(hierarchy::META),
+        ];
+        let mut out = Listing::default();
+        for (slot, dir) in out.0.iter_mut().zip(&dirs) {
+            *slot = storage.list(dir)?;
+        }
+        Ok(out)
+    }
+
+    fn paths(&self, which: usize) -> impl Iterator<Item = PathBuf> + '_ {
+        self.0[which].iter().map(|e| e.path.clone())
+    }
 }
 
 /// The footers that consolidated fragment metadata files (`.meta`) hold:
@@ -189,9 +227,10 @@ impl ArrayDirectory {
         };
         let st = d.storage.clone();
         let st: &dyn Storage = &*st;
+        let listed = Listing::of(st, &root)?;
         // The enumerations' folder is listed only when asked
         // (`enumeration_files`): a schema names its enumerations' files.
-        for p in list(st, &root.join(hierarchy::SCHEMA))? {
+        for p in listed.paths(Listing::SCHEMA) {
             if file_name(&p) != hierarchy::ENUMERATIONS {
                 d.schemas.extend(entry(p));
             }
@@ -202,8 +241,8 @@ impl ArrayDirectory {
         let mut committed: HashSet<String> = HashSet::new();
         let mut root_ok = BTreeSet::new();
         let mut root_dirs = Vec::new();
-        for le in st.list(&root)? {
-            let p = le.path;
+        for le in &listed.0[Listing::ROOT] {
+            let p = le.path.clone();
             let n = file_name(&p);
             if le.kind == Kind::Folder {
                 if let Some(e) = entry(p) {
@@ -222,7 +261,7 @@ impl ArrayDirectory {
                 d.vacuum_files.extend(entry(p));
             }
         }
-        for p in list(st, &root.join(hierarchy::COMMITS))? {
+        for p in listed.paths(Listing::COMMITS) {
             let n = file_name(&p);
             if let Some(stem) = n.strip_suffix(hierarchy::WRT) {
                 if name::parse(stem).is_some() {
@@ -245,7 +284,7 @@ impl ArrayDirectory {
                 files.push(e);
             }
         }
-        for p in list(st, &root.join(hierarchy::FRAGMENT_META))? {
+        for p in listed.paths(Listing::FRAGMENT_META) {
             if file_name(&p).ends_with(hierarchy::META_FILE) {
                 d.fragment_meta.extend(entry(p));
             }
@@ -286,7 +325,7 @@ impl ArrayDirectory {
 
         let frag_dir = root.join(hierarchy::FRAGMENTS);
         let mut candidates: Vec<Entry> =
-            list(st, &frag_dir)?.into_iter().filter_map(entry).collect();
+            listed.paths(Listing::FRAGMENTS).filter_map(entry).collect();
         candidates.extend(root_dirs);
         let mut vacuumed = BTreeSet::new();
         for vac in &d.vacuum_files {
@@ -317,9 +356,8 @@ impl ArrayDirectory {
         sort(&mut d.fragments);
 
         let mut meta_vacuumed = BTreeSet::new();
-        let meta_dir = root.join(hierarchy::META);
         let mut meta = Vec::new();
-        for p in list(st, &meta_dir)? {
+        for p in listed.paths(Listing::META) {
             let n = file_name(&p);
             if n.ends_with(hierarchy::VAC) {
                 let f = st.open(&p)?;
@@ -339,7 +377,29 @@ impl ArrayDirectory {
         sort(&mut d.fragment_meta);
         sort(&mut d.deletes);
         sort(&mut d.updates);
+        d.listed = listed;
         Ok(d)
+    }
+
+    /// Whether listing the array again now gives what it listed when it
+    /// was opened, so that opening it again would give the same array:
+    /// every name in its folders is the same (fragments, commits, their
+    /// consolidation and vacuum files, schemas, metadata files; TileDB
+    /// never changes such a file once it has its name). False when a
+    /// fragment folder of a version without commit files was found
+    /// uncommitted: it becomes committed by a file inside it, which no
+    /// listing here shows.
+    pub fn unchanged(&self) -> Result<bool> {
+        if self
+            .uncommitted
+            .iter()
+            .filter_map(|p| entry(p.clone()))
+            .any(|e| !has_commit_markers(e.name.version))
+        {
+            return Ok(false);
+        }
+        self.storage.refresh(&self.root);
+        Ok(Listing::of(&*self.storage, &self.root)? == self.listed)
     }
 
     /// The delete and update commits, oldest first: the conditions a

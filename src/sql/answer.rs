@@ -200,7 +200,8 @@ fn exact_value(
 /// The table is the session's, when `ctx` has one of that name (a
 /// [`TileDbTable`]; any other kind is not answered), else the array
 /// `open` opens from the name (as [`register_tables`](super::register_tables)
-/// would open it). `Ok(None)`: the statement is to be planned as usual; an
+/// would open it), or the one the session keeps for that name while it is
+/// current (see [`OpenedTables`](super::OpenedTables)). `Ok(None)`: the statement is to be planned as usual; an
 /// array opened for it is then left registered under its name, as
 /// `register_tables` would register it, so that planning does not open it
 /// again (an answered statement registers nothing). The row's schema is
@@ -263,13 +264,12 @@ pub async fn answer_from_metadata(
             .downcast_ref::<TileDbTable>()
             .and_then(|t| answer_table(t, &shape)));
     }
-    let array = open(&shape.table).map_err(|e| super::cannot_open(&shape.table, e))?;
-    let table = TileDbTable::new(array)?.with_location(shape.table.clone());
+    let table = super::opened_table(ctx, &shape.table, &open)?;
     let row = answer_table(&table, &shape);
     if row.is_none() {
         // Planned as usual next: registered as `register_tables` would,
         // so that the array is not opened a second time.
-        ctx.register_table(reference, Arc::new(table))?;
+        ctx.register_table(reference, table)?;
     }
     Ok(row)
 }

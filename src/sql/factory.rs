@@ -112,6 +112,8 @@ impl TileDbTableFactory {
         let mut rules: Vec<Arc<dyn OptimizerRule + Send + Sync>> =
             vec![Arc::new(MetadataAggregates)];
         rules.extend(Optimizer::new().rules);
+        // The arrays its statements name, kept open while current.
+        let config = config.with_extension(Arc::new(super::OpenedTables::default()));
         SessionStateBuilder::new()
             .with_config(config)
             .with_default_features()

@@ -454,12 +454,85 @@ pub fn register_statement_tables(
         if ctx.table_exist(r.clone())? {
             continue;
         }
-        let array = open(&name).map_err(|e| cannot_open(&name, e))?;
-        let table = TileDbTable::new(array)?.with_location(name.clone());
-        ctx.register_table(r, Arc::new(table))?;
+        let table = opened_table(ctx, &name, &open)?;
+        ctx.register_table(r, table)?;
         out.push(name);
     }
     Ok(out)
+}
+
+/// The arrays a session opened for its statements, by the name the
+/// statement gave, each as its table (schema and statistics made): a
+/// statement that names one again gets the same table while the array is
+/// current ([`Array::is_current`]: its folders list the same names), and
+/// a table of the array opened anew once it is not. The crate's sessions
+/// ([`TileDbTableFactory::session`]) hold one in their configuration;
+/// the [`OpenedTables::CAPACITY`] names used last are kept.
+#[derive(Debug, Default)]
+pub struct OpenedTables {
+    /// Least recently used first.
+    tables: std::sync::Mutex<Vec<(String, Arc<TileDbTable>)>>,
+}
+
+impl OpenedTables {
+    /// How many arrays a session keeps open.
+    pub const CAPACITY: usize = 16;
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(String, Arc<TileDbTable>)>> {
+        // A poisoned list still holds whole entries.
+        self.tables.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The table kept for `name`, taken out of the list.
+    fn take(&self, name: &str) -> Option<Arc<TileDbTable>> {
+        let mut tables = self.lock();
+        let i = tables.iter().position(|(n, _)| n == name)?;
+        Some(tables.remove(i).1)
+    }
+
+    /// Keeps `table` for `name`, as the one used last.
+    fn keep(&self, name: &str, table: Arc<TileDbTable>) {
+        let mut tables = self.lock();
+        tables.retain(|(n, _)| n != name);
+        if tables.len() >= Self::CAPACITY {
+            tables.remove(0);
+        }
+        tables.push((name.to_string(), table));
+    }
+}
+
+/// What opens an array by the name a statement gives it.
+pub(crate) type OpenByName<'a> =
+    dyn Fn(&str) -> Result<Arc<Array>, Box<dyn std::error::Error + Send + Sync>> + 'a;
+
+/// The table of the array `name`: the session's kept one while its array
+/// is current, else the array `open` opens (then kept by the session, when
+/// it keeps tables).
+pub(crate) fn opened_table(
+    ctx: &SessionContext,
+    name: &str,
+    open: &OpenByName<'_>,
+) -> DfResult<Arc<TileDbTable>> {
+    let kept = ctx
+        .state_ref()
+        .read()
+        .config()
+        .get_extension::<OpenedTables>();
+    if let Some(table) = kept.as_ref().and_then(|k| k.take(name)) {
+        // A listing that fails opens anew, which says why.
+        if table.array().is_current().unwrap_or(false) {
+            if let Some(k) = &kept {
+                k.keep(name, table.clone());
+            }
+            return Ok(table);
+        }
+    }
+    let array = open(name).map_err(|e| cannot_open(name, e))?;
+    let table = Arc::new(TileDbTable::new(array)?.with_location(name.to_string()));
+    if let Some(k) = &kept {
+        k.keep(name, table.clone());
+    }
+    Ok(table)
 }
 
 /// The error of a table name that does not open as an array.

@@ -594,3 +594,116 @@ fn metadata_answer_before_planning_is_the_sessions_row() {
     });
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The crate's session keeps the arrays its statements name by path: a
+/// statement naming one again uses the table already made (no open, no
+/// statistics made again) while the array's folders list the same, and
+/// opens it anew once another writer committed a fragment. A session of
+/// DataFusion's own opens the array for every statement.
+#[test]
+fn a_session_keeps_the_arrays_it_opened_while_they_are_current() {
+    use datafusion::arrow::array::{Float64Array, Int64Array};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use tiledb_codec::sql::{
+        answer_from_metadata, parse_session_script, register_statement_tables, TileDbTableFactory,
+    };
+    let dir = scratch("sql-kept-arrays");
+    let path = dir.join("kept");
+    let schema = dense_d()
+        .attribute(AttributeBuilder::new("a", Datatype::Float64))
+        .build()
+        .unwrap();
+    let array = Array::create(&path, &schema).unwrap();
+    let a: Vec<f64> = (0..30).map(|v| v as f64).collect();
+    array
+        .write()
+        .range("d", 0i64..=29)
+        .column("a", &a)
+        .commit()
+        .unwrap();
+    let p = path.to_str().unwrap().to_string();
+    let opens = AtomicUsize::new(0);
+    let open = |name: &str| -> Result<_, Box<dyn std::error::Error + Send + Sync>> {
+        opens.fetch_add(1, Ordering::SeqCst);
+        Ok(Arc::new(Array::open(name)?))
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let ctx = TileDbTableFactory::default().session(datafusion::prelude::SessionConfig::new());
+        let count = format!(r#"SELECT count(*) FROM "{p}""#);
+        let answer = |ctx: &datafusion::prelude::SessionContext| {
+            let statement = parse_session_script(ctx, &count)
+                .unwrap()
+                .pop_front()
+                .unwrap();
+            let ctx = ctx.clone();
+            let open = &open;
+            async move {
+                let row = answer_from_metadata(&ctx, &statement, open)
+                    .await
+                    .unwrap()
+                    .expect("answered from metadata");
+                let n = row.column(0).as_any().downcast_ref::<Int64Array>().unwrap();
+                n.value(0)
+            }
+        };
+        assert_eq!(answer(&ctx).await, 30);
+        assert_eq!(answer(&ctx).await, 30);
+        assert_eq!(
+            opens.load(Ordering::SeqCst),
+            1,
+            "the second statement opened it again"
+        );
+        // A statement DataFusion plans uses the same table.
+        let sum = format!(r#"SELECT sum(a) FROM "{p}""#);
+        let sum_of = |ctx: datafusion::prelude::SessionContext| {
+            let sum = sum.clone();
+            let open = &open;
+            async move {
+                let statement = parse_session_script(&ctx, &sum)
+                    .unwrap()
+                    .pop_front()
+                    .unwrap();
+                let names = register_statement_tables(&ctx, &statement, open).unwrap();
+                let batches = ctx.sql(&sum).await.unwrap().collect().await.unwrap();
+                for n in names {
+                    ctx.deregister_table(n.as_str()).unwrap();
+                }
+                let s = batches[0]
+                    .column(0)
+                    .as_any()
+                    .downcast_ref::<Float64Array>()
+                    .unwrap();
+                s.value(0)
+            }
+        };
+        assert_eq!(sum_of(ctx.clone()).await, a.iter().sum::<f64>());
+        assert_eq!(opens.load(Ordering::SeqCst), 1);
+
+        // Another writer commits cells 30..=39: the next statement sees them.
+        let more: Vec<f64> = (30..40).map(|v| v as f64).collect();
+        Array::open(&path)
+            .unwrap()
+            .write()
+            .range("d", 30i64..=39)
+            .column("a", &more)
+            .commit()
+            .unwrap();
+        assert_eq!(answer(&ctx).await, 40);
+        assert_eq!(opens.load(Ordering::SeqCst), 2);
+        let want: f64 = a.iter().chain(&more).sum();
+        assert_eq!(sum_of(ctx.clone()).await, want);
+        assert_eq!(answer(&ctx).await, 40);
+        assert_eq!(opens.load(Ordering::SeqCst), 2);
+
+        // DataFusion's own session keeps nothing: an open per statement.
+        let plain = datafusion::prelude::SessionContext::new();
+        assert_eq!(answer(&plain).await, 40);
+        assert_eq!(answer(&plain).await, 40);
+        assert_eq!(opens.load(Ordering::SeqCst), 4);
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+}
