@@ -133,9 +133,12 @@ impl Array {
     /// folders list the same names as when it was opened (no fragment,
     /// commit, consolidation, vacuum, schema or metadata file added or
     /// removed since; TileDB never changes such a file once it has its
-    /// name). It lists the folders as opening does, and reads nothing
-    /// else, so a program keeping an array across requests can ask this
-    /// instead of opening it again each time.
+    /// name). Local folders whose last change lies more than a few
+    /// seconds before the array was opened are compared by their stamps
+    /// (inode, modification and change times: `Storage::stamp`); others,
+    /// and objects in a bucket, are listed again as opening lists them.
+    /// Nothing else is read, so a program keeping an array across requests
+    /// can ask this instead of opening it again each time.
     ///
     /// ```
     /// use tiledb_codec::{Array, AttributeBuilder, Datatype, DimensionBuilder, SchemaBuilder};

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::format::hierarchy;
 use crate::format::version::has_commit_markers;
 use crate::format::{decode_all, ConsolidatedCommits, IgnoreFile, VacuumFile};
-use crate::storage::{Kind, Storage, StorageRef};
+use crate::storage::{FolderStamp, Kind, Storage, StorageRef};
 
 /// A file or folder of the array with a timestamped name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,6 +69,10 @@ pub struct ArrayDirectory {
     /// What the folders listed when the array was opened
     /// ([`ArrayDirectory::unchanged`]).
     listed: Listing,
+    /// The folders' stamps taken just before they were listed, and the
+    /// time then (nanoseconds since the epoch), where the storage has
+    /// stamps.
+    stamped: Option<([FolderStamp; 6], i128)>,
 }
 
 /// The listings an open classifies: `__schema`, the array's folder,
@@ -85,25 +89,50 @@ impl Listing {
     const FRAGMENTS: usize = 4;
     const META: usize = 5;
 
-    fn of(storage: &dyn Storage, root: &Path) -> Result<Listing> {
-        let dirs = [
+    fn dirs(root: &Path) -> [PathBuf; 6] {
+        [
             root.join(hierarchy::SCHEMA),
             root.to_path_buf(),
             root.join(hierarchy::COMMITS),
             root.join(hierarchy::FRAGMENT_META),
             root.join(hierarchy::FRAGMENTS),
             root.join(hierarchy::META),
-        ];
+        ]
+    }
+
+    fn of(storage: &dyn Storage, root: &Path) -> Result<Listing> {
         let mut out = Listing::default();
-        for (slot, dir) in out.0.iter_mut().zip(&dirs) {
+        for (slot, dir) in out.0.iter_mut().zip(&Self::dirs(root)) {
             *slot = storage.list(dir)?;
         }
         Ok(out)
     }
 
+    /// The stamps of the listed folders, where the storage has them all.
+    fn stamps(storage: &dyn Storage, root: &Path) -> Option<[FolderStamp; 6]> {
+        let dirs = Self::dirs(root);
+        let mut out = [FolderStamp::NONE; 6];
+        for (slot, dir) in out.iter_mut().zip(&dirs) {
+            *slot = storage.stamp(dir)?;
+        }
+        Some(out)
+    }
+
     fn paths(&self, which: usize) -> impl Iterator<Item = PathBuf> + '_ {
         self.0[which].iter().map(|e| e.path.clone())
     }
+}
+
+/// How long before its listing a folder's last change must lie for its
+/// stamp to stand for the listing: more than any file system's clock
+/// granularity (FAT's 2 s), so that a later change cannot give the folder
+/// the stamp it had.
+const SETTLED_NS: i128 = 3_000_000_000;
+
+fn now_ns() -> i128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i128)
 }
 
 /// The footers that consolidated fragment metadata files (`.meta`) hold:
@@ -227,6 +256,8 @@ impl ArrayDirectory {
         };
         let st = d.storage.clone();
         let st: &dyn Storage = &*st;
+        let time = now_ns();
+        d.stamped = Listing::stamps(st, &root).map(|s| (s, time));
         let listed = Listing::of(st, &root)?;
         // The enumerations' folder is listed only when asked
         // (`enumeration_files`): a schema names its enumerations' files.
@@ -397,6 +428,14 @@ impl ArrayDirectory {
             .any(|e| !has_commit_markers(e.name.version))
         {
             return Ok(false);
+        }
+        // Folders unchanged since long before they were listed, with the
+        // same stamps now: the same names, without listing them.
+        if let Some((stamps, time)) = &self.stamped {
+            let settled = stamps.iter().all(|s| s.changed_before(time - SETTLED_NS));
+            if settled && Listing::stamps(&*self.storage, &self.root).as_ref() == Some(stamps) {
+                return Ok(true);
+            }
         }
         self.storage.refresh(&self.root);
         Ok(Listing::of(&*self.storage, &self.root)? == self.listed)

@@ -468,6 +468,46 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     fn refresh(&self, dir: &Path) {
         let _ = dir;
     }
+
+    /// What identifies the folder `dir` and its last change, where the
+    /// storage keeps such a thing (a local folder's inode and its
+    /// modification and change times, which every name added to it,
+    /// removed from it or renamed in it moves on): two equal stamps of a
+    /// folder whose times are well in the past say that it lists the same
+    /// names. `None` where there is none (objects in memory, object
+    /// stores): its listing is compared instead.
+    fn stamp(&self, dir: &Path) -> Option<FolderStamp> {
+        let _ = dir;
+        None
+    }
+}
+
+/// A folder's identity and the times of its last change
+/// ([`Storage::stamp`]); a folder that is not there has a stamp too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FolderStamp {
+    /// Device and inode; (0, 0) for no folder.
+    id: (u64, u64),
+    /// The last change of its entries and of the folder itself
+    /// (nanoseconds since the epoch, as the file system keeps them).
+    modified: i128,
+    changed: i128,
+}
+
+impl FolderStamp {
+    /// The stamp of a path where no folder is.
+    pub const NONE: FolderStamp = FolderStamp {
+        id: (0, 0),
+        modified: 0,
+        changed: 0,
+    };
+
+    /// Whether the folder's last change lies before `time` (nanoseconds
+    /// since the epoch): no change after `time` can then give it the same
+    /// stamp again, whatever the file system's clock granularity.
+    pub fn changed_before(&self, time: i128) -> bool {
+        self.modified.max(self.changed) < time
+    }
 }
 
 /// Bytes of a range fetched from a storage: a part of a buffer that other
@@ -570,6 +610,26 @@ impl Storage for LocalStorage {
     fn kind(&self, path: &Path) -> Option<Kind> {
         let m = std::fs::metadata(path).ok()?;
         Some(if m.is_dir() { Kind::Folder } else { Kind::File })
+    }
+
+    #[cfg(unix)]
+    fn stamp(&self, dir: &Path) -> Option<FolderStamp> {
+        use std::os::unix::fs::MetadataExt;
+        match std::fs::metadata(dir) {
+            // A file where the folder would be lists as no folder, as
+            // `list` takes it.
+            Ok(m) if !m.is_dir() => Some(FolderStamp::NONE),
+            Ok(m) => {
+                let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
+                Some(FolderStamp {
+                    id: (m.dev(), m.ino()),
+                    modified: ns(m.mtime(), m.mtime_nsec()),
+                    changed: ns(m.ctime(), m.ctime_nsec()),
+                })
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(FolderStamp::NONE),
+            Err(_) => None,
+        }
     }
 }
 

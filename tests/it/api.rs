@@ -560,3 +560,105 @@ fn schema_fragments_and_metadata_of_a_fixture() {
     }
     assert!(ints > 0 && texts > 0, "{meta:?}");
 }
+
+/// `Array::is_current` on local folders: folders last changed well before
+/// the array was opened are compared by their stamps, without a listing;
+/// a fragment committed since, or a name added to a folder, makes it not
+/// current; folders changed just before the open are listed again, and a
+/// file added and removed since leaves the array current.
+#[test]
+fn is_current_compares_settled_folders_by_stamp_and_sees_every_change() {
+    use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    use std::sync::Arc;
+    use tiledb_codec::raw::error::Result;
+    use tiledb_codec::raw::storage::{
+        FolderStamp, Kind, ListEntry, LocalStorage, MappedFile, Storage, StorageRef,
+    };
+    /// Local files, with the listings counted.
+    #[derive(Debug, Default)]
+    struct Counting(AtomicUsize);
+    impl Storage for Counting {
+        fn open(&self, path: &Path) -> Result<MappedFile> {
+            LocalStorage.open(path)
+        }
+        fn list(&self, dir: &Path) -> Result<Vec<ListEntry>> {
+            self.0.fetch_add(1, SeqCst);
+            LocalStorage.list(dir)
+        }
+        fn kind(&self, path: &Path) -> Option<Kind> {
+            LocalStorage.kind(path)
+        }
+        fn stamp(&self, dir: &Path) -> Option<FolderStamp> {
+            LocalStorage.stamp(dir)
+        }
+    }
+    let dir = TempDir::new("is-current");
+    let path = dir.join("a");
+    let schema = SchemaBuilder::sparse()
+        .dimension(
+            DimensionBuilder::new("d", Datatype::Int32)
+                .domain(0i32..=99)
+                .tile_extent(10i32),
+        )
+        .attribute(AttributeBuilder::new("a", Datatype::Int32))
+        .build()
+        .unwrap();
+    let write = |d: i32| {
+        Array::open(&path)
+            .unwrap()
+            .write()
+            .column("d", &[d])
+            .column("a", &[d * 10])
+            .commit()
+            .unwrap();
+    };
+    Array::create(&path, &schema).unwrap();
+    write(1);
+    let open = |counting: &Arc<Counting>| {
+        Array::open_in(StorageRef(counting.clone()), &path, &ReadOptions::default()).unwrap()
+    };
+
+    // Just written: the folders are listed again to answer.
+    let fresh = Arc::new(Counting::default());
+    let array = open(&fresh);
+    let at_open = fresh.0.load(SeqCst);
+    assert!(array.is_current().unwrap());
+    assert!(
+        fresh.0.load(SeqCst) > at_open,
+        "folders changed just now were not listed"
+    );
+    // A file added to `__commits` and removed again: the same names.
+    let stray = path.join("__commits").join("stray");
+    std::fs::write(&stray, b"x").unwrap();
+    assert!(!array.is_current().unwrap());
+    std::fs::remove_file(&stray).unwrap();
+    assert!(array.is_current().unwrap());
+
+    // Settled: opened more than 3 s after the last change, answered by
+    // the folders' stamps alone.
+    std::thread::sleep(std::time::Duration::from_millis(3300));
+    let settled = Arc::new(Counting::default());
+    let array = open(&settled);
+    let at_open = settled.0.load(SeqCst);
+    for _ in 0..3 {
+        assert!(array.is_current().unwrap());
+    }
+    assert_eq!(
+        settled.0.load(SeqCst),
+        at_open,
+        "settled folders were listed again"
+    );
+    // Another writer's fragment: not current, and the reopened array holds it.
+    write(2);
+    assert!(!array.is_current().unwrap());
+    let again = array.reopen().unwrap();
+    assert_eq!(again.fragments().len(), array.fragments().len() + 1);
+    assert!(again.is_current().unwrap());
+    // A folder added to the array's folder (as fragments of versions
+    // before 12 are): the root changed.
+    std::thread::sleep(std::time::Duration::from_millis(3300));
+    let array = open(&settled);
+    assert!(array.is_current().unwrap());
+    std::fs::create_dir(path.join("other")).unwrap();
+    assert!(!array.is_current().unwrap());
+}
