@@ -36,7 +36,14 @@ pub(super) fn coordinates(pattern: &Pattern, width: usize, n: usize) -> Vec<u8> 
 fn fill<const W: usize>(pattern: &Pattern, out: &mut [u8]) {
     out.par_chunks_mut(PIECE_CELLS * W)
         .enumerate()
-        .for_each(|(k, piece)| fill_piece::<W>(pattern, k * PIECE_CELLS, piece));
+        .for_each(|(k, piece)| {
+            // Fresh memory, written whole: a large piece's pages made
+            // present in one call rather than one fault per page.
+            if piece.len() >= 1 << 20 {
+                crate::storage::populate(piece);
+            }
+            fill_piece::<W>(pattern, k * PIECE_CELLS, piece)
+        });
 }
 
 /// Writes the cells from `first` on into `piece`.
