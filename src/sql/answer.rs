@@ -201,7 +201,8 @@ fn exact_value(
 /// [`TileDbTable`]; any other kind is not answered), else the array
 /// `open` opens from the name (as [`register_tables`](super::register_tables)
 /// would open it), or the one the session keeps for that name while it is
-/// current (see [`OpenedTables`](super::OpenedTables)). `Ok(None)`: the statement is to be planned as usual; an
+/// current (see [`OpenedTables`](super::OpenedTables)). `Ok(None)`: the
+/// statement is to be planned as usual; an
 /// array opened for it is then left registered under its name, as
 /// `register_tables` would register it, so that planning does not open it
 /// again (an answered statement registers nothing). The row's schema is

@@ -36,6 +36,22 @@ fn dense_d() -> SchemaBuilder {
     )
 }
 
+/// A dense array at `path` ([`dense_d`] with FLOAT64 attribute `a`) with
+/// `a` written from cell 0 on, in one fragment.
+fn dense_a_written(path: &Path, a: &[f64]) {
+    let schema = dense_d()
+        .attribute(AttributeBuilder::new("a", Datatype::Float64))
+        .build()
+        .unwrap();
+    Array::create(path, &schema)
+        .unwrap()
+        .write()
+        .range("d", 0i64..=a.len() as i64 - 1)
+        .column("a", a)
+        .commit()
+        .unwrap();
+}
+
 /// A session of the crate's factory with the array at `path` as table `t`.
 fn session_with_t(path: &Path) -> datafusion::prelude::SessionContext {
     use std::sync::Arc;
@@ -346,18 +362,8 @@ fn answered_plan_is_datafusions_plan() {
     use tiledb_codec::sql::AnsweredPlanner;
     let dir = scratch("sql-answered-plan");
     let path = dir.join("one");
-    let schema = dense_d()
-        .attribute(AttributeBuilder::new("a", Datatype::Float64))
-        .build()
-        .unwrap();
-    let array = Array::create(&path, &schema).unwrap();
     let a: Vec<f64> = (0..30).map(|v| (v * 7 % 13) as f64 - 2.5).collect();
-    array
-        .write()
-        .range("d", 0i64..=29)
-        .column("a", &a)
-        .commit()
-        .unwrap();
+    dense_a_written(&path, &a);
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
@@ -610,18 +616,8 @@ fn a_session_keeps_the_arrays_it_opened_while_they_are_current() {
     };
     let dir = scratch("sql-kept-arrays");
     let path = dir.join("kept");
-    let schema = dense_d()
-        .attribute(AttributeBuilder::new("a", Datatype::Float64))
-        .build()
-        .unwrap();
-    let array = Array::create(&path, &schema).unwrap();
     let a: Vec<f64> = (0..30).map(|v| v as f64).collect();
-    array
-        .write()
-        .range("d", 0i64..=29)
-        .column("a", &a)
-        .commit()
-        .unwrap();
+    dense_a_written(&path, &a);
     let p = path.to_str().unwrap().to_string();
     let opens = AtomicUsize::new(0);
     let open = |name: &str| -> Result<_, Box<dyn std::error::Error + Send + Sync>> {
