@@ -35,10 +35,11 @@ fn session() -> SessionContext {
 /// every other column of its one row as a float (NaN for null). The
 /// session, like the engine's context, lives across queries; as the
 /// crate's sessions do, it keeps the arrays its queries named
-/// (`tiledb_codec::sql::OpenedTables`): each query lists the array's
-/// folders and uses the table already made while they list the same
-/// names, else opens the array anew (the engine's side opens its array
-/// for every query).
+/// (`tiledb_codec::sql::OpenedTables`): each query asks whether the
+/// array is current (`Array::is_current`: the stamps of its settled local
+/// folders, else their listings) and uses the table already made while it
+/// is, else opens the array anew (the engine's side opens its array for
+/// every query).
 async fn run(ctx: &SessionContext, query: &str) -> Res<(i64, Vec<f64>)> {
     // Parsed in the session's state in place (no copy of it).
     let statement = {

@@ -100,19 +100,18 @@ impl Listing {
         ]
     }
 
-    fn of(storage: &dyn Storage, root: &Path) -> Result<Listing> {
+    fn of(storage: &dyn Storage, dirs: &[PathBuf; 6]) -> Result<Listing> {
         let mut out = Listing::default();
-        for (slot, dir) in out.0.iter_mut().zip(&Self::dirs(root)) {
+        for (slot, dir) in out.0.iter_mut().zip(dirs) {
             *slot = storage.list(dir)?;
         }
         Ok(out)
     }
 
     /// The stamps of the listed folders, where the storage has them all.
-    fn stamps(storage: &dyn Storage, root: &Path) -> Option<[FolderStamp; 6]> {
-        let dirs = Self::dirs(root);
+    fn stamps(storage: &dyn Storage, dirs: &[PathBuf; 6]) -> Option<[FolderStamp; 6]> {
         let mut out = [FolderStamp::NONE; 6];
-        for (slot, dir) in out.iter_mut().zip(&dirs) {
+        for (slot, dir) in out.iter_mut().zip(dirs) {
             *slot = storage.stamp(dir)?;
         }
         Some(out)
@@ -256,9 +255,10 @@ impl ArrayDirectory {
         };
         let st = d.storage.clone();
         let st: &dyn Storage = &*st;
+        let dirs = Listing::dirs(&root);
         let time = now_ns();
-        d.stamped = Listing::stamps(st, &root).map(|s| (s, time));
-        let listed = Listing::of(st, &root)?;
+        d.stamped = Listing::stamps(st, &dirs).map(|s| (s, time));
+        let listed = Listing::of(st, &dirs)?;
         // The enumerations' folder is listed only when asked
         // (`enumeration_files`): a schema names its enumerations' files.
         for p in listed.paths(Listing::SCHEMA) {
@@ -429,16 +429,17 @@ impl ArrayDirectory {
         {
             return Ok(false);
         }
+        let dirs = Listing::dirs(&self.root);
         // Folders unchanged since long before they were listed, with the
         // same stamps now: the same names, without listing them.
         if let Some((stamps, time)) = &self.stamped {
             let settled = stamps.iter().all(|s| s.changed_before(time - SETTLED_NS));
-            if settled && Listing::stamps(&*self.storage, &self.root).as_ref() == Some(stamps) {
+            if settled && Listing::stamps(&*self.storage, &dirs).as_ref() == Some(stamps) {
                 return Ok(true);
             }
         }
         self.storage.refresh(&self.root);
-        Ok(Listing::of(&*self.storage, &self.root)? == self.listed)
+        Ok(Listing::of(&*self.storage, &dirs)? == self.listed)
     }
 
     /// The delete and update commits, oldest first: the conditions a
