@@ -550,6 +550,12 @@ impl<'a> TileView<'a> {
 /// place as it arrives, a filtered one is gathered whole and handed on as a
 /// [`ChunkJob`] to unfilter into its place (on any thread). Bytes after the
 /// last chunk are ignored, as [`TileView::parse`] ignores them.
+///
+/// A stream made with [`TileStream::scattered`] has no place: it hands on
+/// each unfiltered piece with where it lies in the tile
+/// ([`Emitted::Bytes`]), and its jobs unfilter into buffers of their own
+/// ([`ChunkJob::run_owned`]), for a caller that spreads the tile's cells
+/// over a result it cannot lend out whole.
 #[derive(Debug)]
 pub struct TileStream<'o> {
     path: std::sync::Arc<std::path::Path>,
@@ -579,6 +585,22 @@ pub struct TileStream<'o> {
     chunk: u64,
     /// A filtered chunk being gathered: its metadata, then its data.
     gathered: Vec<u8>,
+    /// Made by [`TileStream::scattered`]: no place, the pieces handed on.
+    scattered: bool,
+    /// Where the chunk at hand starts in the unfiltered tile, and its
+    /// unfiltered length.
+    chunk_at: u64,
+    chunk_len: u64,
+}
+
+/// What a [`TileStream`] hands on as bytes are fed.
+#[derive(Debug)]
+pub enum Emitted<'o, 'b> {
+    /// A filtered chunk, gathered whole.
+    Job(ChunkJob<'o>),
+    /// Unfiltered bytes of a [`TileStream::scattered`] tile: where they
+    /// start in the tile, and the bytes.
+    Bytes(u64, &'b [u8]),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -607,6 +629,9 @@ pub struct ChunkJob<'o> {
     meta: usize,
     bytes: Vec<u8>,
     dest: &'o mut [u8],
+    /// Where the chunk starts in the unfiltered tile, and its length.
+    at: u64,
+    len: u64,
 }
 
 impl ChunkJob<'_> {
@@ -615,18 +640,48 @@ impl ChunkJob<'_> {
         self.bytes.len()
     }
 
+    /// Where the chunk starts in the unfiltered tile.
+    pub fn at(&self) -> u64 {
+        self.at
+    }
+
+    /// The chunk's unfiltered length.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the chunk unfilters to nothing.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Unfilters the chunk into its place.
     pub fn run(self) -> Result<()> {
         let (md, data) = self.bytes.split_at(self.meta);
         self.pipeline
             .reverse_chunk_into(md, data, self.limit, self.dest)
-            .map_err(|e| Error::Filter {
-                file: self.path.to_path_buf(),
-                offset: self.base,
-                chunk: self.chunk,
-                filter: e.filter,
-                what: e.what,
-            })
+            .map_err(|e| self.error(e))
+    }
+
+    /// Unfilters the chunk of a [`TileStream::scattered`] tile into a
+    /// buffer of its own: where it starts in the tile, and its bytes.
+    pub fn run_owned(self) -> Result<(u64, Vec<u8>)> {
+        let mut out = vec![0u8; self.len as usize];
+        let (md, data) = self.bytes.split_at(self.meta);
+        self.pipeline
+            .reverse_chunk_into(md, data, self.limit, &mut out)
+            .map_err(|e| self.error(e))?;
+        Ok((self.at, out))
+    }
+
+    fn error(&self, e: crate::filters::FilterError) -> Error {
+        Error::Filter {
+            file: self.path.to_path_buf(),
+            offset: self.base,
+            chunk: self.chunk,
+            filter: e.filter,
+            what: e.what,
+        }
     }
 }
 
@@ -660,6 +715,28 @@ impl<'o> TileStream<'o> {
             chunks: 0,
             chunk: 0,
             gathered: Vec::new(),
+            scattered: false,
+            chunk_at: 0,
+            chunk_len: 0,
+        }
+    }
+
+    /// A tile as [`TileStream::new`] takes it, of `len` unfiltered bytes,
+    /// with no place: fed with [`TileStream::feed_scattered`], it hands on
+    /// its unfiltered bytes as they come and its filtered chunks as jobs
+    /// that unfilter into buffers of their own.
+    pub fn scattered(
+        path: &std::path::Path,
+        base: u64,
+        stored: u64,
+        limit: u64,
+        pipeline: &'o Pipeline,
+        len: u64,
+    ) -> Self {
+        TileStream {
+            len,
+            scattered: true,
+            ..TileStream::new(path, base, stored, limit, pipeline, &mut [])
         }
     }
 
@@ -690,8 +767,23 @@ impl<'o> TileStream<'o> {
     /// complete goes to `job`.
     pub fn feed(
         &mut self,
-        mut bytes: &[u8],
+        bytes: &[u8],
         job: &mut dyn FnMut(ChunkJob<'o>) -> Result<()>,
+    ) -> Result<()> {
+        self.feed_scattered(bytes, &mut |e| match e {
+            Emitted::Job(j) => job(j),
+            // A stream with a place copies its unfiltered bytes there.
+            Emitted::Bytes(..) => Ok(()),
+        })
+    }
+
+    /// [`TileStream::feed`] handing on everything the bytes complete: the
+    /// filtered chunks, and for a [`TileStream::scattered`] tile the
+    /// unfiltered bytes.
+    pub fn feed_scattered(
+        &mut self,
+        mut bytes: &[u8],
+        emit: &mut dyn FnMut(Emitted<'o, '_>) -> Result<()>,
     ) -> Result<()> {
         self.fed += bytes.len() as u64;
         while !bytes.is_empty() {
@@ -720,7 +812,7 @@ impl<'o> TileStream<'o> {
                         continue;
                     };
                     let h = ChunkHeaderRef::read(&h).map(ChunkHeaderRef::record);
-                    self.header(at, &h.unwrap_or_default(), job)?;
+                    self.header(at, &h.unwrap_or_default(), emit)?;
                 }
                 StreamState::Body { meta, left } => {
                     let n = left.min(bytes.len() as u64) as usize;
@@ -731,17 +823,23 @@ impl<'o> TileStream<'o> {
                         // The metadata (what is left beyond the data, as
                         // long as the place) is skipped; the data goes
                         // straight to its place.
-                        let place = self.dest.len() as u64;
+                        let place = self.chunk_len;
                         let data = &take[(left.saturating_sub(place) as usize).min(n)..];
                         let at = (place - left.min(place)) as usize;
-                        self.dest[at..at + data.len()].copy_from_slice(data);
+                        if self.scattered {
+                            if !data.is_empty() {
+                                emit(Emitted::Bytes(self.chunk_at + at as u64, data))?;
+                            }
+                        } else {
+                            self.dest[at..at + data.len()].copy_from_slice(data);
+                        }
                     } else {
                         self.gathered.extend_from_slice(take);
                     }
                     let left = left - n as u64;
                     self.state = StreamState::Body { meta, left };
                     if left == 0 {
-                        self.end_chunk(job)?;
+                        self.end_chunk(emit)?;
                     }
                 }
             }
@@ -755,7 +853,7 @@ impl<'o> TileStream<'o> {
         &mut self,
         at: u64,
         h: &ChunkHeader,
-        job: &mut dyn FnMut(ChunkJob<'o>) -> Result<()>,
+        emit: &mut dyn FnMut(Emitted<'o, '_>) -> Result<()>,
     ) -> Result<()> {
         let chunk = self.chunk;
         let len = u64::from(h.metadata_length) + u64::from(h.filtered_length);
@@ -796,9 +894,13 @@ impl<'o> TileStream<'o> {
         if total > self.len {
             return Err(self.wrong_size(total, "at least "));
         }
+        (self.chunk_at, self.chunk_len) = (self.placed, u64::from(h.original_length));
         self.placed = total;
-        let (dest, rest) = std::mem::take(&mut self.rest).split_at_mut(h.original_length as usize);
-        (self.dest, self.rest) = (dest, rest);
+        if !self.scattered {
+            let (dest, rest) =
+                std::mem::take(&mut self.rest).split_at_mut(h.original_length as usize);
+            (self.dest, self.rest) = (dest, rest);
+        }
         self.gathered.clear();
         self.state = StreamState::Body {
             meta: u64::from(h.metadata_length),
@@ -806,7 +908,7 @@ impl<'o> TileStream<'o> {
         };
         if len == 0 {
             // Nothing follows the header: the chunk ends here.
-            self.end_chunk(job)?;
+            self.end_chunk(emit)?;
         }
         Ok(())
     }
@@ -826,7 +928,7 @@ impl<'o> TileStream<'o> {
 
     /// The chunk at hand is whole: a gathered one goes to `job`; then on
     /// to the next chunk.
-    fn end_chunk(&mut self, job: &mut dyn FnMut(ChunkJob<'o>) -> Result<()>) -> Result<()> {
+    fn end_chunk(&mut self, emit: &mut dyn FnMut(Emitted<'o, '_>) -> Result<()>) -> Result<()> {
         let dest = std::mem::take(&mut self.dest);
         // An unfiltered chunk went to its place as it came.
         if !self.pipeline.is_empty() {
@@ -834,7 +936,7 @@ impl<'o> TileStream<'o> {
                 StreamState::Body { meta, .. } => meta,
                 _ => 0,
             };
-            job(ChunkJob {
+            emit(Emitted::Job(ChunkJob {
                 path: self.path.clone(),
                 base: self.base,
                 chunk: self.chunk,
@@ -843,7 +945,9 @@ impl<'o> TileStream<'o> {
                 meta: meta as usize,
                 bytes: std::mem::take(&mut self.gathered),
                 dest,
-            })?;
+                at: self.chunk_at,
+                len: self.chunk_len,
+            }))?;
         }
         self.chunk += 1;
         self.next_chunk();

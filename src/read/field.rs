@@ -365,6 +365,27 @@ impl ReadStats {
     }
 }
 
+/// Where a tile of a ranged storage is fetched from: the storage, the
+/// object and the byte range (not empty).
+pub(crate) type Request<'a> = (
+    &'a crate::storage::StorageRef,
+    PathBuf,
+    std::ops::Range<u64>,
+);
+
+/// The [`Request`] of tile `t` of `tf` (its tile offsets and file size
+/// `list`); `None` for a local file.
+fn request<'a>(tf: &'a TileFile, list: &(Vec<u64>, u64), t: usize) -> Option<Result<Request<'a>>> {
+    let (storage, _) = tf.ranged.as_ref()?;
+    let (offsets, size) = list;
+    Some(tf.span(offsets, t, *size).and_then(|(range, spans)| {
+        if range.start >= range.end {
+            return Err(spans(*size));
+        }
+        Ok((storage, tf.file.path().to_path_buf(), range))
+    }))
+}
+
 /// The files, tile lists and pipelines of one field of one fragment,
 /// ready to read any tile (from several threads at once).
 pub(crate) struct FieldTiles {
@@ -472,22 +493,15 @@ impl FieldTiles {
     /// For a field fetched from a ranged storage: that storage, and where
     /// the fixed-size tile `t` is stored (its object and byte range, not
     /// empty); `None` for local files.
-    pub(crate) fn fixed_request(
-        &self,
-        t: usize,
-    ) -> Option<Result<(&crate::storage::StorageRef, PathBuf, std::ops::Range<u64>)>> {
-        let (storage, _) = self.fixed.ranged.as_ref()?;
-        let (offsets, size) = &self.lists.fixed;
-        Some(
-            self.fixed
-                .span(offsets, t, *size)
-                .and_then(|(range, spans)| {
-                    if range.start >= range.end {
-                        return Err(spans(*size));
-                    }
-                    Ok((storage, self.fixed.file.path().to_path_buf(), range))
-                }),
-        )
+    pub(crate) fn fixed_request(&self, t: usize) -> Option<Result<Request<'_>>> {
+        request(&self.fixed, &self.lists.fixed, t)
+    }
+
+    /// [`FieldTiles::fixed_request`] for the validity tile `t` of a
+    /// nullable field; `None` also where the fragment has no validity
+    /// tiles.
+    pub(crate) fn validity_request(&self, t: usize) -> Option<Result<Request<'_>>> {
+        request(self.validity.as_ref()?, self.lists.validity.as_ref()?, t)
     }
 
     /// The fixed-size tile `t` (the offsets tile of a var-sized field) as

@@ -830,13 +830,22 @@ fn in_flight_array(
     local: &Path,
     fetch: tiledb_codec::raw::storage::object::FetchOptions,
 ) -> (std::sync::Arc<InFlight>, tiledb_codec::Array) {
+    in_flight_array_at(local, "tiles64", fetch)
+}
+
+/// [`in_flight_array`] of the array uploaded as `name`.
+fn in_flight_array_at(
+    local: &Path,
+    name: &str,
+    fetch: tiledb_codec::raw::storage::object::FetchOptions,
+) -> (std::sync::Arc<InFlight>, tiledb_codec::Array) {
     let store = std::sync::Arc::new(InFlight::new());
     let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
-    upload(&storage, local, &root.join("tiles64"));
+    upload(&storage, local, &root.join(name));
     storage.set_fetch_options(fetch);
     let array = tiledb_codec::Array::open_in(
         storage.clone().into(),
-        root.join("tiles64"),
+        root.join(name),
         &ReadOptions::default(),
     )
     .unwrap();
@@ -957,8 +966,8 @@ fn gets_of_read(
 /// Dense tiles that land whole in the result, from fragments side by side,
 /// are streamed into their places (filtered or not): one request per data file however small
 /// the read-ahead (which bounds only what a read holds of fetched tiles,
-/// and a streamed tile is never held whole), with the local read's cells. A
-/// fragment written over others, or a box that cuts tiles, takes the
+/// and a streamed tile is never held whole), with the local read's cells;
+/// a box that cuts tiles too. A fragment written over others takes the
 /// fetch-then-decode path instead, group by group, with the same cells.
 #[test]
 fn dense_tiles_stream_into_their_places() {
@@ -992,7 +1001,8 @@ fn dense_tiles_stream_into_their_places() {
     // With a read-ahead that holds the two cut tiles (of about 12 KB with
     // both attributes): they are fetched apart (4 GETs) while the 27 tiles
     // between them stream (one GET per attribute and fragment: 4); with
-    // none, the box goes in groups of one tile (2 GETs a tile).
+    // none, the cut tiles stream too, their cells spread over the result
+    // as they come: 4 GETs in all.
     let box_gets = |read_ahead: u64| {
         let (store, array) = in_flight_array(
             &local,
@@ -1016,10 +1026,7 @@ fn dense_tiles_stream_into_their_places() {
     };
     let (some, none) = (box_gets(32 << 10), box_gets(1));
     assert!(some <= 8, "GETs of a box whose inner tiles stream: {some}");
-    assert!(
-        none >= 2 * 29,
-        "GETs of the box in groups of one tile: {none}"
-    );
+    assert_eq!(none, 4, "GETs of a box streamed whole");
 
     // A third fragment over tiles 10-20: its cells win, and nothing is
     // streamed (in which order tiles arrive would decide who wins).
@@ -1039,6 +1046,117 @@ fn dense_tiles_stream_into_their_places() {
     gets_of_read(&store, &array, &want, "overlapping");
     let grouped = gets_of_read(&store, &array, &want, "overlapping, again");
     assert!(grouped >= 2 * 64, "GETs of an overlapping read: {grouped}");
+}
+
+/// A dense 2-D array (200 x 320 cells, tiles of 50 x 40) with a ZSTD
+/// float attribute `v` and a nullable int attribute `n` (validity ZSTD
+/// too), written by our writer in two fragments side by side: rows 0-99
+/// and 100-199.
+fn two_d_nullable_array(dir: &Path) -> PathBuf {
+    use tiledb_codec::raw::format::Datatype;
+    use tiledb_codec::raw::model::Filter;
+    use tiledb_codec::{Array, AttributeBuilder, DimensionBuilder, SchemaBuilder};
+    let dim = |name: &str, hi: i64, extent: i64| {
+        DimensionBuilder::new(name, Datatype::Int64)
+            .domain(0..=hi)
+            .tile_extent(extent)
+    };
+    let schema = SchemaBuilder::dense()
+        .dimension(dim("r", 199, 50))
+        .dimension(dim("c", 319, 40))
+        .attribute(
+            AttributeBuilder::new("v", Datatype::Float64).filters([Filter::Zstd { level: 3 }]),
+        )
+        .attribute(AttributeBuilder::new("n", Datatype::Int32).nullable())
+        .validity_filters([Filter::Zstd { level: 3 }])
+        .build()
+        .unwrap();
+    let array = Array::create(dir.join("grid"), &schema).unwrap();
+    for rows in [0i64..=99, 100..=199] {
+        let cells = rows.clone().flat_map(|r| (0..320i64).map(move |c| (r, c)));
+        let v: Vec<f64> = cells
+            .clone()
+            .map(|(r, c)| (r * 320 + c) as f64 * 0.5)
+            .collect();
+        let n: Vec<Option<i32>> = cells
+            .map(|(r, c)| ((r + c) % 5 != 0).then_some((r * 1000 + c) as i32))
+            .collect();
+        array
+            .write()
+            .range("r", rows)
+            .range("c", 0..=319)
+            .column("v", &v)
+            .nullable("n", &n)
+            .commit()
+            .unwrap();
+    }
+    dir.join("grid")
+}
+
+/// Tiles of a 2-D array, which do not land whole in the result, and
+/// validity tiles stream too when the fragments do not overlap: a full
+/// read and a box that cuts tiles each fetch every file once (one GET per
+/// file, six in all) however small the read-ahead, with the local read's
+/// cells and validity. A fragment written over the others turns streaming
+/// off (in which order tiles arrived would decide who wins): the read then
+/// goes group by group, in more requests, with the same cells.
+#[test]
+fn tiles_of_any_shape_stream_with_their_validity() {
+    use tiledb_codec::raw::storage::object::FetchOptions;
+    use tiledb_codec::{Array, ReaderBuilder};
+    let tmp = write_support::TempDir::new("s3-stream-2d");
+    let local = two_d_nullable_array(&tmp.0);
+    let fetch = FetchOptions {
+        read_ahead: 1,
+        ..FetchOptions::default()
+    };
+    fn full(r: ReaderBuilder<'_>) -> ReaderBuilder<'_> {
+        r
+    }
+    fn boxed(r: ReaderBuilder<'_>) -> ReaderBuilder<'_> {
+        r.range("r", 30..=170).range("c", 15..=300)
+    }
+    let gets = |local: &Path, shape: fn(ReaderBuilder<'_>) -> ReaderBuilder<'_>, what: &str| {
+        let want = shape(Array::open(local).unwrap().reader()).read().unwrap();
+        let (store, array) = in_flight_array_at(local, "grid", fetch);
+        // The first read also fetches the fragments' tile lists.
+        shape(array.reader()).read().unwrap();
+        let before = store.gets.load(std::sync::atomic::Ordering::SeqCst);
+        let got = shape(array.reader()).read().unwrap();
+        assert_eq!(got.len(), want.len(), "{what}");
+        assert_eq!(
+            got.column::<f64>("v").unwrap(),
+            want.column::<f64>("v").unwrap(),
+            "{what}"
+        );
+        assert_eq!(
+            got.nullable::<i32>("n").unwrap(),
+            want.nullable::<i32>("n").unwrap(),
+            "{what}"
+        );
+        store.gets.load(std::sync::atomic::Ordering::SeqCst) - before
+    };
+    assert_eq!(gets(&local, full, "full read"), 6, "GETs of a full read");
+    assert_eq!(gets(&local, boxed, "box"), 6, "GETs of a box");
+    let want = Array::open(&local).unwrap().reader().read().unwrap();
+    assert_eq!(want.len(), 200 * 320);
+    assert!(want.validity("n").unwrap().iter().any(|v| !v));
+
+    // Over rows 40-60 and columns 10-50: grouped, in more requests.
+    let cells = 21 * 41;
+    Array::open(&local)
+        .unwrap()
+        .write()
+        .range("r", 40..=60)
+        .range("c", 10..=50)
+        .column("v", &vec![-1.0f64; cells])
+        .nullable("n", &vec![None::<i32>; cells])
+        .commit()
+        .unwrap();
+    let over = gets(&local, full, "overlapping");
+    assert!(over > 6, "GETs of an overlapping read: {over}");
+    let got = Array::open(&local).unwrap().reader().read().unwrap();
+    assert_eq!(got.column::<f64>("v").unwrap()[50 * 320 + 20], -1.0);
 }
 
 /// A data tile whose chunk count cannot be, read from an object store:

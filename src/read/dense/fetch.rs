@@ -7,8 +7,12 @@
 //! thread pool as each comes whole), so nothing holds a tile's stored
 //! bytes. Where only some slabs are such (a 1-D box that cuts its first
 //! and last tiles), those stream while the others' tiles are fetched
-//! together and decoded as below. Otherwise the slabs of the batch are
-//! taken in groups whose tiles
+//! together and decoded as below. Where each cell of the batch comes from
+//! one tile of one fragment (fragments that do not overlap, and cover the
+//! batch), whatever the tiles' shapes, values and validity alike, the
+//! tiles are streamed too and each chunk's cells are spread over the
+//! result as the chunk comes ([`stream_scattered`]). Otherwise the slabs
+//! of the batch are taken in groups whose tiles
 //! take at most the storage's read-ahead bytes; each group's tiles are
 //! fetched together (`Storage::read_ranges`), decoded into the group's
 //! part of the result while the next group is fetched, and let go.
@@ -17,7 +21,7 @@ use super::{for_each_tile, whole_at, DenseAttr, DenseFragment, FixedTarget, Grid
 use crate::error::Result;
 use crate::read::field::{prefetch, FieldTiles};
 use crate::storage::StorageRef;
-use crate::tile::TileStream;
+use crate::tile::{Emitted, TileStream};
 use std::path::PathBuf;
 
 /// [`FixedTarget::fill`] of `t` with its tiles fetched group by group
@@ -55,6 +59,9 @@ pub(super) fn fill_ahead(
                 return Ok(());
             }
         }
+    }
+    if let Some(()) = stream_scattered(t, tiles, a, data, validity.as_deref_mut())? {
+        return Ok(());
     }
     let groups = groups(t, tiles, ahead)?;
     let fetch = |tiles: &[Option<FieldTiles>], ids: &[(usize, usize)]| {
@@ -426,4 +433,291 @@ fn stream_whole(
         t.stats.tile(bytes as u64);
     }
     Ok(())
+}
+
+/// The runs of a tile's cells in a batch's result: (cell of the tile, cell
+/// of the result, cells), sorted by the tile's cell.
+type Runs = Vec<(u64, u64, u64)>;
+
+/// Appends to `out` the runs of the cells of a tile (its boxes `ivs` in
+/// `sel`, its first coordinate `origin`, its cell strides `cstr`) in the
+/// result of `sel` (strides `ostr`, prefixes `pref`), whose first cell is
+/// cell `base` of the batch; runs that continue each other are joined.
+/// False, with `out` left longer, once `out` holds more than `max` runs.
+#[allow(clippy::too_many_arguments)]
+fn tile_runs(
+    sel: &Selection,
+    ivs: &[super::Intervals],
+    origin: &[i128],
+    cstr: &[i128],
+    ostr: &[i128],
+    pref: &[Vec<i128>],
+    base: usize,
+    out: &mut Runs,
+    max: usize,
+) -> bool {
+    let Some(&inner) = sel.perm.last() else {
+        return false;
+    };
+    let nd = ivs.len();
+    let outer: Vec<usize> = sel.perm.iter().copied().filter(|d| *d != inner).collect();
+    let mut at: Vec<(usize, i128)> = ivs.iter().map(|v| (0, v[0].0)).collect();
+    let contiguous = cstr[inner] == 1 && ostr[inner] == 1;
+    let mut push = |tpos: i128, opos: i128, n: i128| {
+        let (tpos, opos, n) = (tpos as u64, (base as i128 + opos) as u64, n as u64);
+        match out.last_mut() {
+            Some(last) if last.0 + last.2 == tpos && last.1 + last.2 == opos => last.2 += n,
+            _ => out.push((tpos, opos, n)),
+        }
+        out.len() <= max
+    };
+    loop {
+        for &(lo, hi) in &ivs[inner] {
+            at[inner] = (0, lo);
+            let tpos: i128 = (0..nd).map(|d| (at[d].1 - origin[d]) * cstr[d]).sum();
+            let opos: i128 = (0..nd)
+                .map(|d| super::rank(sel, pref, d, at[d].1) * ostr[d])
+                .sum();
+            let n = hi - lo + 1;
+            let fits = if contiguous {
+                push(tpos, opos, n)
+            } else {
+                (0..n).all(|k| push(tpos + k * cstr[inner], opos + k * ostr[inner], 1))
+            };
+            if !fits {
+                return false;
+            }
+        }
+        if !super::next_in_boxes(&mut at, ivs, outer.iter().rev().copied()) {
+            return true;
+        }
+    }
+}
+
+/// Copies `bytes`, which start at byte `at` of a tile of cells of `w`
+/// bytes, to where `runs` place them in `out`; the error names `path` and
+/// the tile's `base` where a run falls outside `out`.
+fn scatter(
+    runs: &[(u64, u64, u64)],
+    w: u64,
+    at: u64,
+    bytes: &[u8],
+    out: &mut [u8],
+    (path, base): (&std::path::Path, u64),
+) -> Result<()> {
+    let end = at + bytes.len() as u64;
+    let first = runs.partition_point(|r| (r.0 + r.2) * w <= at);
+    for &(tc, oc, n) in &runs[first..] {
+        let (rs, re) = (tc * w, (tc + n) * w);
+        if rs >= end {
+            break;
+        }
+        let (s, e) = (rs.max(at), re.min(end));
+        let o = (oc * w + (s - rs)) as usize;
+        let Some(place) = out.get_mut(o..o + (e - s) as usize) else {
+            return Err(crate::error::Error::decode(
+                path,
+                base,
+                "TileOffsets",
+                "values",
+                "a tile's cells fall outside the result".to_string(),
+            ));
+        };
+        place.copy_from_slice(&bytes[(s - at) as usize..(e - at) as usize]);
+    }
+    Ok(())
+}
+
+/// Whether two boxes (per dimension, inclusive bounds) share a point.
+fn boxes_meet(a: &[(i128, i128)], b: &[(i128, i128)]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.0 <= y.1 && y.0 <= x.1)
+}
+
+/// A batch of a fixed-size attribute of a ranged storage whose every cell
+/// comes from exactly one tile (the fragments holding its cells do not
+/// overlap, and they cover it): its tiles, values and validity, are
+/// fetched at once (near ranges merged, requests concurrent:
+/// `Storage::read_streamed`) and each piece's cells are copied to their
+/// places in `data` and `validity` as it comes: unfiltered bytes as they
+/// arrive, filtered chunks once unfiltered on the thread pool. Of the
+/// tiles' bytes it holds only the chunks waiting to be unfiltered or
+/// placed, at most the storage's read-ahead bytes. `None` (nothing done)
+/// for any other batch, and for one whose cells would go in runs of fewer
+/// than about 16 cells on average.
+fn stream_scattered(
+    t: &FixedTarget,
+    tiles: &[Option<FieldTiles>],
+    a: &DenseAttr,
+    data: &mut [u8],
+    mut validity: Option<&mut [u8]>,
+) -> Result<Option<()>> {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    let Some(per_tile) = t.grid.tile_cells().and_then(|n| u64::try_from(n).ok()) else {
+        return Ok(None);
+    };
+    let cs = a.field.cell_size();
+    let present: Vec<usize> = (0..tiles.len()).filter(|i| tiles[*i].is_some()).collect();
+    let fixed = |i: &usize| {
+        tiles[*i]
+            .as_ref()
+            .is_some_and(|ft| ft.pipes.offsets.is_none() && ft.read_ahead().is_some())
+    };
+    if present.is_empty() || present.len() > 256 || !present.iter().all(fixed) {
+        return Ok(None);
+    }
+    for (k, i) in present.iter().enumerate() {
+        if present[k + 1..]
+            .iter()
+            .any(|j| boxes_meet(&t.frags[*i].ned, &t.frags[*j].ned))
+        {
+            return Ok(None);
+        }
+    }
+    // Each tile's runs in the batch, the tiles in the order first met.
+    let index: std::collections::HashMap<*const FieldTiles, usize> = present
+        .iter()
+        .filter_map(|i| Some((tiles[*i].as_ref()? as *const FieldTiles, *i)))
+        .collect();
+    let total: usize = t.slab_cells.iter().sum();
+    let max_runs = (total / 16).max(1 << 12);
+    let cstr = t.grid.cell_strides();
+    let mut spread: Vec<(&FieldTiles, usize, Runs)> = Vec::new();
+    let mut where_: std::collections::HashMap<(usize, usize), usize> = Default::default();
+    let (mut runs, mut cells, mut first, mut fits) = (0usize, 0u128, 0usize, true);
+    for (slab, &n) in t.slabs.iter().zip(t.slab_cells) {
+        let (ostr, pref) = (slab.out_strides(), slab.prefixes());
+        for_each_tile(t.grid, t.frags, tiles, slab, |_, ft, i, ivs, origin| {
+            let fi = index
+                .get(&(ft as *const FieldTiles))
+                .copied()
+                .unwrap_or(usize::MAX);
+            let k = *where_.entry((fi, i)).or_insert_with(|| {
+                spread.push((ft, i, Vec::new()));
+                spread.len() - 1
+            });
+            cells += ivs
+                .iter()
+                .map(|v| v.iter().map(|(l, h)| (h - l + 1) as u128).sum::<u128>())
+                .product::<u128>();
+            let out = &mut spread[k].2;
+            let before = out.len();
+            let room = max_runs.saturating_sub(runs) + before;
+            fits = fits && tile_runs(slab, ivs, origin, &cstr, &ostr, &pref, first, out, room);
+            runs += out.len() - before;
+            Ok(())
+        })?;
+        if !fits || runs > max_runs {
+            return Ok(None);
+        }
+        first += n;
+    }
+    if cells != total as u128 || spread.is_empty() {
+        return Ok(None);
+    }
+    // The streams: each tile's values, then its validity.
+    let mut requests = Vec::new();
+    let mut streams = Vec::new();
+    let mut which = Vec::new();
+    let mut storage = None;
+    for (k, (ft, i, r)) in spread.iter_mut().enumerate() {
+        r.sort_unstable();
+        let nullable = validity.is_some();
+        let wanted = [
+            (
+                false,
+                Some(ft.fixed_request(*i)),
+                &ft.pipes.data,
+                per_tile * cs,
+            ),
+            (
+                true,
+                nullable.then(|| ft.validity_request(*i)),
+                ft.pipes.validity.as_ref().unwrap_or(&ft.pipes.data),
+                per_tile,
+            ),
+        ];
+        for (is_validity, req, pipe, len) in wanted {
+            let Some(req) = req else { continue };
+            let Some(req) = req else {
+                return Ok(None);
+            };
+            let (st, path, range) = req?;
+            storage.get_or_insert(st);
+            streams.push(TileStream::scattered(
+                &path,
+                range.start,
+                range.end - range.start,
+                ft.max,
+                pipe,
+                len,
+            ));
+            which.push((k, is_validity, path.clone(), range.start));
+            requests.push((path, range));
+        }
+    }
+    let Some(storage) = storage else {
+        return Ok(None);
+    };
+    let spread = &spread;
+    let which = &which;
+    // Copies bytes of stream `s`, from byte `at` of its tile, to their places.
+    let mut place = |s: usize, at: u64, bytes: &[u8]| -> Result<()> {
+        let (k, is_validity, path, base) = &which[s];
+        let runs = &spread[*k].2;
+        let where_ = (path.as_path(), *base);
+        match (is_validity, validity.as_deref_mut()) {
+            (true, Some(v)) => scatter(runs, 1, at, bytes, v, where_),
+            _ => scatter(runs, cs, at, bytes, data, where_),
+        }
+    };
+    // A chunk unfiltered on the pool: its stream, the bytes counted for
+    // it, and where it starts in its tile with its bytes.
+    type Done = (usize, u64, Result<(u64, Vec<u8>)>);
+    type Place<'p> = dyn FnMut(usize, u64, &[u8]) -> Result<()> + 'p;
+    let (tx, mut rx) = std::sync::mpsc::channel::<Done>();
+    let (queued, ahead) = (AtomicU64::new(0), storage.0.read_ahead());
+    // Places the chunks unfiltered on the pool so far (all of them once
+    // the pool's jobs are done).
+    let drain = |rx: &mut std::sync::mpsc::Receiver<Done>, place: &mut Place| -> Result<()> {
+        while let Ok((s, held, done)) = rx.try_recv() {
+            queued.fetch_sub(held, Relaxed);
+            let (at, bytes) = done?;
+            place(s, at, &bytes)?;
+        }
+        Ok(())
+    };
+    rayon::in_place_scope(|scope| {
+        let (queued, tx) = (&queued, &tx);
+        storage.0.read_streamed(&requests, &mut |s, piece| {
+            drain(&mut rx, &mut place)?;
+            let stream = &mut streams[s];
+            stream.feed_scattered(piece, &mut |e| match e {
+                Emitted::Bytes(at, bytes) => place(s, at, bytes),
+                Emitted::Job(job) => {
+                    // What the job holds, then what it makes.
+                    let held = (job.held() + job.len()) as u64;
+                    if queued.load(Relaxed).saturating_add(held) > ahead {
+                        let (at, bytes) = job.run_owned()?;
+                        return place(s, at, &bytes);
+                    }
+                    queued.fetch_add(held, Relaxed);
+                    let tx = tx.clone();
+                    scope.spawn(move |_| {
+                        let _ = tx.send((s, held, job.run_owned()));
+                    });
+                    Ok(())
+                }
+            })
+        })
+    })?;
+    drain(&mut rx, &mut place)?;
+    for (stream, (_, is_validity, ..)) in streams.iter().zip(which) {
+        stream.finish()?;
+        t.stats.tile(if *is_validity {
+            per_tile
+        } else {
+            per_tile * cs
+        });
+    }
+    Ok(Some(()))
 }
