@@ -11,6 +11,9 @@ Writes, unless already there:
   OUTDIR/sparse_2d: sparse 2-D, INT64 dimensions x and y, FLOAT64 attribute
       a (uniform in [0, 1)), 4,194,304 cells at the default size (16,384 per
       MiB: every point of a square grid once) in 4 fragments of random points;
+  OUTDIR/f64_2d_null: dense 2-D (rows x 8,192 columns, MIB MiB of data),
+      1024 x 1024 tiles, a nullable float64 attribute v with ZSTD, one
+      cell in 10 null (object-store reads of N-D, nullable arrays);
   OUTDIR/frags_1000, frags_FRAGS: dense 1-D int32 with 1,000 and FRAGS small
       fragments (open time).
 --only-sparse makes sparse_2d only; --only-sql sparse_2d, sparse_dups (the
@@ -62,6 +65,27 @@ def dense(uri, cells, filters):
 
 
 @atomic
+def dense_2d_nullable(uri, cells):
+    cols = 8192
+    rows = max(cells // cols, 1)
+    dims = [
+        tiledb.Dim("r", domain=(0, rows - 1), tile=min(1024, rows), dtype=np.int64),
+        tiledb.Dim("c", domain=(0, cols - 1), tile=1024, dtype=np.int64),
+    ]
+    att = tiledb.Attr("v", dtype=np.float64, nullable=True, filters=tiledb.FilterList([tiledb.ZstdFilter()]))
+    tiledb.Array.create(uri, tiledb.ArraySchema(domain=tiledb.Domain(*dims), attrs=[att]))
+    rng = np.random.default_rng(13)
+    step = min(1024, rows)
+    with tiledb.open(uri, "w", timestamp=1) as A:
+        for lo in range(0, rows, step):
+            n = min(step, rows - lo)
+            x = np.cumsum(rng.normal(size=(n, cols)), axis=1) + lo
+            A[lo : lo + n, :] = {"v": np.ma.masked_array(x, mask=rng.random((n, cols)) < 0.1)}
+    tiledb.consolidate(uri)
+    tiledb.vacuum(uri)
+
+
+@atomic
 def sparse_2d(uri, cells, fragments=4, dups=False):
     """Every point of a side x side grid once, shuffled, in `fragments`
     writes (`dups`: an array that allows duplicates)."""
@@ -108,6 +132,7 @@ def main(argv):
     dense(os.path.join(out, "f64_zstd"), cells, [tiledb.ZstdFilter()])
     dense(os.path.join(out, "f64_shuffle_lz4"), cells, [tiledb.ByteShuffleFilter(), tiledb.LZ4Filter()])
     dense(os.path.join(out, "f64_big"), 8 * cells, [])
+    dense_2d_nullable(os.path.join(out, "f64_2d_null"), cells)
     sparse_2d(os.path.join(out, "sparse_2d"), mib * 16384)
     many_fragments(os.path.join(out, "frags_1000"))
     many_fragments(os.path.join(out, f"frags_{frags}"), frags)

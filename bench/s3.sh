@@ -8,7 +8,7 @@
 #
 #   MIB     size of the dense arrays (default 256)
 #   REPEAT  runs per case (default 5)
-#   CASES   the letters of the cases to run (default all: abcd)
+#   CASES   the letters of the cases to run (default all: abcdef)
 #   OURS    fetch options of our side, e.g. "gap=1 max=32 conc=8 ahead=128"
 #           (MiB; default: the library's defaults)
 set -euo pipefail
@@ -16,4 +16,4 @@ source "$(dirname "$0")/env.sh"
 "$PY" bench/make_arrays.py "$ARRAYS" --mib "$MIB"
 cargo build --release --quiet --example s3_bench
 "$PY" bench/s3_bench.py "$TARGET/release/examples/s3_bench" "$ARRAYS" \
-    --mib "$MIB" --repeat "$REPEAT" --cases "${CASES:-abcd}" --ours "${OURS:-}"
+    --mib "$MIB" --repeat "$REPEAT" --cases "${CASES:-abcdef}" --ours "${OURS:-}"

@@ -12,7 +12,7 @@ the lines a read adds are its requests (GET, HEAD and LIST alike). Ours
 are also counted by the library (`ObjectStats`: GETs, HEADs counted as
 GETs, and LIST pages), printed for comparison.
 
-Usage: python s3_bench.py EXAMPLE ARRAYDIR [--mib 256] [--repeat 5] [--cases abcd]
+Usage: python s3_bench.py EXAMPLE ARRAYDIR [--mib 256] [--repeat 5] [--cases abcdef]
        [--ours "gap=1 max=32 conc=8 ahead=128"]   (FetchOptions of our side, MiB)
 
 ARRAYDIR is what bench/make_arrays.py made (read only: the arrays are
@@ -135,7 +135,7 @@ class Ours:
 
 
 def checked(values):
-    return len(values), float(values.sum())
+    return values.size, float(values.sum())
 
 
 def same(engine, ours):
@@ -154,7 +154,7 @@ def main(argv):
         return argv[argv.index(name) + 1] if name in argv else default
 
     mib, repeat = int(opt("--mib", 256)), int(opt("--repeat", 5))
-    only = opt("--cases", "abcd")
+    only = opt("--cases", "abcdef")
     extra = opt("--ours", "")
     moto = Moto()
     try:
@@ -192,6 +192,13 @@ def run(moto, example, root, mib, repeat, only, extra):
         with tiledb.open(uri("f64_none"), ctx=ctx) as A:
             return checked(A.query(attrs=["v"])[lo : hi + 1]["v"])
 
+    rows2d = max(cells // 8192, 1)
+    r0, r1, c0, c1 = rows2d // 8 + 100, rows2d * 5 // 8 + 99, 1000, 6999
+
+    def box_2d():
+        with tiledb.open(uri("f64_2d_null"), ctx=ctx) as A:
+            return checked(A.query(attrs=["v"])[r0 : r1 + 1, c0 : c1 + 1]["v"])
+
     def sparse_box():
         with tiledb.open(uri("sparse_2d"), ctx=ctx) as A:
             return checked(A.query(attrs=["a"])[x0 : x1 + 1, y0 : y1 + 1]["a"])
@@ -202,6 +209,9 @@ def run(moto, example, root, mib, repeat, only, extra):
         ("b", f"b. full read, {mb} dense float64, ZSTD", full("f64_zstd"), "f64_zstd", "v", ""),
         ("c", f"c. dense box, 3/8 of the {mb} array, no filter", dense_box, "f64_none", "v", f"d={lo}:{hi}"),
         ("d", "d. sparse 2-D, 4 fragments, 5% x 5% box", sparse_box, "sparse_2d", "a", f"x={x0}:{x1} y={y0}:{y1}"),
+        ("e", f"e. full read, {mb} dense 2-D, nullable, ZSTD", full("f64_2d_null"), "f64_2d_null", "v", ""),
+        ("f", "f. dense 2-D box, half the rows, 6,000 of 8,192 columns, nullable, ZSTD", box_2d, "f64_2d_null",
+         "v", f"r={r0}:{r1} c={c0}:{c1}"),
     ]
     ours = Ours(example, moto.endpoint)
     rows = []
