@@ -66,6 +66,24 @@ fn fill_piece<const W: usize>(pattern: &Pattern, first: usize, piece: &mut [u8])
     }
     let mut value = ivs[iv].0 + rest;
     let mut cells = piece.chunks_exact_mut(W);
+    if stride == 1 {
+        // Each value once: the rest of an interval is a run of consecutive
+        // values, written in one tight loop.
+        loop {
+            let run = usize::try_from(ivs[iv].1 - value + 1).unwrap_or(usize::MAX);
+            let start = value as u64;
+            let mut wrote = 0;
+            for (k, cell) in cells.by_ref().take(run).enumerate() {
+                cell.copy_from_slice(&start.wrapping_add(k as u64).to_le_bytes()[..W]);
+                wrote += 1;
+            }
+            if wrote < run {
+                return;
+            }
+            iv = (iv + 1) % ivs.len();
+            value = ivs[iv].0;
+        }
+    }
     loop {
         let bytes = (value as u64).to_le_bytes();
         let mut wrote = 0;
