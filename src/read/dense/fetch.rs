@@ -552,10 +552,17 @@ fn stream_scattered(
     mut validity: Option<&mut [u8]>,
 ) -> Result<Option<()>> {
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-    let Some(per_tile) = t.grid.tile_cells().and_then(|n| u64::try_from(n).ok()) else {
+    let cs = a.field.cell_size();
+    // A tile's cells, and its values' bytes (which the tile's own read
+    // refuses where they cannot be held).
+    let Some((per_tile, tile_bytes)) = t
+        .grid
+        .tile_cells()
+        .and_then(|n| u64::try_from(n).ok())
+        .and_then(|n| Some((n, n.checked_mul(cs)?)))
+    else {
         return Ok(None);
     };
-    let cs = a.field.cell_size();
     let present: Vec<usize> = (0..tiles.len()).filter(|i| tiles[*i].is_some()).collect();
     let fixed = |i: &usize| {
         tiles[*i]
@@ -627,7 +634,7 @@ fn stream_scattered(
                 false,
                 Some(ft.fixed_request(*i)),
                 &ft.pipes.data,
-                per_tile * cs,
+                tile_bytes,
             ),
             (
                 true,
@@ -713,11 +720,8 @@ fn stream_scattered(
     drain(&mut rx, &mut place)?;
     for (stream, (_, is_validity, ..)) in streams.iter().zip(which) {
         stream.finish()?;
-        t.stats.tile(if *is_validity {
-            per_tile
-        } else {
-            per_tile * cs
-        });
+        t.stats
+            .tile(if *is_validity { per_tile } else { tile_bytes });
     }
     Ok(Some(()))
 }
