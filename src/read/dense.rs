@@ -780,9 +780,6 @@ fn fill_parallel(
     covered: &[bool],
     fresh: bool,
 ) -> Result<()> {
-    if fresh {
-        crate::storage::huge_pages(out);
-    }
     let mut parts = Vec::with_capacity(slabs.len());
     let mut rest = out;
     for (i, (s, &n)) in slabs.iter().zip(slab_cells).enumerate() {

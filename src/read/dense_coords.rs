@@ -24,8 +24,6 @@ pub(super) struct Pattern<'a> {
 /// (1, 2, 4 or 8: the dense dimension types).
 pub(super) fn coordinates(pattern: &Pattern, width: usize, n: usize) -> Vec<u8> {
     let mut out = vec![0u8; n * width];
-    // Written whole: in huge pages where the kernel has them.
-    crate::storage::huge_pages(&mut out);
     match width {
         1 => fill::<1>(pattern, &mut out),
         2 => fill::<2>(pattern, &mut out),

@@ -270,35 +270,6 @@ fn offset_in(m: &[u8], part: &[u8], out: &[u8]) -> Option<usize> {
     (part.len() == out.len() && at <= m.len() && part.len() <= m.len() - at).then_some(at)
 }
 
-/// Asks the kernel to back the whole 2 MiB pages inside `buf` with huge
-/// pages where it has them to give (Linux `MADV_HUGEPAGE`; transparent
-/// huge pages in `madvise` mode, the usual default): a fresh buffer about
-/// to be written whole then takes one fault, and one page to zero, per
-/// 2 MiB rather than per 4 KiB, as NumPy's large arrays do (the engine's
-/// results through TileDB-Py). Only a hint: the bytes are left as they
-/// are, and a failure is ignored. Elsewhere it does nothing. Asked once
-/// for a whole buffer, not per part: each call may split the mapping.
-pub(crate) fn huge_pages(buf: &mut [u8]) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let start = buf.as_mut_ptr() as usize;
-        let (first, end) = (
-            start.div_ceil(HUGE) * HUGE,
-            (start + buf.len()) / HUGE * HUGE,
-        );
-        if end > first {
-            // SAFETY: whole huge pages inside `buf`, borrowed mutably;
-            // MADV_HUGEPAGE changes how the range is backed, not its bytes.
-            let _ = unsafe {
-                libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE)
-            };
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = buf;
-}
-
 /// Asks the kernel to fault in every whole page of `buf` for writing in one
 /// call (Linux `MADV_POPULATE_WRITE`) rather than one page fault per page
 /// as it is first written: for fresh memory (a zeroed allocation the
