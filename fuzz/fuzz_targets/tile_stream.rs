@@ -1,7 +1,10 @@
 //! A stored data tile (`Tile`: chunk count + chunks) decoded as it would
 //! stream from an object store (`TileStream`, fed in pieces of a fuzzed
 //! size) must get the verdict a view of the whole tile gets
-//! (`TileView::parse` + `decode_into`): the same bytes, or an error.
+//! (`TileView::parse` + `decode_into`): the same bytes, or an error. So
+//! must the same tile streamed with no place (`TileStream::scattered`):
+//! the pieces and unfiltered chunks it hands on, each where it says it
+//! lies in the tile, put together.
 //!
 //! Input: flags (u8: bit 0, the tile is ZSTD-filtered, else unfiltered),
 //! piece size (u16 LE, 0: the whole tile at once), the tile's unfiltered
@@ -13,7 +16,7 @@ use tiledb_codec::raw::filters::Pipeline;
 use tiledb_codec::raw::format::Datatype;
 use tiledb_codec::raw::model::Filter;
 use tiledb_codec::raw::storage::MappedFile;
-use tiledb_codec::raw::tile::{ChunkJob, TileStream, TileView};
+use tiledb_codec::raw::tile::{ChunkJob, Emitted, TileStream, TileView};
 
 /// The limit a reader passes down for a tile's size.
 const LIMIT: u64 = 1 << 20;
@@ -60,5 +63,42 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(view.is_ok(), verdict.is_ok(), "{view:?} / {verdict:?}");
     if view.is_ok() {
         assert_eq!(viewed, streamed);
+    }
+
+    // No place: everything handed on lies inside the tile (indexing out
+    // of it panics here), and put together it is the tile.
+    let mut scattered = vec![0u8; len];
+    let mut owned = Vec::new();
+    let mut stream = TileStream::scattered(
+        file.path(),
+        0,
+        stored.len() as u64,
+        LIMIT,
+        &pipeline,
+        len as u64,
+    );
+    let fed = stored.chunks(step).try_for_each(|piece| {
+        stream.feed_scattered(piece, &mut |e| {
+            match e {
+                Emitted::Bytes(at, bytes) => {
+                    let at = at as usize;
+                    scattered[at..at + bytes.len()].copy_from_slice(bytes);
+                }
+                Emitted::Job(job) => owned.push(job),
+            }
+            Ok(())
+        })
+    });
+    let verdict = fed.and_then(|()| stream.finish()).and_then(|()| {
+        owned.into_iter().try_for_each(|job| {
+            let (at, bytes) = job.run_owned()?;
+            let at = at as usize;
+            scattered[at..at + bytes.len()].copy_from_slice(&bytes);
+            Ok(())
+        })
+    });
+    assert_eq!(view.is_ok(), verdict.is_ok(), "{view:?} / {verdict:?}");
+    if view.is_ok() {
+        assert_eq!(viewed, scattered);
     }
 });
