@@ -398,11 +398,6 @@ fn copy_tile(
     out: &mut [u8],
     cache: &mut ChunkCache,
 ) -> Result<()> {
-    let nd = ivs.len();
-    // Position in `ivs` of each dimension: (interval, coordinate).
-    let mut at: Vec<(usize, i128)> = ivs.iter().map(|v| (0, v[0].0)).collect();
-    let rank = |d: usize, c: i128| -> i128 { rank(sel, pref, d, c) };
-    let outer: Vec<usize> = sel.perm.iter().copied().filter(|d| *d != inner).collect();
     let contiguous = cstr[inner] == 1;
     let cells = v.len() as i128 / cs as i128;
     if let Some(first) = whole_at(sel, ivs, origin, cstr, ostr, pref, cells) {
@@ -410,36 +405,62 @@ fn copy_tile(
         let s = first as usize * cs;
         return v.decode_into(pipe, limit, &mut out[s..s + v.len() as usize]);
     }
+    // One run along the inner dimension for each interval there.
+    let copy = |tpos: i128, opos: i128, n: i128| -> Result<()> {
+        if contiguous && ostr[inner] == 1 {
+            let (ts, os) = (tpos as usize * cs, opos as usize * cs);
+            let len = n as usize * cs;
+            return v.read_range_into(
+                pipe,
+                limit,
+                ts as u64..(ts + len) as u64,
+                &mut out[os..os + len],
+                cache,
+            );
+        }
+        for k in 0..n {
+            let ts = (tpos + k * cstr[inner]) as usize * cs;
+            let os = (opos + k * ostr[inner]) as usize * cs;
+            v.read_range_into(
+                pipe,
+                limit,
+                ts as u64..(ts + cs) as u64,
+                &mut out[os..os + cs],
+                cache,
+            )?;
+        }
+        Ok(())
+    };
+    for_each_run(sel, ivs, origin, cstr, ostr, pref, inner, copy)
+}
+
+/// Calls `run(tile cell, result cell, cells)` for each run of the cells of
+/// a tile (its boxes `ivs` in `sel`, its first coordinate `origin`) along
+/// the dimension `inner`: one per interval there, for each coordinate of
+/// the other dimensions in the result's order. A run's cells follow each
+/// other by `cstr[inner]` in the tile and by `ostr[inner]` in the result
+/// (`pref`: [`Selection::prefixes`]). The first error stops it.
+#[allow(clippy::too_many_arguments)]
+fn for_each_run<E>(
+    sel: &Selection,
+    ivs: &[Intervals],
+    origin: &[i128],
+    cstr: &[i128],
+    ostr: &[i128],
+    pref: &[Vec<i128>],
+    inner: usize,
+    mut run: impl FnMut(i128, i128, i128) -> std::result::Result<(), E>,
+) -> std::result::Result<(), E> {
+    let nd = ivs.len();
+    // Position in `ivs` of each dimension: (interval, coordinate).
+    let mut at: Vec<(usize, i128)> = ivs.iter().map(|v| (0, v[0].0)).collect();
+    let outer: Vec<usize> = sel.perm.iter().copied().filter(|d| *d != inner).collect();
     loop {
-        // One run along the inner dimension for each interval there.
         for &(lo, hi) in &ivs[inner] {
             at[inner] = (0, lo);
             let tpos: i128 = (0..nd).map(|d| (at[d].1 - origin[d]) * cstr[d]).sum();
-            let opos: i128 = (0..nd).map(|d| rank(d, at[d].1) * ostr[d]).sum();
-            let n = hi - lo + 1;
-            if contiguous && ostr[inner] == 1 {
-                let (ts, os) = (tpos as usize * cs, opos as usize * cs);
-                let len = n as usize * cs;
-                v.read_range_into(
-                    pipe,
-                    limit,
-                    ts as u64..(ts + len) as u64,
-                    &mut out[os..os + len],
-                    cache,
-                )?;
-            } else {
-                for k in 0..n {
-                    let ts = (tpos + k * cstr[inner]) as usize * cs;
-                    let os = (opos + k * ostr[inner]) as usize * cs;
-                    v.read_range_into(
-                        pipe,
-                        limit,
-                        ts as u64..(ts + cs) as u64,
-                        &mut out[os..os + cs],
-                        cache,
-                    )?;
-                }
-            }
+            let opos: i128 = (0..nd).map(|d| rank(sel, pref, d, at[d].1) * ostr[d]).sum();
+            run(tpos, opos, hi - lo + 1)?;
         }
         // Next coordinate of the outer dimensions.
         if !next_in_boxes(&mut at, ivs, outer.iter().rev().copied()) {

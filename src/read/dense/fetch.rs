@@ -459,9 +459,6 @@ fn tile_runs(
     let Some(&inner) = sel.perm.last() else {
         return false;
     };
-    let nd = ivs.len();
-    let outer: Vec<usize> = sel.perm.iter().copied().filter(|d| *d != inner).collect();
-    let mut at: Vec<(usize, i128)> = ivs.iter().map(|v| (0, v[0].0)).collect();
     let contiguous = cstr[inner] == 1 && ostr[inner] == 1;
     let mut push = |tpos: i128, opos: i128, n: i128| {
         let (tpos, opos, n) = (tpos as u64, (base as i128 + opos) as u64, n as u64);
@@ -471,27 +468,24 @@ fn tile_runs(
         }
         out.len() <= max
     };
-    loop {
-        for &(lo, hi) in &ivs[inner] {
-            at[inner] = (0, lo);
-            let tpos: i128 = (0..nd).map(|d| (at[d].1 - origin[d]) * cstr[d]).sum();
-            let opos: i128 = (0..nd)
-                .map(|d| super::rank(sel, pref, d, at[d].1) * ostr[d])
-                .sum();
-            let n = hi - lo + 1;
+    super::for_each_run(
+        sel,
+        ivs,
+        origin,
+        cstr,
+        ostr,
+        pref,
+        inner,
+        |tpos, opos, n| {
             let fits = if contiguous {
                 push(tpos, opos, n)
             } else {
                 (0..n).all(|k| push(tpos + k * cstr[inner], opos + k * ostr[inner], 1))
             };
-            if !fits {
-                return false;
-            }
-        }
-        if !super::next_in_boxes(&mut at, ivs, outer.iter().rev().copied()) {
-            return true;
-        }
-    }
+            fits.then_some(()).ok_or(())
+        },
+    )
+    .is_ok()
 }
 
 /// Copies `bytes`, which start at byte `at` of a tile of cells of `w`
