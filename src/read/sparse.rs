@@ -381,18 +381,74 @@ impl FragmentFields {
             stats.tile(tile.var.as_ref().map_or(tile.fixed.len(), Vec::len) as u64);
             Ok(tile_data(tile, f.cell_val_num.is_none(), f.nullable))
         };
-        let mut dims = Vec::with_capacity(self.dims.len());
+        // The dimensions one after another, the slowest-varying in the
+        // cell order first: a later one decodes only the chunks that hold
+        // cells still in the ranges (with a row-major order those of the
+        // first dimension's range lie together in a tile), and is compared
+        // only there. `cover`: the runs of cells a dimension was decoded
+        // for, `None` when whole.
+        let nd = self.dims.len();
+        let order: Vec<usize> = match frag.schema.cell_order {
+            crate::format::Layout::ColMajor => (0..nd).rev().collect(),
+            _ => (0..nd).collect(),
+        };
+        let mut decoded: Vec<Option<DimCells>> = (0..nd).map(|_| None).collect();
         let mut n: Option<usize> = None;
-        for (f, tiles) in &self.dims {
+        let mut keep: Option<Vec<bool>> = None;
+        for &d in &order {
+            let (f, tiles) = &self.dims[d];
+            let rs = ranges.get(d).map_or(&[][..], |r| &r[..]);
+            let partial = match (&keep, n) {
+                (Some(k), Some(n)) if !inside && f.cell_val_num.is_some() => {
+                    let runs = runs_of(k);
+                    let kept: usize = runs.iter().map(|r| r.len()).sum();
+                    (kept < n).then_some((runs, n))
+                }
+                _ => None,
+            };
+            if let Some((runs, n)) = partial {
+                if runs.is_empty() {
+                    break;
+                }
+                let (values, _, skipped) = tiles.fixed_cells(t, f.cell_size(), n, &runs)?;
+                stats.tile(values.len() as u64);
+                stats
+                    .chunks_skipped
+                    .fetch_add(skipped, std::sync::atomic::Ordering::Relaxed);
+                let data = FieldData {
+                    values,
+                    offsets: None,
+                    validity: None,
+                    tile_cells: Vec::new(),
+                };
+                if !rs.is_empty() {
+                    let mut here = vec![true; data.len(f.cell_size())];
+                    narrow(rs, f, &data, &mut here);
+                    let k = keep.as_mut().expect("partial implies a mask");
+                    let mut flags = here.into_iter();
+                    for r in &runs {
+                        for i in r.clone() {
+                            k[i] = flags.next().unwrap_or(false);
+                        }
+                    }
+                }
+                decoded[d] = Some(DimCells {
+                    data,
+                    cover: Some(runs),
+                });
+                continue;
+            }
             let data = read(f, tiles)?;
             let len = data.len(f.cell_size());
             check_cells(frag, f, &data, n)?;
             n = Some(len);
-            dims.push(data);
+            if !inside {
+                let k = keep.get_or_insert_with(|| vec![true; len]);
+                narrow(rs, f, &data, k);
+            }
+            decoded[d] = Some(DimCells { data, cover: None });
         }
         let n = n.unwrap_or(0);
-        let keep: Option<Vec<bool>> =
-            (!inside).then(|| in_ranges(ranges, self.dims.iter().map(|(f, _)| f).zip(&dims), n));
         // The runs of kept cells when some are dropped: fixed-size fields
         // are copied a run at a time, and decode only the chunks that hold
         // them.
@@ -407,13 +463,36 @@ impl FragmentFields {
                 _ => d,
             }
         };
-        let none = runs.as_ref().is_some_and(|r| r.is_empty());
         let dims: Vec<FieldData> = self
             .dims
             .iter()
-            .zip(dims)
-            .map(|((f, _), d)| pick(f, d))
+            .zip(decoded)
+            .map(|((f, _), d)| match d {
+                Some(DimCells { data, cover: None }) => pick(f, data),
+                // Decoded for `cover` only: its cells still kept.
+                Some(DimCells {
+                    data: d,
+                    cover: Some(cover),
+                }) => match &keep {
+                    Some(k) => {
+                        let mask: Vec<bool> = cover
+                            .iter()
+                            .flat_map(|r| k[r.clone()].iter().copied())
+                            .collect();
+                        d.select(&mask, f.cell_size())
+                    }
+                    None => d,
+                },
+                // Not decoded: no cell was left.
+                None => FieldData {
+                    values: Vec::new(),
+                    offsets: f.cell_val_num.is_none().then(Vec::new),
+                    validity: None,
+                    tile_cells: Vec::new(),
+                },
+            })
             .collect();
+        let none = runs.as_ref().is_some_and(|r| r.is_empty());
         if none {
             return Ok(TileCells {
                 dims,
@@ -570,6 +649,13 @@ impl FragmentFields {
     }
 }
 
+/// A dimension's cells of a tile, decoded whole (`cover` `None`) or for
+/// the cells of the runs `cover` only (in their order).
+struct DimCells {
+    data: FieldData,
+    cover: Option<Vec<std::ops::Range<usize>>>,
+}
+
 /// Whether each of the `n` cells lies in the ranges: on every dimension
 /// (`dims`: each with its cells) in one of its ranges. Fixed-size
 /// dimensions are compared typed, a column at a time.
@@ -580,24 +666,30 @@ pub(crate) fn in_ranges<'a>(
 ) -> Vec<bool> {
     let mut keep = vec![true; n];
     for (rs, (f, d)) in ranges.iter().zip(dims) {
-        if rs.is_empty() {
-            continue;
-        }
-        if d.offsets.is_none()
-            && f.cell_val_num == Some(1)
-            && retain_fixed(rs, f.datatype, &d.values, &mut keep)
-        {
-            continue;
-        }
-        for (i, k) in keep.iter_mut().enumerate() {
-            if *k {
-                *k = rs
-                    .iter()
-                    .any(|r| r.contains(f.datatype, d.cell(i, f.cell_size())));
-            }
-        }
+        narrow(rs, f, d, &mut keep);
     }
     keep
+}
+
+/// Clears the `keep` entry of each cell of `d` (a field's cells, one per
+/// entry) outside every range of `rs` (none: every cell stays).
+fn narrow(rs: &[DimRange], f: &FieldInfo, d: &FieldData, keep: &mut [bool]) {
+    if rs.is_empty() {
+        return;
+    }
+    if d.offsets.is_none()
+        && f.cell_val_num == Some(1)
+        && retain_fixed(rs, f.datatype, &d.values, keep)
+    {
+        return;
+    }
+    for (i, k) in keep.iter_mut().enumerate() {
+        if *k {
+            *k = rs
+                .iter()
+                .any(|r| r.contains(f.datatype, d.cell(i, f.cell_size())));
+        }
+    }
 }
 
 /// The runs of consecutive true entries of `keep`, as ranges.

@@ -17,6 +17,11 @@ Usage: python sparse_merge.py OUTDIR
   OUTDIR/chunks    1-D INT64 d in 0..39999, one fragment of 40,000 cells in
                    one tile (capacity 40,000), INT64 a = 3 d with ZSTD in
                    chunks of 64 KiB, nullable INT32 b (every 7th null).
+  OUTDIR/plane     2-D INT64 x, y in 0..199, every cell once in one tile
+                   (one space tile, capacity 40,000), row-major cells;
+                   the coordinates and INT64 a = 1000 x + y with ZSTD in
+                   chunks of 64 KiB (five per field).
+  OUTDIR/plane_col the same cells in column-major order.
 """
 
 import os
@@ -77,11 +82,31 @@ def chunks(uri):
         A[d] = {"a": d * 3, "b": b}
 
 
+def plane(uri, order):
+    zstd = tiledb.FilterList([tiledb.ZstdFilter()], chunksize=65536)
+    dims = [tiledb.Dim(n, domain=(0, 199), tile=200, dtype=np.int64) for n in "xy"]
+    schema = tiledb.ArraySchema(
+        domain=tiledb.Domain(*dims),
+        attrs=[tiledb.Attr("a", dtype=np.int64, filters=zstd)],
+        sparse=True,
+        capacity=40000,
+        cell_order=order,
+        coords_filters=zstd,
+    )
+    tiledb.Array.create(uri, schema)
+    x = np.repeat(np.arange(200, dtype=np.int64), 200)
+    y = np.tile(np.arange(200, dtype=np.int64), 200)
+    with tiledb.open(uri, "w", timestamp=1) as A:
+        A[x, y] = x * 1000 + y
+
+
 def main(argv):
     out = argv[1]
     overlap(os.path.join(out, "overlap"))
     apart(os.path.join(out, "apart"))
     chunks(os.path.join(out, "chunks"))
+    plane(os.path.join(out, "plane"), "row-major")
+    plane(os.path.join(out, "plane_col"), "col-major")
 
 
 if __name__ == "__main__":

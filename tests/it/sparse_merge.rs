@@ -3,7 +3,9 @@
 //! tests/engine/engine_queries.py): a condition's tile minimum and maximum
 //! prune a tile only where no older fragment overlaps it, fragments whose
 //! non-empty domains do not meet merge without a choice of the newest
-//! cell, and a range decodes only the attribute chunks holding its cells.
+//! cell, and a range decodes only the attribute chunks holding its cells
+//! (and, past the first dimension, only the dimension chunks holding the
+//! cells still in the box).
 
 use crate::common;
 
@@ -214,4 +216,31 @@ fn a_range_decodes_only_the_attribute_chunks_that_hold_its_cells() {
     assert_eq!(cells.len, 11);
     // Four chunks of `a` and two of `b` never decoded.
     assert_eq!(reader.stats().chunks_skipped() - before, 6);
+}
+
+#[test]
+fn a_box_decodes_a_later_dimension_only_where_the_first_keeps_cells() {
+    // One tile of 200 x 200 cells: each field in five chunks of 8,192
+    // cells. Rows 10..12 are cells 2,000..2,599 in row-major order, all in
+    // the first chunk; in column-major order columns 10..12 are.
+    let asks = [
+        ask(&[("x", "10:12")], None, None),
+        ask(&[("x", "10:12"), ("y", "5:50")], None, None),
+        ask(
+            &[("x", "150:199"), ("y", "190:199")],
+            None,
+            Some(Order::ColMajor),
+        ),
+        ask(&[("y", "3:3")], None, None),
+        ask(&[("x", "40:41"), ("y", "7:9")], Some("a > 40008"), None),
+    ];
+    for (array, dim) in [("plane", "x"), ("plane_col", "y")] {
+        let reader = check(array, &asks);
+        let q = Query::new().range(dim, DimRange::parse(Datatype::Int64, "10:12").unwrap());
+        let before = reader.stats().chunks_skipped();
+        let cells = reader.read(&q).unwrap();
+        assert_eq!(cells.len, 600, "{array}");
+        // Four chunks of the other dimension and four of `a` never decoded.
+        assert_eq!(reader.stats().chunks_skipped() - before, 8, "{array}");
+    }
 }
