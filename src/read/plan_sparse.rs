@@ -276,6 +276,16 @@ impl ArrayReader {
         };
         // Per fragment in order: its picked tiles, decoded after the loop,
         // or its cells read whole (no R-tree).
+        // What the loop over fragments finds of each: tiles, whose fields
+        // are opened after it (in parallel), or its cells.
+        enum Found {
+            Picked {
+                fi: usize,
+                tiles: Vec<(usize, bool)>,
+                processed: std::sync::Arc<Vec<String>>,
+            },
+            Done(Frag),
+        }
         enum Slot {
             Tiles {
                 fi: usize,
@@ -285,21 +295,38 @@ impl ArrayReader {
             },
             Done(Frag),
         }
-        let mut slots: Vec<Slot> = Vec::with_capacity(self.fragments.len());
-        for (fi, f) in self.fragments.iter().enumerate() {
-            // The engine skips the conditions a fragment processed only
-            // when it has delete metadata (sparse_index_reader_base.cc
-            // `apply_query_condition`); they are named by their path in the
-            // array (`__commits/<name>.del`).
-            let processed = std::sync::Arc::new(if sparse::special_fields(f).1 {
-                f.processed_conditions(&self.opts)?
-                    .iter()
-                    .map(|c| c.rsplit('/').next().unwrap_or_default().to_string())
-                    .collect()
-            } else {
-                Vec::new()
-            });
-            if let Some(mut tiles) = sparse::select_tiles(f, &dims, &ranges, &self.opts)? {
+        let mut found: Vec<Found> = Vec::with_capacity(self.fragments.len());
+        // Each fragment's processed deletes and the tiles its R-tree picks,
+        // the fragments in parallel (a box meets several).
+        type Processed = std::sync::Arc<Vec<String>>;
+        type Tiles = Option<Vec<(usize, bool)>>;
+        let selected: Vec<(Processed, Tiles)> = {
+            use rayon::prelude::*;
+            self.fragments
+                .par_iter()
+                .map(|f| {
+                    // The engine skips the conditions a fragment processed
+                    // only when it has delete metadata
+                    // (sparse_index_reader_base.cc `apply_query_condition`);
+                    // they are named by their path in the array
+                    // (`__commits/<name>.del`).
+                    let processed = std::sync::Arc::new(if sparse::special_fields(f).1 {
+                        f.processed_conditions(&self.opts)?
+                            .iter()
+                            .map(|c| c.rsplit('/').next().unwrap_or_default().to_string())
+                            .collect()
+                    } else {
+                        Vec::new()
+                    });
+                    Ok((
+                        processed,
+                        sparse::select_tiles(f, &dims, &ranges, &self.opts)?,
+                    ))
+                })
+                .collect::<Result<_>>()?
+        };
+        for ((fi, f), (processed, picked)) in self.fragments.iter().enumerate().zip(selected) {
+            if let Some(mut tiles) = picked {
                 if let Some(skip) = &q.skip_tiles {
                     tiles.retain(|(t, _)| !skip.contains(&(fi, *t as u64)));
                 }
@@ -334,11 +361,8 @@ impl ArrayReader {
                 if tiles.is_empty() {
                     continue;
                 }
-                let fields =
-                    sparse::FragmentFields::open(f, &dims, &all_attrs, &needed, &self.opts)?;
-                slots.push(Slot::Tiles {
+                found.push(Found::Picked {
                     fi,
-                    fields: Box::new(fields),
                     tiles,
                     processed,
                 });
@@ -394,7 +418,7 @@ impl ArrayReader {
             // The cells in the ranges.
             let n = n.unwrap_or(0);
             let keep = sparse::in_ranges(&ranges, dims.iter().zip(&dims_d), n);
-            slots.push(Slot::Done(Frag {
+            found.push(Found::Done(Frag {
                 dims: dims_d
                     .iter()
                     .zip(&dims)
@@ -418,6 +442,32 @@ impl ArrayReader {
                 frag: fi,
             }));
         }
+        // The fields of the fragments with picked tiles opened, in parallel.
+        let mut slots: Vec<Slot> = {
+            use rayon::prelude::*;
+            found
+                .into_par_iter()
+                .map(|s| match s {
+                    Found::Picked {
+                        fi,
+                        tiles,
+                        processed,
+                    } => {
+                        let f = &self.fragments[fi];
+                        let fields = sparse::FragmentFields::open(
+                            f, &dims, &all_attrs, &needed, &self.opts,
+                        )?;
+                        Ok(Slot::Tiles {
+                            fi,
+                            fields: Box::new(fields),
+                            tiles,
+                            processed,
+                        })
+                    }
+                    Found::Done(fr) => Ok(Slot::Done(fr)),
+                })
+                .collect::<Result<_>>()?
+        };
         // The picked tiles of every fragment decoded together, in parallel
         // (a box picks a few tiles of each of several fragments); from a
         // ranged storage, fetched together where they fit in the read-ahead,
@@ -719,6 +769,15 @@ impl ArrayReader {
             _ => {}
         }
         let dim_column = |d: usize, order: &[usize]| {
+            let w = dims[d].cell_size() as usize;
+            if dims[d].cell_val_num.is_some() && frags.iter().all(|fr| fr.dims[d].offsets.is_none())
+            {
+                let data = gather(w, order, |p| {
+                    let (fi, i) = picked[p];
+                    (&frags[fi].dims[d].values[..], i)
+                });
+                return Column::from_parts(dims[d].clone(), data, None, None, order.len());
+            }
             let mut col = Column::new(dims[d].clone(), order.len());
             for &p in order {
                 col.push(Some(coords(p, d)));
@@ -751,6 +810,24 @@ impl ArrayReader {
                         a.name
                     ),
                 });
+            }
+            // Fixed-size cells every batch holds, none null: copied at once.
+            let plain = |d: &Option<FieldData>| {
+                d.as_ref()
+                    .is_some_and(|d| d.offsets.is_none() && d.validity.is_none())
+            };
+            if a.cell_val_num.is_some()
+                && !a.nullable
+                && order.iter().all(|&p| plain(&frags[picked[p].0].attrs[ai]))
+            {
+                let data = gather(a.cell_size() as usize, order, |p| {
+                    let (fi, i) = picked[p];
+                    let values = frags[fi].attrs[ai]
+                        .as_ref()
+                        .map_or(&[][..], |d| &d.values[..]);
+                    (values, i)
+                });
+                return Ok(Column::from_parts(a.clone(), data, None, None, order.len()));
             }
             let mut col = Column::new(a.clone(), order.len());
             for &p in order {
@@ -804,6 +881,39 @@ impl ArrayReader {
             cells.columns.drain(..dims.len());
         }
         Ok(cells)
+    }
+}
+
+/// Cells of `w` bytes gathered in `order`: `cell(p)` names the values of
+/// the batch holding `p` and its place there. Common sizes are copied as
+/// arrays of their size rather than one `memcpy` a cell.
+fn gather<'a>(w: usize, order: &[usize], cell: impl Fn(usize) -> (&'a [u8], usize)) -> Vec<u8> {
+    fn fixed<'a, const W: usize>(
+        order: &[usize],
+        cell: impl Fn(usize) -> (&'a [u8], usize),
+    ) -> Vec<u8> {
+        let mut out = vec![0u8; order.len() * W];
+        let (chunks, _) = out.as_chunks_mut::<W>();
+        for (o, &p) in chunks.iter_mut().zip(order) {
+            let (values, i) = cell(p);
+            o.copy_from_slice(&values[i * W..(i + 1) * W]);
+        }
+        out
+    }
+    match w {
+        1 => fixed::<1>(order, cell),
+        2 => fixed::<2>(order, cell),
+        4 => fixed::<4>(order, cell),
+        8 => fixed::<8>(order, cell),
+        16 => fixed::<16>(order, cell),
+        _ => {
+            let mut out = Vec::with_capacity(order.len().saturating_mul(w));
+            for &p in order {
+                let (values, i) = cell(p);
+                out.extend_from_slice(&values[i * w..(i + 1) * w]);
+            }
+            out
+        }
     }
 }
 
