@@ -171,13 +171,6 @@ impl TileFile {
             slots.get_mut(t).map(std::sync::OnceLock::take);
         }
     }
-
-    /// Forgets the tiles fetched (ranged files).
-    fn release(&mut self) {
-        if let Some((_, slots)) = &mut self.ranged {
-            slots.iter_mut().for_each(|s| drop(s.take()));
-        }
-    }
 }
 
 /// Fetches the tiles `wanted` (a field's tiles, a tile number) that are
@@ -479,14 +472,6 @@ impl FieldTiles {
         self.fixed.release_tile(t);
         for f in [&mut self.var, &mut self.validity].into_iter().flatten() {
             f.release_tile(t);
-        }
-    }
-
-    /// Forgets the tiles fetched from a ranged storage.
-    pub(crate) fn release(&mut self) {
-        self.fixed.release();
-        for f in [&mut self.var, &mut self.validity].into_iter().flatten() {
-            f.release();
         }
     }
 

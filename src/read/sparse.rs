@@ -605,7 +605,9 @@ impl FragmentFields {
     /// Reads the tiles `tiles` (in parallel), in tile order. From a ranged
     /// storage (an object store) they are fetched in groups of at most its
     /// read-ahead bytes, every field of a group's tiles together (near
-    /// ranges merged, requests concurrent), and let go once decoded.
+    /// ranges merged, requests concurrent); the next group is fetched while
+    /// one is decoded (at most two held at once), and a group's tiles are
+    /// let go once decoded.
     pub fn tiles(
         &mut self,
         frag: &Fragment,
@@ -619,33 +621,58 @@ impl FragmentFields {
                 .map(|(t, inside)| self.tile(frag, *t, ranges, *inside, stats))
                 .collect();
         };
-        let mut out = Vec::with_capacity(tiles.len());
-        let mut s = 0;
-        while s < tiles.len() {
-            let (mut e, mut bytes) = (s, 0u64);
-            let mut wanted = Vec::new();
-            while e < tiles.len() {
-                let t = tiles[e].0;
-                let mine: Vec<(&FieldTiles, usize)> = self.all().map(|f| (f, t)).collect();
-                let b: u64 = mine.iter().map(|(f, t)| f.stored_bytes(*t)).sum();
-                if e > s && bytes.saturating_add(b) > ahead {
-                    break;
+        // Groups of tiles (first, end) of at most `ahead` stored bytes, at
+        // least one tile each.
+        let mut groups: Vec<(usize, usize)> = Vec::new();
+        let mut bytes = 0u64;
+        for (k, (t, _)) in tiles.iter().enumerate() {
+            let b = self
+                .all()
+                .fold(0u64, |b, f| b.saturating_add(f.stored_bytes(*t)));
+            match groups.last_mut() {
+                Some(g) if bytes.saturating_add(b) <= ahead => {
+                    g.1 = k + 1;
+                    bytes = bytes.saturating_add(b);
                 }
-                bytes = bytes.saturating_add(b);
-                wanted.extend(mine);
-                e += 1;
+                _ => {
+                    groups.push((k, k + 1));
+                    bytes = b;
+                }
             }
-            super::field::prefetch(&wanted)?;
-            drop(wanted);
-            let got: Vec<TileCells> = tiles[s..e]
-                .par_iter()
-                .map(|(t, inside)| self.tile(frag, *t, ranges, *inside, stats))
-                .collect::<Result<_>>()?;
-            out.extend(got);
-            self.all_mut().for_each(FieldTiles::release);
-            s = e;
+        }
+        let mut out = Vec::with_capacity(tiles.len());
+        if let Some(&(s, e)) = groups.first() {
+            self.prefetch(&tiles[s..e])?;
+        }
+        for (k, &(s, e)) in groups.iter().enumerate() {
+            let next = groups.get(k + 1).map(|&(s, e)| &tiles[s..e]);
+            let me = &*self;
+            let (fetched, got) = std::thread::scope(|sc| {
+                let ahead = next.map(|n| sc.spawn(move || me.prefetch(n)));
+                let got: Result<Vec<TileCells>> = tiles[s..e]
+                    .par_iter()
+                    .map(|(t, inside)| me.tile(frag, *t, ranges, *inside, stats))
+                    .collect();
+                (ahead.map(|h| h.join()), got)
+            });
+            out.extend(got?);
+            if let Some(f) = fetched {
+                f.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+            }
+            for (t, _) in &tiles[s..e] {
+                self.all_mut().for_each(|f| f.release_tile(*t));
+            }
         }
         Ok(out)
+    }
+
+    /// Fetches every field of `tiles` together (ranged storage).
+    fn prefetch(&self, tiles: &[(usize, bool)]) -> Result<()> {
+        let wanted: Vec<(&FieldTiles, usize)> = tiles
+            .iter()
+            .flat_map(|(t, _)| self.all().map(move |f| (f, *t)))
+            .collect();
+        super::field::prefetch(&wanted)
     }
 }
 
