@@ -655,46 +655,61 @@ pub(crate) fn read_batch(
             fetch::fill_ahead(&fixed, &mut tiles, a, &all, true, &mut data, v)?;
             columns.push(Column::from_parts(a.field.clone(), data, None, validity, n));
         } else {
-            let tiles = tiles.as_slice();
-            // Var-sized cells: the batch's tiles fetched together.
-            super::field::prefetch(&fetch::tiles_of(grid, frags, tiles, sel)?)?;
+            // Var-sized cells (or a fill value of another size), set cell
+            // by cell; from a ranged storage the slabs go in groups, the
+            // next group's tiles fetched while one is set.
             let mut col = DenseColumn::new(a.field.clone(), n, a.fill.as_deref());
             let cs1 = a.field.cell_size();
-            for_each_cell(grid, frags, tiles, sel, stats, |oi, tile, i| {
-                let valid = tile
-                    .validity
-                    .as_ref()
-                    .is_none_or(|v| v.get(i).is_some_and(|b| *b != 0));
-                let cell = match &tile.var_offsets {
-                    Some(o) => {
-                        let data = tile.var.as_deref().unwrap_or_default();
-                        let s = *o.get(i).ok_or_else(|| short(frags, &a.field))? as usize;
-                        let e = o.get(i + 1).map_or(data.len(), |x| *x as usize);
-                        data.get(s..e).ok_or_else(|| {
-                            Error::decode(
-                                frags
-                                    .first()
-                                    .map_or(std::path::Path::new(""), |f| f.frag.path.as_path()),
-                                0,
-                                "Tile",
-                                &a.field.name,
-                                format!(
-                                    "cell {i} runs from byte {s} to {e}, out of order or past the {} bytes of var data",
-                                    data.len()
-                                ),
-                            )
-                        })?
-                    }
-                    None => {
-                        let s = i * cs1 as usize;
-                        tile.fixed
-                            .get(s..s + cs1 as usize)
-                            .ok_or_else(|| short(frags, &a.field))?
-                    }
-                };
-                col.set(oi, valid.then_some(cell));
-                Ok(())
-            })?;
+            let mut put = |tiles: &[Option<FieldTiles>], sel: &Selection, base: usize| {
+                for_each_cell(grid, frags, tiles, sel, stats, |oi, tile, i| {
+                    let valid = tile
+                        .validity
+                        .as_ref()
+                        .is_none_or(|v| v.get(i).is_some_and(|b| *b != 0));
+                    let cell = match &tile.var_offsets {
+                        Some(o) => {
+                            let data = tile.var.as_deref().unwrap_or_default();
+                            let s = *o.get(i).ok_or_else(|| short(frags, &a.field))? as usize;
+                            let e = o.get(i + 1).map_or(data.len(), |x| *x as usize);
+                            data.get(s..e).ok_or_else(|| {
+                                Error::decode(
+                                    frags
+                                        .first()
+                                        .map_or(std::path::Path::new(""), |f| f.frag.path.as_path()),
+                                    0,
+                                    "Tile",
+                                    &a.field.name,
+                                    format!(
+                                        "cell {i} runs from byte {s} to {e}, out of order or past the {} bytes of var data",
+                                        data.len()
+                                    ),
+                                )
+                            })?
+                        }
+                        None => {
+                            let s = i * cs1 as usize;
+                            tile.fixed
+                                .get(s..s + cs1 as usize)
+                                .ok_or_else(|| short(frags, &a.field))?
+                        }
+                    };
+                    col.set(base + oi, valid.then_some(cell));
+                    Ok(())
+                })
+            };
+            match tiles.iter().flatten().find_map(FieldTiles::read_ahead) {
+                Some(ahead) => {
+                    fetch::by_groups(&fixed, &mut tiles, ahead, |shared, s, e, first| {
+                        let mut at = first;
+                        for (slab, k) in slabs[s..e].iter().zip(&slab_cells[s..e]) {
+                            put(shared, slab, at)?;
+                            at += k;
+                        }
+                        Ok(())
+                    })?
+                }
+                None => put(&tiles, sel, 0)?,
+            }
             columns.push(col.finish());
         }
     }

@@ -1159,6 +1159,95 @@ fn tiles_of_any_shape_stream_with_their_validity() {
     assert_eq!(got.column::<f64>("v").unwrap()[50 * 320 + 20], -1.0);
 }
 
+/// Var-sized dense cells from an object store: with a read-ahead of one
+/// byte each row of tiles is its own group (its tiles fetched while the
+/// row before is set, then let go), in more requests than with the default
+/// read-ahead; both give the local read's strings, nulls included, over
+/// overlapping fragments, full and boxed.
+#[test]
+fn var_sized_dense_cells_come_group_by_group() {
+    use tiledb_codec::raw::format::Datatype;
+    use tiledb_codec::raw::model::Filter;
+    use tiledb_codec::raw::storage::object::FetchOptions;
+    use tiledb_codec::{Array, AttributeBuilder, DimensionBuilder, ReaderBuilder, SchemaBuilder};
+    let tmp = write_support::TempDir::new("s3-var-dense");
+    let dim = |name: &str, hi: i64, extent: i64| {
+        DimensionBuilder::new(name, Datatype::Int64)
+            .domain(0..=hi)
+            .tile_extent(extent)
+    };
+    let schema = SchemaBuilder::dense()
+        .dimension(dim("r", 119, 20))
+        .dimension(dim("c", 59, 30))
+        .attribute(
+            AttributeBuilder::new("s", Datatype::StringUtf8)
+                .var()
+                .nullable()
+                .filters([Filter::Zstd { level: 3 }]),
+        )
+        .build()
+        .unwrap();
+    let local = tmp.0.join("strings");
+    let array = Array::create(&local, &schema).unwrap();
+    let write =
+        |rows: std::ops::RangeInclusive<i64>, cols: std::ops::RangeInclusive<i64>, tag: &str| {
+            let cells: Vec<Option<String>> = rows
+                .clone()
+                .flat_map(|r| cols.clone().map(move |c| (r, c)))
+                .map(|(r, c)| {
+                    ((r * 7 + c) % 9 != 0)
+                        .then(|| format!("{tag}{}", "x".repeat(((r + c) % 13) as usize)))
+                })
+                .collect();
+            array
+                .write()
+                .range("r", rows)
+                .range("c", cols)
+                .nullable_strings("s", &cells)
+                .commit()
+                .unwrap();
+        };
+    write(0..=59, 0..=59, "a");
+    write(60..=119, 0..=59, "b");
+    // Over both: rows 50..70, columns 10..40.
+    write(50..=70, 10..=40, "c");
+    fn full(r: ReaderBuilder<'_>) -> ReaderBuilder<'_> {
+        r
+    }
+    fn boxed(r: ReaderBuilder<'_>) -> ReaderBuilder<'_> {
+        r.range("r", 15..=100).range("c", 5..=44)
+    }
+    let mut requests = Vec::new();
+    for ahead in [1, FetchOptions::default().read_ahead] {
+        let fetch = FetchOptions {
+            read_ahead: ahead,
+            ..FetchOptions::default()
+        };
+        let (store, array) = in_flight_array_at(&local, "strings", fetch);
+        array.reader().read().unwrap();
+        let mut gets = 0;
+        type Shape = fn(ReaderBuilder<'_>) -> ReaderBuilder<'_>;
+        let shapes: [(Shape, &str); 2] = [(full, "full"), (boxed, "box")];
+        for (shape, what) in shapes {
+            let want = shape(Array::open(&local).unwrap().reader()).read().unwrap();
+            let before = store.gets.load(std::sync::atomic::Ordering::SeqCst);
+            let got = shape(array.reader()).read().unwrap();
+            gets += store.gets.load(std::sync::atomic::Ordering::SeqCst) - before;
+            let (g, w) = (
+                got.nullable_strings("s").unwrap(),
+                want.nullable_strings("s").unwrap(),
+            );
+            assert_eq!(g, w, "{what}, read-ahead {ahead}");
+            assert!(g.contains(&None) && g.iter().any(|s| s.is_some_and(|s| s.starts_with('c'))));
+        }
+        requests.push(gets);
+    }
+    assert!(
+        requests[0] > requests[1],
+        "GETs with a read-ahead of 1 byte and by default: {requests:?}"
+    );
+}
+
 /// A data tile whose chunk count cannot be, read from an object store:
 /// a streamed read is an error naming the data file, the offset, the table
 /// and the field, not a panic.

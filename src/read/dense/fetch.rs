@@ -63,6 +63,30 @@ pub(super) fn fill_ahead(
     if let Some(()) = stream_scattered(t, tiles, a, data, validity.as_deref_mut())? {
         return Ok(());
     }
+    by_groups(t, tiles, ahead, |shared, s, e, first| {
+        let n: usize = t.slab_cells[s..e].iter().sum();
+        let part = FixedTarget {
+            slabs: &t.slabs[s..e],
+            slab_cells: &t.slab_cells[s..e],
+            ..*t
+        };
+        let out = &mut data[first * cs..(first + n) * cs];
+        let v = validity.as_deref_mut().map(|v| &mut v[first..first + n]);
+        part.fill(shared, a, &covered[s..e], zeroed, out, v)
+    })
+}
+
+/// Runs `each` on the slabs of `t` in groups whose tiles take at most
+/// `ahead` bytes (`each(tiles, first slab, end slab, first cell)`), in
+/// order: each group's tiles are fetched before it runs, the next group's
+/// while it runs (at most two groups held at once), and let go after it
+/// (but for those the next group reads too).
+pub(super) fn by_groups(
+    t: &FixedTarget,
+    tiles: &mut [Option<FieldTiles>],
+    ahead: u64,
+    mut each: impl FnMut(&[Option<FieldTiles>], usize, usize, usize) -> Result<()>,
+) -> Result<()> {
     let groups = groups(t, tiles, ahead)?;
     let fetch = |tiles: &[Option<FieldTiles>], ids: &[(usize, usize)]| {
         let wanted: Vec<(&FieldTiles, usize)> = ids
@@ -76,26 +100,17 @@ pub(super) fn fill_ahead(
     }
     let mut first = 0usize;
     for (k, (s, e, ids)) in groups.iter().enumerate() {
-        let n: usize = t.slab_cells[*s..*e].iter().sum();
         let shared: &[Option<FieldTiles>] = tiles;
-        let part = FixedTarget {
-            slabs: &t.slabs[*s..*e],
-            slab_cells: &t.slab_cells[*s..*e],
-            ..*t
-        };
-        let out = &mut data[first * cs..(first + n) * cs];
-        let v = validity.as_deref_mut().map(|v| &mut v[first..first + n]);
         let next = groups.get(k + 1);
-        let (fetched, filled) = std::thread::scope(|sc| {
+        let (fetched, done) = std::thread::scope(|sc| {
             let ahead = next.map(|g| sc.spawn(|| fetch(shared, &g.2)));
-            let filled = part.fill(shared, a, &covered[*s..*e], zeroed, out, v);
-            (ahead.map(|h| h.join()), filled)
+            let done = each(shared, *s, *e, first);
+            (ahead.map(|h| h.join()), done)
         });
-        filled?;
+        done?;
         if let Some(f) = fetched {
             f.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
         }
-        // This group's tiles go, but for those the next group reads too.
         let keep: std::collections::HashSet<&(usize, usize)> =
             next.map(|g| g.2.iter().collect()).unwrap_or_default();
         for id in ids.iter().filter(|id| !keep.contains(id)) {
@@ -103,7 +118,7 @@ pub(super) fn fill_ahead(
                 ft.release_tile(id.1);
             }
         }
-        first += n;
+        first += t.slab_cells[*s..*e].iter().sum::<usize>();
     }
     Ok(())
 }
