@@ -1,7 +1,8 @@
 //! Whole arrays with one file damaged: a few small fixture arrays are copied
 //! once into a temporary folder; each input rewrites, truncates, patches or
-//! deletes one of their files, then the array is inspected, read and
-//! exported, and verified, and the file is put back.
+//! deletes one of their files, then the array is inspected, read (whole,
+//! then a box over the lower half of the cells' span, which cuts tiles)
+//! and exported, and verified, and the file is put back.
 //!
 //! Input: fixture (u8, index into `OPEN_FIXTURES`), file (u16 LE, index
 //! into the fixture's files in `array_files` order), mode (u8, % 5: 0

@@ -67,6 +67,38 @@ pub const OPEN_FIXTURES: &[&str] = &[
     "v16/dense_var_nullable",
 ];
 
+/// A query over the lower half of the span of `cells` on each INT32 and
+/// INT64 dimension among its columns.
+fn lower_half(cells: &tiledb_codec::raw::read::Cells) -> tiledb_codec::raw::read::Query {
+    use tiledb_codec::raw::format::Datatype;
+    use tiledb_codec::raw::read::{DimRange, Query};
+    let mut q = Query::default();
+    for c in &cells.columns {
+        let f = &c.field;
+        let w = match f.datatype {
+            Datatype::Int64 => 8,
+            Datatype::Int32 => 4,
+            _ => continue,
+        };
+        if !f.is_dimension || f.cell_val_num != Some(1) {
+            continue;
+        }
+        let values = c.data().chunks_exact(w).map(|b| match b.len() {
+            8 => i64::from_le_bytes(b.try_into().unwrap()),
+            _ => i64::from(i32::from_le_bytes(b.try_into().unwrap())),
+        });
+        let (lo, hi) = values.fold((i64::MAX, i64::MIN), |(l, h), v| (l.min(v), h.max(v)));
+        if lo > hi {
+            continue;
+        }
+        let mid = lo + (hi - lo) / 2;
+        if let Ok(r) = DimRange::parse(f.datatype, &format!("{lo}:{mid}")) {
+            q = q.range(&f.name, r);
+        }
+    }
+    q
+}
+
 /// Every file below `root`, relative to it, in the order
 /// `array_open_export` numbers them (sorted, depth first).
 pub fn array_files(root: &Path) -> Vec<std::path::PathBuf> {
@@ -122,9 +154,10 @@ pub fn copy_open_fixtures(fixtures: &Path, into: &Path) -> Vec<OpenArray> {
 }
 
 /// One input of `array_open_export` (its layout is documented there):
-/// damages one file of one of `arrays`, inspects, reads, exports and
-/// verifies that array, then puts the file back. The fuzz target and the
-/// replay of saved crash inputs (tests/it/sweep.rs) both run this.
+/// damages one file of one of `arrays`, inspects, reads (whole, then a
+/// box), exports and verifies that array, then puts the file back. The
+/// fuzz target and the replay of saved crash inputs (tests/it/sweep.rs)
+/// both run this.
 pub fn open_export(arrays: &[OpenArray], data: &[u8]) {
     use tiledb_codec::raw::read::{export, ArrayReader, Query};
     use tiledb_codec::raw::tile::write_generic_tile;
@@ -168,10 +201,15 @@ pub fn open_export(arrays: &[OpenArray], data: &[u8]) {
     if mode != 3 {
         let _ = tiledb_codec::inspect::inspect_json(path, &opts);
     }
-    if let Ok(cells) = ArrayReader::open(root, &opts).and_then(|r| r.read(&Query::default())) {
-        let _ = export::write_ndjson(&cells, &mut std::io::sink());
-        let _ = export::write_csv(&cells, &mut std::io::sink());
-        let _ = export::summarize(&cells);
+    if let Ok(reader) = ArrayReader::open(root, &opts) {
+        if let Ok(cells) = reader.read(&Query::default()) {
+            let _ = export::write_ndjson(&cells, &mut std::io::sink());
+            let _ = export::write_csv(&cells, &mut std::io::sink());
+            let _ = export::summarize(&cells);
+            // A box over the lower half of the cells' span on each
+            // integer dimension: tiles cut, read dimension by dimension.
+            let _ = reader.read(&lower_half(&cells));
+        }
     }
     let _ = tiledb_codec::verify::verify(root, &opts);
     std::fs::write(path, original).unwrap();

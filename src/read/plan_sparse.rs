@@ -770,8 +770,11 @@ impl ArrayReader {
         }
         let dim_column = |d: usize, order: &[usize]| {
             let w = dims[d].cell_size() as usize;
-            if dims[d].cell_val_num.is_some() && frags.iter().all(|fr| fr.dims[d].offsets.is_none())
-            {
+            let whole = |fr: &Frag| {
+                let n = fr.dims.first().map_or(0, |x| x.len(dims[0].cell_size()));
+                fr.dims[d].offsets.is_none() && Some(fr.dims[d].values.len()) == n.checked_mul(w)
+            };
+            if dims[d].cell_val_num.is_some() && frags.iter().all(whole) {
                 let data = gather(w, order, |p| {
                     let (fi, i) = picked[p];
                     (&frags[fi].dims[d].values[..], i)
@@ -811,16 +814,23 @@ impl ArrayReader {
                     ),
                 });
             }
-            // Fixed-size cells every batch holds, none null: copied at once.
-            let plain = |d: &Option<FieldData>| {
-                d.as_ref()
-                    .is_some_and(|d| d.offsets.is_none() && d.validity.is_none())
-            };
-            if a.cell_val_num.is_some()
-                && !a.nullable
-                && order.iter().all(|&p| plain(&frags[picked[p].0].attrs[ai]))
+            // Fixed-size cells every batch holds at the schema's cell size,
+            // none null: copied at once.
+            let w = a.cell_size() as usize;
+            let plain: Vec<bool> = frags
+                .iter()
+                .map(|fr| {
+                    let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
+                    fr.attrs[ai].as_ref().is_some_and(|d| {
+                        d.offsets.is_none()
+                            && d.validity.is_none()
+                            && Some(d.values.len()) == n.checked_mul(w)
+                    })
+                })
+                .collect();
+            if a.cell_val_num.is_some() && !a.nullable && order.iter().all(|&p| plain[picked[p].0])
             {
-                let data = gather(a.cell_size() as usize, order, |p| {
+                let data = gather(w, order, |p| {
                     let (fi, i) = picked[p];
                     let values = frags[fi].attrs[ai]
                         .as_ref()
