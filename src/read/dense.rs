@@ -700,12 +700,18 @@ pub(crate) fn read_batch(
             match tiles.iter().flatten().find_map(FieldTiles::read_ahead) {
                 Some(ahead) => {
                     fetch::by_groups(&fixed, &mut tiles, ahead, |shared, s, e, first| {
-                        let mut at = first;
-                        for (slab, k) in slabs[s..e].iter().zip(&slab_cells[s..e]) {
-                            put(shared, slab, at)?;
-                            at += k;
-                        }
-                        Ok(())
+                        // The group's slabs as one selection, so that a
+                        // tile several of them cut is decoded once.
+                        let outer = sel.perm[0];
+                        let mut group = Selection {
+                            dims: sel.dims.clone(),
+                            perm: sel.perm.clone(),
+                        };
+                        group.dims[outer] = slabs[s..e]
+                            .iter()
+                            .flat_map(|slab| slab.dims[outer].iter().copied())
+                            .collect();
+                        put(shared, &group, first)
                     })?
                 }
                 None => put(&tiles, sel, 0)?,

@@ -768,6 +768,34 @@ impl ArrayReader {
             }
             _ => {}
         }
+        // Every batch's fixed-size fields hold its cells at the schema's
+        // cell size; a fragment whose schema gives a field another size
+        // (an attribute dropped and added again with another type) is
+        // refused rather than read at the wrong width.
+        for fr in &frags {
+            let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
+            let fields = dims.iter().zip(fr.dims.iter().map(Some));
+            let fields = fields.chain(all_attrs.iter().zip(fr.attrs.iter().map(Option::as_ref)));
+            for (f, d) in fields {
+                let Some(d) = d.filter(|d| f.cell_val_num.is_some() && d.offsets.is_none()) else {
+                    continue;
+                };
+                let w = f.cell_size() as usize;
+                if Some(d.values.len()) != n.checked_mul(w) {
+                    return Err(Error::decode(
+                        &self.fragments[fr.frag].path,
+                        0,
+                        "Tile",
+                        &f.name,
+                        format!(
+                            "{} bytes of {} for {n} cells of {w} bytes: the fragment's schema gives it another size",
+                            d.values.len(),
+                            f.name
+                        ),
+                    ));
+                }
+            }
+        }
         let dim_column = |d: usize, order: &[usize]| {
             let w = dims[d].cell_size() as usize;
             let whole = |fr: &Frag| {

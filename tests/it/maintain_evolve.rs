@@ -472,3 +472,78 @@ fn encrypted_arrays_evolve_with_their_key() {
     let mine = write_support::our_cells_key(&arr, Some(key)).unwrap();
     assert!(diff_cells(mine, engine).is_none());
 }
+
+/// An attribute dropped and added again with a wider type: the engine
+/// (TileDB 2.30) reads the old fragment's INT32 bytes as INT64, two cells
+/// to a value (cell 0 reads 1 << 32, cells 0 and 1 of the old column), so
+/// its cells are not the data. Ours is a typed error naming the fragment
+/// and the field, whole or boxed, never a panic or a misread.
+#[test]
+fn an_attribute_added_again_with_another_width_is_refused_not_misread() {
+    use tiledb_codec::raw::format::Datatype;
+    use tiledb_codec::{Array, AttributeBuilder, DimensionBuilder, SchemaBuilder};
+    let tmp = TempDir::new("evolve-width");
+    let arr = tmp.join("a");
+    let schema = SchemaBuilder::sparse()
+        .dimension(
+            DimensionBuilder::new("d", Datatype::Int64)
+                .domain(0i64..=999)
+                .tile_extent(100i64),
+        )
+        .attribute(AttributeBuilder::new("a", Datatype::Int32))
+        .capacity(50)
+        .build()
+        .unwrap();
+    let array = Array::create(&arr, &schema).unwrap();
+    let d: Vec<i64> = (0..100).collect();
+    let a: Vec<i32> = (0..100).collect();
+    array
+        .write()
+        .column("d", &d)
+        .column("a", &a)
+        .commit()
+        .unwrap();
+    let mut ev = SchemaEvolution::new();
+    ev.drop_attribute("a");
+    evolve(&arr, &ev, &EvolveOptions::default()).unwrap();
+    let mut ev = SchemaEvolution::new();
+    ev.add_attribute(
+        mjson::attribute_from_json(&json!({"name": "a", "datatype": "INT64", "fill_value": 7}))
+            .unwrap(),
+    );
+    evolve(&arr, &ev, &EvolveOptions::default()).unwrap();
+    let d2: Vec<i64> = (500..510).collect();
+    let a2: Vec<i64> = (0..10).collect();
+    Array::open(&arr)
+        .unwrap()
+        .write()
+        .column("d", &d2)
+        .column("a", &a2)
+        .commit()
+        .unwrap();
+    let engine = common::engine_cells(&arr, None);
+    assert_eq!(engine.len(), 110);
+    assert_eq!(engine[0]["a"], json!(1i64 << 32), "{:?}", engine[0]);
+    for boxed in [false, true] {
+        let array = Array::open(&arr).unwrap();
+        let reader = array.reader();
+        let reader = if boxed {
+            reader.range("d", 0i64..=99)
+        } else {
+            reader
+        };
+        let err = reader.read().map(|b| b.len()).unwrap_err().to_string();
+        assert!(
+            err.contains("__fragments") && err.contains("another size") && err.contains('a'),
+            "{err}"
+        );
+    }
+    // The newer cells alone read as written.
+    let got = Array::open(&arr)
+        .unwrap()
+        .reader()
+        .range("d", 500i64..=509)
+        .read()
+        .unwrap();
+    assert_eq!(got.column::<i64>("a").unwrap().to_vec(), a2);
+}
