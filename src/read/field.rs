@@ -173,6 +173,46 @@ impl TileFile {
     }
 }
 
+/// Items of `sizes` bytes, in order, in groups (first, end) of at most
+/// `ahead` bytes, at least one item each: what a read from a ranged
+/// storage fetches at once.
+pub(crate) fn groups_of(sizes: impl IntoIterator<Item = u64>, ahead: u64) -> Vec<(usize, usize)> {
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    let mut bytes = 0u64;
+    for (k, b) in sizes.into_iter().enumerate() {
+        match groups.last_mut() {
+            Some(g) if bytes.saturating_add(b) <= ahead => {
+                g.1 = k + 1;
+                bytes = bytes.saturating_add(b);
+            }
+            _ => {
+                groups.push((k, k + 1));
+                bytes = b;
+            }
+        }
+    }
+    groups
+}
+
+/// Runs `work` (decoding one group) while `fetch` (fetching the next
+/// group, if there is one) runs on a thread of its own; `work`'s error
+/// first, then the fetch's (a panic in the fetch goes on).
+pub(crate) fn while_fetching<T>(
+    fetch: Option<impl FnOnce() -> Result<()> + Send>,
+    work: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    let (fetched, done) = std::thread::scope(|sc| {
+        let ahead = fetch.map(|f| sc.spawn(f));
+        let done = work();
+        (ahead.map(|h| h.join()), done)
+    });
+    let done = done?;
+    if let Some(f) = fetched {
+        f.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+    }
+    Ok(done)
+}
+
 /// Fetches the tiles `wanted` (a field's tiles, a tile number) that are
 /// not fetched yet, from a ranged storage, with one
 /// [`crate::storage::Storage::read_ranges`] (which merges near ranges and

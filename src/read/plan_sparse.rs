@@ -274,8 +274,6 @@ impl ArrayReader {
             made[k] = Some(b.clone());
             Ok(b)
         };
-        // Per fragment in order: its picked tiles, decoded after the loop,
-        // or its cells read whole (no R-tree).
         // What the loop over fragments finds of each: tiles, whose fields
         // are opened after it (in parallel), or its cells.
         enum Found {
@@ -286,6 +284,8 @@ impl ArrayReader {
             },
             Done(Frag),
         }
+        // Per fragment in order: its picked tiles, decoded after the loop,
+        // or its cells read whole (no R-tree).
         enum Slot {
             Tiles {
                 fi: usize,
@@ -796,13 +796,12 @@ impl ArrayReader {
                 }
             }
         }
+        // (So below, a fixed-size field's values are its cells at the
+        // schema's size wherever it has no offsets.)
         let dim_column = |d: usize, order: &[usize]| {
             let w = dims[d].cell_size() as usize;
-            let whole = |fr: &Frag| {
-                let n = fr.dims.first().map_or(0, |x| x.len(dims[0].cell_size()));
-                fr.dims[d].offsets.is_none() && Some(fr.dims[d].values.len()) == n.checked_mul(w)
-            };
-            if dims[d].cell_val_num.is_some() && frags.iter().all(whole) {
+            if dims[d].cell_val_num.is_some() && frags.iter().all(|fr| fr.dims[d].offsets.is_none())
+            {
                 let data = gather(w, order, |p| {
                     let (fi, i) = picked[p];
                     (&frags[fi].dims[d].values[..], i)
@@ -842,18 +841,14 @@ impl ArrayReader {
                     ),
                 });
             }
-            // Fixed-size cells every batch holds at the schema's cell size,
-            // none null: copied at once.
+            // Fixed-size cells every batch holds, none null: copied at once.
             let w = a.cell_size() as usize;
             let plain: Vec<bool> = frags
                 .iter()
                 .map(|fr| {
-                    let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
-                    fr.attrs[ai].as_ref().is_some_and(|d| {
-                        d.offsets.is_none()
-                            && d.validity.is_none()
-                            && Some(d.values.len()) == n.checked_mul(w)
-                    })
+                    fr.attrs[ai]
+                        .as_ref()
+                        .is_some_and(|d| d.offsets.is_none() && d.validity.is_none())
                 })
                 .collect();
             if a.cell_val_num.is_some() && !a.nullable && order.iter().all(|&p| plain[picked[p].0])

@@ -392,6 +392,28 @@ impl FragmentFields {
             crate::format::Layout::ColMajor => (0..nd).rev().collect(),
             _ => (0..nd).collect(),
         };
+        // The cells `runs` of a fixed-size field of `n` cells, only the
+        // chunks holding them decoded (validity too when it is nullable).
+        let of_runs = |f: &FieldInfo,
+                       tiles: &FieldTiles,
+                       n: usize,
+                       runs: &[std::ops::Range<usize>]|
+         -> Result<FieldData> {
+            let (values, validity, skipped) = tiles.fixed_cells(t, f.cell_size(), n, runs)?;
+            stats.tile(values.len() as u64);
+            stats
+                .chunks_skipped
+                .fetch_add(skipped, std::sync::atomic::Ordering::Relaxed);
+            let kept = values.len() / f.cell_size().max(1) as usize;
+            Ok(FieldData {
+                values,
+                offsets: None,
+                validity: f
+                    .nullable
+                    .then(|| validity.unwrap_or_else(|| vec![1; kept])),
+                tile_cells: Vec::new(),
+            })
+        };
         let mut decoded: Vec<Option<DimCells>> = (0..nd).map(|_| None).collect();
         let mut n: Option<usize> = None;
         let mut keep: Option<Vec<bool>> = None;
@@ -410,17 +432,7 @@ impl FragmentFields {
                 if runs.is_empty() {
                     break;
                 }
-                let (values, _, skipped) = tiles.fixed_cells(t, f.cell_size(), n, &runs)?;
-                stats.tile(values.len() as u64);
-                stats
-                    .chunks_skipped
-                    .fetch_add(skipped, std::sync::atomic::Ordering::Relaxed);
-                let data = FieldData {
-                    values,
-                    offsets: None,
-                    validity: None,
-                    tile_cells: Vec::new(),
-                };
+                let data = of_runs(f, tiles, n, &runs)?;
                 if !rs.is_empty() {
                     let mut here = vec![true; data.len(f.cell_size())];
                     narrow(rs, f, &data, &mut here);
@@ -503,20 +515,7 @@ impl FragmentFields {
         }
         let field = |f: &FieldInfo, tiles: &FieldTiles| -> Result<FieldData> {
             if let (Some(runs), Some(_)) = (&runs, f.cell_val_num) {
-                let (values, validity, skipped) = tiles.fixed_cells(t, f.cell_size(), n, runs)?;
-                stats.tile(values.len() as u64);
-                stats
-                    .chunks_skipped
-                    .fetch_add(skipped, std::sync::atomic::Ordering::Relaxed);
-                let kept = values.len() / f.cell_size().max(1) as usize;
-                return Ok(FieldData {
-                    values,
-                    offsets: None,
-                    validity: f
-                        .nullable
-                        .then(|| validity.unwrap_or_else(|| vec![1; kept])),
-                    tile_cells: Vec::new(),
-                });
+                return of_runs(f, tiles, n, runs);
             }
             let d = read(f, tiles)?;
             check_cells(frag, f, &d, Some(n))?;
@@ -621,25 +620,13 @@ impl FragmentFields {
                 .map(|(t, inside)| self.tile(frag, *t, ranges, *inside, stats))
                 .collect();
         };
-        // Groups of tiles (first, end) of at most `ahead` stored bytes, at
-        // least one tile each.
-        let mut groups: Vec<(usize, usize)> = Vec::new();
-        let mut bytes = 0u64;
-        for (k, (t, _)) in tiles.iter().enumerate() {
-            let b = self
-                .all()
-                .fold(0u64, |b, f| b.saturating_add(f.stored_bytes(*t)));
-            match groups.last_mut() {
-                Some(g) if bytes.saturating_add(b) <= ahead => {
-                    g.1 = k + 1;
-                    bytes = bytes.saturating_add(b);
-                }
-                _ => {
-                    groups.push((k, k + 1));
-                    bytes = b;
-                }
-            }
-        }
+        let groups = super::field::groups_of(
+            tiles.iter().map(|(t, _)| {
+                self.all()
+                    .fold(0u64, |b, f| b.saturating_add(f.stored_bytes(*t)))
+            }),
+            ahead,
+        );
         let mut out = Vec::with_capacity(tiles.len());
         if let Some(&(s, e)) = groups.first() {
             self.prefetch(&tiles[s..e])?;
@@ -647,18 +634,13 @@ impl FragmentFields {
         for (k, &(s, e)) in groups.iter().enumerate() {
             let next = groups.get(k + 1).map(|&(s, e)| &tiles[s..e]);
             let me = &*self;
-            let (fetched, got) = std::thread::scope(|sc| {
-                let ahead = next.map(|n| sc.spawn(move || me.prefetch(n)));
-                let got: Result<Vec<TileCells>> = tiles[s..e]
+            let got = super::field::while_fetching(next.map(|n| move || me.prefetch(n)), || {
+                tiles[s..e]
                     .par_iter()
                     .map(|(t, inside)| me.tile(frag, *t, ranges, *inside, stats))
-                    .collect();
-                (ahead.map(|h| h.join()), got)
-            });
-            out.extend(got?);
-            if let Some(f) = fetched {
-                f.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-            }
+                    .collect::<Result<Vec<TileCells>>>()
+            })?;
+            out.extend(got);
             for (t, _) in &tiles[s..e] {
                 self.all_mut().for_each(|f| f.release_tile(*t));
             }

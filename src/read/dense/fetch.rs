@@ -19,7 +19,7 @@
 
 use super::{for_each_tile, whole_at, DenseAttr, DenseFragment, FixedTarget, Grid, Selection};
 use crate::error::Result;
-use crate::read::field::{prefetch, FieldTiles};
+use crate::read::field::{groups_of, prefetch, while_fetching, FieldTiles};
 use crate::storage::StorageRef;
 use crate::tile::{Emitted, TileStream};
 use std::path::PathBuf;
@@ -102,15 +102,9 @@ pub(super) fn by_groups(
     for (k, (s, e, ids)) in groups.iter().enumerate() {
         let shared: &[Option<FieldTiles>] = tiles;
         let next = groups.get(k + 1);
-        let (fetched, done) = std::thread::scope(|sc| {
-            let ahead = next.map(|g| sc.spawn(|| fetch(shared, &g.2)));
-            let done = each(shared, *s, *e, first);
-            (ahead.map(|h| h.join()), done)
-        });
-        done?;
-        if let Some(f) = fetched {
-            f.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-        }
+        while_fetching(next.map(|g| || fetch(shared, &g.2)), || {
+            each(shared, *s, *e, first)
+        })?;
         let keep: std::collections::HashSet<&(usize, usize)> =
             next.map(|g| g.2.iter().collect()).unwrap_or_default();
         for id in ids.iter().filter(|id| !keep.contains(id)) {
@@ -134,27 +128,21 @@ fn groups(t: &FixedTarget, tiles: &[Option<FieldTiles>], ahead: u64) -> Result<V
         .enumerate()
         .filter_map(|(i, ft)| ft.as_ref().map(|ft| (ft as *const FieldTiles, i)))
         .collect();
-    let mut groups: Vec<Group> = Vec::new();
-    let mut bytes = 0u64;
-    for (k, slab) in t.slabs.iter().enumerate() {
+    let mut sizes = Vec::with_capacity(t.slabs.len());
+    let mut ids = Vec::with_capacity(t.slabs.len());
+    for slab in t.slabs {
         let mine = tiles_of(t.grid, t.frags, tiles, slab)?;
-        let b: u64 = mine.iter().map(|(ft, i)| ft.stored_bytes(*i)).sum();
-        let ids = mine
-            .iter()
-            .filter_map(|(ft, i)| Some((*index.get(&(*ft as *const FieldTiles))?, *i)));
-        match groups.last_mut() {
-            Some(g) if bytes.saturating_add(b) <= ahead => {
-                g.1 = k + 1;
-                g.2.extend(ids);
-                bytes = bytes.saturating_add(b);
-            }
-            _ => {
-                groups.push((k, k + 1, ids.collect()));
-                bytes = b;
-            }
-        }
+        sizes.push(mine.iter().map(|(ft, i)| ft.stored_bytes(*i)).sum());
+        ids.push(
+            mine.iter()
+                .filter_map(|(ft, i)| Some((*index.get(&(*ft as *const FieldTiles))?, *i)))
+                .collect::<Vec<_>>(),
+        );
     }
-    Ok(groups)
+    Ok(groups_of(sizes, ahead)
+        .into_iter()
+        .map(|(s, e)| (s, e, ids[s..e].concat()))
+        .collect())
 }
 
 /// The tiles (field tiles, tile number) that hold cells of `sel`.
