@@ -223,17 +223,17 @@ impl Selection {
     }
 }
 
-/// Calls `each(fragment, its tiles, tile index, boxes, origin)` for every
-/// tile of every fragment (oldest first) that holds cells of `sel`: the
-/// boxes are, per dimension, the selection's intervals inside the tile and
-/// the fragment's non-empty domain; the origin is the tile's first
-/// coordinate.
+/// Calls `each(fragment number, its tiles, tile index, boxes, origin)`
+/// for every tile of every fragment (oldest first) that holds cells of
+/// `sel`: the boxes are, per dimension, the selection's intervals inside
+/// the tile and the fragment's non-empty domain; the origin is the tile's
+/// first coordinate.
 fn for_each_tile<'t>(
     grid: &Grid,
     frags: &[DenseFragment],
     tiles: &'t [Option<FieldTiles>],
     sel: &Selection,
-    mut each: impl FnMut(&DenseFragment, &'t FieldTiles, usize, &[Intervals], &[i128]) -> Result<()>,
+    mut each: impl FnMut(usize, &'t FieldTiles, usize, &[Intervals], &[i128]) -> Result<()>,
 ) -> Result<()> {
     let nd = grid.nd();
     for (fi, f) in frags.iter().enumerate() {
@@ -270,7 +270,7 @@ fn for_each_tile<'t>(
                 let t = f.tile_index(grid, &tc).ok_or_else(|| {
                     Error::decode(&f.frag.path, 0, "Tile", "", "a tile index out of range")
                 })?;
-                each(f, ft, t as usize, &ivs, &origin)?;
+                each(fi, ft, t as usize, &ivs, &origin)?;
             }
             // Next tile, row-major over the tile box.
             for d in (0..nd).rev() {
@@ -306,13 +306,13 @@ fn fill_fixed(
     let per_tile = grid.tile_cells().unwrap_or(i128::MAX);
     let inner = *sel.perm.last().expect("a dimension");
     let mut cache = ChunkCache::default();
-    for_each_tile(grid, frags, tiles, sel, |f, ft, t, ivs, origin| {
+    for_each_tile(grid, frags, tiles, sel, |fi, ft, t, ivs, origin| {
         let Some(v) = view(ft, source, t)? else {
             return Ok(());
         };
         if Some(v.len() as i128) != per_tile.checked_mul(cs as i128) {
             return Err(Error::decode(
-                &f.frag.path,
+                &frags[fi].frag.path,
                 0,
                 "Tile",
                 "",

@@ -123,21 +123,12 @@ type Group = (usize, usize, Vec<(usize, usize)>);
 /// The slabs of `t` in groups whose tiles take at most `ahead` bytes (at
 /// least one slab each).
 fn groups(t: &FixedTarget, tiles: &[Option<FieldTiles>], ahead: u64) -> Result<Vec<Group>> {
-    let index: std::collections::HashMap<*const FieldTiles, usize> = tiles
-        .iter()
-        .enumerate()
-        .filter_map(|(i, ft)| ft.as_ref().map(|ft| (ft as *const FieldTiles, i)))
-        .collect();
     let mut sizes = Vec::with_capacity(t.slabs.len());
     let mut ids = Vec::with_capacity(t.slabs.len());
     for slab in t.slabs {
         let mine = tiles_of(t.grid, t.frags, tiles, slab)?;
-        sizes.push(mine.iter().map(|(ft, i)| ft.stored_bytes(*i)).sum());
-        ids.push(
-            mine.iter()
-                .filter_map(|(ft, i)| Some((*index.get(&(*ft as *const FieldTiles))?, *i)))
-                .collect::<Vec<_>>(),
-        );
+        sizes.push(mine.iter().map(|(_, ft, i)| ft.stored_bytes(*i)).sum());
+        ids.push(mine.iter().map(|(f, _, i)| (*f, *i)).collect::<Vec<_>>());
     }
     Ok(groups_of(sizes, ahead)
         .into_iter()
@@ -145,16 +136,17 @@ fn groups(t: &FixedTarget, tiles: &[Option<FieldTiles>], ahead: u64) -> Result<V
         .collect())
 }
 
-/// The tiles (field tiles, tile number) that hold cells of `sel`.
+/// The tiles (fragment number, its field tiles, tile number) that hold
+/// cells of `sel`.
 pub(super) fn tiles_of<'t>(
     grid: &Grid,
     frags: &[DenseFragment],
     tiles: &'t [Option<FieldTiles>],
     sel: &Selection,
-) -> Result<Vec<(&'t FieldTiles, usize)>> {
+) -> Result<Vec<(usize, &'t FieldTiles, usize)>> {
     let mut out = Vec::new();
-    for_each_tile(grid, frags, tiles, sel, |_, ft, i, _, _| {
-        out.push((ft, i));
+    for_each_tile(grid, frags, tiles, sel, |f, ft, i, _, _| {
+        out.push((f, ft, i));
         Ok(())
     })?;
     Ok(out)
@@ -299,7 +291,8 @@ fn stream_slabs(
     let cs = a.field.cell_size() as usize;
     let mut others = Vec::new();
     for (slab, _) in t.slabs.iter().zip(streamed).filter(|(_, s)| !**s) {
-        others.extend(tiles_of(t.grid, t.frags, tiles, slab)?);
+        let mine = tiles_of(t.grid, t.frags, tiles, slab)?;
+        others.extend(mine.into_iter().map(|(_, ft, i)| (ft, i)));
     }
     let held = others
         .iter()
@@ -578,10 +571,6 @@ fn stream_scattered(
         }
     }
     // Each tile's runs in the batch, the tiles in the order first met.
-    let index: std::collections::HashMap<*const FieldTiles, usize> = present
-        .iter()
-        .filter_map(|i| Some((tiles[*i].as_ref()? as *const FieldTiles, *i)))
-        .collect();
     let total: usize = t.slab_cells.iter().sum();
     let max_runs = (total / 16).max(1 << 12);
     let cstr = t.grid.cell_strides();
@@ -590,11 +579,7 @@ fn stream_scattered(
     let (mut runs, mut cells, mut first, mut fits) = (0usize, 0u128, 0usize, true);
     for (slab, &n) in t.slabs.iter().zip(t.slab_cells) {
         let (ostr, pref) = (slab.out_strides(), slab.prefixes());
-        for_each_tile(t.grid, t.frags, tiles, slab, |_, ft, i, ivs, origin| {
-            let fi = index
-                .get(&(ft as *const FieldTiles))
-                .copied()
-                .unwrap_or(usize::MAX);
+        for_each_tile(t.grid, t.frags, tiles, slab, |fi, ft, i, ivs, origin| {
             let k = *where_.entry((fi, i)).or_insert_with(|| {
                 spread.push((ft, i, Vec::new()));
                 spread.len() - 1
