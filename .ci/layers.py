@@ -5,7 +5,7 @@ The layers, top to bottom (README "Layers"; a module may use its own layer and
 the ones below it, never one above it):
 
     inspect, summary, svg, verify
-    api, arrow, sql
+    api, arrow
     maintain
     read, write
     array
@@ -13,8 +13,8 @@ the ones below it, never one above it):
     model
     format, value, error, options, progress, limits
 
-(`src/bin` is a crate of its own above all of them and `src/lib.rs` only
-re-exports.) Besides the order, the graph of modules (one node per file, folders
+(The command line and SQL are crates of their own above all of them, in
+crates/, and `src/lib.rs` only re-exports.) Besides the order, the graph of modules (one node per file, folders
 included) must have no cycles: a module that imports a sibling which imports it
 back is a circle, whether or not the two are in one layer.
 
@@ -37,7 +37,7 @@ import sys
 
 LAYERS = [
     ["inspect", "summary", "svg", "verify"],
-    ["api", "arrow", "sql"],
+    ["api", "arrow"],
     ["maintain"],
     ["read", "write"],
     ["array"],

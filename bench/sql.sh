@@ -12,6 +12,6 @@
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 "$PY" bench/make_arrays.py "$ARRAYS" --mib "$MIB" --only-sql
-cargo build --release --quiet --features datafusion --example sql_bench
+cargo build --release --quiet -p tiledb-codec-sql --example sql_bench
 "$PY" bench/sql_bench.py "$TARGET/release/examples/sql_bench" "$ARRAYS" \
     --mib "$MIB" --repeat "$REPEAT"

@@ -36,9 +36,10 @@ fi
 # Build once, then run the binaries themselves: the crate may change under
 # a long run without changing what is being fuzzed.
 cargo fuzz build >/dev/null 2>&1 || cargo fuzz build || exit 1
-bin="$here/target/$(rustc -vV | sed -n 's/^host: //p')/release"
+target="${CARGO_TARGET_DIR:-$here/target}"
+bin="$target/$(rustc -vV | sed -n 's/^host: //p')/release"
 
-logs="$here/target/run_all"
+logs="$target/run_all"
 mkdir -p "$logs"
 # Fuzzes one target; prints its line; fails if it crashed.
 fuzz_one() {

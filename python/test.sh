@@ -13,7 +13,7 @@
 # package's own crate; it is copied next to python/tiledb_codec/__init__.py
 # and python/ goes on PYTHONPATH (what `maturin develop` does, without a
 # second build of the dependencies). CARGO_ARGS: more cargo arguments, e.g.
-# `--features tiledb-codec/ballista` as tests/it/python_package.rs passes the
+# `--features tiledb-codec-cli/ballista` as tests/it/python_package.rs passes the
 # features the tests were built with.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +26,7 @@ if ! "$PY" -c 'import pytest, pandas' 2>/dev/null; then
 fi
 CARGO=${CARGO:-cargo}
 # shellcheck disable=SC2086 # CARGO_ARGS is split on purpose
-"$CARGO" build --quiet -p tiledb-codec -p tiledb-codec-python --lib --test it ${CARGO_ARGS:-}
+"$CARGO" build --quiet -p tiledb-codec-cli -p tiledb-codec-python --lib --test it ${CARGO_ARGS:-}
 TARGET=$("$CARGO" metadata --format-version 1 --no-deps | "$PY" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 case "$(uname -s)" in
     Darwin) LIB=lib_native.dylib ;;

@@ -181,6 +181,19 @@ impl Error {
         }
     }
 
+    /// A [`tiledb_codec_format::DecodeError`] of bytes read from `file`.
+    pub(crate) fn in_file(file: &std::path::Path, e: tiledb_codec_format::DecodeError) -> Self {
+        Error::Decode {
+            at: Box::new(Location {
+                file: file.to_path_buf(),
+                offset: e.offset,
+                table: e.table,
+                field: e.field,
+            }),
+            what: e.what,
+        }
+    }
+
     pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
         Error::Io {
             path: path.to_path_buf(),

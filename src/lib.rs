@@ -125,8 +125,6 @@ pub mod arrow;
 pub mod inspect;
 pub mod maintain;
 pub mod progress;
-#[cfg(feature = "datafusion")]
-pub mod sql;
 pub mod summary;
 pub mod svg;
 pub mod verify;

@@ -147,8 +147,11 @@ pub fn read_generic_tile_in<'a>(
                 ));
             }
         }
-        EncryptionType::Unknown(code) => {
-            return Err(encryption_error(&format!("unknown encryption type {code}")))
+        other => {
+            return Err(encryption_error(&format!(
+                "unknown encryption type {}",
+                other.value()
+            )))
         }
     }
     if header.tile_size > opts.max_tile_bytes() {
@@ -1055,12 +1058,12 @@ pub fn generic_tile_with(
         Some(_) => EncryptionType::Aes256Gcm,
         None => EncryptionType::NoEncryption,
     };
-    let fp = FilterPipeline {
+    let fp = crate::format::table!(FilterPipeline {
         max_chunk_size: 65536,
         num_filters: filters.len() as u32,
         filters,
-    };
-    let header = GenericTileHeader {
+    });
+    let header = crate::format::table!(GenericTileHeader {
         version_number: version,
         persisted_size: body.len() as u64,
         tile_size: data.len() as u64,
@@ -1069,7 +1072,7 @@ pub fn generic_tile_with(
         encryption_type,
         filter_pipeline_size: encode(&fp).len() as u32,
         filter_pipeline: fp,
-    };
+    });
     let mut out = encode(&header);
     out.extend_from_slice(&body);
     Ok(out)
@@ -1083,16 +1086,16 @@ mod tests {
     use crate::storage::MappedFile;
 
     fn pipelines() -> Vec<Pipeline> {
-        let zstd = FilterOptions::Compressor(CompressorOptions {
+        let zstd = FilterOptions::Compressor(crate::format::table!(CompressorOptions {
             compressor_type: crate::format::Compressor::from_raw(2),
             compression_level: 1,
             reinterpret_datatype: None,
-        });
-        let zstd = Filter {
+        }));
+        let zstd = crate::format::table!(Filter {
             filter_type: FilterType::Zstd,
             filter_options_size: encode(&zstd).len() as u32,
             filter_options: zstd,
-        };
+        });
         [vec![], vec![zstd]]
             .iter()
             .map(|f| Pipeline::new(f, Datatype::Uint8, 1, 22).unwrap())

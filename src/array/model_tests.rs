@@ -171,12 +171,12 @@ fn hostile_tables_are_decode_errors_naming_the_field() {
     assert!(decode_error(&t, &path).contains("Filter.filter_type"));
     // An enumeration the schema names must be given.
     let mut t = table.clone();
-    t.enumerations = Some(vec![format::EnumerationEntry {
+    t.enumerations = Some(vec![crate::format::table!(format::EnumerationEntry {
         name_length: 1,
         name: b"e".to_vec(),
         filename_length: 1,
         filename: b"f".to_vec(),
-    }]);
+    })]);
     assert!(decode_error(&t, &path).contains("ArraySchema.enumerations"));
 }
 

@@ -109,7 +109,7 @@ mod tests {
 
     fn enumeration(cell_val_num: u32, data: &[u8], offsets: Option<&[u64]>) -> Enumeration {
         let offsets = offsets.map(|o| o.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>());
-        Enumeration {
+        crate::format::table!(Enumeration {
             version_number: 0,
             name_length: 1,
             name: b"e".to_vec(),
@@ -122,7 +122,7 @@ mod tests {
             data: data.to_vec(),
             offsets_size: offsets.as_ref().map(|o| o.len() as u64),
             offsets,
-        }
+        })
     }
 
     #[test]

@@ -167,11 +167,11 @@ impl FilterCodec for BitWidthReduction {
             });
         };
         let total: usize = input.data.iter().map(Vec::len).sum();
-        let mut md = BitWidthReductionChunkMetadata {
+        let mut md = crate::format::table!(BitWidthReductionChunkMetadata {
             input_length: len32("the input", total)?,
             num_windows: 0,
             windows: Vec::new(),
-        };
+        });
         let orig = t.bits() as u8;
         let mut out = Vec::with_capacity(total);
         // The last minimum computed: what the engine writes for a window
@@ -187,11 +187,12 @@ impl FilterCodec for BitWidthReduction {
                 last_min = min;
                 let mut offset = Vec::with_capacity(t.size);
                 IntType::write(min, t.size, &mut offset);
-                md.windows.push(BitWidthReductionWindowMd {
-                    value_offset: offset,
-                    bit_width: bits,
-                    window_length: len32("a window", n)?,
-                });
+                md.windows
+                    .push(crate::format::table!(BitWidthReductionWindowMd {
+                        value_offset: offset,
+                        bit_width: bits,
+                        window_length: len32("a window", n)?,
+                    }));
                 if bits >= orig || n % t.size != 0 {
                     out.extend_from_slice(w);
                     continue;
@@ -293,13 +294,15 @@ mod tests {
     use proptest::prelude::*;
 
     fn bwr_filter(window: u32) -> Filter {
-        Filter {
+        crate::format::table!(Filter {
             filter_type: FilterType::BitWidthReduction,
             filter_options_size: 4,
-            filter_options: FilterOptions::BitWidthReduction(BitWidthReductionOptions {
-                max_window_size: window,
-            }),
-        }
+            filter_options: FilterOptions::BitWidthReduction(crate::format::table!(
+                BitWidthReductionOptions {
+                    max_window_size: window,
+                }
+            )),
+        })
     }
 
     fn cx(datatype: Datatype, version: u32) -> FilterContext<'static> {

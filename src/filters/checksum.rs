@@ -55,10 +55,10 @@ impl Checksum {
     }
 
     fn entry(&self, part: &[u8]) -> ChecksumEntry {
-        ChecksumEntry {
+        crate::format::table!(ChecksumEntry {
             checksummed_bytes: part.len() as u64,
             checksum: self.digest(part),
-        }
+        })
     }
 
     /// Checks the checksums of `entries` over consecutive bytes of `bytes`.
@@ -115,12 +115,12 @@ impl FilterCodec for Checksum {
         let count = |n: usize| {
             u32::try_from(n).map_err(|_| FilterError::new(self.name(), "too many parts"))
         };
-        let md = ChecksumChunkMetadata {
+        let md = crate::format::table!(ChecksumChunkMetadata {
             num_metadata_checksums: count(input.metadata.len())?,
             num_data_checksums: count(input.data.len())?,
             metadata_checksums: input.metadata.iter().map(|p| self.entry(p)).collect(),
             data_checksums: input.data.iter().map(|p| self.entry(p)).collect(),
-        };
+        });
         let mut metadata = vec![encode(&md)];
         metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
@@ -160,11 +160,11 @@ mod tests {
     use proptest::prelude::*;
 
     fn filter(kind: FilterType) -> Filter {
-        Filter {
+        crate::format::table!(Filter {
             filter_type: kind,
             filter_options_size: 0,
             filter_options: FilterOptions::NoOptions,
-        }
+        })
     }
 
     fn cx() -> FilterContext<'static> {

@@ -31,9 +31,9 @@ pub fn codec(
         Compressor::DictionaryEncoding => super::dictionary::codec(filter),
         Compressor::Delta => super::delta::codec(filter),
         Compressor::DoubleDelta => super::double_delta::codec(filter),
-        Compressor::Unknown(code) => Err(FilterError::new(
+        other => Err(FilterError::new(
             kind.name(),
-            format!("unknown compressor code {code}"),
+            format!("unknown compressor code {}", other.value()),
         )),
     }
 }
@@ -322,16 +322,16 @@ mod tests {
     use crate::format::{encode, CompressorOptions, Datatype, Filter, FilterOptions, FilterType};
 
     fn filter(kind: FilterType, code: u8, level: i32) -> Filter {
-        let options = FilterOptions::Compressor(CompressorOptions {
+        let options = FilterOptions::Compressor(crate::format::table!(CompressorOptions {
             compressor_type: crate::format::Compressor::from_raw(code),
             compression_level: level,
             reinterpret_datatype: None,
-        });
-        Filter {
+        }));
+        crate::format::table!(Filter {
             filter_type: kind,
             filter_options_size: encode(&options).len() as u32,
             filter_options: options,
-        }
+        })
     }
 
     fn kinds() -> Vec<(FilterType, u8)> {

@@ -31,7 +31,7 @@ pub fn integer_type(name: &'static str, dt: Datatype) -> Result<(usize, bool), F
         C::String if dt == Datatype::Char => (1, true),
         C::String | C::Bytes | C::Any | C::Bool => (1, false),
         C::Signed | C::Unsigned | C::Datetime | C::Time => (dt.size() as usize, dt.native_signed()),
-        C::Float | C::Unknown => {
+        _ => {
             return Err(FilterError::new(
                 name,
                 format!("{} data cannot be delta-encoded", dt.name()),
@@ -198,15 +198,15 @@ mod tests {
     use crate::format::{Compressor, CompressorOptions, FilterType};
 
     fn delta(reinterpret: Option<Datatype>) -> Filter {
-        Filter {
+        crate::format::table!(Filter {
             filter_type: FilterType::Delta,
             filter_options_size: 6,
-            filter_options: FilterOptions::Compressor(CompressorOptions {
+            filter_options: FilterOptions::Compressor(crate::format::table!(CompressorOptions {
                 compressor_type: Compressor::Delta,
                 compression_level: -1,
                 reinterpret_datatype: Some(reinterpret.unwrap_or(Datatype::Any)),
-            }),
-        }
+            })),
+        })
     }
 
     #[test]

@@ -79,13 +79,13 @@ impl FilterCodec for Dictionary {
 /// The entry of one dictionary string, `width` the stored width byte.
 fn entry(width: u8, string: &[u8]) -> DictionaryEntry {
     let len = string.len() as u64;
-    DictionaryEntry {
+    crate::format::table!(DictionaryEntry {
         length_u8: (width == 1).then_some(len as u8),
         length_u16: (width == 2).then_some(len as u16),
         length_u32: (width == 4).then_some(len as u32),
         length_u64: (width == 8).then_some(len),
         string: string.to_vec(),
-    }
+    })
 }
 
 /// DICTIONARY forward over the var-sized data tile of a string field
@@ -114,7 +114,7 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
         });
         push_be(&mut out, id, id_width as usize);
     }
-    let md = DictionaryChunkMetadata {
+    let md = crate::format::table!(DictionaryChunkMetadata {
         num_metadata_parts: 0,
         num_data_parts: 1,
         original_length: len_u32(NAME, "the strings", data.len())?,
@@ -124,7 +124,7 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
         string_length_width: string_width,
         dictionary_length: len_u32(NAME, "the dictionary", dictionary.len())?,
         dictionary,
-    };
+    });
     Ok(Parts {
         metadata: vec![encode(&md)],
         data: vec![out],
@@ -225,15 +225,15 @@ mod tests {
     };
 
     fn dictionary() -> Filter {
-        Filter {
+        crate::format::table!(Filter {
             filter_type: FilterType::Dictionary,
             filter_options_size: 5,
-            filter_options: FilterOptions::Compressor(CompressorOptions {
+            filter_options: FilterOptions::Compressor(crate::format::table!(CompressorOptions {
                 compressor_type: Compressor::DictionaryEncoding,
                 compression_level: -1,
                 reinterpret_datatype: None,
-            }),
-        }
+            })),
+        })
     }
 
     fn offsets_of(cells: &[&[u8]]) -> Vec<u64> {

@@ -229,10 +229,10 @@ pub fn encode(
         })
         .collect();
     let bits = bitsize(&values, counts_first_delta)?;
-    let mut out = encode_table(&DoubleDeltaHeader {
+    let mut out = encode_table(&crate::format::table!(DoubleDeltaHeader {
         bitsize: bits,
         n: values.len() as u64,
-    });
+    }));
     if u32::from(bits) >= 8 * w as u32 - 1 {
         out.extend_from_slice(part);
         return Ok(out);
@@ -338,15 +338,15 @@ mod tests {
     use crate::format::{Compressor, CompressorOptions, FilterOptions, FilterType};
 
     fn dd(reinterpret: Option<Datatype>) -> Filter {
-        Filter {
+        crate::format::table!(Filter {
             filter_type: FilterType::DoubleDelta,
             filter_options_size: 6,
-            filter_options: FilterOptions::Compressor(CompressorOptions {
+            filter_options: FilterOptions::Compressor(crate::format::table!(CompressorOptions {
                 compressor_type: Compressor::DoubleDelta,
                 compression_level: -1,
                 reinterpret_datatype: reinterpret,
-            }),
-        }
+            })),
+        })
     }
 
     fn bytes_i64(vs: &[i64]) -> Vec<u8> {

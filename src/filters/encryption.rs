@@ -143,12 +143,12 @@ impl FilterCodec for Aes256GcmFilter {
         let cipher = Cipher::new(cx)?;
         let mut out =
             Vec::with_capacity(input.metadata.iter().chain(&input.data).map(Vec::len).sum());
-        let mut md = EncryptionChunkMetadata {
+        let mut md = crate::format::table!(EncryptionChunkMetadata {
             num_metadata_parts: part_len(input.metadata.len())?,
             num_data_parts: part_len(input.data.len())?,
             metadata_parts: Vec::with_capacity(input.metadata.len()),
             data_parts: Vec::with_capacity(input.data.len()),
-        };
+        });
         for (parts, list) in [
             (&input.metadata, &mut md.metadata_parts),
             (&input.data, &mut md.data_parts),
@@ -159,12 +159,12 @@ impl FilterCodec for Aes256GcmFilter {
                 let mut iv = [0u8; IV_BYTES];
                 rand::fill(&mut iv[..]);
                 let (c, tag) = cipher.encrypt(&iv, p)?;
-                list.push(AesPart {
+                list.push(crate::format::table!(AesPart {
                     plaintext_length: part_len(p.len())?,
                     encrypted_length: part_len(c.len())?,
                     iv: iv.to_vec(),
                     tag: tag.to_vec(),
-                });
+                }));
                 out.extend_from_slice(&c);
             }
         }
@@ -286,17 +286,17 @@ mod tests {
         assert_eq!(tag.to_vec(), hex("d0d1c8a799996bf0265b98b5d48ab919"));
 
         // The same part as the filter's chunk: metadata and data by hand.
-        let md = EncryptionChunkMetadata {
+        let md = crate::format::table!(EncryptionChunkMetadata {
             num_metadata_parts: 0,
             num_data_parts: 1,
             metadata_parts: vec![],
-            data_parts: vec![AesPart {
+            data_parts: vec![crate::format::table!(AesPart {
                 plaintext_length: 16,
                 encrypted_length: 16,
                 iv: iv.to_vec(),
                 tag: tag.to_vec(),
-            }],
-        };
+            })],
+        });
         let bytes = encode(&md);
         assert_eq!(bytes.len(), 8 + 8 + 12 + 16);
         let r = Aes256GcmFilter

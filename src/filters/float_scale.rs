@@ -150,10 +150,10 @@ impl FilterCodec for FloatScale {
 
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         let fw = Self::float_width(cx)?;
-        let mut md = FloatScaleChunkMetadata {
+        let mut md = crate::format::table!(FloatScaleChunkMetadata {
             num_parts: input.data.len() as u32,
             part_lengths: Vec::with_capacity(input.data.len()),
-        };
+        });
         let mut data = Vec::with_capacity(input.data.len());
         for part in &input.data {
             if part.len() % fw != 0 {
@@ -227,15 +227,15 @@ mod tests {
     use crate::format::{FilterType, FloatScaleOptions};
 
     fn fs(scale: f64, offset: f64, byte_width: u64) -> Filter {
-        Filter {
+        crate::format::table!(Filter {
             filter_type: FilterType::ScaleFloat,
             filter_options_size: 24,
-            filter_options: FilterOptions::FloatScale(FloatScaleOptions {
+            filter_options: FilterOptions::FloatScale(crate::format::table!(FloatScaleOptions {
                 scale,
                 offset,
                 byte_width,
-            }),
-        }
+            })),
+        })
     }
 
     #[test]

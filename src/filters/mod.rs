@@ -313,11 +313,11 @@ impl FilterCodec for Noop {
 /// The internal AES-256-GCM filter (type 11) the engine appends to the
 /// pipelines of encrypted arrays.
 pub fn encryption_codec() -> Result<Box<dyn FilterCodec>, FilterError> {
-    let filter = Filter {
+    let filter = crate::format::table!(Filter {
         filter_type: FilterType::Aes256Gcm,
         filter_options_size: 0,
         filter_options: FilterOptions::NoOptions,
-    };
+    });
     encryption::codec(&filter)
 }
 

@@ -367,11 +367,11 @@ impl Pipeline {
                 TilePiece::Bytes(d) => d.len(),
                 TilePiece::Raw(s, e) => e - s,
             };
-            head.extend_from_slice(&encode(&ChunkHeader {
+            head.extend_from_slice(&encode(&crate::format::table!(ChunkHeader {
                 original_length: len(e - s)?,
                 filtered_length: len(filtered_len)?,
                 metadata_length: len(metadata.len())?,
-            }));
+            })));
             head.extend_from_slice(&metadata);
             if filtered_len > 0 {
                 pieces.push(TilePiece::Bytes(std::mem::take(&mut head)));

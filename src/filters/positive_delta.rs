@@ -109,10 +109,10 @@ impl FilterCodec for PositiveDelta {
                 data: super::engine_view(input.data),
             });
         };
-        let mut md = PositiveDeltaChunkMetadata {
+        let mut md = crate::format::table!(PositiveDeltaChunkMetadata {
             num_windows: 0,
             windows: Vec::new(),
-        };
+        });
         let mut out = Vec::with_capacity(input.data.iter().map(Vec::len).sum());
         for part in &input.data {
             let mut at = 0usize;
@@ -123,11 +123,12 @@ impl FilterCodec for PositiveDelta {
                 // holds less; the missing bytes are written as zeros.
                 let mut first = w[..w.len().min(t.size)].to_vec();
                 first.resize(t.size, 0);
-                md.windows.push(PositiveDeltaWindowMd {
-                    value_offset: first,
-                    window_length: u32::try_from(n)
-                        .map_err(|_| FilterError::new(NAME, "a window exceeds 4 GiB"))?,
-                });
+                md.windows
+                    .push(crate::format::table!(PositiveDeltaWindowMd {
+                        value_offset: first,
+                        window_length: u32::try_from(n)
+                            .map_err(|_| FilterError::new(NAME, "a window exceeds 4 GiB"))?,
+                    }));
                 if n % t.size != 0 {
                     out.extend_from_slice(w);
                     continue;
@@ -214,13 +215,15 @@ mod tests {
     use proptest::prelude::*;
 
     fn pd_filter(window: u32) -> Filter {
-        Filter {
+        crate::format::table!(Filter {
             filter_type: FilterType::PositiveDelta,
             filter_options_size: 4,
-            filter_options: FilterOptions::PositiveDelta(PositiveDeltaOptions {
-                max_window_size: window,
-            }),
-        }
+            filter_options: FilterOptions::PositiveDelta(crate::format::table!(
+                PositiveDeltaOptions {
+                    max_window_size: window,
+                }
+            )),
+        })
     }
 
     fn cx(datatype: Datatype, version: u32) -> FilterContext<'static> {

@@ -114,12 +114,12 @@ pub(super) fn frame_forward<P: AsRef<[u8]>>(
     data: &[P],
     mut compress: impl FnMut(&[u8]) -> Result<Vec<u8>, FilterError>,
 ) -> Result<Parts, FilterError> {
-    let mut md = CompressionChunkMetadata {
+    let mut md = crate::format::table!(CompressionChunkMetadata {
         num_metadata_parts: part_len(name, metadata.len())?,
         num_data_parts: part_len(name, data.len())?,
         metadata_parts: Vec::with_capacity(metadata.len()),
         data_parts: Vec::with_capacity(data.len()),
-    };
+    });
     let mut out = Vec::new();
     for (parts, list) in [
         (metadata, &mut md.metadata_parts),
@@ -128,10 +128,10 @@ pub(super) fn frame_forward<P: AsRef<[u8]>>(
         for p in parts {
             let p = p.as_ref();
             let c = compress(p)?;
-            list.push(CompressedPartMd {
+            list.push(crate::format::table!(CompressedPartMd {
                 part_original_length: part_len(name, p.len())?,
                 part_compressed_length: part_len(name, c.len())?,
-            });
+            }));
             // The first (often the only) part is moved, not copied.
             if out.is_empty() {
                 out = c;
@@ -470,7 +470,7 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
         push_be(&mut out, s.len() as u64, sw);
         out.extend_from_slice(s);
     }
-    let md = RleStringsChunkMetadata {
+    let md = crate::format::table!(RleStringsChunkMetadata {
         num_metadata_parts: 0,
         num_data_parts: 1,
         original_length: len_u32(NAME, "the strings", data.len())?,
@@ -478,7 +478,7 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
         offsets_length: len_u32(NAME, "the offsets", offsets.len().saturating_mul(8))?,
         run_length_width: run_width,
         string_length_width: string_width,
-    };
+    });
     Ok(Parts {
         metadata: vec![encode(&md)],
         data: vec![out],
@@ -590,15 +590,15 @@ mod tests {
     };
 
     fn rle() -> Filter {
-        Filter {
+        crate::format::table!(Filter {
             filter_type: FilterType::Rle,
             filter_options_size: 5,
-            filter_options: FilterOptions::Compressor(CompressorOptions {
+            filter_options: FilterOptions::Compressor(crate::format::table!(CompressorOptions {
                 compressor_type: Compressor::Rle,
                 compression_level: -1,
                 reinterpret_datatype: None,
-            }),
-        }
+            })),
+        })
     }
 
     fn round_trip(dt: Datatype, cell: u64, version: u32, data: &[u8]) -> (Vec<u8>, Vec<u8>) {

@@ -253,10 +253,10 @@ impl FilterCodec for Shuffle {
         } else {
             input.data.iter().map(Vec::as_slice).collect()
         };
-        let mut md = ShuffleChunkMetadata {
+        let mut md = crate::format::table!(ShuffleChunkMetadata {
             num_parts: part_len(name, parts.len())?,
             part_lengths: Vec::with_capacity(parts.len()),
-        };
+        });
         let mut out = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
         for p in parts {
             md.part_lengths.push(part_len(name, p.len())?);
@@ -319,11 +319,11 @@ mod tests {
     use proptest::prelude::*;
 
     fn filter(kind: FilterType) -> Filter {
-        Filter {
+        crate::format::table!(Filter {
             filter_type: kind,
             filter_options_size: 0,
             filter_options: FilterOptions::NoOptions,
-        }
+        })
     }
 
     fn cx(datatype: Datatype) -> FilterContext<'static> {

@@ -107,9 +107,12 @@ impl Webp {
                 NAME,
                 "Filter option TILEDB_FILTER_WEBP_FORMAT must be set",
             )),
-            WebpInputFormat::Unknown(code) => Err(FilterError::new(
+            other => Err(FilterError::new(
                 NAME,
-                format!("Filter option TILEDB_FILTER_WEBP_FORMAT is invalid ({code})"),
+                format!(
+                    "Filter option TILEDB_FILTER_WEBP_FORMAT is invalid ({})",
+                    other.value()
+                ),
             )),
         }
     }

@@ -94,10 +94,10 @@ impl FilterCodec for Xor {
 
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         let w = width(cx.datatype)?;
-        let mut md = ShuffleChunkMetadata {
+        let mut md = crate::format::table!(ShuffleChunkMetadata {
             num_parts: part_len(input.data.len())?,
             part_lengths: Vec::with_capacity(input.data.len()),
-        };
+        });
         let mut out = Vec::with_capacity(input.data.iter().map(Vec::len).sum());
         for p in &input.data {
             md.part_lengths.push(part_len(p.len())?);
@@ -151,11 +151,11 @@ mod tests {
     use proptest::prelude::*;
 
     fn xor_filter() -> Filter {
-        Filter {
+        crate::format::table!(Filter {
             filter_type: FilterType::Xor,
             filter_options_size: 0,
             filter_options: FilterOptions::NoOptions,
-        }
+        })
     }
 
     fn cx(datatype: Datatype) -> FilterContext<'static> {

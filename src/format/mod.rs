@@ -1,11 +1,10 @@
-//! The TileDB format: codecs generated from `spec/` by `build.rs`.
+//! The TileDB format: the codecs `tiledb-codec-format` generates from
+//! `spec/`, with errors that name the file.
 //!
-//! Every table, union and code table of `spec/` is a type here, decoded and
-//! encoded by binrw as the spec says for each format version. They follow
-//! the format: a spec edit (a new format version, a field, a code) adds
-//! fields and variants, so the types are `#[non_exhaustive]`. Match with a
-//! wildcard arm, and build a table in code with [`table!`], which names the
-//! fields it sets and leaves every other one at its default:
+//! Everything of [`tiledb_codec_format`] is here; [`decode`], [`decode_all`]
+//! and [`schema::enumeration_values`] take the file the bytes came from
+//! and give an [`Error::Decode`] naming it, the offset, the spec table and
+//! the field:
 //!
 //! ```
 //! use tiledb_codec::raw::format::{decode_all, encode, table, Compressor, CompressorOptions, Filter, FilterOptions, FilterType};
@@ -26,46 +25,59 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod decode;
-mod domain;
+use std::path::Path;
+
+use binrw::BinRead;
+
+use crate::error::{Error, Result};
+
 pub mod names;
-pub mod schema;
-pub use decode::{decode, decode_all, encode};
-pub(crate) mod rt;
 
-/// Per-dimension coordinate sizes, the argument of the tables whose layout
-/// depends on the dimensions (MBRs, non-empty domains, fragment footers).
-pub use rt::Dims;
-
-#[allow(clippy::all, clippy::pedantic, unused_parens, unused_variables)]
-mod generated {
-    use super::rt;
-    include!(concat!(env!("OUT_DIR"), "/tiledb_spec.rs"));
-}
-
-pub use generated::*;
-
-/// Builds a spec table in code: `table!(Type { field: value, other, .. })`
-/// sets the fields named (`other` alone takes the variable of that name)
-/// and leaves every other field at its default, so code that builds tables
-/// keeps compiling when the spec gains a field. See the [module](self).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __raw_format_table {
-    ($ty:path { $($field:ident $(: $value:expr)?),* $(,)? }) => {{
-        let mut table = <$ty as ::core::default::Default>::default();
-        $( $crate::__raw_format_table!(@set table $field $($value)?); )*
-        table
-    }};
-    (@set $table:ident $field:ident $value:expr) => {
-        $table.$field = $value;
-    };
-    (@set $table:ident $field:ident) => {
-        $table.$field = $field;
-    };
-}
 #[doc(inline)]
-pub use crate::__raw_format_table as table;
+pub use tiledb_codec_format::*;
 
-#[cfg(test)]
-mod datatype_tests;
+/// Decodes a `T` from the start of `bytes`, which sit at `base` in `file`.
+/// Returns the value and the number of bytes it took.
+pub fn decode<T>(
+    bytes: &[u8],
+    file: &Path,
+    base: u64,
+    args: <T as BinRead>::Args<'_>,
+) -> Result<(T, u64)>
+where
+    T: BinRead,
+{
+    tiledb_codec_format::decode(bytes, base, args).map_err(|e| Error::in_file(file, e))
+}
+
+/// Decodes a `T` that must take exactly all of `bytes`.
+pub fn decode_all<T>(
+    bytes: &[u8],
+    file: &Path,
+    base: u64,
+    args: <T as BinRead>::Args<'_>,
+) -> Result<T>
+where
+    T: BinRead,
+{
+    tiledb_codec_format::decode_all(bytes, base, args).map_err(|e| Error::in_file(file, e))
+}
+
+/// Facts about a decoded array schema that every layer above the tables
+/// needs ([`tiledb_codec_format::schema`]), with errors naming the file.
+pub mod schema {
+    use std::path::Path;
+
+    use super::Enumeration;
+    use crate::error::{Error, Result};
+
+    #[doc(inline)]
+    pub use tiledb_codec_format::schema::*;
+
+    /// The values of an enumeration, each as its bytes
+    /// ([`tiledb_codec_format::schema::enumeration_values`]); an error names
+    /// `path`, the enumeration's file.
+    pub fn enumeration_values<'a>(e: &'a Enumeration, path: &Path) -> Result<Vec<&'a [u8]>> {
+        tiledb_codec_format::schema::enumeration_values(e).map_err(|err| Error::in_file(path, err))
+    }
+}

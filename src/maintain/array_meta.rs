@@ -206,9 +206,9 @@ fn consolidate(
     let meta_dir = folder.join(hierarchy::META);
     let mut written = None;
     if !merged.is_empty() {
-        let table = ArrayMetadata {
+        let table = crate::format::table!(ArrayMetadata {
             entries: merged.into_values().collect(),
-        };
+        });
         // The engine's generic tiles state the format version it writes.
         let bytes = generic_tile(
             &encode(&table),

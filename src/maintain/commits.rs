@@ -205,15 +205,15 @@ fn consolidate(
             (None, None)
         };
         consolidated.push(path);
-        entries.push(ConsolidatedCommit {
+        entries.push(crate::format::table!(ConsolidatedCommit {
             uri: line.into_bytes(),
             delete_tile_size: size,
             delete_tile: tile,
-        });
+        }));
         opts.progress.advance(1);
     }
     opts.progress.finish();
-    let bytes = encode(&ConsolidatedCommits { entries });
+    let bytes = encode(&crate::format::table!(ConsolidatedCommits { entries }));
     let name = util::timestamped_name(t1, t2, Some(version));
     let folder = array.join(hierarchy::COMMITS);
     util::create_dir(&folder)?;

@@ -226,6 +226,7 @@ fn empty_set(node: &ConditionNode) -> Option<String> {
             );
             (set && v.value.is_empty()).then(|| String::from_utf8_lossy(&v.field_name).into_owned())
         }
+        _ => None,
     }
 }
 

@@ -135,18 +135,18 @@ fn consolidate(
     let mut offset = index_size;
     let mut fragments = Vec::with_capacity(entries.len());
     for (n, f) in names.into_iter().zip(&footers) {
-        fragments.push(ConsolidatedFragmentEntry {
+        fragments.push(crate::format::table!(ConsolidatedFragmentEntry {
             name_length: n.len() as u64,
             name: n,
             offset,
-        });
+        }));
         offset += f.len() as u64;
     }
-    let index = ConsolidatedFragmentMetadata {
+    let index = crate::format::table!(ConsolidatedFragmentMetadata {
         fragment_num: u32::try_from(fragments.len())
             .map_err(|_| not_an_array(array, "more than 2^32 fragments"))?,
         fragments,
-    };
+    });
     let mut data = encode(&index);
     debug_assert_eq!(data.len() as u64, index_size);
     for f in &footers {

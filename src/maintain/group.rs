@@ -185,26 +185,28 @@ fn write_details(
     removed: &[GroupMember],
     opts: &GroupOptions,
 ) -> WriteResult<PathBuf> {
-    let entry = |m: &GroupMember, deleted: bool| crate::format::GroupMember {
-        version,
-        object_type: m.object_type,
-        relative: u8::from(m.relative),
-        uri_length: m.uri.len() as u64,
-        uri: m.uri.as_bytes().to_vec(),
-        name_set: u8::from(m.name.is_some()),
-        name_length: m.name.as_ref().map(|n| n.len() as u64),
-        name: m.name.as_ref().map(|n| n.as_bytes().to_vec()),
-        deleted: has_group_member_deltas(version).then_some(u8::from(deleted)),
+    let entry = |m: &GroupMember, deleted: bool| {
+        crate::format::table!(crate::format::GroupMember {
+            version,
+            object_type: m.object_type,
+            relative: u8::from(m.relative),
+            uri_length: m.uri.len() as u64,
+            uri: m.uri.as_bytes().to_vec(),
+            name_set: u8::from(m.name.is_some()),
+            name_length: m.name.as_ref().map(|n| n.len() as u64),
+            name: m.name.as_ref().map(|n| n.as_bytes().to_vec()),
+            deleted: has_group_member_deltas(version).then_some(u8::from(deleted)),
+        })
     };
     let mut entries: Vec<_> = members.iter().map(|m| entry(m, false)).collect();
     if has_group_member_deltas(version) {
         entries.extend(removed.iter().map(|m| entry(m, true)));
     }
-    let details = GroupDetails {
+    let details = crate::format::table!(GroupDetails {
         version,
         member_count: entries.len() as u64,
         members: entries,
-    };
+    });
     let dir = group.join(hierarchy::GROUP);
     util::create_dir(&dir)?;
     let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir))?;

@@ -450,16 +450,21 @@ impl From<Layout> for crate::format::Layout {
     }
 }
 
-impl From<crate::format::Layout> for Layout {
-    fn from(l: crate::format::Layout) -> Self {
+/// `Err` with the on-disk code of a layout this crate does not know (one a
+/// later spec adds).
+impl TryFrom<crate::format::Layout> for Layout {
+    type Error = u8;
+
+    fn try_from(l: crate::format::Layout) -> Result<Self, u8> {
         use crate::format::Layout as L;
-        match l {
+        Ok(match l {
             L::RowMajor => Layout::RowMajor,
             L::ColMajor => Layout::ColMajor,
             L::GlobalOrder => Layout::GlobalOrder,
             L::Unordered => Layout::Unordered,
             L::Hilbert => Layout::Hilbert,
-        }
+            other => return Err(other.value()),
+        })
     }
 }
 

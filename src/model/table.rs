@@ -46,6 +46,13 @@ fn text(b: &[u8]) -> String {
 }
 
 /// A decode error of the schema file at `path`.
+/// A layout of the schema, or an error naming the field for one this crate
+/// does not know.
+fn layout(l: format::Layout, path: &Path, field: &str) -> Result<Layout> {
+    Layout::try_from(l)
+        .map_err(|code| bad(path, "ArraySchema", field, format!("unknown layout {code}")))
+}
+
 fn bad(path: &Path, table: &str, field: &str, what: impl Into<String>) -> Error {
     Error::decode(path, 0, table, field, what)
 }
@@ -162,13 +169,14 @@ impl Filter {
                     "filter type 17 is rejected by the engine",
                 ))
             }
-            FilterType::Unknown(code) => {
+            _ => {
+                let code = t.value();
                 return Err(bad(
                     path,
                     "Filter",
                     "filter_type",
                     format!("{code} is not a filter type"),
-                ))
+                ));
             }
         })
     }
@@ -209,11 +217,11 @@ impl Filter {
         field: &str,
     ) -> Result<format::Filter, ModelError> {
         let compressor = |compressor_type: format::Compressor, level: i32| {
-            FilterOptions::Compressor(format::CompressorOptions {
+            FilterOptions::Compressor(crate::format::table!(format::CompressorOptions {
                 compressor_type,
                 compression_level: level,
                 reinterpret_datatype: None,
-            })
+            }))
         };
         let delta =
             |compressor_type: format::Compressor, level: i32, r: Option<Datatype>, since: u32| {
@@ -225,71 +233,72 @@ impl Filter {
                     ));
                 }
                 let reinterpret_datatype = (version >= since).then_some(r);
-                Ok(FilterOptions::Compressor(format::CompressorOptions {
-                    compressor_type,
-                    compression_level: level,
-                    reinterpret_datatype,
-                }))
+                Ok(FilterOptions::Compressor(crate::format::table!(
+                    format::CompressorOptions {
+                        compressor_type,
+                        compression_level: level,
+                        reinterpret_datatype,
+                    }
+                )))
             };
         // The compressor byte is the engine's Compressor enum.
-        let filter_options = match *self {
-            Filter::None
-            | Filter::BitShuffle
-            | Filter::ByteShuffle
-            | Filter::ChecksumMd5
-            | Filter::ChecksumSha256
-            | Filter::Xor
-            | Filter::Aes256Gcm => FilterOptions::NoOptions,
-            Filter::Gzip { level } => compressor(format::Compressor::Gzip, level),
-            Filter::Zstd { level } => compressor(format::Compressor::Zstd, level),
-            Filter::Lz4 { level } => compressor(format::Compressor::Lz4, level),
-            Filter::Rle { level } => compressor(format::Compressor::Rle, level),
-            Filter::Bzip2 { level } => compressor(format::Compressor::Bzip2, level),
-            Filter::DoubleDelta { level, reinterpret } => {
-                delta(format::Compressor::DoubleDelta, level, reinterpret, 20)?
-            }
-            Filter::Dictionary { level } => {
-                compressor(format::Compressor::DictionaryEncoding, level)
-            }
-            Filter::Delta { level, reinterpret } => {
-                delta(format::Compressor::Delta, level, reinterpret, 19)?
-            }
-            Filter::BitWidthReduction { max_window_size } => {
-                FilterOptions::BitWidthReduction(format::BitWidthReductionOptions {
-                    max_window_size,
-                })
-            }
-            Filter::PositiveDelta { max_window_size } => {
-                FilterOptions::PositiveDelta(format::PositiveDeltaOptions { max_window_size })
-            }
-            Filter::ScaleFloat {
-                scale,
-                offset,
-                byte_width,
-            } => FilterOptions::FloatScale(format::FloatScaleOptions {
-                scale,
-                offset,
-                byte_width,
-            }),
-            Filter::Webp {
-                quality,
-                input_format,
-                lossless,
-            } => FilterOptions::Webp(format::WebpOptions {
-                quality,
-                input_format: input_format.code(),
-                lossless: u8::from(lossless),
-                y_extent: webp_extents.0,
-                x_extent: webp_extents.1,
-                padding: vec![0, 0],
-            }),
-        };
+        let filter_options =
+            match *self {
+                Filter::None
+                | Filter::BitShuffle
+                | Filter::ByteShuffle
+                | Filter::ChecksumMd5
+                | Filter::ChecksumSha256
+                | Filter::Xor
+                | Filter::Aes256Gcm => FilterOptions::NoOptions,
+                Filter::Gzip { level } => compressor(format::Compressor::Gzip, level),
+                Filter::Zstd { level } => compressor(format::Compressor::Zstd, level),
+                Filter::Lz4 { level } => compressor(format::Compressor::Lz4, level),
+                Filter::Rle { level } => compressor(format::Compressor::Rle, level),
+                Filter::Bzip2 { level } => compressor(format::Compressor::Bzip2, level),
+                Filter::DoubleDelta { level, reinterpret } => {
+                    delta(format::Compressor::DoubleDelta, level, reinterpret, 20)?
+                }
+                Filter::Dictionary { level } => {
+                    compressor(format::Compressor::DictionaryEncoding, level)
+                }
+                Filter::Delta { level, reinterpret } => {
+                    delta(format::Compressor::Delta, level, reinterpret, 19)?
+                }
+                Filter::BitWidthReduction { max_window_size } => FilterOptions::BitWidthReduction(
+                    crate::format::table!(format::BitWidthReductionOptions { max_window_size }),
+                ),
+                Filter::PositiveDelta { max_window_size } => FilterOptions::PositiveDelta(
+                    crate::format::table!(format::PositiveDeltaOptions { max_window_size }),
+                ),
+                Filter::ScaleFloat {
+                    scale,
+                    offset,
+                    byte_width,
+                } => FilterOptions::FloatScale(crate::format::table!(format::FloatScaleOptions {
+                    scale,
+                    offset,
+                    byte_width,
+                })),
+                Filter::Webp {
+                    quality,
+                    input_format,
+                    lossless,
+                } => FilterOptions::Webp(crate::format::table!(format::WebpOptions {
+                    quality,
+                    input_format: input_format.code(),
+                    lossless: u8::from(lossless),
+                    y_extent: webp_extents.0,
+                    x_extent: webp_extents.1,
+                    padding: vec![0, 0],
+                })),
+            };
         // The options' size is their encoding's (the generated codec's).
-        Ok(format::Filter {
+        Ok(crate::format::table!(format::Filter {
             filter_type: self.filter_type(),
             filter_options_size: format::encode(&filter_options).len() as u32,
             filter_options,
-        })
+        }))
     }
 }
 
@@ -303,7 +312,7 @@ impl WebpFormat {
             W::Bgr => WebpFormat::Bgr,
             W::Rgba => WebpFormat::Rgba,
             W::Bgra => WebpFormat::Bgra,
-            W::Unknown(_) => return None,
+            _ => return None,
         })
     }
 
@@ -326,14 +335,16 @@ impl WebpFormat {
 }
 
 impl DataOrder {
-    /// From the on-disk code.
-    pub fn from_code(code: format::DataOrder) -> DataOrder {
+    /// From the on-disk code; `None` for one this crate does not know (a
+    /// later spec's).
+    pub fn from_code(code: format::DataOrder) -> Option<DataOrder> {
         use format::DataOrder as D;
-        match code {
+        Some(match code {
             D::UnorderedData => DataOrder::Unordered,
             D::IncreasingData => DataOrder::Increasing,
             D::DecreasingData => DataOrder::Decreasing,
-        }
+            _ => return None,
+        })
     }
 
     /// The on-disk code.
@@ -360,7 +371,7 @@ fn pipeline(
     webp: (u16, u16),
     field: &str,
 ) -> Result<format::FilterPipeline, ModelError> {
-    Ok(format::FilterPipeline {
+    Ok(crate::format::table!(format::FilterPipeline {
         max_chunk_size: 65536,
         num_filters: filters.len() as u32,
         filters: filters
@@ -368,7 +379,7 @@ fn pipeline(
             .enumerate()
             .map(|(i, f)| f.to_table(version, webp, &format!("{field}[{i}]")))
             .collect::<Result<_, _>>()?,
-    })
+    }))
 }
 
 /// A range of an `Mbr`/NDRectangle entry (format_spec/fragment.md "MBR"):
@@ -389,11 +400,11 @@ fn range_to_table(r: &DomainRange) -> format::Range1D {
     let var = r.is_var();
     let mut range = lo.clone();
     range.extend_from_slice(&hi);
-    format::Range1D {
+    crate::format::table!(format::Range1D {
         range_length: var.then_some(range.len() as u64),
         min_length: var.then_some(lo.len() as u64),
         range,
-    }
+    })
 }
 
 impl Dimension {
@@ -502,7 +513,7 @@ impl Enumeration {
             data.extend_from_slice(v);
         }
         let offsets = var.then_some(offsets);
-        format::Enumeration {
+        crate::format::table!(format::Enumeration {
             version_number: 0,
             name_length: self.name.len() as u32,
             name: self.name.as_bytes().to_vec(),
@@ -515,7 +526,7 @@ impl Enumeration {
             data,
             offsets_size: offsets.as_ref().map(|o| o.len() as u64),
             offsets,
-        }
+        })
     }
 }
 
@@ -528,7 +539,8 @@ impl DimensionLabel {
             uri: text(&l.uri),
             relative_uri: l.relative_uri != 0,
             attribute: text(&l.attribute_name),
-            order: DataOrder::from_code(l.label_order),
+            order: DataOrder::from_code(l.label_order)
+                .ok_or_else(|| bad(path, table, "label_order", "unknown data order"))?,
             datatype: datatype(l.datatype, path, table, "datatype")?,
             cell_val_num: cell_val_num(l.cell_val_num, path, table)?,
             external: l.is_external != 0,
@@ -536,7 +548,7 @@ impl DimensionLabel {
     }
 
     fn to_table(&self) -> format::DimensionLabel {
-        format::DimensionLabel {
+        crate::format::table!(format::DimensionLabel {
             dimension_index: self.dimension,
             name_length: self.name.len() as u32,
             name: self.name.as_bytes().to_vec(),
@@ -549,7 +561,7 @@ impl DimensionLabel {
             datatype: self.datatype,
             cell_val_num: self.cell_val_num.to_raw(),
             is_external: u8::from(self.external),
-        }
+        })
     }
 }
 
@@ -626,6 +638,7 @@ impl Schema {
         let array_type = match s.array_type {
             format::ArrayType::Dense => ArrayType::Dense,
             format::ArrayType::Sparse => ArrayType::Sparse,
+            _ => return Err(bad(path, table, "array_type", "unknown array type")),
         };
         let dimensions = s
             .domain
@@ -670,8 +683,8 @@ impl Schema {
         Ok(Schema {
             version: s.array_version,
             array_type,
-            cell_order: Layout::from(s.cell_order),
-            tile_order: Layout::from(s.tile_order),
+            cell_order: layout(s.cell_order, path, "cell_order")?,
+            tile_order: layout(s.tile_order, path, "tile_order")?,
             capacity: s.capacity,
             allows_duplicates: s.allows_dups.unwrap_or(0) != 0,
             dimensions,
@@ -783,7 +796,7 @@ impl Schema {
                 webp,
                 &format!("{field}.filters"),
             )?;
-            dimensions.push(format::Dimension {
+            dimensions.push(crate::format::table!(format::Dimension {
                 name_length: d.name.len() as u32,
                 name: d.name.as_bytes().to_vec(),
                 datatype: at(5).then_some(d.datatype),
@@ -793,7 +806,7 @@ impl Schema {
                 domain,
                 null_tile_extent: u8::from(tile_extent.is_none()),
                 tile_extent: tile_extent.unwrap_or_default(),
-            });
+            }));
         }
         let mut attributes = Vec::new();
         for (i, a) in self.attributes.iter().enumerate() {
@@ -808,7 +821,7 @@ impl Schema {
                 ));
             }
             let enumeration = a.enumeration.clone().unwrap_or_default().into_bytes();
-            attributes.push(format::Attribute {
+            attributes.push(crate::format::table!(format::Attribute {
                 name_length: a.name.len() as u32,
                 name: a.name.as_bytes().to_vec(),
                 datatype: a.datatype,
@@ -821,16 +834,18 @@ impl Schema {
                 order: at(17).then_some(format::DataOrder::UnorderedData),
                 enumeration_name_length: at(20).then_some(enumeration.len() as u32),
                 enumeration_name: at(20).then_some(enumeration),
-            });
+            }));
         }
         let enumerations: Vec<format::EnumerationEntry> = self
             .enumerations
             .iter()
-            .map(|e| format::EnumerationEntry {
-                name_length: e.name.len() as u32,
-                name: e.name.as_bytes().to_vec(),
-                filename_length: e.path_name.len() as u32,
-                filename: e.path_name.as_bytes().to_vec(),
+            .map(|e| {
+                crate::format::table!(format::EnumerationEntry {
+                    name_length: e.name.len() as u32,
+                    name: e.name.as_bytes().to_vec(),
+                    filename_length: e.path_name.len() as u32,
+                    filename: e.path_name.as_bytes().to_vec(),
+                })
             })
             .collect();
         let labels: Vec<format::DimensionLabel> = self
@@ -857,23 +872,25 @@ impl Schema {
                         "one range per dimension, of its datatype",
                     ));
                 }
-                Some(format::CurrentDomain {
+                Some(crate::format::table!(format::CurrentDomain {
                     version_number: 0,
                     empty: 0,
                     current_domain_type: Some(format::CurrentDomainType::Ndrectangle),
-                    ndrectangle: Some(format::Mbr {
+                    ndrectangle: Some(crate::format::table!(format::Mbr {
                         ranges: ranges.iter().map(range_to_table).collect(),
-                    }),
-                })
+                    })),
+                }))
             }
-            Some(CurrentDomain::Empty) | None => at(22).then_some(format::CurrentDomain {
-                version_number: 0,
-                empty: 1,
-                current_domain_type: None,
-                ndrectangle: None,
-            }),
+            Some(CurrentDomain::Empty) | None => {
+                at(22).then_some(crate::format::table!(format::CurrentDomain {
+                    version_number: 0,
+                    empty: 1,
+                    current_domain_type: None,
+                    ndrectangle: None,
+                }))
+            }
         };
-        Ok(format::ArraySchema {
+        Ok(crate::format::table!(format::ArraySchema {
             array_version: version,
             allows_dups: at(5).then_some(u8::from(self.allows_duplicates)),
             array_type: format::ArrayType::from(self.array_type),
@@ -897,11 +914,11 @@ impl Schema {
                     )
                 })
                 .transpose()?,
-            domain: format::Domain {
+            domain: crate::format::table!(format::Domain {
                 domain_datatype,
                 num_dimensions: dimensions.len() as u32,
                 dimensions,
-            },
+            }),
             num_attributes: attributes.len() as u32,
             attributes,
             num_labels: at(18).then_some(labels.len() as u32),
@@ -909,7 +926,7 @@ impl Schema {
             num_enumerations: at(20).then_some(enumerations.len() as u32),
             enumerations: at(20).then_some(enumerations),
             current_domain,
-        })
+        }))
     }
 
     /// The enumeration tables (one file each in `__schema/__enumerations`).

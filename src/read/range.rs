@@ -64,6 +64,7 @@ pub fn bound_kind(dt: Datatype) -> Option<BoundKind> {
         C::Signed | C::Unsigned | C::Bool | C::Datetime | C::Time | C::String => {
             Some(BoundKind::Int)
         }
+        _ => None,
     }
 }
 

@@ -12,26 +12,26 @@ use super::error::{WriteError, WriteResult};
 
 /// The filter of the engine's generic tiles: GZIP, level 1.
 pub fn generic_tile_filter() -> Filter {
-    let options = FilterOptions::Compressor(CompressorOptions {
+    let options = FilterOptions::Compressor(crate::format::table!(CompressorOptions {
         compressor_type: crate::format::Compressor::Gzip,
         compression_level: 1,
         reinterpret_datatype: None,
-    });
-    Filter {
+    }));
+    crate::format::table!(Filter {
         filter_type: FilterType::Gzip,
         filter_options_size: encode(&options).len() as u32,
         filter_options: options,
-    }
+    })
 }
 
 /// The AES-256-GCM filter as the engine serializes it in a generic tile's
 /// pipeline: no options.
 fn encryption_filter() -> Filter {
-    Filter {
+    crate::format::table!(Filter {
         filter_type: FilterType::Aes256Gcm,
         filter_options_size: 0,
         filter_options: FilterOptions::NoOptions,
-    }
+    })
 }
 
 /// Wraps `data` in a generic tile whose header states format `version`,

@@ -68,9 +68,9 @@ fn write_entry(
     util::create_dir(&dir)?;
     let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir))?;
     let name = util::timestamped_name(t, t, None);
-    let table = ArrayMetadata {
+    let table = crate::format::table!(ArrayMetadata {
         entries: vec![entry],
-    };
+    });
     let bytes = generic_tile(&encode(&table), version, opts.encryption_key)?;
     // Written to a hidden file in the array's own folder (a name starting
     // with `.`, which readers skip), then renamed into `__meta`: a reader
@@ -149,14 +149,14 @@ pub fn put_metadata_with(
     })?;
     write_entry(
         array,
-        MetadataEntry {
+        crate::format::table!(MetadataEntry {
             key_length: key.len() as u32,
             key: key.as_bytes().to_vec(),
             deletion: 0,
             value_type: Some(datatype),
             num_values: Some(num),
             value: Some(value.to_vec()),
-        },
+        }),
         opts,
     )
 }
@@ -177,14 +177,14 @@ pub fn delete_metadata_with(
     }
     write_entry(
         array,
-        MetadataEntry {
+        crate::format::table!(MetadataEntry {
             key_length: key.len() as u32,
             key: key.as_bytes().to_vec(),
             deletion: 1,
             value_type: None,
             num_values: None,
             value: None,
-        },
+        }),
         opts,
     )
 }

@@ -60,6 +60,7 @@ pub fn kind_of(dt: Datatype) -> Kind {
         C::Signed | C::Unsigned | C::Float | C::Bool | C::Datetime | C::Time => {
             with_native!(dt, T => <T as NativeKind>::KIND)
         }
+        _ => Kind::Other,
     }
 }
 
@@ -713,14 +714,14 @@ pub fn fragment_entry(
     tile_cells: &[u64],
     dense: bool,
 ) -> FieldMinMaxSumNullCount {
-    let mut out = FieldMinMaxSumNullCount {
+    let mut out = crate::format::table!(FieldMinMaxSumNullCount {
         min_size: 0,
         min: Vec::new(),
         max_size: 0,
         max: Vec::new(),
         sum: 0,
         null_count: m.null_counts.iter().sum(),
-    };
+    });
     let all_null = |t: usize| spec.nullable && m.null_counts.get(t) == Some(&tile_cells[t]);
     if spec.var {
         if has_min_max(spec.datatype, spec.is_dim, true, spec.cell_val_num) && spec.kept {

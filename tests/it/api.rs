@@ -15,9 +15,7 @@ use tiledb_codec::{Array, AttributeBuilder, Batch, DimensionBuilder, Error, Orde
 use write_support::{diff_cells, engine_cells, our_cells, TempDir};
 
 fn fixture(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/v22")
-        .join(name)
+    crate::common::root().join("tests/fixtures/v22").join(name)
 }
 
 fn lower(name: &str, q: &Query) -> Cells {

@@ -1,7 +1,6 @@
 //! Arrow round trips, one per datatype family: a RecordBatch imported into
 //! a new array (RecordBatch -> write -> read -> RecordBatch) comes back
 //! equal, through the library, an Arrow IPC stream and a Parquet file.
-#![cfg(feature = "arrow")]
 
 use crate::write_support;
 
@@ -512,8 +511,7 @@ fn ipc_and_parquet_files_round_trip() {
 /// metadata on every field.
 #[test]
 fn batches_and_field_metadata() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/v22/types_multival");
+    let path = crate::common::root().join("tests/fixtures/v22/types_multival");
     let reader = ArrayReader::open(&path, &ReadOptions::default()).unwrap();
     let whole = ta::record_batch(&reader, &Query::default()).unwrap();
     let q = Query {

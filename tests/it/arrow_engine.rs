@@ -2,7 +2,6 @@
 //! `export --format arrow` of every fixture, read by pyarrow, equals the
 //! engine's cells; Arrow IPC and Parquet files written by pyarrow, imported
 //! with the command line, read by the engine as the cells pyarrow wrote.
-#![cfg(feature = "arrow")]
 
 use crate::write_support;
 

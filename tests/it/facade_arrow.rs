@@ -1,17 +1,13 @@
 //! `ReaderBuilder::arrow`: the same batches as the facade's, as Arrow
 //! record batches (same sizes, same values, in the same order).
 
-use std::path::Path;
-
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Float64Type, Int32Type, Int64Type};
 use tiledb_codec::arrow::RecordBatchReader;
 use tiledb_codec::{col, Array, Batch, ReaderBuilder};
 
 fn fixture(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/v22")
-        .join(name)
+    crate::common::root().join("tests/fixtures/v22").join(name)
 }
 
 /// Runs `make` twice: the facade's batches and the Arrow ones; checks the

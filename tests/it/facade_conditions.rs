@@ -2,16 +2,12 @@
 //! text parses to (the same syntax tree), their rendering parses back to
 //! them, and they read the same cells as the text through the facade.
 
-use std::path::Path;
-
 use tiledb_codec::raw::read::query_condition::{attr, dim};
 use tiledb_codec::raw::read::QueryCondition;
 use tiledb_codec::{col, Array, Error};
 
 fn fixture(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/v22")
-        .join(name)
+    crate::common::root().join("tests/fixtures/v22").join(name)
 }
 
 fn rows(array: &Array, cond: impl Into<tiledb_codec::Condition>) -> Vec<serde_json::Value> {

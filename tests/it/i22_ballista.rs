@@ -269,7 +269,7 @@ fn a_query_with_no_live_executor_fails_promptly_naming_the_scheduler() {
     // The scheduler's readiness probe, which the client asks, answers on
     // its gRPC port: no executor yet.
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let live = rt.block_on(tiledb_codec::sql::ballista::live_executors(
+    let live = rt.block_on(tiledb_codec_sql::ballista::live_executors(
         &cluster.url(),
         Duration::from_secs(10),
     ));
@@ -300,7 +300,7 @@ fn a_query_with_no_live_executor_fails_promptly_naming_the_scheduler() {
     // scheduler): the query fails in bounded time too, well before its
     // default deadline, saying that no executor is left.
     let a = cluster.executor("executor-a", &[]);
-    let live = rt.block_on(tiledb_codec::sql::ballista::live_executors(
+    let live = rt.block_on(tiledb_codec_sql::ballista::live_executors(
         &cluster.url(),
         Duration::from_secs(10),
     ));

@@ -24,8 +24,8 @@ fn the_python_package_passes_its_pytest_suite() {
     let mut cargo_args = std::env::var("CARGO_ARGS").unwrap_or_default();
     if !features.is_empty() {
         cargo_args.push_str(&format!(
-            " --features tiledb-codec/{}",
-            features.join(",tiledb-codec/")
+            " --features tiledb-codec-cli/{}",
+            features.join(",tiledb-codec-cli/")
         ));
     }
     let out = Command::new("bash")

@@ -245,7 +245,7 @@ fn a_one_tile_sparse_range_decodes_one_tile_per_fragment_holding_it() {
 fn arrays_in_memory_read_through_the_storage_seam_as_from_files() {
     use std::sync::Arc;
     use tiledb_codec::raw::storage::{MemoryStorage, StorageRef};
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/v22");
+    let root = crate::common::root().join("tests/fixtures/v22");
     for name in [
         "dense_var_nullable",
         "sparse_int_2d",

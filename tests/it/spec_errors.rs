@@ -3,16 +3,16 @@
 //! `spec/` with one mistake put in.
 
 #[allow(dead_code)]
-#[path = "../../build.rs"]
+#[path = "../../crates/format/build.rs"]
 mod build_script;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn spec_copy(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tiledb-codec-spec-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
+    let src = crate::common::root().join("crates/format/spec");
     for e in std::fs::read_dir(src).unwrap() {
         let p = e.unwrap().path();
         std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();

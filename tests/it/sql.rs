@@ -117,7 +117,7 @@ fn run(query: &str, partitions: usize) -> Vec<RecordBatch> {
         let ctx = SessionContext::new_with_config(
             SessionConfig::new().with_target_partitions(partitions),
         );
-        tiledb_codec::sql::register_tables(&ctx, query, |name| Ok(Arc::new(Array::open(name)?)))
+        tiledb_codec_sql::register_tables(&ctx, query, |name| Ok(Arc::new(Array::open(name)?)))
             .unwrap();
         ctx.sql(query)
             .await
@@ -581,12 +581,12 @@ mod on_ballista {
                 |name: &str| -> Result<Arc<Array>, Box<dyn std::error::Error + Send + Sync>> {
                     Ok(Arc::new(Array::open(name)?))
                 };
-            let codec = tiledb_codec::sql::ballista::TileDbCodec::new(open);
+            let codec = tiledb_codec_sql::ballista::TileDbCodec::new(open);
             let config = SessionConfig::new().with_target_partitions(partitions);
-            let ctx = tiledb_codec::sql::ballista::remote_context(url, codec, config)
+            let ctx = tiledb_codec_sql::ballista::remote_context(url, codec, config)
                 .await
                 .map_err(|e| e.to_string())?;
-            tiledb_codec::sql::register_tables(&ctx, query, open).map_err(|e| e.to_string())?;
+            tiledb_codec_sql::register_tables(&ctx, query, open).map_err(|e| e.to_string())?;
             let df = ctx.sql(query).await.map_err(|e| e.to_string())?;
             df.collect().await.map_err(|e| e.to_string())
         })

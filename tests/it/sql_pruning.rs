@@ -15,8 +15,8 @@ use datafusion::common::stats::Precision;
 use datafusion::physical_plan::{StatisticsArgs, StatisticsContext};
 use datafusion::prelude::{SessionConfig, SessionContext};
 use serde_json::Value;
-use tiledb_codec::sql::TileDbTable;
 use tiledb_codec::{Array, AttributeBuilder, Datatype, DimensionBuilder, SchemaBuilder};
+use tiledb_codec_sql::TileDbTable;
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
@@ -301,7 +301,7 @@ fn pruning_crosses_the_ballista_codec_to_the_executors() {
     let open = |name: &str| -> Result<Arc<Array>, Box<dyn std::error::Error + Send + Sync>> {
         Ok(Arc::new(Array::open(name)?))
     };
-    let codec = tiledb_codec::sql::ballista::TileDbCodec::new(open);
+    let codec = tiledb_codec_sql::ballista::TileDbCodec::new(open);
     runtime().block_on(async {
         let ctx = context(1);
         let table = TileDbTable::new(Arc::new(Array::open(&path).unwrap())).unwrap();

@@ -55,9 +55,9 @@ fn dense_a_written(path: &Path, a: &[f64]) {
 /// A session of the crate's factory with the array at `path` as table `t`.
 fn session_with_t(path: &Path) -> datafusion::prelude::SessionContext {
     use std::sync::Arc;
-    let ctx = tiledb_codec::sql::TileDbTableFactory::default()
+    let ctx = tiledb_codec_sql::TileDbTableFactory::default()
         .session(datafusion::prelude::SessionConfig::new());
-    let table = tiledb_codec::sql::TileDbTable::new(Arc::new(Array::open(path).unwrap())).unwrap();
+    let table = tiledb_codec_sql::TileDbTable::new(Arc::new(Array::open(path).unwrap())).unwrap();
     ctx.register_table("t", Arc::new(table)).unwrap();
     ctx
 }
@@ -161,7 +161,7 @@ fn bounds_where_a_read_merges_fragments() {
     // The bounds DataFusion was given hold the answer (checked through
     // the table's statistics).
     let array = std::sync::Arc::new(Array::open(&fixture).unwrap());
-    let table = tiledb_codec::sql::TileDbTable::new(array).unwrap();
+    let table = tiledb_codec_sql::TileDbTable::new(array).unwrap();
     let stats = datafusion::datasource::TableProvider::statistics(&table).unwrap();
     let a = &stats.column_statistics[2];
     let (lo, hi) = (
@@ -179,7 +179,7 @@ fn bounds_where_a_read_merges_fragments() {
 
 /// Runs `query` on `table` (as `t`) in-process: its rows as CSV lines
 /// (the header first).
-fn run_on(table: tiledb_codec::sql::TileDbTable, query: &str, partitions: usize) -> String {
+fn run_on(table: tiledb_codec_sql::TileDbTable, query: &str, partitions: usize) -> String {
     use datafusion::prelude::{SessionConfig, SessionContext};
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -208,12 +208,12 @@ fn run_on(table: tiledb_codec::sql::TileDbTable, query: &str, partitions: usize)
     })
 }
 
-/// `query` answered by `tiledb_codec::sql::answer_from_metadata` alone,
+/// `query` answered by `tiledb_codec_sql::answer_from_metadata` alone,
 /// with `table` as `t` in a crate session: its row as CSV lines (the header
 /// first), or `None` where it does not answer.
-fn answer_alone(table: tiledb_codec::sql::TileDbTable, query: &str) -> Option<String> {
+fn answer_alone(table: tiledb_codec_sql::TileDbTable, query: &str) -> Option<String> {
     use datafusion::prelude::SessionConfig;
-    use tiledb_codec::sql::{answer_from_metadata, parse_session_script, TileDbTableFactory};
+    use tiledb_codec_sql::{answer_from_metadata, parse_session_script, TileDbTableFactory};
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
@@ -274,7 +274,7 @@ fn thousand_fragments_answered_without_reading_a_tile() {
     );
     let array = Arc::new(Array::open(&path).unwrap());
     assert_eq!(array.array_reader().fragments.len(), 1_000);
-    let table = || tiledb_codec::sql::TileDbTable::new(array.clone()).unwrap();
+    let table = || tiledb_codec_sql::TileDbTable::new(array.clone()).unwrap();
     let q = "SELECT count(*) AS n, min(a) AS lo, max(a) AS hi FROM t";
     let plan = run_on(table(), &format!("EXPLAIN {q}"), 4);
     assert!(answered_from_metadata(&plan), "{plan}");
@@ -359,7 +359,7 @@ fn answered_plan_is_datafusions_plan() {
     use datafusion::physical_plan::{collect, displayable};
     use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
     use std::sync::Arc;
-    use tiledb_codec::sql::AnsweredPlanner;
+    use tiledb_codec_sql::AnsweredPlanner;
     let dir = scratch("sql-answered-plan");
     let path = dir.join("one");
     let a: Vec<f64> = (0..30).map(|v| (v * 7 % 13) as f64 - 2.5).collect();
@@ -426,7 +426,7 @@ fn answered_plan_is_datafusions_plan() {
 fn metadata_answer_before_planning_is_the_sessions_row() {
     use datafusion::prelude::SessionConfig;
     use std::sync::Arc;
-    use tiledb_codec::sql::{
+    use tiledb_codec_sql::{
         answer_from_metadata, parse_session_script, register_tables, TileDbTable,
         TileDbTableFactory,
     };
@@ -611,7 +611,7 @@ fn a_session_keeps_the_arrays_it_opened_while_they_are_current() {
     use datafusion::arrow::array::{Float64Array, Int64Array};
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
-    use tiledb_codec::sql::{
+    use tiledb_codec_sql::{
         answer_from_metadata, parse_session_script, register_statement_tables, TileDbTableFactory,
     };
     let dir = scratch("sql-kept-arrays");

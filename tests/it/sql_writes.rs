@@ -331,7 +331,7 @@ fn create_table_stored_as_tiledb_then_nullable_and_var_sized_cells() {
 #[test]
 fn run_script_creates_and_fills_an_array_from_rust() {
     use datafusion::prelude::SessionConfig;
-    use tiledb_codec::sql::{run_script, TileDbTableFactory};
+    use tiledb_codec_sql::{run_script, TileDbTableFactory};
     let dir = scratch("sql-writes-rust");
     let path = dir.join("made");
     let create = format!(

@@ -125,7 +125,7 @@ fn damages(rel: &Path, len: usize) -> Vec<Damage> {
 
 /// The array fixtures of the swept formats, as (id, path).
 fn fixtures() -> Vec<(String, PathBuf)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let root = crate::common::root().join("tests/fixtures");
     let mut out = Vec::new();
     for v in VERSIONS {
         let text = std::fs::read_to_string(root.join(v).join("MANIFEST.json")).unwrap();
@@ -357,9 +357,7 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(fixture: &str, tag: &str) -> Scratch {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures")
-            .join(fixture);
+        let src = crate::common::root().join("tests/fixtures").join(fixture);
         let dest = std::env::temp_dir().join(format!(
             "tiledb-codec-regression-{}-{tag}",
             std::process::id()
@@ -874,7 +872,7 @@ fn run_fuzzer_inputs(dir: &Path) {
 ///   reserved it at once).
 #[test]
 fn regression_fuzzer_inputs() {
-    run_fuzzer_inputs(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions"));
+    run_fuzzer_inputs(&crate::common::root().join("tests/regressions"));
 }
 
 /// Runs an input of the `filter_pipeline` fuzz target (same layout).

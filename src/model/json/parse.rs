@@ -249,7 +249,12 @@ pub fn parse_filter(v: &Json, field: &str) -> Parsed<Filter> {
         }
         FilterType::Deprecated => return Err(err(&tf, "filter type 17 is rejected by the engine")),
         // FilterType::ALL lists the known types only.
-        FilterType::Unknown(code) => return Err(err(&tf, format!("{code} is not a filter type"))),
+        other => {
+            return Err(err(
+                &tf,
+                format!("{} is not a filter type", other.value()),
+            ))
+        }
     };
     check_keys(m, field, keys)?;
     Ok(filter)

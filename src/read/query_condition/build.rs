@@ -218,8 +218,7 @@ impl QueryCondition {
     }
 
     /// How many levels the tree has (a comparison: 1; `a and not b`: 3).
-    #[cfg_attr(not(feature = "datafusion"), allow(dead_code))]
-    pub(crate) fn depth(&self) -> usize {
+    pub fn depth(&self) -> usize {
         fn depth(n: &Node) -> usize {
             1 + match n {
                 Node::And(k) | Node::Or(k) => k.iter().map(depth).max().unwrap_or(0),

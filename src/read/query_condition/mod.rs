@@ -62,17 +62,18 @@ use bind::*;
 use lex::{lex, SyntaxError, Tok};
 use parse::*;
 
-#[cfg(test)]
+#[cfg(any(test, feature = "fail-points"))]
 thread_local! {
     /// How many times [`QueryCondition::parse`] ran on this thread (tests
-    /// of code that must build conditions without text).
-    pub(crate) static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// of code that must build conditions without text; test builds only).
+    #[doc(hidden)]
+    pub static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 impl QueryCondition {
     /// Parses `text`, e.g. `a > 5 and (b == "x" or c in [1, 2])`.
     pub fn parse(text: &str) -> Result<Self> {
-        #[cfg(test)]
+        #[cfg(any(test, feature = "fail-points"))]
         PARSES.with(|n| n.set(n.get() + 1));
         let err = |(at, what): SyntaxError| Error::Condition {
             text: text.to_string(),

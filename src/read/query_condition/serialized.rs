@@ -35,9 +35,9 @@ pub fn value_node(op: Op, field: &[u8], value: Vec<u8>, offsets: Option<&[u64]>)
             .flat_map(|o| o.to_le_bytes())
             .collect()
     });
-    ConditionNode {
+    crate::format::table!(ConditionNode {
         node_type: 1,
-        body: ConditionNodeBody::Value(ValueNode {
+        body: ConditionNodeBody::Value(crate::format::table!(ValueNode {
             op,
             field_name_size: field.len() as u32,
             field_name: field.to_vec(),
@@ -45,20 +45,20 @@ pub fn value_node(op: Op, field: &[u8], value: Vec<u8>, offsets: Option<&[u64]>)
             value,
             offsets_size: offsets.as_ref().map(|o| o.len() as u64),
             offsets,
-        }),
-    }
+        })),
+    })
 }
 
 /// An expression node combining `children` with `op`.
 pub fn expression_node(op: Comb, children: Vec<ConditionNode>) -> ConditionNode {
-    ConditionNode {
+    crate::format::table!(ConditionNode {
         node_type: 0,
-        body: ConditionNodeBody::Expression(ExpressionNode {
+        body: ConditionNodeBody::Expression(crate::format::table!(ExpressionNode {
             combination_op: op,
             num_children: children.len() as u64,
             children,
-        }),
-    }
+        })),
+    })
 }
 
 /// `lhs op rhs` as the engine combines conditions (`ASTNode::combine`):
@@ -71,10 +71,10 @@ pub fn combine(lhs: ConditionNode, rhs: ConditionNode, op: Comb) -> ConditionNod
             ConditionNodeBody::Expression(e) if e.combination_op == op => {
                 children.extend(e.children)
             }
-            body => children.push(ConditionNode {
+            body => children.push(crate::format::table!(ConditionNode {
                 node_type: side.node_type,
                 body,
-            }),
+            })),
         }
     }
     expression_node(op, children)
@@ -123,17 +123,18 @@ pub fn negated(node: &ConditionNode) -> Result<ConditionNode, NegationError> {
                         String::from_utf8_lossy(&v.field_name)
                     )))
                 }
-                None | Some(Op::Unknown(_)) => {
-                    return Err(NegationError(format!("unknown op {}", v.op)))
-                }
+                None | Some(_) => return Err(NegationError(format!("unknown op {}", v.op))),
             };
             let mut v = v.clone();
             v.op = op;
-            Ok(ConditionNode {
+            Ok(crate::format::table!(ConditionNode {
                 node_type: 1,
                 body: ConditionNodeBody::Value(v),
-            })
+            }))
         }
+        _ => Err(NegationError(
+            "a node of a kind this crate does not know".into(),
+        )),
     }
 }
 
@@ -286,7 +287,7 @@ impl StoredBinder<'_> {
                     Some(Comb::Not) => {
                         return Err(self.err("a NOT node, which the engine cannot apply".into()))
                     }
-                    None | Some(Comb::Unknown(_)) => {
+                    None | Some(_) => {
                         return Err(self.err(format!("unknown combination op {}", e.combination_op)))
                     }
                 };
@@ -308,6 +309,7 @@ impl StoredBinder<'_> {
                 })
             }
             ConditionNodeBody::Value(v) => self.value(v),
+            _ => Err(self.err("a node of a kind this crate does not know".into())),
         }
     }
 
@@ -384,7 +386,6 @@ impl StoredBinder<'_> {
             }
         };
         Ok(match op {
-            Op::Unknown(code) => return Err(self.err(format!("unknown op {code}"))),
             Op::Lt => cmp(CmpOp::Lt),
             Op::Le => cmp(CmpOp::Le),
             Op::Gt => cmp(CmpOp::Gt),
@@ -409,6 +410,7 @@ impl StoredBinder<'_> {
                     members: members.into_iter().collect(),
                 }
             }
+            other => return Err(self.err(format!("unknown op {}", other.value()))),
         })
     }
 

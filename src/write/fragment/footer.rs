@@ -40,22 +40,22 @@ impl FragmentWriter {
         };
         // R-tree.
         let rtree = if dense {
-            RTree {
+            crate::format::table!(RTree {
                 dim_num: None,
                 fanout: 10,
                 datatype: None,
                 num_levels: 0,
                 levels: Vec::new(),
-            }
+            })
         } else {
             build_rtree(&self.mbrs, &coord_sizes, &GlobalOrder::new(&self.schema))
         };
         let rtree_offset = push(encode(&rtree), &mut out)?;
         let list = |vals: &[u64]| {
-            encode(&TileOffsets {
+            encode(&crate::format::table!(TileOffsets {
                 num: vals.len() as u64,
                 values: vals.to_vec(),
-            })
+            }))
         };
         let mut tile_offsets = Vec::with_capacity(n);
         for m in &self.meta {
@@ -79,12 +79,12 @@ impl FragmentWriter {
         let mut processed = None;
         if v >= 11 {
             let minmax = |fixed: &[u8], var: &[u8]| {
-                encode(&TileMinMax {
+                encode(&crate::format::table!(TileMinMax {
                     fixed_size: fixed.len() as u64,
                     var_size: var.len() as u64,
                     fixed: fixed.to_vec(),
                     var: var.to_vec(),
-                })
+                }))
             };
             let mut o = Vec::new();
             for m in &self.meta {
@@ -119,32 +119,32 @@ impl FragmentWriter {
                         offsets.push(push(minmax(&fixed, &var), &mut out)?);
                     }
                 }
-                let bounds = TileGlobalOrderBounds {
+                let bounds = crate::format::table!(TileGlobalOrderBounds {
                     min_offsets,
                     max_offsets,
-                };
+                });
                 let data = encode(&bounds);
-                optional_sections.push(OptionalSection {
+                optional_sections.push(crate::format::table!(OptionalSection {
                     identifier: OptionalSectionIdentifier::TileGlobalOrderOffsets,
                     data_size: data.len() as u32,
                     data,
-                });
+                }));
             }
             let mut o = Vec::new();
             for m in &self.meta {
-                let t = TileSums {
+                let t = crate::format::table!(TileSums {
                     num: m.stats.sums.len() as u64,
                     values: m.stats.sums.clone(),
-                };
+                });
                 o.push(push(encode(&t), &mut out)?);
             }
             sums = Some(o);
             let mut o = Vec::new();
             for m in &self.meta {
-                let t = TileNullCounts {
+                let t = crate::format::table!(TileNullCounts {
                     num: m.stats.null_counts.len() as u64,
                     values: m.stats.null_counts.clone(),
-                };
+                });
                 o.push(push(encode(&t), &mut out)?);
             }
             nulls = Some(o);
@@ -156,21 +156,21 @@ impl FragmentWriter {
                 .zip(&self.specs)
                 .map(|(m, s)| fragment_entry(s, &m.stats, &self.tile_cells, dense))
                 .collect();
-            let t = FragmentMinMaxSumNullCount { fields };
+            let t = crate::format::table!(FragmentMinMaxSumNullCount { fields });
             frag_mmsn = Some(push(encode(&t), &mut out)?);
         }
         if v >= 15 {
-            let t = ProcessedConditions {
+            let t = crate::format::table!(ProcessedConditions {
                 num: self.processed_conditions.len() as u64,
                 conditions: self
                     .processed_conditions
                     .iter()
-                    .map(|c| ProcessedCondition {
+                    .map(|c| crate::format::table!(ProcessedCondition {
                         size: c.len() as u64,
                         condition: c.as_bytes().to_vec(),
-                    })
+                    }))
                     .collect(),
-            };
+            });
             processed = Some(push(encode(&t), &mut out)?);
         }
         let ned = self.non_empty_domain(&coord_sizes);
@@ -182,7 +182,7 @@ impl FragmentWriter {
         } else {
             *self.tile_cells.last().unwrap_or(&self.schema.capacity)
         };
-        let footer = FragmentFooter {
+        let footer = crate::format::table!(FragmentFooter {
             version_number: v,
             array_schema_name_size: Some(self.schema_name.len() as u64),
             array_schema_name: Some(self.schema_name.as_bytes().to_vec()),
@@ -210,18 +210,18 @@ impl FragmentWriter {
             processed_conditions_offset: if v >= 16 { processed } else { None },
             num_optional_sections: (v >= 23).then_some(optional_sections.len() as u32),
             optional_sections: (v >= 23).then_some(optional_sections),
-        };
+        });
         let footer_bytes = encode(&footer);
         out.extend_from_slice(&footer_bytes);
-        out.extend_from_slice(&encode(&FooterLength {
+        out.extend_from_slice(&encode(&crate::format::table!(FooterLength {
             footer_length: footer_bytes.len() as u64,
-        }));
+        })));
         Ok(out)
     }
 
     pub(super) fn non_empty_domain(&self, coord_sizes: &[u64]) -> Mbr {
         match &self.mode {
-            Mode::Dense { grid, .. } => Mbr {
+            Mode::Dense { grid, .. } => crate::format::table!(Mbr {
                 ranges: grid
                     .rect
                     .iter()
@@ -232,7 +232,7 @@ impl FragmentWriter {
                         fixed_range(r)
                     })
                     .collect(),
-            },
+            }),
             Mode::Sparse { .. } => {
                 let order = GlobalOrder::new(&self.schema);
                 let mut u = self.mbrs[0].clone();

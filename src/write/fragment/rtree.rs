@@ -8,15 +8,15 @@ use crate::write::order::GlobalOrder;
 use super::types::*;
 
 pub(super) fn fixed_range(range: Vec<u8>) -> Range1D {
-    Range1D {
+    crate::format::table!(Range1D {
         range_length: None,
         min_length: None,
         range,
-    }
+    })
 }
 
 pub(super) fn mbr_table(m: &[(Vec<u8>, Vec<u8>)], coord_sizes: &[u64]) -> Mbr {
-    Mbr {
+    crate::format::table!(Mbr {
         ranges: m
             .iter()
             .zip(coord_sizes)
@@ -24,17 +24,17 @@ pub(super) fn mbr_table(m: &[(Vec<u8>, Vec<u8>)], coord_sizes: &[u64]) -> Mbr {
                 let mut r = lo.clone();
                 r.extend_from_slice(hi);
                 if *cs == 0 {
-                    Range1D {
+                    crate::format::table!(Range1D {
                         range_length: Some(r.len() as u64),
                         min_length: Some(lo.len() as u64),
                         range: r,
-                    }
+                    })
                 } else {
                     fixed_range(r)
                 }
             })
             .collect(),
-    }
+    })
 }
 
 /// Widens `u` to cover `m` (per dimension, in the dimension's order).
@@ -79,17 +79,17 @@ pub(super) fn build_rtree(leaves: &[MbrBytes], coord_sizes: &[u64], order: &Glob
         }
         levels.reverse();
     }
-    RTree {
+    crate::format::table!(RTree {
         dim_num: None,
         fanout: FANOUT as u32,
         datatype: None,
         num_levels: levels.len() as u32,
         levels: levels
             .iter()
-            .map(|l| RTreeLevel {
+            .map(|l| crate::format::table!(RTreeLevel {
                 num_mbrs: l.len() as u64,
                 mbrs: l.iter().map(|m| mbr_table(m, coord_sizes)).collect(),
-            })
+            }))
             .collect(),
-    }
+    })
 }

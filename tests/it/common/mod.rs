@@ -15,8 +15,10 @@ use std::sync::{Mutex, OnceLock};
 /// The TileDB-Py version that judges interop (TileDB 2.30, format 22).
 pub const ENGINE_VERSION: &str = "0.36.1";
 
+/// The repository's root: these tests belong to the command line's crate
+/// (crates/cli) and read the fixtures, spec and scripts there.
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// One fixture of `tests/fixtures/v*/MANIFEST.json`.
