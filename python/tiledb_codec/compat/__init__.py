@@ -62,7 +62,7 @@ from ._schema import ArraySchema, Attr, Dim, Domain, Enumeration
 TileDBError = TileDBCodecError
 
 __all__ = [
-    "open", "array_exists", "object_type", "TileDBError", "TileDBCodecError", "Config", "Ctx", "default_ctx",
+    "open", "array_exists", "object_type", "ls", "walk", "array_fragments", "TileDBError", "TileDBCodecError", "Config", "Ctx", "default_ctx",
     "Array", "DenseArray", "SparseArray", "Query", "Aggregation", "Metadata",
     "ArraySchema", "Domain", "Dim", "Attr", "Enumeration",
     "Filter", "FilterList", "NoOpFilter", "GzipFilter", "ZstdFilter", "LZ4Filter", "Bzip2Filter", "RleFilter",
@@ -124,6 +124,53 @@ def array_exists(uri: _Union[str, "_os.PathLike[str]"], isdense: bool = False, i
         return True
     sparse = ArraySchema.load(uri, ctx=ctx).sparse
     return sparse if issparse else not sparse
+
+
+def array_fragments(uri: _Union[str, "_os.PathLike[str]"], include_mbrs: bool = False,
+                    ctx: _Any = None) -> FragmentInfoList:
+    """The array's fragments, as ``tiledb.array_fragments``."""
+    return FragmentInfoList(uri, include_mbrs=include_mbrs, ctx=ctx)
+
+
+def _children(path: str) -> "list[tuple[str, str, str]]":
+    """The TileDB objects in the folder ``path``: (path, URI, type), by name."""
+    local = path[len("file://"):] if path.startswith("file://") else path
+    if "://" in local:
+        raise TileDBCodecError(f"{path}: ls and walk list local folders (a path or a file:// URI)")
+    if not _os.path.isdir(local):
+        return []
+    out = []
+    for name in sorted(_os.listdir(local)):
+        child = _os.path.join(local, name)
+        kind = _tc.object_type(child) if _os.path.isdir(child) else None
+        if kind is not None:
+            out.append((child, "file://" + _os.path.abspath(child), kind))
+    return out
+
+
+def ls(path: _Union[str, "_os.PathLike[str]"], func: _Any, ctx: _Any = None) -> None:
+    """Calls ``func(uri, type)`` for each array or group in the folder
+    ``path``, as ``tiledb.ls``."""
+    for _, uri, kind in _children(str(path)):
+        func(uri, kind)
+
+
+def walk(path: _Union[str, "_os.PathLike[str]"], func: _Any, order: str = "preorder", ctx: _Any = None) -> None:
+    """Calls ``func(uri, type)`` for each array or group under ``path``,
+    going into groups, parents before (``"preorder"``) or after
+    (``"postorder"``) their contents, as ``tiledb.walk``."""
+    if order not in ("preorder", "postorder"):
+        raise TileDBCodecError(f"order is 'preorder' or 'postorder', not {order!r}")
+
+    def visit(folder: str) -> None:
+        for child, uri, kind in _children(folder):
+            if order == "preorder":
+                func(uri, kind)
+            visit(child)
+            if order == "postorder":
+                func(uri, kind)
+
+    visit(str(path))
 
 
 def __dir__() -> list:

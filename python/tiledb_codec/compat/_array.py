@@ -180,6 +180,15 @@ class Query:
         sparse = A.schema.sparse
         ranges = _ranges(A, sel, inclusive)
         res = A.to_numpy(ranges, where=self._cond, attrs=self._attrs, order=_order(self._order), coords=True)
+        if not sparse and self._cond is not None:
+            # A dense read with a condition gives every cell of the
+            # subarray (the rejected ones with the fill value): TileDB-Py
+            # shapes it as the subarray too.
+            shape = A._dense_shape(ranges)
+            if shape is not None:
+                np_order = "F" if self._order == "F" else "C"
+                res = {k: v.reshape(shape + v.shape[1:], order=np_order) if v.shape[:1] == (int(_np.prod(shape)),)
+                       else v for k, v in res.items()}
         dim_names = [d.name for d in A.schema.dims]
         if self._dims is not None:
             keep_dims = self._dims

@@ -15,6 +15,11 @@ from ._array import Metadata
 __all__ = ["FragmentInfo", "FragmentInfoList", "Group", "Object"]
 
 
+class _NotRead(TileDBCodecError, AttributeError):
+    """What TileDB-Py gives and tiledb_codec does not read (an
+    ``AttributeError`` too, so ``hasattr`` is false)."""
+
+
 def _file_uri(path: str) -> str:
     """A local path as the ``file://`` URI TileDB-Py gives."""
     if "://" in path:
@@ -123,7 +128,7 @@ class FragmentInfoList:
     def __getattr__(self, name: str) -> Any:
         if name in ("array_schema_name", "has_consolidated_metadata", "unconsolidated_metadata_num",
                     "to_vacuum", "mbrs"):
-            raise TileDBCodecError(f"FragmentInfoList.{name} is not read by tiledb_codec.compat")
+            raise _NotRead(f"FragmentInfoList.{name} is not read by tiledb_codec.compat")
         raise AttributeError(name)
 
     def __repr__(self) -> str:
