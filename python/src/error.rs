@@ -169,8 +169,11 @@ fn write_facts(e: &WriteError) -> Facts {
         WriteError::Input { field, .. } | WriteError::Cells { field, .. } => {
             Facts::of(Kind::Query).field(field)
         }
-        WriteError::Array { path, .. } | WriteError::Group { path, .. } => {
-            Facts::of(Kind::Base).file(path)
+        // A read of a group (or of an object's metadata) where there is
+        // none says so; the other refusals are of changes.
+        WriteError::Array { path, what } | WriteError::Group { path, what } => {
+            let missing = what.starts_with("not a group") || what.starts_with("neither");
+            Facts::of(if missing { Kind::NotFound } else { Kind::Base }).file(path)
         }
         WriteError::Io { path, source } => {
             let kind = if source.kind() == std::io::ErrorKind::NotFound {

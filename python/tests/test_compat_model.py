@@ -212,7 +212,8 @@ def test_time_travel_is_tiledb_pys():
 
 
 AGGS = [
-    ("sparse_int_2d", lambda A: A.query(attrs=["a", "b"]).agg({"a": ["sum", "min", "max", "count", "mean"], "b": "sum"})[:]),
+    ("sparse_int_2d", lambda A: A.query(attrs=["a", "b"]).agg({"a": ["sum", "min", "max", "count", "mean"],
+                                                                "b": "sum"})[:]),
     ("sparse_int_2d", lambda A: A.query().agg("count")[:]),
     ("sparse_int_2d", lambda A: A.query(attrs=["a"]).agg(["sum", "max"])[:]),
     ("sparse_int_2d", lambda A: A.query().agg({"a": "sum"}).multi_index[0:10]),

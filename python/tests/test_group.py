@@ -123,8 +123,9 @@ def test_object_type_and_errors(experiment, tmp_path):
     assert tiledb_codec.object_type(experiment) == "group"
     assert tiledb_codec.object_type(experiment / "obs") == "array"
     assert tiledb_codec.object_type(tmp_path) is None
-    with pytest.raises(tiledb_codec.TileDBCodecError):
+    with pytest.raises(tiledb_codec.NotFoundError) as e:
         tiledb_codec.open_group(experiment / "obs")
+    assert e.value.file == str(experiment / "obs")
     with pytest.raises(tiledb_codec.NotFoundError):
         tiledb_codec.open_group(experiment)["nope"]
 
@@ -146,3 +147,21 @@ def test_dir_lists_only_the_api():
     assert set(dir(compat)) == set(compat.__all__)
     for name in compat.__all__:
         assert hasattr(compat, name), name
+
+
+def test_a_damaged_group_raises_a_format_error_saying_where(tmp_path):
+    import os
+    import shutil
+
+    g = tmp_path / "g"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "v22" / "group_basic", g)
+    details = sorted(os.listdir(g / "__group"))
+    for name in details:
+        p = g / "__group" / name
+        data = bytearray(p.read_bytes())
+        data[8:] = bytes(len(data) - 8)  # the header's sizes and the pipeline zeroed
+        p.write_bytes(bytes(data))
+    with pytest.raises(tiledb_codec.FormatError) as e:
+        tiledb_codec.open_group(g)
+    assert e.value.file is not None and os.path.basename(e.value.file) in details
+    assert e.value.offset is not None and e.value.table

@@ -62,7 +62,8 @@ from ._schema import ArraySchema, Attr, Dim, Domain, Enumeration
 TileDBError = TileDBCodecError
 
 __all__ = [
-    "open", "array_exists", "object_type", "ls", "walk", "array_fragments", "TileDBError", "TileDBCodecError", "Config", "Ctx", "default_ctx",
+    "open", "array_exists", "object_type", "ls", "walk", "array_fragments",
+    "TileDBError", "TileDBCodecError", "Config", "Ctx", "default_ctx",
     "Array", "DenseArray", "SparseArray", "Query", "Aggregation", "Metadata",
     "ArraySchema", "Domain", "Dim", "Attr", "Enumeration",
     "Filter", "FilterList", "NoOpFilter", "GzipFilter", "ZstdFilter", "LZ4Filter", "Bzip2Filter", "RleFilter",

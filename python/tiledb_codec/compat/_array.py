@@ -58,9 +58,9 @@ def _ranges(array: _tc.Array, sel: Any, inclusive: bool) -> List[Tuple[str, List
                     lo = full[0] if lo is None else lo
                     hi = full[1] if hi is None else hi
                     if not inclusive and it.stop is not None:
-                        hi = hi - 1
+                        hi = _before(hi, d.name)
                 elif not inclusive:
-                    hi = hi - 1
+                    hi = _before(hi, d.name)
                 rs.append((lo, hi))
             elif isinstance(it, (tuple, _np.ndarray)) and not inclusive:
                 raise TileDBCodecError("A[...] takes slices and points; lists of ranges go to multi_index")
@@ -73,6 +73,15 @@ def _ranges(array: _tc.Array, sel: Any, inclusive: bool) -> List[Tuple[str, List
         given = {n for n, _ in out}
         out += [(d.name, [tuple(d.domain)]) for d in dims if d.name not in given and d.domain is not None]
     return out
+
+
+def _before(hi: Any, dim: str) -> Any:
+    """The last value of a half-open slice that stops at ``hi``."""
+    try:
+        return hi - 1
+    except TypeError:
+        raise TileDBCodecError(f"A[...] slices {dim!r} by numbers (half-open); other bounds go to multi_index") \
+            from None
 
 
 def _order(order: Optional[str]) -> Optional[str]:
