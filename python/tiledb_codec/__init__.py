@@ -12,7 +12,9 @@ the subclass of its kind (:class:`FormatError`, :class:`SchemaError`,
 :class:`QueryError` and its :class:`ConditionError`, :class:`StorageError`,
 :class:`EncryptionKeyError`, :class:`NotFoundError`), with ``file``,
 ``offset``, ``table`` and ``field`` where the library knows them. Groups are
-read with :func:`open_group`.
+read with :func:`open_group`. ``A.dataset()`` is the array as a
+``pyarrow.dataset.Dataset`` that DuckDB and Polars scan with their filters
+and projections pushed into the read.
 Cells cross from Rust over the Arrow C stream interface
 (``__arrow_c_stream__``), so pyarrow, Polars and DuckDB take them without a
 copy; dense reads of fixed-size numbers are decoded straight into numpy

@@ -60,6 +60,8 @@ from ._schema import ArraySchema, Attr, Dim, Domain, Enumeration
 #: TileDB-Py's error class: the native one, so ``except tiledb.TileDBError``
 #: catches every error of the package.
 TileDBError = TileDBCodecError
+#: The name the array class had before this module followed TileDB-Py's.
+CompatArray = Array
 
 __all__ = [
     "open", "array_exists", "object_type", "ls", "walk", "array_fragments",
