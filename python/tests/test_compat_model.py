@@ -97,13 +97,20 @@ def test_schema_walk_is_tiledb_pys(name, path, key):
 
 def test_attr_and_dim_reprs_are_tiledb_pys():
     for name in ("dense_int_2d", "filters_transforms", "filters_compressors", "types_strings",
-                 "nullable_var_sparse", "enumerations", "filter_webp", "sparse_strdim"):
+                 "nullable_var_sparse", "enumerations", "filter_webp", "sparse_strdim", "sparse_datetime_dim",
+                 "sparse_float_dims"):
         with engine.open(str(FIX / name)) as E, compat.open(FIX / name) as A:
             for i in range(E.schema.nattr):
                 assert repr(A.schema.attr(i)) == repr(E.schema.attr(i)), name
                 assert repr(A.schema.attr(i).filters) == repr(E.schema.attr(i).filters), name
             for i in range(E.schema.ndim):
                 assert repr(A.schema.domain.dim(i)) == repr(E.schema.domain.dim(i)), name
+                # The same without the legacy printing TileDB-Py turns on.
+                theirs = repr(E.schema.domain.dim(i))
+                with np.printoptions(legacy=False):
+                    assert repr(A.schema.domain.dim(i)) == theirs, name
+            with np.printoptions(legacy=False):
+                assert "np." not in repr(A.schema)
 
 
 def test_filters_compare_as_tiledb_pys():

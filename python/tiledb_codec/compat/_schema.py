@@ -77,6 +77,19 @@ def _scalar(v: Any, dtype: _np.dtype, datatype: str) -> Any:
     return dtype.type(_number(v))
 
 
+def _shown(v: Any) -> str:
+    """A bound or extent as TileDB-Py's reprs show it, whatever numpy's
+    print options (TileDB-Py sets numpy's legacy printing when imported)."""
+    if isinstance(v, _np.datetime64):
+        return f"numpy.datetime64('{v}')"
+    if isinstance(v, _np.timedelta64):
+        unit = _np.datetime_data(v.dtype)[0]
+        return f"numpy.timedelta64({v.astype('int64')},'{unit}')"
+    if isinstance(v, _np.generic):
+        return repr(v.item())
+    return repr(v)
+
+
 class Dim:
     """A dimension, as TileDB-Py's ``tiledb.Dim`` reads it."""
 
@@ -140,7 +153,9 @@ class Dim:
         filters = ""
         if len(self.filters):
             filters = ", filters=FilterList([" + "".join(f"{f!r}, " for f in self.filters) + "])"
-        return f"Dim(name={self.name!r}, domain={self.domain!r}, tile={self.tile!r}, dtype='{dt}'{var}{filters})"
+        lo, hi = self.domain
+        return (f"Dim(name={self.name!r}, domain=({_shown(lo)}, {_shown(hi)}), tile={_shown(self.tile)}, "
+                f"dtype='{dt}'{var}{filters})")
 
 
 class Domain:
@@ -200,6 +215,10 @@ class Domain:
         return isinstance(other, Domain) and other._dims == self._dims
 
     __hash__ = None  # type: ignore[assignment]
+
+    def dump(self) -> None:
+        """Prints the domain (its repr)."""
+        print(repr(self))
 
     def __repr__(self) -> str:
         return "Domain(" + ",\n       ".join(repr(d) for d in self._dims) + ")"
@@ -429,6 +448,11 @@ class ArraySchema:
         return isinstance(other, ArraySchema) and other._j == self._j
 
     __hash__ = None  # type: ignore[assignment]
+
+    def dump(self) -> None:
+        """Prints the schema (its repr: TileDB-Py prints the engine's own
+        text here)."""
+        print(repr(self))
 
     def __repr__(self) -> str:
         lines = ["ArraySchema(", "  domain=Domain(*["]
