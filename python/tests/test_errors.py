@@ -118,3 +118,45 @@ def test_the_compat_module_raises_the_same_classes(tmp_path):
         tiledb.open(str(tmp_path / "nothing"))
     with pytest.raises(tiledb_codec.ConditionError):
         tiledb.open(str(FIX / "sparse_int_2d")).query(cond="a >")[:]
+
+
+CRASH_SCRIPT = r"""
+import os, random, shutil, sys
+import tiledb_codec, tiledb_codec.compat as compat
+src, tmp, seeds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+kinds = {}
+for seed in range(seeds):
+    rng = random.Random(seed)
+    dst = os.path.join(tmp, f"a{seed}")
+    shutil.copytree(src, dst)
+    files = sorted(os.path.join(r, f) for r, _, fs in os.walk(dst) for f in fs)
+    for p in rng.sample(files, min(3, len(files))):
+        data = bytearray(open(p, "rb").read())
+        for _ in range(rng.randint(1, 8)):
+            if data:
+                data[rng.randrange(len(data))] = rng.randrange(256)
+        if rng.random() < 0.3:
+            data = data[: rng.randrange(len(data) + 1)]
+        open(p, "wb").write(bytes(data))
+    for read in (lambda: tiledb_codec.open(dst).read(), lambda: compat.open(dst)[:],
+                 lambda: compat.FragmentInfoList(dst).cell_num, lambda: compat.ArraySchema.load(dst).domain,
+                 lambda: tiledb_codec.open(dst).dataset().to_table(columns=["a"])):
+        try:
+            read()
+        except tiledb_codec.TileDBCodecError as e:
+            kinds[type(e).__name__] = kinds.get(type(e).__name__, 0) + 1
+        except Exception as e:  # pyarrow's errors of a stream that failed midway
+            kinds["other:" + type(e).__name__] = kinds.get("other:" + type(e).__name__, 0) + 1
+print(sorted(kinds.items()))
+"""
+
+
+def test_damaged_arrays_raise_and_never_crash_the_interpreter(tmp_path):
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", CRASH_SCRIPT, str(FIX / "sparse_int_2d"), str(tmp_path), "40"],
+                       capture_output=True, text=True, timeout=600,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert r.returncode == 0, f"the interpreter died ({r.returncode}):\n{r.stdout}\n{r.stderr[-3000:]}"
+    assert "FormatError" in r.stdout, r.stdout
