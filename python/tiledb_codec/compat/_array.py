@@ -50,11 +50,7 @@ def _ranges(array: _tc.Array, sel: Any, inclusive: bool) -> List[Tuple[str, List
                     continue
                 lo, hi = it.start, it.stop
                 if lo is None or hi is None:
-                    ned = array.nonempty_domain()
-                    dom = d.domain if d.domain is not None else None
-                    if ned is None and dom is None:
-                        raise TileDBCodecError(f"an open slice on {d.name!r}, which has no domain")
-                    full = dom if dom is not None else ned[[x.name for x in dims].index(d.name)]
+                    full = _open_bounds(array, d, inclusive)
                     lo = full[0] if lo is None else lo
                     hi = full[1] if hi is None else hi
                     if not inclusive and it.stop is not None:
@@ -69,10 +65,24 @@ def _ranges(array: _tc.Array, sel: Any, inclusive: bool) -> List[Tuple[str, List
         if rs:
             out.append((d.name, rs))
     if not array.schema.sparse:
-        # A dense dimension not selected is read whole, as TileDB-Py reads it.
+        # A dense dimension not selected is read whole (A[...]) or over its
+        # non-empty domain (multi_index, df), as TileDB-Py reads it.
         given = {n for n, _ in out}
-        out += [(d.name, [tuple(d.domain)]) for d in dims if d.name not in given and d.domain is not None]
+        out += [(d.name, [tuple(_open_bounds(array, d, inclusive))]) for d in dims
+                if d.name not in given and d.domain is not None]
     return out
+
+
+def _open_bounds(array: _tc.Array, d: Any, inclusive: bool) -> Tuple[Any, Any]:
+    """What an open slice on ``d`` stands for: TileDB-Py's multi_index (and
+    df) take the non-empty domain, its A[...] the whole domain."""
+    ned = array.nonempty_domain()
+    names = [x.name for x in array.schema.dims]
+    if ned is not None and (inclusive or d.domain is None):
+        return ned[names.index(d.name)]
+    if d.domain is None:
+        raise TileDBCodecError(f"an open slice on {d.name!r}, which has no domain")
+    return tuple(d.domain)
 
 
 def _before(hi: Any, dim: str) -> Any:
@@ -232,11 +242,14 @@ class Query:
             A = self._a._array
             table = A.read(_ranges(A, sel, True), where=self._cond, attrs=self._attrs,
                            order=_order(self._order))
-            if self._dims is not None or self._coords is False:
+            # TileDB-Py's dense df with a condition leaves the dimensions
+            # out unless they are asked for.
+            dense_cond = not A.schema.sparse and self._cond is not None and self._coords is None
+            if self._dims is not None or self._coords is False or dense_cond:
                 keep = set(self._dims or [])
                 dims = {d.name for d in A.schema.dims}
                 table = table.select([n for n in table.column_names if n not in dims or n in keep])
-            return table if self._return_arrow else table.to_pandas()
+            return table if self._return_arrow else _to_pandas(table, A)
         return _Indexer(read)
 
     def agg(self, aggs: Union[str, Sequence[str], Mapping[str, Union[str, Sequence[str]]]]) -> "Aggregation":
@@ -270,6 +283,25 @@ class Query:
         if schema.nattr == 1 and schema.attr(0).isanon and list(out) == [""]:
             return out[""]
         return out
+
+
+def _to_pandas(table: Any, A: _tc.Array) -> Any:
+    """A table as TileDB-Py's df: nullable integer attributes as pandas'
+    nullable integer types (``Int32``), the rest as pyarrow converts them
+    (strings as ``str``, ASCII ones too, as TileDB-Py's Arrow path gives
+    them)."""
+    import pandas as pd
+    import pyarrow as pa
+
+    df = table.to_pandas()
+    nullable = {a.name for a in A.schema.attrs if a.nullable and not a.enumeration}
+    for name in table.column_names:
+        t = table.schema.field(name).type
+        if name in nullable and pa.types.is_integer(t):
+            kind = ("UInt" if pa.types.is_unsigned_integer(t) else "Int") + str(t.bit_width)
+            mapper = {t: pd.api.types.pandas_dtype(kind)}.get
+            df[name] = table.column(name).to_pandas(types_mapper=mapper)
+    return df
 
 
 _AGG_OPS = ("sum", "min", "max", "mean", "count", "null_count")
