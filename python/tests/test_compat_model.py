@@ -204,6 +204,22 @@ def test_col_major_reads_keep_the_cells_where_tiledb_py_does_not():
     assert not np.array_equal(theirs, row_major)
 
 
+@pytest.mark.parametrize("name,sel", [("dense_int_2d", (slice(1, 3), slice(2, 5))), ("dense_int_2d", (2, slice(1, 4))),
+                                      ("dense_int_1d", 4), ("dense_int_2d", (3, 5))])
+def test_points_drop_axes_and_attr_views_are_tiledb_pys(name, sel):
+    path = str(FIX / name)
+    with engine.open(path, attr="a") as E, compat.open(path, attr="a") as A:
+        e, o = E[sel], A[sel]
+        assert isinstance(o, np.ndarray) and o.shape == e.shape
+        np.testing.assert_array_equal(o, e)
+    with engine.open(path) as E, compat.open(path) as A:
+        e, o = E[sel], A[sel]
+        assert list(o) == list(e)
+        for k in e:
+            assert o[k].shape == e[k].shape, k
+            np.testing.assert_array_equal(o[k], e[k])
+
+
 def test_order_letters_are_checked():
     with compat.open(FIX / "dense_int_2d") as A:
         with pytest.raises(compat.TileDBError):
