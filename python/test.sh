@@ -4,8 +4,9 @@
 # Builds the tiledb_codec package's extension module (debug) and runs
 # python/tests with pytest in the engine's venv, the one TILEDB_PYTHON names
 # (default target/tiledb-py-0.36.1, made by tests/engine/make_venv.sh if
-# missing): it already has TileDB-Py (the judge), pyarrow and numpy; pytest
-# and pandas (<3, as TileDB-Py's .df wants it) are added.
+# missing): it already has TileDB-Py (the judge), pyarrow and numpy; pytest,
+# pandas (<3, as TileDB-Py's .df wants it), DuckDB and Polars (the scans with
+# pushdown) and mypy (the stub check) are added.
 #
 # The module is built by cargo, not maturin, in the same feature resolution
 # as the integration tests (the crate's lib and the `it` test with the
@@ -21,8 +22,8 @@ PY=${TILEDB_PYTHON:-$PWD/target/tiledb-py-0.36.1/bin/python}
 if [ ! -x "$PY" ]; then
     bash tests/engine/make_venv.sh 0.36.1 "$(dirname "$(dirname "$PY")")"
 fi
-if ! "$PY" -c 'import pytest, pandas' 2>/dev/null; then
-    "$PY" -m pip install --quiet --disable-pip-version-check pytest 'pandas<3'
+if ! "$PY" -c 'import pytest, pandas, duckdb, polars, mypy' 2>/dev/null; then
+    "$PY" -m pip install --quiet --disable-pip-version-check pytest 'pandas<3' duckdb polars mypy
 fi
 CARGO=${CARGO:-cargo}
 # shellcheck disable=SC2086 # CARGO_ARGS is split on purpose

@@ -12,7 +12,6 @@ use std::sync::{mpsc, Arc, Mutex};
 
 use arrow_array::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
 use arrow_array::{RecordBatchIterator, RecordBatchReader};
-use pyo3::create_exception;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyCapsule, PyDict};
 use pyo3::IntoPyObjectExt;
@@ -20,36 +19,15 @@ use tiledb_codec::arrow::RecordBatches;
 use tiledb_codec::{Array, ConsolidationMode, Datatype, Order, ReadOptions, ReaderBuilder, Target};
 use tiledb_codec::{DomainRange, MetadataValue};
 
-create_exception!(
-    tiledb_codec,
-    TileDBCodecError,
-    pyo3::exceptions::PyException,
-    "An error of tiledb_codec: the library's message (file, offset, field where it has them)."
-);
+mod error;
+mod group;
 
-/// The message of `e` and of the errors under it (each once).
-fn error(e: impl std::error::Error) -> PyErr {
-    let mut msg = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !msg.contains(&text) {
-            msg.push_str(": ");
-            msg.push_str(&text);
-        }
-        source = s.source();
-    }
-    TileDBCodecError::new_err(msg)
-}
+use error::{error, refuse, refuse_key, refuse_query, refuse_schema};
 
-fn refuse(what: impl Into<String>) -> PyErr {
-    TileDBCodecError::new_err(what.into())
-}
-
-fn key_of(key: Option<Vec<u8>>) -> PyResult<Option<[u8; 32]>> {
+pub(crate) fn key_of(key: Option<Vec<u8>>) -> PyResult<Option<[u8; 32]>> {
     key.map(|k| {
         <[u8; 32]>::try_from(k.as_slice()).map_err(|_| {
-            refuse(format!(
+            refuse_key(format!(
                 "an encryption key is 32 bytes (AES-256), not {}",
                 k.len()
             ))
@@ -105,8 +83,8 @@ fn open(
 /// The schema of a schema JSON, checked (as `SchemaBuilder::build` checks
 /// one).
 fn parse_schema(schema_json: &str) -> PyResult<tiledb_codec::Schema> {
-    let json: serde_json::Value =
-        serde_json::from_str(schema_json).map_err(|e| refuse(format!("schema JSON: {e}")))?;
+    let json: serde_json::Value = serde_json::from_str(schema_json)
+        .map_err(|e| refuse_schema(format!("schema JSON: {e}")))?;
     tiledb_codec::Schema::from_json(&json).map_err(error)
 }
 
@@ -183,7 +161,7 @@ enum PyBound {
 /// `unordered`, or TileDB-Py's letters), if one is given.
 fn parse_order(order: Option<String>) -> PyResult<Option<Order>> {
     order
-        .map(|o| o.parse::<Order>().map_err(refuse))
+        .map(|o| o.parse::<Order>().map_err(refuse_query))
         .transpose()
 }
 
@@ -201,7 +179,7 @@ fn with_ranges<'a>(
             (l, h) => match (as_f64(&l), as_f64(&h)) {
                 (Some(l), Some(h)) => b.range(&dim, l..=h),
                 _ => {
-                    return Err(refuse(format!(
+                    return Err(refuse_query(format!(
                         "range on dimension {dim:?}: the bounds are of different kinds"
                     )))
                 }
@@ -226,16 +204,16 @@ impl RawBuffer {
     fn of(obj: &Bound<'_, PyAny>, ndarray: &Bound<'_, PyAny>, what: &str) -> PyResult<RawBuffer> {
         if !obj.is_instance(ndarray)? {
             let t = obj.get_type().name()?;
-            return Err(refuse(format!("{what}: a numpy array, not a {t}")));
+            return Err(refuse_query(format!("{what}: a numpy array, not a {t}")));
         }
         let flags = obj.getattr("flags")?;
         if !flags.getattr("writeable")?.extract::<bool>()? {
-            return Err(refuse(format!("{what}: the array is read-only")));
+            return Err(refuse_query(format!("{what}: the array is read-only")));
         }
         if !flags.getattr("c_contiguous")?.extract::<bool>()?
             && !flags.getattr("f_contiguous")?.extract::<bool>()?
         {
-            return Err(refuse(format!(
+            return Err(refuse_query(format!(
                 "{what}: the array is not contiguous (a view with strides)"
             )));
         }
@@ -244,7 +222,7 @@ impl RawBuffer {
         let typestr: String = iface.get_item("typestr")?.extract()?;
         let len: usize = obj.getattr("nbytes")?.extract()?;
         if readonly || (addr == 0 && len > 0) {
-            return Err(refuse(format!(
+            return Err(refuse_query(format!(
                 "{what}: the array's memory is not writable"
             )));
         }
@@ -281,7 +259,7 @@ fn target<'a>(name: String, typestr: &str, bytes: &'a mut [u8]) -> PyResult<Targ
     let kind = chars.as_str();
     let one_byte = matches!(kind, "i1" | "u1" | "b1");
     if !one_byte && order != native && order != '=' {
-        return Err(refuse(format!(
+        return Err(refuse_query(format!(
             "the buffer of {name:?} is {typestr}: not in the host's byte order"
         )));
     }
@@ -298,7 +276,7 @@ fn target<'a>(name: String, typestr: &str, bytes: &'a mut [u8]) -> PyResult<Targ
         "f8" => Target::bytes::<f64>(name, bytes),
         k if k.starts_with("M8") || k.starts_with("m8") => Target::bytes::<i64>(name, bytes),
         _ => {
-            return Err(refuse(format!(
+            return Err(refuse_query(format!(
                 "the buffer of {name:?} holds {typestr}, which no TileDB datatype is"
             )))
         }
@@ -482,11 +460,12 @@ impl NativeArray {
         serde_json::to_string(&self.inner.schema().to_json()).map_err(|e| refuse(e.to_string()))
     }
 
-    /// The committed fragments, oldest first: dicts of name, timestamps,
-    /// format_version, dense, cell_count, non_empty_domain.
+    /// The committed fragments, oldest first: dicts of name, path,
+    /// timestamps, format_version, dense, cell_count, non_empty_domain.
     fn fragments<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         type Fragment = (
             String,
+            PathBuf,
             (u64, u64),
             u32,
             bool,
@@ -503,6 +482,7 @@ impl NativeArray {
                     let t = f.timestamps();
                     Ok::<Fragment, tiledb_codec::Error>((
                         f.name().to_string(),
+                        f.path().to_path_buf(),
                         (*t.start(), *t.end()),
                         f.format_version(),
                         f.is_dense(),
@@ -513,9 +493,10 @@ impl NativeArray {
                 .collect::<Result<Vec<_>, _>>()
         });
         let mut out = Vec::new();
-        for (name, timestamps, version, dense, cells, ned) in fragments.map_err(error)? {
+        for (name, path, timestamps, version, dense, cells, ned) in fragments.map_err(error)? {
             let d = PyDict::new(py);
             d.set_item("name", name)?;
+            d.set_item("path", path)?;
             d.set_item("timestamps", timestamps)?;
             d.set_item("format_version", version)?;
             d.set_item("dense", dense)?;
@@ -659,7 +640,10 @@ impl NativeArray {
                     let what = format!("the validity buffer of {name:?}");
                     let v = RawBuffer::of(v, &ndarray, &what)?;
                     if !matches!(v.typestr.as_str(), "|u1" | "|b1") {
-                        return Err(refuse(format!("{what}: uint8 or bool, not {}", v.typestr)));
+                        return Err(refuse_query(format!(
+                            "{what}: uint8 or bool, not {}",
+                            v.typestr
+                        )));
                     }
                     Some(v)
                 }
@@ -676,7 +660,7 @@ impl NativeArray {
         spans.sort_unstable();
         for w in spans.windows(2) {
             if w[1].0 < w[0].1 {
-                return Err(refuse(format!(
+                return Err(refuse_query(format!(
                     "the buffers of {:?} and {:?} share memory",
                     w[0].2, w[1].2
                 )));
@@ -848,7 +832,10 @@ fn as_f64(b: &PyBound) -> Option<f64> {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("TileDBCodecError", m.py().get_type::<TileDBCodecError>())?;
+    error::add(m)?;
+    m.add_function(wrap_pyfunction!(group::object_type, m)?)?;
+    m.add_function(wrap_pyfunction!(group::group_members, m)?)?;
+    m.add_function(wrap_pyfunction!(group::object_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(create, m)?)?;
     m.add_function(wrap_pyfunction!(check_schema, m)?)?;

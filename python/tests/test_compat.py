@@ -85,6 +85,10 @@ def test_compat_schema_meta_and_errors():
 
 
 DF_CASES = [
+    ("dense_int_2d", lambda A: A.df[:]),
+    ("dense_int_2d", lambda A: A.query(cond="a > 100").df[:]),
+    ("nullable_var_sparse", lambda A: A.df[:]),
+    ("dense_var_nullable", lambda A: A.df[:]),
     ("sparse_int_2d", lambda A: A.query(attrs=["a"]).df[0:3]),
     ("sparse_int_2d", lambda A: A.df[0:3, 0:50]),
     ("sparse_int_2d", lambda A: A.query(cond="a > 5").df[:]),
@@ -102,10 +106,10 @@ def test_compat_df_is_tiledb_pys(name, read):
         engine = read(E)
     with compat.open(FIX / name) as A:
         ours = read(A)
-    for c in engine.columns:
-        if engine[c].dtype == object and len(engine[c]) and isinstance(engine[c].iloc[0], bytes):
-            engine[c] = engine[c].map(lambda b: b.decode())
     pd.testing.assert_frame_equal(ours, engine, check_dtype=False, check_categorical=False)
+    for c in engine.columns:
+        if engine[c].dtype.name.startswith(("Int", "UInt")):  # nullable integers
+            assert ours[c].dtype == engine[c].dtype, c
     for c in engine.columns:
         assert (engine[c].dtype.name == "category") == (ours[c].dtype.name == "category"), c
 

@@ -65,3 +65,32 @@ def test_an_s3_url_reads_as_the_local_array(moto_endpoint, monkeypatch):
 def test_a_file_url_reads_as_the_path():
     url = "file://" + os.path.abspath(FIX / "sparse_int_2d")
     assert table_cells(tiledb_codec.open(url).read()) == table_cells(tiledb_codec.open(FIX / "sparse_int_2d").read())
+
+
+def test_compat_reads_s3_with_tiledb_pys_config_keys(moto_endpoint, monkeypatch):
+    # The endpoint, scheme, region and keys only as TileDB's vfs.s3.*
+    # parameters (none in the environment): compat maps them to the object
+    # store's options.
+    import boto3
+
+    import tiledb_codec.compat as tiledb
+
+    for k in list(os.environ):
+        if k.startswith("AWS_"):
+            monkeypatch.delenv(k)
+    s3 = boto3.client("s3", endpoint_url=moto_endpoint, region_name="us-east-1", aws_access_key_id="test",
+                      aws_secret_access_key="test")
+    s3.create_bucket(Bucket="compat")
+    name = "sparse_int_2d"
+    for path in (FIX / name).rglob("*"):
+        if path.is_file():
+            s3.upload_file(str(path), "compat", f"{name}/{path.relative_to(FIX / name)}")
+    cfg = tiledb.Config({"vfs.s3.endpoint_override": moto_endpoint.split("://")[1], "vfs.s3.scheme": "http",
+                         "vfs.s3.region": "us-east-1", "vfs.s3.aws_access_key_id": "test",
+                         "vfs.s3.aws_secret_access_key": "test", "vfs.s3.use_virtual_addressing": "false"})
+    with tiledb.open(f"s3://compat/{name}", ctx=tiledb.Ctx(cfg)) as A, tiledb.open(str(FIX / name)) as L:
+        assert A.schema == L.schema
+        remote, local = A[:], L[:]
+        assert list(remote) == list(local)
+        for k in local:
+            assert remote[k].tolist() == local[k].tolist(), k

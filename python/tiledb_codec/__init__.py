@@ -7,7 +7,14 @@
     >>> A.read(ranges={"rows": (1, 2)}, where="a > 5")   # a pyarrow.Table
     >>> A.to_numpy(attrs=["a"])                    # a dict of numpy arrays
 
-Every error is a :class:`TileDBCodecError` with the library's message.
+Every error is a :class:`TileDBCodecError` with the library's message, of
+the subclass of its kind (:class:`FormatError`, :class:`SchemaError`,
+:class:`QueryError` and its :class:`ConditionError`, :class:`StorageError`,
+:class:`EncryptionKeyError`, :class:`NotFoundError`), with ``file``,
+``offset``, ``table`` and ``field`` where the library knows them. Groups are
+read with :func:`open_group`. ``A.dataset()`` is the array as a
+``pyarrow.dataset.Dataset`` that DuckDB and Polars scan with their filters
+and projections pushed into the read.
 Cells cross from Rust over the Arrow C stream interface
 (``__arrow_c_stream__``), so pyarrow, Polars and DuckDB take them without a
 copy; dense reads of fixed-size numbers are decoded straight into numpy
@@ -16,19 +23,57 @@ arrays and pyarrow buffers (``A.read_into`` does it into the caller's).
 
 from __future__ import annotations
 
-import json
-import os
-from collections.abc import Mapping
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+import json as _json
+import os as _os
+from collections.abc import Mapping as _Mapping
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
-import numpy as np
+import numpy as _np
 
 from . import _native
-from ._native import TileDBCodecError
+from ._native import (
+    ConditionError,
+    EncryptionKeyError,
+    FormatError,
+    NotFoundError,
+    QueryError,
+    SchemaError,
+    StorageError,
+    TileDBCodecError,
+)
+from ._columns import (
+    _DATETIME_UNITS,
+    _NUMPY,
+    _arrow_column,
+    _as_array,
+    _column_numpy,
+    _dtype_of,
+    _empty,
+    _field_buffer,
+)
 from .builder import AttributeBuilder, DimensionBuilder, SchemaBuilder
+
+if _TYPE_CHECKING:
+    from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+    import pandas
+    import pyarrow
+
+    from ._dataset import ArrayDataset
 
 __all__ = [
     "TileDBCodecError",
+    "FormatError",
+    "SchemaError",
+    "QueryError",
+    "ConditionError",
+    "StorageError",
+    "EncryptionKeyError",
+    "NotFoundError",
+    "open_group",
+    "object_type",
+    "Group",
+    "GroupMember",
     "open",
     "create",
     "consolidate",
@@ -43,35 +88,6 @@ __all__ = [
     "Metadata",
 ]
 
-# TileDB datatypes as numpy dtypes (little-endian, as the format stores them).
-_NUMPY = {
-    "INT8": "<i1",
-    "INT16": "<i2",
-    "INT32": "<i4",
-    "INT64": "<i8",
-    "UINT8": "<u1",
-    "UINT16": "<u2",
-    "UINT32": "<u4",
-    "UINT64": "<u8",
-    "FLOAT32": "<f4",
-    "FLOAT64": "<f8",
-    "BOOL": "?",
-}
-_DATETIME_UNITS = {
-    "DATETIME_YEAR": "Y",
-    "DATETIME_MONTH": "M",
-    "DATETIME_WEEK": "W",
-    "DATETIME_DAY": "D",
-    "DATETIME_HR": "h",
-    "DATETIME_MIN": "m",
-    "DATETIME_SEC": "s",
-    "DATETIME_MS": "ms",
-    "DATETIME_US": "us",
-    "DATETIME_NS": "ns",
-    "DATETIME_PS": "ps",
-    "DATETIME_FS": "fs",
-    "DATETIME_AS": "as",
-}
 _TEXT = {"STRING_ASCII", "STRING_UTF8", "CHAR"}
 # Datetimes whose Arrow type (a timestamp, or date32 for days) comes to
 # numpy as datetime64 of the same unit: the ones a numpy read fills in place.
@@ -99,11 +115,11 @@ def _time_range(timestamp: Any) -> Tuple[Optional[int], Optional[int]]:
 
 
 def open(  # noqa: A001 (the name TileDB-Py users know)
-    uri: Union[str, "os.PathLike[str]"],
+    uri: Union[str, "_os.PathLike[str]"],
     *,
     timestamp: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
     key: Union[str, bytes, None] = None,
-    config: Optional[Mapping[str, Any]] = None,
+    config: Optional[_Mapping[str, Any]] = None,
 ) -> "Array":
     """Opens the array at ``uri``: a local path, or a URL (``s3://``,
     ``gs://``, ``az://``, ``http(s)://``, ``file://``) read through the
@@ -121,12 +137,12 @@ def open(  # noqa: A001 (the name TileDB-Py users know)
     uri = str(uri)
     options: List[Tuple[str, str]] = []
     if "://" in uri:
-        options = [(k.lower(), v) for k, v in os.environ.items() if k.startswith(_STORE_ENV)]
+        options = [(k.lower(), v) for k, v in _os.environ.items() if k.startswith(_STORE_ENV)]
         options += [(k.lower(), str(v)) for k, v in (config or {}).items()]
     return Array(_native.open(uri, start, end, _key_bytes(key), options))
 
 
-def consolidate(uri: Union[str, "os.PathLike[str]"], mode: str = "fragments", *,
+def consolidate(uri: Union[str, "_os.PathLike[str]"], mode: str = "fragments", *,
                 key: Union[str, bytes, None] = None,
                 timestamp: Union[int, Tuple[Optional[int], Optional[int]], None] = None) -> bool:
     """Consolidates the array at ``uri`` (as TileDB-Py's
@@ -137,7 +153,7 @@ def consolidate(uri: Union[str, "os.PathLike[str]"], mode: str = "fragments", *,
     return open(uri, key=key).consolidate(mode, timestamp=timestamp)
 
 
-def vacuum(uri: Union[str, "os.PathLike[str]"], mode: str = "fragments", *,
+def vacuum(uri: Union[str, "_os.PathLike[str]"], mode: str = "fragments", *,
            key: Union[str, bytes, None] = None,
            timestamp: Union[int, Tuple[Optional[int], Optional[int]], None] = None) -> int:
     """Vacuums the array at ``uri`` (as TileDB-Py's ``tiledb.vacuum``):
@@ -147,7 +163,7 @@ def vacuum(uri: Union[str, "os.PathLike[str]"], mode: str = "fragments", *,
     return open(uri, key=key).vacuum(mode, timestamp=timestamp)
 
 
-def create(uri: Union[str, "os.PathLike[str]"], schema: Union["Schema", SchemaBuilder], *,
+def create(uri: Union[str, "_os.PathLike[str]"], schema: Union["Schema", SchemaBuilder], *,
            key: Union[str, bytes, None] = None, timestamp: Optional[int] = None) -> "Array":
     """Creates an array at ``uri`` with ``schema`` (a :class:`Schema`, or a
     :class:`SchemaBuilder`, which is built) and opens it. ``key``: a 32-byte
@@ -159,7 +175,7 @@ def create(uri: Union[str, "os.PathLike[str]"], schema: Union["Schema", SchemaBu
         schema = schema.build()
     if not isinstance(schema, Schema):
         raise TileDBCodecError(f"create takes a tiledb_codec.Schema or SchemaBuilder, not {type(schema).__name__}")
-    return Array(_native.create(str(uri), json.dumps(schema.to_json()), _key_bytes(key), timestamp))
+    return Array(_native.create(str(uri), _json.dumps(schema.to_json()), _key_bytes(key), timestamp))
 
 
 class Dim:
@@ -277,13 +293,13 @@ class Schema:
             }
 
     @classmethod
-    def from_arrow(cls, schema: Any, dims: Mapping[str, Tuple[Any, Any]], *, sparse: bool = True) -> "Schema":
+    def from_arrow(cls, schema: Any, dims: _Mapping[str, Tuple[Any, Any]], *, sparse: bool = True) -> "Schema":
         """A schema for a ``pyarrow.Schema`` (anything with
         ``__arrow_c_schema__``): ``dims`` maps the fields that become the
         dimensions, in order, to ``(domain, tile_extent)`` (``(None, None)``
         for string dimensions); the other fields become attributes (nullable
         as the fields are, dictionaries as enumerations)."""
-        j = json.loads(_native.schema_from_arrow(schema, list(dims)))
+        j = _json.loads(_native.schema_from_arrow(schema, list(dims)))
         for d in j["dimensions"]:
             domain, tile = dims[d["name"]]
             d["domain"] = list(domain) if domain is not None else None
@@ -389,9 +405,9 @@ def _meta_value(datatype: str, raw: bytes) -> Any:
     if datatype in _TEXT:
         return raw.decode("utf-8", errors="surrogateescape")
     if datatype in _NUMPY:
-        v = np.frombuffer(raw, dtype=_NUMPY[datatype])
+        v = _np.frombuffer(raw, dtype=_NUMPY[datatype])
     elif datatype in _DATETIME_UNITS:
-        v = np.frombuffer(raw, dtype="<i8")
+        v = _np.frombuffer(raw, dtype="<i8")
     else:
         return bytes(raw)
     items = tuple(x.item() for x in v)
@@ -403,10 +419,10 @@ def _meta_bytes(value: Any) -> Tuple[str, bytes]:
         return "STRING_UTF8", value.encode()
     if isinstance(value, (bytes, bytearray)):
         return "BLOB", bytes(value)
-    arr = np.asarray(value)
+    arr = _np.asarray(value)
     if arr.ndim > 1:
         raise TileDBCodecError("a metadata value is a scalar or a 1-D list")
-    if arr.dtype == np.bool_:
+    if arr.dtype == _np.bool_:
         return "BOOL", arr.astype("?").tobytes()
     if arr.dtype.kind == "i":
         name = {1: "INT8", 2: "INT16", 4: "INT32", 8: "INT64"}[arr.dtype.itemsize]
@@ -423,7 +439,7 @@ def _meta_bytes(value: Any) -> Tuple[str, bytes]:
     return name, arr.astype(_NUMPY[name]).tobytes()
 
 
-class Metadata(Mapping):
+class Metadata(_Mapping):
     """An array's metadata, as a mapping (read when the array was opened).
     ``A.meta["k"] = v`` and ``del A.meta["k"]`` write it; reopen to read the
     change."""
@@ -468,14 +484,14 @@ class Metadata(Mapping):
 def _bound(v: Any, datatype: str) -> Any:
     """A range bound as the library takes it (datetimes as integers in the
     dimension's unit, strings as str)."""
-    if isinstance(v, np.datetime64):
+    if isinstance(v, _np.datetime64):
         unit = _DATETIME_UNITS.get(datatype)
         if unit is None:
             raise TileDBCodecError(f"a datetime bound on a {datatype} dimension")
         return int(v.astype(f"datetime64[{unit}]").astype("int64"))
     if isinstance(v, bytes):
         return v.decode()
-    if isinstance(v, np.generic):
+    if isinstance(v, _np.generic):
         return v.item()
     return v
 
@@ -497,7 +513,7 @@ class Array:
     def schema(self) -> Schema:
         """The array's schema (the newest one, which reads use)."""
         if self._schema is None:
-            self._schema = Schema(_json=json.loads(self._native.schema_json()))
+            self._schema = Schema(_json=_json.loads(self._native.schema_json()))
         return self._schema
 
     @property
@@ -531,7 +547,7 @@ class Array:
         for d, (lo, hi) in zip(self.schema.dims, out):
             if d.datatype in _DATETIME_UNITS:
                 unit = _DATETIME_UNITS[d.datatype]
-                lo, hi = np.datetime64(lo, unit), np.datetime64(hi, unit)
+                lo, hi = _np.datetime64(lo, unit), _np.datetime64(hi, unit)
             res.append((lo, hi))
         return tuple(res)
 
@@ -548,7 +564,7 @@ class Array:
         triples: List[Tuple[str, Any, Any]] = []
         if ranges:
             types = {d.name: d.datatype for d in self.schema.dims}
-            items = ranges.items() if isinstance(ranges, Mapping) else ranges
+            items = ranges.items() if isinstance(ranges, _Mapping) else ranges
             for dim, rs in items:
                 if dim not in types:
                     raise TileDBCodecError(f"no dimension {dim!r} (the dimensions are: {', '.join(types)})")
@@ -626,14 +642,14 @@ class Array:
         if plan is None:
             return None
         shape, fields = plan
-        if any(k != 1 or nullable or dtype.kind == "b" or dtype == np.dtype("datetime64[D]")
+        if any(k != 1 or nullable or dtype.kind == "b" or dtype == _np.dtype("datetime64[D]")
                for _, dtype, k, nullable in fields):
             return None  # Arrow's booleans are bits, its days 32-bit, its nulls a bitmap
         # The schema of the stream, which reads nothing before it is asked.
         stream = pa.RecordBatchReader.from_stream(self._stream(ranges, None, attrs, order, None, None, False))
         schema = stream.schema
         stream.close()
-        cells = int(np.prod(shape))
+        cells = int(_np.prod(shape))
         bufs = {name: pa.allocate_buffer(cells * dtype.itemsize) for name, dtype, _, _ in fields}
         if self.read_into(bufs, ranges, order=order) != cells:
             return None
@@ -642,7 +658,7 @@ class Array:
 
     def to_numpy(self, ranges: Any = None, *, where: Optional[str] = None,
                  attrs: Optional[Sequence[str]] = None, order: Optional[str] = None,
-                 coords: bool = False) -> Dict[str, np.ndarray]:
+                 coords: bool = False) -> Dict[str, _np.ndarray]:
         """The cells as a dict of numpy arrays, as TileDB-Py gives them:
         dense reads shaped as the subarray (when one range per dimension is
         read and no condition), nullable attributes as masked arrays,
@@ -659,15 +675,15 @@ class Array:
         return self._to_numpy_arrow(ranges, where, attrs, order, coords)
 
     def _to_numpy_arrow(self, ranges: Any, where: Optional[str], attrs: Optional[Sequence[str]],
-                        order: Optional[str], coords: bool) -> Dict[str, np.ndarray]:
+                        order: Optional[str], coords: bool) -> Dict[str, _np.ndarray]:
         """:meth:`to_numpy` through a pyarrow Table (every kind of read)."""
         table = self.read(ranges, where=where, attrs=attrs, order=order, coords=coords)
         dims = [d.name for d in self.schema.dims]
         shape = self._dense_shape(ranges) if where is None else None
-        if shape is not None and int(np.prod(shape)) != table.num_rows:
+        if shape is not None and int(_np.prod(shape)) != table.num_rows:
             shape = None
         np_order = "F" if order in ("col-major", "F") else "C"
-        out: Dict[str, np.ndarray] = {}
+        out: Dict[str, _np.ndarray] = {}
         for name in table.column_names:
             if name in dims and not coords:
                 continue
@@ -678,7 +694,7 @@ class Array:
         return out
 
     def _direct_plan(self, ranges: Any, attrs: Optional[Sequence[str]], order: Optional[str]
-                     ) -> Optional[Tuple[Tuple[int, ...], List[Tuple[str, np.dtype, int, bool]]]]:
+                     ) -> Optional[Tuple[Tuple[int, ...], List[Tuple[str, _np.dtype, int, bool]]]]:
         """The shape and the fields (name, numpy dtype, values per cell,
         nullable) of a read that :meth:`read_into` can make into arrays
         allocated here: a dense array, one range per dimension at most, a
@@ -713,7 +729,7 @@ class Array:
         return shape, fields
 
     def _to_numpy_direct(self, ranges: Any, attrs: Optional[Sequence[str]], order: Optional[str],
-                         coords: bool) -> Optional[Dict[str, np.ndarray]]:
+                         coords: bool) -> Optional[Dict[str, _np.ndarray]]:
         """:meth:`to_numpy` of a dense read of fixed-size attributes into
         arrays made here (:meth:`read_into`), the same arrays as
         :meth:`_to_numpy_arrow` gives; ``None`` where that read does not
@@ -722,16 +738,16 @@ class Array:
         if plan is None:
             return None
         shape, fields = plan
-        cells = int(np.prod(shape))
+        cells = int(_np.prod(shape))
         bufs: Dict[str, Any] = {}
         for name, dtype, k, nullable in fields:
             data = _empty(cells * k, dtype)
             if k != 1:
                 data = data.reshape(cells, k)
-            bufs[name] = (data, _empty(cells, np.dtype(np.uint8))) if nullable else data
+            bufs[name] = (data, _empty(cells, _np.dtype(_np.uint8))) if nullable else data
         if self.read_into(bufs, ranges, order=order) != cells:
             return None
-        out: Dict[str, np.ndarray] = {}
+        out: Dict[str, _np.ndarray] = {}
         if coords:
             out = self._to_numpy_arrow(ranges, None, [], order, True)
         np_order = "F" if order in ("col-major", "F") else "C"
@@ -739,14 +755,14 @@ class Array:
             if nullable:
                 data, validity = bufs[name]
                 mask = validity == 0
-                data[mask] = np.zeros((), dtype=dtype)  # as the Arrow path fills nulls
-                arr = np.ma.masked_array(data, mask=mask)
+                data[mask] = _np.zeros((), dtype=dtype)  # as the Arrow path fills nulls
+                arr = _np.ma.masked_array(data, mask=mask)
             else:
                 arr = bufs[name]
             out[name] = arr.reshape(shape + arr.shape[1:], order=np_order)
         return out
 
-    def read_into(self, buffers: Mapping[str, Any], ranges: Any = None, *, order: Optional[str] = None) -> int:
+    def read_into(self, buffers: _Mapping[str, Any], ranges: Any = None, *, order: Optional[str] = None) -> int:
         """Reads into buffers the caller owns and returns how many cells
         were read: ``buffers`` maps each field to read (attributes, or
         dimensions) to a writable buffer, or to a ``(values, validity)``
@@ -770,7 +786,7 @@ class Array:
         nothing is written.
 
             >>> A = tiledb_codec.open("tests/fixtures/v22/dense_int_2d")
-            >>> a = np.empty((2, 4), dtype="int32")
+            >>> a = _np.empty((2, 4), dtype="int32")
             >>> A.read_into({"a": a}, {"rows": (1, 2), "cols": (2, 5)})
             8
         """
@@ -790,10 +806,24 @@ class Array:
             if cvn == "var":
                 raise TileDBCodecError(f"{name!r} is var-sized: read it with read() or to_numpy()")
             values = _field_buffer(name, datatype, buf)
-            if validity is not None and not isinstance(validity, np.ndarray):
-                validity = _as_array(f"the validity buffer of {name!r}", validity, np.dtype(np.uint8))
+            if validity is not None and not isinstance(validity, _np.ndarray):
+                validity = _as_array(f"the validity buffer of {name!r}", validity, _np.dtype(_np.uint8))
             targets.append((name, values, validity))
         return self._native.read_into(targets, self._triples(ranges), order)
+
+    def dataset(self) -> "ArrayDataset":
+        """The array as a ``pyarrow.dataset.Dataset`` that DuckDB and Polars
+        scan with their projections and filters pushed into the read::
+
+            ds = tiledb_codec.open(uri).dataset()
+            duckdb.sql("SELECT count(*), sum(a) FROM ds WHERE a > 5")
+            pl.scan_pyarrow_dataset(ds).filter(pl.col("a") > 5).select("a").collect()
+
+        ``ds.reads`` records what each scan read (attributes, ranges,
+        condition, rows)."""
+        from ._dataset import ArrayDataset
+
+        return ArrayDataset(self)
 
     def to_pandas(self, ranges: Any = None, *, where: Optional[str] = None,
                   attrs: Optional[Sequence[str]] = None, order: Optional[str] = None,
@@ -841,7 +871,7 @@ class Array:
 
         if type(data).__name__ == "DataFrame" and hasattr(data, "to_records"):
             data = pa.Table.from_pandas(data, preserve_index=False)
-        if isinstance(data, Mapping):
+        if isinstance(data, _Mapping):
             data = pa.table({k: (v if isinstance(v, (pa.Array, pa.ChunkedArray)) else _arrow_column(v))
                              for k, v in data.items()})
         elif isinstance(data, pa.RecordBatch):
@@ -896,93 +926,10 @@ class Array:
         return f"tiledb_codec.Array({self.uri!r})"
 
 
-def _arrow_column(v: Any) -> Any:
-    import pyarrow as pa
-
-    if isinstance(v, np.ma.MaskedArray):
-        return pa.array(v.data, mask=np.ma.getmaskarray(v))
-    if isinstance(v, np.ndarray) and v.dtype == object:
-        return pa.array(list(v))
-    return pa.array(v)
+from ._group import Group, GroupMember, object_type, open_group  # noqa: E402 (needs the names above)
 
 
-def _empty(n: int, dtype: np.dtype) -> np.ndarray:
-    """An array of ``n`` values of ``dtype``, not initialised, in
-    pyarrow's memory pool: the pool keeps freed memory for the next read,
-    where numpy maps a large array afresh and every page of it faults when
-    first written (a fifth of the time of a 256 MiB read)."""
-    import pyarrow as pa
-
-    if n == 0:
-        return np.empty(0, dtype=dtype)
-    return np.frombuffer(pa.allocate_buffer(n * dtype.itemsize), dtype=dtype)
-
-
-def _as_array(what: str, buf: Any, dtype: np.dtype) -> np.ndarray:
-    """A numpy view of the memory of ``buf`` (an object with the buffer
-    protocol) as values of ``dtype``."""
-    try:
-        return np.frombuffer(buf, dtype=dtype)
-    except (TypeError, ValueError) as e:
-        raise TileDBCodecError(f"{what}: not a buffer of {dtype} values ({e})") from e
-
-
-def _dtype_of(datatype: str) -> Optional[np.dtype]:
-    """The numpy type of a field's values: its number type, or datetime64
-    of its unit; ``None`` for any other datatype."""
-    if datatype in _NUMPY:
-        return np.dtype(_NUMPY[datatype])
-    if datatype in _DATETIME_UNITS:
-        return np.dtype(f"datetime64[{_DATETIME_UNITS[datatype]}]")
-    return None
-
-
-def _field_buffer(name: str, datatype: str, buf: Any) -> np.ndarray:
-    """``buf`` as a numpy array the library can fill with the values of a
-    field of ``datatype`` (datetimes as int64), its type checked."""
-    what = f"the buffer of {name!r}"
-    dtype = _dtype_of(datatype)
-    if dtype is None:
-        raise TileDBCodecError(f"{what}: {datatype} values cannot be read into a buffer (use read())")
-    allowed = [dtype]
-    if datatype == "BOOL":
-        allowed.append(np.dtype(np.uint8))
-    if dtype.kind == "M":
-        allowed.append(np.dtype("<i8"))
-    if not isinstance(buf, np.ndarray):
-        buf = _as_array(what, buf, allowed[0])
-    if buf.dtype not in allowed:
-        raise TileDBCodecError(f"{what} holds {buf.dtype}; {datatype} values go into "
-                               + " or ".join(str(d) for d in allowed))
-    return buf.view("<i8") if buf.dtype.kind == "M" else buf
-
-
-def _column_numpy(col: Any) -> np.ndarray:
-    """One Arrow column as TileDB-Py gives it in numpy."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    t = col.type
-    if pa.types.is_dictionary(t):
-        col = pa.chunked_array([c.indices for c in col.chunks], type=t.index_type) if col.num_chunks else pa.chunked_array([], type=t.index_type)
-        t = col.type
-    if (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t)
-            or pa.types.is_large_binary(t) or pa.types.is_list(t) or pa.types.is_large_list(t)):
-        values = col.to_pylist()
-        if pa.types.is_list(t) or pa.types.is_large_list(t):
-            vt = t.value_type.to_pandas_dtype()
-            values = [None if x is None else np.array(x, dtype=vt) for x in values]
-        arr = np.empty(len(values), dtype=object)
-        arr[:] = values
-        if col.null_count:
-            return np.ma.masked_array(arr, mask=col.is_null().to_numpy(zero_copy_only=False))
-        return arr
-    if pa.types.is_fixed_size_list(t):
-        n = t.list_size
-        flat = pa.concat_arrays([c.flatten() for c in col.chunks]) if col.num_chunks else pa.array([], t.value_type)
-        return flat.to_numpy(zero_copy_only=False).reshape(-1, n)
-    if col.null_count:
-        mask = col.is_null().to_numpy(zero_copy_only=False)
-        filled = pc.fill_null(col, pa.scalar(0, type=t) if not pa.types.is_timestamp(t) else pa.scalar(0, type=t))
-        return np.ma.masked_array(filled.to_numpy(), mask=mask)
-    return col.to_numpy()
+def __dir__() -> "List[str]":
+    """The API (``__all__``) and the ``compat`` module: what ``dir()``
+    lists, without the imports the package uses."""
+    return sorted([*__all__, "compat"])

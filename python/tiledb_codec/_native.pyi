@@ -4,16 +4,54 @@ wrappers in tiledb_codec/__init__.py."""
 from os import PathLike
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-class TileDBCodecError(Exception):
-    """An error of tiledb_codec, with the library's message."""
+from typing_extensions import final
 
+__all__ = [
+    "TileDBCodecError",
+    "FormatError",
+    "SchemaError",
+    "QueryError",
+    "ConditionError",
+    "StorageError",
+    "EncryptionKeyError",
+    "NotFoundError",
+    "object_type",
+    "group_members",
+    "object_metadata",
+    "open",
+    "create",
+    "check_schema",
+    "schema_from_arrow",
+    "NativeArray",
+    "Stream",
+]
+
+class TileDBCodecError(Exception):
+    """An error of tiledb_codec, with the library's message and where it
+    happened, when the library knows."""
+
+    file: Optional[str]
+    offset: Optional[int]
+    table: Optional[str]
+    field: Optional[str]
+
+class FormatError(TileDBCodecError): ...
+class SchemaError(TileDBCodecError): ...
+class QueryError(TileDBCodecError): ...
+class ConditionError(QueryError): ...
+class StorageError(TileDBCodecError): ...
+class EncryptionKeyError(TileDBCodecError): ...
+class NotFoundError(TileDBCodecError): ...
+
+@final
 class Stream:
     """A read not yet consumed: its batches, handed over once."""
 
     def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
 
-Bound = Union[int, float, str]
+_Bound = Union[int, float, str]
 
+@final
 class NativeArray:
     def path(self) -> str: ...
     def schema_json(self) -> str: ...
@@ -23,7 +61,7 @@ class NativeArray:
     def stream(
         self,
         attrs: Optional[List[str]] = None,
-        ranges: List[Tuple[str, Bound, Bound]] = ...,
+        ranges: List[Tuple[str, _Bound, _Bound]] = ...,
         condition: Optional[str] = None,
         order: Optional[str] = None,
         batch_size: Optional[int] = None,
@@ -34,7 +72,7 @@ class NativeArray:
     def read_into(
         self,
         targets: List[Tuple[str, Any, Optional[Any]]],
-        ranges: List[Tuple[str, Bound, Bound]] = ...,
+        ranges: List[Tuple[str, _Bound, _Bound]] = ...,
         order: Optional[str] = None,
     ) -> int:
         """Reads into writable, contiguous numpy arrays: (field, values,
@@ -62,3 +100,8 @@ def create(
 ) -> NativeArray: ...
 def check_schema(schema_json: str) -> str: ...
 def schema_from_arrow(schema: object, dims: List[str]) -> str: ...
+def object_type(uri: str) -> Optional[str]: ...
+def group_members(
+    uri: str, key: Optional[bytes] = None
+) -> List[Tuple[Optional[str], str, str, bool, Optional[PathLike[str]]]]: ...
+def object_metadata(uri: str, key: Optional[bytes] = None) -> List[Tuple[str, str, bytes]]: ...
