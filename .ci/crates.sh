@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 fail=0
 
 # The crates in layer order, lowest first.
-LAYERS=(tiledb-codec tiledb-codec-sql tiledb-codec-cli)
+LAYERS=(tiledb-codec-format tiledb-codec-filters tiledb-codec tiledb-codec-sql tiledb-codec-cli)
 
 tree=$(cargo tree -p tiledb-codec -e normal --prefix none)
 for banned in clap indicatif tokio hyper reqwest rustls object_store datafusion ballista; do

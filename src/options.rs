@@ -21,7 +21,7 @@ impl std::fmt::Debug for ReadOptions {
 
 impl ReadOptions {
     /// The default limit on one decoded tile.
-    pub const DEFAULT_MAX_TILE_BYTES: u64 = 1 << 30;
+    pub const DEFAULT_MAX_TILE_BYTES: u64 = tiledb_codec_filters::DEFAULT_MAX_TILE_BYTES;
 
     /// The most bytes one decoded tile may take.
     pub fn max_tile_bytes(&self) -> u64 {

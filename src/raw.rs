@@ -17,8 +17,8 @@
 pub mod array;
 #[path = "error.rs"]
 pub mod error;
-#[path = "filters/mod.rs"]
-pub mod filters;
+#[doc(inline)]
+pub use tiledb_codec_filters as filters;
 #[path = "format/mod.rs"]
 pub mod format;
 #[path = "model/mod.rs"]

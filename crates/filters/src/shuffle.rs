@@ -24,7 +24,7 @@
 //!   one another in the order `(j, b)`.
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use crate::format::{decode, encode, Filter, FilterType, ShuffleChunkMetadata};
+use tiledb_codec_format::{decode, encode, Filter, FilterType, ShuffleChunkMetadata};
 
 /// The bitshuffle library's target block size, in bytes
 /// (`BSHUF_TARGET_BLOCK_SIZE_B`), which the engine applies to every part.
@@ -253,7 +253,7 @@ impl FilterCodec for Shuffle {
         } else {
             input.data.iter().map(Vec::as_slice).collect()
         };
-        let mut md = crate::format::table!(ShuffleChunkMetadata {
+        let mut md = tiledb_codec_format::table!(ShuffleChunkMetadata {
             num_parts: part_len(name, parts.len())?,
             part_lengths: Vec::with_capacity(parts.len()),
         });
@@ -282,7 +282,7 @@ impl FilterCodec for Shuffle {
     ) -> Result<Reversed, FilterError> {
         let name = self.name();
         let ts = cx.datatype.size() as usize;
-        let (md, used) = decode::<ShuffleChunkMetadata>(metadata, std::path::Path::new(""), 0, ())
+        let (md, used) = decode::<ShuffleChunkMetadata>(metadata, 0, ())
             .map_err(|e| FilterError::new(name, format!("chunk metadata: {e}")))?;
         let mut out = Vec::with_capacity(data.len());
         let mut pos = 0usize;
@@ -314,12 +314,12 @@ impl FilterCodec for Shuffle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::filters::Pipeline;
-    use crate::format::{Datatype, FilterOptions, Tile};
+    use crate::Pipeline;
     use proptest::prelude::*;
+    use tiledb_codec_format::{Datatype, FilterOptions, Tile};
 
     fn filter(kind: FilterType) -> Filter {
-        crate::format::table!(Filter {
+        tiledb_codec_format::table!(Filter {
             filter_type: kind,
             filter_options_size: 0,
             filter_options: FilterOptions::NoOptions,
@@ -335,7 +335,7 @@ mod tests {
     fn round_trip(filters: &[Filter], dt: Datatype, data: &[u8]) -> Vec<u8> {
         let p = Pipeline::new(filters, dt, dt.size(), 22).unwrap();
         let tile = p.forward_tile(data).unwrap();
-        let (tile, _) = decode::<Tile>(&tile, std::path::Path::new(""), 0, ()).unwrap();
+        let (tile, _) = decode::<Tile>(&tile, 0, ()).unwrap();
         let mut out = Vec::new();
         for c in &tile.chunks {
             let d = p

@@ -25,7 +25,7 @@
 use image_webp::{ColorType, WebPDecoder, WebPEncoder};
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use crate::format::{Datatype, Filter, FilterOptions, WebpInputFormat, WebpOptions};
+use tiledb_codec_format::{Datatype, Filter, FilterOptions, WebpInputFormat, WebpOptions};
 
 const NAME: &str = "WEBP";
 

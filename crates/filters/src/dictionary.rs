@@ -18,17 +18,16 @@
 //! pipeline puts them there.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use super::rle::{
     be_uint, folded, len_u32, push_be, read_width, single_part, string_views, unfold_strings,
     width_for,
 };
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use crate::format::version::has_dictionary_folded_ascii_offsets;
+use tiledb_codec_format::version::has_dictionary_folded_ascii_offsets;
 #[cfg(doc)]
-use crate::format::DictionaryWordId;
-use crate::format::{decode, encode, DictionaryChunkMetadata, DictionaryEntry, Filter};
+use tiledb_codec_format::DictionaryWordId;
+use tiledb_codec_format::{decode, encode, DictionaryChunkMetadata, DictionaryEntry, Filter};
 
 const NAME: &str = "DICTIONARY";
 
@@ -79,7 +78,7 @@ impl FilterCodec for Dictionary {
 /// The entry of one dictionary string, `width` the stored width byte.
 fn entry(width: u8, string: &[u8]) -> DictionaryEntry {
     let len = string.len() as u64;
-    crate::format::table!(DictionaryEntry {
+    tiledb_codec_format::table!(DictionaryEntry {
         length_u8: (width == 1).then_some(len as u8),
         length_u16: (width == 2).then_some(len as u16),
         length_u32: (width == 4).then_some(len as u32),
@@ -114,7 +113,7 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
         });
         push_be(&mut out, id, id_width as usize);
     }
-    let md = crate::format::table!(DictionaryChunkMetadata {
+    let md = tiledb_codec_format::table!(DictionaryChunkMetadata {
         num_metadata_parts: 0,
         num_data_parts: 1,
         original_length: len_u32(NAME, "the strings", data.len())?,
@@ -140,7 +139,7 @@ fn reverse_var_strings(
     data: &[u8],
 ) -> Result<Reversed, FilterError> {
     let err = |what: String| FilterError::new(NAME, what);
-    let (md, used) = decode::<DictionaryChunkMetadata>(metadata, Path::new(""), 0, ())
+    let (md, used) = decode::<DictionaryChunkMetadata>(metadata, 0, ())
         .map_err(|e| err(format!("chunk metadata: {e}")))?;
     if md.id_width == 0 {
         return Err(err("a word id width of 0 bytes".into()));
@@ -151,13 +150,8 @@ fn reverse_var_strings(
     let mut dict: Vec<Vec<u8>> = Vec::new();
     let mut pos = 0usize;
     while pos < md.dictionary.len() {
-        let (e, n) = decode::<DictionaryEntry>(
-            &md.dictionary[pos..],
-            Path::new(""),
-            pos as u64,
-            (string_width,),
-        )
-        .map_err(|e| err(format!("dictionary: {e}")))?;
+        let (e, n) = decode::<DictionaryEntry>(&md.dictionary[pos..], pos as u64, (string_width,))
+            .map_err(|e| err(format!("dictionary: {e}")))?;
         dict.push(e.string);
         pos += n as usize;
     }
@@ -219,20 +213,22 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::filters::Pipeline;
-    use crate::format::{
+    use crate::Pipeline;
+    use tiledb_codec_format::{
         Compressor, CompressorOptions, Datatype, DictionaryWordId, FilterOptions, FilterType,
     };
 
     fn dictionary() -> Filter {
-        crate::format::table!(Filter {
+        tiledb_codec_format::table!(Filter {
             filter_type: FilterType::Dictionary,
             filter_options_size: 5,
-            filter_options: FilterOptions::Compressor(crate::format::table!(CompressorOptions {
-                compressor_type: Compressor::DictionaryEncoding,
-                compression_level: -1,
-                reinterpret_datatype: None,
-            })),
+            filter_options: FilterOptions::Compressor(tiledb_codec_format::table!(
+                CompressorOptions {
+                    compressor_type: Compressor::DictionaryEncoding,
+                    compression_level: -1,
+                    reinterpret_datatype: None,
+                }
+            )),
         })
     }
 
@@ -293,7 +289,7 @@ mod tests {
         let (md, filtered) = round_trip(Datatype::StringUtf8, 17, &cells);
         assert_eq!(&md[20..22], &[2, 1]);
         assert_eq!(&filtered[..4], &[0, 0, 0, 1]);
-        let (id, _) = decode::<DictionaryWordId>(&filtered[2..], Path::new(""), 0, (2,)).unwrap();
+        let (id, _) = decode::<DictionaryWordId>(&filtered[2..], 0, (2,)).unwrap();
         assert_eq!(id.id_u16, Some(1));
         // A 70000-byte cell: string lengths of 4 bytes.
         let long = vec![b'L'; 70000];
@@ -346,7 +342,7 @@ mod tests {
             utf8 in any::<bool>(),
             version in 13u32..=22,
         ) {
-            let dt = if utf8 && crate::format::version::has_utf8_folded_offsets(version) { Datatype::StringUtf8 } else { Datatype::StringAscii };
+            let dt = if utf8 && tiledb_codec_format::version::has_utf8_folded_offsets(version) { Datatype::StringUtf8 } else { Datatype::StringAscii };
             let cells: Vec<&[u8]> = cells.iter().map(Vec::as_slice).collect();
             round_trip(dt, version, &cells);
         }

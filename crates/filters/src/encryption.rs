@@ -22,7 +22,7 @@ use aes_gcm::aead::{AeadInOut, KeyInit};
 use aes_gcm::{Aes256Gcm, Key, Nonce, Tag};
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use crate::format::{decode, encode, AesPart, Datatype, EncryptionChunkMetadata, Filter};
+use tiledb_codec_format::{decode, encode, AesPart, Datatype, EncryptionChunkMetadata, Filter};
 
 /// The filter's name, as TileDB names it.
 const NAME: &str = "AES_256_GCM";
@@ -143,7 +143,7 @@ impl FilterCodec for Aes256GcmFilter {
         let cipher = Cipher::new(cx)?;
         let mut out =
             Vec::with_capacity(input.metadata.iter().chain(&input.data).map(Vec::len).sum());
-        let mut md = crate::format::table!(EncryptionChunkMetadata {
+        let mut md = tiledb_codec_format::table!(EncryptionChunkMetadata {
             num_metadata_parts: part_len(input.metadata.len())?,
             num_data_parts: part_len(input.data.len())?,
             metadata_parts: Vec::with_capacity(input.metadata.len()),
@@ -159,7 +159,7 @@ impl FilterCodec for Aes256GcmFilter {
                 let mut iv = [0u8; IV_BYTES];
                 rand::fill(&mut iv[..]);
                 let (c, tag) = cipher.encrypt(&iv, p)?;
-                list.push(crate::format::table!(AesPart {
+                list.push(tiledb_codec_format::table!(AesPart {
                     plaintext_length: part_len(p.len())?,
                     encrypted_length: part_len(c.len())?,
                     iv: iv.to_vec(),
@@ -181,7 +181,7 @@ impl FilterCodec for Aes256GcmFilter {
         data: &[u8],
     ) -> Result<Reversed, FilterError> {
         let cipher = Cipher::new(cx)?;
-        let (md, _) = decode::<EncryptionChunkMetadata>(metadata, std::path::Path::new(""), 0, ())
+        let (md, _) = decode::<EncryptionChunkMetadata>(metadata, 0, ())
             .map_err(|e| FilterError::new(NAME, format!("chunk metadata: {e}")))?;
         let mut out = Reversed::default();
         let mut pos = 0usize;
@@ -286,11 +286,11 @@ mod tests {
         assert_eq!(tag.to_vec(), hex("d0d1c8a799996bf0265b98b5d48ab919"));
 
         // The same part as the filter's chunk: metadata and data by hand.
-        let md = crate::format::table!(EncryptionChunkMetadata {
+        let md = tiledb_codec_format::table!(EncryptionChunkMetadata {
             num_metadata_parts: 0,
             num_data_parts: 1,
             metadata_parts: vec![],
-            data_parts: vec![crate::format::table!(AesPart {
+            data_parts: vec![tiledb_codec_format::table!(AesPart {
                 plaintext_length: 16,
                 encrypted_length: 16,
                 iv: iv.to_vec(),
@@ -315,9 +315,7 @@ mod tests {
         let p = Aes256GcmFilter
             .forward(&cx(Some(&key)), Parts::chunk(&plain))
             .unwrap();
-        let (md, _) =
-            decode::<EncryptionChunkMetadata>(&p.metadata_bytes(), std::path::Path::new(""), 0, ())
-                .unwrap();
+        let (md, _) = decode::<EncryptionChunkMetadata>(&p.metadata_bytes(), 0, ()).unwrap();
         assert_eq!((md.num_metadata_parts, md.num_data_parts), (0, 1));
         let part = &md.data_parts[0];
         assert_eq!(part.plaintext_length as usize, plain.len());
@@ -351,9 +349,7 @@ mod tests {
             data: vec![b"same".to_vec(), b"same".to_vec()],
         };
         let p = Aes256GcmFilter.forward(&cx(Some(&key)), input).unwrap();
-        let (md, _) =
-            decode::<EncryptionChunkMetadata>(&p.metadata_bytes(), std::path::Path::new(""), 0, ())
-                .unwrap();
+        let (md, _) = decode::<EncryptionChunkMetadata>(&p.metadata_bytes(), 0, ()).unwrap();
         let ivs: Vec<_> = md
             .metadata_parts
             .iter()

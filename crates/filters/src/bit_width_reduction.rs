@@ -28,8 +28,8 @@
 //! of the window before, or 0. The reverse direction does not read it.
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use crate::format::version::has_delta_filters_on_dates;
-use crate::format::{
+use tiledb_codec_format::version::has_delta_filters_on_dates;
+use tiledb_codec_format::{
     decode, encode, BitWidthReductionChunkMetadata, BitWidthReductionWindowMd, Datatype, Filter,
     FilterOptions,
 };
@@ -97,7 +97,7 @@ impl IntType {
 /// `i64` from the version that filters them; not one-byte integers, BOOL,
 /// text, bytes or floats.
 fn int_type(dt: Datatype, version: u32) -> Option<IntType> {
-    use crate::format::DatatypeClass as C;
+    use tiledb_codec_format::DatatypeClass as C;
     match dt.class() {
         C::Signed | C::Unsigned if dt.size() > 1 => {}
         C::Datetime | C::Time if has_delta_filters_on_dates(version) => {}
@@ -167,7 +167,7 @@ impl FilterCodec for BitWidthReduction {
             });
         };
         let total: usize = input.data.iter().map(Vec::len).sum();
-        let mut md = crate::format::table!(BitWidthReductionChunkMetadata {
+        let mut md = tiledb_codec_format::table!(BitWidthReductionChunkMetadata {
             input_length: len32("the input", total)?,
             num_windows: 0,
             windows: Vec::new(),
@@ -188,7 +188,7 @@ impl FilterCodec for BitWidthReduction {
                 let mut offset = Vec::with_capacity(t.size);
                 IntType::write(min, t.size, &mut offset);
                 md.windows
-                    .push(crate::format::table!(BitWidthReductionWindowMd {
+                    .push(tiledb_codec_format::table!(BitWidthReductionWindowMd {
                         value_offset: offset,
                         bit_width: bits,
                         window_length: len32("a window", n)?,
@@ -223,13 +223,8 @@ impl FilterCodec for BitWidthReduction {
                 data: data.to_vec(),
             });
         };
-        let (md, used) = decode::<BitWidthReductionChunkMetadata>(
-            metadata,
-            std::path::Path::new(""),
-            0,
-            (t.size as u64,),
-        )
-        .map_err(|e| FilterError::new(NAME, format!("chunk metadata: {e}")))?;
+        let (md, used) = decode::<BitWidthReductionChunkMetadata>(metadata, 0, (t.size as u64,))
+            .map_err(|e| FilterError::new(NAME, format!("chunk metadata: {e}")))?;
         let orig = t.bits() as u8;
         let input_length = cx.check_output(NAME, "input_length", md.input_length.into())?;
         let mut out = Vec::with_capacity(input_length);
@@ -289,15 +284,15 @@ impl FilterCodec for BitWidthReduction {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::filters::Pipeline;
-    use crate::format::{BitWidthReductionOptions, FilterType, Tile};
+    use crate::Pipeline;
     use proptest::prelude::*;
+    use tiledb_codec_format::{BitWidthReductionOptions, FilterType, Tile};
 
     fn bwr_filter(window: u32) -> Filter {
-        crate::format::table!(Filter {
+        tiledb_codec_format::table!(Filter {
             filter_type: FilterType::BitWidthReduction,
             filter_options_size: 4,
-            filter_options: FilterOptions::BitWidthReduction(crate::format::table!(
+            filter_options: FilterOptions::BitWidthReduction(tiledb_codec_format::table!(
                 BitWidthReductionOptions {
                     max_window_size: window,
                 }
@@ -312,7 +307,7 @@ mod tests {
     fn round_trip(filters: &[Filter], dt: Datatype, version: u32, data: &[u8]) -> Vec<u8> {
         let p = Pipeline::new(filters, dt, dt.size(), version).unwrap();
         let tile = p.forward_tile(data).unwrap();
-        let (tile, _) = decode::<Tile>(&tile, std::path::Path::new(""), 0, ()).unwrap();
+        let (tile, _) = decode::<Tile>(&tile, 0, ()).unwrap();
         let mut out = Vec::new();
         for c in &tile.chunks {
             out.extend(

@@ -16,7 +16,7 @@
 //! fail an assertion; here its trailing bytes are copied unchanged.
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use crate::format::{decode, encode, Datatype, Filter, ShuffleChunkMetadata};
+use tiledb_codec_format::{decode, encode, Datatype, Filter, ShuffleChunkMetadata};
 
 /// The codec of an XOR filter.
 pub fn codec(_filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
@@ -94,7 +94,7 @@ impl FilterCodec for Xor {
 
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         let w = width(cx.datatype)?;
-        let mut md = crate::format::table!(ShuffleChunkMetadata {
+        let mut md = tiledb_codec_format::table!(ShuffleChunkMetadata {
             num_parts: part_len(input.data.len())?,
             part_lengths: Vec::with_capacity(input.data.len()),
         });
@@ -118,7 +118,7 @@ impl FilterCodec for Xor {
         data: &[u8],
     ) -> Result<Reversed, FilterError> {
         let w = width(cx.datatype)?;
-        let (md, used) = decode::<ShuffleChunkMetadata>(metadata, std::path::Path::new(""), 0, ())
+        let (md, used) = decode::<ShuffleChunkMetadata>(metadata, 0, ())
             .map_err(|e| FilterError::new(NAME, format!("chunk metadata: {e}")))?;
         let mut out = Vec::with_capacity(data.len());
         let mut pos = 0usize;
@@ -146,12 +146,12 @@ impl FilterCodec for Xor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::filters::Pipeline;
-    use crate::format::{FilterOptions, FilterType, Tile};
+    use crate::Pipeline;
     use proptest::prelude::*;
+    use tiledb_codec_format::{FilterOptions, FilterType, Tile};
 
     fn xor_filter() -> Filter {
-        crate::format::table!(Filter {
+        tiledb_codec_format::table!(Filter {
             filter_type: FilterType::Xor,
             filter_options_size: 0,
             filter_options: FilterOptions::NoOptions,
@@ -165,7 +165,7 @@ mod tests {
     fn round_trip(filters: &[Filter], dt: Datatype, data: &[u8]) -> Vec<u8> {
         let p = Pipeline::new(filters, dt, dt.size(), 22).unwrap();
         let tile = p.forward_tile(data).unwrap();
-        let (tile, _) = decode::<Tile>(&tile, std::path::Path::new(""), 0, ()).unwrap();
+        let (tile, _) = decode::<Tile>(&tile, 0, ()).unwrap();
         let mut out = Vec::new();
         for c in &tile.chunks {
             out.extend(

@@ -18,8 +18,8 @@
 //! ANY) passes through unchanged, in both directions.
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use crate::format::version::has_delta_filters_on_dates;
-use crate::format::{
+use tiledb_codec_format::version::has_delta_filters_on_dates;
+use tiledb_codec_format::{
     decode, encode, Datatype, Filter, FilterOptions, PositiveDeltaChunkMetadata,
     PositiveDeltaWindowMd,
 };
@@ -85,7 +85,7 @@ impl IntType {
 /// times as `i64` from the version that filters them; not text, ANY or
 /// floats.
 pub fn int_type(dt: Datatype, version: u32) -> Option<IntType> {
-    use crate::format::DatatypeClass as C;
+    use tiledb_codec_format::DatatypeClass as C;
     match dt.class() {
         C::Signed | C::Unsigned | C::Bool | C::Bytes => {}
         C::Datetime | C::Time if has_delta_filters_on_dates(version) => {}
@@ -109,7 +109,7 @@ impl FilterCodec for PositiveDelta {
                 data: super::engine_view(input.data),
             });
         };
-        let mut md = crate::format::table!(PositiveDeltaChunkMetadata {
+        let mut md = tiledb_codec_format::table!(PositiveDeltaChunkMetadata {
             num_windows: 0,
             windows: Vec::new(),
         });
@@ -124,7 +124,7 @@ impl FilterCodec for PositiveDelta {
                 let mut first = w[..w.len().min(t.size)].to_vec();
                 first.resize(t.size, 0);
                 md.windows
-                    .push(crate::format::table!(PositiveDeltaWindowMd {
+                    .push(tiledb_codec_format::table!(PositiveDeltaWindowMd {
                         value_offset: first,
                         window_length: u32::try_from(n)
                             .map_err(|_| FilterError::new(NAME, "a window exceeds 4 GiB"))?,
@@ -169,13 +169,8 @@ impl FilterCodec for PositiveDelta {
                 data: data.to_vec(),
             });
         };
-        let (md, used) = decode::<PositiveDeltaChunkMetadata>(
-            metadata,
-            std::path::Path::new(""),
-            0,
-            (t.size as u64,),
-        )
-        .map_err(|e| FilterError::new(NAME, format!("chunk metadata: {e}")))?;
+        let (md, used) = decode::<PositiveDeltaChunkMetadata>(metadata, 0, (t.size as u64,))
+            .map_err(|e| FilterError::new(NAME, format!("chunk metadata: {e}")))?;
         let mut out = Vec::with_capacity(data.len());
         let mut pos = 0usize;
         for (i, w) in md.windows.iter().enumerate() {
@@ -210,15 +205,15 @@ impl FilterCodec for PositiveDelta {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::filters::Pipeline;
-    use crate::format::{FilterType, PositiveDeltaOptions, Tile};
+    use crate::Pipeline;
     use proptest::prelude::*;
+    use tiledb_codec_format::{FilterType, PositiveDeltaOptions, Tile};
 
     fn pd_filter(window: u32) -> Filter {
-        crate::format::table!(Filter {
+        tiledb_codec_format::table!(Filter {
             filter_type: FilterType::PositiveDelta,
             filter_options_size: 4,
-            filter_options: FilterOptions::PositiveDelta(crate::format::table!(
+            filter_options: FilterOptions::PositiveDelta(tiledb_codec_format::table!(
                 PositiveDeltaOptions {
                     max_window_size: window,
                 }
@@ -238,7 +233,7 @@ mod tests {
     ) -> Result<Vec<u8>, FilterError> {
         let p = Pipeline::new(filters, dt, dt.size(), version)?;
         let tile = p.forward_tile(data)?;
-        let (tile, _) = decode::<Tile>(&tile, std::path::Path::new(""), 0, ()).unwrap();
+        let (tile, _) = decode::<Tile>(&tile, 0, ()).unwrap();
         let mut out = Vec::new();
         for c in &tile.chunks {
             out.extend(p.reverse_chunk(&c.metadata, &c.filtered_data, None)?);

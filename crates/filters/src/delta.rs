@@ -12,11 +12,9 @@
 //! stored truncated, which is wrapping arithmetic in the type's width.
 //! Floating-point types are refused.
 
-use std::path::Path;
-
 use super::rle::{frame_forward, frame_reverse};
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use crate::format::{decode_all, Datatype, DeltaPart, DeltaPartRef, Filter, FilterOptions};
+use tiledb_codec_format::{decode_all, Datatype, DeltaPart, DeltaPartRef, Filter, FilterOptions};
 
 const NAME: &str = "DELTA";
 
@@ -26,7 +24,7 @@ const NAME: &str = "DELTA";
 /// too), unsigned but for CHAR (a C `char`, signed); integers, dates and
 /// times are their native type; floats are refused.
 pub fn integer_type(name: &'static str, dt: Datatype) -> Result<(usize, bool), FilterError> {
-    use crate::format::DatatypeClass as C;
+    use tiledb_codec_format::DatatypeClass as C;
     Ok(match dt.class() {
         C::String if dt == Datatype::Char => (1, true),
         C::String | C::Bytes | C::Any | C::Bool => (1, false),
@@ -165,7 +163,7 @@ pub fn decode(src: &[u8], w: usize, original: usize) -> Result<Vec<u8>, FilterEr
     let Some((view, values)) = view.zip(values).filter(|(_, values)| {
         DeltaPart::OFFSET_VALUES.checked_add(values.len()) == Some(src.len())
     }) else {
-        let e = decode_all::<DeltaPart>(src, Path::new(""), 0, (w as u64,))
+        let e = decode_all::<DeltaPart>(src, 0, (w as u64,))
             .map_or_else(|e| e.to_string(), |_| "trailing bytes".into());
         return Err(FilterError::new(NAME, format!("part: {e}")));
     };
@@ -194,18 +192,20 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::filters::Pipeline;
-    use crate::format::{Compressor, CompressorOptions, FilterType};
+    use crate::Pipeline;
+    use tiledb_codec_format::{Compressor, CompressorOptions, FilterType};
 
     fn delta(reinterpret: Option<Datatype>) -> Filter {
-        crate::format::table!(Filter {
+        tiledb_codec_format::table!(Filter {
             filter_type: FilterType::Delta,
             filter_options_size: 6,
-            filter_options: FilterOptions::Compressor(crate::format::table!(CompressorOptions {
-                compressor_type: Compressor::Delta,
-                compression_level: -1,
-                reinterpret_datatype: Some(reinterpret.unwrap_or(Datatype::Any)),
-            })),
+            filter_options: FilterOptions::Compressor(tiledb_codec_format::table!(
+                CompressorOptions {
+                    compressor_type: Compressor::Delta,
+                    compression_level: -1,
+                    reinterpret_datatype: Some(reinterpret.unwrap_or(Datatype::Any)),
+                }
+            )),
         })
     }
 
@@ -285,7 +285,7 @@ mod tests {
             let len = bytes.len() as u64 / unit * unit;
             let data = &bytes[..len as usize];
             let p = Pipeline::new(&[delta(reinterpret)], dt, cell, 19).unwrap();
-            let size = crate::filters::pipeline::chunk_size(data.len() as u64, cell) as usize;
+            let size = crate::pipeline::chunk_size(data.len() as u64, cell) as usize;
             // A chunk holds whole cells; keep whole reinterpreted values too.
             let size = (size as u64 / unit * unit).max(unit) as usize;
             for chunk in data.chunks(size) {

@@ -18,10 +18,10 @@
 //! integer's minimum for 4 and 8 bytes; through a 32-bit conversion then
 //! truncated for 1 and 2 bytes.
 
-use std::path::Path;
-
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use crate::format::{decode, encode, Datatype, Filter, FilterOptions, FloatScaleChunkMetadata};
+use tiledb_codec_format::{
+    decode, encode, Datatype, Filter, FilterOptions, FloatScaleChunkMetadata,
+};
 
 const NAME: &str = "SCALE_FLOAT";
 
@@ -150,7 +150,7 @@ impl FilterCodec for FloatScale {
 
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         let fw = Self::float_width(cx)?;
-        let mut md = crate::format::table!(FloatScaleChunkMetadata {
+        let mut md = tiledb_codec_format::table!(FloatScaleChunkMetadata {
             num_parts: input.data.len() as u32,
             part_lengths: Vec::with_capacity(input.data.len()),
         });
@@ -187,7 +187,7 @@ impl FilterCodec for FloatScale {
         data: &[u8],
     ) -> Result<Reversed, FilterError> {
         let fw = Self::float_width(cx)?;
-        let (md, used) = decode::<FloatScaleChunkMetadata>(metadata, Path::new(""), 0, ())
+        let (md, used) = decode::<FloatScaleChunkMetadata>(metadata, 0, ())
             .map_err(|e| FilterError::new(NAME, format!("chunk metadata: {e}")))?;
         let mut out = Vec::new();
         let mut pos = 0usize;
@@ -223,18 +223,20 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::filters::Pipeline;
-    use crate::format::{FilterType, FloatScaleOptions};
+    use crate::Pipeline;
+    use tiledb_codec_format::{FilterType, FloatScaleOptions};
 
     fn fs(scale: f64, offset: f64, byte_width: u64) -> Filter {
-        crate::format::table!(Filter {
+        tiledb_codec_format::table!(Filter {
             filter_type: FilterType::ScaleFloat,
             filter_options_size: 24,
-            filter_options: FilterOptions::FloatScale(crate::format::table!(FloatScaleOptions {
-                scale,
-                offset,
-                byte_width,
-            })),
+            filter_options: FilterOptions::FloatScale(tiledb_codec_format::table!(
+                FloatScaleOptions {
+                    scale,
+                    offset,
+                    byte_width,
+                }
+            )),
         })
     }
 
@@ -338,7 +340,7 @@ mod tests {
                 }
             }
             let p = Pipeline::new(&[fs(scale, f64::from(offset), width)], dt, fw, 22).unwrap();
-            let size = crate::filters::pipeline::chunk_size(data.len() as u64, fw) as usize;
+            let size = crate::pipeline::chunk_size(data.len() as u64, fw) as usize;
             for chunk in data.chunks(size.max(1)) {
                 let (md, filtered) = p.forward_chunk(chunk).unwrap();
                 prop_assert_eq!(filtered.len(), chunk.len() / fw as usize * width as usize);

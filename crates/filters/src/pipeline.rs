@@ -6,11 +6,11 @@ use std::cell::RefCell;
 use rayon::prelude::*;
 
 use super::{codec_for, FilterCodec, FilterContext, FilterError, Parts};
-use crate::format::version::{
+use crate::DEFAULT_MAX_TILE_BYTES;
+use tiledb_codec_format::version::{
     has_dictionary_folded_ascii_offsets, has_rle_folded_ascii_offsets, has_utf8_folded_offsets,
 };
-use crate::format::{encode, ChunkHeader, Datatype, Filter, Tile};
-use crate::ReadOptions;
+use tiledb_codec_format::{encode, ChunkHeader, Datatype, Filter, Tile};
 
 /// The engine's largest chunk (`constants::max_tile_chunk_size`).
 pub const MAX_TILE_CHUNK_SIZE: u64 = 64 * 1024;
@@ -18,8 +18,8 @@ pub const MAX_TILE_CHUNK_SIZE: u64 = 64 * 1024;
 /// A pipeline ready to run: one codec per filter, with its input datatype.
 ///
 /// ```
-/// use tiledb_codec::raw::filters::Pipeline;
-/// use tiledb_codec::raw::format::{
+/// use tiledb_codec_filters::Pipeline;
+/// use tiledb_codec_format::{
 ///     table, Compressor, CompressorOptions, Datatype, Filter, FilterOptions, FilterType,
 /// };
 ///
@@ -37,7 +37,7 @@ pub const MAX_TILE_CHUNK_SIZE: u64 = 64 * 1024;
 /// let (metadata, data) = pipeline.forward_chunk(&cells)?;
 /// assert!(data.len() < cells.len());
 /// assert_eq!(pipeline.reverse_chunk(&metadata, &data, None)?, cells);
-/// # Ok::<(), tiledb_codec::raw::filters::FilterError>(())
+/// # Ok::<(), tiledb_codec_filters::FilterError>(())
 /// ```
 #[derive(Debug)]
 pub struct Pipeline {
@@ -123,15 +123,14 @@ impl Pipeline {
     }
 
     /// Runs the pipeline backward over one chunk, with the default limit
-    /// on what each filter may restore
-    /// ([`ReadOptions::DEFAULT_MAX_TILE_BYTES`]).
+    /// on what each filter may restore ([`DEFAULT_MAX_TILE_BYTES`]).
     pub fn reverse_chunk(
         &self,
         metadata: &[u8],
         data: &[u8],
         offsets: Option<&RefCell<Vec<u64>>>,
     ) -> Result<Vec<u8>, FilterError> {
-        self.reverse_chunk_within(metadata, data, offsets, ReadOptions::DEFAULT_MAX_TILE_BYTES)
+        self.reverse_chunk_within(metadata, data, offsets, DEFAULT_MAX_TILE_BYTES)
     }
 
     /// Runs the pipeline backward over one chunk; no filter may restore
@@ -367,7 +366,7 @@ impl Pipeline {
                 TilePiece::Bytes(d) => d.len(),
                 TilePiece::Raw(s, e) => e - s,
             };
-            head.extend_from_slice(&encode(&crate::format::table!(ChunkHeader {
+            head.extend_from_slice(&encode(&tiledb_codec_format::table!(ChunkHeader {
                 original_length: len(e - s)?,
                 filtered_length: len(filtered_len)?,
                 metadata_length: len(metadata.len())?,

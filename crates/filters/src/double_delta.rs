@@ -27,13 +27,11 @@
 //! option is stored from version 20), else the filter's input datatype;
 //! the filter's output datatype is that `input_t`. Floats are refused.
 
-use std::path::Path;
-
 use super::delta::{integer_type, le, mask, reinterpret_of};
 use super::rle::{frame_forward, frame_reverse};
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use crate::format::version::has_double_delta_counts_first_delta;
-use crate::format::{
+use tiledb_codec_format::version::has_double_delta_counts_first_delta;
+use tiledb_codec_format::{
     decode as decode_table, encode as encode_table, Datatype, DoubleDeltaHeader, Filter,
 };
 
@@ -229,7 +227,7 @@ pub fn encode(
         })
         .collect();
     let bits = bitsize(&values, counts_first_delta)?;
-    let mut out = encode_table(&crate::format::table!(DoubleDeltaHeader {
+    let mut out = encode_table(&tiledb_codec_format::table!(DoubleDeltaHeader {
         bitsize: bits,
         n: values.len() as u64,
     }));
@@ -264,8 +262,8 @@ pub fn decode(src: &[u8], w: usize, original: usize) -> Result<Vec<u8>, FilterEr
     if src.is_empty() && original == 0 {
         return Ok(Vec::new());
     }
-    let (h, _) = decode_table::<DoubleDeltaHeader>(src, Path::new(""), 0, ())
-        .map_err(|e| err(format!("header: {e}")))?;
+    let (h, _) =
+        decode_table::<DoubleDeltaHeader>(src, 0, ()).map_err(|e| err(format!("header: {e}")))?;
     let rest = &src[DoubleDeltaHeader::SIZE..];
     if u32::from(h.bitsize) >= 8 * w as u32 - 1 {
         // No savings: the values as they are, whatever `n` says.
@@ -334,18 +332,20 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::filters::Pipeline;
-    use crate::format::{Compressor, CompressorOptions, FilterOptions, FilterType};
+    use crate::Pipeline;
+    use tiledb_codec_format::{Compressor, CompressorOptions, FilterOptions, FilterType};
 
     fn dd(reinterpret: Option<Datatype>) -> Filter {
-        crate::format::table!(Filter {
+        tiledb_codec_format::table!(Filter {
             filter_type: FilterType::DoubleDelta,
             filter_options_size: 6,
-            filter_options: FilterOptions::Compressor(crate::format::table!(CompressorOptions {
-                compressor_type: Compressor::DoubleDelta,
-                compression_level: -1,
-                reinterpret_datatype: reinterpret,
-            })),
+            filter_options: FilterOptions::Compressor(tiledb_codec_format::table!(
+                CompressorOptions {
+                    compressor_type: Compressor::DoubleDelta,
+                    compression_level: -1,
+                    reinterpret_datatype: reinterpret,
+                }
+            )),
         })
     }
 
@@ -486,7 +486,7 @@ mod tests {
             let len = data.len() / unit * unit;
             data.truncate(len);
             let p = Pipeline::new(&[dd(reinterpret)], dt, cell, version).unwrap();
-            let size = crate::filters::pipeline::chunk_size(data.len() as u64, cell) as usize;
+            let size = crate::pipeline::chunk_size(data.len() as u64, cell) as usize;
             let size = (size / unit * unit).max(unit);
             for chunk in data.chunks(size) {
                 match p.forward_chunk(chunk) {

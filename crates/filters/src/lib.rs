@@ -10,10 +10,41 @@
 //! and hands the rest to the filter before it. Data and metadata come in
 //! "parts" (the engine's buffers); the forward direction keeps them, because
 //! several filters write one record per part.
+//!
+//! Run a pipeline forward over a tile and back over its one chunk:
+//!
+//! ```
+//! use tiledb_codec_filters::Pipeline;
+//! use tiledb_codec_format::{decode_all, table, Compressor, CompressorOptions, Datatype, Filter, FilterOptions, FilterType, Tile};
+//!
+//! let zstd = table!(Filter {
+//!     filter_type: FilterType::Zstd,
+//!     filter_options_size: 5,
+//!     filter_options: FilterOptions::Compressor(table!(CompressorOptions {
+//!         compressor_type: Compressor::Zstd,
+//!         compression_level: 3,
+//!     })),
+//! });
+//! let pipeline = Pipeline::new(&[zstd], Datatype::Int32, 4, 22)?;
+//! let cells: Vec<u8> = (0..1000i32).flat_map(|i| i.to_le_bytes()).collect();
+//! let tile = pipeline.forward_tile(&cells)?;
+//! let tile: Tile = decode_all(&tile, 0, ())?;
+//! let chunk = &tile.chunks[0];
+//! let back = pipeline.reverse_chunk(&chunk.metadata, &chunk.filtered_data, None)?;
+//! assert_eq!(back, cells);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The compressors run with zstd, flate2/zlib-rs and lz4_flex; BZIP2
+//! (the C bzip2 library), AES-256-GCM and WEBP are the features `bzip2`,
+//! `encryption` and `webp`. A pipeline naming a filter whose feature is
+//! off builds, and running it is a [`FilterError`] naming the feature.
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::cell::RefCell;
 
-use crate::format::{Datatype, Filter, FilterOptions, FilterType};
+use tiledb_codec_format::{Datatype, Filter, FilterOptions, FilterType};
 
 pub mod bit_width_reduction;
 pub mod checksum;
@@ -31,6 +62,11 @@ pub mod webp;
 pub mod xor;
 
 pub use pipeline::Pipeline;
+
+/// The default limit on the bytes one decoded tile may take, and so on
+/// what a filter may restore for one chunk (the library's
+/// `ReadOptions::max_tile_bytes` sets it per read).
+pub const DEFAULT_MAX_TILE_BYTES: u64 = 1 << 30;
 
 /// What a filter knows about the tile it filters.
 #[derive(Debug, Clone, Copy)]
@@ -172,7 +208,7 @@ impl FilterError {
     /// still decode; only filtering a tile with it fails.
     ///
     /// ```
-    /// use tiledb_codec::raw::filters::FilterError;
+    /// use tiledb_codec_filters::FilterError;
     ///
     /// let e = FilterError::needs_feature("WEBP", "webp");
     /// assert_eq!(e.filter, "WEBP");
@@ -313,7 +349,7 @@ impl FilterCodec for Noop {
 /// The internal AES-256-GCM filter (type 11) the engine appends to the
 /// pipelines of encrypted arrays.
 pub fn encryption_codec() -> Result<Box<dyn FilterCodec>, FilterError> {
-    let filter = crate::format::table!(Filter {
+    let filter = tiledb_codec_format::table!(Filter {
         filter_type: FilterType::Aes256Gcm,
         filter_options_size: 0,
         filter_options: FilterOptions::NoOptions,

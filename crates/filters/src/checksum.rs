@@ -14,7 +14,9 @@ use md5::{Digest, Md5};
 use sha2::Sha256;
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use crate::format::{decode, encode, ChecksumChunkMetadata, ChecksumEntry, Filter, FilterType};
+use tiledb_codec_format::{
+    decode, encode, ChecksumChunkMetadata, ChecksumEntry, Filter, FilterType,
+};
 
 /// The codec of a CHECKSUM_MD5 or CHECKSUM_SHA256 filter.
 pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
@@ -55,7 +57,7 @@ impl Checksum {
     }
 
     fn entry(&self, part: &[u8]) -> ChecksumEntry {
-        crate::format::table!(ChecksumEntry {
+        tiledb_codec_format::table!(ChecksumEntry {
             checksummed_bytes: part.len() as u64,
             checksum: self.digest(part),
         })
@@ -115,7 +117,7 @@ impl FilterCodec for Checksum {
         let count = |n: usize| {
             u32::try_from(n).map_err(|_| FilterError::new(self.name(), "too many parts"))
         };
-        let md = crate::format::table!(ChecksumChunkMetadata {
+        let md = tiledb_codec_format::table!(ChecksumChunkMetadata {
             num_metadata_checksums: count(input.metadata.len())?,
             num_data_checksums: count(input.data.len())?,
             metadata_checksums: input.metadata.iter().map(|p| self.entry(p)).collect(),
@@ -135,13 +137,8 @@ impl FilterCodec for Checksum {
         metadata: &[u8],
         data: &[u8],
     ) -> Result<Reversed, FilterError> {
-        let (md, used) = decode::<ChecksumChunkMetadata>(
-            metadata,
-            std::path::Path::new(""),
-            0,
-            (self.digest_size(),),
-        )
-        .map_err(|e| FilterError::new(self.name(), format!("chunk metadata: {e}")))?;
+        let (md, used) = decode::<ChecksumChunkMetadata>(metadata, 0, (self.digest_size(),))
+            .map_err(|e| FilterError::new(self.name(), format!("chunk metadata: {e}")))?;
         let rest = &metadata[used as usize..];
         self.verify("metadata", &md.metadata_checksums, rest)?;
         self.verify("data", &md.data_checksums, data)?;
@@ -155,12 +152,12 @@ impl FilterCodec for Checksum {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::filters::Pipeline;
-    use crate::format::{Datatype, FilterOptions, Tile};
+    use crate::Pipeline;
     use proptest::prelude::*;
+    use tiledb_codec_format::{Datatype, FilterOptions, Tile};
 
     fn filter(kind: FilterType) -> Filter {
-        crate::format::table!(Filter {
+        tiledb_codec_format::table!(Filter {
             filter_type: kind,
             filter_options_size: 0,
             filter_options: FilterOptions::NoOptions,
@@ -174,7 +171,7 @@ mod tests {
     fn round_trip(filters: &[Filter], dt: Datatype, data: &[u8]) -> Vec<u8> {
         let p = Pipeline::new(filters, dt, dt.size(), 22).unwrap();
         let tile = p.forward_tile(data).unwrap();
-        let (tile, _) = decode::<Tile>(&tile, std::path::Path::new(""), 0, ()).unwrap();
+        let (tile, _) = decode::<Tile>(&tile, 0, ()).unwrap();
         let mut out = Vec::new();
         for c in &tile.chunks {
             out.extend(

@@ -20,16 +20,14 @@
 //! shares (`frame_forward`, `frame_reverse`), and the string views and
 //! integer widths that RLE and DICTIONARY share over folded strings.
 
-use std::path::Path;
-
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
 use zerocopy::byteorder::big_endian::U16;
 use zerocopy::{FromBytes, IntoBytes};
 
-use crate::format::version::{has_rle_folded_ascii_offsets, has_utf8_folded_offsets};
+use tiledb_codec_format::version::{has_rle_folded_ascii_offsets, has_utf8_folded_offsets};
 #[cfg(doc)]
-use crate::format::RleStringRun;
-use crate::format::{
+use tiledb_codec_format::RleStringRun;
+use tiledb_codec_format::{
     decode, encode, CompressedPartMd, CompressionChunkMetadata, Datatype, Filter, RleRun,
     RleStringsChunkMetadata,
 };
@@ -114,7 +112,7 @@ pub(super) fn frame_forward<P: AsRef<[u8]>>(
     data: &[P],
     mut compress: impl FnMut(&[u8]) -> Result<Vec<u8>, FilterError>,
 ) -> Result<Parts, FilterError> {
-    let mut md = crate::format::table!(CompressionChunkMetadata {
+    let mut md = tiledb_codec_format::table!(CompressionChunkMetadata {
         num_metadata_parts: part_len(name, metadata.len())?,
         num_data_parts: part_len(name, data.len())?,
         metadata_parts: Vec::with_capacity(metadata.len()),
@@ -128,7 +126,7 @@ pub(super) fn frame_forward<P: AsRef<[u8]>>(
         for p in parts {
             let p = p.as_ref();
             let c = compress(p)?;
-            list.push(crate::format::table!(CompressedPartMd {
+            list.push(tiledb_codec_format::table!(CompressedPartMd {
                 part_original_length: part_len(name, p.len())?,
                 part_compressed_length: part_len(name, c.len())?,
             }));
@@ -156,7 +154,7 @@ pub(super) fn frame_reverse(
     data: &[u8],
     mut decompress: impl FnMut(&[u8], usize, &mut Vec<u8>) -> Result<(), FilterError>,
 ) -> Result<Reversed, FilterError> {
-    let (md, _) = decode::<CompressionChunkMetadata>(metadata, Path::new(""), 0, ())
+    let (md, _) = decode::<CompressionChunkMetadata>(metadata, 0, ())
         .map_err(|e| FilterError::new(name, format!("chunk metadata: {e}")))?;
     // What the parts declare, against the limit, before any allocation.
     let declared = |parts: &[CompressedPartMd]| -> u64 {
@@ -215,7 +213,7 @@ pub(super) fn frame_reverse_into(
     out: &mut [u8],
     mut decompress: impl FnMut(&[u8], &mut [u8]) -> Result<(), FilterError>,
 ) -> Option<Result<(), FilterError>> {
-    let (md, used) = decode::<CompressionChunkMetadata>(metadata, Path::new(""), 0, ()).ok()?;
+    let (md, used) = decode::<CompressionChunkMetadata>(metadata, 0, ()).ok()?;
     if !md.metadata_parts.is_empty() || used as usize != metadata.len() {
         return None;
     }
@@ -470,7 +468,7 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
         push_be(&mut out, s.len() as u64, sw);
         out.extend_from_slice(s);
     }
-    let md = crate::format::table!(RleStringsChunkMetadata {
+    let md = tiledb_codec_format::table!(RleStringsChunkMetadata {
         num_metadata_parts: 0,
         num_data_parts: 1,
         original_length: len_u32(NAME, "the strings", data.len())?,
@@ -494,7 +492,7 @@ fn reverse_var_strings(
     data: &[u8],
 ) -> Result<Reversed, FilterError> {
     let err = |what: String| FilterError::new(NAME, what);
-    let (md, used) = decode::<RleStringsChunkMetadata>(metadata, Path::new(""), 0, ())
+    let (md, used) = decode::<RleStringsChunkMetadata>(metadata, 0, ())
         .map_err(|e| err(format!("chunk metadata: {e}")))?;
     if md.run_length_width == 0 || md.string_length_width == 0 {
         return Err(err("a width of 0 bytes in the chunk metadata".into()));
@@ -584,20 +582,22 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::filters::Pipeline;
-    use crate::format::{
+    use crate::Pipeline;
+    use tiledb_codec_format::{
         Compressor, CompressorOptions, FilterOptions, FilterType, RleRun, RleStringRun,
     };
 
     fn rle() -> Filter {
-        crate::format::table!(Filter {
+        tiledb_codec_format::table!(Filter {
             filter_type: FilterType::Rle,
             filter_options_size: 5,
-            filter_options: FilterOptions::Compressor(crate::format::table!(CompressorOptions {
-                compressor_type: Compressor::Rle,
-                compression_level: -1,
-                reinterpret_datatype: None,
-            })),
+            filter_options: FilterOptions::Compressor(tiledb_codec_format::table!(
+                CompressorOptions {
+                    compressor_type: Compressor::Rle,
+                    compression_level: -1,
+                    reinterpret_datatype: None,
+                }
+            )),
         })
     }
 
@@ -623,7 +623,7 @@ mod tests {
             [7, 0, 0, 0, 0, 3, 255, 255, 255, 255, 0, 1, 5, 0, 0, 0, 0, 2]
         );
         // The spec table reads the same runs.
-        let (run, used) = decode::<RleRun>(&filtered, Path::new(""), 0, (4,)).unwrap();
+        let (run, used) = decode::<RleRun>(&filtered, 0, (4,)).unwrap();
         assert_eq!((run.value, run.run_length, used), (vec![7, 0, 0, 0], 3, 6));
     }
 
@@ -684,7 +684,7 @@ mod tests {
         want_md.extend_from_slice(&[1, 1]);
         assert_eq!(md, want_md);
         assert_eq!(filtered, b"\x03\x02ab\x01\x00\x01\x03xyz");
-        let (run, _) = decode::<RleStringRun>(&filtered, Path::new(""), 0, (1, 1)).unwrap();
+        let (run, _) = decode::<RleStringRun>(&filtered, 0, (1, 1)).unwrap();
         assert_eq!((run.run_length_u8, run.string), (Some(3), b"ab".to_vec()));
     }
 
@@ -756,7 +756,7 @@ mod tests {
                 .flat_map(|v| std::iter::repeat_n(*v, cell as usize))
                 .collect();
             let p = Pipeline::new(&[rle()], dt, cell, version).unwrap();
-            let size = crate::filters::pipeline::chunk_size(data.len() as u64, cell) as usize;
+            let size = crate::pipeline::chunk_size(data.len() as u64, cell) as usize;
             for chunk in data.chunks(size) {
                 let (md, filtered) = p.forward_chunk(chunk).unwrap();
                 prop_assert_eq!(p.reverse_chunk(&md, &filtered, None).unwrap(), chunk);
