@@ -40,6 +40,7 @@ mod maintain_evolve;
 mod maintain_fragments;
 mod maintain_group_meta;
 mod maintain_meta;
+mod maintain_races;
 mod object_store;
 mod old_layouts;
 mod old_versions;
