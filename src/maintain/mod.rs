@@ -6,6 +6,7 @@
 //! each one commits atomically: a reader, or a process that stops at any
 //! step, never sees a half-done change.
 
+pub mod abandoned;
 pub mod array_meta;
 pub mod commits;
 pub mod delete;

@@ -41,6 +41,7 @@ mod maintain_fragments;
 mod maintain_group_meta;
 mod maintain_meta;
 mod maintain_races;
+mod maintain_reclaim;
 mod object_store;
 mod old_layouts;
 mod old_versions;
