@@ -13,6 +13,8 @@ use std::sync::{Arc, RwLock};
 use crate::error::{Error, Result};
 
 #[cfg(feature = "object-store")]
+pub mod limits;
+#[cfg(feature = "object-store")]
 pub mod object;
 pub mod writeback;
 
