@@ -13,6 +13,7 @@ mod cli;
 mod cli_damage;
 mod consolidate_merge;
 mod consolidated_footers;
+mod crash_harness;
 mod datatypes_engine;
 mod delete_conditions;
 mod facade_arrow;
