@@ -143,6 +143,20 @@ fn batch(w: i64, k: i64) -> Vec<i64> {
 
 #[test]
 fn readers_and_writers_beside_consolidate_and_vacuum_never_fail() {
+    race(ROUNDS);
+}
+
+/// The soak: the same race for 150 rounds (minutes; `cargo test --test it
+/// -- --ignored soak_beside_maintenance --nocapture` prints its figures,
+/// which the README gives).
+#[test]
+#[ignore]
+fn soak_beside_maintenance() {
+    race(150);
+}
+
+/// Writers and readers in loops beside `rounds` rounds of maintenance.
+fn race(rounds: usize) {
     let dir = scratch("races");
     let schema = write_schema(&dir);
     let array = dir.join("array");
@@ -206,7 +220,8 @@ fn readers_and_writers_beside_consolidate_and_vacuum_never_fail() {
             }
         }));
     }
-    for round in 0..ROUNDS {
+    let started = std::time::Instant::now();
+    for round in 0..rounds {
         if let Err(e) = maintain(&array) {
             failures.lock().unwrap().push(format!("round {round}: {e}"));
         }
@@ -218,7 +233,11 @@ fn readers_and_writers_beside_consolidate_and_vacuum_never_fail() {
     }
     let failures = failures.lock().unwrap().clone();
     let [writes, reads, rounds] = *counts.lock().unwrap();
-    eprintln!("{writes} imports, {reads} reads, {rounds} maintenance rounds");
+    eprintln!(
+        "{writes} imports, {reads} reads, {rounds} maintenance rounds in {:?}, {} failures",
+        started.elapsed(),
+        failures.len()
+    );
     assert!(
         failures.is_empty(),
         "{} failures: {failures:#?}",
