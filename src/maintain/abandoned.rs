@@ -65,12 +65,12 @@ pub(crate) fn last_change(path: &Path) -> Option<SystemTime> {
     Some(newest)
 }
 
-/// Whether nothing in `path` changed for [`ABANDONED_AFTER`] before `now`
-/// (false when it cannot be told, or a time lies after `now`).
-pub(crate) fn untouched(path: &Path, now: SystemTime) -> bool {
+/// Whether nothing in `path` changed for `after` before `now` (false when
+/// it cannot be told, or a time lies after `now`).
+pub(crate) fn untouched(path: &Path, now: SystemTime, after: Duration) -> bool {
     last_change(path)
         .and_then(|t| now.duration_since(t).ok())
-        .is_some_and(|age| age >= ABANDONED_AFTER)
+        .is_some_and(|age| age >= after)
 }
 
 /// Whether `name` is a temporary name of this crate's writers (not the
@@ -102,13 +102,15 @@ fn folders(root: &Path) -> Vec<PathBuf> {
 }
 
 /// The uncommitted work in the array `dir` abandoned by the rule of the
-/// module documentation as of `now`: fragment folders (those whose names'
-/// timestamps lie within `range`), then temporaries.
+/// module documentation as of `now` (unchanged for `opts.abandoned_after`,
+/// [`ABANDONED_AFTER`] by default): fragment folders (those whose names'
+/// timestamps lie within `opts.timestamp`), then temporaries.
 pub(crate) fn abandoned(
     dir: &ArrayDirectory,
-    range: super::TimeRange,
+    opts: &super::VacuumOptions,
     now: SystemTime,
 ) -> Vec<PathBuf> {
+    let (range, after) = (opts.timestamp, opts.abandoned_after);
     let mut out: Vec<PathBuf> = dir
         .uncommitted
         .iter()
@@ -118,7 +120,7 @@ pub(crate) fn abandoned(
                 .filter(|n| n.name == file)
                 .is_some_and(|n| range.contains(n.t1, n.t2))
                 && p.is_dir()
-                && untouched(p, now)
+                && untouched(p, now, after)
         })
         .cloned()
         .collect();
@@ -130,7 +132,7 @@ pub(crate) fn abandoned(
             .flatten()
             .filter(|e| temporary(&e.file_name().to_string_lossy()))
             .map(|e| e.path())
-            .filter(|p| untouched(p, now))
+            .filter(|p| untouched(p, now, after))
             .collect();
         found.sort();
         out.extend(found);

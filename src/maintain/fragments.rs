@@ -735,7 +735,7 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
     let ignore = commits_to_ignore(&dir, &folders)?;
     folders.extend(super::abandoned::abandoned(
         &dir,
-        opts.timestamp,
+        opts,
         std::time::SystemTime::now(),
     ));
     let mut report = VacuumReport::default();

@@ -22,14 +22,14 @@ use tiledb_codec::ReadOptions;
 
 const BIN: &str = env!("CARGO_BIN_EXE_tiledb-codec");
 
-fn run(args: &[&str]) -> String {
+pub(crate) fn run(args: &[&str]) -> String {
     let out = Command::new(BIN).args(args).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{args:?}: {err}");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn spawn(args: &[&str]) -> Child {
+pub(crate) fn spawn(args: &[&str]) -> Child {
     Command::new(BIN)
         .args(args)
         .stdin(Stdio::null())
@@ -40,7 +40,7 @@ fn spawn(args: &[&str]) -> Child {
 }
 
 /// NDJSON of cells `d` in `from..to`, `a = d`.
-fn ndjson(from: i64, to: i64) -> String {
+pub(crate) fn ndjson(from: i64, to: i64) -> String {
     (from..to)
         .map(|d| format!("{{\"d\":{d},\"a\":{d}}}\n"))
         .collect()
@@ -75,7 +75,7 @@ fn temporaries(root: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The entries of `__fragments`, sorted.
-fn fragment_folders(array: &Path) -> Vec<PathBuf> {
+pub(crate) fn fragment_folders(array: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(array.join("__fragments"))
         .unwrap()
         .flatten()
@@ -87,7 +87,7 @@ fn fragment_folders(array: &Path) -> Vec<PathBuf> {
 
 /// Waits (at most `limit`) until `__fragments` holds a folder not in
 /// `known`: a write has begun.
-fn wait_for_new_folder(array: &Path, known: &[PathBuf], limit: Duration) -> bool {
+pub(crate) fn wait_for_new_folder(array: &Path, known: &[PathBuf], limit: Duration) -> bool {
     let start = Instant::now();
     while start.elapsed() < limit {
         if fragment_folders(array).iter().any(|f| !known.contains(f)) {
@@ -98,7 +98,7 @@ fn wait_for_new_folder(array: &Path, known: &[PathBuf], limit: Duration) -> bool
     false
 }
 
-fn kill(mut c: Child) {
+pub(crate) fn kill(mut c: Child) {
     let _ = c.kill();
     let _ = c.wait();
 }
