@@ -44,6 +44,7 @@ mod maintain_meta;
 mod maintain_races;
 mod maintain_reclaim;
 mod object_store;
+mod object_store_races;
 mod object_store_reclaim;
 mod object_store_stall;
 mod old_layouts;

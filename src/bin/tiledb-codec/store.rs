@@ -208,6 +208,57 @@ fn local_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
+/// What [`fetch_copy`] fetched: each object's path relative to the array
+/// with a digest of its bytes (to see it rewritten).
+type Fetched = std::collections::BTreeMap<PathBuf, (usize, u64)>;
+
+/// Lists the array at `root` and copies its objects (with `whole` all of
+/// them, else all but the fragments' data) below `local_root`. An object
+/// listed and removed before it was fetched (a vacuum or consolidation
+/// beside this command) makes it list and fetch again, up to
+/// `RELIST_ATTEMPTS` times.
+fn fetch_copy(
+    storage: &ObjectStorage,
+    root: &Path,
+    local_root: &Path,
+    whole: bool,
+) -> Result<(Vec<(PathBuf, u64)>, Fetched), String> {
+    use tiledb_codec::raw::array::directory::{vanished, RELIST_ATTEMPTS};
+    let mut tries = 1;
+    'listing: loop {
+        let objects = storage.objects_below(root).map_err(|e| e.to_string())?;
+        let _ = std::fs::remove_dir_all(local_root);
+        let mut fetched = Fetched::new();
+        for (p, _) in &objects {
+            let r = p.strip_prefix(root).unwrap_or(p).to_path_buf();
+            let first = first_part(&r);
+            let data = first == hierarchy::FRAGMENTS
+                || first.starts_with("__1")
+                || first == hierarchy::FRAGMENT_META;
+            if data && !whole {
+                continue;
+            }
+            let file = match tiledb_codec::raw::storage::Storage::open(storage, p) {
+                Ok(f) => f,
+                Err(e) if tries < RELIST_ATTEMPTS && vanished(&e, root) => {
+                    tries += 1;
+                    storage.forget_listings();
+                    continue 'listing;
+                }
+                Err(e) => return Err(e.to_string()),
+            };
+            let target = local_root.join(&r);
+            if let Some(dir) = target.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            std::fs::write(&target, file.bytes())
+                .map_err(|e| format!("{}: {e}", target.display()))?;
+            fetched.insert(r, digest(file.bytes()));
+        }
+        return Ok((objects, fetched));
+    }
+}
+
 /// Runs `f` on `path`: directly for a local path; for a URL, on a local
 /// staging copy of the array's objects (all of them with `whole`, else all
 /// but the fragments' data). With `upload`, it then uploads the files `f`
@@ -228,29 +279,8 @@ pub fn staged<T>(
     let (storage, root) = open_counted(u)?;
     let staging = Staging::new()?;
     let local_root = staging.0.join("array");
-    let objects = storage.objects_below(&root).map_err(|e| e.to_string())?;
-    let rel = |p: &Path| -> PathBuf { p.strip_prefix(&root).unwrap_or(p).to_path_buf() };
+    let (objects, fetched) = fetch_copy(&storage, &root, &local_root, whole)?;
     let remote_of = |r: &Path| PathBuf::from(format!("{}/{}", root.display(), r.display()));
-    // What was fetched, with a digest of its bytes to see it rewritten.
-    let mut fetched = std::collections::BTreeMap::new();
-    for (p, _) in &objects {
-        let r = rel(p);
-        let first = first_part(&r);
-        let data = first == hierarchy::FRAGMENTS
-            || first.starts_with("__1")
-            || first == hierarchy::FRAGMENT_META;
-        if data && !whole {
-            continue;
-        }
-        let file =
-            tiledb_codec::raw::storage::Storage::open(&*storage, p).map_err(|e| e.to_string())?;
-        let target = local_root.join(&r);
-        if let Some(dir) = target.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        std::fs::write(&target, file.bytes()).map_err(|e| format!("{}: {e}", target.display()))?;
-        fetched.insert(r, digest(file.bytes()));
-    }
     if objects.is_empty() {
         // A new array: the writer creates it in the staging folder.
     } else {
