@@ -327,7 +327,7 @@ impl ArrayReader {
     /// since when the reader was opened without a time range. Opened
     /// afresh with another schema (an evolution since), the first error
     /// stands.
-    pub fn retrying<T>(&self, read: impl Fn(&ArrayReader) -> Result<T>) -> Result<T> {
+    pub fn retrying<T>(&self, mut read: impl FnMut(&ArrayReader) -> Result<T>) -> Result<T> {
         let root = &self.dir.root;
         let mut err = match read(self) {
             Err(e) if vanished(&e, root) => e,

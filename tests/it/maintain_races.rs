@@ -321,3 +321,48 @@ fn the_engine_fails_a_read_opened_before_a_vacuum() {
     assert_eq!(v["ok"], false, "{v}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The cells of `cells` as NDJSON lines.
+fn lines(cells: &tiledb_codec::raw::read::Cells) -> Vec<u8> {
+    let mut out = Vec::new();
+    tiledb_codec::raw::read::export::write_ndjson(cells, &mut out).unwrap();
+    out
+}
+
+/// A read in batches begun before a consolidation and vacuum and finished
+/// after them hands out every cell, as a read made whole before.
+#[test]
+fn batches_begun_before_maintenance_finish_after_it() {
+    use tiledb_codec::maintain::{self, ConsolidateOptions, Mode, VacuumOptions};
+    let dir = scratch("races-batches");
+    for name in ["dense_int_2d", "dense_var_nullable", "sparse_int_2d"] {
+        let array = dir.join(name);
+        common::copy_dir(
+            &common::root().join("tests/fixtures/v22").join(name),
+            &array,
+        );
+        let reader = ArrayReader::open(&array, &ReadOptions::default()).unwrap();
+        let whole = lines(&reader.read(&Query::new()).unwrap());
+        let q = Query {
+            batch_cells: Some(2),
+            ..Query::new()
+        };
+        let mut batches = reader.batches(&q).unwrap();
+        let mut got = lines(&batches.next().unwrap().unwrap());
+        maintain::consolidate(&array, Mode::Fragments, &ConsolidateOptions::default()).unwrap();
+        maintain::vacuum(&array, Mode::Fragments, &VacuumOptions::default()).unwrap();
+        assert!(
+            reader.fragments.iter().any(|f| !f.path.exists()),
+            "{name}: nothing vacuumed"
+        );
+        for b in batches {
+            got.extend(lines(&b.unwrap_or_else(|e| panic!("{name}: {e}"))));
+        }
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(&whole),
+            "{name}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
