@@ -261,3 +261,85 @@ fn killed_commands_leave_the_state_before_or_after() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A command stopped at one of its steps, on the array at the path.
+type Stop = Box<dyn Fn(&Path)>;
+
+/// The fail points: a fragment write, a consolidation and a vacuum stopped
+/// right after each of their steps (as a crash there would leave them);
+/// the engine reads the state before or after, and once aged and vacuumed
+/// nothing uncommitted is left and the engine reads the same cells.
+#[test]
+fn stopped_at_every_step_then_reclaimed() {
+    use tiledb_codec::maintain::fragments::{
+        consolidate_fragments_failing, vacuum_fragments_failing,
+    };
+    use tiledb_codec::maintain::{ConsolidateOptions, VacuumOptions};
+    use tiledb_codec::raw::write::{
+        Column, FailPoint, FragmentWriter, MaintenanceStep, WriteOptions,
+    };
+    let dir = scratch("crash-steps");
+    let base = base(&dir);
+    let before = engine(&base);
+    let mut written = before.clone();
+    written.extend((200_000..200_100).map(|d| (d, d * 3)));
+    written.sort_unstable();
+    let mut cases: Vec<(String, Stop)> = Vec::new();
+    for step in FailPoint::ALL {
+        cases.push((
+            format!("write {step:?}"),
+            Box::new(move |p: &Path| {
+                let ds: Vec<i64> = (200_000..200_100).collect();
+                let a: Vec<i64> = ds.iter().map(|d| d * 3).collect();
+                let cols = vec![
+                    Column::fixed("d", ds.iter().flat_map(|x| x.to_le_bytes()).collect()),
+                    Column::fixed("a", a.iter().flat_map(|x| x.to_le_bytes()).collect()),
+                ];
+                let opts = WriteOptions {
+                    fail_after: Some(step),
+                    ..Default::default()
+                };
+                let r = FragmentWriter::sparse(p, opts).and_then(|mut w| {
+                    w.write(&cols)?;
+                    w.finish().map(|_| ())
+                });
+                assert!(r.is_err(), "{step:?}: not stopped");
+            }),
+        ));
+    }
+    for step in MaintenanceStep::CONSOLIDATE {
+        cases.push((
+            format!("consolidate {step:?}"),
+            Box::new(move |p: &Path| {
+                let r = consolidate_fragments_failing(p, &ConsolidateOptions::default(), step);
+                assert!(r.is_err(), "{step:?}: not stopped");
+            }),
+        ));
+    }
+    for step in MaintenanceStep::VACUUM {
+        cases.push((
+            format!("vacuum {step:?}"),
+            Box::new(move |p: &Path| {
+                let r = vacuum_fragments_failing(p, &VacuumOptions::default(), step);
+                assert!(r.is_err(), "{step:?}: not stopped");
+            }),
+        ));
+    }
+    for (i, (what, stop)) in cases.iter().enumerate() {
+        let copy = dir.join(format!("step{i}"));
+        common::copy_dir(&base, &copy);
+        stop(&copy);
+        let now = engine(&copy);
+        assert!(
+            now == before || (now == written && what.starts_with("write")),
+            "{what}: the engine reads {} cells, before {}",
+            now.len(),
+            before.len()
+        );
+        reclaim(&copy);
+        assert_eq!(engine(&copy), now, "{what}: the cells after reclaiming");
+        let _ = std::fs::remove_dir_all(&copy);
+    }
+    eprintln!("{} steps stopped and reclaimed", cases.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
