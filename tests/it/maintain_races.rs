@@ -347,6 +347,26 @@ fn batches_begun_before_maintenance_finish_after_it() {
             batch_cells: Some(2),
             ..Query::new()
         };
+        if name == "dense_int_2d" {
+            // Whole into buffers, after a consolidation and vacuum of a
+            // copy opened before them.
+            let copy = dir.join(format!("{name}-into"));
+            common::copy_dir(&array, &copy);
+            let early = ArrayReader::open(&copy, &ReadOptions::default()).unwrap();
+            maintain::consolidate(&copy, Mode::Fragments, &ConsolidateOptions::default()).unwrap();
+            maintain::vacuum(&copy, Mode::Fragments, &VacuumOptions::default()).unwrap();
+            let attr = String::from_utf8_lossy(&early.schema.attributes[0].name).into_owned();
+            let mut buf = vec![0u8; 1 << 16];
+            let mut sinks = [tiledb_codec::raw::read::Sink {
+                name: attr,
+                data: &mut buf,
+                validity: None,
+            }];
+            let n = early
+                .read_into(&Query::new(), &mut sinks)
+                .unwrap_or_else(|e| panic!("{name}: read_into: {e}"));
+            assert_eq!(n, reader.read(&Query::new()).unwrap().len, "{name}");
+        }
         let mut batches = reader.batches(&q).unwrap();
         let mut got = lines(&batches.next().unwrap().unwrap());
         maintain::consolidate(&array, Mode::Fragments, &ConsolidateOptions::default()).unwrap();
