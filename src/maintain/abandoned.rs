@@ -74,11 +74,10 @@ pub(crate) fn untouched(path: &Path, now: SystemTime, after: Duration) -> bool {
 }
 
 /// Whether `name` is a temporary name of this crate's writers (not the
-/// maintenance lock, not a `.vac.tmp`: see the module documentation).
+/// maintenance lock `.tiledb-codec.lock`, not a `.vac.tmp`: see the module
+/// documentation).
 fn temporary(name: &str) -> bool {
-    if name == super::fragments::LOCK_FILE
-        || name.ends_with(&format!("{}{}", hierarchy::VAC, hierarchy::TMP))
-    {
+    if name.ends_with(&format!("{}{}", hierarchy::VAC, hierarchy::TMP)) {
         return false;
     }
     name.starts_with(".tiledb-codec-")

@@ -16,6 +16,8 @@ use crate::error::{Error, Result};
 pub mod limits;
 #[cfg(feature = "object-store")]
 pub mod object;
+#[cfg(feature = "object-store")]
+mod object_times;
 pub mod writeback;
 
 enum Bytes {

@@ -114,15 +114,8 @@ fn our_ds(array: &Path) -> Vec<i64> {
     v
 }
 
-#[test]
-fn vacuum_reclaims_what_killed_commands_left() {
-    let dir = scratch("reclaim");
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos() as u64;
-    eprintln!("seed {seed}");
-    let mut rng = Lcg(seed);
+/// A sparse schema (INT64 `d`, INT64 `a`) written in `dir`; its path.
+pub(crate) fn sparse_schema(dir: &Path) -> PathBuf {
     let schema = dir.join("schema.json");
     let s = json!({
         "array_type": "sparse",
@@ -136,6 +129,19 @@ fn vacuum_reclaims_what_killed_commands_left() {
         "attributes": [{"name": "a", "datatype": "INT64"}]
     });
     std::fs::write(&schema, s.to_string()).unwrap();
+    schema
+}
+
+#[test]
+fn vacuum_reclaims_what_killed_commands_left() {
+    let dir = scratch("reclaim");
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64;
+    eprintln!("seed {seed}");
+    let mut rng = Lcg(seed);
+    let schema = sparse_schema(&dir);
     let array = dir.join("array");
     let a = array.to_str().unwrap();
     let cells = dir.join("cells.ndjson");
