@@ -268,3 +268,66 @@ fn vacuum_reclaims_what_killed_commands_left() {
     assert_eq!(engine, expected, "the engine");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The same for groups: `group add`, `group remove` and `group meta put`
+/// killed at random moments; aged and vacuumed, the group holds no
+/// temporary and lists its members.
+#[test]
+fn vacuum_reclaims_what_killed_group_commands_left() {
+    let dir = scratch("reclaim-group");
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64;
+    eprintln!("seed {seed}");
+    let mut rng = Lcg(seed);
+    let schema = sparse_schema(&dir);
+    let cells = dir.join("cells.ndjson");
+    std::fs::write(&cells, ndjson(0, 10)).unwrap();
+    let group = dir.join("group");
+    let g = group.to_str().unwrap();
+    run(&["group", "create", g]);
+    let mut arrays = Vec::new();
+    for k in 0..4 {
+        let a = dir.join(format!("a{k}"));
+        let sch = schema.to_str().unwrap();
+        run(&[
+            "import",
+            a.to_str().unwrap(),
+            "--schema",
+            sch,
+            "--cells",
+            cells.to_str().unwrap(),
+        ]);
+        arrays.push(a);
+    }
+    for k in 0..12 {
+        let a = arrays[k % arrays.len()].to_str().unwrap().to_string();
+        let name = format!("m{k}");
+        let key = format!("k{k}");
+        let args: Vec<&str> = match k % 3 {
+            0 => vec!["group", "add", g, &a, "--name", &name],
+            1 => vec!["group", "remove", g, &a],
+            _ => vec!["group", "meta", g, "put", &key, "1", "--type", "INT64"],
+        };
+        let c = spawn(&args);
+        std::thread::sleep(Duration::from_micros(rng.below(30_000)));
+        kill(c);
+    }
+    let mut left = Vec::new();
+    temporaries(&group, &mut left);
+    eprintln!("left by the killed commands: {left:?}");
+    let st = Command::new("find")
+        .arg(&group)
+        .args(["-exec", "touch", "-h", "-d", "2 hours ago", "{}", "+"])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    run(&["vacuum", g]);
+    let mut temps = Vec::new();
+    temporaries(&group, &mut temps);
+    assert!(temps.is_empty(), "{temps:?}");
+    run(&["group", "list", g]);
+    run(&["group", "meta", g, "list"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
