@@ -43,6 +43,21 @@ fn ds_of(ndjson: &str) -> Vec<i64> {
 
 #[test]
 fn imports_and_exports_in_a_store_beside_maintenance_never_fail() {
+    race(ROUNDS);
+}
+
+/// The soak in S3: the same race for 40 rounds (minutes; `cargo test
+/// --test it -- --ignored soak_in_a_store --nocapture` prints its figures,
+/// which the README gives).
+#[test]
+#[ignore]
+fn soak_in_a_store_beside_maintenance() {
+    race(40);
+}
+
+/// An import loop and an export loop beside `rounds` rounds of
+/// maintenance, in moto's S3.
+fn race(rounds: usize) {
     let moto = Arc::new(Moto::start());
     moto.bucket("races");
     let dir = crate::common::scratch("s3-races");
@@ -123,7 +138,8 @@ fn imports_and_exports_in_a_store_beside_maintenance_never_fail() {
             n
         })
     };
-    for round in 0..ROUNDS {
+    let started = std::time::Instant::now();
+    for round in 0..rounds {
         for args in [
             vec!["consolidate", url],
             vec!["vacuum", url],
@@ -140,7 +156,8 @@ fn imports_and_exports_in_a_store_beside_maintenance_never_fail() {
     let exports = reader.join().unwrap();
     let failures = failures.lock().unwrap().clone();
     eprintln!(
-        "{imports} imports, {exports} exports, {ROUNDS} rounds, {} failures",
+        "{imports} imports, {exports} exports, {rounds} rounds in {:?}, {} failures",
+        started.elapsed(),
         failures.len()
     );
     assert!(failures.is_empty(), "{failures:#?}");
