@@ -282,12 +282,12 @@ impl Array {
     /// The array metadata, by key (later writes replace earlier ones,
     /// deletions remove them). [`MetadataValue::values`] and
     /// [`MetadataValue::as_str`] give the values typed.
+    /// A consolidation and vacuum of the metadata since the array was
+    /// opened does not make it fail: the files are listed again.
     pub fn metadata(&self) -> Result<BTreeMap<String, MetadataValue>, Error> {
-        Ok(read_array_metadata_at(
-            &self.reader.dir,
-            self.at,
-            self.reader.options(),
-        )?)
+        Ok(self
+            .reader
+            .retrying(|r| read_array_metadata_at(&r.dir, self.at, r.options()))?)
     }
 
     /// Where the array is.

@@ -117,10 +117,42 @@ impl Listing {
         Some(out)
     }
 
+    /// The listing of `dirs`, with their stamps taken before it and the
+    /// time then. Where the storage has stamps, a listing during which a
+    /// folder changed is taken again (at most [`LISTING_TRIES`] times in
+    /// all): the folders are listed one after the other, and a
+    /// consolidation and vacuum between two of them (a new fragment
+    /// committed in `__commits` after it was listed, the fragments it
+    /// replaced removed from `__fragments` before it was) would leave a
+    /// listing in which neither is committed.
+    fn settled(storage: &dyn Storage, dirs: &[PathBuf; 6]) -> Result<(Listing, Stamped)> {
+        let mut tries = 1;
+        loop {
+            let time = now_ns();
+            let before = Listing::stamps(storage, dirs);
+            let listed = Listing::of(storage, dirs)?;
+            let settled = before.is_none()
+                || tries >= LISTING_TRIES
+                || Listing::stamps(storage, dirs) == before;
+            if settled {
+                return Ok((listed, before.map(|s| (s, time))));
+            }
+            tries += 1;
+        }
+    }
+
     fn paths(&self, which: usize) -> impl Iterator<Item = PathBuf> + '_ {
         self.0[which].iter().map(|e| e.path.clone())
     }
 }
+
+/// The folders' stamps and the time they were taken (nanoseconds since the
+/// epoch), where the storage has stamps.
+type Stamped = Option<([FolderStamp; 6], i128)>;
+
+/// How many times, at most, an open lists an array's folders while one of
+/// them changes during the listing ([`Listing::settled`]).
+const LISTING_TRIES: u32 = 4;
 
 /// How long before its listing a folder's last change must lie for its
 /// stamp to stand for the listing: more than any file system's clock
@@ -184,6 +216,40 @@ impl ConsolidatedFooters {
     }
 }
 
+/// How many times an open of an array lists it, at most, when files it
+/// listed are gone by the time it reads them ([`vanished`]).
+pub const RELIST_ATTEMPTS: u32 = 10;
+
+/// Whether `e` says that a file or folder below `root` (not `root` itself)
+/// is not there: listed, then removed before it was read, as a vacuum or
+/// consolidation running beside a read removes what it superseded.
+pub fn vanished(e: &Error, root: &Path) -> bool {
+    match e {
+        Error::Io { path, source } => {
+            source.kind() == std::io::ErrorKind::NotFound && path != root && path.starts_with(root)
+        }
+        _ => false,
+    }
+}
+
+/// Runs `attempt` until it does not fail with a [`vanished`] file below
+/// `root`, at most [`RELIST_ATTEMPTS`] times, waiting a little longer
+/// before each new try (1, 2, 4... ms, at most 64): each try lists the
+/// array afresh, after the maintenance step that removed the file.
+pub fn relisting<T>(root: &Path, mut attempt: impl FnMut() -> Result<T>) -> Result<T> {
+    let mut tries = 1;
+    loop {
+        match attempt() {
+            Err(e) if tries < RELIST_ATTEMPTS && vanished(&e, root) => {
+                let ms = 1u64 << (tries - 1).min(6);
+                std::thread::sleep(std::time::Duration::from_millis(ms));
+                tries += 1;
+            }
+            r => return r,
+        }
+    }
+}
+
 /// Schemas by path, shared by the fragments that name them.
 type SchemaCache = std::collections::HashMap<std::ffi::OsString, Arc<crate::format::ArraySchema>>;
 
@@ -238,10 +304,27 @@ impl ArrayDirectory {
     }
 
     /// Lists and classifies the array at `root` of `storage`.
+    ///
+    /// A file listed and gone before it is read (a `.vac`, `.con` or
+    /// `.ign` file that a vacuum or consolidation beside this open
+    /// removed) makes the open list the array again, up to
+    /// [`RELIST_ATTEMPTS`] times: the listing after a maintenance step is
+    /// as complete as the one before it.
     pub fn open_in(storage: StorageRef, root: impl AsRef<Path>) -> Result<Self> {
-        let root = root.as_ref().to_path_buf();
+        let root = root.as_ref();
+        relisting(root, || Self::open_once(storage.clone(), root))
+    }
+
+    fn open_once(storage: StorageRef, root: &Path) -> Result<Self> {
+        let root = root.to_path_buf();
         // Listed afresh: the fragments committed until now.
         storage.refresh(&root);
+        if storage.ranged() {
+            // An object store's listing first (the one LIST an open
+            // needs, kept for what follows), so that a store that fails or
+            // times out says so, rather than the array be "not a folder".
+            storage.list(&root)?;
+        }
         if storage.kind(&root) != Some(Kind::Folder) {
             return Err(Error::NotTileDb {
                 path: root,
@@ -256,9 +339,8 @@ impl ArrayDirectory {
         let st = d.storage.clone();
         let st: &dyn Storage = &*st;
         let dirs = Listing::dirs(&root);
-        let time = now_ns();
-        d.stamped = Listing::stamps(st, &dirs).map(|s| (s, time));
-        let listed = Listing::of(st, &dirs)?;
+        let (listed, stamped) = Listing::settled(st, &dirs)?;
+        d.stamped = stamped;
         // The enumerations' folder is listed only when asked
         // (`enumeration_files`): a schema names its enumerations' files.
         for p in listed.paths(Listing::SCHEMA) {

@@ -77,6 +77,8 @@ use crate::write::util;
 use crate::write::{Column, FragmentWriter, WriteError, WriteOptions, WriteResult};
 use crate::ReadOptions;
 
+pub use super::abandoned::ABANDONED_AFTER;
+
 /// The lock file that consolidations and vacuums of one array take turns on.
 pub const LOCK_FILE: &str = ".tiledb-codec.lock";
 
@@ -663,9 +665,10 @@ fn consolidate_locked(
 /// file (`.ign`) for their commits, which is the business of commit
 /// consolidation and is not done here.
 ///
-/// The fragment folders that killed writes left uncommitted are removed
-/// with the listed ones, once no writer can still be at work on them (see
-/// [`ABANDONED_AFTER`]).
+/// The fragment folders and temporary files that killed writes left
+/// uncommitted are removed with the listed ones, once nothing in them has
+/// changed for [`ABANDONED_AFTER`], whatever their names' timestamps (see
+/// [`super::abandoned`]).
 pub fn vacuum_fragments(array: &Path, opts: &VacuumOptions) -> WriteResult<VacuumReport> {
     vacuum(array, opts, Stop::NEVER)
 }
@@ -730,7 +733,11 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
     // now on (an `.ign` file), else readers would look for the removed
     // folders (array_directory.cc `write_commit_ignore_file`).
     let ignore = commits_to_ignore(&dir, &folders)?;
-    folders.extend(abandoned(&dir, opts));
+    folders.extend(super::abandoned::abandoned(
+        &dir,
+        opts,
+        std::time::SystemTime::now(),
+    ));
     let mut report = VacuumReport::default();
     let total = (commits.len() + folders.len() + vacs.len()) as u64;
     if opts.dry_run {
@@ -763,7 +770,15 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
     report.removed.extend(commits.iter().cloned());
     sync_parents(&commits)?;
     checkpoint!(stop, CommitsRemoved);
-    remove_all(&folders, |p| std::fs::remove_dir_all(p), &*opts.progress)?;
+    // Folders, and the abandoned temporaries among them, which may be
+    // files; one already gone (a writer's own cleanup) is no error.
+    let remove = |p: &Path| match std::fs::symlink_metadata(p) {
+        Ok(m) if m.is_dir() => std::fs::remove_dir_all(p),
+        Ok(_) => std::fs::remove_file(p),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    };
+    remove_all(&folders, remove, &*opts.progress)?;
     report.removed.extend(folders.iter().cloned());
     sync_parents(&folders)?;
     checkpoint!(stop, FoldersRemoved);
@@ -776,55 +791,6 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
     checkpoint!(stop, VacuumFilesRemoved);
     opts.progress.finish();
     Ok(report)
-}
-
-/// How long an uncommitted fragment folder must have stayed unchanged
-/// before a vacuum takes it for abandoned.
-pub const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(600);
-
-/// The newest time anything in `path` (a fragment folder) was modified.
-fn last_change(path: &Path) -> Option<std::time::SystemTime> {
-    let mut newest = std::fs::symlink_metadata(path).ok()?.modified().ok()?;
-    for e in std::fs::read_dir(path).ok()?.flatten() {
-        let m = e.metadata().ok()?;
-        let t = if m.is_dir() {
-            last_change(&e.path())?
-        } else {
-            m.modified().ok()?
-        };
-        newest = newest.max(t);
-    }
-    Some(newest)
-}
-
-/// Fragment folders that an interrupted write left (no commit marker) and
-/// that no writer can still be working on: older by their timestamps than
-/// the newest committed fragment, within the vacuum's time range, and
-/// unchanged for [`ABANDONED_AFTER`]. The engine's vacuum removes only what
-/// `.vac` files list; a killed write's folder (our import, or the engine's)
-/// would otherwise stay for good. A write still under way is newer than
-/// every commit or still changing its folder, so it is left alone.
-fn abandoned(dir: &ArrayDirectory, opts: &VacuumOptions) -> Vec<PathBuf> {
-    let Some(newest) = dir.fragments.iter().map(|f| f.name.t2).max() else {
-        return Vec::new();
-    };
-    let now = std::time::SystemTime::now();
-    dir.uncommitted
-        .iter()
-        .filter(|p| {
-            let file = p.file_name().unwrap_or_default().to_string_lossy();
-            let Some(n) = name::parse(&file).filter(|n| n.name == file) else {
-                return false;
-            };
-            n.t2 < newest
-                && opts.timestamp.contains(n.t1, n.t2)
-                && p.is_dir()
-                && last_change(p)
-                    .and_then(|t| now.duration_since(t).ok())
-                    .is_some_and(|age| age >= ABANDONED_AFTER)
-        })
-        .cloned()
-        .collect()
 }
 
 /// Removes every path with `remove`, from several threads: removing

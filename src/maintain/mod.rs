@@ -6,6 +6,7 @@
 //! each one commits atomically: a reader, or a process that stops at any
 //! step, never sees a half-done change.
 
+pub mod abandoned;
 pub mod array_meta;
 pub mod commits;
 pub mod delete;
@@ -223,6 +224,9 @@ pub struct VacuumOptions {
     pub timestamp: TimeRange,
     /// List what would be removed, remove nothing.
     pub dry_run: bool,
+    /// Uncommitted work unchanged for this long is taken for abandoned
+    /// and removed (default [`ABANDONED_AFTER`]; see [`abandoned`]).
+    pub abandoned_after: std::time::Duration,
     /// Where progress goes (default: nowhere).
     pub progress: std::sync::Arc<dyn Progress>,
 }
@@ -232,6 +236,7 @@ impl Default for VacuumOptions {
         VacuumOptions {
             timestamp: TimeRange::ALL,
             dry_run: false,
+            abandoned_after: ABANDONED_AFTER,
             progress: std::sync::Arc::new(NoProgress),
         }
     }
@@ -242,6 +247,7 @@ impl std::fmt::Debug for VacuumOptions {
         f.debug_struct("VacuumOptions")
             .field("timestamp", &self.timestamp)
             .field("dry_run", &self.dry_run)
+            .field("abandoned_after", &self.abandoned_after)
             .finish_non_exhaustive()
     }
 }

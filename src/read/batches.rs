@@ -36,9 +36,16 @@ impl Batches<'_> {
                 return Some(Err(e));
             }
             if plan.condition.is_none() {
-                return Some(reader.fill_dense(plan, &sel, sinks));
+                let first: &ArrayReader = reader;
+                return Some(reader.retrying(|r| {
+                    if std::ptr::eq(r, first) {
+                        r.fill_dense(plan, &sel, sinks)
+                    } else {
+                        r.fill_dense(&r.dense_plan(query)?, &sel, sinks)
+                    }
+                }));
             }
-            let cells = reader.dense_batch(plan, &sel, query);
+            let cells = dense_batch(reader, plan, &sel, query);
             return Some(cells.and_then(|c| reader.copy_into(&c, sinks.iter_mut().collect())));
         }
         let reader = self.reader;
@@ -48,6 +55,24 @@ impl Batches<'_> {
             reader.copy_into(&c, sinks.iter_mut().collect())
         }))
     }
+}
+
+/// The cells of `sel` of a dense read planned as `plan` by `reader`; when
+/// a file of the array is gone (a vacuum since the reader was opened), of
+/// the array opened afresh, planned again ([`ArrayReader::retrying`]).
+fn dense_batch(
+    reader: &ArrayReader,
+    plan: &DensePlan,
+    sel: &dense::Selection,
+    query: &Query,
+) -> Result<Cells> {
+    reader.retrying(|r| {
+        if std::ptr::eq(r, reader) {
+            r.dense_batch(plan, sel, query)
+        } else {
+            r.dense_batch(&r.dense_plan(query)?, sel, query)
+        }
+    })
 }
 
 pub(super) enum BatchesInner<'a> {
@@ -85,7 +110,7 @@ impl Iterator for Batches<'_> {
                 query,
             } => {
                 let sel = sels.next()?;
-                Some(reader.dense_batch(plan, &sel, query))
+                Some(dense_batch(reader, plan, &sel, query))
             }
             BatchesInner::Slabs {
                 reader,

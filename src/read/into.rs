@@ -47,13 +47,17 @@ impl ArrayReader {
         q.skip_coordinates = dims.is_empty();
         self.check_distinct(sinks)?;
         if self.schema.array_type == ArrayType::Dense {
-            let plan = self.dense_plan(&q)?;
-            if plan.condition.is_none() {
-                return self.fill_dense(&plan, &plan.sel, sinks);
-            }
-            // Planned already: not again.
-            let cells = self.read_dense_planned(&plan, &q)?;
-            return self.copy_into(&cells, sinks.iter_mut().collect());
+            // A vacuum since the open: the array opened afresh
+            // (`ArrayReader::retrying`).
+            return self.retrying(|r| {
+                let plan = r.dense_plan(&q)?;
+                if plan.condition.is_none() {
+                    return r.fill_dense(&plan, &plan.sel, sinks);
+                }
+                // Planned already: not again.
+                let cells = r.read_dense_planned(&plan, &q)?;
+                r.copy_into(&cells, sinks.iter_mut().collect())
+            });
         }
         let cells = self.read(&q)?;
         self.copy_into(&cells, sinks.iter_mut().collect())

@@ -15,7 +15,7 @@ use super::range::{Bound, DimRange};
 use super::reader_state::ArrayReader;
 use super::sparse;
 use super::sparse::below;
-use crate::array::directory::ArrayDirectory;
+use crate::array::directory::{relisting, vanished, ArrayDirectory, RELIST_ATTEMPTS};
 use crate::array::fragment::Fragment;
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
@@ -39,7 +39,21 @@ impl ArrayReader {
     /// Opens the array at `path` of `storage` (local files, objects in
     /// memory, or any other [`crate::storage::Storage`]), as of the
     /// timestamp range `range` when given.
+    ///
+    /// A consolidation or vacuum beside the open never makes it fail: a
+    /// file listed and removed before it was read (a fragment's metadata,
+    /// a `.vac`, `.con`, `.ign` or `.meta` file) makes it list the array
+    /// again and start over (at most [`RELIST_ATTEMPTS`] times).
     pub fn open_in(
+        storage: StorageRef,
+        path: &Path,
+        range: Option<(u64, u64)>,
+        opts: &ReadOptions,
+    ) -> Result<Self> {
+        relisting(path, || Self::open_once(storage.clone(), path, range, opts))
+    }
+
+    fn open_once(
         storage: StorageRef,
         path: &Path,
         range: Option<(u64, u64)>,
@@ -290,13 +304,52 @@ impl ArrayReader {
         &self.stats
     }
 
-    /// Reads the cells the query asks for.
+    /// Reads the cells the query asks for (see [`ArrayReader::retrying`]
+    /// for a read that a vacuum overtook).
     pub fn read(&self, q: &Query) -> Result<Cells> {
-        if self.schema.array_type == ArrayType::Dense {
-            self.read_dense(q)
-        } else {
-            self.read_sparse(q)
+        self.retrying(|r| {
+            if r.schema.array_type == ArrayType::Dense {
+                r.read_dense(q)
+            } else {
+                r.read_sparse(q)
+            }
+        })
+    }
+
+    /// Runs `read` on this reader; when it fails because a file of the
+    /// array opened is gone ([`vanished`]: a vacuum removed fragments that
+    /// a consolidation had merged into a new one after this reader was
+    /// opened), runs it again on the array opened afresh at the same time
+    /// range (at most [`RELIST_ATTEMPTS`] times). The cells are then those
+    /// of the array as it is at the new open: maintenance never removes a
+    /// cell a read sees, it moves cells into new fragments, so the answer
+    /// holds every cell this reader would have read, with those committed
+    /// since when the reader was opened without a time range. Opened
+    /// afresh with another schema (an evolution since), the first error
+    /// stands.
+    pub fn retrying<T>(&self, mut read: impl FnMut(&ArrayReader) -> Result<T>) -> Result<T> {
+        let root = &self.dir.root;
+        let mut err = match read(self) {
+            Err(e) if vanished(&e, root) => e,
+            r => return r,
+        };
+        for _ in 1..RELIST_ATTEMPTS {
+            let fresh =
+                ArrayReader::open_in(self.dir.storage.clone(), root, self.time_range, &self.opts)?;
+            let schema_name = |r: &ArrayReader| {
+                r.dir
+                    .latest_schema()
+                    .and_then(|p| p.file_name().map(|n| n.to_owned()))
+            };
+            if schema_name(&fresh) != schema_name(self) {
+                return Err(err);
+            }
+            match read(&fresh) {
+                Err(e) if vanished(&e, root) => err = e,
+                r => return r,
+            }
         }
+        Err(err)
     }
 }
 
@@ -306,6 +359,10 @@ impl ArrayReader {
     /// bytes and a checksum of the values: the throughput probe behind
     /// `scan`. Fragments are not merged (overwritten cells count too).
     pub fn scan(&self, attributes: Option<&[String]>) -> Result<super::field::ScanTotals> {
+        self.retrying(|r| r.scan_once(attributes))
+    }
+
+    fn scan_once(&self, attributes: Option<&[String]>) -> Result<super::field::ScanTotals> {
         let mut total = super::field::ScanTotals::default();
         for f in &self.fragments {
             let names: Vec<String> = match attributes {

@@ -13,7 +13,11 @@ use std::sync::{Arc, RwLock};
 use crate::error::{Error, Result};
 
 #[cfg(feature = "object-store")]
+pub mod limits;
+#[cfg(feature = "object-store")]
 pub mod object;
+#[cfg(feature = "object-store")]
+mod object_times;
 pub mod writeback;
 
 enum Bytes {

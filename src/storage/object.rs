@@ -108,7 +108,7 @@ pub fn is_url(path: &str) -> bool {
 /// An object store as a [`Storage`]: objects below `base` (a URL such as
 /// `s3://bucket`) read, listed and written through `object_store`.
 pub struct ObjectStorage {
-    store: Arc<dyn ObjectStore>,
+    pub(crate) store: Arc<dyn ObjectStore>,
     base: String,
     /// The private runtime (taken only on drop).
     rt: std::mem::ManuallyDrop<tokio::runtime::Runtime>,
@@ -396,8 +396,10 @@ impl ObjectStorage {
     /// `gs://`, `az://`, `https://`, `file:///abs/path`), configured by
     /// `options` only (keys as `object_store` names them, e.g.
     /// `aws_access_key_id`, `aws_endpoint`, `aws_allow_http`,
-    /// `aws_region`); nothing is read from the environment. Returns the
-    /// storage and the array's path in it:
+    /// `aws_region`) and the timeouts and retries of [`super::limits`]
+    /// (`timeout`, `connect_timeout`, `retry_max`, `retry_timeout`...);
+    /// nothing is read from the environment. Returns the storage and the
+    /// array's path in it:
     ///
     /// ```no_run
     /// use tiledb_codec::raw::storage::object::ObjectStorage;
@@ -416,9 +418,7 @@ impl ObjectStorage {
     {
         let bad = |what: String| Error::io(Path::new(url), std::io::Error::other(what));
         let parsed = url::Url::parse(url).map_err(|e| bad(format!("not a URL: {e}")))?;
-        let (store, _) = object_store::parse_url_opts(&parsed, options)
-            .map_err(|e| bad(format!("no object store for this URL: {e}")))?;
-        Self::with_store(Arc::from(store), url)
+        Self::with_store(super::limits::store_for_url(&parsed, options)?, url)
     }
 
     /// The storage of the object store `store` that `url` points into, and
@@ -465,7 +465,7 @@ impl ObjectStorage {
     /// Runs `f` to completion on the private runtime. From inside another
     /// tokio runtime (where blocking on ours would panic) it is driven
     /// from a thread of its own.
-    fn block_on<F: std::future::Future + Send>(&self, f: F) -> F::Output
+    pub(crate) fn block_on<F: std::future::Future + Send>(&self, f: F) -> F::Output
     where
         F::Output: Send,
     {

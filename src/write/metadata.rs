@@ -42,9 +42,9 @@ fn array_version(array: &Path, key: Option<[u8; 32]>) -> WriteResult<u32> {
     if array.join(hierarchy::GROUP_MARKER).is_file() {
         return Ok(super::FORMAT_VERSION);
     }
-    let dir = ArrayDirectory::open(array).map_err(|_| WriteError::Array {
+    let dir = ArrayDirectory::open(array).map_err(|e| WriteError::Array {
         path: array.to_path_buf(),
-        what: "not an array".into(),
+        what: format!("not an array ({e})"),
     })?;
     let schema = dir.latest_schema().ok_or_else(|| WriteError::Array {
         path: array.to_path_buf(),

@@ -22,13 +22,13 @@ use tiledb_codec::raw::storage::StorageRef;
 use tiledb_codec::ReadOptions;
 
 /// A moto server on a free port of 127.0.0.1, killed on drop.
-struct Moto {
+pub(crate) struct Moto {
     child: Child,
     port: u16,
 }
 
 impl Moto {
-    fn start() -> Moto {
+    pub(crate) fn start() -> Moto {
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -58,7 +58,7 @@ impl Moto {
     }
 
     /// Makes a bucket (one unsigned PUT, which moto takes).
-    fn bucket(&self, name: &str) {
+    pub(crate) fn bucket(&self, name: &str) {
         let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         write!(
             s,
@@ -72,7 +72,7 @@ impl Moto {
     }
 
     /// The storage of `s3://bucket/key` in this server, and the path.
-    fn open(&self, url: &str) -> (std::sync::Arc<ObjectStorage>, PathBuf) {
+    pub(crate) fn open(&self, url: &str) -> (std::sync::Arc<ObjectStorage>, PathBuf) {
         ObjectStorage::from_url(url, self.options()).unwrap()
     }
 
@@ -87,7 +87,7 @@ impl Moto {
     }
 
     /// The environment the command line reads for this server.
-    fn env(&self, cmd: &mut Command) {
+    pub(crate) fn env(&self, cmd: &mut Command) {
         cmd.env("AWS_ENDPOINT_URL", format!("http://{}", self.endpoint()))
             .env("AWS_ALLOW_HTTP", "true")
             .env("AWS_ACCESS_KEY_ID", "test")
@@ -97,7 +97,10 @@ impl Moto {
 
     /// The engine's cells of each array (`s3://` URI, key), read from this
     /// server in one Python process.
-    fn engine_cells(&self, arrays: &[(String, Option<String>)]) -> Vec<Result<Vec<Value>, String>> {
+    pub(crate) fn engine_cells(
+        &self,
+        arrays: &[(String, Option<String>)],
+    ) -> Vec<Result<Vec<Value>, String>> {
         self.engine(arrays, &[])
             .into_iter()
             .map(|e| match e.get("cells") {
@@ -153,7 +156,7 @@ fn files(dir: &Path, rel: &Path, out: &mut Vec<(PathBuf, PathBuf)>) {
 }
 
 /// Uploads the local folder `from` to `to` (a path of `storage`'s store).
-fn upload(storage: &ObjectStorage, from: &Path, to: &Path) {
+pub(crate) fn upload(storage: &ObjectStorage, from: &Path, to: &Path) {
     let mut all = Vec::new();
     files(from, Path::new(""), &mut all);
     let batch: Vec<(PathBuf, PathBuf)> = all
@@ -343,7 +346,7 @@ fn arrays_imported_into_s3_are_read_by_the_engine() {
 }
 
 /// The objects below `url`, relative to it.
-fn objects(moto: &Moto, url: &str) -> Vec<String> {
+pub(crate) fn objects(moto: &Moto, url: &str) -> Vec<String> {
     let (storage, root) = moto.open(url);
     storage.forget_listings();
     let mut out: Vec<String> = storage

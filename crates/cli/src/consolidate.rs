@@ -80,6 +80,16 @@ pub struct VacuumArgs {
     /// Print what would be removed, one path per line; remove nothing.
     #[arg(long)]
     dry_run: bool,
+    /// Take uncommitted work (fragment folders without a commit, writers'
+    /// temporaries) unchanged for this long for abandoned and remove it
+    /// (500ms, 30s, 10m...; default 10m).
+    #[arg(long, value_name = "DURATION", value_parser = abandoned_after)]
+    abandoned_after: Option<std::time::Duration>,
+}
+
+fn abandoned_after(s: &str) -> Result<std::time::Duration, String> {
+    tiledb_codec::raw::storage::limits::parse_duration(s)
+        .ok_or_else(|| format!("{s:?} is not a duration (500ms, 30s, 10m)"))
 }
 
 /// Runs `consolidate`.
@@ -123,6 +133,9 @@ pub fn run_vacuum(a: VacuumArgs, bars: Arc<Bars>) -> Result<(), String> {
     let opts = VacuumOptions {
         timestamp: a.timestamp.unwrap_or(TimeRange::ALL),
         dry_run: a.dry_run,
+        abandoned_after: a
+            .abandoned_after
+            .unwrap_or(tiledb_codec::maintain::ABANDONED_AFTER),
         progress: bars,
     };
     let r = maintain::vacuum(&a.array, a.mode.library(), &opts)

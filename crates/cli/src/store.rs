@@ -37,6 +37,39 @@ pub fn refuse(command: &str, path: &Path) -> Result<(), String> {
     }
 }
 
+/// The request timeouts and retries of object stores
+/// (`tiledb_codec::raw::storage::limits`), from `TILEDB_CODEC_TIMEOUT`,
+/// `TILEDB_CODEC_CONNECT_TIMEOUT`, `TILEDB_CODEC_RETRY_MAX`,
+/// `TILEDB_CODEC_RETRY_TIMEOUT`, `TILEDB_CODEC_RETRY_BACKOFF_INITIAL` and
+/// `TILEDB_CODEC_RETRY_BACKOFF_MAX`, where set.
+fn limits_from_env() -> Vec<(String, String)> {
+    use tiledb_codec::raw::storage::limits::RETRY_KEYS;
+    ["timeout", "connect_timeout"]
+        .into_iter()
+        .chain(RETRY_KEYS)
+        .filter_map(|k| {
+            let v = std::env::var(format!("TILEDB_CODEC_{}", k.to_ascii_uppercase())).ok()?;
+            Some((k.to_string(), v))
+        })
+        .collect()
+}
+
+/// `$builder` with the timeouts and retries of `$limits`.
+macro_rules! limited {
+    ($builder:expr, $url:expr, $limits:expr) => {{
+        use tiledb_codec::raw::storage::limits::{retry_config, RETRY_KEYS};
+        let retry = retry_config($url, &$limits).map_err(|e| e.to_string())?;
+        $limits
+            .iter()
+            .filter(|(k, _)| !RETRY_KEYS.contains(&k.as_str()))
+            .fold($builder, |b, (k, v)| match k.parse() {
+                Ok(key) => b.with_config(key, v.clone()),
+                Err(_) => b,
+            })
+            .with_retry(retry)
+    }};
+}
+
 /// The object store of `url`, configured from the environment.
 fn store_from_env(url: &str) -> Result<Arc<dyn ObjectStore>, String> {
     use object_store::aws::AmazonS3Builder;
@@ -45,21 +78,22 @@ fn store_from_env(url: &str) -> Result<Arc<dyn ObjectStore>, String> {
     use object_store::http::HttpBuilder;
     let scheme = url.split_once("://").map(|s| s.0).unwrap_or("");
     let err = |e: object_store::Error| format!("{url}: {e}");
+    let limits = limits_from_env();
     let store: Arc<dyn ObjectStore> = match scheme.to_ascii_lowercase().as_str() {
         "s3" | "s3a" => Arc::new(
-            AmazonS3Builder::from_env()
+            limited!(AmazonS3Builder::from_env(), url, limits)
                 .with_url(url)
                 .build()
                 .map_err(err)?,
         ),
         "gs" => Arc::new(
-            GoogleCloudStorageBuilder::from_env()
+            limited!(GoogleCloudStorageBuilder::from_env(), url, limits)
                 .with_url(url)
                 .build()
                 .map_err(err)?,
         ),
         "az" | "azure" | "abfs" => Arc::new(
-            MicrosoftAzureBuilder::from_env()
+            limited!(MicrosoftAzureBuilder::from_env(), url, limits)
                 .with_url(url)
                 .build()
                 .map_err(err)?,
@@ -67,7 +101,12 @@ fn store_from_env(url: &str) -> Result<Arc<dyn ObjectStore>, String> {
         "http" | "https" => {
             let parsed = url::Url::parse(url).map_err(|e| format!("{url}: {e}"))?;
             let base = &parsed[..url::Position::BeforePath];
-            Arc::new(HttpBuilder::new().with_url(base).build().map_err(err)?)
+            Arc::new(
+                limited!(HttpBuilder::new(), url, limits)
+                    .with_url(base)
+                    .build()
+                    .map_err(err)?,
+            )
         }
         "file" => Arc::new(object_store::local::LocalFileSystem::new()),
         s => return Err(format!("{url}: no object store for the scheme {s:?}")),
@@ -169,6 +208,57 @@ fn local_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
+/// What [`fetch_copy`] fetched: each object's path relative to the array
+/// with a digest of its bytes (to see it rewritten).
+type Fetched = std::collections::BTreeMap<PathBuf, (usize, u64)>;
+
+/// Lists the array at `root` and copies its objects (with `whole` all of
+/// them, else all but the fragments' data) below `local_root`. An object
+/// listed and removed before it was fetched (a vacuum or consolidation
+/// beside this command) makes it list and fetch again, up to
+/// `RELIST_ATTEMPTS` times.
+fn fetch_copy(
+    storage: &ObjectStorage,
+    root: &Path,
+    local_root: &Path,
+    whole: bool,
+) -> Result<(Vec<(PathBuf, u64)>, Fetched), String> {
+    use tiledb_codec::raw::array::directory::{vanished, RELIST_ATTEMPTS};
+    let mut tries = 1;
+    'listing: loop {
+        let objects = storage.objects_below(root).map_err(|e| e.to_string())?;
+        let _ = std::fs::remove_dir_all(local_root);
+        let mut fetched = Fetched::new();
+        for (p, _) in &objects {
+            let r = p.strip_prefix(root).unwrap_or(p).to_path_buf();
+            let first = first_part(&r);
+            let data = first == hierarchy::FRAGMENTS
+                || first.starts_with("__1")
+                || first == hierarchy::FRAGMENT_META;
+            if data && !whole {
+                continue;
+            }
+            let file = match tiledb_codec::raw::storage::Storage::open(storage, p) {
+                Ok(f) => f,
+                Err(e) if tries < RELIST_ATTEMPTS && vanished(&e, root) => {
+                    tries += 1;
+                    storage.forget_listings();
+                    continue 'listing;
+                }
+                Err(e) => return Err(e.to_string()),
+            };
+            let target = local_root.join(&r);
+            if let Some(dir) = target.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            std::fs::write(&target, file.bytes())
+                .map_err(|e| format!("{}: {e}", target.display()))?;
+            fetched.insert(r, digest(file.bytes()));
+        }
+        return Ok((objects, fetched));
+    }
+}
+
 /// Runs `f` on `path`: directly for a local path; for a URL, on a local
 /// staging copy of the array's objects (all of them with `whole`, else all
 /// but the fragments' data). With `upload`, it then uploads the files `f`
@@ -189,33 +279,15 @@ pub fn staged<T>(
     let (storage, root) = open_counted(u)?;
     let staging = Staging::new()?;
     let local_root = staging.0.join("array");
-    let objects = storage.objects_below(&root).map_err(|e| e.to_string())?;
-    let rel = |p: &Path| -> PathBuf { p.strip_prefix(&root).unwrap_or(p).to_path_buf() };
+    let (objects, fetched) = fetch_copy(&storage, &root, &local_root, whole)?;
     let remote_of = |r: &Path| PathBuf::from(format!("{}/{}", root.display(), r.display()));
-    // What was fetched, with a digest of its bytes to see it rewritten.
-    let mut fetched = std::collections::BTreeMap::new();
-    for (p, _) in &objects {
-        let r = rel(p);
-        let first = first_part(&r);
-        let data = first == hierarchy::FRAGMENTS
-            || first.starts_with("__1")
-            || first == hierarchy::FRAGMENT_META;
-        if data && !whole {
-            continue;
-        }
-        let file =
-            tiledb_codec::raw::storage::Storage::open(&*storage, p).map_err(|e| e.to_string())?;
-        let target = local_root.join(&r);
-        if let Some(dir) = target.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        std::fs::write(&target, file.bytes()).map_err(|e| format!("{}: {e}", target.display()))?;
-        fetched.insert(r, digest(file.bytes()));
-    }
     if objects.is_empty() {
         // A new array: the writer creates it in the staging folder.
     } else {
         std::fs::create_dir_all(&local_root).map_err(|e| format!("{e}"))?;
+    }
+    if whole && !objects.is_empty() {
+        store_times(&storage, &root, &local_root)?;
     }
     let out = f(&local_root)?;
     if upload {
@@ -276,6 +348,33 @@ pub fn staged<T>(
         }
     }
     Ok(out)
+}
+
+/// Gives the staged copy of the array at `root` the times its objects
+/// were last modified in the store (a folder: the newest of what it
+/// holds), so that `vacuum` tells abandoned work (uncommitted objects that
+/// killed commands left) by its age in the store, as it does locally.
+fn store_times(storage: &ObjectStorage, root: &Path, local_root: &Path) -> Result<(), String> {
+    let times = storage.modified_below(root).map_err(|e| e.to_string())?;
+    let mut dirs: std::collections::BTreeMap<PathBuf, std::time::SystemTime> = Default::default();
+    for (p, t) in times {
+        let local = local_root.join(p.strip_prefix(root).unwrap_or(&p));
+        if let Ok(f) = std::fs::File::options().write(true).open(&local) {
+            let _ = f.set_modified(t);
+        }
+        let mut d = local.parent();
+        while let Some(dir) = d.filter(|d| d.starts_with(local_root)) {
+            let e = dirs.entry(dir.to_path_buf()).or_insert(t);
+            *e = (*e).max(t);
+            d = dir.parent();
+        }
+    }
+    for (d, t) in dirs {
+        if let Ok(f) = std::fs::File::open(&d) {
+            let _ = f.set_modified(t);
+        }
+    }
+    Ok(())
 }
 
 /// A digest of a file's bytes, to see whether a command rewrote it.

@@ -90,7 +90,16 @@ pub fn aggregate(
 
 /// [`aggregate`], and how the result was found (tiles answered from
 /// metadata, whether cells were read).
+/// A vacuum beside it does not make it fail ([`ArrayReader::retrying`]).
 pub fn aggregate_with_stats(
+    reader: &ArrayReader,
+    query: &Query,
+    aggs: &[Aggregate],
+) -> Result<(Vec<AggregateValue>, AggregateStats)> {
+    reader.retrying(|r| aggregate_once(r, query, aggs))
+}
+
+fn aggregate_once(
     reader: &ArrayReader,
     query: &Query,
     aggs: &[Aggregate],

@@ -170,6 +170,18 @@ impl FragmentWriter {
         if let Some(parent) = self.commit_path.parent() {
             util::sync_dir(parent)?;
         }
+        // A write stalled for `maintain::ABANDONED_AFTER` may have had its
+        // folder reclaimed by a vacuum: then its marker is taken back and
+        // the write fails, rather than report a commit of nothing.
+        if !meta_path.is_file() {
+            let _ = std::fs::remove_file(&self.commit_path);
+            return Err(WriteError::Array {
+                path: self.dir.clone(),
+                what: "the fragment's folder was removed before its commit \
+                       (a vacuum took the stalled write for abandoned)"
+                    .into(),
+            });
+        }
         #[cfg(feature = "fail-points")]
         self.checkpoint(FailPoint::Committed)?;
         Ok(FragmentInfo {

@@ -121,9 +121,11 @@ impl FragmentWriter {
             encryption_key: opts.encryption_key,
             ..ReadOptions::default()
         };
-        let dir = ArrayDirectory::open(array).map_err(|_| WriteError::Array {
+        // The real error with it: a listing that cannot be read is not
+        // the same as no array.
+        let dir = ArrayDirectory::open(array).map_err(|e| WriteError::Array {
             path: array.to_path_buf(),
-            what: "not an array".into(),
+            what: format!("not an array ({e})"),
         })?;
         let schema_path = dir.latest_schema().ok_or_else(|| WriteError::Array {
             path: array.to_path_buf(),
