@@ -29,7 +29,7 @@ pub mod options;
 pub mod read;
 #[path = "storage/mod.rs"]
 pub mod storage;
-#[path = "tile.rs"]
+#[path = "tile/mod.rs"]
 pub mod tile;
 #[path = "value.rs"]
 pub mod value;
