@@ -3,7 +3,7 @@
 reading the whole array into Arrow then filtering in DuckDB. Prints the
 median seconds of each and the ratio.
 
-Usage: PYTHONPATH=python python python/bench/pushdown.py [CELLS] [--repeat N]
+Usage: PYTHONPATH=python python bench/python_pushdown.py [CELLS] [--repeat N]
 
 It makes a sparse 1-D array of CELLS cells (default 2,000,000; `a` int64
 uniform in [0, 1,000,000), `b` float64) in 8 fragments in a temporary
