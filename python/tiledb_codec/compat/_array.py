@@ -109,9 +109,12 @@ _TEXT = ("STRING_ASCII", "STRING_UTF8", "CHAR")
 def _as_tiledb_py(name: str, v: _np.ndarray, field: Any, enum: Optional[Enumeration]) -> _np.ndarray:
     """One result array as TileDB-Py gives it: enumerated attributes as
     their values, ASCII strings as ``bytes``, fixed-size characters as
-    ``S<n>``, text without trailing NULs (numpy's strings drop them, and
-    TileDB-Py's results with them), datetimes of units Arrow lacks (years,
-    months, weeks) as ``datetime64``."""
+    ``S<n>``, datetimes of units Arrow lacks (years, months, weeks) as
+    ``datetime64``. Text keeps its NUL bytes as TileDB-Py's does: a
+    fixed-size cell loses its trailing NULs (numpy's ``S<n>`` drops them),
+    and a var-sized cell that is one NUL byte reads as empty (what older
+    TileDB and TileDB-Py wrote for an empty cell, and TileDB's default fill
+    of var-sized text); any other var-sized cell is kept whole."""
     mask = _np.ma.getmaskarray(v) if isinstance(v, _np.ma.MaskedArray) else None
     data = _np.ma.getdata(v) if mask is not None else v
     datatype = field.datatype
@@ -121,7 +124,13 @@ def _as_tiledb_py(name: str, v: _np.ndarray, field: Any, enum: Optional[Enumerat
         def text(x: Any) -> Any:
             if isinstance(x, str):
                 x = x.encode("utf-8", "surrogateescape") if datatype == "STRING_ASCII" else x
-            return x.rstrip(b"\0" if isinstance(x, bytes) else "\0") if isinstance(x, (str, bytes)) else x
+            if not isinstance(x, (str, bytes)):
+                return x
+            nul = b"\0" if isinstance(x, bytes) else "\0"
+            if var:
+                return x[:0] if x == nul else x
+            return x.rstrip(nul)
+        var = field.cell_val_num == "var"
         out = _np.empty(data.shape, dtype=object)
         out.ravel()[:] = [text(x) for x in data.ravel()]
         data = out
