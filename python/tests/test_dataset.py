@@ -32,13 +32,41 @@ def test_duckdb_counts_and_sums_with_the_filter_pushed(name, dims):
     assert got == (int((a > 5).sum()), int(a[a > 5].sum()))
     read = ds.reads[-1]
     assert read["attrs"] == ["a"] and not read["coords"], read
+    assert read["where"] == 'col("a") > 5', read
     if name.startswith("sparse"):
-        assert read["where"] == 'col("a") > 5', read
         assert read["rows"] == int((a > 5).sum()), "the library gave back only the kept cells"
     else:
-        # A dense read takes no condition (the cells it rejects would come
-        # back with the fill value): the filter is applied to the cells.
-        assert read["where"] is None and read["rows"] == len(a), read
+        # A dense read with a condition gives the rejected cells with the
+        # fill value (0 here, which fails a > 5): the filter drops them.
+        assert read["rows"] == len(a), read
+
+
+@pytest.mark.parametrize("name,sql,pushed", [
+    ("dense_int_2d", "a > 5", 'col("a") > 5'),
+    # The fill value 0 passes a < 5: a rejected cell would come back as 0
+    # and be kept, so nothing is pushed.
+    ("dense_int_2d", "a < 5", None),
+    ("dense_int_2d", "a > 5 AND rows = 2", 'col("a") > 5'),
+    ("dense_int_2d", "a > 5 OR rows = 2", None),
+    ("dense_var_nullable", "s <> 'x?'", 'col("s") != "x?"'),
+    ("dense_var_nullable", "s = 'x?'", None),
+    # n is nullable with a fill value: a rejected cell may come back as
+    # 42 or as null, and 42 passes.
+    ("dense_var_nullable", "n > 5", None),
+    ("dense_var_nullable", "n IS NULL", None),
+    # 42 passes IS NOT NULL; both 42 and null fail n < 40.
+    ("dense_var_nullable", "n IS NOT NULL AND n < 40", 'col("n") < 40'),
+])
+def test_dense_scans_push_only_what_the_fill_values_fail(name, sql, pushed):
+    ds = tiledb_codec.open(FIX / name).dataset()
+    dims = [d.name for d in tiledb_codec.open(FIX / name).schema.dims]
+    got = duckdb.sql(f"SELECT * FROM ds WHERE {sql} ORDER BY {dims[0]}").fetchall()
+    assert ds.reads[-1]["where"] == pushed, ds.reads[-1]
+    with tiledb.open(str(FIX / name)) as E:
+        df = E.df[tuple(slice(lo, hi) for lo, hi in E.nonempty_domain())]
+    want = duckdb.sql(f"SELECT * FROM df WHERE {sql} ORDER BY {dims[0]}").fetchall()
+    assert sorted(map(repr, got)) == sorted(map(repr, want))
+    assert len(got) > 0
 
 
 @pytest.mark.parametrize("name,dim", [("sparse_int_2d", "r"), ("dense_int_2d", "rows")])
@@ -76,10 +104,8 @@ def test_polars_scan_pushes_projection_and_filter(name):
     assert out["s"][0] == int(a[a > 5].sum()) and out["len"][0] == int((a > 5).sum())
     read = ds.reads[-1]
     assert read["attrs"] == ["a"] and not read["coords"], read
-    if name.startswith("sparse"):
-        assert read["where"] == 'col("a") > 5' and read["rows"] == int((a > 5).sum()), read
-    else:
-        assert read["where"] is None and read["rows"] == len(a), read
+    assert read["where"] == 'col("a") > 5', read
+    assert read["rows"] == (int((a > 5).sum()) if name.startswith("sparse") else len(a)), read
 
 
 def test_polars_is_in_and_or():

@@ -4,10 +4,12 @@ scans: ``duckdb.sql("SELECT ... FROM ds WHERE ...")``) and Polars
 pushed into the read: the columns become the attributes read (and whether
 the dimensions are), comparisons of dimensions with values become ranges,
 and on a sparse array the filter's comparisons, ``IN``, ``IS NULL``,
-``AND``/``OR``/``NOT`` become the library's condition (a dense read with a
-condition gives the rejected cells their fill value, so a dense array takes
-ranges only). What cannot be pushed is applied here, to the cells the
-library gives back, so the rows are exactly the filter's.
+``AND``/``OR``/``NOT`` become the library's condition. A dense read with a
+condition gives the rejected cells their fill value, so on a dense array
+only the parts of the filter's conjunction over attributes that those fill
+values fail are pushed (:func:`_dense_condition`). The whole filter is
+applied here to the cells the library gives back, so the rows are exactly
+the filter's.
 
 Each scan records what it asked of the library in :attr:`ArrayDataset.reads`
 (attributes, whether the dimensions were read, ranges, condition, and the
@@ -131,12 +133,10 @@ class ArrayScanner:
         self.ranges: Dict[str, Tuple[Any, Any]] = {}
         if node is not None:
             kinds = {n: _kind(f) for n, f in {**dims, **attrs}.items()}
-            # A dense read with a condition gives every cell of the
-            # subarray, the ones the condition rejects with the fill value
-            # (as the engine does), which the filter could then keep: only
-            # a sparse read takes the condition.
             if schema.sparse:
                 self.where = _expr.condition(node, kinds).text
+            else:
+                self.where = _dense_condition(node, kinds, attrs)
             dim_kinds = {n: k for n, k in kinds.items() if n in dims and k in ("int", "float", "str")}
             self._set_ranges(_expr.dim_bounds(node, dim_kinds), dims)
         self.attrs = [a for a in attrs if a in needed]
@@ -201,6 +201,35 @@ class ArrayScanner:
     def count_rows(self) -> int:
         """How many rows the scan gives."""
         return sum(b.num_rows for b in self._batches())
+
+
+def _dense_condition(node: _expr.Node, kinds: Dict[str, str], attrs: Dict[str, Any]) -> Optional[str]:
+    """The condition a dense read can take for the filter ``node``. A dense
+    read with a condition gives every cell of the subarray, the ones the
+    condition rejects with each attribute's fill value (null where the
+    attribute is nullable), as the engine does. So a part of the filter's
+    conjunction is pushed only when it is over attributes alone and fails
+    (false or null) on those values: the rejected cells then fail the
+    filter applied to what comes back, whatever their coordinates."""
+    pushed = []
+    for part in _expr.conjuncts(node):
+        names = set(_expr.fields(part))
+        if not names or not names <= set(attrs):
+            continue
+        cond = _expr.condition(part, kinds)
+        if cond.text is None or not cond.exact:
+            continue
+        rows: List[Dict[str, Any]] = [{}]
+        for n in names:
+            a = attrs[n]
+            fill = float(a.fill) if kinds.get(n) == "float" and isinstance(a.fill, str) else a.fill  # "NaN"
+            values = [fill, None] if a.nullable else [fill]
+            rows = [{**r, n: v} for r in rows for v in values]
+        if all(_expr.evaluate(part, r) is not True for r in rows):
+            pushed.append(cond.text)
+    if not pushed:
+        return None
+    return pushed[0] if len(pushed) == 1 else " and ".join(f"({t})" for t in pushed)
 
 
 def _fields_of(node: Optional[_expr.Node]) -> Iterator[str]:

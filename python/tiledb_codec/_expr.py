@@ -17,7 +17,7 @@ from __future__ import annotations
 import ctypes as _ctypes
 import json as _json
 import math as _math
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 __all__: List[str] = []
 
@@ -275,3 +275,73 @@ def dim_bounds(node: Node, dims: Dict[str, str]) -> Dict[str, List[Any]]:
 
     walk(node)
     return out
+
+
+def conjuncts(node: Node) -> List[Node]:
+    """The parts of a conjunction (``a and b and c``), or the node alone."""
+    if node.kind == "call" and node.name in ("and", "and_kleene"):
+        return [c for a in node.args for c in conjuncts(a)]
+    return [node]
+
+
+def fields(node: Node) -> Iterator[str]:
+    """The names of the fields ``node`` refers to."""
+    if node.kind == "field":
+        yield node.name
+    for a in node.args:
+        yield from fields(a)
+
+
+_OPS: Dict[str, Callable[[Any, Any], bool]] = {
+    "equal": lambda x, y: x == y, "not_equal": lambda x, y: x != y, "less": lambda x, y: x < y,
+    "less_equal": lambda x, y: x <= y, "greater": lambda x, y: x > y, "greater_equal": lambda x, y: x >= y,
+}
+
+
+def evaluate(node: Node, row: Dict[str, Any]) -> Optional[bool]:
+    """``node`` on one row of Python values (``None`` is null), in Kleene
+    logic as Arrow's filters evaluate it: ``None`` is a null result (a filter
+    drops the row). Only the forms :func:`condition` pushes are known; any
+    other gives ``True`` (it may keep the row)."""
+    if node.kind != "call":
+        return True
+    args, name = node.args, node.name
+    if name in ("and", "and_kleene", "or", "or_kleene"):
+        parts = [evaluate(a, row) for a in args]
+        decisive = name.startswith("or")
+        if decisive in parts:
+            return decisive
+        return None if None in parts else not decisive
+    if name == "invert" and len(args) == 1:
+        inner = evaluate(args[0], row)
+        return None if inner is None else not inner
+    if name in _OPS and len(args) == 2:
+        f, lit = args
+        if f.kind == "literal" and lit.kind == "field":
+            f, lit = lit, f
+            flipped = {"less": "greater", "greater": "less", "less_equal": "greater_equal",
+                       "greater_equal": "less_equal"}.get(name, name)
+            return evaluate(Node("call", name=flipped, args=(f, lit)), row)
+        if f.kind != "field" or lit.kind != "literal" or f.name not in row:
+            return True
+        v = row[f.name]
+        if v is None or lit.value is None:
+            return None
+        try:
+            return bool(_OPS[name](v, lit.value))
+        except TypeError:
+            return True
+    if name in ("is_null", "is_valid", "is_in") and len(args) == 1 and args[0].kind == "field":
+        if args[0].name not in row:
+            return True
+        v = row[args[0].name]
+        if name == "is_null":
+            nan = (node.options or {}).get("nan_is_null") and isinstance(v, float) and v != v
+            return v is None or bool(nan)
+        if name == "is_valid":
+            return v is not None
+        values = (node.options or {}).get("value_set") or []
+        if v is None:
+            return True if None in values else None
+        return v in values
+    return True
