@@ -71,25 +71,22 @@ for line in open(sys.argv[2]):
 "#;
     let tmp = TempDir::new("maintain-commands-jobs");
     let file = tmp.join("jobs.ndjson");
-    let text: String = jobs.iter().map(|j| format!("{j}\n")).collect();
-    std::fs::write(&file, text).unwrap();
-    let out = Command::new(common::engine_python())
-        .arg("-c")
-        .arg(SCRIPT)
-        .arg(common::root().join("tests/engine"))
-        .arg(&file)
-        .output()
-        .expect("the engine's python runs");
-    let res: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
+    let (lines, stderr) = common::engine_batch(jobs, |jobs| {
+        let text: String = jobs.iter().map(|j| format!("{j}\n")).collect();
+        std::fs::write(&file, text).unwrap();
+        Command::new(common::engine_python())
+            .arg("-c")
+            .arg(SCRIPT)
+            .arg(common::root().join("tests/engine"))
+            .arg(&file)
+            .output()
+            .expect("the engine's python runs")
+    });
+    let res: Vec<Value> = lines
+        .iter()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(
-        res.len(),
-        jobs.len(),
-        "the engine stopped: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(res.len(), jobs.len(), "the engine stopped: {stderr}");
     res
 }
 

@@ -90,23 +90,21 @@ struct Case {
 
 fn run_engine(jobs: &Value, tmp: &TempDir) -> Vec<Value> {
     let file = tmp.join("jobs.json");
-    std::fs::write(&file, jobs.to_string()).unwrap();
-    let out = Command::new(common::engine_python())
-        .arg(script())
-        .arg("run")
-        .arg(&file)
-        .output()
-        .expect("the engine's python runs");
-    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
+    let jobs = jobs.as_array().unwrap();
+    let (lines, stderr) = common::engine_batch(jobs, |jobs| {
+        std::fs::write(&file, Value::from(jobs.to_vec()).to_string()).unwrap();
+        Command::new(common::engine_python())
+            .arg(script())
+            .arg("run")
+            .arg(&file)
+            .output()
+            .expect("the engine's python runs")
+    });
+    let lines: Vec<Value> = lines
+        .iter()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(
-        lines.len(),
-        jobs.as_array().unwrap().len(),
-        "the engine stopped: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(lines.len(), jobs.len(), "the engine stopped: {stderr}");
     lines
 }
 

@@ -51,17 +51,18 @@ for p, k in zip(args[0::2], args[1::2]):
     sys.stdout.write(json.dumps(res, allow_nan=True) + "\n")
     sys.stdout.flush()
 "#;
-    let mut cmd = std::process::Command::new(common::engine_python());
-    cmd.arg("-c")
-        .arg(SCRIPT)
-        .arg(common::root().join("tests/engine"));
-    for (p, k) in arrays {
-        cmd.arg(p).arg(k.as_deref().unwrap_or("-"));
-    }
-    let out = cmd.output().expect("the engine's python runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let mut res: Vec<Result<Seen, String>> = text
-        .lines()
+    let (lines, stderr) = common::engine_batch(arrays, |arrays| {
+        let mut cmd = std::process::Command::new(common::engine_python());
+        cmd.arg("-c")
+            .arg(SCRIPT)
+            .arg(common::root().join("tests/engine"));
+        for (p, k) in arrays {
+            cmd.arg(p).arg(k.as_deref().unwrap_or("-"));
+        }
+        cmd.output().expect("the engine's python runs")
+    });
+    let mut res: Vec<Result<Seen, String>> = lines
+        .iter()
         .map(|l| {
             let v: Value = serde_json::from_str(l).map_err(|e| e.to_string())?;
             if let Some(e) = v.get("error") {
@@ -85,10 +86,7 @@ for p, k in zip(args[0::2], args[1::2]):
         })
         .collect();
     while res.len() < arrays.len() {
-        res.push(Err(format!(
-            "the engine stopped: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )));
+        res.push(Err(format!("the engine stopped: {stderr}")));
     }
     res
 }

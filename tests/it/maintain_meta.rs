@@ -37,16 +37,17 @@ const MODES: [&str; 3] = ["fragment_meta", "commits", "array_meta"];
 /// Runs engine tasks (tests/engine/maintain_meta.py) in one process; one
 /// result per task.
 fn engine_tasks(dir: &Path, tasks: &[Value]) -> Vec<Result<Value, String>> {
-    let file = dir.join(format!("tasks-{}.json", tasks.len()));
-    std::fs::write(&file, serde_json::to_vec(tasks).unwrap()).unwrap();
-    let out = std::process::Command::new(common::engine_python())
-        .arg(common::root().join("tests/engine/maintain_meta.py"))
-        .arg(&file)
-        .output()
-        .expect("the engine's python runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let mut res: Vec<Result<Value, String>> = text
-        .lines()
+    let (lines, stderr) = common::engine_batch(tasks, |tasks| {
+        let file = dir.join(format!("tasks-{}.json", tasks.len()));
+        std::fs::write(&file, serde_json::to_vec(tasks).unwrap()).unwrap();
+        std::process::Command::new(common::engine_python())
+            .arg(common::root().join("tests/engine/maintain_meta.py"))
+            .arg(&file)
+            .output()
+            .expect("the engine's python runs")
+    });
+    let mut res: Vec<Result<Value, String>> = lines
+        .iter()
         .map(|l| {
             let v: Value = serde_json::from_str(l).map_err(|e| e.to_string())?;
             match v.get("ok") {
@@ -55,12 +56,7 @@ fn engine_tasks(dir: &Path, tasks: &[Value]) -> Vec<Result<Value, String>> {
             }
         })
         .collect();
-    assert_eq!(
-        res.len(),
-        tasks.len(),
-        "the engine stopped: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(res.len(), tasks.len(), "the engine stopped: {stderr}");
     res.truncate(tasks.len());
     res
 }

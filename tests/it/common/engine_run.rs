@@ -112,3 +112,86 @@ where
         .output()
         .expect("the engine's python runs")
 }
+
+/// Runs a batch of engine tasks in one Python process: `run` starts the
+/// process for the tasks it is given and returns its output, which answers
+/// each task done with one line of standard output, in order. Returns the
+/// answer lines (fewer than the tasks when the engine stopped) and the
+/// last process's standard error.
+///
+/// TileDB 2.30 has been seen to abort its process now and then on a loaded
+/// machine (heap corruption: "malloc(): mismatching next->prev_size") on
+/// work it does fine on its own. So when the process dies of a signal
+/// before answering every task, the tasks it did not answer (the one it
+/// stopped at included) run once more in a fresh process, and the retry is
+/// reported on standard error. A task that stops the engine twice leaves
+/// its answer missing, which the caller reports.
+pub fn engine_batch<T>(tasks: &[T], mut run: impl FnMut(&[T]) -> Output) -> (Vec<String>, String) {
+    let mut lines: Vec<String> = Vec::new();
+    let mut retried = false;
+    loop {
+        let out = run(&tasks[lines.len()..]);
+        lines.extend(
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .map(str::to_owned),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        match out.status.signal() {
+            Some(signal) if lines.len() < tasks.len() && !retried => {
+                eprintln!(
+                    "the engine died of signal {signal} at task {} of {}; the rest run again in a \
+                     new process ({})",
+                    lines.len() + 1,
+                    tasks.len(),
+                    stderr.lines().last().unwrap_or("")
+                );
+                retried = true;
+            }
+            _ => return (lines, stderr),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::engine_batch;
+    use std::process::Command;
+
+    fn sh(script: &str) -> std::process::Output {
+        Command::new("sh").arg("-c").arg(script).output().unwrap()
+    }
+
+    #[test]
+    fn a_batch_whose_process_is_killed_runs_the_rest_once_more() {
+        let mut calls: Vec<Vec<u32>> = Vec::new();
+        let (lines, _) = engine_batch(&[1, 2, 3], |tasks| {
+            calls.push(tasks.to_vec());
+            if calls.len() == 1 {
+                sh("echo one; kill -ABRT $$")
+            } else {
+                sh("echo two; echo three")
+            }
+        });
+        assert_eq!(calls, [vec![1, 2, 3], vec![2, 3]]);
+        assert_eq!(lines, ["one", "two", "three"]);
+    }
+
+    #[test]
+    fn a_batch_is_retried_once_and_only_after_a_signal() {
+        let mut calls = 0;
+        let (lines, stderr) = engine_batch(&[1, 2], |_| {
+            calls += 1;
+            sh("echo stopped >&2; kill -KILL $$")
+        });
+        assert_eq!((calls, lines.len()), (2, 0), "a second death is the answer");
+        assert_eq!(stderr, "stopped\n", "the last process's");
+        let mut calls = 0;
+        let (lines, stderr) = engine_batch(&[1, 2], |_| {
+            calls += 1;
+            sh("echo one; echo failed >&2; exit 1")
+        });
+        assert_eq!((calls, lines.len()), (1, 1), "an exit is not retried");
+        assert_eq!(stderr, "failed\n");
+    }
+}

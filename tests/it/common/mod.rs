@@ -5,7 +5,7 @@ mod engine_run;
 pub mod sql;
 pub mod timeline;
 
-pub use engine_run::engine_run;
+pub use engine_run::{engine_batch, engine_run};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

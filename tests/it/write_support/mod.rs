@@ -149,13 +149,6 @@ pub fn engine_cells_many(paths: &[PathBuf]) -> Vec<Result<Vec<Value>, String>> {
 pub fn engine_cells_many_keyed(
     arrays: &[(PathBuf, Option<String>)],
 ) -> Vec<Result<Vec<Value>, String>> {
-    engine_cells_many_tries(arrays, true)
-}
-
-fn engine_cells_many_tries(
-    arrays: &[(PathBuf, Option<String>)],
-    retry: bool,
-) -> Vec<Result<Vec<Value>, String>> {
     // Arguments come in pairs: the path, then the key or "-".
     const SCRIPT: &str = r#"
 import io, json, sys, traceback, contextlib
@@ -180,17 +173,20 @@ for p, k in zip(args[0::2], args[1::2]):
     if arrays.is_empty() {
         return Vec::new();
     }
-    let mut cmd = std::process::Command::new(common::engine_python());
-    cmd.arg("-c")
-        .arg(SCRIPT)
-        .arg(common::root().join("tests/engine"));
-    for (p, k) in arrays {
-        cmd.arg(p).arg(k.as_deref().unwrap_or("-"));
-    }
-    let out = cmd.output().expect("the engine's python runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let mut res: Vec<Result<Vec<Value>, String>> = text
-        .lines()
+    // An engine that dies of a signal (TileDB 2.30 aborting on a loaded
+    // machine) reads the rest once more in a new process (engine_batch).
+    let (lines, stderr) = common::engine_batch(arrays, |arrays| {
+        let mut cmd = std::process::Command::new(common::engine_python());
+        cmd.arg("-c")
+            .arg(SCRIPT)
+            .arg(common::root().join("tests/engine"));
+        for (p, k) in arrays {
+            cmd.arg(p).arg(k.as_deref().unwrap_or("-"));
+        }
+        cmd.output().expect("the engine's python runs")
+    });
+    let mut res: Vec<Result<Vec<Value>, String>> = lines
+        .iter()
         .map(|l| {
             let v: Value = serde_json::from_str(l).map_err(|e| e.to_string())?;
             match v.get("cells") {
@@ -201,21 +197,8 @@ for p, k in zip(args[0::2], args[1::2]):
         .collect();
     let stopped = format!(
         "the engine stopped: {}",
-        String::from_utf8_lossy(&out.stderr)
-            .lines()
-            .last()
-            .unwrap_or("")
+        stderr.lines().last().unwrap_or("")
     );
-    if res.len() < arrays.len() && retry {
-        // TileDB 2.30 has been seen to abort with heap corruption
-        // ("corrupted size vs. prev_size") now and then on a loaded machine,
-        // on arrays it reads fine on its own: the rest, the array it
-        // stopped at included, in a fresh process once more. An array that
-        // stops the engine again is reported as such.
-        eprintln!("{stopped}; reading the rest again in a new process");
-        let done = res.len();
-        res.extend(engine_cells_many_tries(&arrays[done..], false));
-    }
     while res.len() < arrays.len() {
         res.push(Err(stopped.clone()));
     }
