@@ -136,9 +136,9 @@ pub mod raw;
 use raw::{array, error, filters, format, model, options, read, storage, tile, value, write};
 
 pub use api::{
-    Array, AttributeBuilder, Batch, BatchReader, CellType, Condition, ConsolidationMode,
-    DimensionBuilder, Error, FragmentInfo, IntoDimRange, ReaderBuilder, Result, SchemaBuilder,
-    Target, WriteBuilder,
+    AggregateValue, Array, AttributeBuilder, Batch, BatchReader, CellType, Condition,
+    ConsolidationMode, DimensionBuilder, Error, FragmentInfo, IntoDimRange, ReaderBuilder, Result,
+    SchemaBuilder, Target, WriteBuilder,
 };
 #[doc(inline)]
 pub use format::Datatype;

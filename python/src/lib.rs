@@ -16,7 +16,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyCapsule, PyDict};
 use pyo3::IntoPyObjectExt;
 use tiledb_codec::arrow::RecordBatches;
-use tiledb_codec::{Array, ConsolidationMode, Datatype, Order, ReadOptions, ReaderBuilder, Target};
+use tiledb_codec::{
+    AggregateValue, Array, ConsolidationMode, Datatype, Order, ReadOptions, ReaderBuilder, Target,
+};
 use tiledb_codec::{DomainRange, MetadataValue};
 
 mod error;
@@ -761,6 +763,38 @@ impl NativeArray {
     fn delete(&self, py: Python<'_>, condition: String, timestamp: Option<u64>) -> PyResult<()> {
         py.detach(|| self.inner.delete_cells(condition, timestamp))
             .map_err(error)
+    }
+
+    /// The aggregates `exprs` (`count(*)`, `sum(a)`, `min(a)`, `max(a)`,
+    /// `mean(a)`, `null_count(a)`) over the cells `ranges` and `condition`
+    /// select, as TileDB computes them (a dense `count` counts every cell
+    /// of the region whatever the condition): one value each, `None` for
+    /// a null one, `bytes` for the min or max of a string field.
+    #[pyo3(signature = (exprs, ranges=Vec::new(), condition=None))]
+    fn aggregate(
+        &self,
+        py: Python<'_>,
+        exprs: Vec<String>,
+        ranges: Vec<(String, PyBound, PyBound)>,
+        condition: Option<String>,
+    ) -> PyResult<Vec<Py<PyAny>>> {
+        let values = py.detach(|| {
+            let mut b = with_ranges(self.inner.reader(), ranges)?;
+            if let Some(c) = condition {
+                b = b.filter(c);
+            }
+            b.aggregate(&exprs).map_err(error)
+        })?;
+        values
+            .into_iter()
+            .map(|v| match v {
+                AggregateValue::Int(i) => i.into_py_any(py),
+                AggregateValue::Uint(u) => u.into_py_any(py),
+                AggregateValue::Float(f) => f.into_py_any(py),
+                AggregateValue::Text(t) => PyBytes::new(py, &t).into_py_any(py),
+                _ => Ok(py.None()),
+            })
+            .collect()
     }
 
     /// Sets metadata `key` to little-endian `value` bytes of `datatype`.

@@ -618,6 +618,19 @@ class Array:
                 return direct
         return self._read_stream(ranges, where, attrs, order, coords)
 
+    def aggregate(self, exprs: Sequence[str], ranges: Any = None, *, where: Optional[str] = None) -> List[Any]:
+        """The aggregates ``exprs`` (``"count(*)"``, ``"sum(a)"``,
+        ``"min(a)"``, ``"max(a)"``, ``"mean(a)"``, ``"null_count(a)"``) over
+        the cells ``ranges`` and ``where`` select (as :meth:`read`), one
+        value each, computed as TileDB computes them: sums of integers are
+        64-bit, nulls are skipped, and on a dense array ``count`` counts
+        every cell of the region whatever ``where`` says while the others
+        see only the cells it keeps. Tiles covered whole are answered from
+        their metadata, without reading cells. A null value is ``None``."""
+        if isinstance(exprs, str):
+            raise TileDBCodecError("exprs: a list of aggregates, such as ['count(*)', 'sum(a)']")
+        return self._native.aggregate(list(exprs), self._triples(ranges), where)
+
     def _read_stream(self, ranges: Any, where: Optional[str], attrs: Optional[Sequence[str]],
                      order: Optional[str], coords: bool) -> "pyarrow.Table":
         """:meth:`read` through the Arrow C stream (every kind of read)."""

@@ -7,6 +7,7 @@
 //! (`read`, `write`, `array`, `format`) are reached through
 //! [`crate::raw`] for what the facade does not say.
 
+mod aggregate;
 mod batch;
 mod error;
 mod fragment;
@@ -19,6 +20,7 @@ mod writer;
 
 use std::path::{Path, PathBuf};
 
+pub use aggregate::AggregateValue;
 pub use batch::Batch;
 pub use error::{Error, Result};
 pub use fragment::FragmentInfo;

@@ -39,7 +39,7 @@ use crate::read::{Batches, DimRange, Order, Query, QueryCondition, Sink};
 /// ```
 #[must_use = "a reader does nothing until built or read"]
 pub struct ReaderBuilder<'a> {
-    array: &'a Array,
+    pub(super) array: &'a Array,
     query: Query,
     ranges: Vec<(String, DimRange)>,
     conditions: Vec<Condition>,

@@ -322,8 +322,9 @@ class Aggregation:
     value, a dict of operation -> value for one attribute, the value for
     one operation on one attribute. A dense read counts every cell of the
     subarray, whatever the condition, as the engine does; its other
-    aggregates with a condition are refused (the library gives the rejected
-    cells their fill value). The unwritten cells of a dense nullable
+    aggregates with a condition see only the cells the condition keeps
+    (the library's aggregates, :meth:`tiledb_codec.Array.aggregate`). The
+    unwritten cells of a dense nullable
     attribute are null here, as TileDB-Py's ``A[...]`` gives them (its
     aggregates count them as valid cells adding nothing: the tests record
     it)."""
@@ -341,15 +342,11 @@ class Aggregation:
 
         q = self.query
         A = q._a._array
-        if not A.schema.sparse and q._cond is not None:
-            others = sorted({op for ops in self._plan.values() for op in ops} - {"count"})
-            if others:
-                # The library gives the cells a dense condition rejects
-                # their fill value, which these would take in.
-                raise TileDBCodecError(f"{', '.join(others)} of a dense read with a condition: not computed by "
-                                       "tiledb_codec.compat (count is); read with the condition and aggregate "
-                                       "the cells, or use a sparse array")
         ranges = _ranges(A, sel, inclusive)
+        if not A.schema.sparse and q._cond is not None:
+            # A dense read gives the cells the condition rejects their fill
+            # value: the library's aggregates leave them out, as TileDB's.
+            return self._native(A, ranges, q._cond)
         table = A.read(ranges, where=q._cond, attrs=list(self._plan), coords=False)
         cells = None
         if not A.schema.sparse:
@@ -370,6 +367,33 @@ class Aggregation:
                 else:
                     out[op] = self._numeric(pc, op, col, a)
             result[attr] = out
+        if len(result) == 1:
+            only = next(iter(result.values()))
+            return next(iter(only.values())) if len(only) == 1 else only
+        return result
+
+    def _native(self, A: Any, ranges: Any, cond: str) -> Any:
+        """The aggregates by the library's own (TileDB's way on a dense
+        read with a condition), shaped as :meth:`_compute` shapes them."""
+        exprs = [(attr, op, "count(*)" if op == "count" else f"{op}({attr})")
+                 for attr, ops in self._plan.items() for op in ops]
+        for attr, op, _ in exprs:
+            a = self.query._a.schema.attr(attr)
+            if op == "null_count" and not a.isnullable:
+                raise TileDBCodecError(f"null_count of {attr!r}, which is not nullable")
+            if op not in ("count", "null_count") and (a.isvar or a.dtype.kind not in "iufb"):
+                raise TileDBCodecError(f"{op} of {attr!r}: a numeric attribute of one value per cell")
+        values = A.aggregate([e for _, _, e in exprs], ranges, where=cond)
+        result: Dict[str, Dict[str, Any]] = {}
+        for (attr, op, _), v in zip(exprs, values):
+            kind = self.query._a.schema.attr(attr).dtype.kind
+            if op == "sum":
+                v = float(v) if kind == "f" else int(v or 0)
+            elif op == "mean":
+                v = _np.nan if v is None else float(v)
+            elif op in ("min", "max") and v is None and kind == "f":
+                v = _np.nan
+            result.setdefault(attr, {})[op] = v
         if len(result) == 1:
             only = next(iter(result.values()))
             return next(iter(only.values())) if len(only) == 1 else only

@@ -124,6 +124,7 @@ impl fmt::Display for Aggregate {
 
 /// The value of an aggregate.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum AggregateValue {
     /// No value: a nullable field without a non-null cell, min/max of no cells.
     Null,
