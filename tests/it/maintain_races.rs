@@ -1,7 +1,7 @@
 //! Issue 47, item 2: reads and writes immune to maintenance. Readers and
-//! writers (the `tiledb-codec` binary and the library) run in loops beside
-//! a loop of consolidations and vacuums of every mode, for a fixed number
-//! of rounds: no read or write fails, and every read holds every cell of
+//! writers (the `tiledb-codec` binary's import, export and SQL provider,
+//! and the library) run in loops beside a loop of consolidations and
+//! vacuums of every mode, for a fixed number of rounds: no read or write fails, and every read holds every cell of
 //! the writes reported done before it began. An `Array` opened before the
 //! maintenance reads every cell and the metadata after it.
 
@@ -87,6 +87,44 @@ fn export(array: &Path) -> Result<Vec<i64>, String> {
     Ok(ds)
 }
 
+/// The `d` of every cell the SQL provider reads (the binary's `sql`),
+/// sorted.
+fn sql_read(array: &Path) -> Result<Vec<i64>, String> {
+    let q = format!("SELECT d, a FROM \"{}\"", array.display());
+    let out = run(&[
+        "sql".as_ref(),
+        "-q".as_ref(),
+        "--format".as_ref(),
+        "csv".as_ref(),
+        q.as_ref(),
+    ])?;
+    let mut ds = Vec::new();
+    for l in String::from_utf8_lossy(&out)
+        .lines()
+        .filter(|l| *l != "d,a")
+    {
+        let (d, a) = l.split_once(',').ok_or_else(|| format!("sql: {l:?}"))?;
+        if d != a {
+            return Err(format!("sql: d {d} with a {a}"));
+        }
+        ds.push(d.parse::<i64>().map_err(|e| format!("sql: {l:?}: {e}"))?);
+    }
+    ds.sort_unstable();
+    Ok(ds)
+}
+
+/// Writes cells `d` in `ds` (with `a = d`) through the SQL provider
+/// (`INSERT INTO`).
+fn sql_insert(array: &Path, ds: &[i64]) -> Result<(), String> {
+    let values: Vec<String> = ds.iter().map(|d| format!("({d}, {d})")).collect();
+    let q = format!(
+        "INSERT INTO \"{}\" VALUES {}",
+        array.display(),
+        values.join(", ")
+    );
+    run(&["sql".as_ref(), "-q".as_ref(), q.as_ref()]).map(|_| ())
+}
+
 /// The `d` of every cell our library reads, sorted.
 fn library_read(array: &Path) -> Result<Vec<i64>, String> {
     let reader = ArrayReader::open(array, &ReadOptions::default()).map_err(|e| e.to_string())?;
@@ -170,8 +208,9 @@ fn race(rounds: usize) {
     let failures: Arc<Mutex<Vec<String>>> = Arc::default();
     let counts: Arc<Mutex<[usize; 3]>> = Arc::default();
     let mut handles = Vec::new();
-    // Two writers.
-    for w in 0..2i64 {
+    // Three writers: two import through the binary, one inserts through
+    // the SQL provider.
+    for w in 0..3i64 {
         let (array, schema, done, stop, failures, counts) = (
             array.clone(),
             schema.clone(),
@@ -185,7 +224,12 @@ fn race(rounds: usize) {
             let mut k = 0;
             while !stop.load(Ordering::Relaxed) {
                 let ds = batch(w, k);
-                match import(&array, &schema, &cells, &ds) {
+                let wrote = if w == 2 {
+                    sql_insert(&array, &ds)
+                } else {
+                    import(&array, &schema, &cells, &ds)
+                };
+                match wrote {
                     Ok(()) => done.lock().unwrap().extend(ds),
                     Err(e) => failures.lock().unwrap().push(e),
                 }
@@ -194,8 +238,8 @@ fn race(rounds: usize) {
             }
         }));
     }
-    // Two readers: the binary's export and the library.
-    for r in 0..2 {
+    // Three readers: the binary's export, the library, the SQL provider.
+    for r in 0..3 {
         let (array, done, stop, failures, counts) = (
             array.clone(),
             done.clone(),
@@ -207,10 +251,10 @@ fn race(rounds: usize) {
             while !stop.load(Ordering::Relaxed) {
                 let mut before = done.lock().unwrap().clone();
                 before.sort_unstable();
-                let (what, got) = if r == 0 {
-                    ("export", export(&array))
-                } else {
-                    ("library read", library_read(&array))
+                let (what, got) = match r {
+                    0 => ("export", export(&array)),
+                    1 => ("library read", library_read(&array)),
+                    _ => ("sql", sql_read(&array)),
                 };
                 let checked = got.and_then(|g| complete(what, &g, &before));
                 if let Err(e) = checked {
