@@ -354,6 +354,7 @@ pub fn delete_fragments(
                 if let Some(parent) = f.commit.parent() {
                     util::sync_dir(parent)?;
                 }
+                crate::write::steps::durable("commit removed")?;
             }
             report.removed.push(f.commit.clone());
         }
@@ -362,6 +363,7 @@ pub fn delete_fragments(
             if let Some(parent) = f.folder.parent() {
                 util::sync_dir(parent)?;
             }
+            crate::write::steps::durable("folder removed")?;
         }
         report.removed.push(f.folder.clone());
     }

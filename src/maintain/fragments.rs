@@ -784,6 +784,7 @@ fn vacuum(array: &Path, opts: &VacuumOptions, stop: Stop) -> WriteResult<VacuumR
     checkpoint!(stop, FoldersRemoved);
     for v in &vacs {
         std::fs::remove_file(v).map_err(|e| WriteError::io(v, e))?;
+        crate::write::steps::durable("file removed")?;
         report.removed.push(v.clone());
         opts.progress.advance(1);
     }
@@ -818,6 +819,7 @@ fn remove_all(
                     next.store(paths.len(), Ordering::Relaxed);
                     break;
                 }
+                let _ = crate::write::steps::durable("removed");
                 progress.advance(1);
             });
         }

@@ -79,7 +79,7 @@ pub(crate) fn remove_synced(path: &Path) -> WriteResult<()> {
     if let Some(parent) = path.parent() {
         util::sync_dir(parent)?;
     }
-    Ok(())
+    crate::write::steps::durable("file removed")
 }
 
 /// The files of a folder (not sub-folders), by name; none when the folder

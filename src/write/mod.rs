@@ -31,6 +31,7 @@ pub(crate) mod order;
 pub mod schema;
 pub(crate) mod sort;
 pub(crate) mod stats;
+pub mod steps;
 pub(crate) mod util;
 pub(crate) use crate::model::values;
 

@@ -84,6 +84,7 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> WriteResult<SyncJob<'static>> {
         .open(path)
         .map_err(|e| WriteError::io(path, e))?;
     f.write_all(bytes).map_err(|e| WriteError::io(path, e))?;
+    super::steps::durable("file written")?;
     let path = path.to_path_buf();
     Ok(Box::new(move || {
         f.sync_all().map_err(|e| WriteError::io(&path, e))
@@ -92,7 +93,8 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> WriteResult<SyncJob<'static>> {
 
 /// Creates a folder (and its parents).
 pub fn create_dir(path: &Path) -> WriteResult<()> {
-    fs::create_dir_all(path).map_err(|e| WriteError::io(path, e))
+    fs::create_dir_all(path).map_err(|e| WriteError::io(path, e))?;
+    super::steps::durable("folder made")
 }
 
 /// Renames `from` to `to` and syncs the folder of `to`.
@@ -106,7 +108,7 @@ pub fn rename_synced(from: &Path, to: &Path) -> WriteResult<()> {
             parent
         })?;
     }
-    Ok(())
+    super::steps::durable("renamed into place")
 }
 
 /// Renames the folder `tmp` (assembled by this process) to `path`, which
@@ -137,6 +139,7 @@ pub fn rename_dir_into_place(tmp: &Path, path: &Path) -> WriteResult<bool> {
             parent
         })?;
     }
+    super::steps::durable("folder renamed into place")?;
     Ok(true)
 }
 

@@ -7,7 +7,8 @@
 //! before the command or those after it, never anything in between. Then,
 //! aged two hours, `vacuum` reclaims every leftover and the engine reads the
 //! same cells. The seed is printed; `CRASH_TRIALS` is not read (the number
-//! of trials is fixed, the run bounded).
+//! of trials is fixed, the run bounded). The same commands are also stopped
+//! right after each of their durable steps in turn, by fail points.
 
 use crate::common;
 use common::scratch;
@@ -341,5 +342,91 @@ fn stopped_at_every_step_then_reclaimed() {
         let _ = std::fs::remove_dir_all(&copy);
     }
     eprintln!("{} steps stopped and reclaimed", cases.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The durable fail points: every command of the harness (and a metadata
+/// delete) stopped right after each of its durable steps in turn (a file
+/// written, a folder made, a rename, a removal; the binary's
+/// `TILEDB_CODEC_STOP_AFTER_DURABLE_STEP`, which exits there before any
+/// clean-up, as a crash would). Each time the engine reads the state before
+/// or after the command, `verify` passes, and once aged and vacuumed nothing
+/// uncommitted is left and the engine reads the same cells.
+#[test]
+fn every_command_stopped_after_each_durable_step() {
+    const STOPPED: i32 = 86;
+    let dir = scratch("crash-durable");
+    let base = base(&dir);
+    let before = engine(&base);
+    let first_t2 = ArrayDirectory::open(&base).unwrap().fragments[0].name.t2;
+    let cells = dir.join("new.ndjson");
+    std::fs::write(&cells, ndjson(100_000, 100_200)).unwrap();
+    let mut cmds = commands(first_t2);
+    cmds.push(["meta", "ARRAY", "delete", "k1"].map(String::from).to_vec());
+    let started = Instant::now();
+    let mut stops = 0;
+    for (i, cmd) in cmds.iter().enumerate() {
+        let after = {
+            let copy = dir.join(format!("after{i}"));
+            common::copy_dir(&base, &copy);
+            let args = args_for(cmd, &copy, &cells);
+            run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+            let after = engine(&copy);
+            let _ = std::fs::remove_dir_all(&copy);
+            after
+        };
+        for step in 1u32.. {
+            assert!(step < 500, "{cmd:?}: no end to its steps");
+            let copy = dir.join(format!("cmd{i}-step{step}"));
+            common::copy_dir(&base, &copy);
+            let args = args_for(cmd, &copy, &cells);
+            let out = Command::new(BIN)
+                .args(&args)
+                .env("TILEDB_CODEC_STOP_AFTER_DURABLE_STEP", step.to_string())
+                .output()
+                .unwrap();
+            let what = format!("{cmd:?} stopped after durable step {step}");
+            match out.status.code() {
+                Some(0) => {
+                    assert!(
+                        step > 1,
+                        "{cmd:?} took no durable step (the binary needs the \
+                         fail-points feature: cargo test --all-features)"
+                    );
+                    let _ = std::fs::remove_dir_all(&copy);
+                    break;
+                }
+                Some(STOPPED) => {}
+                _ => panic!("{what}: {}", String::from_utf8_lossy(&out.stderr)),
+            }
+            stops += 1;
+            let now = engine(&copy);
+            assert!(
+                now == before || now == after,
+                "{what}: the engine reads {} cells, before {} and after {}",
+                now.len(),
+                before.len(),
+                after.len()
+            );
+            let verify = Command::new(BIN)
+                .args(["verify", copy.to_str().unwrap()])
+                .output()
+                .unwrap();
+            assert!(
+                verify.status.success(),
+                "{what}: verify: {}",
+                String::from_utf8_lossy(&verify.stdout)
+            );
+            reclaim(&copy);
+            assert_eq!(engine(&copy), now, "{what}: the cells after reclaiming");
+            let _ = std::fs::remove_dir_all(&copy);
+        }
+    }
+    eprintln!(
+        "{} commands stopped at {stops} durable steps in {:?}",
+        cmds.len(),
+        started.elapsed()
+    );
+    assert!(stops >= cmds.len() * 2, "{stops} stops");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -612,7 +612,26 @@ fn run_inspect(
     }
 }
 
+/// With the `fail-points` feature (tests only): a command stopped right
+/// after the durable step `TILEDB_CODEC_STOP_AFTER_DURABLE_STEP` names, as
+/// a crash there would stop it, exits with this status.
+#[cfg(feature = "fail-points")]
+const STOPPED_STATUS: i32 = 86;
+
+#[cfg(feature = "fail-points")]
+fn arm_fail_point() {
+    let step = std::env::var("TILEDB_CODEC_STOP_AFTER_DURABLE_STEP")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok());
+    tiledb_codec::raw::write::steps::stop_after_durable_step(step, |n, what| {
+        eprintln!("stopped after durable step {n} ({what})");
+        std::process::exit(STOPPED_STATUS)
+    });
+}
+
 fn main() -> ExitCode {
+    #[cfg(feature = "fail-points")]
+    arm_fail_point();
     let cli = Cli::parse();
     let bars = Bars::new(cli.quiet);
     let code = run(cli.command, &bars);
