@@ -2,8 +2,10 @@
 //! writers (the `tiledb-codec` binary's import, export and SQL provider,
 //! and the library) run in loops beside a loop of consolidations and
 //! vacuums of every mode, for a fixed number of rounds: no read or write fails, and every read holds every cell of
-//! the writes reported done before it began. An `Array` opened before the
-//! maintenance reads every cell and the metadata after it.
+//! the writes reported done before it began. Beside them, imports are
+//! killed at random moments (the faults): none of that breaks a read, and
+//! once aged and vacuumed nothing they left stays. An `Array` opened
+//! before the maintenance reads every cell and the metadata after it.
 
 use crate::common;
 use common::scratch;
@@ -179,6 +181,94 @@ fn batch(w: i64, k: i64) -> Vec<i64> {
     (0..5).map(|i| w * 1_000_000 + k * 10 + i).collect()
 }
 
+/// The faults of the race: imports of the binary killed (SIGKILL) at a
+/// random moment, in a loop until `stop`. A killed import may have
+/// committed or not: its cells go to `maybe`, and those of an import that
+/// finished before its kill to `done`. Returns the number killed.
+fn killed_imports(
+    dir: &Path,
+    array: &Path,
+    schema: &Path,
+    stop: &AtomicBool,
+    done: &Mutex<Vec<i64>>,
+    maybe: &Mutex<Vec<i64>>,
+) -> usize {
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    eprintln!("faults: seed {seed}");
+    let mut rng = u64::from(seed) | 1;
+    let cells = dir.join("killed.ndjson");
+    let mut faults = 0;
+    let mut k = 0;
+    while !stop.load(Ordering::Relaxed) {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let ds = batch(7, k);
+        k += 1;
+        let text: String = ds
+            .iter()
+            .map(|d| format!("{{\"d\":{d},\"a\":{d}}}\n"))
+            .collect();
+        std::fs::write(&cells, text).unwrap();
+        let mut child = Command::new(BIN)
+            .arg("import")
+            .arg(array)
+            .arg("--schema")
+            .arg(schema)
+            .arg("--cells")
+            .arg(&cells)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_micros(rng % 40_000));
+        let _ = child.kill();
+        if child.wait().unwrap().success() {
+            done.lock().unwrap().extend(ds);
+        } else {
+            maybe.lock().unwrap().extend(ds);
+            faults += 1;
+        }
+    }
+    faults
+}
+
+/// After the race: every cell reported written is read, by us and by the
+/// engine, and nothing else but cells of killed imports; once aged and
+/// vacuumed, no uncommitted work is left and the cells stay.
+fn check_after_race(array: &Path, done: &[i64], maybe: &[i64]) {
+    maintain(array).unwrap();
+    let got = library_read(array).unwrap();
+    complete("the final read", &got, done).unwrap();
+    let stray: Vec<&i64> = got
+        .iter()
+        .filter(|d| done.binary_search(d).is_err() && !maybe.contains(d))
+        .collect();
+    assert!(stray.is_empty(), "cells nobody wrote: {stray:?}");
+    let engine = || {
+        let mut v: Vec<i64> = common::engine_cells(array, None)
+            .iter()
+            .map(|c| c["d"].as_i64().unwrap())
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    assert_eq!(engine(), got, "the engine's cells");
+    let aged = Command::new("find")
+        .arg(array)
+        .args(["-exec", "touch", "-h", "-d", "2 hours ago", "{}", "+"])
+        .status()
+        .unwrap();
+    assert!(aged.success());
+    run(&["vacuum".as_ref(), array.as_os_str()]).unwrap();
+    let d = tiledb_codec::raw::array::ArrayDirectory::open(array).unwrap();
+    assert!(d.uncommitted.is_empty(), "left: {:?}", d.uncommitted);
+    assert_eq!(engine(), got, "the engine's cells after reclaiming");
+}
+
 #[test]
 fn readers_and_writers_beside_consolidate_and_vacuum_never_fail() {
     race(ROUNDS);
@@ -207,6 +297,18 @@ fn race(rounds: usize) {
     let stop = Arc::new(AtomicBool::new(false));
     let failures: Arc<Mutex<Vec<String>>> = Arc::default();
     let counts: Arc<Mutex<[usize; 3]>> = Arc::default();
+    let maybe: Arc<Mutex<Vec<i64>>> = Arc::default();
+    let killer = {
+        let (dir, array, schema, stop, done, maybe) = (
+            dir.clone(),
+            array.clone(),
+            schema.clone(),
+            stop.clone(),
+            done.clone(),
+            maybe.clone(),
+        );
+        std::thread::spawn(move || killed_imports(&dir, &array, &schema, &stop, &done, &maybe))
+    };
     let mut handles = Vec::new();
     // Three writers: two import through the binary, one inserts through
     // the SQL provider.
@@ -275,10 +377,12 @@ fn race(rounds: usize) {
     for h in handles {
         h.join().unwrap();
     }
+    let faults = killer.join().unwrap();
     let failures = failures.lock().unwrap().clone();
     let [writes, reads, rounds] = *counts.lock().unwrap();
     eprintln!(
-        "{writes} imports, {reads} reads, {rounds} maintenance rounds in {:?}, {} failures",
+        "{writes} writes, {reads} reads, {rounds} maintenance rounds, {faults} imports killed, \
+         in {:?}: {} failures",
         started.elapsed(),
         failures.len()
     );
@@ -288,16 +392,10 @@ fn race(rounds: usize) {
         failures.len()
     );
     assert!(writes >= 4 && reads >= 4, "{writes} writes, {reads} reads");
-    maintain(&array).unwrap();
+    assert!(faults >= 1, "no import was killed");
     let mut all = done.lock().unwrap().clone();
     all.sort_unstable();
-    assert_eq!(library_read(&array).unwrap(), all);
-    let mut engine: Vec<i64> = common::engine_cells(&array, None)
-        .iter()
-        .map(|c| c["d"].as_i64().unwrap())
-        .collect();
-    engine.sort_unstable();
-    assert_eq!(engine, all, "the engine's cells");
+    check_after_race(&array, &all, &maybe.lock().unwrap());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

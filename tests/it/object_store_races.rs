@@ -1,8 +1,9 @@
 //! Issue 47, item 2, in an object store: an import loop and an export loop
 //! of the binary against an array in S3 (moto) beside rounds of
-//! consolidate and vacuum of it: no command fails, every export holds the
-//! cells of the imports done before it began, and the engine reads them
-//! all at the end.
+//! consolidate and vacuum of it, and imports killed at random moments
+//! beside them (the faults): no command fails, every export holds the
+//! cells of the imports done before it began, the engine reads them all at
+//! the end, and what the killed imports left is reclaimed.
 
 use crate::object_store::Moto;
 
@@ -110,6 +111,20 @@ fn race(rounds: usize) {
             k - 100
         })
     };
+    // The faults: imports killed at random moments (their cells may or may
+    // not be committed).
+    let maybe: Arc<Mutex<Vec<i64>>> = Arc::default();
+    let killer = {
+        let (moto, schema, dir, done, maybe, stop) = (
+            moto.clone(),
+            schema.clone(),
+            dir.clone(),
+            done.clone(),
+            maybe.clone(),
+            stop.clone(),
+        );
+        std::thread::spawn(move || killed_imports(&moto, url, &schema, &dir, &stop, &done, &maybe))
+    };
     let reader = {
         let (moto, done, failures, stop) =
             (moto.clone(), done.clone(), failures.clone(), stop.clone());
@@ -154,24 +169,110 @@ fn race(rounds: usize) {
     stop.store(true, Ordering::Relaxed);
     let imports = writer.join().unwrap();
     let exports = reader.join().unwrap();
+    let faults = killer.join().unwrap();
     let failures = failures.lock().unwrap().clone();
     eprintln!(
-        "{imports} imports, {exports} exports, {rounds} rounds in {:?}, {} failures",
+        "{imports} imports, {exports} exports, {rounds} rounds, {faults} imports killed, in {:?}: \
+         {} failures",
         started.elapsed(),
         failures.len()
     );
     assert!(failures.is_empty(), "{failures:#?}");
+    assert!(faults >= 1, "no import was killed");
     let mut all = done.lock().unwrap().clone();
     all.sort_unstable();
-    assert_eq!(ds_of(&cli(&moto, &["export", url]).unwrap()), all);
-    let engine = moto.engine_cells(&[(url.to_string(), None)]);
-    let mut ds: Vec<i64> = engine[0]
-        .as_ref()
-        .unwrap()
-        .iter()
-        .map(|c| c["d"].as_i64().unwrap())
-        .collect();
-    ds.sort_unstable();
-    assert_eq!(ds, all, "the engine");
+    check_after_race(&moto, url, &all, &maybe.lock().unwrap());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// After the race: every import reported done is read (by the binary and
+/// by the engine), and nothing but cells of killed imports besides; once
+/// old enough, what the killed imports left is reclaimed and the engine
+/// reads the same.
+fn check_after_race(moto: &Moto, url: &str, all: &[i64], maybe: &[i64]) {
+    let got = ds_of(&cli(moto, &["export", url]).unwrap());
+    assert!(
+        all.iter().all(|d| got.binary_search(d).is_ok()),
+        "cells lost"
+    );
+    assert!(
+        got.iter()
+            .all(|d| all.binary_search(d).is_ok() || maybe.contains(d)),
+        "cells nobody wrote"
+    );
+    let engine = || {
+        let cells = moto.engine_cells(&[(url.to_string(), None)]);
+        let mut ds: Vec<i64> = cells[0]
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|c| c["d"].as_i64().unwrap())
+            .collect();
+        ds.sort_unstable();
+        ds
+    };
+    assert_eq!(engine(), got, "the engine");
+    // What the killed imports left, reclaimed once old enough: a second
+    // vacuum finds nothing more to remove.
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    cli(moto, &["vacuum", url, "--abandoned-after", "1s"]).unwrap();
+    let dry = cli(
+        moto,
+        &["vacuum", "--dry-run", url, "--abandoned-after", "1s"],
+    )
+    .unwrap();
+    assert!(dry.trim().is_empty(), "left after vacuum: {dry}");
+    assert_eq!(engine(), got, "the engine after reclaiming");
+}
+
+/// Imports of the binary into `url` killed (SIGKILL) at a random moment, in
+/// a loop until `stop`: cells of an import that finished go to `done`, of
+/// one killed to `maybe`. Returns the number killed.
+fn killed_imports(
+    moto: &Moto,
+    url: &str,
+    schema: &std::path::Path,
+    dir: &std::path::Path,
+    stop: &AtomicBool,
+    done: &Mutex<Vec<i64>>,
+    maybe: &Mutex<Vec<i64>>,
+) -> usize {
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    eprintln!("faults: seed {seed}");
+    let mut rng = u64::from(seed) | 1;
+    let (mut faults, mut k) = (0, 500_000i64);
+    while !stop.load(Ordering::Relaxed) {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let ds: Vec<i64> = (k * 10..k * 10 + 5).collect();
+        k += 1;
+        let text: String = ds
+            .iter()
+            .map(|d| format!("{{\"d\":{d},\"a\":{d}}}\n"))
+            .collect();
+        let cells = dir.join("killed.ndjson");
+        std::fs::write(&cells, text).unwrap();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tiledb-codec"));
+        cmd.arg("import").arg(url).arg("--schema").arg(schema);
+        cmd.arg("--cells").arg(&cells);
+        moto.env(&mut cmd);
+        let mut child = cmd
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_micros(rng % 300_000));
+        let _ = child.kill();
+        if child.wait().unwrap().success() {
+            done.lock().unwrap().extend(ds);
+        } else {
+            maybe.lock().unwrap().extend(ds);
+            faults += 1;
+        }
+    }
+    faults
 }
