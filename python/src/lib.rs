@@ -864,8 +864,24 @@ fn as_f64(b: &PyBound) -> Option<f64> {
     }
 }
 
+/// Test-only (feature `fail-points`): the process exits with status 86
+/// right after the `step`-th durable step of the writes from now (a file
+/// written, a folder made, a rename, a removal), as a crash there would
+/// stop it; `None` disarms.
+#[cfg(feature = "fail-points")]
+#[pyfunction]
+#[pyo3(signature = (step))]
+fn _stop_after_durable_step(step: Option<u32>) {
+    tiledb_codec::raw::write::steps::stop_after_durable_step(step, |n, what| {
+        eprintln!("stopped after durable step {n} ({what})");
+        std::process::exit(86)
+    });
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    #[cfg(feature = "fail-points")]
+    m.add_function(wrap_pyfunction!(_stop_after_durable_step, m)?)?;
     error::add(m)?;
     m.add_function(wrap_pyfunction!(group::object_type, m)?)?;
     m.add_function(wrap_pyfunction!(group::group_members, m)?)?;

@@ -24,6 +24,8 @@ __all__ = [
     "schema_from_arrow",
     "NativeArray",
     "Stream",
+    # Built with the fail-points feature (the tests) only.
+    "_stop_after_durable_step",
 ]
 
 class TileDBCodecError(Exception):
@@ -111,3 +113,7 @@ def group_members(
     uri: str, key: Optional[bytes] = None
 ) -> List[Tuple[Optional[str], str, str, bool, Optional[PathLike[str]]]]: ...
 def object_metadata(uri: str, key: Optional[bytes] = None) -> List[Tuple[str, str, bytes]]: ...
+def _stop_after_durable_step(step: Optional[int]) -> None:
+    """Test-only (built with the fail-points feature): exit with status 86
+    right after the step-th durable step of the writes from now."""
+    ...

@@ -13,9 +13,18 @@ fn the_python_package_passes_its_pytest_suite() {
     // The features these tests were built with, so that python/test.sh
     // builds the extension module in the same resolution (nothing rebuilt
     // but the package's crate).
+    // The package's crash tests need the fail points in the extension too.
     let features: Vec<&str> = [
-        ("datafusion", cfg!(feature = "datafusion")),
-        ("ballista", cfg!(feature = "ballista")),
+        ("tiledb-codec-cli/datafusion", cfg!(feature = "datafusion")),
+        ("tiledb-codec-cli/ballista", cfg!(feature = "ballista")),
+        (
+            "tiledb-codec-cli/fail-points",
+            cfg!(feature = "fail-points"),
+        ),
+        (
+            "tiledb-codec-python/fail-points",
+            cfg!(feature = "fail-points"),
+        ),
     ]
     .into_iter()
     .filter(|(_, on)| *on)
@@ -23,10 +32,7 @@ fn the_python_package_passes_its_pytest_suite() {
     .collect();
     let mut cargo_args = std::env::var("CARGO_ARGS").unwrap_or_default();
     if !features.is_empty() {
-        cargo_args.push_str(&format!(
-            " --features tiledb-codec-cli/{}",
-            features.join(",tiledb-codec-cli/")
-        ));
+        cargo_args.push_str(&format!(" --features {}", features.join(",")));
     }
     let out = Command::new("bash")
         .arg(root().join("python/test.sh"))
