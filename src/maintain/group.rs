@@ -212,11 +212,17 @@ fn write_details(
     let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir))?;
     let name = util::timestamped_name(t, t, Some(version));
     let bytes = generic_tile(&encode(&details), FORMAT_VERSION, opts.encryption_key)?;
-    // Under a name no reader takes for a details file, then renamed.
-    let tmp = dir.join(format!(".{name}.tmp"));
-    util::write_new_synced(&tmp, &bytes)?;
+    // Staged in the group's own folder under a hidden name, then renamed
+    // into `__group`: the engine takes every file of `__group` for a
+    // details file, a `.NAME.tmp` beside them included (a crash between
+    // the two steps would have shown it the new members).
     let path = dir.join(&name);
-    util::rename_synced(&tmp, &path)?;
+    super::meta_files::write_atomic(
+        group,
+        &path,
+        &bytes,
+        &mut super::meta_files::Steps::new(None),
+    )?;
     Ok(path)
 }
 

@@ -430,3 +430,106 @@ fn every_command_stopped_after_each_durable_step() {
     assert!(stops >= cmds.len() * 2, "{stops} stops");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The engine's view of a group: its members and its metadata.
+fn engine_group(group: &Path) -> serde_json::Value {
+    let out = common::engine_run("engine_account.py", [group]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut g = v["group"].clone();
+    if let Some(m) = g["members"].as_array_mut() {
+        m.sort_by_key(|x| x.to_string());
+    }
+    g
+}
+
+/// The group commands stopped right after each of their durable steps in
+/// turn (`group add`, `group remove`, `group meta put`): the engine lists
+/// the group as before or as after, and once aged and vacuumed no
+/// temporary is left and it lists the same.
+#[test]
+fn group_commands_stopped_after_each_durable_step() {
+    const STOPPED: i32 = 86;
+    let dir = scratch("crash-group");
+    let base = base(&dir);
+    let (a0, a1) = (dir.join("a0"), dir.join("a1"));
+    common::copy_dir(&base, &a0);
+    common::copy_dir(&base, &a1);
+    let group = dir.join("group");
+    let g = group.to_str().unwrap();
+    run(&["group", "create", g]);
+    run(&["group", "add", g, a0.to_str().unwrap(), "--name", "first"]);
+    run(&["group", "meta", g, "put", "k", "1", "--type", "INT64"]);
+    let cmds: Vec<Vec<&str>> = vec![
+        vec!["add", a1.to_str().unwrap(), "--name", "second"],
+        vec!["remove", a0.to_str().unwrap()],
+        vec!["meta", "put", "k2", "2", "--type", "INT64"],
+    ];
+    let before = engine_group(&group);
+    let mut stops = 0;
+    for cmd in &cmds {
+        let on = |copy: &Path| -> Vec<String> {
+            let mut args = vec!["group".to_string(), cmd[0].to_string()];
+            args.push(copy.to_string_lossy().into_owned());
+            args.extend(cmd[1..].iter().map(|s| s.to_string()));
+            args
+        };
+        let done = dir.join("done");
+        common::copy_dir(&group, &done);
+        let args = on(&done);
+        run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let after = engine_group(&done);
+        assert_ne!(after, before, "{cmd:?} changes the group");
+        let _ = std::fs::remove_dir_all(&done);
+        for step in 1u32..100 {
+            let copy = dir.join(format!("step{step}"));
+            common::copy_dir(&group, &copy);
+            let out = Command::new(BIN)
+                .args(on(&copy))
+                .env("TILEDB_CODEC_STOP_AFTER_DURABLE_STEP", step.to_string())
+                .output()
+                .unwrap();
+            match out.status.code() {
+                Some(0) => {
+                    assert!(step > 1, "{cmd:?} took no durable step");
+                    let _ = std::fs::remove_dir_all(&copy);
+                    break;
+                }
+                Some(STOPPED) => {}
+                _ => panic!("{cmd:?}: {}", String::from_utf8_lossy(&out.stderr)),
+            }
+            stops += 1;
+            let what = format!("group {cmd:?} stopped after durable step {step}");
+            let now = engine_group(&copy);
+            assert!(now == before || now == after, "{what}: {now}");
+            let aged = Command::new("find")
+                .arg(&copy)
+                .args(["-exec", "touch", "-h", "-d", "2 hours ago", "{}", "+"])
+                .status()
+                .unwrap();
+            assert!(aged.success());
+            run(&["vacuum", copy.to_str().unwrap()]);
+            let mut stack = vec![copy.clone()];
+            while let Some(p) = stack.pop() {
+                for e in std::fs::read_dir(&p).unwrap().flatten() {
+                    let n = e.file_name().to_string_lossy().into_owned();
+                    let temp = (n.starts_with(".tiledb-codec-") || n.ends_with(".tmp"))
+                        && n != ".tiledb-codec.lock";
+                    assert!(!temp, "{what}: left {}", e.path().display());
+                    if e.path().is_dir() {
+                        stack.push(e.path());
+                    }
+                }
+            }
+            assert_eq!(engine_group(&copy), now, "{what}: after reclaiming");
+            let _ = std::fs::remove_dir_all(&copy);
+        }
+    }
+    eprintln!("group commands stopped at {stops} durable steps");
+    assert!(stops >= cmds.len(), "{stops} stops");
+    let _ = std::fs::remove_dir_all(&dir);
+}
