@@ -181,61 +181,6 @@ fn batch(w: i64, k: i64) -> Vec<i64> {
     (0..5).map(|i| w * 1_000_000 + k * 10 + i).collect()
 }
 
-/// The faults of the race: imports of the binary killed (SIGKILL) at a
-/// random moment, in a loop until `stop`. A killed import may have
-/// committed or not: its cells go to `maybe`, and those of an import that
-/// finished before its kill to `done`. Returns the number killed.
-fn killed_imports(
-    dir: &Path,
-    array: &Path,
-    schema: &Path,
-    stop: &AtomicBool,
-    done: &Mutex<Vec<i64>>,
-    maybe: &Mutex<Vec<i64>>,
-) -> usize {
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    eprintln!("faults: seed {seed}");
-    let mut rng = u64::from(seed) | 1;
-    let cells = dir.join("killed.ndjson");
-    let mut faults = 0;
-    let mut k = 0;
-    while !stop.load(Ordering::Relaxed) {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let ds = batch(7, k);
-        k += 1;
-        let text: String = ds
-            .iter()
-            .map(|d| format!("{{\"d\":{d},\"a\":{d}}}\n"))
-            .collect();
-        std::fs::write(&cells, text).unwrap();
-        let mut child = Command::new(BIN)
-            .arg("import")
-            .arg(array)
-            .arg("--schema")
-            .arg(schema)
-            .arg("--cells")
-            .arg(&cells)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_micros(rng % 40_000));
-        let _ = child.kill();
-        if child.wait().unwrap().success() {
-            done.lock().unwrap().extend(ds);
-        } else {
-            maybe.lock().unwrap().extend(ds);
-            faults += 1;
-        }
-    }
-    faults
-}
-
 /// After the race: every cell reported written is read, by us and by the
 /// engine, and nothing else but cells of killed imports; once aged and
 /// vacuumed, no uncommitted work is left and the cells stay.
@@ -307,7 +252,16 @@ fn race(rounds: usize) {
             done.clone(),
             maybe.clone(),
         );
-        std::thread::spawn(move || killed_imports(&dir, &array, &schema, &stop, &done, &maybe))
+        std::thread::spawn(move || {
+            let import = |cells: &Path| {
+                let mut c = Command::new(BIN);
+                c.arg("import").arg(&array).arg("--schema").arg(&schema);
+                c.arg("--cells").arg(cells);
+                c
+            };
+            let wait = std::time::Duration::from_millis(40);
+            common::faults::killed_imports(&dir, 7_000_000, wait, &stop, (&done, &maybe), import)
+        })
     };
     let mut handles = Vec::new();
     // Three writers: two import through the binary, one inserts through

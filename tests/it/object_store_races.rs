@@ -123,7 +123,24 @@ fn race(rounds: usize) {
             maybe.clone(),
             stop.clone(),
         );
-        std::thread::spawn(move || killed_imports(&moto, url, &schema, &dir, &stop, &done, &maybe))
+        std::thread::spawn(move || {
+            let import = |cells: &std::path::Path| {
+                let mut c = Command::new(env!("CARGO_BIN_EXE_tiledb-codec"));
+                c.arg("import").arg(url).arg("--schema").arg(&schema);
+                c.arg("--cells").arg(cells);
+                moto.env(&mut c);
+                c
+            };
+            let wait = std::time::Duration::from_millis(300);
+            crate::common::faults::killed_imports(
+                &dir,
+                5_000_000,
+                wait,
+                &stop,
+                (&done, &maybe),
+                import,
+            )
+        })
     };
     let reader = {
         let (moto, done, failures, stop) =
@@ -223,56 +240,4 @@ fn check_after_race(moto: &Moto, url: &str, all: &[i64], maybe: &[i64]) {
     .unwrap();
     assert!(dry.trim().is_empty(), "left after vacuum: {dry}");
     assert_eq!(engine(), got, "the engine after reclaiming");
-}
-
-/// Imports of the binary into `url` killed (SIGKILL) at a random moment, in
-/// a loop until `stop`: cells of an import that finished go to `done`, of
-/// one killed to `maybe`. Returns the number killed.
-fn killed_imports(
-    moto: &Moto,
-    url: &str,
-    schema: &std::path::Path,
-    dir: &std::path::Path,
-    stop: &AtomicBool,
-    done: &Mutex<Vec<i64>>,
-    maybe: &Mutex<Vec<i64>>,
-) -> usize {
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    eprintln!("faults: seed {seed}");
-    let mut rng = u64::from(seed) | 1;
-    let (mut faults, mut k) = (0, 500_000i64);
-    while !stop.load(Ordering::Relaxed) {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let ds: Vec<i64> = (k * 10..k * 10 + 5).collect();
-        k += 1;
-        let text: String = ds
-            .iter()
-            .map(|d| format!("{{\"d\":{d},\"a\":{d}}}\n"))
-            .collect();
-        let cells = dir.join("killed.ndjson");
-        std::fs::write(&cells, text).unwrap();
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tiledb-codec"));
-        cmd.arg("import").arg(url).arg("--schema").arg(schema);
-        cmd.arg("--cells").arg(&cells);
-        moto.env(&mut cmd);
-        let mut child = cmd
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_micros(rng % 300_000));
-        let _ = child.kill();
-        if child.wait().unwrap().success() {
-            done.lock().unwrap().extend(ds);
-        } else {
-            maybe.lock().unwrap().extend(ds);
-            faults += 1;
-        }
-    }
-    faults
 }

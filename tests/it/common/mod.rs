@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 mod engine_run;
+pub mod faults;
 pub mod sql;
 pub mod timeline;
 
