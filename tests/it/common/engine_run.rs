@@ -6,8 +6,9 @@
 //!
 //! A worker that dies during a script (TileDB aborting its process) is
 //! dropped, and that script runs again the old way, in a process of its
-//! own, whose exit status and output are the answer: a script that kills
-//! the engine still fails as it did.
+//! own, whose exit status and output are the answer (once more if that
+//! process too dies of a signal): a script that kills the engine still
+//! fails as it did.
 
 use std::ffi::{OsStr, OsString};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -106,11 +107,26 @@ where
             }
         }
     }
-    Command::new(engine_python())
-        .arg(&script)
-        .args(&args)
-        .output()
-        .expect("the engine's python runs")
+    // TileDB 2.30 aborts its process now and then on a loaded machine
+    // (see engine_batch): a script it kills by a signal runs once more.
+    let run = || {
+        Command::new(engine_python())
+            .arg(&script)
+            .args(&args)
+            .output()
+            .expect("the engine's python runs")
+    };
+    let out = run();
+    match out.status.signal() {
+        Some(signal) => {
+            eprintln!(
+                "the engine died of signal {signal} running {}; it runs once more",
+                script.display()
+            );
+            run()
+        }
+        None => out,
+    }
 }
 
 /// Runs a batch of engine tasks in one Python process: `run` starts the
