@@ -18,7 +18,7 @@ ROOT=target/bench/consolidate
 if [ -n "${ENGINE_ONLY:-}" ]; then
     EXAMPLE=none
 else
-    cargo build --release --quiet --example bench_consolidate
+    cargo build --release --quiet -p tiledb-codec --example bench_consolidate
     EXAMPLE=$TARGET/release/examples/bench_consolidate
 fi
 "$PY" bench/compare_consolidate.py "$EXAMPLE" "$ROOT" target/bench/consolidate-runs \

@@ -20,6 +20,6 @@ trap 'rm -rf "$SCRATCH"' EXIT
 # The wheel's files beside the engine's venv, not in it: on PYTHONPATH.
 "$PY" -m pip install --quiet --disable-pip-version-check --no-deps \
     --target "$SCRATCH/site" "$SCRATCH"/wheels/*.whl
-cargo build --release --quiet --example read_bench
+cargo build --release --quiet -p tiledb-codec --example read_bench
 PYTHONPATH="$SCRATCH/site" "$PY" bench/python_read.py "$ARRAYS" --mib "$MIB" --frags "$FRAGS" \
     --repeat "$REPEAT" --rust "$TARGET/release/examples/read_bench"

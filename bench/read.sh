@@ -14,6 +14,6 @@ set -euo pipefail
 source "$(dirname "$0")/env.sh"
 FRAGS=${FRAGS:-10000}
 "$PY" bench/make_arrays.py "$ARRAYS" --mib "$MIB" --frags "$FRAGS"
-cargo build --release --quiet --example read_bench
+cargo build --release --quiet -p tiledb-codec --example read_bench
 "$PY" bench/read_bench.py "$TARGET/release/examples/read_bench" "$ARRAYS" \
     --mib "$MIB" --frags "$FRAGS" --repeat "$REPEAT" --cases "${CASES:-abcdefghij}"

@@ -9,7 +9,7 @@ set -euo pipefail
 source "$(dirname "$0")/env.sh"
 "$PY" bench/make_arrays.py "$ARRAYS" --mib "$MIB"
 cargo build --release --quiet -p tiledb-codec-cli
-cargo build --release --quiet --example open_fragments
+cargo build --release --quiet -p tiledb-codec --example open_fragments
 "$PY" bench/compare.py "$TARGET/release/tiledb-codec" "$ARRAYS" --repeat "$REPEAT"
 # Then the in-process reads and writing (each script alone runs only its part).
 MIB=$MIB REPEAT=$REPEAT bash bench/read.sh

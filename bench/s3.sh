@@ -14,6 +14,6 @@
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 "$PY" bench/make_arrays.py "$ARRAYS" --mib "$MIB"
-cargo build --release --quiet --features object-store --example s3_bench
+cargo build --release --quiet -p tiledb-codec --features object-store --example s3_bench
 "$PY" bench/s3_bench.py "$TARGET/release/examples/s3_bench" "$ARRAYS" \
     --mib "$MIB" --repeat "$REPEAT" --cases "${CASES:-abcdef}" --ours "${OURS:-}"

@@ -10,6 +10,6 @@
 # each case. `bench/run.sh` runs this last.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
-cargo build --release --quiet --example write_dense
+cargo build --release --quiet -p tiledb-codec --example write_dense
 "$PY" bench/compare_write.py "$TARGET/release/examples/write_dense" "$TARGET/bench-write-$MIB" \
     --mib "$MIB" --repeat "$REPEAT"
