@@ -4,9 +4,11 @@
 //!    apply; per fragment, the tiles its R-tree picks for the ranges, less
 //!    those the condition rules out by their metadata;
 //! 2. [`fetch`]: the fields of those fragments opened (and, from a ranged
-//!    storage, their tiles fetched); fragments with no R-tree read whole;
+//!    storage, their tiles fetched together where they fit in the
+//!    read-ahead);
 //! 3. [`decode`]: the picked tiles decoded into batches of the cells in the
-//!    ranges;
+//!    ranges (from a ranged storage, fetched in groups meanwhile);
+//!    fragments with no R-tree read whole;
 //! 4. [`merge`]: deletes and the condition applied, the newest write of
 //!    each coordinate chosen, the cells put in the query's order;
 //! 5. [`copy`]: the chosen cells gathered into the result's columns.
