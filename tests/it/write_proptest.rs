@@ -365,6 +365,7 @@ fn dim_value(d: &Dim, i: i64) -> (Vec<u8>, Value) {
 }
 
 /// Writes the case; returns the rows the engine should read.
+#[allow(clippy::too_many_lines)] // Over 150 lines, not yet split (issue 46).
 fn write_case(c: &Case, path: &std::path::Path) -> Vec<Value> {
     create_array(path, &schema(c)).unwrap();
     let mut g = Gen(c.seeds[0]);

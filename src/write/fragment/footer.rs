@@ -17,6 +17,7 @@ use super::types::*;
 
 impl FragmentWriter {
     /// The bytes of `__fragment_metadata.tdb`.
+    #[allow(clippy::too_many_lines)] // Over 150 lines, not yet split (issue 46).
     pub(super) fn metadata_file(&mut self) -> WriteResult<Vec<u8>> {
         let v = self.version;
         let key = self.key;
