@@ -309,30 +309,7 @@ pub fn fragment_layout(s: &ArraySummary) -> Result<String, LayoutError> {
         r##"<rect x="{LEFT}" y="{TOP}" width="{PLOT_W}" height="{plot_h}" fill="#f4f4f4" stroke="#888"/>"##
     );
 
-    // Axis labels at the ends.
-    let (x_lo, x_hi) = x_axis.end_labels();
-    let _ = writeln!(
-        out,
-        r#"<text x="{LEFT}" y="{}" >{}</text><text x="{}" y="{}" text-anchor="end">{}</text>"#,
-        TOP + plot_h + 16.0,
-        escape(&x_lo),
-        LEFT + PLOT_W,
-        TOP + plot_h + 16.0,
-        escape(&x_hi)
-    );
-    if let Some(y) = y_axis {
-        let (y_lo, y_hi) = y.end_labels();
-        let _ = writeln!(
-            out,
-            r#"<text x="{}" y="{}" text-anchor="end">{}</text><text x="{}" y="{}" text-anchor="end">{}</text>"#,
-            LEFT - 6.0,
-            TOP + 12.0,
-            escape(&y_lo),
-            LEFT - 6.0,
-            TOP + plot_h,
-            escape(&y_hi)
-        );
-    }
+    axis_labels(&mut out, x_axis, y_axis, plot_h);
 
     let scale = |axis: &Axis, (a, b): (f64, f64), len: f64| {
         let (lo, hi) = axis.bounds();
@@ -390,15 +367,50 @@ pub fn fragment_layout(s: &ArraySummary) -> Result<String, LayoutError> {
         );
     }
 
-    // The legend: the colour ramp from the oldest to the newest fragment.
+    let times = (n > 0).then_some((t_min, t_max));
+    legend(&mut out, legend_y, times, &notes);
+    out.push_str("</svg>\n");
+    Ok(out)
+}
+
+/// The labels at the ends of the axes of a plot `plot_h` high.
+fn axis_labels(out: &mut String, x_axis: &Axis, y_axis: Option<&Axis>, plot_h: f64) {
+    let (x_lo, x_hi) = x_axis.end_labels();
+    let _ = writeln!(
+        out,
+        r#"<text x="{LEFT}" y="{}" >{}</text><text x="{}" y="{}" text-anchor="end">{}</text>"#,
+        TOP + plot_h + 16.0,
+        escape(&x_lo),
+        LEFT + PLOT_W,
+        TOP + plot_h + 16.0,
+        escape(&x_hi)
+    );
+    if let Some(y) = y_axis {
+        let (y_lo, y_hi) = y.end_labels();
+        let _ = writeln!(
+            out,
+            r#"<text x="{}" y="{}" text-anchor="end">{}</text><text x="{}" y="{}" text-anchor="end">{}</text>"#,
+            LEFT - 6.0,
+            TOP + 12.0,
+            escape(&y_lo),
+            LEFT - 6.0,
+            TOP + plot_h,
+            escape(&y_hi)
+        );
+    }
+}
+
+/// The legend at `legend_y`: the colour ramp from the oldest to the newest
+/// fragment (`times`: their start times; `None`: no fragments), and the
+/// notes.
+fn legend(out: &mut String, legend_y: f64, times: Option<(u64, u64)>, notes: &[String]) {
     let _ = writeln!(
         out,
         r##"<rect x="{LEFT}" y="{legend_y}" width="240" height="12" fill="url(#age)" stroke="#888"/>"##
     );
-    let (old, new) = if n == 0 {
-        ("no fragments".to_string(), String::new())
-    } else {
-        (format_timestamp(t_min), format_timestamp(t_max))
+    let (old, new) = match times {
+        None => ("no fragments".to_string(), String::new()),
+        Some((t_min, t_max)) => (format_timestamp(t_min), format_timestamp(t_max)),
     };
     let _ = writeln!(
         out,
@@ -423,6 +435,4 @@ pub fn fragment_layout(s: &ArraySummary) -> Result<String, LayoutError> {
             escape(note)
         );
     }
-    out.push_str("</svg>\n");
-    Ok(out)
 }

@@ -403,38 +403,7 @@ impl ArrayDirectory {
             }
         }
 
-        // Commits named by consolidated commit files, less ignored ones.
-        let mut ignored = BTreeSet::new();
-        for ign in &d.ignore_files {
-            let f = st.open(&ign.path)?;
-            let lines: IgnoreFile = decode_all(f.bytes(), &ign.path, 0, ())?;
-            for l in lines.entries {
-                ignored.insert(uri_name(&l.uri));
-            }
-        }
-        let mut consolidated = BTreeSet::new();
-        for con in &d.consolidated_commits {
-            let f = st.open(&con.path)?;
-            let c: ConsolidatedCommits = decode_all(f.bytes(), &con.path, 0, ())?;
-            for e in c.entries {
-                let n = uri_name(&e.uri);
-                if ignored.contains(&n) {
-                    continue;
-                }
-                // A delete commit travels in the file with its bytes; the
-                // engine applies it whether or not its own file is left.
-                if let Some(tile) = e.delete_tile {
-                    let on_disk = d.deletes.iter().any(|x| file_name(&x.path) == n);
-                    if !on_disk && !d.delete_tiles.contains_key(&n) {
-                        if let Some(en) = entry(root.join(hierarchy::COMMITS).join(&n)) {
-                            d.deletes.push(en);
-                            d.delete_tiles.insert(n.clone(), tile);
-                        }
-                    }
-                }
-                consolidated.insert(n);
-            }
-        }
+        let consolidated = consolidated_names(&mut d, st, &root)?;
 
         let frag_dir = root.join(hierarchy::FRAGMENTS);
         let mut candidates: Vec<Entry> =
@@ -601,4 +570,46 @@ impl ArrayDirectory {
             .map(|e| e.path.clone())
             .or_else(|| self.legacy_schema.clone())
     }
+}
+
+/// The commits the consolidated commit files of `d` name, less the ignored
+/// ones; a delete commit one of them carries (with its bytes) is added to
+/// `d`'s deletes.
+fn consolidated_names(
+    d: &mut ArrayDirectory,
+    st: &dyn Storage,
+    root: &Path,
+) -> Result<BTreeSet<String>> {
+    let mut ignored = BTreeSet::new();
+    for ign in &d.ignore_files {
+        let f = st.open(&ign.path)?;
+        let lines: IgnoreFile = decode_all(f.bytes(), &ign.path, 0, ())?;
+        for l in lines.entries {
+            ignored.insert(uri_name(&l.uri));
+        }
+    }
+    let mut consolidated = BTreeSet::new();
+    for con in &d.consolidated_commits {
+        let f = st.open(&con.path)?;
+        let c: ConsolidatedCommits = decode_all(f.bytes(), &con.path, 0, ())?;
+        for e in c.entries {
+            let n = uri_name(&e.uri);
+            if ignored.contains(&n) {
+                continue;
+            }
+            // A delete commit travels in the file with its bytes; the
+            // engine applies it whether or not its own file is left.
+            if let Some(tile) = e.delete_tile {
+                let on_disk = d.deletes.iter().any(|x| file_name(&x.path) == n);
+                if !on_disk && !d.delete_tiles.contains_key(&n) {
+                    if let Some(en) = entry(root.join(hierarchy::COMMITS).join(&n)) {
+                        d.deletes.push(en);
+                        d.delete_tiles.insert(n.clone(), tile);
+                    }
+                }
+            }
+            consolidated.insert(n);
+        }
+    }
+    Ok(consolidated)
 }

@@ -694,13 +694,13 @@ pub(super) fn merge(
     })
 }
 
-/// The merge itself: batches of cells in global order go to `send`.
-fn merge_cells(
-    reader: &ArrayReader,
-    stamping: Option<&Stamping>,
-    progress: &dyn Progress,
-    send: &mut dyn FnMut(Vec<Column>) -> WriteResult<()>,
-) -> WriteResult<u64> {
+/// The shape of the cells a merge of `reader`'s fragments writes: the
+/// schema's fields, their fill values, the global order and its key width,
+/// and the special fields `stamping` adds.
+fn merge_shape<'a>(
+    reader: &'a ArrayReader,
+    stamping: Option<&'a Stamping>,
+) -> WriteResult<Shape<'a>> {
     let (dims, attrs) = fields(reader).ok_or_else(|| {
         WriteError::Unsupported("a field of the schema has an unknown datatype".into())
     })?;
@@ -756,6 +756,17 @@ fn merge_cells(
         fills,
         reader,
     };
+    Ok(shape)
+}
+
+/// The merge itself: batches of cells in global order go to `send`.
+fn merge_cells(
+    reader: &ArrayReader,
+    stamping: Option<&Stamping>,
+    progress: &dyn Progress,
+    send: &mut dyn FnMut(Vec<Column>) -> WriteResult<()>,
+) -> WriteResult<u64> {
+    let shape = merge_shape(reader, stamping)?;
     let opts = reader.options();
     let needed = vec![true; shape.attrs.len()];
     // Every fragment's first tile, decoded in parallel.

@@ -721,6 +721,7 @@ impl Schema {
     /// the version cannot store is an error: enumerations before 20,
     /// dimension labels before 18, a non-empty current domain before 22,
     /// dimensions of several datatypes or var-sized before 5.
+    #[allow(clippy::too_many_lines)] // Over 150 lines, not yet split (issue 46).
     pub fn to_table(&self, version: u32) -> Result<format::ArraySchema, ModelError> {
         if !reads_version(version) {
             return Err(ModelError::Unsupported(format!(

@@ -10,8 +10,6 @@ pub mod export;
 pub mod field;
 mod into;
 mod plan_dense;
-mod plan_sparse;
-pub(crate) use plan_sparse::{keep_masks, Delete};
 pub mod query;
 pub mod query_condition;
 pub mod range;
@@ -19,7 +17,7 @@ mod reader;
 mod reader_state;
 mod sort_keys;
 pub(crate) mod sparse;
-mod sparse_merge;
+pub(crate) use sparse::{keep_masks, Delete};
 
 pub use batches::Batches;
 pub use column::{Cells, Column, ColumnParts};

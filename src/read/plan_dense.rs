@@ -204,7 +204,7 @@ impl ArrayReader {
 
     /// The cells of `sel` of the plan's attributes (and coordinates with
     /// `coords`), those with a sink decoded into it
-    /// ([`dense::read_batch`]).
+    /// ([`dense::DenseRead::read_batch`]).
     pub(super) fn plan_batch(
         &self,
         plan: &DensePlan,
@@ -212,17 +212,15 @@ impl ArrayReader {
         coords: bool,
         sinks: &mut [Option<dense::FixedSink>],
     ) -> Result<Cells> {
-        dense::read_batch(
-            &plan.grid,
-            &plan.frags,
-            &plan.dims,
-            &plan.attrs,
-            sel,
-            coords,
-            &self.stats,
-            &self.opts,
-            sinks,
-        )
+        let read = dense::DenseRead {
+            grid: &plan.grid,
+            frags: &plan.frags,
+            dims: &plan.dims,
+            attrs: &plan.attrs,
+            stats: &self.stats,
+            opts: &self.opts,
+        };
+        read.read_batch(sel, coords, sinks)
     }
 
     /// One batch of a dense read: its cells, the condition applied.

@@ -1,5 +1,5 @@
 //! The state of an array opened for reading (its methods are in
-//! `reader`, `plan_dense`, `plan_sparse` and `batches`).
+//! `reader`, `plan_dense`, `sparse` and `batches`).
 
 use super::field::ReadStats;
 use super::field::{read_field, FieldData};

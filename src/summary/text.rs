@@ -548,6 +548,15 @@ pub(super) fn render(s: &ArraySummary) -> String {
         let _ = writeln!(out, "  {k:<12} {}", format_filters(fs));
     }
 
+    enumerations_and_labels(&mut out, s);
+    fragments_and_metadata(&mut out, s);
+    out
+}
+
+/// The enumerations and dimension labels of [`render`]'s summary.
+fn enumerations_and_labels(out: &mut String, s: &ArraySummary) {
+    let sc = &s.schema;
+    let enums = !sc.enumerations.is_empty();
     if enums {
         let _ = writeln!(out, "\nEnumerations ({})", sc.enumerations.len());
         const SHOWN: usize = 8;
@@ -573,11 +582,7 @@ pub(super) fn render(s: &ArraySummary) -> String {
                 ]
             })
             .collect();
-        table(
-            &mut out,
-            &["name", "type", "ordered", ">count", "values"],
-            &rows,
-        );
+        table(out, &["name", "type", "ordered", ">count", "values"], &rows);
     }
 
     if !sc.dimension_labels.is_empty() {
@@ -613,12 +618,16 @@ pub(super) fn render(s: &ArraySummary) -> String {
             })
             .collect();
         table(
-            &mut out,
+            out,
             &["name", "dimension", "order", "type", "attribute", "uri"],
             &rows,
         );
     }
+}
 
+/// The fragments, delete commits and metadata of [`render`]'s summary.
+fn fragments_and_metadata(out: &mut String, s: &ArraySummary) {
+    let sc = &s.schema;
     let total: u64 = s.fragments.iter().map(|f| f.size).sum();
     let _ = write!(out, "\nFragments ({}", s.fragments.len());
     if !s.fragments.is_empty() {
@@ -671,7 +680,7 @@ pub(super) fn render(s: &ArraySummary) -> String {
             })
             .collect();
         table(
-            &mut out,
+            out,
             &[
                 ">#",
                 "name",
@@ -712,7 +721,6 @@ pub(super) fn render(s: &ArraySummary) -> String {
             format_values(v.datatype, &v.bytes)
         );
     }
-    out
 }
 
 fn plain(v: &Json) -> Option<String> {

@@ -742,32 +742,7 @@ fn run_import<S: CellSource>(
     let batch_cells = opts.batch.unwrap_or(1 << 16).max(1);
     let mut records = make(&fields)?;
     if schema.array_type == ArrayType::Sparse {
-        let mut writer: Option<FragmentWriter> = None;
-        let refs: Vec<&InField> = fields.iter().collect();
-        let mut batch = Batch::new(&refs);
-        let mut count = 0u64;
-        while let Some((_, conv)) = records.next_cell(&fields)? {
-            let view: Vec<(&[u8], u8)> = conv.iter().map(|(b, v)| (b.as_slice(), *v)).collect();
-            batch.push(&view);
-            count += 1;
-            if batch.len >= batch_cells {
-                if writer.is_none() {
-                    writer = Some(FragmentWriter::sparse(array, write_opts.clone())?);
-                }
-                writer.as_mut().unwrap().write(&batch.take())?;
-            }
-        }
-        if batch.len > 0 {
-            if writer.is_none() {
-                writer = Some(FragmentWriter::sparse(array, write_opts.clone())?);
-            }
-            writer.as_mut().unwrap().write(&batch.take())?;
-        }
-        let info = match writer {
-            Some(w) => Some(w.finish()?),
-            None => None,
-        };
-        return Ok((count, info));
+        return import_sparse(array, &mut records, &fields, batch_cells, write_opts);
     }
     // Dense: sort the cells row-major (bounded memory), check they fill
     // their bounding box, then write the box.
@@ -891,6 +866,43 @@ fn run_import<S: CellSource>(
     }
     let info = writer.finish()?;
     Ok((count, Some(info)))
+}
+
+/// Writes the cells of `records` into one sparse fragment of `array`, a
+/// batch of `batch_cells` cells at a time (none: no fragment).
+fn import_sparse<S: CellSource>(
+    array: &Path,
+    records: &mut S,
+    fields: &[InField],
+    batch_cells: usize,
+    write_opts: WriteOptions,
+) -> WriteResult<(u64, Option<FragmentInfo>)> {
+    let mut writer: Option<FragmentWriter> = None;
+    let refs: Vec<&InField> = fields.iter().collect();
+    let mut batch = Batch::new(&refs);
+    let mut count = 0u64;
+    while let Some((_, conv)) = records.next_cell(fields)? {
+        let view: Vec<(&[u8], u8)> = conv.iter().map(|(b, v)| (b.as_slice(), *v)).collect();
+        batch.push(&view);
+        count += 1;
+        if batch.len >= batch_cells {
+            if writer.is_none() {
+                writer = Some(FragmentWriter::sparse(array, write_opts.clone())?);
+            }
+            writer.as_mut().unwrap().write(&batch.take())?;
+        }
+    }
+    if batch.len > 0 {
+        if writer.is_none() {
+            writer = Some(FragmentWriter::sparse(array, write_opts.clone())?);
+        }
+        writer.as_mut().unwrap().write(&batch.take())?;
+    }
+    let info = match writer {
+        Some(w) => Some(w.finish()?),
+        None => None,
+    };
+    Ok((count, info))
 }
 
 /// One NDJSON line as a JSON object whose keys are all different (serde's

@@ -80,13 +80,13 @@ fn a_circle_within_a_layer_fails_the_check() {
     let src = planted(
         &tmp,
         "read/query.rs",
-        "\nfn _planted() {\n    let _ = crate::read::plan_sparse::intersect_ranges;\n}\n",
+        "\nfn _planted() {\n    let _ = crate::read::sparse::select::intersect_ranges;\n}\n",
     );
     let out = check(&src, &common::root().join(".ci/layers-allowed.txt"));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "planted circle passed: {err}");
     assert!(
-        err.contains("read::query -> read::plan_sparse  (circle)"),
+        err.contains("read::query -> read::sparse::select  (circle)"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&tmp);
@@ -140,11 +140,11 @@ fn a_hand_written_version_gate_fails_the_check() {
         ),
     ] {
         let tmp = tempdir(&format!("versions-{tag}"));
-        let src = planted(&tmp, "read/sparse.rs", line);
+        let src = planted(&tmp, "read/sparse/select.rs", line);
         let out = check_versions(&src);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "planted {tag} passed: {err}");
-        assert!(err.contains("src/read/sparse.rs:"), "{err}");
+        assert!(err.contains("src/read/sparse/select.rs:"), "{err}");
         assert!(err.contains(what), "{err}");
         let _ = std::fs::remove_dir_all(&tmp);
     }
@@ -152,7 +152,7 @@ fn a_hand_written_version_gate_fails_the_check() {
     let tmp = tempdir("versions-comment");
     let src = planted(
         &tmp,
-        "read/sparse.rs",
+        "read/sparse/select.rs",
         "\n// version >= 12\nconst _PLANTED: &str = \"version < 5\";\n",
     );
     let out = check_versions(&src);

@@ -208,6 +208,7 @@ fn file_uri(p: &Path) -> String {
 }
 
 #[test]
+#[allow(clippy::too_many_lines)] // Over 150 lines, not yet split (issue 46).
 fn metadata_and_groups_as_the_engine_reads_them() {
     let tmp = TempDir::new("group-meta");
     let root: PathBuf = std::path::absolute(&tmp.0).unwrap();

@@ -568,14 +568,10 @@ fn legacy_metadata(c: &Case, files: &[Option<FieldFiles>]) -> Vec<u8> {
     write_generic_tile(&encode(&md), c.version)
 }
 
-/// `__fragment_metadata.tdb` of version 3 on: the R-tree, the tile offset
-/// lists, (version 11) empty tile min/max/sum/null count tiles, the footer
-/// and, from version 10 (these dimensions are fixed-size), its length.
-fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles>]) -> Vec<u8> {
+/// The R-tree of the case's fragment (`tiles`: its tiles' cells): the
+/// tiles' MBRs under a root (none for a dense fragment).
+fn rtree(c: &Case, tiles: &[Vec<Cell>]) -> RTree {
     let v = c.version;
-    let tiles = tiles(c);
-    let gt = |table: Vec<u8>| write_generic_tile(&table, v);
-    let mut out = Vec::new();
     let leaves: Vec<Mbr> = if c.dense {
         Vec::new()
     } else {
@@ -626,6 +622,18 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
         num_levels: levels.len() as u32,
         levels,
     });
+    rtree
+}
+
+/// `__fragment_metadata.tdb` of version 3 on: the R-tree, the tile offset
+/// lists, (version 11) empty tile min/max/sum/null count tiles, the footer
+/// and, from version 10 (these dimensions are fixed-size), its length.
+fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles>]) -> Vec<u8> {
+    let v = c.version;
+    let tiles = tiles(c);
+    let gt = |table: Vec<u8>| write_generic_tile(&table, v);
+    let mut out = Vec::new();
+    let rtree = rtree(c, &tiles);
     let rtree_offset = out.len() as u64;
     out.extend(gt(encode(&rtree)));
     // Per field index: attributes, `__coords`, dimensions (versions before 5

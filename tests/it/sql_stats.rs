@@ -416,6 +416,27 @@ fn answered_plan_is_datafusions_plan() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A dense array of 30 cells at `path` with attributes `a` (FLOAT64) and
+/// `Big` (INT16): their values.
+fn write_a_and_big(path: &std::path::Path) -> (Vec<f64>, Vec<i16>) {
+    let schema = dense_d()
+        .attribute(AttributeBuilder::new("a", Datatype::Float64))
+        .attribute(AttributeBuilder::new("Big", Datatype::Int16))
+        .build()
+        .unwrap();
+    let array = Array::create(path, &schema).unwrap();
+    let a: Vec<f64> = (0..30).map(|v| (v * 7 % 13) as f64 - 2.5).collect();
+    let big: Vec<i16> = (0..30).map(|v| (v * 5 % 11) as i16 - 4).collect();
+    array
+        .write()
+        .range("d", 0i64..=29)
+        .column("a", &a)
+        .column("Big", &big)
+        .commit()
+        .unwrap();
+    (a, big)
+}
+
 /// `answer_from_metadata` (what the `sql` command asks before planning a
 /// statement) answers exactly the whole-array `count`, `min` and `max` the
 /// session's own rule answers, with the session's row: the same column
@@ -432,21 +453,7 @@ fn metadata_answer_before_planning_is_the_sessions_row() {
     };
     let dir = scratch("sql-answer-first");
     let path = dir.join("one");
-    let schema = dense_d()
-        .attribute(AttributeBuilder::new("a", Datatype::Float64))
-        .attribute(AttributeBuilder::new("Big", Datatype::Int16))
-        .build()
-        .unwrap();
-    let array = Array::create(&path, &schema).unwrap();
-    let a: Vec<f64> = (0..30).map(|v| (v * 7 % 13) as f64 - 2.5).collect();
-    let big: Vec<i16> = (0..30).map(|v| (v * 5 % 11) as i16 - 4).collect();
-    array
-        .write()
-        .range("d", 0i64..=29)
-        .column("a", &a)
-        .column("Big", &big)
-        .commit()
-        .unwrap();
+    let (a, big) = write_a_and_big(&path);
     let p = path.to_str().unwrap().to_string();
     let merged = common::root().join("tests/fixtures/v22/sparse_int_2d");
     let merged = merged.to_str().unwrap();

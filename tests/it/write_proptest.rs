@@ -364,11 +364,9 @@ fn dim_value(d: &Dim, i: i64) -> (Vec<u8>, Value) {
     }
 }
 
-/// Writes the case; returns the rows the engine should read.
-fn write_case(c: &Case, path: &std::path::Path) -> Vec<Value> {
-    create_array(path, &schema(c)).unwrap();
-    let mut g = Gen(c.seeds[0]);
-    let n_cells: usize;
+/// The coordinates of the case's cells: a dense case's rectangle in
+/// row-major order, a sparse case's points.
+fn cell_coords(c: &Case) -> Vec<Vec<(Vec<u8>, Value)>> {
     let mut coords: Vec<Vec<(Vec<u8>, Value)>> = Vec::new();
     if c.dense {
         // Row-major over the rectangle.
@@ -396,7 +394,6 @@ fn write_case(c: &Case, path: &std::path::Path) -> Vec<Value> {
                 break;
             }
         }
-        n_cells = coords.len();
     } else {
         for p in &c.coords {
             coords.push(
@@ -407,8 +404,16 @@ fn write_case(c: &Case, path: &std::path::Path) -> Vec<Value> {
                     .collect(),
             );
         }
-        n_cells = coords.len();
     }
+    coords
+}
+
+/// Writes the case; returns the rows the engine should read.
+fn write_case(c: &Case, path: &std::path::Path) -> Vec<Value> {
+    create_array(path, &schema(c)).unwrap();
+    let mut g = Gen(c.seeds[0]);
+    let coords = cell_coords(c);
+    let n_cells = coords.len();
     let values: Vec<Vec<Option<Vec<u8>>>> = (0..n_cells)
         .map(|_| c.attrs.iter().map(|a| attr_value(a, &mut g)).collect())
         .collect();

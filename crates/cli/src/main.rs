@@ -247,28 +247,7 @@ enum Command {
     },
     /// Print every cell of an array, one per line (or, with --format arrow,
     /// as an Arrow IPC stream).
-    Export {
-        array: PathBuf,
-        #[arg(long, value_enum, default_value = "ndjson")]
-        format: Format,
-        /// Write to FILE instead of standard output.
-        #[arg(short = 'o', long = "output", value_name = "FILE")]
-        output: Option<PathBuf>,
-        /// Attributes to print (default: all), comma-separated.
-        #[arg(long, value_delimiter = ',')]
-        attrs: Option<Vec<String>>,
-        /// Only cells in DIM=LO:HI,... (integer dimensions; the older form
-        /// of --range).
-        #[arg(long)]
-        subarray: Option<String>,
-        #[command(flatten)]
-        select: SelectArgs,
-        /// Read the array as of this time (milliseconds since 1970).
-        #[arg(long)]
-        timestamp: Option<u64>,
-        #[command(flatten)]
-        key: KeyArg,
-    },
+    Export(ExportArgs),
     /// Read every value of the chosen fields and print cell count, bytes and a checksum.
     Scan {
         array: PathBuf,
@@ -361,17 +340,44 @@ enum Command {
     Ballista(ballista::BallistaCommand),
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_export(
-    array: &Path,
+/// The arguments of `export`.
+#[derive(clap::Args)]
+struct ExportArgs {
+    array: PathBuf,
+    #[arg(long, value_enum, default_value = "ndjson")]
     format: Format,
-    output: Option<&Path>,
+    /// Write to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Attributes to print (default: all), comma-separated.
+    #[arg(long, value_delimiter = ',')]
     attrs: Option<Vec<String>>,
+    /// Only cells in DIM=LO:HI,... (integer dimensions; the older form
+    /// of --range).
+    #[arg(long)]
     subarray: Option<String>,
-    select: &SelectArgs,
+    #[command(flatten)]
+    select: SelectArgs,
+    /// Read the array as of this time (milliseconds since 1970).
+    #[arg(long)]
     timestamp: Option<u64>,
-    opts: &ReadOptions,
-) -> Result<(), String> {
+    #[command(flatten)]
+    key: KeyArg,
+}
+
+/// `export`: the cells of `args.array` in `args.format`.
+fn run_export(args: ExportArgs, opts: &ReadOptions) -> Result<(), String> {
+    let ExportArgs {
+        array,
+        format,
+        output,
+        attrs,
+        subarray,
+        select,
+        timestamp,
+        key: _,
+    } = args;
+    let (array, output, select) = (array.as_path(), output.as_deref(), &select);
     let reader = store::reader(array, timestamp.map(|t| (0, t)), opts)?;
     let sub = match subarray {
         Some(s) => {
@@ -701,27 +707,7 @@ fn run(command: Command, bars: &std::sync::Arc<Bars>) -> ExitCode {
         } => store::staged(&path.clone(), true, false, |local| {
             run_inspect(local, json, svg.as_deref(), &key.options()?)
         }),
-        Command::Export {
-            array,
-            format,
-            output,
-            attrs,
-            subarray,
-            select,
-            timestamp,
-            key,
-        } => key.options().and_then(|opts| {
-            run_export(
-                &array,
-                format,
-                output.as_deref(),
-                attrs,
-                subarray,
-                &select,
-                timestamp,
-                &opts,
-            )
-        }),
+        Command::Export(args) => args.key.options().and_then(|opts| run_export(args, &opts)),
         Command::Scan {
             array,
             attrs,

@@ -380,6 +380,15 @@ pub(crate) fn gen(out: &mut String, cx: &Ctx, code: &CodeTable) -> Res<()> {
         |r| r.arrow.clone(),
         code.open.then_some("::arrow_schema::DataType::Binary"),
     );
+    class_tests(out);
+    out.push_str("}\n\n");
+
+    Ok(())
+}
+
+/// The `Datatype` methods that test its class, `engine_name` and
+/// `int_limits`.
+fn class_tests(out: &mut String) {
     class_test(
         out,
         "An integer as the engine's `datatype_is_integer` counts them: the\n\
@@ -425,7 +434,4 @@ pub(crate) fn gen(out: &mut String, cx: &Ctx, code: &CodeTable) -> Res<()> {
          \x20       if matches!(self.class(), DatatypeClass::Bool) {\n            return Some((0, 1));\n        }\n\
          \x20       with_native!(int self, T => Some((T::MIN as i128, T::MAX as i128)), _ => None)\n    }\n",
     );
-    out.push_str("}\n\n");
-
-    Ok(())
 }

@@ -65,38 +65,7 @@ pub(crate) fn generate(docs: &[(String, Document)]) -> Res<String> {
         .flat_map(|(_, d)| &d.version)
         .map(|v| v.name.as_str())
         .collect();
-    let mut counts = BTreeSet::new();
-    for (cx, l, _) in &layouts {
-        let has = |p: &str| l.parts.iter().filter(|x| *x == p).count();
-        if let Some(p) = l.parts.iter().find(|p| !PARTS.contains(&p.as_str())) {
-            return cx.err(format!("part `{p}` is not one of {PARTS:?}"));
-        }
-        if PARTS.iter().any(|p| has(p) > 1) {
-            return cx.err("a part appears twice");
-        }
-        let times = (has("t1"), has("t2"), has("t"));
-        if times != (1, 1, 0) && times != (0, 0, 1) {
-            return cx.err("needs `t1` and `t2`, or `t`");
-        }
-        if has("uuid") != 1 {
-            return cx.err("needs one `uuid`");
-        }
-        match (&l.implies, has("v")) {
-            (None, 0) => return cx.err("a layout without `v` needs `implies`"),
-            (Some(_), 1) => return cx.err("a layout with `v` takes no `implies`"),
-            (Some(v), _) if !versions.contains(v.as_str()) => {
-                return cx.err(format!("`implies` {v} is not a [[version]] of spec/"))
-            }
-            _ => {}
-        }
-        if l.prefix.contains(['"', '\\']) || l.separator.chars().count() != 1 {
-            return cx.err("the prefix must be plain text and the separator one character");
-        }
-        // Layouts are told apart by their number of parts.
-        if !counts.insert(l.parts.len()) {
-            return cx.err("two layouts have as many parts");
-        }
-    }
+    check_layouts(&layouts, &versions)?;
     let mut newest_first: Vec<_> = layouts.iter().map(|(_, l, v)| (*v, l)).collect();
     newest_first.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
 
@@ -210,6 +179,67 @@ pub(crate) fn generate(docs: &[(String, Document)]) -> Res<String> {
     }
     out.push_str("        None\n    }\n\n");
 
+    gen_format(&mut out, &layouts, &newest_first);
+
+    // the layouts' docs, as constants for documentation
+    for (_, l, _) in &layouts {
+        doc_lines(&mut out, "    ", &l.doc);
+        writeln!(
+            out,
+            "    pub const {}: &str = {:?};\n",
+            l.format,
+            format!("{}{}", l.prefix, l.parts.join(&l.separator))
+        )
+        .unwrap();
+    }
+    out.push_str("}\n\n");
+    Ok(out)
+}
+
+/// A layout of `spec/`, where it is described and its
+/// `TimestampedNameFormat` value.
+type Placed<'a> = (Ctx<'a>, &'a Layout, i64);
+
+/// Checks the layouts' parts (`versions`: the format versions of `spec/`).
+fn check_layouts(layouts: &[Placed], versions: &BTreeSet<&str>) -> Res<()> {
+    let mut counts = BTreeSet::new();
+    for (cx, l, _) in layouts {
+        let has = |p: &str| l.parts.iter().filter(|x| *x == p).count();
+        if let Some(p) = l.parts.iter().find(|p| !PARTS.contains(&p.as_str())) {
+            return cx.err(format!("part `{p}` is not one of {PARTS:?}"));
+        }
+        if PARTS.iter().any(|p| has(p) > 1) {
+            return cx.err("a part appears twice");
+        }
+        let times = (has("t1"), has("t2"), has("t"));
+        if times != (1, 1, 0) && times != (0, 0, 1) {
+            return cx.err("needs `t1` and `t2`, or `t`");
+        }
+        if has("uuid") != 1 {
+            return cx.err("needs one `uuid`");
+        }
+        match (&l.implies, has("v")) {
+            (None, 0) => return cx.err("a layout without `v` needs `implies`"),
+            (Some(_), 1) => return cx.err("a layout with `v` takes no `implies`"),
+            (Some(v), _) if !versions.contains(v.as_str()) => {
+                return cx.err(format!("`implies` {v} is not a [[version]] of spec/"))
+            }
+            _ => {}
+        }
+        if l.prefix.contains(['"', '\\']) || l.separator.chars().count() != 1 {
+            return cx.err("the prefix must be plain text and the separator one character");
+        }
+        // Layouts are told apart by their number of parts.
+        if !counts.insert(l.parts.len()) {
+            return cx.err("two layouts have as many parts");
+        }
+    }
+    Ok(())
+}
+
+/// The generated `format` and `format_for` (`newest_first`: the layouts by
+/// their value, newest first).
+fn gen_format(out: &mut String, layouts: &[Placed], newest_first: &[(i64, &&Layout)]) {
     // format
     out.push_str(
         "    /// The name of layout `format` (a `t` layout writes `t1`; a layout\n\
@@ -218,7 +248,7 @@ pub(crate) fn generate(docs: &[(String, Document)]) -> Res<String> {
          \x20   pub fn format(\n        format: TimestampedNameFormat,\n        t1: u64,\n        t2: u64,\n        uuid: &str,\n        version: u32,\n    ) -> String {\n\
          \x20       match format {\n",
     );
-    for (_, l, _) in &layouts {
+    for (_, l, _) in layouts {
         let fmt = l
             .parts
             .iter()
@@ -264,20 +294,6 @@ pub(crate) fn generate(docs: &[(String, Document)]) -> Res<String> {
         }
     }
     out.push_str("    }\n\n");
-
-    // the layouts' docs, as constants for documentation
-    for (_, l, _) in &layouts {
-        doc_lines(&mut out, "    ", &l.doc);
-        writeln!(
-            out,
-            "    pub const {}: &str = {:?};\n",
-            l.format,
-            format!("{}{}", l.prefix, l.parts.join(&l.separator))
-        )
-        .unwrap();
-    }
-    out.push_str("}\n\n");
-    Ok(out)
 }
 
 /// One naming of a field's data files: `[[data_file]]` of

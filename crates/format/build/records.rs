@@ -452,7 +452,7 @@ impl<'a> Records<'a> {
             .unwrap();
             writeln!(
                 out,
-                "#[allow(unused_mut, clippy::too_many_arguments)]\npub fn size({}) -> Option<u64> {{\nlet mut __len: u64 = 0;",
+                "#[allow(unused_mut)]\npub fn size({}) -> Option<u64> {{\nlet mut __len: u64 = 0;",
                 list.join(", ")
             )
             .unwrap();

@@ -54,7 +54,10 @@ pub mod rt;
 pub use rt::Dims;
 
 // `#[macro_use]`: the generated `with_native!` is in scope for the modules
-// declared below it (it is exported for the crates above as well).
+// declared below it (it is exported for the crates above as well). The
+// generated code is kept out of clippy's lints as a whole: it follows the
+// spec's tables, not the lints' limits (a `size()` takes one parameter per
+// import and field its size depends on, a codec is as long as its table).
 #[allow(
     clippy::all,
     clippy::pedantic,

@@ -352,18 +352,22 @@ impl TableProvider for TileDbTable {
         let target = state.config().target_partitions().max(1);
         let pruned = self.pruning(state, &table, filters);
         let scan = TileDbScan::new(
-            table.array.clone(),
-            self.location.clone(),
-            self.schema.clone(),
-            &table.columns,
-            &projection,
-            ranges,
-            condition,
-            limit,
-            target,
-            &table.stats,
-            table.facts.clone(),
-            pruned,
+            scan::ScanTable {
+                array: table.array.clone(),
+                location: self.location.clone(),
+                schema: self.schema.clone(),
+                columns: &table.columns,
+                stats: &table.stats,
+                facts: table.facts.clone(),
+            },
+            scan::Pushed {
+                projection: &projection,
+                ranges,
+                condition,
+                limit,
+                target,
+                pruned,
+            },
         )?;
         #[cfg(feature = "ballista")]
         if self.distributed {

@@ -71,24 +71,48 @@ impl fmt::Debug for TileDbScan {
     }
 }
 
+/// The table a scan reads: its array and where it is, its Arrow schema
+/// and columns, its statistics and what is known of its fragments.
+pub(crate) struct ScanTable<'t> {
+    pub(crate) array: Arc<Array>,
+    pub(crate) location: String,
+    pub(crate) schema: SchemaRef,
+    pub(crate) columns: &'t Columns,
+    pub(crate) stats: &'t Statistics,
+    pub(crate) facts: Arc<Facts>,
+}
+
+/// What a query pushed down into a scan: the columns it reads (indices
+/// into the table's schema), the ranges and condition, the limit, the
+/// number of slices to cut it into at most, and what pruning left out.
+pub(crate) struct Pushed<'p> {
+    pub(crate) projection: &'p [usize],
+    pub(crate) ranges: Vec<(String, Vec<DimRange>)>,
+    pub(crate) condition: Option<QueryCondition>,
+    pub(crate) limit: Option<usize>,
+    pub(crate) target: usize,
+    pub(crate) pruned: Option<Pruned>,
+}
+
 impl TileDbScan {
-    /// The scan of `projection` (indices into `table_schema`) with the
-    /// pushed `ranges` and `condition`, cut into at most `target` slices.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn new(
-        array: Arc<Array>,
-        location: String,
-        table_schema: SchemaRef,
-        columns: &Columns,
-        projection: &[usize],
-        ranges: Vec<(String, Vec<DimRange>)>,
-        condition: Option<QueryCondition>,
-        limit: Option<usize>,
-        target: usize,
-        table_stats: &Statistics,
-        facts: Arc<Facts>,
-        pruned: Option<Pruned>,
-    ) -> DfResult<TileDbScan> {
+    /// The scan of `table` with what the query `pushed` down.
+    pub(crate) fn new(table: ScanTable, pushed: Pushed) -> DfResult<TileDbScan> {
+        let ScanTable {
+            array,
+            location,
+            schema: table_schema,
+            columns,
+            stats: table_stats,
+            facts,
+        } = table;
+        let Pushed {
+            projection,
+            ranges,
+            condition,
+            limit,
+            target,
+            pruned,
+        } = pushed;
         let schema = Arc::new(table_schema.project(projection)?);
         let mut attributes = Vec::new();
         let mut coordinates = false;

@@ -17,7 +17,8 @@
 //! fetched together (`Storage::read_ranges`), decoded into the group's
 //! part of the result while the next group is fetched, and let go.
 
-use super::{for_each_tile, whole_at, DenseAttr, DenseFragment, FixedTarget, Grid, Selection};
+use super::copy::{for_each_run, whole_at, FixedTarget, Placement, TileBox};
+use super::plan::{for_each_tile, DenseAttr, DenseFragment, Grid, Selection};
 use crate::error::Result;
 use crate::read::field::{groups_of, prefetch, while_fetching, FieldTiles};
 use crate::storage::StorageRef;
@@ -29,7 +30,6 @@ use std::path::PathBuf;
 /// fetched bytes go): the next group is fetched while this one is decoded,
 /// so at most two groups are held at once. Local files are filled in one
 /// go, as mapped.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn fill_ahead(
     t: &FixedTarget,
     tiles: &mut [Option<FieldTiles>],
@@ -46,16 +46,8 @@ pub(super) fn fill_ahead(
     let cs = a.field.cell_size() as usize;
     if validity.is_none() {
         if let Some((bytes, whole, streamed)) = whole_tiles(t, tiles, cs)? {
-            if let Some(()) = stream_slabs(
-                t,
-                tiles,
-                a,
-                covered,
-                zeroed,
-                data,
-                (bytes, whole, &streamed),
-                ahead,
-            )? {
+            let streaming = (bytes, whole, &streamed[..], ahead);
+            if let Some(()) = stream_slabs(t, tiles, a, covered, zeroed, data, streaming)? {
                 return Ok(());
             }
         }
@@ -183,16 +175,15 @@ fn whole_tiles<'t>(
     let Some(per_tile) = t.grid.tile_cells() else {
         return Ok(None);
     };
-    let cstr = t.grid.cell_strides();
     let mut out = Vec::new();
     let mut streamed = Vec::with_capacity(t.slabs.len());
     let mut first = 0usize;
     for (slab, &n) in t.slabs.iter().zip(t.slab_cells) {
-        let (ostr, pref) = (slab.out_strides(), slab.prefixes());
+        let place = Placement::new(slab, t.grid);
         let (mut whole, mut cells) = (true, 0i128);
         let before = out.len();
         for_each_tile(t.grid, t.frags, tiles, slab, |_, ft, i, ivs, origin| {
-            let at = whole_at(slab, ivs, origin, &cstr, &ostr, &pref, per_tile);
+            let at = whole_at(&place, TileBox { ivs, origin }, per_tile);
             match (at, ft.fixed_request(i)) {
                 // A fragment that holds the attribute as var-sized is not
                 // streamed (its view would check the offsets' pipeline).
@@ -277,7 +268,8 @@ fn places<'d>(
 /// bytes: the caller then takes the batch in groups. What it holds of
 /// stored bytes is those tiles and the filtered chunks waiting in the
 /// stream, each at most `ahead`.
-#[allow(clippy::too_many_arguments)]
+/// `streaming`: what [`whole_tiles`] gives (each whole tile's bytes, the
+/// tiles, which slabs stream) and the read-ahead bytes.
 fn stream_slabs(
     t: &FixedTarget,
     tiles: &[Option<FieldTiles>],
@@ -285,9 +277,9 @@ fn stream_slabs(
     covered: &[bool],
     zeroed: bool,
     data: &mut [u8],
-    (bytes, whole, streamed): (usize, Vec<Whole>, &[bool]),
-    ahead: u64,
+    streaming: (usize, Vec<Whole>, &[bool], u64),
 ) -> Result<Option<()>> {
+    let (bytes, whole, streamed, ahead) = streaming;
     let cs = a.field.cell_size() as usize;
     let mut others = Vec::new();
     for (slab, _) in t.slabs.iter().zip(streamed).filter(|(_, s)| !**s) {
@@ -435,24 +427,13 @@ fn stream_whole(
 /// of the result, cells), sorted by the tile's cell.
 type Runs = Vec<(u64, u64, u64)>;
 
-/// Appends to `out` the runs of the cells of a tile (its boxes `ivs` in
-/// `sel`, its first coordinate `origin`, its cell strides `cstr`) in the
-/// result of `sel` (strides `ostr`, prefixes `pref`), whose first cell is
-/// cell `base` of the batch; runs that continue each other are joined.
-/// False, with `out` left longer, once `out` holds more than `max` runs.
-#[allow(clippy::too_many_arguments)]
-fn tile_runs(
-    sel: &Selection,
-    ivs: &[super::Intervals],
-    origin: &[i128],
-    cstr: &[i128],
-    ostr: &[i128],
-    pref: &[Vec<i128>],
-    base: usize,
-    out: &mut Runs,
-    max: usize,
-) -> bool {
-    let Some(&inner) = sel.perm.last() else {
+/// Appends to `out` the runs of the cells of a tile (its box `b`) in the
+/// result of `p.sel`, whose first cell is cell `base` of the batch; runs
+/// that continue each other are joined. False, with `out` left longer,
+/// once `out` holds more than `max` runs.
+fn tile_runs(p: &Placement, b: TileBox, base: usize, out: &mut Runs, max: usize) -> bool {
+    let (cstr, ostr) = (&p.cstr, &p.ostr);
+    let Some(&inner) = p.sel.perm.last() else {
         return false;
     };
     let contiguous = cstr[inner] == 1 && ostr[inner] == 1;
@@ -464,23 +445,14 @@ fn tile_runs(
         }
         out.len() <= max
     };
-    super::for_each_run(
-        sel,
-        ivs,
-        origin,
-        cstr,
-        ostr,
-        pref,
-        inner,
-        |tpos, opos, n| {
-            let fits = if contiguous {
-                push(tpos, opos, n)
-            } else {
-                (0..n).all(|k| push(tpos + k * cstr[inner], opos + k * ostr[inner], 1))
-            };
-            fits.then_some(()).ok_or(())
-        },
-    )
+    for_each_run(p, b, inner, |tpos, opos, n| {
+        let fits = if contiguous {
+            push(tpos, opos, n)
+        } else {
+            (0..n).all(|k| push(tpos + k * cstr[inner], opos + k * ostr[inner], 1))
+        };
+        fits.then_some(()).ok_or(())
+    })
     .is_ok()
 }
 
@@ -570,39 +542,9 @@ fn stream_scattered(
             return Ok(None);
         }
     }
-    // Each tile's runs in the batch, the tiles in the order first met.
-    let total: usize = t.slab_cells.iter().sum();
-    let max_runs = (total / 16).max(1 << 12);
-    let cstr = t.grid.cell_strides();
-    let mut spread: Vec<(&FieldTiles, usize, Runs)> = Vec::new();
-    let mut where_: std::collections::HashMap<(usize, usize), usize> = Default::default();
-    let (mut runs, mut cells, mut first, mut fits) = (0usize, 0u128, 0usize, true);
-    for (slab, &n) in t.slabs.iter().zip(t.slab_cells) {
-        let (ostr, pref) = (slab.out_strides(), slab.prefixes());
-        for_each_tile(t.grid, t.frags, tiles, slab, |fi, ft, i, ivs, origin| {
-            let k = *where_.entry((fi, i)).or_insert_with(|| {
-                spread.push((ft, i, Vec::new()));
-                spread.len() - 1
-            });
-            cells += ivs
-                .iter()
-                .map(|v| v.iter().map(|(l, h)| (h - l + 1) as u128).sum::<u128>())
-                .product::<u128>();
-            let out = &mut spread[k].2;
-            let before = out.len();
-            let room = max_runs.saturating_sub(runs) + before;
-            fits = fits && tile_runs(slab, ivs, origin, &cstr, &ostr, &pref, first, out, room);
-            runs += out.len() - before;
-            Ok(())
-        })?;
-        if !fits || runs > max_runs {
-            return Ok(None);
-        }
-        first += n;
-    }
-    if cells != total as u128 || spread.is_empty() {
+    let Some(mut spread) = spread_runs(t, tiles)? else {
         return Ok(None);
-    }
+    };
     // The streams: each tile's values, then its validity.
     let mut requests = Vec::new();
     let mut streams = Vec::new();
@@ -706,4 +648,45 @@ fn stream_scattered(
             .tile(if *is_validity { per_tile } else { tile_bytes });
     }
     Ok(Some(()))
+}
+
+/// Tiles (field tiles, tile number) and their runs in a batch.
+type Spread<'t> = Vec<(&'t FieldTiles, usize, Runs)>;
+
+/// The runs in the batch of `t` of each tile of `tiles` (the tiles in the
+/// order first met), when the tiles hold every cell of the batch once and
+/// their runs are at most about one per 16 cells; else `None`.
+fn spread_runs<'t>(t: &FixedTarget, tiles: &'t [Option<FieldTiles>]) -> Result<Option<Spread<'t>>> {
+    let total: usize = t.slab_cells.iter().sum();
+    let max_runs = (total / 16).max(1 << 12);
+    let mut spread: Vec<(&FieldTiles, usize, Runs)> = Vec::new();
+    let mut where_: std::collections::HashMap<(usize, usize), usize> = Default::default();
+    let (mut runs, mut cells, mut first, mut fits) = (0usize, 0u128, 0usize, true);
+    for (slab, &n) in t.slabs.iter().zip(t.slab_cells) {
+        let place = Placement::new(slab, t.grid);
+        for_each_tile(t.grid, t.frags, tiles, slab, |fi, ft, i, ivs, origin| {
+            let k = *where_.entry((fi, i)).or_insert_with(|| {
+                spread.push((ft, i, Vec::new()));
+                spread.len() - 1
+            });
+            cells += ivs
+                .iter()
+                .map(|v| v.iter().map(|(l, h)| (h - l + 1) as u128).sum::<u128>())
+                .product::<u128>();
+            let out = &mut spread[k].2;
+            let before = out.len();
+            let room = max_runs.saturating_sub(runs) + before;
+            fits = fits && tile_runs(&place, TileBox { ivs, origin }, first, out, room);
+            runs += out.len() - before;
+            Ok(())
+        })?;
+        if !fits || runs > max_runs {
+            return Ok(None);
+        }
+        first += n;
+    }
+    if cells != total as u128 || spread.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(spread))
 }

@@ -78,76 +78,27 @@ impl FragmentWriter {
         let mut frag_mmsn = None;
         let mut processed = None;
         if v >= 11 {
-            let minmax = |fixed: &[u8], var: &[u8]| {
-                encode(&crate::format::table!(TileMinMax {
-                    fixed_size: fixed.len() as u64,
-                    var_size: var.len() as u64,
-                    fixed: fixed.to_vec(),
-                    var: var.to_vec(),
-                }))
-            };
             let mut o = Vec::new();
             for m in &self.meta {
-                o.push(push(minmax(&m.stats.mins, &m.stats.min_var), &mut out)?);
+                o.push(push(
+                    tile_min_max(&m.stats.mins, &m.stats.min_var),
+                    &mut out,
+                )?);
             }
             mins = Some(o);
             let mut o = Vec::new();
             for m in &self.meta {
-                o.push(push(minmax(&m.stats.maxs, &m.stats.max_var), &mut out)?);
+                o.push(push(
+                    tile_min_max(&m.stats.maxs, &m.stats.max_var),
+                    &mut out,
+                )?);
             }
             maxs = Some(o);
             if v >= 23 && !dense {
-                // Version 23, sparse: the tiles' global-order bounds, one
-                // generic tile of mins per dimension, then one of maxes, in
-                // the tile min/max layout (fragment_metadata.cc
-                // `store_tile_global_order_mins`), between the maxes and the
-                // sums as the engine places them.
-                let mut min_offsets = Vec::new();
-                let mut max_offsets = Vec::new();
-                for (end, offsets) in [(0, &mut min_offsets), (1, &mut max_offsets)] {
-                    for (d, cs) in coord_sizes.iter().enumerate() {
-                        let (mut fixed, mut var) = (Vec::new(), Vec::new());
-                        for b in &self.global_order_bounds {
-                            let cell = if end == 0 { &b[d].0 } else { &b[d].1 };
-                            if *cs == 0 {
-                                fixed.extend_from_slice(&(var.len() as u64).to_le_bytes());
-                                var.extend_from_slice(cell);
-                            } else {
-                                fixed.extend_from_slice(cell);
-                            }
-                        }
-                        offsets.push(push(minmax(&fixed, &var), &mut out)?);
-                    }
-                }
-                let bounds = crate::format::table!(TileGlobalOrderBounds {
-                    min_offsets,
-                    max_offsets,
-                });
-                let data = encode(&bounds);
-                optional_sections.push(crate::format::table!(OptionalSection {
-                    identifier: OptionalSectionIdentifier::TileGlobalOrderOffsets,
-                    data_size: data.len() as u32,
-                    data,
-                }));
+                optional_sections.push(self.global_order_section(&coord_sizes, &mut out, push)?);
             }
-            let mut o = Vec::new();
-            for m in &self.meta {
-                let t = crate::format::table!(TileSums {
-                    num: m.stats.sums.len() as u64,
-                    values: m.stats.sums.clone(),
-                });
-                o.push(push(encode(&t), &mut out)?);
-            }
-            sums = Some(o);
-            let mut o = Vec::new();
-            for m in &self.meta {
-                let t = crate::format::table!(TileNullCounts {
-                    num: m.stats.null_counts.len() as u64,
-                    values: m.stats.null_counts.clone(),
-                });
-                o.push(push(encode(&t), &mut out)?);
-            }
-            nulls = Some(o);
+            let (s, n) = self.sums_and_nulls(&mut out, push)?;
+            (sums, nulls) = (Some(s), Some(n));
         }
         if v >= 12 {
             let fields = self
@@ -219,6 +170,73 @@ impl FragmentWriter {
         Ok(out)
     }
 
+    /// Version 23, sparse: the tiles' global-order bounds, one generic
+    /// tile of mins per dimension, then one of maxes, in the tile min/max
+    /// layout (fragment_metadata.cc `store_tile_global_order_mins`), pushed
+    /// onto `out` with `push` between the maxes and the sums as the engine
+    /// places them; the optional section that points at them.
+    fn global_order_section(
+        &self,
+        coord_sizes: &[u64],
+        out: &mut Vec<u8>,
+        push: impl Fn(Vec<u8>, &mut Vec<u8>) -> WriteResult<u64>,
+    ) -> WriteResult<OptionalSection> {
+        let mut min_offsets = Vec::new();
+        let mut max_offsets = Vec::new();
+        for (end, offsets) in [(0, &mut min_offsets), (1, &mut max_offsets)] {
+            for (d, cs) in coord_sizes.iter().enumerate() {
+                let (mut fixed, mut var) = (Vec::new(), Vec::new());
+                for b in &self.global_order_bounds {
+                    let cell = if end == 0 { &b[d].0 } else { &b[d].1 };
+                    if *cs == 0 {
+                        fixed.extend_from_slice(&(var.len() as u64).to_le_bytes());
+                        var.extend_from_slice(cell);
+                    } else {
+                        fixed.extend_from_slice(cell);
+                    }
+                }
+                offsets.push(push(tile_min_max(&fixed, &var), out)?);
+            }
+        }
+        let bounds = crate::format::table!(TileGlobalOrderBounds {
+            min_offsets,
+            max_offsets,
+        });
+        let data = encode(&bounds);
+        Ok(crate::format::table!(OptionalSection {
+            identifier: OptionalSectionIdentifier::TileGlobalOrderOffsets,
+            data_size: data.len() as u32,
+            data,
+        }))
+    }
+
+    /// Each field's tile sums and tile null counts, pushed onto `out` with
+    /// `push`: their offsets.
+    fn sums_and_nulls(
+        &self,
+        out: &mut Vec<u8>,
+        push: impl Fn(Vec<u8>, &mut Vec<u8>) -> WriteResult<u64>,
+    ) -> WriteResult<(Vec<u64>, Vec<u64>)> {
+        let mut o = Vec::new();
+        for m in &self.meta {
+            let t = crate::format::table!(TileSums {
+                num: m.stats.sums.len() as u64,
+                values: m.stats.sums.clone(),
+            });
+            o.push(push(encode(&t), out)?);
+        }
+        let sums = o;
+        let mut o = Vec::new();
+        for m in &self.meta {
+            let t = crate::format::table!(TileNullCounts {
+                num: m.stats.null_counts.len() as u64,
+                values: m.stats.null_counts.clone(),
+            });
+            o.push(push(encode(&t), out)?);
+        }
+        Ok((sums, o))
+    }
+
     pub(super) fn non_empty_domain(&self, coord_sizes: &[u64]) -> Mbr {
         match &self.mode {
             Mode::Dense { grid, .. } => crate::format::table!(Mbr {
@@ -243,4 +261,14 @@ impl FragmentWriter {
             }
         }
     }
+}
+
+/// A `TileMinMax` of `fixed` and `var` bytes, encoded.
+fn tile_min_max(fixed: &[u8], var: &[u8]) -> Vec<u8> {
+    encode(&crate::format::table!(TileMinMax {
+        fixed_size: fixed.len() as u64,
+        var_size: var.len() as u64,
+        fixed: fixed.to_vec(),
+        var: var.to_vec(),
+    }))
 }

@@ -107,6 +107,7 @@ impl FragmentWriter {
         &self.schema
     }
 
+    #[allow(clippy::too_many_lines)] // Over 150 lines, not yet split (issue 46).
     fn open(
         array: &Path,
         rect: Option<&[(i128, i128)]>,

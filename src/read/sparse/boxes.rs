@@ -5,12 +5,12 @@
 //! maximum (a tile no possibly older fragment overlaps: its cells hide no
 //! cell a read could return).
 
-use super::range::{Bound, DimRange};
-use super::sort_keys::SortKeys;
-use super::sparse::{range_bounds, special_fields, DimRanges};
+use super::select::{range_bounds, special_fields, DimRanges};
 use crate::array::fragment::{Fragment, Metadata};
 use crate::array::FieldInfo;
 use crate::error::Result;
+use crate::read::range::{Bound, DimRange};
+use crate::read::sort_keys::SortKeys;
 use crate::ReadOptions;
 
 /// The box of a tile or fragment: per dimension its bounds (`None`: not

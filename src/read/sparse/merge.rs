@@ -1,0 +1,486 @@
+//! The merge of a sparse read's batches: the deletes (and the condition,
+//! where every batch holds the fields it reads) applied, the newest write
+//! of each coordinate chosen unless the schema allows duplicates, and the
+//! cells put in the query's order.
+
+use super::boxes::{disjoint_fragments, newest_by_grid};
+use super::context::{Batch, SparseRead};
+use super::deletes::Delete;
+use crate::array::FieldInfo;
+use crate::error::Result;
+use crate::read::column::{Cells, Column};
+use crate::read::field::FieldData;
+use crate::read::query::Order;
+use crate::read::query_condition::BoundCondition;
+use crate::read::sort_keys::{self, SortKeys};
+
+/// What the merge leaves for the copy.
+pub(super) struct Merged {
+    pub(super) batches: Vec<Batch>,
+    /// (batch, cell) of every cell the merge picked.
+    pub(super) picked: Vec<(usize, usize)>,
+    /// The result's cells, as places in `picked`, in the query's order.
+    pub(super) order: Vec<usize>,
+    /// Whether the condition was applied to the batches before the merge
+    /// (else the copy applies it to the merged cells).
+    pub(super) condition_applied: bool,
+}
+
+/// The cells of the batches that may be in the result.
+struct Picks {
+    /// (batch, cell) of every surviving cell.
+    cells: Vec<(usize, usize)>,
+    /// Whether a delete removes each picked cell. Without duplicates a
+    /// deleted cell still overwrites the older cells of its coordinates
+    /// (the engine removes the coordinates, not only the newest write), so
+    /// it is dropped only after the newest write of each coordinate is
+    /// chosen.
+    deleted: Vec<bool>,
+    /// Integer dimensions: the picked cells' sort keys taken from each
+    /// batch's values in one pass.
+    int_keys: Option<Vec<Vec<u64>>>,
+}
+
+impl SparseRead<'_> {
+    /// Merges the batches of the fragments into the cells of the result.
+    pub(super) fn merge(&self, mut batches: Vec<Batch>) -> Result<Merged> {
+        let passes = self.condition_before_merge(&mut batches)?;
+        // Fragments whose non-empty domains meet no other's (and which keep
+        // one write per coordinate) hold no coordinate twice: their cells
+        // need no choice of the newest.
+        let read_frags: Vec<usize> = {
+            let mut v: Vec<usize> = batches.iter().map(|fr| fr.frag).collect();
+            v.dedup();
+            v
+        };
+        let disjoint = !self.allows_dups
+            && disjoint_fragments(&self.reader.fragments, &read_frags, &mut |k| {
+                self.boxes_of(k)
+            })?
+            && !adjacent_repeats(&batches, &self.dims);
+        let picks = self.pick_cells(&mut batches, passes.as_deref(), disjoint)?;
+        let order = self.order_cells(
+            &batches,
+            &picks.cells,
+            &picks.deleted,
+            picks.int_keys,
+            disjoint,
+        );
+        Ok(Merged {
+            batches,
+            picked: picks.cells,
+            order,
+            condition_applied: passes.is_some(),
+        })
+    }
+
+    /// The condition on each batch before the merge, when every batch
+    /// holds the fields it reads (else on the merged cells, an absent
+    /// attribute taking its fill value): a cell it drops is no longer
+    /// gathered, though without duplicates it still hides the older cells
+    /// of its coordinates. Per batch, which cells it keeps.
+    fn condition_before_merge(&self, batches: &mut [Batch]) -> Result<Option<Vec<Vec<bool>>>> {
+        let Some((c, names)) = &self.condition else {
+            return Ok(None);
+        };
+        let present = |fr: &Batch, n: &String| {
+            self.dims.iter().any(|d| d.name == *n)
+                || self
+                    .all_attrs
+                    .iter()
+                    .position(|a| a.name == *n)
+                    .is_some_and(|ai| fr.attrs[ai].is_some())
+        };
+        if !batches
+            .iter()
+            .all(|fr| names.iter().all(|n| present(fr, n)))
+        {
+            return Ok(None);
+        }
+        let mut out = Vec::with_capacity(batches.len());
+        for fr in batches.iter_mut() {
+            let n = self.cells_of(fr);
+            let (dims, attrs) = (&self.dims, &self.all_attrs);
+            let mut m = condition_masks(&mut fr.dims, &mut fr.attrs, dims, attrs, n, &[c])?;
+            out.push(m.pop().unwrap_or_default());
+        }
+        Ok(Some(out))
+    }
+
+    /// The cells of the batches within the time range the array was
+    /// opened at, less those a delete or the condition (`passes`) removes
+    /// where that needs no choice of the newest write first.
+    fn pick_cells(
+        &self,
+        batches: &mut [Batch],
+        passes: Option<&[Vec<bool>]>,
+        disjoint: bool,
+    ) -> Result<Picks> {
+        let dims = &self.dims;
+        let (open_start, open_end) = self.reader.time_range.unwrap_or((0, u64::MAX));
+        let total: usize = batches.iter().map(|b| self.cells_of(b)).sum();
+        let mut picks = Picks {
+            cells: Vec::with_capacity(total),
+            deleted: Vec::with_capacity(total),
+            int_keys: Some((0..dims.len()).map(|_| Vec::with_capacity(total)).collect()),
+        };
+        for (fi, fr) in batches.iter_mut().enumerate() {
+            let n = self.cells_of(fr);
+            let by_condition = deleted_cells(fr, n, &self.deletes, dims, &self.all_attrs)?;
+            let batch_keys: Option<Vec<Vec<u64>>> = picks.int_keys.as_ref().and_then(|_| {
+                dims.iter()
+                    .zip(&fr.dims)
+                    .map(|(f, d)| {
+                        sort_keys::int_keys(f.datatype, &d.values).filter(|k| k.len() == n)
+                    })
+                    .collect()
+            });
+            if batch_keys.is_none() {
+                picks.int_keys = None;
+            }
+            for i in 0..n {
+                let ts = fr.timestamps.as_ref().map_or(fr.t1, |t| t[i]);
+                // A fragment that keeps its cells' timestamps and lies
+                // partly outside the time range the array was opened at:
+                // only its cells written within the range.
+                if fr.timestamps.is_some() && !(open_start..=open_end).contains(&ts) {
+                    continue;
+                }
+                // Delete metadata: the cell was deleted at its delete
+                // timestamp (`u64::MAX`: never), seen from the range's end
+                // on (reader_base.cc `add_delete_timestamps_condition`);
+                // else a delete it has not processed whose condition
+                // removes it.
+                let gone = fr
+                    .delete_ts
+                    .as_ref()
+                    .is_some_and(|d| d[i] != u64::MAX && d[i] <= open_end)
+                    || by_condition.as_ref().is_some_and(|g| g[i])
+                    || passes.is_some_and(|m| !m[fi][i]);
+                if gone && (self.allows_dups || disjoint) {
+                    continue;
+                }
+                picks.cells.push((fi, i));
+                picks.deleted.push(gone);
+                if let (Some(all), Some(b)) = (&mut picks.int_keys, &batch_keys) {
+                    for (k, bk) in all.iter_mut().zip(b) {
+                        k.push(bk[i]);
+                    }
+                }
+            }
+        }
+        Ok(picks)
+    }
+
+    /// The picked cells in the query's order (row-major unless it asks for
+    /// another), as places in `picks.cells`; without duplicates only the
+    /// newest write of each coordinate, and no deleted cell (see
+    /// [`Picks`] for `picked`, `deleted` and `int_keys`).
+    fn order_cells(
+        &self,
+        batches: &[Batch],
+        picked: &[(usize, usize)],
+        deleted: &[bool],
+        int_keys: Option<Vec<Vec<u64>>>,
+        disjoint: bool,
+    ) -> Vec<usize> {
+        let dims = &self.dims;
+        let coords = |p: usize, d: usize| {
+            let (fi, i) = picked[p];
+            batches[fi].dims[d].cell(i, dims[d].cell_size())
+        };
+        // Which of two cells of one coordinate wins: the later timestamp,
+        // then the later fragment; within a fragment that keeps timestamps
+        // (several writes of a coordinate, newest first) the first, else
+        // the last.
+        let newest = |p: usize| {
+            let (fi, i) = picked[p];
+            let fr = &batches[fi];
+            let place = (fi as i128) << 64 | i as i128;
+            let place = if fr.timestamps.is_some() {
+                -place
+            } else {
+                place
+            };
+            (
+                fr.timestamps.as_ref().map_or(fr.t1, |t| t[i]),
+                fr.frag,
+                place,
+            )
+        };
+        // Row-major order of the coordinates (the order `export` prints),
+        // ties in (fragment, cell) order.
+        let unordered =
+            self.query.order == Some(Order::Unordered) && (self.allows_dups || disjoint);
+        let keys = match int_keys {
+            Some(k) if !unordered => SortKeys {
+                dims: k.into_iter().map(Some).collect(),
+                general: None,
+                exact: true,
+            },
+            _ => SortKeys::new(dims, if unordered { 0 } else { picked.len() }, coords),
+        };
+        let mut order: Vec<usize> = (0..picked.len()).collect();
+        // Without duplicates, the newest cell of each coordinate through a
+        // grid of the coordinates' box where it is small (already in
+        // row-major order: no sort).
+        let grid = if !unordered && !self.allows_dups {
+            newest_by_grid(&keys, picked.len(), newest)
+        } else {
+            None
+        };
+        let deduped = grid.is_some() || disjoint;
+        if let Some(g) = grid {
+            order = g;
+            order.retain(|&p| !deleted[p]);
+        } else if !unordered {
+            match keys.packed() {
+                // One or two numeric dimensions: sort (key, index) pairs,
+                // the index breaking ties as the comparison below does.
+                Some(packed) => {
+                    let mut pairs: Vec<(u128, usize)> = packed.zip(0..picked.len()).collect();
+                    pairs.sort_unstable();
+                    order = pairs.into_iter().map(|(_, p)| p).collect();
+                }
+                None => order.sort_unstable_by(|&p, &q| keys.cmp(p, q, coords).then(p.cmp(&q))),
+            }
+        }
+        if !self.allows_dups && !deduped {
+            order = newest_of_each(&order, &keys, dims.len(), coords, newest);
+            order.retain(|&p| !deleted[p]);
+        }
+        self.layout_order(order, &keys, coords)
+    }
+
+    /// `order` (row-major) in the order the query asks for.
+    fn layout_order<'a>(
+        &self,
+        mut order: Vec<usize>,
+        keys: &SortKeys,
+        coords: impl Fn(usize, usize) -> &'a [u8] + Copy,
+    ) -> Vec<usize> {
+        match self.query.order {
+            Some(Order::ColMajor) => {
+                order.sort_by(|&p, &q| keys.cmp_reversed(p, q, coords));
+            }
+            Some(Order::GlobalOrder) => {
+                // Tile keys made once per cell; coordinates compared in
+                // place where keys tie (no allocation per comparison).
+                let go = crate::write::order::GlobalOrder::new(&self.reader.schema);
+                let (go, coords) = (&go, &coords);
+                let cell = |p: usize| move |d: usize| go.coord(d, coords(p, d));
+                let mut keyed: Vec<(Vec<u64>, usize)> = order
+                    .iter()
+                    .map(|&p| {
+                        let mut k = Vec::new();
+                        go.key_into(cell(p), &mut k);
+                        (k, p)
+                    })
+                    .collect();
+                keyed.sort_by(|(ka, p), (kb, q)| go.cmp_by(ka, cell(*p), kb, cell(*q)));
+                order = keyed.into_iter().map(|(_, p)| p).collect();
+            }
+            _ => {}
+        }
+        order
+    }
+}
+
+/// The newest write of each coordinate of the cells `order` (sorted by
+/// `keys`), ties going to the later fragment, the later cell. Cells of
+/// one coordinate have equal keys, so they sit in one run of equal keys.
+fn newest_of_each<'a, N: Ord>(
+    order: &[usize],
+    keys: &SortKeys,
+    nd: usize,
+    coords: impl Fn(usize, usize) -> &'a [u8] + Copy,
+    newest: impl Fn(usize) -> N,
+) -> Vec<usize> {
+    let same_coords = |p: usize, q: usize| (0..nd).all(|d| coords(p, d) == coords(q, d));
+    let mut kept = Vec::with_capacity(order.len());
+    let mut run = Vec::new();
+    let mut start = 0;
+    while start < order.len() {
+        let mut end = start + 1;
+        while end < order.len() && keys.cmp(order[start], order[end], coords).is_eq() {
+            end += 1;
+        }
+        let group = &order[start..end];
+        if group.len() == 1 {
+            kept.push(group[0]);
+        } else if keys.exact {
+            kept.push(*group.iter().max_by_key(|&&p| newest(p)).unwrap());
+        } else {
+            // Equal keys, maybe other bytes (0.0 and -0.0, NaNs): the
+            // newest cell of each coordinate, in key order.
+            run.clear();
+            run.extend_from_slice(group);
+            run.sort_unstable_by(|&p, &q| {
+                (0..nd)
+                    .map(|d| coords(p, d).cmp(coords(q, d)))
+                    .find(|o| o.is_ne())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then_with(|| newest(p).cmp(&newest(q)))
+            });
+            let first = kept.len();
+            for (k, &p) in run.iter().enumerate() {
+                if run.get(k + 1).is_none_or(|&q| !same_coords(p, q)) {
+                    kept.push(p);
+                }
+            }
+            kept[first..].sort_unstable();
+        }
+        start = end;
+    }
+    kept
+}
+
+/// Which of the `n` cells of `fr` a delete removes (`None`: no delete
+/// applies to any of them). Each delete that applies evaluates its
+/// condition on the batch's columns once, with the evaluator of query
+/// conditions; its verdict counts for the cells written at or before it.
+fn deleted_cells(
+    fr: &mut Batch,
+    n: usize,
+    deletes: &[Delete],
+    dims: &[FieldInfo],
+    attrs: &[FieldInfo],
+) -> Result<Option<Vec<bool>>> {
+    let oldest = match &fr.timestamps {
+        Some(t) => t.iter().copied().min().unwrap_or(u64::MAX),
+        None => fr.t1,
+    };
+    let active: Vec<&Delete> = deletes
+        .iter()
+        .filter(|d| oldest <= d.t1 && !fr.processed.contains(&d.name))
+        .collect();
+    if active.is_empty() || n == 0 {
+        return Ok(None);
+    }
+    let keeps = keep_masks(&mut fr.dims, &mut fr.attrs, dims, attrs, n, &active)?;
+    let mut gone = vec![false; n];
+    for (d, keep) in active.iter().zip(&keeps) {
+        match &fr.timestamps {
+            Some(t) => {
+                for ((g, k), ts) in gone.iter_mut().zip(keep).zip(t) {
+                    *g |= !*k && *ts <= d.t1;
+                }
+            }
+            None => {
+                for (g, k) in gone.iter_mut().zip(keep) {
+                    *g |= !*k;
+                }
+            }
+        }
+    }
+    Ok(Some(gone))
+}
+
+/// Per delete of `deletes`, which of the `n` cells (of the fields' data
+/// `dims_data`, `attrs_data`) its stored condition keeps, evaluated on the
+/// cells' columns once with the evaluator of query conditions. The
+/// buffers are moved (not copied) into columns and back.
+pub(crate) fn keep_masks(
+    dims_data: &mut [FieldData],
+    attrs_data: &mut [Option<FieldData>],
+    dims: &[FieldInfo],
+    attrs: &[FieldInfo],
+    n: usize,
+    deletes: &[&Delete],
+) -> Result<Vec<Vec<bool>>> {
+    let conds: Vec<&BoundCondition> = deletes.iter().map(|d| &d.keep).collect();
+    condition_masks(dims_data, attrs_data, dims, attrs, n, &conds)
+}
+
+/// Per condition of `conds`, which of the `n` cells it keeps (see
+/// [`keep_masks`]); a field a batch lacks fails every comparison of it.
+fn condition_masks(
+    dims_data: &mut [FieldData],
+    attrs_data: &mut [Option<FieldData>],
+    dims: &[FieldInfo],
+    attrs: &[FieldInfo],
+    n: usize,
+    conds: &[&BoundCondition],
+) -> Result<Vec<Vec<bool>>> {
+    let mut taken: Vec<(bool, usize)> = Vec::new();
+    let mut columns = Vec::new();
+    for d in conds {
+        for f in d.fields() {
+            if columns.iter().any(|c: &Column| c.field.name == f.name) {
+                continue;
+            }
+            if let Some(k) = dims.iter().position(|x| x.name == f.name) {
+                columns.push(into_column(&mut dims_data[k], &dims[k], n));
+                taken.push((true, k));
+            } else if let Some(k) = attrs.iter().position(|x| x.name == f.name) {
+                if let Some(data) = attrs_data[k].as_mut() {
+                    columns.push(into_column(data, &attrs[k], n));
+                    taken.push((false, k));
+                }
+            }
+        }
+    }
+    let cells = Cells { len: n, columns };
+    let verdict = conds
+        .iter()
+        .map(|d| {
+            // A field the fragment lacks (added later) fails every
+            // comparison of it, as the engine's fragment schema says.
+            let lacking = d.with_absent_fields(&|f| cells.column(&f.name).is_none());
+            lacking.as_ref().unwrap_or(d).evaluate(&cells)
+        })
+        .collect::<Result<Vec<_>>>();
+    for (col, (dim, k)) in cells.columns.into_iter().zip(taken) {
+        let slot = if dim {
+            Some(&mut dims_data[k])
+        } else {
+            attrs_data[k].as_mut()
+        };
+        if let Some(data) = slot {
+            let (_, values, offsets, validity) = col.into_parts();
+            data.values = values;
+            data.offsets = offsets.map(|mut o| {
+                o.pop();
+                o
+            });
+            data.validity = validity;
+        }
+    }
+    verdict
+}
+
+/// `data`'s buffers as a column of `n` cells of `field` (taken out of
+/// `data`: `deleted_cells` puts them back).
+fn into_column(data: &mut FieldData, field: &FieldInfo, n: usize) -> Column {
+    let taken = FieldData {
+        values: std::mem::take(&mut data.values),
+        offsets: data.offsets.take(),
+        validity: data.validity.take(),
+        tile_cells: Vec::new(),
+    };
+    Column::from_field_data(field.clone(), taken, n)
+}
+
+/// Whether two cells in a row of one fragment (its batches in order) have
+/// the same coordinates: a fragment written with duplicates in a schema
+/// without them, its writes of one coordinate next to each other.
+fn adjacent_repeats(frags: &[Batch], dims: &[FieldInfo]) -> bool {
+    let mut last: Option<(usize, usize, usize)> = None;
+    for (b, fr) in frags.iter().enumerate() {
+        let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
+        for i in 0..n {
+            if let Some((lb, li, lf)) = last {
+                if lf == fr.frag
+                    && dims.iter().enumerate().all(|(d, f)| {
+                        frags[lb].dims[d].cell(li, f.cell_size())
+                            == fr.dims[d].cell(i, f.cell_size())
+                    })
+                {
+                    return true;
+                }
+            }
+            last = Some((b, i, fr.frag));
+        }
+    }
+    false
+}
