@@ -185,8 +185,8 @@ pub enum Error {
         /// converted and why.
         what: String,
     },
-    /// Any other failure of the layers beneath, as text (a group change the
-    /// engine would refuse, an injected failure of the crash tests).
+    /// Any other failure of the layers beneath, as text (an injected
+    /// failure of the crash tests).
     #[error("{what}")]
     Other {
         /// What went wrong.
@@ -277,7 +277,10 @@ impl From<WriteError> for Error {
             },
             WriteError::Condition { text, what } => Error::Condition { text, what },
             WriteError::Unsupported(what) => Error::Unsupported { path: None, what },
-            e => Error::Other {
+            #[cfg(feature = "fail-points")]
+            e @ (WriteError::Injected(_)
+            | WriteError::Stopped(_)
+            | WriteError::InjectedStep { .. }) => Error::Other {
                 what: e.to_string(),
             },
         }
