@@ -4,6 +4,9 @@
     python3 .ci/public_api.py target/doc/tiledb_codec.json > crates/api/tiledb-codec.txt
     python3 .ci/public_api.py --check LISTING JSON   (exit 1 with a diff when they differ)
 
+    python3 .ci/public_api.py --check-fields JSON    (exit 1 naming each struct
+        that has a public field and is not `#[non_exhaustive]`)
+
 The listing is what a user of the crate can name: every public module,
 struct (with its public fields and `#[non_exhaustive]`), enum (with its
 variants), trait, function and method (with its signature), constant,
@@ -318,6 +321,61 @@ def listing(json_path):
     return sorted(lister.lines)
 
 
+class FieldLister(Lister):
+    """The public structs (by one path each) with a public field and no
+    `#[non_exhaustive]`: a user could build them with a struct literal, so
+    a field added later would break that user. Such a struct gets private
+    fields with `with_*` setters, or `#[non_exhaustive]`."""
+
+    def __init__(self, doc):
+        super().__init__(doc)
+        self.open_structs = {}
+
+    def on_struct(self, it, inner, path, kind):
+        super().on_struct(it, inner, path, kind)
+        if is_non_exhaustive(it):
+            return
+        k = inner["kind"]
+        fields = []
+        if isinstance(k, dict) and "plain" in k:
+            fields = k["plain"]["fields"]
+        elif isinstance(k, dict) and "tuple" in k:
+            fields = [f for f in k["tuple"] if f is not None]
+        public = [self.item(f) for f in fields]
+        public = [f["name"] for f in public if f and self.public(f) and not self.hidden(f)]
+        if public:
+            key = str(it["id"])
+            if key not in self.open_structs or path < self.open_structs[key][0]:
+                self.open_structs[key] = (path, public)
+
+
+def open_structs(json_path):
+    doc = json.load(open(json_path))
+    lister = FieldLister(doc)
+    lister.walk(doc["root"], doc["index"][str(doc["root"])]["name"])
+    return sorted(lister.open_structs.values())
+
+
+def plant_struct(json_path, out_path):
+    """A copy of the JSON whose root module gains a public struct with a
+    public field and no `#[non_exhaustive]` (`PlantedByCi { pub field: u8 }`):
+    what the field check must refuse."""
+    doc = json.load(open(json_path))
+    index = doc["index"]
+    root = index[str(doc["root"])]
+    field_id = max(int(k) for k in index) + 1
+    struct_id = field_id + 1
+    common = {"crate_id": 0, "span": None, "visibility": "public", "docs": None,
+              "links": {}, "attrs": [], "deprecation": None}
+    index[str(field_id)] = dict(common, id=field_id, name="field",
+                                inner={"struct_field": {"primitive": "u8"}})
+    index[str(struct_id)] = dict(common, id=struct_id, name="PlantedByCi", inner={"struct": {
+        "kind": {"plain": {"fields": [field_id], "has_stripped_fields": False}},
+        "generics": {"params": [], "where_predicates": []}, "impls": []}})
+    root["inner"]["module"]["items"].append(struct_id)
+    json.dump(doc, open(out_path, "w"))
+
+
 def plant(json_path, out_path, remove):
     """A copy of the JSON whose root module gains a public function
     (`planted_by_ci`), or loses its first item that is not a module: what an
@@ -352,8 +410,20 @@ def main():
     ap.add_argument("--check", metavar="LISTING")
     ap.add_argument("--plant-function", metavar="OUT_JSON")
     ap.add_argument("--remove-first-item", metavar="OUT_JSON")
+    ap.add_argument("--check-fields", action="store_true")
+    ap.add_argument("--plant-struct", metavar="OUT_JSON")
     ap.add_argument("json")
     args = ap.parse_args()
+    if args.plant_struct:
+        plant_struct(args.json, args.plant_struct)
+        return 0
+    if args.check_fields:
+        found = open_structs(args.json)
+        for path, fields in found:
+            sys.stderr.write(f"{path}: public fields ({', '.join(fields)}) and no #[non_exhaustive]\n")
+        if found:
+            sys.stderr.write("give such a struct private fields with with_* setters, or #[non_exhaustive]\n")
+        return 1 if found else 0
     if args.plant_function or args.remove_first_item:
         plant(args.json, args.plant_function or args.remove_first_item,
               remove=bool(args.remove_first_item))

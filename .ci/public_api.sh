@@ -6,8 +6,15 @@
 #
 #     python3 .ci/public_api.py target/public-api/CRATE.json > FOLDER/public-api.txt
 #
-# Then the check itself is shown to fail on an unlisted change: a public
-# function planted in the library's JSON, and its first item that is not a module taken out of it.
+# Every crate's public structs are also checked for public fields without
+# `#[non_exhaustive]` (a user's struct literal would break when a field is
+# added): such a struct has private fields and `with_*` setters, or is
+# `#[non_exhaustive]`.
+#
+# Then each check is shown to fail: the listing's on an unlisted change (a
+# public function planted in the library's JSON, and its first item that is
+# not a module taken out of it), the fields' on a planted struct with a
+# public field.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 json=target/public-api
@@ -20,6 +27,7 @@ for pair in tiledb_codec_format:crates/format tiledb_codec_filters:crates/filter
         exit 1
     fi
     python3 .ci/public_api.py --check "$dir/public-api.txt" "$json/$crate.json" || fail=1
+    python3 .ci/public_api.py --check-fields "$json/$crate.json" || fail=1
 done
 ((fail == 0)) || exit 1
 
@@ -40,4 +48,14 @@ if python3 .ci/public_api.py --check public-api.txt "$tmp/removed.json" 2>/dev/n
     echo "the public API check passed a removed public item" >&2
     exit 1
 fi
-echo "public API: every listing matches; planted and removed items are caught"
+python3 .ci/public_api.py --plant-struct "$tmp/struct.json" "$json/tiledb_codec.json"
+if python3 .ci/public_api.py --check-fields "$tmp/struct.json" 2>"$tmp/out"; then
+    echo "the field check passed a planted struct with a public field" >&2
+    exit 1
+fi
+grep -q '^tiledb_codec::PlantedByCi: public fields (field)' "$tmp/out" || {
+    echo "the field check did not name the planted struct:" >&2
+    cat "$tmp/out" >&2
+    exit 1
+}
+echo "public API: every listing matches, no struct has public fields without #[non_exhaustive]; planted and removed items and a planted open struct are caught"

@@ -11,7 +11,7 @@
 //! time themselves. The cases:
 //!
 //! - `read ARRAY ATTR [DIM=LO:HI ...]`: `ArrayReader::open` +
-//!   `read(&Query { attributes: [ATTR], ranges })`; CHECKSUM: the sum of the
+//!   `read(&Query::new().with_attributes([ATTR]).range(..))`; CHECKSUM: the sum of the
 //!   attribute (FLOAT64).
 //! - `coords ARRAY ATTR`: the same with the dimensions' columns too (the
 //!   default of the facade); CHECKSUM: the attribute's sum plus the sum of
@@ -124,10 +124,8 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
         ["coords", path, attr] => {
             let t = Clock::start();
             let reader = open(path)?;
-            let q = Query {
-                attributes: attrs(attr),
-                ..Query::new()
-            };
+            let mut q = Query::new();
+            q.attributes = attrs(attr);
             let cells = reader.read(&q)?;
             let dims: Vec<String> = reader
                 .schema
@@ -153,11 +151,8 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
             let mut buf = buf.borrow_mut();
             if buf.is_empty() {
                 // The caller's buffer: sized and written before timing.
-                let q = Query {
-                    attributes: attrs(attr),
-                    skip_coordinates: true,
-                    ..Query::new()
-                };
+                let mut q = Query::new().with_coordinates(false);
+                q.attributes = attrs(attr);
                 *buf = vec![1.0; open(path)?.read(&q)?.len];
             }
             let t = Clock::start();
@@ -173,10 +168,8 @@ fn run(words: &[&str]) -> Res<(f64, u64, f64)> {
             let text = condition.join(" ");
             let t = Clock::start();
             let reader = open(path)?;
-            let q = Query {
-                condition: Some(QueryCondition::parse(&text)?),
-                ..common::attribute_query(&reader, attr, [])?
-            };
+            let q = common::attribute_query(&reader, attr, [])?
+                .with_condition(QueryCondition::parse(&text)?);
             let cells = reader.read(&q)?;
             drop(reader);
             let secs = t.secs();
@@ -245,13 +238,11 @@ fn vm_hwm() -> Res<u64> {
 
 fn peak(path: &str, attr: &str, budget_mib: u64, batch_cells: usize) -> Res<()> {
     let reader = open(path)?;
-    let q = Query {
-        attributes: attrs(attr),
-        skip_coordinates: true,
-        memory_budget: Some(budget_mib << 20),
-        batch_cells: Some(batch_cells),
-        ..Query::new()
-    };
+    let mut q = Query::new()
+        .with_coordinates(false)
+        .with_memory_budget(budget_mib << 20)
+        .with_batch_cells(batch_cells);
+    q.attributes = attrs(attr);
     let (mut cells, mut sum) = (0u64, 0.0);
     for batch in reader.batches(&q)? {
         let batch = batch?;

@@ -18,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let batch = batch?;
         for i in 0..batch.len() {
             if total + i < 5 {
-                println!("{}", batch.cells().row(i));
+                println!("{}", tiledb_codec::raw::cells(&batch).row(i));
             }
         }
         total += batch.len();

@@ -96,22 +96,20 @@
 //! println!("{}", cells.row(0)); // {"a":0,"d":1}
 //!
 //! // A typed range and a condition: only the tiles they touch are decoded.
-//! let q = Query {
-//!     condition: Some(QueryCondition::parse("a >= 30")?),
-//!     ..Query::default()
-//! }
-//! .range("d", DimRange::parse(Datatype::Int32, "3:6").map_err(|e| e.to_string()).unwrap());
+//! let q = Query::default()
+//!     .with_condition(QueryCondition::parse("a >= 30")?)
+//!     .range("d", DimRange::parse(Datatype::Int32, "3:6").map_err(|e| e.to_string()).unwrap());
 //! let some = reader.read(&q)?;
 //! assert_eq!(some.len, 4); // dense: cells failing the condition hold fill values
 //!
 //! // The same in batches of at most 2 cells.
-//! let batches = reader.batches(&Query { batch_cells: Some(2), ..q.clone() })?;
+//! let batches = reader.batches(&q.clone().with_batch_cells(2))?;
 //! assert_eq!(batches.map(|b| b.map(|b| b.len)).sum::<Result<usize, _>>()?, 4);
 //!
 //! // Aggregates, answered from tile metadata where tiles are covered whole.
 //! let sums = aggregate(&reader, &Query::default(), &[Aggregate::parse("count(*)")?])?;
 //! assert_eq!(sums[0].json(), serde_json::json!(20));
-//! # Ok::<(), tiledb_codec::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -137,18 +135,24 @@ use raw::{array, error, filters, format, model, options, read, storage, tile, va
 
 pub use api::{
     AggregateValue, Array, AttributeBuilder, Batch, BatchReader, CellType, Condition,
-    ConsolidationMode, DimensionBuilder, Error, FragmentInfo, IntoDimRange, ReaderBuilder, Result,
+    ConsolidationMode, DimensionBuilder, Error, FragmentInfo, IntoDimRange, OpenOptions,
+    ReaderBuilder, Result,
     SchemaBuilder, Target, WriteBuilder,
 };
 #[doc(inline)]
+pub use error::Location;
+#[doc(inline)]
 pub use format::Datatype;
 #[doc(inline)]
-pub use model::{DomainRange, Filter, Layout, MetadataValue, Schema};
+pub use model::{
+    ArrayType, Attribute, CellValNum, CurrentDomain, DataOrder, Dimension, DimensionLabel,
+    DomainRange, Enumeration, Filter, Layout, MetadataValue, Range, Schema, Value, WebpFormat,
+};
 #[doc(inline)]
 pub use options::ReadOptions;
 pub use progress::{NoProgress, Progress};
 #[doc(inline)]
-pub use read::query_condition::col;
+pub use read::query_condition::{col, ConditionField, QueryCondition};
 #[doc(inline)]
 pub use read::Order;
 #[doc(inline)]

@@ -1,12 +1,20 @@
 //! Options every reader takes.
 
 /// How to read: resource limits, and the key of an encrypted array.
+///
+/// ```
+/// use tiledb_codec::ReadOptions;
+///
+/// let opts = ReadOptions::default().with_key([7; 32]).with_max_tile_bytes(1 << 20);
+/// assert_eq!(opts.max_tile_bytes(), 1 << 20);
+/// assert!(opts.encryption_key().is_some());
+/// ```
 #[derive(Clone, Copy, Default)]
 pub struct ReadOptions {
     /// The most bytes one decoded tile may take (`None`: 1 GiB).
-    pub max_tile_bytes: Option<u64>,
+    pub(crate) max_tile_bytes: Option<u64>,
     /// The AES-256-GCM key of an encrypted array.
-    pub encryption_key: Option<[u8; 32]>,
+    pub(crate) encryption_key: Option<[u8; 32]>,
 }
 
 impl std::fmt::Debug for ReadOptions {
@@ -28,9 +36,27 @@ impl ReadOptions {
         self.max_tile_bytes.unwrap_or(Self::DEFAULT_MAX_TILE_BYTES)
     }
 
+    /// The AES-256-GCM key of an encrypted array, when set.
+    pub fn encryption_key(&self) -> Option<&[u8; 32]> {
+        self.encryption_key.as_ref()
+    }
+
     /// Options with this encryption key.
     pub fn with_key(mut self, key: [u8; 32]) -> Self {
         self.encryption_key = Some(key);
+        self
+    }
+
+    /// Options with this encryption key, or none.
+    pub fn with_encryption_key(mut self, key: Option<[u8; 32]>) -> Self {
+        self.encryption_key = key;
+        self
+    }
+
+    /// Options with this limit on one decoded tile, in bytes (default:
+    /// [`ReadOptions::DEFAULT_MAX_TILE_BYTES`]).
+    pub fn with_max_tile_bytes(mut self, bytes: u64) -> Self {
+        self.max_tile_bytes = Some(bytes);
         self
     }
 }

@@ -35,3 +35,28 @@ pub mod tile;
 pub mod value;
 #[path = "write/mod.rs"]
 pub mod write;
+
+/// The lower-level reader under an [`Array`](crate::Array) of the facade
+/// (plans, statistics, aggregates, the decoded schema and fragment tables).
+pub fn array_reader(array: &crate::Array) -> &read::ArrayReader {
+    &array.reader
+}
+
+/// The cells of a [`Batch`](crate::Batch) as the lower-level reader
+/// returns them (untyped columns: bytes, offsets, validity).
+pub fn cells(batch: &crate::Batch) -> &read::Cells {
+    batch.cells()
+}
+
+/// The cells of a [`Batch`](crate::Batch) as the lower-level reader
+/// returns them, taken out.
+pub fn into_cells(batch: crate::Batch) -> read::Cells {
+    batch.into_cells()
+}
+
+/// The query a [`ReaderBuilder`](crate::ReaderBuilder) makes, checked
+/// against the array's schema (its condition parsed), for the lower-level
+/// reader.
+pub fn query(reader: &crate::ReaderBuilder<'_>) -> Result<read::Query, crate::Error> {
+    reader.query()
+}

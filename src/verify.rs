@@ -15,6 +15,7 @@ use crate::ReadOptions;
 
 /// One thing found wrong.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Problem {
     /// The file or folder at fault.
     pub path: PathBuf,
@@ -24,6 +25,7 @@ pub struct Problem {
 
 /// What `verify` found.
 #[derive(Debug, Clone, Default, serde::Serialize)]
+#[non_exhaustive]
 pub struct Report {
     /// Fragments checked.
     pub fragments: usize,

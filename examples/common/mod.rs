@@ -13,11 +13,10 @@ pub fn attribute_query<'r>(
     attr: &str,
     ranges: impl IntoIterator<Item = (&'r str, &'r str)>,
 ) -> Res<Query> {
-    let mut q = Query {
-        attributes: Some(vec![attr.to_string()]),
-        skip_coordinates: reader.schema.array_type == tiledb_codec::raw::format::ArrayType::Dense,
-        ..Query::new()
-    };
+    let dense = reader.schema.array_type == tiledb_codec::raw::format::ArrayType::Dense;
+    let mut q = Query::new()
+        .with_attributes([attr])
+        .with_coordinates(!dense);
     for (dim, text) in ranges {
         let field = FieldInfo::lookup(&reader.schema, dim)
             .filter(|f| f.is_dimension)

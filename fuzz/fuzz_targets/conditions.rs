@@ -59,17 +59,15 @@ fuzz_target!(|input: Input| {
         c
     };
     let field = |name: &str| -> Option<StoredField> {
-        (input.cell_kind != 1).then(|| StoredField {
-            info: FieldInfo {
-                name: name.to_string(),
-                idx: 0,
-                is_dimension: false,
+        (input.cell_kind != 1).then(|| {
+            let info = FieldInfo::attribute(
+                name,
+                0,
                 datatype,
-                cell_val_num: (!var).then_some(n as u32),
-                nullable: input.cell_kind == 0,
-                filters: Vec::new(),
-            },
-            enumerated: false,
+                (!var).then_some(n as u32),
+                input.cell_kind == 0,
+            );
+            StoredField::new(info, false)
         })
     };
     let Ok(bound) = BoundCondition::from_stored(&node, "fuzz.del", &field) else {
@@ -80,16 +78,16 @@ fuzz_target!(|input: Input| {
         .fields()
         .iter()
         .map(|f| {
-            let data = FieldData {
-                values: cell.clone(),
-                offsets: var.then(|| vec![0]),
-                validity: f.nullable.then(|| vec![0]),
-                tile_cells: vec![1],
-            };
+            let data = FieldData::new(
+                cell.clone(),
+                var.then(|| vec![0]),
+                f.nullable.then(|| vec![0]),
+                vec![1],
+            );
             Column::from_field_data(f.clone(), data, 1)
         })
         .collect();
-    let cells = Cells { len: 1, columns };
+    let cells = Cells::new(columns, 1);
     let _ = bound.evaluate(&cells);
     let _ = bound
         .with_absent_fields(&|_| true)

@@ -39,10 +39,7 @@ pub fn datatype_code(d: Datatype) -> u8 {
 
 /// Read options of every target: a decoded tile may take at most 64 MiB.
 pub fn opts() -> ReadOptions {
-    ReadOptions {
-        max_tile_bytes: Some(64 << 20),
-        ..Default::default()
-    }
+    ReadOptions::default().with_max_tile_bytes(64 << 20)
 }
 
 /// The key the targets use for encrypted tiles.

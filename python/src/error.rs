@@ -219,15 +219,72 @@ fn schema_field<'a>(field: &'a str, what: &'a str) -> &'a str {
 fn facade_facts(e: &tiledb_codec::Error) -> Facts {
     use tiledb_codec::Error as E;
     match e {
-        E::Read(r) => read_facts(r),
-        E::Write(w) => write_facts(w),
-        E::NoSuchField { field, .. }
+        E::Decode { location: at, .. } => {
+            // The tile header's check of the key (tile.rs) is a decode
+            // error of its `encryption_type` field.
+            let kind = if at.field == "encryption_type" {
+                Kind::Key
+            } else {
+                Kind::Format
+            };
+            let mut f = Facts::of(kind).file(&at.file).field(&at.field);
+            f.offset = Some(at.offset);
+            f.table = Some(at.table.clone());
+            f
+        }
+        E::Io { path, source } => {
+            let kind = if source.kind() == std::io::ErrorKind::NotFound {
+                Kind::NotFound
+            } else {
+                Kind::Storage
+            };
+            Facts::of(kind).file(path)
+        }
+        E::Filter {
+            path,
+            offset,
+            field,
+            filter,
+            ..
+        } => {
+            let kind = if *filter == AES {
+                Kind::Key
+            } else {
+                Kind::Format
+            };
+            let mut f = Facts::of(kind);
+            if let Some(p) = path {
+                f = f.file(p);
+            }
+            if let Some(name) = field {
+                f = f.field(name);
+            }
+            f.offset = *offset;
+            f
+        }
+        E::NotTileDb { path, .. } => Facts::of(Kind::NotFound).file(path),
+        // A read of a group (or of an object's metadata) where there is
+        // none says so; the other refusals are of changes.
+        E::Array { path, what } => {
+            let missing = what.starts_with("not a group") || what.starts_with("neither");
+            Facts::of(if missing { Kind::NotFound } else { Kind::Base }).file(path)
+        }
+        E::Unsupported { path, .. } => {
+            let f = Facts::of(Kind::Format);
+            match path {
+                Some(p) => f.file(p),
+                None => f,
+            }
+        }
+        E::Query { path, .. } => Facts::of(Kind::Query).file(path),
+        E::Condition { .. } => Facts::of(Kind::Condition),
+        E::Cells { field, .. }
+        | E::NoSuchField { field, .. }
         | E::WrongType { field, .. }
         | E::Shape { field, .. }
         | E::Utf8 { field, .. } => Facts::of(Kind::Query).field(field),
         E::Range { dimension, .. } => Facts::of(Kind::Query).field(dimension),
         E::Schema { field, what } => Facts::of(Kind::Schema).field(schema_field(field, what)),
-        E::Arrow(a) => arrow_facts(a),
         _ => Facts::of(Kind::Base),
     }
 }

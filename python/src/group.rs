@@ -50,10 +50,7 @@ type Member = (Option<String>, String, String, bool, Option<PathBuf>);
 #[pyo3(signature = (uri, key=None))]
 pub fn group_members(py: Python<'_>, uri: &str, key: Option<Vec<u8>>) -> PyResult<Vec<Member>> {
     let path = local(uri)?;
-    let opts = ReadOptions {
-        encryption_key: crate::key_of(key)?,
-        ..ReadOptions::default()
-    };
+    let opts = ReadOptions::default().with_encryption_key(crate::key_of(key)?);
     let members = py.detach(|| group::members(&path, &opts)).map_err(error)?;
     Ok(members
         .into_iter()
@@ -75,10 +72,7 @@ pub fn object_metadata<'py>(
     key: Option<Vec<u8>>,
 ) -> PyResult<Vec<(String, &'static str, Bound<'py, PyBytes>)>> {
     let path = local(uri)?;
-    let opts = ReadOptions {
-        encryption_key: crate::key_of(key)?,
-        ..ReadOptions::default()
-    };
+    let opts = ReadOptions::default().with_encryption_key(crate::key_of(key)?);
     let meta = py
         .detach(|| tiledb_codec::maintain::meta::read_metadata(Path::new(&path), &opts))
         .map_err(error)?;

@@ -17,7 +17,7 @@ use pyo3::types::{PyBytes, PyCapsule, PyDict};
 use pyo3::IntoPyObjectExt;
 use tiledb_codec::arrow::RecordBatches;
 use tiledb_codec::{
-    AggregateValue, Array, ConsolidationMode, Datatype, Order, ReadOptions, ReaderBuilder, Target,
+    AggregateValue, Array, ConsolidationMode, Datatype, OpenOptions, Order, ReaderBuilder, Target,
 };
 use tiledb_codec::{DomainRange, MetadataValue};
 
@@ -58,25 +58,14 @@ fn open(
     key: Option<Vec<u8>>,
     options: Vec<(String, String)>,
 ) -> PyResult<NativeArray> {
-    let opts = ReadOptions {
-        encryption_key: key_of(key)?,
-        ..ReadOptions::default()
-    };
-    let at = match (start, end) {
-        (None, None) => None,
-        (s, e) => Some((s.unwrap_or(0), e.unwrap_or(u64::MAX))),
-    };
-    let array = py
-        .detach(|| {
-            if uri.contains("://") {
-                return Array::open_url(&uri, options, at, &opts);
-            }
-            match at {
-                None => Array::open_with(&uri, &opts),
-                Some((s, e)) => Array::open_at_with(&uri, s..=e, &opts),
-            }
-        })
-        .map_err(error)?;
+    let mut opts = OpenOptions::new().with_encryption_key(key_of(key)?);
+    if start.is_some() || end.is_some() {
+        opts = opts.with_time_range(start.unwrap_or(0)..=end.unwrap_or(u64::MAX));
+    }
+    for (k, v) in options {
+        opts = opts.with_store_option(k, v);
+    }
+    let array = py.detach(|| Array::open_with(&uri, opts)).map_err(error)?;
     Ok(NativeArray {
         inner: Arc::new(array),
     })
@@ -111,11 +100,10 @@ fn create(
     timestamp: Option<u64>,
 ) -> PyResult<NativeArray> {
     let schema = parse_schema(schema_json)?;
-    let opts = tiledb_codec::CreateOptions {
-        encryption_key: key_of(key)?,
-        timestamp,
-        ..Default::default()
-    };
+    let mut opts = tiledb_codec::CreateOptions::default().with_encryption_key(key_of(key)?);
+    if let Some(t) = timestamp {
+        opts = opts.with_timestamp(t);
+    }
     let array = py
         .detach(|| Array::create_with(&uri, &schema, &opts))
         .map_err(error)?;
@@ -589,7 +577,7 @@ impl NativeArray {
                 b = b.attributes(a);
             }
             if let Some(c) = condition {
-                b = b.filter(c);
+                b = b.condition(c);
             }
             if let Some(o) = order {
                 b = b.order(o);
@@ -781,7 +769,7 @@ impl NativeArray {
         let values = py.detach(|| {
             let mut b = with_ranges(self.inner.reader(), ranges)?;
             if let Some(c) = condition {
-                b = b.filter(c);
+                b = b.condition(c);
             }
             b.aggregate(&exprs).map_err(error)
         })?;

@@ -53,20 +53,22 @@ impl Batch {
     }
 
     /// The untyped column of field `name` (its bytes, offsets and validity).
-    pub fn raw(&self, name: &str) -> Result<&Column, Error> {
+    pub(crate) fn raw(&self, name: &str) -> Result<&Column, Error> {
         self.cells.column(name).ok_or_else(|| Error::NoSuchField {
             field: name.to_string(),
             available: self.fields().map(str::to_string).collect(),
         })
     }
 
-    /// The cells as the lower-level reader returns them.
-    pub fn cells(&self) -> &Cells {
+    /// The cells as the lower-level reader returns them
+    /// ([`crate::raw::cells`]).
+    pub(crate) fn cells(&self) -> &Cells {
         &self.cells
     }
 
-    /// The cells as the lower-level reader returns them, taken out.
-    pub fn into_cells(self) -> Cells {
+    /// The cells as the lower-level reader returns them, taken out
+    /// ([`crate::raw::into_cells`]).
+    pub(crate) fn into_cells(self) -> Cells {
         self.cells
     }
 

@@ -10,7 +10,7 @@ use crate::model::DomainRange;
 /// One committed fragment of an opened [`Array`](super::Array): its name,
 /// timestamps, format version, kind, cell count and typed non-empty
 /// domain. The format's own tables of the fragment stay under the
-/// lower-level reader ([`Array::array_reader`](super::Array::array_reader)).
+/// lower-level reader ([`crate::raw::array_reader`]).
 #[derive(Clone, Copy)]
 pub struct FragmentInfo<'a> {
     fragment: &'a Fragment,

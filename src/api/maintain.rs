@@ -122,29 +122,6 @@ impl Array {
     }
 }
 
-#[cfg(feature = "object-store")]
-impl Array {
-    /// Opens the array at an object-store URL (`s3://`, `gs://`, `az://`,
-    /// `http(s)://`, `file://`) configured by `options`: the object_store
-    /// crate's keys (`aws_access_key_id`, `aws_endpoint`, `aws_allow_http`,
-    /// `google_service_account`, `azure_storage_account_name`...), nothing
-    /// read from the environment. `at`: as [`Array::open_at`], inclusive.
-    pub fn open_url<I, K, V>(
-        url: &str,
-        options: I,
-        at: Option<(u64, u64)>,
-        opts: &crate::ReadOptions,
-    ) -> Result<Array, Error>
-    where
-        I: IntoIterator<Item = (K, V)>,
-        K: AsRef<str>,
-        V: Into<String>,
-    {
-        let (storage, path) = crate::storage::object::ObjectStorage::from_url(url, options)?;
-        Self::open_range(crate::storage::StorageRef(storage), &path, at, opts)
-    }
-}
-
 impl Schema {
     /// The schema as JSON: the `"schema"` object of `inspect --json`
     /// (names, datatypes, domains, filters, enumerations with their values,

@@ -12,6 +12,7 @@ mod batch;
 mod error;
 mod fragment;
 mod maintain;
+mod open;
 mod range;
 mod reader;
 mod schema;
@@ -25,6 +26,7 @@ pub use batch::Batch;
 pub use error::{Error, Result};
 pub use fragment::FragmentInfo;
 pub use maintain::ConsolidationMode;
+pub use open::OpenOptions;
 pub use range::IntoDimRange;
 pub use reader::{BatchReader, Condition, ReaderBuilder, Target};
 pub use schema::{AttributeBuilder, DimensionBuilder, SchemaBuilder};
@@ -36,6 +38,7 @@ use std::collections::BTreeMap;
 use crate::array::metadata::read_array_metadata_at;
 use crate::model::{MetadataValue, Schema};
 use crate::read::ArrayReader;
+use crate::storage::StorageRef;
 use crate::write::{create_array_from_schema, CreateOptions};
 use crate::ReadOptions;
 
@@ -55,9 +58,9 @@ use crate::ReadOptions;
 /// ```
 pub struct Array {
     path: PathBuf,
-    reader: ArrayReader,
+    pub(crate) reader: ArrayReader,
     schema: Schema,
-    /// The timestamp range it was opened at ([`Array::open_at`]).
+    /// The timestamp range it was opened at ([`OpenOptions::with_time_range`]).
     at: Option<(u64, u64)>,
 }
 
@@ -71,64 +74,50 @@ impl std::fmt::Debug for Array {
 }
 
 impl Array {
-    /// Opens the array at `path` (its schema, its committed fragments).
+    /// Opens the array at `path` (its schema, its committed fragments),
+    /// with the default [`OpenOptions`]. `path` may be a URL of an object
+    /// store (`s3://bucket/array`, with the feature `object-store`).
     pub fn open(path: impl AsRef<Path>) -> Result<Array, Error> {
-        Self::open_with(path, &ReadOptions::default())
+        Self::open_with(path, OpenOptions::default())
     }
 
-    /// Opens the array at `path` with options (an encryption key, limits).
-    /// [`Array::open_at`] reads it as of a time.
-    pub fn open_with(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<Array, Error> {
-        Self::open_in(crate::storage::StorageRef::default(), path, opts)
-    }
-
-    /// Opens the array at `path` as it was written in the timestamp range
-    /// `at` (milliseconds since the epoch, as fragment names carry them;
-    /// `t1..=t2`, `..=t2`, `t1..`): the fragments and deletes written in
-    /// it, as the engine's `timestamp=(t1, t2)` reads them. (A sparse
-    /// fragment of format version 15 or later that overlaps the range is
-    /// read for its cells inside it; other fragments only when they lie
-    /// inside it whole.) Reads use the newest schema; [`Array::metadata`]
-    /// is the metadata written in the range, as the engine reads it.
+    /// Opens the array at `path` with `options`: an encryption key, a
+    /// timestamp range, limits, the storage it is in.
     ///
     /// ```
-    /// use tiledb_codec::Array;
+    /// use tiledb_codec::{Array, OpenOptions};
     ///
     /// let path = "tests/fixtures/v22/dense_int_1d";
-    /// let all = Array::open(path)?;
-    /// let t1 = *all.fragments()[0].timestamps().end();
-    /// let first = Array::open_at(path, ..=t1)?;
+    /// let t1 = *Array::open(path)?.fragments()[0].timestamps().end();
+    /// let first = Array::open_with(path, OpenOptions::new().with_timestamp(t1))?;
     /// assert_eq!(first.fragments().len(), 1);
-    /// assert_eq!(first.reader().read()?.column::<i32>("a")?.len(), 20);
     /// # Ok::<(), tiledb_codec::Error>(())
     /// ```
-    pub fn open_at(
-        path: impl AsRef<Path>,
-        at: impl std::ops::RangeBounds<u64>,
-    ) -> Result<Array, Error> {
-        Self::open_at_with(path, at, &ReadOptions::default())
-    }
-
-    /// [`Array::open_at`] with options.
-    pub fn open_at_with(
-        path: impl AsRef<Path>,
-        at: impl std::ops::RangeBounds<u64>,
-        opts: &ReadOptions,
-    ) -> Result<Array, Error> {
+    pub fn open_with(path: impl AsRef<Path>, options: OpenOptions) -> Result<Array, Error> {
         let path = path.as_ref();
-        let range = time_range(path, at)?;
-        Self::open_range(
-            crate::storage::StorageRef::default(),
-            path,
-            Some(range),
-            opts,
-        )
+        let at = match options.time_range {
+            None => None,
+            Some(r) => Some(time_range(path, r)?),
+        };
+        #[cfg(feature = "object-store")]
+        if options.storage.is_none() {
+            if let Some(url) = path.to_str().filter(|p| p.contains("://")) {
+                let (storage, path) = crate::storage::object::ObjectStorage::from_url(
+                    url,
+                    options.store_options.iter().map(|(k, v)| (k, v.clone())),
+                )?;
+                return Self::open_range(StorageRef::new(storage), &path, at, &options.read);
+            }
+        }
+        let storage = options.storage.unwrap_or_default();
+        Self::open_range(storage, path, at, &options.read)
     }
 
     /// This array opened again, from the same storage with the same
     /// options and time range: what was written since it was opened.
     pub fn reopen(&self) -> Result<Array, Error> {
-        self.open_again(self.at)
+        let opts = self.reader.options();
+        Self::open_range(self.reader.dir.storage.clone(), &self.path, self.at, opts)
     }
 
     /// Whether [`Array::reopen`] would now give this same array: its
@@ -164,33 +153,8 @@ impl Array {
         Ok(self.reader.dir.unchanged()?)
     }
 
-    /// This array again, from the same storage with the same options, as
-    /// written in the timestamp range `at` (see [`Array::open_at`]).
-    pub fn at(&self, at: impl std::ops::RangeBounds<u64>) -> Result<Array, Error> {
-        let range = time_range(&self.path, at)?;
-        self.open_again(Some(range))
-    }
-
-    /// This array's storage, path and options opened anew over `at`.
-    fn open_again(&self, at: Option<(u64, u64)>) -> Result<Array, Error> {
-        let opts = self.reader.options();
-        Self::open_range(self.reader.dir.storage.clone(), &self.path, at, opts)
-    }
-
-    /// Opens the array at `path` of `storage`: an object store
-    /// (`storage::object::ObjectStorage::from_url("s3://bucket/array", options)`
-    /// gives both, with the feature `object-store`), objects in memory, or
-    /// local files.
-    pub fn open_in(
-        storage: crate::storage::StorageRef,
-        path: impl AsRef<Path>,
-        opts: &ReadOptions,
-    ) -> Result<Array, Error> {
-        Self::open_range(storage, path.as_ref(), None, opts)
-    }
-
     fn open_range(
-        storage: crate::storage::StorageRef,
+        storage: StorageRef,
         path: &Path,
         at: Option<(u64, u64)>,
         opts: &ReadOptions,
@@ -243,11 +207,10 @@ impl Array {
         opts: &CreateOptions,
     ) -> Result<Array, Error> {
         create_array_from_schema(path.as_ref(), schema, opts)?;
-        let read = ReadOptions {
-            encryption_key: opts.encryption_key,
-            ..ReadOptions::default()
-        };
-        Self::open_with(path, &read)
+        Self::open_with(
+            path,
+            OpenOptions::new().with_encryption_key(opts.encryption_key),
+        )
     }
 
     /// The array's schema (the newest one, which reads use).
@@ -260,8 +223,7 @@ impl Array {
     /// domain ([`FragmentInfo::non_empty_domain`]).
     ///
     /// ```
-    /// use tiledb_codec::raw::model::DomainRange;
-    /// use tiledb_codec::Array;
+    /// use tiledb_codec::{Array, DomainRange};
     ///
     /// let array = Array::open("tests/fixtures/v22/dense_int_1d")?;
     /// for f in array.fragments() {
@@ -307,12 +269,6 @@ impl Array {
         WriteBuilder::new(self)
     }
 
-    /// The lower-level reader under the facade (plans, statistics,
-    /// aggregates, the decoded schema and fragment tables).
-    pub fn array_reader(&self) -> &ArrayReader {
-        &self.reader
-    }
-
     /// The names of the dimensions, then of the attributes.
     pub fn field_names(&self) -> Vec<String> {
         let s = &self.reader.schema;
@@ -327,11 +283,9 @@ impl Array {
 /// A timestamp range as `(first, last)` milliseconds, both included.
 fn time_range(path: &Path, at: impl std::ops::RangeBounds<u64>) -> Result<(u64, u64), Error> {
     use std::ops::Bound::*;
-    let empty = || {
-        Error::Read(crate::error::Error::Query {
-            path: path.to_path_buf(),
-            what: "the timestamp range holds no time".into(),
-        })
+    let empty = || Error::Query {
+        path: path.to_path_buf(),
+        what: "the timestamp range holds no time".into(),
     };
     let start = match at.start_bound() {
         Included(t) => *t,

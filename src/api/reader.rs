@@ -24,7 +24,7 @@ use crate::read::{Batches, DimRange, Order, Query, QueryCondition, Sink};
 ///     .reader()
 ///     .attributes(["a"])
 ///     .range("r", 0..=49)
-///     .condition("a > 5")?
+///     .condition("a > 5")
 ///     .order(Order::RowMajor)
 ///     .batch_size(3)
 ///     .build()?
@@ -45,7 +45,7 @@ pub struct ReaderBuilder<'a> {
     conditions: Vec<Condition>,
 }
 
-/// A condition for [`ReaderBuilder::filter`]: text in TileDB-Py's syntax
+/// A condition for [`ReaderBuilder::condition`]: text in TileDB-Py's syntax
 /// ([`QueryCondition::parse`]; `"a > 5 and s == 'x'"`, parsed when the
 /// read is built) or one built in Rust ([`crate::col`];
 /// `col("a").gt(5).and(col("s").eq("x"))`).
@@ -120,31 +120,23 @@ impl<'a> ReaderBuilder<'a> {
         self
     }
 
-    /// Keeps only cells for which `condition` holds (the syntax of
-    /// [`QueryCondition::parse`], e.g. `a > 5 and s == 'x'`), parsed now.
-    /// Dense arrays give the cells that fail it their fill values, as the
-    /// engine does. Several conditions (this and [`ReaderBuilder::filter`])
-    /// must all hold.
-    pub fn condition(mut self, condition: &str) -> Result<Self, Error> {
-        let c = QueryCondition::parse(condition)?;
-        self.conditions.push(c.into());
-        Ok(self)
-    }
-
-    /// Keeps only cells for which `condition` holds: one built in Rust
-    /// ([`crate::col`]) or text (parsed when the read is built, a mistake
-    /// reported then). Several conditions must all hold.
+    /// Keeps only cells for which `condition` holds: text in TileDB-Py's
+    /// syntax (`"a > 5 and s == 'x'"`, parsed when the read is built, a
+    /// mistake reported by `build`/`read`) or one built in Rust
+    /// ([`crate::col`]). Dense arrays give the cells that fail it their
+    /// fill values, as the engine does. Several conditions must all hold.
     ///
     /// ```
     /// use tiledb_codec::{col, Array};
     ///
     /// let array = Array::open("tests/fixtures/v22/sparse_strdim")?;
-    /// let typed = array.reader().filter(col("s").ge("b").and(col("i").is_in([1, 2, 3]))).read()?;
-    /// let text = array.reader().filter("s >= 'b' and i in [1, 2, 3]").read()?;
+    /// let typed = array.reader().condition(col("s").ge("b").and(col("i").is_in([1, 2, 3]))).read()?;
+    /// let text = array.reader().condition("s >= 'b' and i in [1, 2, 3]").read()?;
     /// assert_eq!(typed.strings("s")?, text.strings("s")?);
+    /// assert!(array.reader().condition("s >>= 'b'").read().is_err());
     /// # Ok::<(), tiledb_codec::Error>(())
     /// ```
-    pub fn filter(mut self, condition: impl Into<Condition>) -> Self {
+    pub fn condition(mut self, condition: impl Into<Condition>) -> Self {
         self.conditions.push(condition.into());
         self
     }
@@ -155,8 +147,7 @@ impl<'a> ReaderBuilder<'a> {
         self
     }
 
-    /// At most this many cells per batch (default:
-    /// [`Query::DEFAULT_BATCH_CELLS`]); a dense read hands out at least one
+    /// At most this many cells per batch (default: 1,048,576); a dense read hands out at least one
     /// whole row of the outer dimension per batch.
     pub fn batch_size(mut self, cells: usize) -> Self {
         self.query.batch_cells = Some(cells.max(1));
@@ -164,7 +155,7 @@ impl<'a> ReaderBuilder<'a> {
     }
 
     /// The most memory, in bytes, the read may hold at once for results
-    /// and decoded tiles (default: [`Query::DEFAULT_MEMORY_BUDGET`]).
+    /// and decoded tiles (default: 1 GiB).
     pub fn memory_budget(mut self, bytes: u64) -> Self {
         self.query.memory_budget = Some(bytes);
         self
@@ -177,7 +168,7 @@ impl<'a> ReaderBuilder<'a> {
     }
 
     /// The query this builder makes, checked against the schema.
-    pub fn query(&self) -> Result<Query, Error> {
+    pub(crate) fn query(&self) -> Result<Query, Error> {
         let schema = &self.array.reader.schema;
         let mut q = self.query.clone();
         for c in &self.conditions {
@@ -226,7 +217,7 @@ impl<'a> ReaderBuilder<'a> {
     /// use tiledb_codec::{col, Array};
     ///
     /// let array = Array::open("tests/fixtures/v22/sparse_int_2d")?;
-    /// let batches = array.reader().attributes(["a"]).filter(col("a").gt(5)).arrow()?;
+    /// let batches = array.reader().attributes(["a"]).condition(col("a").gt(5)).arrow()?;
     /// assert_eq!(batches.schema().field(2).name(), "a");
     /// let mut rows = 0;
     /// for b in batches {

@@ -7,7 +7,8 @@ use super::range::{fit, IntoDimRange};
 use super::Error;
 use crate::format::Datatype;
 use crate::model::{
-    ArrayType, Attribute, CellValNum, Dimension, DomainRange, Filter, Layout, Range, Schema, Value,
+    ArrayType, Attribute, CellValNum, CurrentDomain, Dimension, DimensionLabel, DomainRange,
+    Enumeration, Filter, Layout, Range, Schema, Value,
 };
 use crate::read::{Bound, DimRange};
 
@@ -506,5 +507,84 @@ impl AttributeBuilder {
             filters: self.filters,
             enumeration: None,
         })
+    }
+}
+
+/// Accessors: what a program reading a schema asks (the fields stay
+/// public for format tooling under [`crate::raw::model`]).
+impl Schema {
+    /// The format version it was written in.
+    pub fn format_version(&self) -> u32 {
+        self.version
+    }
+
+    /// Dense or sparse.
+    pub fn array_type(&self) -> ArrayType {
+        self.array_type
+    }
+
+    /// Whether the array is dense.
+    pub fn is_dense(&self) -> bool {
+        self.array_type == ArrayType::Dense
+    }
+
+    /// The order of cells within a tile.
+    pub fn cell_order(&self) -> Layout {
+        self.cell_order
+    }
+
+    /// The order of tiles.
+    pub fn tile_order(&self) -> Layout {
+        self.tile_order
+    }
+
+    /// Cells per data tile (sparse arrays).
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    /// Whether cells with equal coordinates are all kept (sparse arrays).
+    pub fn allows_duplicates(&self) -> bool {
+        self.allows_duplicates
+    }
+
+    /// The dimensions, in order.
+    pub fn dimensions(&self) -> &[Dimension] {
+        &self.dimensions
+    }
+
+    /// The attributes, in order.
+    pub fn attributes(&self) -> &[Attribute] {
+        &self.attributes
+    }
+
+    /// The enumerations (with their labels where loaded from their files).
+    pub fn enumerations(&self) -> &[Enumeration] {
+        &self.enumerations
+    }
+
+    /// The filters of coordinates (dimensions with none of their own).
+    pub fn coords_filters(&self) -> &[Filter] {
+        &self.coords_filters
+    }
+
+    /// The filters of var-sized fields' offsets.
+    pub fn offsets_filters(&self) -> &[Filter] {
+        &self.offsets_filters
+    }
+
+    /// The filters of nullable fields' validity.
+    pub fn validity_filters(&self) -> &[Filter] {
+        &self.validity_filters
+    }
+
+    /// The dimension labels.
+    pub fn dimension_labels(&self) -> &[DimensionLabel] {
+        &self.dimension_labels
+    }
+
+    /// The current domain, where set.
+    pub fn current_domain(&self) -> Option<&CurrentDomain> {
+        self.current_domain.as_ref()
     }
 }

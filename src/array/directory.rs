@@ -17,6 +17,7 @@ use crate::storage::{FolderStamp, Kind, Storage, StorageRef};
 
 /// A file or folder of the array with a timestamped name.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Entry {
     /// The file or folder.
     pub path: PathBuf,
@@ -26,6 +27,7 @@ pub struct Entry {
 
 /// The listing of an array folder, classified.
 #[derive(Debug, Default)]
+#[non_exhaustive]
 pub struct ArrayDirectory {
     /// The array's folder.
     pub root: PathBuf,

@@ -12,6 +12,7 @@ pub use crate::format::hierarchy::{DELETE_CONDITION_INDEX, DELETE_TIMESTAMPS, TI
 
 /// What the schema says about a field, and where its data lives.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct FieldInfo {
     /// The attribute's or dimension's name.
     pub name: String,
@@ -27,6 +28,28 @@ pub struct FieldInfo {
     pub nullable: bool,
     /// The field's filter pipeline, as the schema stores it.
     pub filters: Vec<Filter>,
+}
+
+impl FieldInfo {
+    /// An attribute `name` (index `idx` in the schema) of `datatype`, with
+    /// `cell_val_num` values per cell (`None`: var-sized), no filters.
+    pub fn attribute(
+        name: impl Into<String>,
+        idx: usize,
+        datatype: Datatype,
+        cell_val_num: Option<u32>,
+        nullable: bool,
+    ) -> Self {
+        FieldInfo {
+            name: name.into(),
+            idx,
+            is_dimension: false,
+            datatype,
+            cell_val_num,
+            nullable,
+            filters: Vec::new(),
+        }
+    }
 }
 
 impl FieldInfo {
@@ -221,6 +244,7 @@ fn percent_encode(name: &str) -> String {
 }
 
 /// The pipelines of a field: data, offsets (var-sized), validity (nullable).
+#[non_exhaustive]
 pub struct FieldPipelines {
     /// The pipeline of the field's values.
     pub data: Pipeline,

@@ -37,6 +37,7 @@ pub enum Metadata {
 }
 
 /// An opened fragment.
+#[non_exhaustive]
 pub struct Fragment {
     /// The fragment's folder.
     pub path: PathBuf,

@@ -66,6 +66,7 @@ pub fn read_array_metadata_at(
 
 /// A member of a group.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GroupMember {
     /// Its name, where it has one.
     pub name: Option<String>,

@@ -6,6 +6,7 @@ use crate::format::timestamped_name;
 
 /// A parsed `<timestamped_name>`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct TimestampedName {
     /// The name without directory and extension.
     pub name: String,

@@ -73,6 +73,7 @@ fn cvn_text(cell_val_num: Option<u32>) -> String {
 /// The labels of an attribute's enumeration: its name, datatype and values
 /// per label (`None`: var-sized).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct EnumerationType {
     /// The enumeration's name.
     pub name: String,

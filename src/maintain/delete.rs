@@ -34,6 +34,7 @@ use crate::ReadOptions;
 
 /// How to write a delete.
 #[derive(Clone, Copy, Default)]
+#[non_exhaustive]
 pub struct DeleteOptions {
     /// The delete's timestamp in milliseconds: it deletes the cells written
     /// at or before it (default: now, and later than every fragment and

@@ -74,6 +74,7 @@ pub struct SchemaEvolution {
 
 /// How to evolve.
 #[derive(Clone, Copy, Default)]
+#[non_exhaustive]
 pub struct EvolveOptions {
     /// The timestamp of the new schema (milliseconds); default: now, and
     /// later than every schema already there.

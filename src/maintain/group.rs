@@ -42,6 +42,7 @@ pub const GROUP_FILE: &str = hierarchy::GROUP_MARKER;
 
 /// A member to add to a group.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct NewMember {
     /// The member: a path (or `file://` URI); with `relative`, a path
     /// relative to the group folder.
@@ -50,6 +51,18 @@ pub struct NewMember {
     pub name: Option<String>,
     /// Whether the URI is kept relative to the group (it moves with it).
     pub relative: bool,
+}
+
+impl NewMember {
+    /// The member at `uri`, named `name`, its URI kept relative to the
+    /// group when `relative`.
+    pub fn new(uri: impl Into<String>, name: Option<String>, relative: bool) -> Self {
+        NewMember {
+            uri: uri.into(),
+            name,
+            relative,
+        }
+    }
 }
 
 /// What is at `path`, as the engine's `object_type` tells it: an array

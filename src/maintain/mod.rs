@@ -99,11 +99,19 @@ pub fn vacuum(
 /// engine's `sm.consolidation.timestamp_start`/`timestamp_end` and
 /// `delete_fragments` take it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TimeRange {
     /// The first millisecond.
     pub start: u64,
     /// The last millisecond.
     pub end: u64,
+}
+
+impl TimeRange {
+    /// The milliseconds `start` to `end`, both included.
+    pub fn new(start: u64, end: u64) -> Self {
+        TimeRange { start, end }
+    }
 }
 
 impl TimeRange {
@@ -153,6 +161,7 @@ impl std::str::FromStr for TimeRange {
 
 /// How to consolidate (every mode; a mode ignores what does not concern it).
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct ConsolidateOptions {
     /// Only what lies within this time range is consolidated (default: all).
     pub timestamp: TimeRange,
@@ -205,6 +214,7 @@ impl std::fmt::Debug for ConsolidateOptions {
 
 /// What a consolidation did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ConsolidateReport {
     /// The file or fragment folder written (none when there was nothing to
     /// consolidate).
@@ -219,6 +229,7 @@ pub struct ConsolidateReport {
 
 /// How to vacuum.
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct VacuumOptions {
     /// Only what was consolidated within this time range is removed.
     pub timestamp: TimeRange,
@@ -254,6 +265,7 @@ impl std::fmt::Debug for VacuumOptions {
 
 /// What a vacuum removed (or, dry, would remove), in the order of removal.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct VacuumReport {
     /// Files and folders removed.
     pub removed: Vec<std::path::PathBuf>,

@@ -52,6 +52,7 @@ pub enum CellValNum {
 
 /// A closed interval `[start, end]`, as TileDB's ranges and domains are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Range<T> {
     /// The first value in the range.
     pub start: T,

@@ -12,6 +12,7 @@ pub type ColumnParts = (FieldInfo, Vec<u8>, Option<Vec<u64>>, Option<Vec<u8>>);
 
 /// One column of a result: a field's values for every cell, back to back.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Column {
     /// The field the values belong to.
     pub field: FieldInfo,
@@ -281,11 +282,19 @@ impl Column {
 
 /// The cells a query returned, column by column (dimensions first).
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Cells {
     /// One column per field read, dimensions first, in schema order.
     pub columns: Vec<Column>,
     /// How many cells every column holds.
     pub len: usize,
+}
+
+impl Cells {
+    /// Cells of `len` rows in `columns` (each holding `len` cells).
+    pub fn new(columns: Vec<Column>, len: usize) -> Self {
+        Cells { columns, len }
+    }
 }
 
 impl Cells {

@@ -120,6 +120,7 @@ pub fn write_csv(cells: &Cells, out: &mut impl Write) -> std::io::Result<()> {
 /// What `scan` reports: how many cells and bytes were read, and a checksum
 /// of the values (FNV-1a over every field's bytes, in order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct ScanSummary {
     /// Cells read.
     pub cells: u64,

@@ -18,6 +18,7 @@ use crate::ReadOptions;
 
 /// The unfiltered data of a field in one fragment, all tiles concatenated.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FieldData {
     /// Fixed-size values, or for var-sized fields the var data.
     pub values: Vec<u8>,
@@ -27,6 +28,24 @@ pub struct FieldData {
     pub validity: Option<Vec<u8>>,
     /// Cells per tile, in tile order.
     pub tile_cells: Vec<u64>,
+}
+
+impl FieldData {
+    /// A field's cells: `values`, var-sized `offsets`, `validity`, and the
+    /// cells of each tile.
+    pub fn new(
+        values: Vec<u8>,
+        offsets: Option<Vec<u64>>,
+        validity: Option<Vec<u8>>,
+        tile_cells: Vec<u64>,
+    ) -> Self {
+        FieldData {
+            values,
+            offsets,
+            validity,
+            tile_cells,
+        }
+    }
 }
 
 impl FieldData {
@@ -342,6 +361,7 @@ fn to_error(path: &std::path::Path, e: crate::filters::FilterError) -> Error {
 
 /// One tile of a field, unfiltered.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct FieldTile {
     /// The fixed-size tile (the offsets tile of a var-sized field).
     pub fixed: Vec<u8>,
@@ -356,6 +376,7 @@ pub struct FieldTile {
 
 /// One tile of a field as stored in its files (fixed, var, validity).
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct StoredTile {
     /// The fixed-size values (or the offsets of var-sized cells), unfiltered.
     pub fixed: Vec<u8>,
@@ -367,6 +388,7 @@ pub struct StoredTile {
 
 /// Counts of what a read decoded, for tests and `--stats`.
 #[derive(Debug, Default)]
+#[non_exhaustive]
 pub struct ReadStats {
     /// Tiles (of any field) whose chunks were decoded, whole or in part.
     pub tiles_decoded: std::sync::atomic::AtomicU64,
@@ -811,6 +833,7 @@ pub fn read_zipped_coords(frag: &Fragment, opts: &ReadOptions) -> Result<Vec<Fie
 
 /// What a scan of one field found: cells, bytes and a checksum of the values.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct ScanTotals {
     /// Cells read.
     pub cells: u64,

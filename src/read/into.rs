@@ -12,6 +12,7 @@ use crate::format::ArrayType;
 /// values' little-endian bytes (at least the cells' count times the
 /// field's cell size) and, for a nullable attribute, one validity byte per
 /// cell (0 = null).
+#[non_exhaustive]
 pub struct Sink<'a> {
     /// The field: an attribute, or a dimension.
     pub name: String,
@@ -19,6 +20,23 @@ pub struct Sink<'a> {
     pub data: &'a mut [u8],
     /// Where the validity goes: needed for a nullable attribute.
     pub validity: Option<&'a mut [u8]>,
+}
+
+impl<'a> Sink<'a> {
+    /// The values of field `name` go into `data`, from its start.
+    pub fn new(name: impl Into<String>, data: &'a mut [u8]) -> Self {
+        Sink {
+            name: name.into(),
+            data,
+            validity: None,
+        }
+    }
+
+    /// Each cell's validity goes into `validity` (1 = a value, 0 = null).
+    pub fn with_validity(mut self, validity: Option<&'a mut [u8]>) -> Self {
+        self.validity = validity;
+        self
+    }
 }
 
 impl ArrayReader {

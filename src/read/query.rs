@@ -5,6 +5,7 @@ use super::range::DimRange;
 
 /// What to read.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Query {
     /// Attributes to read (`None`: all).
     pub attributes: Option<Vec<String>>,
@@ -89,5 +90,64 @@ impl std::str::FromStr for Order {
                 "unknown order {s:?} (row-major, col-major, global, unordered)"
             )),
         }
+    }
+}
+
+/// Setters, for programs outside this crate (the struct is
+/// `#[non_exhaustive]`: start from [`Query::default`]).
+impl Query {
+    /// Reads only these attributes (default: all).
+    pub fn with_attributes<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.attributes = Some(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Keeps, per dimension, an inclusive integer range (`None`: no limit).
+    pub fn with_subarray(mut self, subarray: Vec<Option<(i128, i128)>>) -> Self {
+        self.subarray = Some(subarray);
+        self
+    }
+
+    /// Keeps only cells for which `condition` holds.
+    pub fn with_condition(mut self, condition: QueryCondition) -> Self {
+        self.condition = Some(condition);
+        self
+    }
+
+    /// The order of the result.
+    pub fn with_order(mut self, order: Order) -> Self {
+        self.order = Some(order);
+        self
+    }
+
+    /// Batches of at most this many cells.
+    pub fn with_batch_cells(mut self, cells: usize) -> Self {
+        self.batch_cells = Some(cells);
+        self
+    }
+
+    /// The most memory the read may hold at once, in bytes.
+    pub fn with_memory_budget(mut self, bytes: u64) -> Self {
+        self.memory_budget = Some(bytes);
+        self
+    }
+
+    /// Tiles not to read (see [`Query::skip_tiles`]).
+    pub fn with_skip_tiles(
+        mut self,
+        tiles: std::sync::Arc<std::collections::HashSet<(usize, u64)>>,
+    ) -> Self {
+        self.skip_tiles = Some(tiles);
+        self
+    }
+
+    /// Whether the dimensions' columns come back too (default: yes).
+    pub fn with_coordinates(mut self, yes: bool) -> Self {
+        self.skip_coordinates = !yes;
+        self
     }
 }

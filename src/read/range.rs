@@ -32,11 +32,19 @@ impl std::fmt::Display for Bound {
 
 /// An inclusive range `[lo, hi]` on one dimension.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct DimRange {
     /// The lower end, included.
     pub lo: Bound,
     /// The upper end, included.
     pub hi: Bound,
+}
+
+impl DimRange {
+    /// The range `[lo, hi]`.
+    pub fn new(lo: Bound, hi: Bound) -> Self {
+        DimRange { lo, hi }
+    }
 }
 
 /// The kind of bound a dimension datatype takes.

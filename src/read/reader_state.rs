@@ -12,6 +12,7 @@ use crate::value;
 use crate::ReadOptions;
 
 /// An array opened for reading.
+#[non_exhaustive]
 pub struct ArrayReader {
     /// What the array folder holds, committed fragments included.
     pub dir: ArrayDirectory,

@@ -371,6 +371,7 @@ pub enum Kind {
 
 /// One name of a folder's listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ListEntry {
     /// The object's path (the folder's path joined with its name).
     pub path: PathBuf,
@@ -726,7 +727,15 @@ impl Storage for MemoryStorage {
 
 /// The storage an array is read from (local files unless said otherwise).
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct StorageRef(pub Arc<dyn Storage>);
+
+impl StorageRef {
+    /// The storage `storage`.
+    pub fn new(storage: Arc<dyn Storage>) -> Self {
+        StorageRef(storage)
+    }
+}
 
 impl Default for StorageRef {
     fn default() -> Self {

@@ -44,6 +44,7 @@ pub struct ObjectStats {
 
 /// A copy of the counts of [`ObjectStats`].
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct StatsSnapshot {
     /// GET requests (whole objects and ranges).
     pub gets: u64,
@@ -213,6 +214,7 @@ fn get_err(path: &Path, e: object_store::Error) -> Error {
 /// for each ranged GET; S3 bills by the request), and with 32 MiB the
 /// 4 tiles of 8 MiB of a fragment, with their headers, took two requests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FetchOptions {
     /// Ranges of one object whose gap is at most this many bytes are
     /// fetched in one request (the bytes between them are fetched and
@@ -403,11 +405,11 @@ impl ObjectStorage {
     ///
     /// ```no_run
     /// use tiledb_codec::raw::storage::object::ObjectStorage;
-    /// use tiledb_codec::{Array, ReadOptions};
+    /// use tiledb_codec::{Array, OpenOptions};
     ///
     /// let options = [("aws_region", "us-east-1")];
     /// let (storage, path) = ObjectStorage::from_url("s3://bucket/array", options)?;
-    /// let array = Array::open_in(storage.into(), path, &ReadOptions::default())?;
+    /// let array = Array::open_with(path, OpenOptions::new().with_storage(storage.into()))?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_url<I, K, V>(url: &str, options: I) -> Result<(Arc<ObjectStorage>, PathBuf)>

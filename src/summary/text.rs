@@ -152,7 +152,7 @@ fn pair<T>(r: &Range<T>, f: impl Fn(&T) -> String) -> String {
 /// use tiledb_codec::raw::model::{DomainRange, Range};
 /// use tiledb_codec::summary::format_range;
 ///
-/// assert_eq!(format_range(&DomainRange::Int32(Range { start: 1, end: 100 })), "[1, 100]");
+/// assert_eq!(format_range(&DomainRange::Int32(Range::new(1, 100))), "[1, 100]");
 /// ```
 pub fn format_range(r: &DomainRange) -> String {
     match r {

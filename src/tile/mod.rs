@@ -18,6 +18,7 @@ pub use stream::{ChunkJob, Emitted, TileStream};
 /// A generic tile read from a file.
 /// A generic tile read from a file: its header and unfiltered data.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct GenericTile<'a> {
     /// Where the tile starts in its file.
     pub offset: u64,
@@ -214,6 +215,7 @@ pub fn read_generic_tile_in<'a>(
 
 /// One chunk of a stored tile, borrowed from the file.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct ChunkView<'a> {
     /// Where the chunk's header sits in its file.
     pub at: u64,
@@ -552,6 +554,7 @@ impl<'a> TileView<'a> {
 /// The last chunk [`TileView::read_range_into`] decoded, kept for the next
 /// read of the same tile.
 #[derive(Debug, Default)]
+#[non_exhaustive]
 pub struct ChunkCache {
     key: Option<(usize, usize)>,
     data: Vec<u8>,

@@ -107,7 +107,7 @@ pub enum WriteError {
     /// Reading the existing array failed.
     #[error(transparent)]
     Read(#[from] crate::error::Error),
-    /// A failure point set with [`super::WriteOptions::fail_after`] was
+    /// A failure point set with `WriteOptions::with_fail_after` was
     /// reached: the writer stopped as if it had crashed, leaving what it had
     /// written (only with the `fail-points` feature).
     #[cfg(feature = "fail-points")]
@@ -221,7 +221,7 @@ impl MaintenanceStep {
     ];
 }
 
-/// The steps of a fragment write, in order; [`super::WriteOptions::fail_after`]
+/// The steps of a fragment write, in order; `WriteOptions::with_fail_after`
 /// stops the writer right after one of them, as a crash would (the
 /// crash-safety tests; only with the `fail-points` feature).
 #[cfg(feature = "fail-points")]

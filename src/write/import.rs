@@ -39,6 +39,7 @@ pub enum CellFormat {
 
 /// What an import did.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ImportSummary {
     /// The array imported into.
     pub array: PathBuf,
@@ -52,6 +53,7 @@ pub struct ImportSummary {
 
 /// How to import.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct ImportOptions {
     /// How to create the array, when the import creates it.
     pub create: CreateOptions,

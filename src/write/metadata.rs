@@ -17,6 +17,7 @@ use super::util;
 
 /// How to write a metadata change.
 #[derive(Clone, Copy, Default)]
+#[non_exhaustive]
 pub struct MetadataOptions {
     /// The file's timestamp in milliseconds (default: now, and later than
     /// every metadata file already there).

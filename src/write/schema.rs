@@ -33,13 +33,13 @@ pub fn build_schema(json: &Value) -> WriteResult<Schema> {
 #[derive(Clone, Copy)]
 pub struct CreateOptions {
     /// Format version of the schema (10 to 22).
-    pub version: u32,
+    pub(crate) version: u32,
     /// Timestamp of the schema file (default: now).
-    pub timestamp: Option<u64>,
+    pub(crate) timestamp: Option<u64>,
     /// Create an AES-256-GCM encrypted array with this key (the bytes of
     /// TileDB's `sm.encryption_key`): the schema and enumeration files are
     /// encrypted generic tiles. Every later write and read needs the key.
-    pub encryption_key: Option<[u8; 32]>,
+    pub(crate) encryption_key: Option<[u8; 32]>,
 }
 
 impl Default for CreateOptions {
@@ -49,6 +49,52 @@ impl Default for CreateOptions {
             timestamp: None,
             encryption_key: None,
         }
+    }
+}
+
+impl CreateOptions {
+    /// Options with this format version of the schema (10 to 22; default
+    /// [`crate::raw::write::FORMAT_VERSION`]).
+    pub fn with_version(mut self, version: u32) -> Self {
+        self.version = version;
+        self
+    }
+
+    /// Options with this timestamp of the schema file, in milliseconds
+    /// (default: now).
+    pub fn with_timestamp(mut self, timestamp: u64) -> Self {
+        self.timestamp = Some(timestamp);
+        self
+    }
+
+    /// Options creating an AES-256-GCM encrypted array with this key (the
+    /// bytes of TileDB's `sm.encryption_key`): the schema and enumeration
+    /// files are encrypted generic tiles. Every later write and read needs
+    /// the key.
+    pub fn with_key(mut self, key: [u8; 32]) -> Self {
+        self.encryption_key = Some(key);
+        self
+    }
+
+    /// Options with this encryption key, or none.
+    pub fn with_encryption_key(mut self, key: Option<[u8; 32]>) -> Self {
+        self.encryption_key = key;
+        self
+    }
+
+    /// The format version the schema is written in.
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// The timestamp asked for (`None`: now).
+    pub fn timestamp(&self) -> Option<u64> {
+        self.timestamp
+    }
+
+    /// The encryption key, when set.
+    pub fn encryption_key(&self) -> Option<&[u8; 32]> {
+        self.encryption_key.as_ref()
     }
 }
 

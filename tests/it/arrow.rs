@@ -514,9 +514,10 @@ fn batches_and_field_metadata() {
     let path = crate::common::root().join("tests/fixtures/v22/types_multival");
     let reader = ArrayReader::open(&path, &ReadOptions::default()).unwrap();
     let whole = ta::record_batch(&reader, &Query::default()).unwrap();
-    let q = Query {
-        batch_cells: Some(2),
-        ..Query::default()
+    let q = {
+        let mut lit = Query::default();
+        lit.batch_cells = Some(2);
+        lit
     };
     let parts: Vec<RecordBatch> = ta::record_batches(&reader, &q)
         .unwrap()

@@ -20,11 +20,12 @@ use write_support::{common, diff_cells, engine_cells_many, key_bytes, TempDir};
 /// Options of a consolidation that keeps the newest cell of each
 /// coordinate only (no timestamps), which merging and sorting both do.
 fn options(key: Option<&str>, budget: usize) -> ConsolidateOptions {
-    ConsolidateOptions {
-        encryption_key: key.map(key_bytes),
-        memory_budget: budget,
-        with_timestamps: false,
-        ..ConsolidateOptions::default()
+    {
+        let mut lit = ConsolidateOptions::default();
+        lit.encryption_key = key.map(key_bytes);
+        lit.memory_budget = budget;
+        lit.with_timestamps = false;
+        lit
     }
 }
 
@@ -71,9 +72,10 @@ fn both_ways(
     common::copy_dir(array, &merged);
     common::copy_dir(array, &sorted);
     common::copy_dir(array, &stamped);
-    let st = ConsolidateOptions {
-        with_timestamps: true,
-        ..options(key, 256 << 20)
+    let st = {
+        let mut lit = options(key, 256 << 20);
+        lit.with_timestamps = true;
+        lit
     };
     consolidate_fragments(&stamped, &st).map_err(|e| format!("{label}: stamped: {e}"))?;
     let m = consolidate_fragments(&merged, &options(key, 256 << 20))
@@ -339,10 +341,7 @@ fn the_in_order_writer_refuses_cells_out_of_order_and_leaves_nothing() {
     assert_eq!(listing(&array), before, "the refused write left files");
     // In order, with a repeated coordinate: the later cell is kept (as
     // consolidation asks; by default the write is refused).
-    let keep = WriteOptions {
-        keep_last_duplicate: true,
-        ..WriteOptions::default()
-    };
+    let keep = WriteOptions::default().with_keep_last_duplicate(true);
     let mut w = FragmentWriter::sparse_in_order(&array, keep).unwrap();
     w.write(&cols(&[-50, -50, 20], &[5, 5, 5])).unwrap();
     let info = w.finish().unwrap();

@@ -296,10 +296,7 @@ fn stopped_at_every_step_then_reclaimed() {
                     Column::fixed("d", ds.iter().flat_map(|x| x.to_le_bytes()).collect()),
                     Column::fixed("a", a.iter().flat_map(|x| x.to_le_bytes()).collect()),
                 ];
-                let opts = WriteOptions {
-                    fail_after: Some(step),
-                    ..Default::default()
-                };
+                let opts = WriteOptions::default().with_fail_after(step);
                 let r = FragmentWriter::sparse(p, opts).and_then(|mut w| {
                     w.write(&cols)?;
                     w.finish().map(|_| ())

@@ -96,9 +96,11 @@ fn deletes_on_every_kind_of_field_read_as_the_engine_reads_them() {
 
     for (((base, cond), (_, ours)), errs) in CASES.iter().zip(&paths).zip(errors.chunks(2)) {
         assert_eq!(errs[0], None, "the engine refused to delete {cond}");
-        let opts = DeleteOptions {
-            timestamp: (*base != "base_evolved").then_some(40),
-            encryption_key: None,
+        let opts = {
+            let mut lit = DeleteOptions::default();
+            lit.timestamp = (*base != "base_evolved").then_some(40);
+            lit.encryption_key = None;
+            lit
         };
         delete_cells(ours, &QueryCondition::parse(cond).unwrap(), &opts)
             .unwrap_or_else(|e| panic!("{cond}: our delete: {e}"));

@@ -30,8 +30,7 @@ fn both<'a>(
         assert_eq!(o.len(), a.num_rows());
         let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
         assert_eq!(a.schema().fields().len(), names.len());
-        let ours: Vec<String> = o
-            .cells()
+        let ours: Vec<String> = tiledb_codec::raw::cells(o)
             .columns
             .iter()
             .map(|c| c.field.name.clone())
@@ -45,7 +44,7 @@ fn both<'a>(
 fn arrow_batches_are_the_facades_batches() {
     let array = Array::open(fixture("sparse_int_2d")).unwrap();
     let (ours, arrow) = both(&array, |r| {
-        r.range("r", 0..=79).filter(col("a").ge(2)).batch_size(7)
+        r.range("r", 0..=79).condition(col("a").ge(2)).batch_size(7)
     });
     let mut rows = 0;
     for (o, a) in ours.iter().zip(&arrow) {

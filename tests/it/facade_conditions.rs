@@ -11,8 +11,10 @@ fn fixture(name: &str) -> std::path::PathBuf {
 }
 
 fn rows(array: &Array, cond: impl Into<tiledb_codec::Condition>) -> Vec<serde_json::Value> {
-    let b = array.reader().filter(cond).read().unwrap();
-    (0..b.len()).map(|i| b.cells().row(i)).collect()
+    let b = array.reader().condition(cond).read().unwrap();
+    (0..b.len())
+        .map(|i| tiledb_codec::raw::cells(&b).row(i))
+        .collect()
 }
 
 #[test]
@@ -117,31 +119,37 @@ fn nesting_renderings_and_mistakes() {
 
     // Mistakes are reported when the read is built, naming the field.
     let array = Array::open(fixture("sparse_int_2d")).unwrap();
-    let err = array.reader().filter(col("nope").gt(1)).read().unwrap_err();
+    let err = array
+        .reader()
+        .condition(col("nope").gt(1))
+        .read()
+        .unwrap_err();
     assert!(err.to_string().contains("unknown field nope"), "{err}");
     let empty: [i64; 0] = [];
     let err = array
         .reader()
-        .filter(col("a").is_in(empty))
+        .condition(col("a").is_in(empty))
         .read()
         .unwrap_err();
     assert!(
         err.to_string().contains("needs at least one value"),
         "{err}"
     );
-    let err = array.reader().filter("a >").read().unwrap_err();
-    assert!(matches!(err, Error::Read(_)), "{err}");
+    let err = array.reader().condition("a >").read().unwrap_err();
+    assert!(matches!(err, Error::Condition { .. }), "{err}");
 
     // Several filters all hold, text and typed alike.
     let both = rows(&array, col("a").gt(5).and(col("r").lt(40)));
     let b = array
         .reader()
-        .filter("a > 5")
-        .filter(col("r").lt(40))
+        .condition("a > 5")
+        .condition(col("r").lt(40))
         .read()
         .unwrap();
     assert_eq!(
-        (0..b.len()).map(|i| b.cells().row(i)).collect::<Vec<_>>(),
+        (0..b.len())
+            .map(|i| tiledb_codec::raw::cells(&b).row(i))
+            .collect::<Vec<_>>(),
         both
     );
 }

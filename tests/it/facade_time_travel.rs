@@ -88,25 +88,66 @@ fn reads_at_a_timestamp_see_only_the_fragments_written_by_then() {
         new[2].1 = 30;
         new[3].1 = 40;
 
-        let at_first = Array::open_at(&path, ..=100).unwrap();
+        let at_first = Array::open_with(
+            &path,
+            tiledb_codec::OpenOptions::new().with_time_range(..=100),
+        )
+        .unwrap();
         assert_eq!(at_first.fragments().len(), 1);
         assert_eq!(ours(&at_first), old, "dense {dense}");
-        assert_eq!(ours(&Array::open_at(&path, 0..=150).unwrap()), old);
-        assert_eq!(ours(&Array::open_at(&path, 100..200).unwrap()), old);
-        assert_eq!(ours(&Array::open_at(&path, ..).unwrap()), new);
+        assert_eq!(
+            ours(
+                &Array::open_with(
+                    &path,
+                    tiledb_codec::OpenOptions::new().with_time_range(0..=150)
+                )
+                .unwrap()
+            ),
+            old
+        );
+        assert_eq!(
+            ours(
+                &Array::open_with(
+                    &path,
+                    tiledb_codec::OpenOptions::new().with_time_range(100..200)
+                )
+                .unwrap()
+            ),
+            old
+        );
+        assert_eq!(
+            ours(
+                &Array::open_with(&path, tiledb_codec::OpenOptions::new().with_time_range(..))
+                    .unwrap()
+            ),
+            new
+        );
         assert_eq!(ours(&Array::open(&path).unwrap()), new);
         // From t=150 only the second fragment (a dense read: the cells of
         // its non-empty domain, as the engine's tests read them).
-        let at_second = Array::open_at(&path, 150..=250).unwrap();
+        let at_second = Array::open_with(
+            &path,
+            tiledb_codec::OpenOptions::new().with_time_range(150..=250),
+        )
+        .unwrap();
         assert_eq!(ours(&at_second), [(3, 30), (4, 40)], "dense {dense}");
-        assert!(Array::open_at(&path, 50..=60)
-            .unwrap()
-            .fragments()
-            .is_empty());
+        assert!(Array::open_with(
+            &path,
+            tiledb_codec::OpenOptions::new().with_time_range(50..=60)
+        )
+        .unwrap()
+        .fragments()
+        .is_empty());
 
         // The engine agrees at each time.
         for (t1, t2) in [(0, 100), (0, 150), (0, 200), (150, 250), (50, 60)] {
-            let ours = ours(&Array::open_at(&path, t1..=t2).unwrap());
+            let ours = ours(
+                &Array::open_with(
+                    &path,
+                    tiledb_codec::OpenOptions::new().with_time_range(t1..=t2),
+                )
+                .unwrap(),
+            );
             assert_eq!(
                 ours,
                 engine_at(&path, t1, t2),
@@ -115,7 +156,12 @@ fn reads_at_a_timestamp_see_only_the_fragments_written_by_then() {
         }
 
         // A range holding no time is refused, naming the array.
-        let err = Array::open_at(&path, 5..5).unwrap_err().to_string();
+        let err = Array::open_with(
+            &path,
+            tiledb_codec::OpenOptions::new().with_time_range(5..5),
+        )
+        .unwrap_err()
+        .to_string();
         let named = err.contains(&*path.to_string_lossy());
         assert!(err.contains("holds no time") && named, "{err}");
     }
@@ -171,13 +217,16 @@ fn metadata_at_a_timestamp_is_the_engines() {
     for (range, want) in &theirs {
         let (t1, t2) = range.split_once('-').unwrap();
         let (t1, t2): (u64, u64) = (t1.parse().unwrap(), t2.parse().unwrap());
-        let ours: std::collections::BTreeMap<String, i64> = Array::open_at(&path, t1..=t2)
-            .unwrap()
-            .metadata()
-            .unwrap()
-            .into_iter()
-            .map(|(k, v)| (k, v.values::<i64>().unwrap()[0]))
-            .collect();
+        let ours: std::collections::BTreeMap<String, i64> = Array::open_with(
+            &path,
+            tiledb_codec::OpenOptions::new().with_time_range(t1..=t2),
+        )
+        .unwrap()
+        .metadata()
+        .unwrap()
+        .into_iter()
+        .map(|(k, v)| (k, v.values::<i64>().unwrap()[0]))
+        .collect();
         assert_eq!(&ours, want, "metadata at {t1}..={t2}");
     }
     // Opened without a range: the newest state.

@@ -40,10 +40,7 @@ fn le<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
 }
 
 fn create(path: &Path, schema: &Value) {
-    let opts = CreateOptions {
-        version: 23,
-        ..CreateOptions::default()
-    };
+    let opts = CreateOptions::default().with_version(23);
     create_array_with(path, schema, &opts).unwrap();
 }
 

@@ -173,10 +173,7 @@ fn deletes_inside_a_fragment_consolidated_without_timestamps_are_refused() {
         let p = dir.join(name);
         create_array(&p, &schema).unwrap();
         for (t, ds) in [(1u64, [0i64, 1]), (3, [1, 2])] {
-            let opts = WriteOptions {
-                timestamp: Some(t),
-                ..WriteOptions::default()
-            };
+            let opts = WriteOptions::default().with_timestamp(t);
             let mut w = FragmentWriter::sparse(&p, opts).unwrap();
             w.write(&[
                 Column::fixed("d", ds.iter().flat_map(|v| v.to_le_bytes()).collect()),
@@ -188,17 +185,19 @@ fn deletes_inside_a_fragment_consolidated_without_timestamps_are_refused() {
             .unwrap();
             w.finish().unwrap();
         }
-        let opts = ConsolidateOptions {
-            with_timestamps,
-            ..ConsolidateOptions::default()
+        let opts = {
+            let mut lit = ConsolidateOptions::default();
+            lit.with_timestamps = with_timestamps;
+            lit
         };
         assert!(consolidate_fragments(&p, &opts).unwrap().written.is_some());
         p
     };
     let cond = QueryCondition::parse("a >= 0").unwrap();
-    let at = |t| DeleteOptions {
-        timestamp: Some(t),
-        ..DeleteOptions::default()
+    let at = |t| {
+        let mut lit = DeleteOptions::default();
+        lit.timestamp = Some(t);
+        lit
     };
     let plain = make("plain", false);
     let err = delete_cells(&plain, &cond, &at(2)).unwrap_err().to_string();

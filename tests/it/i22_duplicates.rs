@@ -148,10 +148,7 @@ fn duplicates_within_one_write_are_refused_as_the_engine_refuses_them() {
     assert!(err.to_string().contains("(d=4)"), "{err}");
     drop(w);
     assert_eq!(fragments(&lib), 0, "a refused write left a fragment");
-    let keep = WriteOptions {
-        keep_last_duplicate: true,
-        ..WriteOptions::default()
-    };
+    let keep = WriteOptions::default().with_keep_last_duplicate(true);
     let mut w = FragmentWriter::sparse(&lib, keep).unwrap();
     w.write(&columns(&[7, 3, 7], &[1, 2, 3])).unwrap();
     let info = w.finish().unwrap();

@@ -164,11 +164,7 @@ fn after_the_last_timestamp_newest_writes_fail_clearly_and_write_nothing() {
     refused(&["group", "remove", g, "first"], "__group");
     let err = add_member(
         &group,
-        &NewMember {
-            uri: other.display().to_string(),
-            name: Some("second".into()),
-            relative: false,
-        },
+        &NewMember::new(other.display().to_string(), Some("second".into()), false),
         &MetadataOptions::default(),
     )
     .unwrap_err();

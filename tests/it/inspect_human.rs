@@ -273,8 +273,8 @@ fn a_current_domain_is_shown_and_drawn_over() {
     let text = s.to_string();
     assert!(!text.contains("current domain  set"), "{text}");
     s.schema.current_domain = Some(CurrentDomain::NdRectangle(vec![
-        DomainRange::Int64(Range { start: 1, end: 3 }),
-        DomainRange::Int64(Range { start: 2, end: 6 }),
+        DomainRange::Int64(Range::new(1, 3)),
+        DomainRange::Int64(Range::new(2, 6)),
     ]));
     let text = s.to_string();
     assert!(

@@ -213,9 +213,11 @@ fn deletes_match_the_engine() {
     let setup = engine(&["setup", &s(&root), &s(&spec)]);
     assert_eq!(setup.len(), all.len(), "{setup:?}");
 
-    let opts = DeleteOptions {
-        timestamp: Some(40),
-        encryption_key: None,
+    let opts = {
+        let mut lit = DeleteOptions::default();
+        lit.timestamp = Some(40);
+        lit.encryption_key = None;
+        lit
     };
     let mut reads: Vec<String> = vec![s(&root.join("base_nodups")), s(&root.join("base_dups"))];
     let mut deleted = Vec::new();
@@ -402,10 +404,7 @@ fn delete_fragments_matches_the_engine() {
         cases.push(c);
         all.push((
             *base,
-            TimeRange {
-                start: *t1,
-                end: *t2,
-            },
+            TimeRange::new(*t1, *t2),
             eng,
             ours,
             dry.then_some(dry_path),

@@ -461,9 +461,10 @@ fn encrypted_arrays_evolve_with_their_key() {
     let before = files(&arr);
     assert!(evolve(&arr, &ev, &EvolveOptions::default()).is_err());
     assert_eq!(files(&arr), before);
-    let opts = EvolveOptions {
-        encryption_key: Some(k),
-        ..EvolveOptions::default()
+    let opts = {
+        let mut lit = EvolveOptions::default();
+        lit.encryption_key = Some(k);
+        lit
     };
     evolve(&arr, &ev, &opts).unwrap();
     let engine = common::engine_cells(&arr, Some(key));

@@ -101,11 +101,11 @@ fn copy(from: &Path, to: &Path) -> PathBuf {
 }
 
 fn opts(key: Option<&str>) -> ConsolidateOptions {
-    ConsolidateOptions {
-        encryption_key: key.map(key_bytes),
-        // Small: the reads and the sorts go through several batches.
-        memory_budget: 2 << 20,
-        ..ConsolidateOptions::default()
+    {
+        let mut lit = ConsolidateOptions::default();
+        lit.encryption_key = key.map(key_bytes);
+        lit.memory_budget = 2 << 20;
+        lit
     }
 }
 
@@ -387,8 +387,8 @@ fn engine_written_arrays() {
     // rectangle covers cells of fragment 1, outside the range, that no
     // merged fragment wrote), then 3 and 4.
     for (label, range, n) in [
-        ("dense_holes_2_3", TimeRange { start: 2, end: 3 }, 2),
-        ("dense_holes_3_4", TimeRange { start: 3, end: 4 }, 2),
+        ("dense_holes_2_3", TimeRange::new(2, 3), 2),
+        ("dense_holes_3_4", TimeRange::new(3, 4), 2),
     ] {
         let c = prepare(&tmp, label, &src.join("dense_holes"), None, range);
         assert_eq!(c.merged.len(), n, "{label}");
@@ -541,13 +541,11 @@ fn vacuum_dry_run_removes_nothing() {
     let p = copy(&sparse_no_dups_fixture(), &tmp.join("a"));
     let r = consolidate_fragments(&p, &opts(None)).unwrap();
     assert_eq!(r.consolidated.len(), 3);
-    let dry = vacuum_fragments(
-        &p,
-        &VacuumOptions {
-            dry_run: true,
-            ..VacuumOptions::default()
-        },
-    )
+    let dry = vacuum_fragments(&p, &{
+        let mut lit = VacuumOptions::default();
+        lit.dry_run = true;
+        lit
+    })
     .unwrap();
     assert_eq!(dry.removed.len(), 7);
     assert!(dry.removed.iter().all(|p| p.exists()));

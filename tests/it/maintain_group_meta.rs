@@ -280,11 +280,7 @@ fn metadata_and_groups_as_the_engine_reads_them() {
     meta::put(&eg, "ours", Datatype::Int16, &v, &opts).unwrap();
     group::add_member(
         &eg,
-        &NewMember {
-            uri: s(&r("a1")).into(),
-            name: Some("first".into()),
-            relative: false,
-        },
+        &NewMember::new(s(&r("a1")), Some("first".into()), false),
         &gopts,
     )
     .unwrap();
@@ -305,16 +301,8 @@ fn metadata_and_groups_as_the_engine_reads_them() {
     group::add_members(
         &g,
         &[
-            NewMember {
-                uri: file_uri(&r("esub")),
-                name: Some("es".into()),
-                relative: false,
-            },
-            NewMember {
-                uri: s(&eg).into(),
-                name: None,
-                relative: false,
-            },
+            NewMember::new(file_uri(&r("esub")), Some("es".into()), false),
+            NewMember::new(s(&eg), None, false),
         ],
         &gopts,
     )
@@ -345,11 +333,7 @@ fn metadata_and_groups_as_the_engine_reads_them() {
     let add = |uri: &str, name: Option<&str>, relative: bool| {
         group::add_member(
             &g,
-            &NewMember {
-                uri: uri.into(),
-                name: name.map(Into::into),
-                relative,
-            },
+            &NewMember::new(uri, name.map(Into::into), relative),
             &gopts,
         )
     };

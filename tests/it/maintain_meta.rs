@@ -62,9 +62,10 @@ fn engine_tasks(dir: &Path, tasks: &[Value]) -> Vec<Result<Value, String>> {
 }
 
 fn cons_opts(key: Option<&str>) -> ConsolidateOptions {
-    ConsolidateOptions {
-        encryption_key: key.map(key_bytes),
-        ..ConsolidateOptions::default()
+    {
+        let mut lit = ConsolidateOptions::default();
+        lit.encryption_key = key.map(key_bytes);
+        lit
     }
 }
 

@@ -439,9 +439,10 @@ fn batches_begun_before_maintenance_finish_after_it() {
         );
         let reader = ArrayReader::open(&array, &ReadOptions::default()).unwrap();
         let whole = lines(&reader.read(&Query::new()).unwrap());
-        let q = Query {
-            batch_cells: Some(2),
-            ..Query::new()
+        let q = {
+            let mut lit = Query::new();
+            lit.batch_cells = Some(2);
+            lit
         };
         if name == "dense_int_2d" {
             // Whole into buffers, after a consolidation and vacuum of a
@@ -453,11 +454,7 @@ fn batches_begun_before_maintenance_finish_after_it() {
             maintain::vacuum(&copy, Mode::Fragments, &VacuumOptions::default()).unwrap();
             let attr = String::from_utf8_lossy(&early.schema.attributes[0].name).into_owned();
             let mut buf = vec![0u8; 1 << 16];
-            let mut sinks = [tiledb_codec::raw::read::Sink {
-                name: attr,
-                data: &mut buf,
-                validity: None,
-            }];
+            let mut sinks = [tiledb_codec::raw::read::Sink::new(attr, &mut buf)];
             let n = early
                 .read_into(&Query::new(), &mut sinks)
                 .unwrap_or_else(|e| panic!("{name}: read_into: {e}"));

@@ -520,9 +520,11 @@ fn requests_to_open_an_array_and_read_one_tile() {
         upload(&storage, &local, &root.join("dense_int_2d"));
     }
     let (storage, path) = moto.open("s3://counts/dense_int_2d");
-    let array =
-        tiledb_codec::Array::open_in(storage.clone().into(), &path, &ReadOptions::default())
-            .unwrap();
+    let array = tiledb_codec::Array::open_with(
+        &path,
+        tiledb_codec::OpenOptions::new().with_storage(storage.clone().into()),
+    )
+    .unwrap();
     let batch = array
         .reader()
         .range("rows", 1..=1)
@@ -668,7 +670,11 @@ fn a_multi_tile_read_from_s3_merges_tile_requests() {
     let read = |fetch: FetchOptions| {
         let (storage, path) = moto.open("s3://tiles/tiles64");
         storage.set_fetch_options(fetch);
-        let array = Array::open_in(storage.clone().into(), &path, &ReadOptions::default()).unwrap();
+        let array = Array::open_with(
+            &path,
+            tiledb_codec::OpenOptions::new().with_storage(storage.clone().into()),
+        )
+        .unwrap();
         let before = storage.stats().snapshot().gets;
         let got = array.reader().read().unwrap();
         let gets = storage.stats().snapshot().gets - before;
@@ -689,9 +695,10 @@ fn a_multi_tile_read_from_s3_merges_tile_requests() {
         gets
     };
     let merged = read(FetchOptions::default());
-    let per_tile = read(FetchOptions {
-        max_request: 0,
-        ..FetchOptions::default()
+    let per_tile = read({
+        let mut lit = FetchOptions::default();
+        lit.max_request = 0;
+        lit
     });
     // 64 tiles of `v`, of `n` and of its validity: one GET each unmerged.
     assert!(per_tile >= 3 * 64, "unmerged: {per_tile} GETs");
@@ -846,10 +853,9 @@ fn in_flight_array_at(
     let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
     upload(&storage, local, &root.join(name));
     storage.set_fetch_options(fetch);
-    let array = tiledb_codec::Array::open_in(
-        storage.clone().into(),
+    let array = tiledb_codec::Array::open_with(
         root.join(name),
-        &ReadOptions::default(),
+        tiledb_codec::OpenOptions::new().with_storage(storage.clone().into()),
     )
     .unwrap();
     (store, array)
@@ -882,14 +888,12 @@ fn the_concurrency_option_bounds_requests_in_flight() {
     let local = multi_tile_array(&tmp.0);
     let want = Array::open(&local).unwrap().reader().read().unwrap();
     for bound in [1usize, 3, 6] {
-        let (store, array) = in_flight_array(
-            &local,
-            FetchOptions {
-                max_request: 0,
-                concurrency: bound,
-                ..FetchOptions::default()
-            },
-        );
+        let (store, array) = in_flight_array(&local, {
+            let mut lit = FetchOptions::default();
+            lit.max_request = 0;
+            lit.concurrency = bound;
+            lit
+        });
         store.most.store(0, SeqCst);
         let got = array.reader().read().unwrap();
         assert_eq!(
@@ -978,9 +982,10 @@ fn dense_tiles_stream_into_their_places() {
     use tiledb_codec::Array;
     let tmp = write_support::TempDir::new("s3-stream");
     let local = side_by_side_array(&tmp.0);
-    let fetch = FetchOptions {
-        read_ahead: 1,
-        ..FetchOptions::default()
+    let fetch = {
+        let mut lit = FetchOptions::default();
+        lit.read_ahead = 1;
+        lit
     };
     let want = Array::open(&local).unwrap().reader().read().unwrap();
     let (store, array) = in_flight_array(&local, fetch);
@@ -1007,13 +1012,11 @@ fn dense_tiles_stream_into_their_places() {
     // none, the cut tiles stream too, their cells spread over the result
     // as they come: 4 GETs in all.
     let box_gets = |read_ahead: u64| {
-        let (store, array) = in_flight_array(
-            &local,
-            FetchOptions {
-                read_ahead,
-                ..FetchOptions::default()
-            },
-        );
+        let (store, array) = in_flight_array(&local, {
+            let mut lit = FetchOptions::default();
+            lit.read_ahead = read_ahead;
+            lit
+        });
         boxed(&array);
         let before = store.gets.load(std::sync::atomic::Ordering::SeqCst);
         let got = boxed(&array);
@@ -1109,9 +1112,10 @@ fn tiles_of_any_shape_stream_with_their_validity() {
     use tiledb_codec::{Array, ReaderBuilder};
     let tmp = write_support::TempDir::new("s3-stream-2d");
     let local = two_d_nullable_array(&tmp.0);
-    let fetch = FetchOptions {
-        read_ahead: 1,
-        ..FetchOptions::default()
+    let fetch = {
+        let mut lit = FetchOptions::default();
+        lit.read_ahead = 1;
+        lit
     };
     fn full(r: ReaderBuilder<'_>) -> ReaderBuilder<'_> {
         r
@@ -1222,9 +1226,10 @@ fn var_sized_dense_cells_come_group_by_group() {
     }
     let mut requests = Vec::new();
     for ahead in [1, FetchOptions::default().read_ahead] {
-        let fetch = FetchOptions {
-            read_ahead: ahead,
-            ..FetchOptions::default()
+        let fetch = {
+            let mut lit = FetchOptions::default();
+            lit.read_ahead = ahead;
+            lit
         };
         let (store, array) = in_flight_array_at(&local, "strings", fetch);
         array.reader().read().unwrap();
@@ -1301,10 +1306,9 @@ fn a_storage_kept_across_opens_sees_new_fragments_and_keeps_their_metadata() {
     let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
     upload(&storage, &local, &root.join("tiles64"));
     let open = || {
-        Array::open_in(
-            storage.clone().into(),
+        Array::open_with(
             root.join("tiles64"),
-            &ReadOptions::default(),
+            tiledb_codec::OpenOptions::new().with_storage(storage.clone().into()),
         )
     };
     let got = || store.got.lock().unwrap().clone();
@@ -1381,18 +1385,18 @@ fn a_storage_kept_across_opens_sees_new_fragments_and_keeps_their_metadata() {
     let fresh = write_support::TempDir::new("s3-reopen-fresh");
     let store = std::sync::Arc::new(InFlight::new());
     let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
-    storage.set_fetch_options(FetchOptions {
-        metadata_cache: 0,
-        ..FetchOptions::default()
+    storage.set_fetch_options({
+        let mut lit = FetchOptions::default();
+        lit.metadata_cache = 0;
+        lit
     });
     let local = side_by_side_array(&fresh.0);
     upload(&storage, &local, &root.join("tiles64"));
     let want = Array::open(&local).unwrap().reader().read().unwrap();
     let array = || {
-        Array::open_in(
-            storage.clone().into(),
+        Array::open_with(
             root.join("tiles64"),
-            &ReadOptions::default(),
+            tiledb_codec::OpenOptions::new().with_storage(storage.clone().into()),
         )
         .unwrap()
     };
@@ -1464,14 +1468,14 @@ fn a_sparse_box_fetches_the_tiles_of_every_fragment_at_once() {
         let store = std::sync::Arc::new(InFlight::new());
         let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
         upload(&storage, &local, &root.join("sparse"));
-        storage.set_fetch_options(FetchOptions {
-            read_ahead: ahead,
-            ..FetchOptions::default()
+        storage.set_fetch_options({
+            let mut lit = FetchOptions::default();
+            lit.read_ahead = ahead;
+            lit
         });
-        let array = Array::open_in(
-            storage.clone().into(),
+        let array = Array::open_with(
             root.join("sparse"),
-            &ReadOptions::default(),
+            tiledb_codec::OpenOptions::new().with_storage(storage.clone().into()),
         )
         .unwrap();
         store.most.store(0, SeqCst);

@@ -7,7 +7,7 @@ use std::net::{TcpListener, TcpStream};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use tiledb_codec::{Array, ReadOptions};
+use tiledb_codec::Array;
 
 /// A server that accepts every connection and never answers; its port.
 fn stalled_server() -> u16 {
@@ -45,7 +45,11 @@ fn a_stalled_server_fails_a_library_read_in_time() {
         ("retry_backoff_max", "100ms"),
     ];
     let start = Instant::now();
-    let err = Array::open_url(url, options, None, &ReadOptions::default()).unwrap_err();
+    let mut opts = tiledb_codec::OpenOptions::new();
+    for (k, v) in options {
+        opts = opts.with_store_option(k, v);
+    }
+    let err = Array::open_with(url, opts).unwrap_err();
     let took = start.elapsed();
     let msg = err.to_string();
     eprintln!("{took:?}: {msg}");

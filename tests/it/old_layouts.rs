@@ -1029,10 +1029,11 @@ fn subarray_over_zipped_coordinates() {
     let c = case(3, false);
     build(&t.0, &c);
     let r = ArrayReader::open(&t.0, &ReadOptions::default()).unwrap();
-    let q = Query {
-        attributes: Some(vec!["a".into()]),
-        subarray: Some(vec![Some((2, 4)), Some((2, 3))]),
-        ..Query::default()
+    let q = {
+        let mut lit = Query::default();
+        lit.attributes = Some(vec!["a".into()]);
+        lit.subarray = Some(vec![Some((2, 4)), Some((2, 3))]);
+        lit
     };
     let got = r.read(&q).unwrap();
     let rows: Vec<Value> = (0..got.len).map(|i| got.row(i)).collect();

@@ -33,10 +33,10 @@ fn check_into(reader: &ArrayReader, q: &Query, cells: &Cells, id: &str) -> usize
     let mut sinks: Vec<Sink> = fixed
         .iter()
         .zip(data.iter_mut().zip(validity.iter_mut()))
-        .map(|(c, (d, v))| Sink {
-            name: c.field.name.clone(),
-            data: d,
-            validity: Some(v),
+        .map(|(c, (d, v))| {
+            let mut lit = Sink::new(c.field.name.clone(), d);
+            lit.validity = Some(v);
+            lit
         })
         .collect();
     let n = reader
@@ -71,9 +71,10 @@ fn every_fixture_reads_into_buffers_what_read_returns() {
         };
         checked += check_into(&reader, &q, &cells, &f.id);
         // The attributes alone: a dense array's are decoded in place.
-        let q = Query {
-            skip_coordinates: true,
-            ..Query::default()
+        let q = {
+            let mut lit = Query::default();
+            lit.skip_coordinates = true;
+            lit
         };
         let cells = reader.read(&q).unwrap();
         checked += check_into(&reader, &q, &cells, &f.id);
@@ -157,15 +158,11 @@ fn nullable_and_var_sized_fields() {
         let Ok(batch) = array.reader().read() else {
             continue;
         };
-        for c in &batch.cells().columns {
+        for c in &tiledb_codec::raw::cells(&batch).columns {
             let name = c.field.name.clone();
             let raw = ArrayReader::open(&f.path, &ReadOptions::default()).unwrap();
             let mut data = vec![0u8; c.data().len()];
-            let mut sinks = [Sink {
-                name: name.clone(),
-                data: &mut data,
-                validity: None,
-            }];
+            let mut sinks = [Sink::new(name.clone(), &mut data)];
             let got = raw.read_into(&Query::default(), &mut sinks);
             if c.offsets().is_some() {
                 let e = got.unwrap_err().to_string();
@@ -256,17 +253,19 @@ fn every_fixture_reads_batches_into_buffers_what_next_returns() {
             continue;
         };
         for skip in [false, true] {
-            let q = Query {
-                skip_coordinates: skip,
-                ..Query::default()
+            let q = {
+                let mut lit = Query::default();
+                lit.skip_coordinates = skip;
+                lit
             };
             let Ok(all) = reader.read(&q) else {
                 continue;
             };
             let size = (all.len / 4).max(7);
-            let q = Query {
-                batch_cells: Some(size),
-                ..q
+            let q = {
+                let mut lit = q;
+                lit.batch_cells = Some(size);
+                lit
             };
             let Ok(batches) = reader.batches(&q) else {
                 continue;
@@ -299,10 +298,10 @@ fn every_fixture_reads_batches_into_buffers_what_next_returns() {
                 let mut sinks: Vec<Sink> = fixed
                     .iter()
                     .zip(data.iter_mut().zip(validity.iter_mut()))
-                    .map(|((name, _), (d, v))| Sink {
-                        name: name.clone(),
-                        data: d,
-                        validity: Some(v),
+                    .map(|((name, _), (d, v))| {
+                        let mut lit = Sink::new(name.clone(), d);
+                        lit.validity = Some(v);
+                        lit
                     })
                     .collect();
                 let n = got

@@ -41,10 +41,7 @@ fn dense_array(name: &str) -> PathBuf {
         .into_iter()
         .enumerate()
     {
-        let opts = WriteOptions {
-            timestamp: Some(10 + t as u64),
-            ..WriteOptions::default()
-        };
+        let opts = WriteOptions::default().with_timestamp(10 + t as u64);
         let mut w = FragmentWriter::dense(&p, &[(i128::from(lo), i128::from(hi))], opts).unwrap();
         w.write(&[Column::fixed("a", ints((lo..=hi).map(|i| base + i)))])
             .unwrap();
@@ -144,9 +141,10 @@ fn a_one_tile_dense_range_decodes_one_tile_per_fragment_holding_it() {
     let p = dense_array("dense_one_tile");
     let reader = ArrayReader::open(&p, &ReadOptions::default()).unwrap();
     // Tile 1 ([100, 199]): the first two fragments hold cells of it.
-    let q = Query {
-        attributes: Some(vec!["a".into()]),
-        ..Query::default()
+    let q = {
+        let mut lit = Query::default();
+        lit.attributes = Some(vec!["a".into()]);
+        lit
     }
     .range("d", int64_range("120:180"));
     let before = reader.stats().tiles();
@@ -203,10 +201,7 @@ fn a_one_tile_sparse_range_decodes_one_tile_per_fragment_holding_it() {
         .into_iter()
         .enumerate()
     {
-        let opts = WriteOptions {
-            timestamp: Some(10 + t as u64),
-            ..WriteOptions::default()
-        };
+        let opts = WriteOptions::default().with_timestamp(10 + t as u64);
         let mut w = FragmentWriter::sparse(&p, opts).unwrap();
         w.write(&[
             Column::fixed("d", ints(lo..hi)),
@@ -257,7 +252,7 @@ fn arrays_in_memory_read_through_the_storage_seam_as_from_files() {
         let at = Path::new("/in-memory").join(name);
         mem.put_folder(&root.join(name), &at).unwrap();
         let stored = ArrayReader::open_in(
-            StorageRef(Arc::new(mem)),
+            StorageRef::new(Arc::new(mem)),
             &at,
             None,
             &ReadOptions::default(),
@@ -276,7 +271,7 @@ fn arrays_in_memory_read_through_the_storage_seam_as_from_files() {
     // A path the store does not hold is not an array.
     let empty = MemoryStorage::new();
     assert!(ArrayReader::open_in(
-        StorageRef(Arc::new(empty)),
+        StorageRef::new(Arc::new(empty)),
         Path::new("/nothing"),
         None,
         &ReadOptions::default()
@@ -307,12 +302,9 @@ fn batches_within_a_small_budget_give_the_cells_of_one_read_in_order() {
         let coords: Vec<(i64, i64)> = (0..400)
             .map(|i| ((i * 7 + t * 13) % 100, (i * 11 + t * 5) % 100))
             .collect();
-        let opts = WriteOptions {
-            timestamp: Some(10 + t as u64),
-            // The coordinates repeat (every 100 cells): the last one kept.
-            keep_last_duplicate: true,
-            ..WriteOptions::default()
-        };
+        let opts = WriteOptions::default()
+            .with_timestamp(10 + t as u64)
+            .with_keep_last_duplicate(true);
         let mut w = FragmentWriter::sparse(&p, opts).unwrap();
         w.write(&[
             Column::fixed("x", ints(coords.iter().map(|c| c.0))),
@@ -324,17 +316,19 @@ fn batches_within_a_small_budget_give_the_cells_of_one_read_in_order() {
     }
     let reader = ArrayReader::open(&p, &ReadOptions::default()).unwrap();
     for order in [None, Some(tiledb_codec::raw::read::Order::ColMajor)] {
-        let q = Query {
-            order,
-            ..Query::default()
+        let q = {
+            let mut lit = Query::default();
+            lit.order = order;
+            lit
         }
         .range("y", int64_range("5:80"));
         let whole = reader.read(&q).unwrap();
         assert!(whole.len > 150, "{}", whole.len);
-        let small = Query {
-            memory_budget: Some(2_000),
-            batch_cells: Some(50),
-            ..q.clone()
+        let small = {
+            let mut lit = q.clone();
+            lit.memory_budget = Some(2_000);
+            lit.batch_cells = Some(50);
+            lit
         };
         let mut rows = Vec::new();
         let mut batches = 0;
@@ -353,9 +347,10 @@ fn batches_within_a_small_budget_give_the_cells_of_one_read_in_order() {
     let reader = ArrayReader::open(&d, &ReadOptions::default()).unwrap();
     let q = Query::default().range("d", int64_range("95:905"));
     let whole = reader.read(&q).unwrap();
-    let small = Query {
-        memory_budget: Some(1_000),
-        ..q.clone()
+    let small = {
+        let mut lit = q.clone();
+        lit.memory_budget = Some(1_000);
+        lit
     };
     let mut got = Vec::new();
     for b in reader.batches(&small).unwrap() {
@@ -388,9 +383,10 @@ fn tiles_a_condition_cannot_match_are_not_decoded() {
     .unwrap();
     w.finish().unwrap();
     let reader = ArrayReader::open(&p, &ReadOptions::default()).unwrap();
-    let q = Query {
-        condition: Some(tiledb_codec::raw::read::QueryCondition::parse("a > 195").unwrap()),
-        ..Query::default()
+    let q = {
+        let mut lit = Query::default();
+        lit.condition = Some(tiledb_codec::raw::read::QueryCondition::parse("a > 195").unwrap());
+        lit
     };
     let before = reader.stats().tiles();
     let cells = reader.read(&q).unwrap();
@@ -398,11 +394,11 @@ fn tiles_a_condition_cannot_match_are_not_decoded() {
     assert_eq!(reader.stats().tiles() - before, 2);
     assert_eq!(values(&cells, "a"), (196..200).collect::<Vec<_>>());
     // A condition no tile can match decodes nothing.
-    let q = Query {
-        condition: Some(
-            tiledb_codec::raw::read::QueryCondition::parse("a < 0 or a > 500").unwrap(),
-        ),
-        ..Query::default()
+    let q = {
+        let mut lit = Query::default();
+        lit.condition =
+            Some(tiledb_codec::raw::read::QueryCondition::parse("a < 0 or a > 500").unwrap());
+        lit
     };
     let before = reader.stats().tiles();
     assert_eq!(reader.read(&q).unwrap().len, 0);

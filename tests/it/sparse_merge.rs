@@ -128,10 +128,11 @@ fn check(array: &str, asks: &[Ask]) -> ArrayReader {
     let theirs = engine(&reqs);
     let reader = ArrayReader::open(&path, &ReadOptions::default()).unwrap();
     for (a, t) in asks.iter().zip(theirs) {
-        let mut q = Query {
-            condition: a.cond.map(|c| QueryCondition::parse(c).unwrap()),
-            order: a.order,
-            ..Query::new()
+        let mut q = {
+            let mut lit = Query::new();
+            lit.condition = a.cond.map(|c| QueryCondition::parse(c).unwrap());
+            lit.order = a.order;
+            lit
         };
         for (d, r) in &a.ranges {
             q = q.range(d, DimRange::parse(Datatype::Int64, r).unwrap());
@@ -170,9 +171,10 @@ fn a_newer_tile_the_condition_rules_out_still_hides_the_older_cells_it_overlaps(
     );
     // Fragment 1's tiles at x 8..11 (a = 0) hide nothing older: pruned.
     // 16 tiles of 4 cells, 3 fields each; the 4 pruned leave 12.
-    let q = Query {
-        condition: Some(QueryCondition::parse("a > 500").unwrap()),
-        ..Query::new()
+    let q = {
+        let mut lit = Query::new();
+        lit.condition = Some(QueryCondition::parse("a > 500").unwrap());
+        lit
     };
     let before = reader.stats().tiles();
     let cells = reader.read(&q).unwrap();

@@ -311,14 +311,13 @@ fn reverse(cov: &mut Coverage, at: &At, pipe: &Pipe, metadata: &[u8], data: &[u8
     let offsets = RefCell::new(Vec::new());
     let (mut md, mut d) = (metadata.to_vec(), data.to_vec());
     for (codec, dt, filter) in stages.iter().rev() {
-        let cx = FilterContext {
-            datatype: *dt,
-            cell_size: pipe.cell_size,
-            version: pipe.version,
-            tile_version: pipe.tile_version,
-            key: pipe.key.as_ref(),
-            var_offsets: pipe.fold.then_some(&offsets),
-            max_output: u64::MAX,
+        let cx = {
+            let mut lit = FilterContext::new(*dt, pipe.cell_size, pipe.version);
+            lit.tile_version = pipe.tile_version;
+            lit.key = pipe.key.as_ref();
+            lit.var_offsets = pipe.fold.then_some(&offsets);
+            lit.max_output = u64::MAX;
+            lit
         };
         chunk_metadata(cov, at, &cx, *filter, &md, &d);
         let r = codec
@@ -894,14 +893,12 @@ fn data_file_field(schema: &ArraySchema, name: &str) -> (FieldInfo, DataFile) {
     } else {
         (stem, DataFile::Fixed)
     };
-    let special = |name: &str| FieldInfo {
-        name: name.into(),
-        idx: usize::MAX,
-        is_dimension: false,
-        datatype: Datatype::Uint64,
-        cell_val_num: Some(1),
-        nullable: false,
-        filters: schema.coords_filters.filters.clone(),
+    // The timestamps' field (u64 cells with the coords filters), renamed.
+    let special = |name: &str| {
+        let mut f = FieldInfo::timestamps(schema);
+        f.name = name.into();
+        f.idx = usize::MAX;
+        f
     };
     let field = match base {
         "t" => FieldInfo::timestamps(schema),
@@ -1111,10 +1108,7 @@ fn own_bytes_round_trip() {
     // Version 23: a sparse fragment, whose footer carries optional section 0.
     let dir = common::scratch("spec-all-tables-v23");
     let array = dir.join("a");
-    let opts = CreateOptions {
-        version: 23,
-        ..CreateOptions::default()
-    };
+    let opts = CreateOptions::default().with_version(23);
     let schema = json!({
         "array_type": "sparse",
         "capacity": 2,

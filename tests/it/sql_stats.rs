@@ -273,15 +273,18 @@ fn thousand_fragments_answered_without_reading_a_tile() {
         String::from_utf8_lossy(&out.stderr)
     );
     let array = Arc::new(Array::open(&path).unwrap());
-    assert_eq!(array.array_reader().fragments.len(), 1_000);
+    assert_eq!(
+        tiledb_codec::raw::array_reader(&array).fragments.len(),
+        1_000
+    );
     let table = || tiledb_codec_sql::TileDbTable::new(array.clone()).unwrap();
     let q = "SELECT count(*) AS n, min(a) AS lo, max(a) AS hi FROM t";
     let plan = run_on(table(), &format!("EXPLAIN {q}"), 4);
     assert!(answered_from_metadata(&plan), "{plan}");
-    let before = array.array_reader().stats().tiles();
+    let before = tiledb_codec::raw::array_reader(&array).stats().tiles();
     let got = run_on(table(), q, 4);
     assert_eq!(
-        array.array_reader().stats().tiles(),
+        tiledb_codec::raw::array_reader(&array).stats().tiles(),
         before,
         "a data tile was read"
     );
@@ -292,7 +295,7 @@ fn thousand_fragments_answered_without_reading_a_tile() {
     // first), before any planning: no tile read, the same row.
     let answered = answer_alone(table(), q).expect("answered from metadata");
     assert_eq!(
-        array.array_reader().stats().tiles(),
+        tiledb_codec::raw::array_reader(&array).stats().tiles(),
         before,
         "a data tile was read"
     );
@@ -301,7 +304,7 @@ fn thousand_fragments_answered_without_reading_a_tile() {
     // statistics.
     let sum = run_on(table(), "SELECT sum(a) FROM t WHERE d < 50", 4);
     assert!(
-        array.array_reader().stats().tiles() > before,
+        tiledb_codec::raw::array_reader(&array).stats().tiles() > before,
         "the counter saw no tile of a scan: {sum}"
     );
 }

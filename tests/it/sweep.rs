@@ -39,10 +39,7 @@ const SAMPLE_ABOVE: u64 = 24 << 10;
 const FUZZ_CHUNK_LIMIT: u64 = 16 << 20;
 
 fn opts() -> ReadOptions {
-    ReadOptions {
-        max_tile_bytes: Some(64 << 20),
-        ..Default::default()
-    }
+    ReadOptions::default().with_max_tile_bytes(64 << 20)
 }
 
 /// One damage done to a file.

@@ -68,10 +68,10 @@ fn write(
     n: i64,
     step: Option<FailPoint>,
 ) -> Result<(), WriteError> {
-    let opts = WriteOptions {
-        fail_after: step,
-        ..Default::default()
-    };
+    let mut opts = WriteOptions::default();
+    if let Some(step) = step {
+        opts = opts.with_fail_after(step);
+    }
     let (mut cols, _) = cells(base, n);
     if dense {
         cols.remove(0);
@@ -185,10 +185,7 @@ fn child_writer() {
     };
     let dense = std::env::var("WRITE_CRASH_DENSE").as_deref() == Ok("1");
     let step: usize = std::env::var("WRITE_CRASH_STEP").unwrap().parse().unwrap();
-    let opts = WriteOptions {
-        fail_after: Some(FailPoint::ALL[step]),
-        ..Default::default()
-    };
+    let opts = WriteOptions::default().with_fail_after(FailPoint::ALL[step]);
     fn crash<T>(r: Result<T, WriteError>) -> T {
         match r {
             Err(WriteError::Injected(_)) => std::process::abort(),

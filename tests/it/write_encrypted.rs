@@ -25,12 +25,10 @@ use write_support::{
 const KEY: &str = "0123456789abcdeF0123456789abcdeF";
 
 fn import_options(key: &str) -> ImportOptions {
-    ImportOptions {
-        write: WriteOptions {
-            encryption_key: Some(key_bytes(key)),
-            ..WriteOptions::default()
-        },
-        ..ImportOptions::default()
+    {
+        let mut lit = ImportOptions::default();
+        lit.write = WriteOptions::default().with_encryption_key(Some(key_bytes(key)));
+        lit
     }
 }
 
@@ -93,9 +91,10 @@ fn an_encrypted_sparse_array_reads_back_in_the_engine_and_here() {
     )
     .unwrap();
     assert_eq!(s.cells, 3);
-    let meta = MetadataOptions {
-        encryption_key: Some(key_bytes(KEY)),
-        ..MetadataOptions::default()
+    let meta = {
+        let mut lit = MetadataOptions::default();
+        lit.encryption_key = Some(key_bytes(KEY));
+        lit
     };
     put_metadata_with(&path, "k", Datatype::Int32, &7i32.to_le_bytes(), &meta).unwrap();
 
@@ -141,9 +140,10 @@ fn generic_tile_headers_match_the_engines() {
         &import_options(KEY),
     )
     .unwrap();
-    let meta = MetadataOptions {
-        encryption_key: Some(key_bytes(KEY)),
-        ..MetadataOptions::default()
+    let meta = {
+        let mut lit = MetadataOptions::default();
+        lit.encryption_key = Some(key_bytes(KEY));
+        lit
     };
     put_metadata_with(&path, "k", Datatype::Int32, &7i32.to_le_bytes(), &meta).unwrap();
 
@@ -202,10 +202,7 @@ fn an_encrypted_dense_array_with_enumerations() {
             cells.push('\n');
         }
     }
-    let create = CreateOptions {
-        encryption_key: Some(key_bytes(KEY)),
-        ..CreateOptions::default()
-    };
+    let create = CreateOptions::default().with_encryption_key(Some(key_bytes(KEY)));
     create_array_with(&path, &schema, &create).unwrap();
     let enum_file = only_file(&path.join("__schema/__enumerations"));
     assert_eq!(generic_header(&enum_file).0, 1);

@@ -148,13 +148,11 @@ fn dense_cells_fill_their_bounding_box() {
     assert_eq!(diff_cells(engine_cells(&path).unwrap(), want.clone()), None);
     // In small batches with a small sort budget (sorted runs spilled): same.
     let path2 = tmp.join("b");
-    let opts = ImportOptions {
-        batch: Some(3),
-        write: WriteOptions {
-            sort_memory: 100,
-            ..Default::default()
-        },
-        ..Default::default()
+    let opts = {
+        let mut lit = ImportOptions::default();
+        lit.batch = Some(3);
+        lit.write = WriteOptions::default().with_sort_memory(100);
+        lit
     };
     import_with(
         &path2,
@@ -347,13 +345,11 @@ fn a_large_sparse_import_streams_through_sorted_runs() {
             k as i64 - 5000
         ));
     }
-    let opts = ImportOptions {
-        batch: Some(10_000),
-        write: WriteOptions {
-            sort_memory: 256 << 10,
-            ..Default::default()
-        },
-        ..Default::default()
+    let opts = {
+        let mut lit = ImportOptions::default();
+        lit.batch = Some(10_000);
+        lit.write = WriteOptions::default().with_sort_memory(256 << 10);
+        lit
     };
     let s = import_with(
         &path,

@@ -455,17 +455,10 @@ fn write_case(c: &Case, path: &std::path::Path) -> Vec<Value> {
             });
         }
     }
-    let opts = WriteOptions {
-        // Tiny budgets: sparse writes spill sorted runs, dense writes with
-        // column-major tile order spill waiting tiles.
-        sort_memory: 64,
-        pending_memory: 64,
-        // Repeated coordinates of an array without duplicates: the last
-        // written wins (by default such a write is refused, as the engine
-        // refuses it).
-        keep_last_duplicate: true,
-        ..Default::default()
-    };
+    let opts = WriteOptions::default()
+        .with_sort_memory(64)
+        .with_pending_memory(64)
+        .with_keep_last_duplicate(true);
     let mut rows: Vec<(String, Value)> = Vec::new();
     for (i, p) in coords.iter().enumerate() {
         let mut m = serde_json::Map::new();
@@ -505,20 +498,24 @@ fn write_case(c: &Case, path: &std::path::Path) -> Vec<Value> {
                         o[to] as usize
                     };
                     let offs: Vec<u64> = o[from..to].iter().map(|x| x - s as u64).collect();
-                    Column {
-                        name: c.name.clone(),
-                        data: c.data[s..e].to_vec(),
-                        offsets: Some(offs),
-                        validity: c.validity.as_ref().map(|v| v[from..to].to_vec()),
+                    {
+                        let mut lit = Column::default();
+                        lit.name = c.name.clone();
+                        lit.data = c.data[s..e].to_vec();
+                        lit.offsets = Some(offs);
+                        lit.validity = c.validity.as_ref().map(|v| v[from..to].to_vec());
+                        lit
                     }
                 }
                 None => {
                     let w = c.data.len() / n_cells;
-                    Column {
-                        name: c.name.clone(),
-                        data: c.data[from * w..to * w].to_vec(),
-                        offsets: None,
-                        validity: c.validity.as_ref().map(|v| v[from..to].to_vec()),
+                    {
+                        let mut lit = Column::default();
+                        lit.name = c.name.clone();
+                        lit.data = c.data[from * w..to * w].to_vec();
+                        lit.offsets = None;
+                        lit.validity = c.validity.as_ref().map(|v| v[from..to].to_vec());
+                        lit
                     }
                 }
             }

@@ -85,10 +85,7 @@ fn every_version_from_10_reads_back_here_and_in_the_engine() {
                 "v{version}_{}",
                 if dense { "dense" } else { "sparse" }
             ));
-            let opts = CreateOptions {
-                version,
-                ..CreateOptions::default()
-            };
+            let opts = CreateOptions::default().with_version(version);
             create_array_with(&path, &schema(dense), &opts).unwrap();
             let expected = write(&path, dense, version);
             put_metadata(&path, "k", Datatype::Int32, &7i32.to_le_bytes()).unwrap();

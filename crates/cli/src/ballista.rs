@@ -87,7 +87,10 @@ fn codec(role: &'static str, key: &KeyArg, quiet: bool) -> Result<Arc<TileDbCode
         if !quiet {
             eprintln!("{role}: opening {name}");
         }
-        Ok(Arc::new(store::array(std::path::Path::new(name), &opts)?))
+        Ok(Arc::new(store::array(
+            std::path::Path::new(name),
+            tiledb_codec::OpenOptions::new().with_read_options(opts),
+        )?))
     }))
 }
 

@@ -94,12 +94,13 @@ fn abandoned_after(s: &str) -> Result<std::time::Duration, String> {
 
 /// Runs `consolidate`.
 pub fn run_consolidate(a: ConsolidateArgs, bars: Arc<Bars>) -> Result<(), String> {
-    let mut opts = ConsolidateOptions {
-        timestamp: a.timestamp.unwrap_or(TimeRange::ALL),
-        encryption_key: a.key.key()?,
-        purge_deleted_cells: a.purge_deleted_cells,
-        progress: bars,
-        ..ConsolidateOptions::default()
+    let mut opts = {
+        let mut lit = ConsolidateOptions::default();
+        lit.timestamp = a.timestamp.unwrap_or(TimeRange::ALL);
+        lit.encryption_key = a.key.key()?;
+        lit.purge_deleted_cells = a.purge_deleted_cells;
+        lit.progress = bars;
+        lit
     };
     if let Some(b) = a.memory_budget {
         opts.memory_budget = b;
@@ -130,13 +131,15 @@ pub fn run_consolidate(a: ConsolidateArgs, bars: Arc<Bars>) -> Result<(), String
 
 /// Runs `vacuum`.
 pub fn run_vacuum(a: VacuumArgs, bars: Arc<Bars>) -> Result<(), String> {
-    let opts = VacuumOptions {
-        timestamp: a.timestamp.unwrap_or(TimeRange::ALL),
-        dry_run: a.dry_run,
-        abandoned_after: a
+    let opts = {
+        let mut lit = VacuumOptions::default();
+        lit.timestamp = a.timestamp.unwrap_or(TimeRange::ALL);
+        lit.dry_run = a.dry_run;
+        lit.abandoned_after = a
             .abandoned_after
-            .unwrap_or(tiledb_codec::maintain::ABANDONED_AFTER),
-        progress: bars,
+            .unwrap_or(tiledb_codec::maintain::ABANDONED_AFTER);
+        lit.progress = bars;
+        lit
     };
     let r = maintain::vacuum(&a.array, a.mode.library(), &opts)
         .map_err(|e| format!("{}: {e}", a.array.display()))?;

@@ -53,9 +53,11 @@ fn with_path(array: &std::path::Path, e: impl std::fmt::Display) -> String {
 /// Writes the delete commit and prints its path.
 pub fn run_delete(args: &DeleteArgs) -> Result<(), String> {
     let cond = QueryCondition::parse(&args.condition).map_err(|e| format!("--where: {e}"))?;
-    let opts = DeleteOptions {
-        timestamp: args.timestamp,
-        encryption_key: args.key.key()?,
+    let opts = {
+        let mut lit = DeleteOptions::default();
+        lit.timestamp = args.timestamp;
+        lit.encryption_key = args.key.key()?;
+        lit
     };
     let path =
         maintain::delete_cells(&args.array, &cond, &opts).map_err(|e| with_path(&args.array, e))?;

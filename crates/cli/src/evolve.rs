@@ -176,10 +176,7 @@ fn build(args: &EvolveArgs, schema: &Schema) -> Result<(SchemaEvolution, Vec<Str
 /// Runs `evolve`.
 pub fn run(args: &EvolveArgs) -> Result<(), String> {
     let key = args.key.key()?;
-    let ropts = ReadOptions {
-        encryption_key: key,
-        ..ReadOptions::default()
-    };
+    let ropts = ReadOptions::default().with_encryption_key(key);
     let schema = latest_schema(&args.array, &ropts).map_err(|e| e.to_string())?;
     let (ev, done) = build(args, &schema)?;
     if ev.is_empty() {
@@ -190,9 +187,11 @@ pub fn run(args: &EvolveArgs) -> Result<(), String> {
                 .into(),
         );
     }
-    let opts = EvolveOptions {
-        timestamp: args.timestamp,
-        encryption_key: key,
+    let opts = {
+        let mut lit = EvolveOptions::default();
+        lit.timestamp = args.timestamp;
+        lit.encryption_key = key;
+        lit
     };
     let path =
         tiledb_codec::maintain::evolve(&args.array, &ev, &opts).map_err(|e| e.to_string())?;

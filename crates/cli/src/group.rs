@@ -62,10 +62,10 @@ pub struct ChangeArgs {
 
 impl ChangeArgs {
     fn options(&self) -> Result<GroupOptions, String> {
-        Ok(GroupOptions {
-            timestamp: self.timestamp,
-            encryption_key: self.key.key()?,
-        })
+        let mut opts = GroupOptions::default();
+        opts.timestamp = self.timestamp;
+        opts.encryption_key = self.key.key()?;
+        Ok(opts)
     }
 }
 
@@ -102,11 +102,7 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
             relative,
             change,
         } => {
-            let new = NewMember {
-                uri: member.clone(),
-                name: name.clone(),
-                relative: *relative,
-            };
+            let new = NewMember::new(member.clone(), name.clone(), *relative);
             let (m, file) =
                 group::add_member(group, &new, &change.options()?).map_err(|e| e.to_string())?;
             outln!(

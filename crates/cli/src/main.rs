@@ -106,10 +106,7 @@ impl KeyArg {
     }
 
     fn options(&self) -> Result<ReadOptions, String> {
-        Ok(ReadOptions {
-            encryption_key: self.key()?,
-            ..ReadOptions::default()
-        })
+        Ok(ReadOptions::default().with_encryption_key(self.key()?))
     }
 }
 
@@ -448,11 +445,11 @@ fn run_scan(
         summary
     } else {
         let s = reader.scan(attrs.as_deref()).map_err(err)?;
-        export::ScanSummary {
-            cells: s.cells,
-            bytes: s.bytes,
-            checksum: s.checksum,
-        }
+        let mut summary = export::ScanSummary::default();
+        summary.cells = s.cells;
+        summary.bytes = s.bytes;
+        summary.checksum = s.checksum;
+        summary
     };
     outln!(
         "cells {} bytes {} checksum {:016x} fragments {}",
@@ -483,7 +480,7 @@ fn run_import(
 ) -> Result<ImportSummary, String> {
     let schema = schema.map(read_schema_file).transpose()?;
     let mut opts = ImportOptions::default();
-    opts.write.encryption_key = key.key()?;
+    opts.write = opts.write.with_encryption_key(key.key()?);
     let format = match format {
         Format::Ndjson => CellFormat::Ndjson,
         Format::Csv => CellFormat::Csv,

@@ -66,9 +66,11 @@ impl MetaArgs {
 pub fn run(args: &MetaArgs) -> Result<(), String> {
     let path = &args.path;
     let key = args.key.key()?;
-    let opts = MetadataOptions {
-        timestamp: args.timestamp,
-        encryption_key: key,
+    let opts = {
+        let mut lit = MetadataOptions::default();
+        lit.timestamp = args.timestamp;
+        lit.encryption_key = key;
+        lit
     };
     match &args.action {
         MetaAction::Put {
@@ -99,10 +101,7 @@ pub fn run(args: &MetaArgs) -> Result<(), String> {
             )?;
         }
         MetaAction::List { json } => {
-            let read = ReadOptions {
-                encryption_key: key,
-                ..ReadOptions::default()
-            };
+            let read = ReadOptions::default().with_encryption_key(key);
             let md = meta::read_metadata(path, &read).map_err(|e| e.to_string())?;
             if *json {
                 let obj: serde_json::Map<String, serde_json::Value> = md

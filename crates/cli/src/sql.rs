@@ -105,7 +105,10 @@ async fn context(
     if let Some(url) = &args.ballista {
         let opts = args.key.options()?;
         let codec = tiledb_codec_sql::ballista::TileDbCodec::new(move |name| {
-            Ok(Arc::new(store::array(std::path::Path::new(name), &opts)?))
+            Ok(Arc::new(store::array(
+                std::path::Path::new(name),
+                tiledb_codec::OpenOptions::new().with_read_options(opts),
+            )?))
         });
         return tiledb_codec_sql::ballista::remote_context(url, codec, config)
             .await
@@ -114,11 +117,11 @@ async fn context(
     let opts = args.key.options()?;
     let factory = tiledb_codec_sql::TileDbTableFactory::with_opener(move |name, given| {
         // A key in the statement's options, else the command line's.
-        let mut o = opts;
-        if given.encryption_key.is_some() {
-            o.encryption_key = given.encryption_key;
+        let mut o = given.clone();
+        if given.read_options().encryption_key().is_none() {
+            o = o.with_encryption_key(opts.encryption_key().copied());
         }
-        Ok(store::array(std::path::Path::new(name), &o)?)
+        Ok(store::array(std::path::Path::new(name), o)?)
     });
     Ok(factory.session_with_runtime(config, runtime))
 }
@@ -301,7 +304,10 @@ async fn query(
     let mut out = std::io::BufWriter::new(sink);
     let mut printed = 0;
     let open = |name: &str| -> Result<_, Box<dyn std::error::Error + Send + Sync>> {
-        Ok(Arc::new(store::array(std::path::Path::new(name), &opts)?))
+        Ok(Arc::new(store::array(
+            std::path::Path::new(name),
+            tiledb_codec::OpenOptions::new().with_read_options(opts),
+        )?))
     };
     for statement in statements {
         // A whole-array count, min or max the fragments' metadata answers

@@ -145,7 +145,8 @@ pub fn reader(
     match url(path) {
         Some(u) => {
             let (storage, p) = open_counted(u)?;
-            ArrayReader::open_in(StorageRef(storage), &p, range, opts).map_err(|e| e.to_string())
+            ArrayReader::open_in(StorageRef::new(storage), &p, range, opts)
+                .map_err(|e| e.to_string())
         }
         None => ArrayReader::open_at(path, range, opts).map_err(|e| e.to_string()),
     }
@@ -153,12 +154,13 @@ pub fn reader(
 
 /// Opens the array at `path` (a local path or a URL) with the facade.
 #[cfg(feature = "datafusion")]
-pub fn array(path: &Path, opts: &ReadOptions) -> Result<tiledb_codec::Array, String> {
+pub fn array(path: &Path, opts: tiledb_codec::OpenOptions) -> Result<tiledb_codec::Array, String> {
     let at = |e: tiledb_codec::Error| format!("{}: {e}", path.display());
     match url(path) {
         Some(u) => {
             let (storage, p) = open_counted(u)?;
-            tiledb_codec::Array::open_in(StorageRef(storage), &p, opts).map_err(at)
+            let opts = opts.with_storage(StorageRef::new(storage));
+            tiledb_codec::Array::open_with(&p, opts).map_err(at)
         }
         None => tiledb_codec::Array::open_with(path, opts).map_err(at),
     }

@@ -50,6 +50,7 @@ pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
 
 /// The bit width reduction filter and its window size in bytes.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct BitWidthReduction {
     /// The most bytes one window of values takes.
     pub max_window_size: u32,

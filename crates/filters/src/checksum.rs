@@ -32,6 +32,7 @@ pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
 
 /// A checksum filter: MD5, or SHA-256.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct Checksum {
     /// SHA-256 (else MD5).
     pub sha256: bool,

@@ -42,6 +42,7 @@ pub fn codec(
 /// feature, BZIP2 compresses and decompresses nothing: it is an error
 /// ([`FilterError::needs_feature`]).
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct Compression {
     /// GZIP, ZSTD, LZ4 or BZIP2.
     pub compressor: Compressor,

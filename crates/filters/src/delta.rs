@@ -69,6 +69,7 @@ pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
 
 /// DELTA both ways.
 #[derive(Debug, Clone, Copy, Default)]
+#[non_exhaustive]
 pub struct Delta {
     /// The reinterpret datatype, when set (and not ANY).
     pub reinterpret: Option<Datatype>,

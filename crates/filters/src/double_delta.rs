@@ -46,6 +46,7 @@ pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
 
 /// DOUBLE_DELTA both ways.
 #[derive(Debug, Clone, Copy, Default)]
+#[non_exhaustive]
 pub struct DoubleDelta {
     /// The reinterpret datatype, when set (and not ANY).
     pub reinterpret: Option<Datatype>,

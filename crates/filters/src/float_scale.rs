@@ -48,6 +48,7 @@ pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
 
 /// SCALE_FLOAT both ways.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct FloatScale {
     /// Stored value = (value - offset) / scale, rounded.
     pub scale: f64,

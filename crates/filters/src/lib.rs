@@ -70,6 +70,7 @@ pub const DEFAULT_MAX_TILE_BYTES: u64 = 1 << 30;
 
 /// What a filter knows about the tile it filters.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct FilterContext<'a> {
     /// The datatype of this filter's input (the tile's datatype, as changed
     /// by the filters before it: `output_datatype`).
@@ -142,6 +143,7 @@ impl FilterContext<'_> {
 
 /// A chunk on its way forward: metadata parts and data parts.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Parts {
     /// The metadata parts, in order.
     pub metadata: Vec<Vec<u8>>,
@@ -172,6 +174,7 @@ impl Parts {
 /// The result of running a filter backward: the metadata left for the
 /// filters before it, and the data it restored.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Reversed {
     /// The chunk metadata left for the filters before this one.
     pub metadata: Vec<u8>,
@@ -181,6 +184,7 @@ pub struct Reversed {
 
 /// Why a filter could not run; the pipeline adds file, tile and chunk.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FilterError {
     /// The filter, as TileDB names it (`ZSTD`, `BYTESHUFFLE`, ...), or
     /// `filter`/`pipeline` when no one filter is at fault.

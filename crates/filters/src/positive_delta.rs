@@ -40,6 +40,7 @@ pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
 
 /// The positive-delta filter and its window size in bytes.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct PositiveDelta {
     /// The most bytes one window of values takes.
     pub max_window_size: u32,
@@ -47,6 +48,7 @@ pub struct PositiveDelta {
 
 /// An integer type the filter computes with: its size and signedness.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct IntType {
     /// Bytes of one value.
     pub size: usize,

@@ -44,6 +44,7 @@ pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
 
 /// A shuffle filter: bytes (`bits == false`) or bits.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct Shuffle {
     /// BITSHUFFLE (else BYTESHUFFLE).
     pub bits: bool,

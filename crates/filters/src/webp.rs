@@ -39,6 +39,7 @@ pub fn codec(filter: &Filter) -> Result<Box<dyn FilterCodec>, FilterError> {
 
 /// The WEBP filter with its options.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct Webp {
     /// Lossy encoding quality, 0 to 100.
     pub quality: f32,

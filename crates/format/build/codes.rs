@@ -97,6 +97,7 @@ pub(crate) fn prelude(out: &mut String) {
         "/// A code that a closed code table does not list, met while decoding.\n\
          /// The decode error that carries it names the table and the field.\n\
          #[derive(Debug, Clone, Copy, PartialEq, Eq)]\n\
+         #[non_exhaustive]\n\
          pub struct UnknownCode {\n\
          \x20   /// The code table (`ArrayType`, `Layout`, ...).\n\
          \x20   pub table: &'static str,\n\

@@ -79,6 +79,7 @@ pub(crate) fn generate(docs: &[(String, Document)]) -> Res<String> {
          \x20   use alloc::string::String;\n\n\
          \x20   /// A timestamped name taken apart.\n\
          \x20   #[derive(Debug, Clone, Copy, PartialEq, Eq)]\n\
+         \x20   #[non_exhaustive]\n\
          \x20   pub struct NameParts<'a> {\n\
          \x20       /// The layout the name has.\n\
          \x20       pub format: TimestampedNameFormat,\n\

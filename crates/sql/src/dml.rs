@@ -74,7 +74,10 @@ impl TileDbTable {
             table: self.clone(),
             path: local_array(self)?,
             schema: self.schema.clone(),
-            key: self.array().array_reader().options().encryption_key,
+            key: tiledb_codec::raw::array_reader(&self.array())
+                .options()
+                .encryption_key()
+                .copied(),
         };
         Ok(Arc::new(DataSinkExec::new(input, Arc::new(sink), None)))
     }
@@ -138,7 +141,10 @@ impl TileDbTable {
             table: self.clone(),
             path,
             condition,
-            key: self.array().array_reader().options().encryption_key,
+            key: tiledb_codec::raw::array_reader(&self.array())
+                .options()
+                .encryption_key()
+                .copied(),
             schema: Arc::new(ArrowSchema::empty()),
         };
         let nothing = Arc::new(EmptyExec::new(sink.schema.clone()));
@@ -221,13 +227,8 @@ impl DataSink for InsertSink {
                     )))
                 }
             });
-            let opts = ImportOptions {
-                write: WriteOptions {
-                    encryption_key: key,
-                    ..WriteOptions::default()
-                },
-                ..ImportOptions::default()
-            };
+            let mut opts = ImportOptions::default();
+            opts.write = WriteOptions::default().with_encryption_key(key);
             let done = tiledb_codec::arrow::import_batches(&path, None, batches, &opts);
             let summary = match failed {
                 Some(e) => Err(e),
@@ -287,18 +288,12 @@ impl DataSink for DeleteSink {
         let (path, condition, key) = (self.path.clone(), self.condition.clone(), self.key);
         let table = self.table.clone();
         tokio::task::spawn_blocking(move || -> DfResult<u64> {
-            let read = tiledb_codec::ReadOptions {
-                encryption_key: key,
-                ..tiledb_codec::ReadOptions::default()
-            };
+            let read = tiledb_codec::ReadOptions::default().with_encryption_key(key);
             let reader =
                 tiledb_codec::raw::read::ArrayReader::open(&path, &read).map_err(df_error)?;
             // Counted by the aggregate path: from tile metadata where the
             // condition covers tiles whole, without reading their cells.
-            let q = Query {
-                condition: Some(condition.clone()),
-                ..Query::default()
-            };
+            let q = Query::default().with_condition(condition.clone());
             let count = Aggregate::parse("count(*)").map_err(df_error)?;
             let gone = match aggregate(&reader, &q, &[count]).map_err(df_error)?.first() {
                 Some(AggregateValue::Uint(n)) => *n,
@@ -308,10 +303,8 @@ impl DataSink for DeleteSink {
                     )))
                 }
             };
-            let opts = DeleteOptions {
-                encryption_key: key,
-                ..DeleteOptions::default()
-            };
+            let mut opts = DeleteOptions::default();
+            opts.encryption_key = key;
             delete_cells(&path, &condition, &opts).map_err(df_error)?;
             table.refresh()?;
             Ok(gone)

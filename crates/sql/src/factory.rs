@@ -21,14 +21,15 @@ use datafusion::sql::sqlparser::dialect::{dialect_from_str, Dialect};
 
 use super::{AnsweredPlanner, MetadataAggregates, TileDbTable};
 use tiledb_codec::Array;
-use tiledb_codec::ReadOptions;
+use tiledb_codec::OpenOptions;
 
 /// The file type `CREATE EXTERNAL TABLE ... STORED AS` names arrays by.
 pub const FILE_TYPE: &str = "TILEDB";
 
-/// How the factory opens an array: the location as written, and the read
-/// options (with the `encryption_key` option's key).
-pub type OpenArray = dyn Fn(&str, &ReadOptions) -> Result<Array, Box<dyn std::error::Error + Send + Sync>>
+/// How the factory opens an array: the location as written, and the open
+/// options (with the `encryption_key` option's key and the `timestamp`
+/// option's time).
+pub type OpenArray = dyn Fn(&str, &OpenOptions) -> Result<Array, Box<dyn std::error::Error + Send + Sync>>
     + Send
     + Sync;
 
@@ -67,7 +68,7 @@ impl fmt::Debug for TileDbTableFactory {
 impl Default for TileDbTableFactory {
     /// Opens local paths with [`Array::open_with`].
     fn default() -> Self {
-        Self::with_opener(|location, opts| Ok(Array::open_with(location, opts)?))
+        Self::with_opener(|location, opts| Ok(Array::open_with(location, opts.clone())?))
     }
 }
 
@@ -75,7 +76,7 @@ impl TileDbTableFactory {
     /// A factory whose arrays `open` opens (URLs of object stores, a key
     /// the caller holds).
     pub fn with_opener(
-        open: impl Fn(&str, &ReadOptions) -> Result<Array, Box<dyn std::error::Error + Send + Sync>>
+        open: impl Fn(&str, &OpenOptions) -> Result<Array, Box<dyn std::error::Error + Send + Sync>>
             + Send
             + Sync
             + 'static,
@@ -266,7 +267,7 @@ const OPTIONS: [&str; 6] = [
 /// by `dimensions` are the dimensions (each with `domain.DIM` 'lo:hi' and
 /// optionally `tile_extent.DIM`), the others attributes, nullable unless
 /// `NOT NULL`; `array_type` 'sparse' (default) or 'dense'.
-fn create(location: &str, cmd: &CreateExternalTable, opts: &ReadOptions) -> Result<(), String> {
+fn create(location: &str, cmd: &CreateExternalTable, opts: &OpenOptions) -> Result<(), String> {
     use tiledb_codec::raw::format::Datatype;
     use tiledb_codec::raw::read::DimRange;
     use tiledb_codec::{AttributeBuilder, DimensionBuilder, SchemaBuilder};
@@ -333,10 +334,8 @@ fn create(location: &str, cmd: &CreateExternalTable, opts: &ReadOptions) -> Resu
         }
     }
     let schema = builder.build().map_err(|e| e.to_string())?;
-    let create = tiledb_codec::raw::write::CreateOptions {
-        encryption_key: opts.encryption_key,
-        ..tiledb_codec::raw::write::CreateOptions::default()
-    };
+    let create = tiledb_codec::CreateOptions::default()
+        .with_encryption_key(opts.read_options().encryption_key().copied());
     Array::create_with(location, &schema, &create)
         .map_err(|e| format!("creating {location:?}: {e}"))?;
     Ok(())
@@ -380,7 +379,7 @@ impl TableProviderFactory for TileDbTableFactory {
                 )));
             }
         }
-        let mut opts = ReadOptions::default();
+        let mut opts = OpenOptions::default();
         if let Some(k) = option(cmd, "encryption_key") {
             let key: [u8; 32] = k.as_bytes().try_into().map_err(|_| {
                 plan(format!(
@@ -388,27 +387,22 @@ impl TableProviderFactory for TileDbTableFactory {
                     k.len()
                 ))
             })?;
-            opts.encryption_key = Some(key);
+            opts = opts.with_key(key);
         }
         let new = !location.contains("://") && !std::path::Path::new(location).exists();
         if new && !cmd.schema.fields().is_empty() {
             create(location, cmd, &opts).map_err(plan)?;
         }
+        if let Some(t) = option(cmd, "timestamp") {
+            let t: u64 = t.parse().map_err(|_| {
+                plan(format!(
+                    "the timestamp option is milliseconds since 1970, not {t:?}"
+                ))
+            })?;
+            opts = opts.with_timestamp(t);
+        }
         let array = (self.open)(location, &opts)
             .map_err(|e| plan(format!("cannot open {location:?} as an array: {e}")))?;
-        let array = match option(cmd, "timestamp") {
-            None => array,
-            Some(t) => {
-                let t: u64 = t.parse().map_err(|_| {
-                    plan(format!(
-                        "the timestamp option is milliseconds since 1970, not {t:?}"
-                    ))
-                })?;
-                array
-                    .at(..=t)
-                    .map_err(|e| plan(format!("{location:?} at {t}: {e}")))?
-            }
-        };
         let table = TileDbTable::new(Arc::new(array))?.with_location(location.clone());
         if !cmd.schema.fields().is_empty() {
             let theirs = table.schema();

@@ -119,8 +119,11 @@ impl TileDbTable {
     /// The table of an open array: its schema, and the extent of its cells
     /// from the fragments' non-empty domains.
     pub fn new(array: Arc<Array>) -> DfResult<TileDbTable> {
-        let schema = tiledb_codec::arrow::arrow_schema(array.array_reader(), &Query::default())
-            .map_err(df_error)?;
+        let schema = tiledb_codec::arrow::arrow_schema(
+            tiledb_codec::raw::array_reader(&array),
+            &Query::default(),
+        )
+        .map_err(df_error)?;
         let location = array.path().display().to_string();
         let state = table_state(array, &schema)?;
         Ok(TileDbTable {
@@ -263,12 +266,12 @@ fn arrow_type(schema: &SchemaRef, name: &str) -> DfResult<datafusion::arrow::dat
 fn spans(array: &Array) -> tiledb_codec::raw::error::Result<Vec<Option<(Bound, Bound)>>> {
     let nd = array.schema().dimensions.len();
     let mut out: Vec<Option<(Bound, Bound)>> = vec![None; nd];
-    for f in &array.array_reader().fragments {
+    for f in &tiledb_codec::raw::array_reader(array).fragments {
         let Some(ned) = f.non_empty_domain()? else {
             continue;
         };
         for (d, r) in ned.into_iter().enumerate().take(nd) {
-            let DimRange { lo, hi } = r.into_dim_range();
+            let DimRange { lo, hi, .. } = r.into_dim_range();
             out[d] = Some(match out[d].take() {
                 None => (lo, hi),
                 Some((a, b)) => (if lo < a { lo } else { a }, if hi > b { hi } else { b }),

@@ -60,7 +60,7 @@ pub(crate) fn prune(
     if columns.dense {
         return None;
     }
-    let reader = array.array_reader();
+    let reader = tiledb_codec::raw::array_reader(array);
     let n = facts.frags.len();
     if reader.fragments.len() != n {
         return None;
@@ -160,7 +160,7 @@ fn tile_containers<'a>(
     fi: usize,
     tiles: u64,
 ) -> Option<Containers<'a>> {
-    let reader = array.array_reader();
+    let reader = tiledb_codec::raw::array_reader(array);
     let f = reader.fragments.get(fi)?;
     let Metadata::Footer(footer) = &f.metadata else {
         return None;

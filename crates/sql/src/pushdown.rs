@@ -495,7 +495,7 @@ fn dim_compare(col: &Col, op: Operator, v: Bound) -> Option<(Vec<DimRange>, bool
         // No cells: no range holds any.
         return Some((Vec::new(), true));
     };
-    let r = |a: Bound, b: Bound| DimRange { lo: a, hi: b };
+    let r = |a: Bound, b: Bound| DimRange::new(a, b);
     let (rs, exact) = match (&v, op) {
         (_, Operator::Eq) => (vec![r(v.clone(), v.clone())], !matches!(v, Bound::Float(_))),
         (_, Operator::LtEq) => (
@@ -537,7 +537,7 @@ pub(crate) fn intersect(a: &[DimRange], b: &[DimRange]) -> Vec<DimRange> {
             let lo = max_bound(&x.lo, &y.lo);
             let hi = min_bound(&x.hi, &y.hi);
             if lo.partial_cmp(&hi).is_some_and(|o| o.is_le()) {
-                out.push(DimRange { lo, hi });
+                out.push(DimRange::new(lo, hi));
             }
         }
     }
@@ -612,10 +612,7 @@ mod tests {
 
     fn ints(rs: &[(i128, i128)]) -> Vec<DimRange> {
         rs.iter()
-            .map(|(a, b)| DimRange {
-                lo: Bound::Int(*a),
-                hi: Bound::Int(*b),
-            })
+            .map(|(a, b)| DimRange::new(Bound::Int(*a), Bound::Int(*b)))
             .collect()
     }
 
@@ -683,10 +680,10 @@ mod tests {
             Pushed::Ranges {
                 entries: vec![(
                     "s".into(),
-                    vec![DimRange {
-                        lo: Bound::Text(b"m\0".to_vec()),
-                        hi: Bound::Text(b"zz".to_vec())
-                    }]
+                    vec![DimRange::new(
+                        Bound::Text(b"m\0".to_vec()),
+                        Bound::Text(b"zz".to_vec())
+                    )]
                 )],
                 exact: true
             }

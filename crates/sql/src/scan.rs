@@ -189,14 +189,12 @@ impl TileDbScan {
 
     /// The query partition `p` reads.
     pub(super) fn query(&self, p: usize) -> DfResult<Query> {
-        let mut q = Query {
-            attributes: Some(self.attributes.clone()),
-            ranges: self.ranges.clone(),
-            order: Some(Order::Unordered),
+        let mut q = Query::default()
+            .with_attributes(self.attributes.clone())
+            .with_order(Order::Unordered)
             // Without a field, the coordinates give the row count.
-            skip_coordinates: !self.coordinates && !self.attributes.is_empty(),
-            ..Query::default()
-        };
+            .with_coordinates(self.coordinates || self.attributes.is_empty());
+        q.ranges = self.ranges.clone();
         q.condition = self.condition.clone();
         q.skip_tiles = self.pruned.as_ref().and_then(|p| p.skip.clone());
         let no_partition = || DataFusionError::Internal(format!("TileDbScan has no partition {p}"));
@@ -278,10 +276,7 @@ fn slices(
         return None;
     };
     // The extent, narrowed to the pushed ranges' hull on this dimension.
-    let mut within = vec![DimRange {
-        lo: Bound::Int(*lo),
-        hi: Bound::Int(*hi),
-    }];
+    let mut within = vec![DimRange::new(Bound::Int(*lo), Bound::Int(*hi))];
     for (name, rs) in ranges {
         if *name == first.name {
             within = intersect(&within, rs);
@@ -299,10 +294,7 @@ fn slices(
     let mut a = lo;
     while a <= hi {
         let b = (a + step - 1).min(hi);
-        out.push(DimRange {
-            lo: Bound::Int(a),
-            hi: Bound::Int(b),
-        });
+        out.push(DimRange::new(Bound::Int(a), Bound::Int(b)));
         a = b + 1;
     }
     Some((first.name.clone(), out))
@@ -469,7 +461,8 @@ impl ExecutionPlan for TileDbScan {
         let tx = builder.tx();
         builder.spawn_blocking(move || {
             let batches =
-                tiledb_codec::arrow::record_batches(array.array_reader(), &q).map_err(df_error)?;
+                tiledb_codec::arrow::record_batches(tiledb_codec::raw::array_reader(&array), &q)
+                    .map_err(df_error)?;
             let mut left = limit.unwrap_or(usize::MAX);
             for b in batches {
                 if left == 0 {
@@ -552,8 +545,7 @@ struct PrunedWire {
 /// The folder names of `array`'s fragments, in its order.
 #[cfg(feature = "ballista")]
 fn fragment_names(array: &Array) -> Vec<String> {
-    array
-        .array_reader()
+    tiledb_codec::raw::array_reader(array)
         .fragments
         .iter()
         .map(|f| {
@@ -600,12 +592,7 @@ fn ranges_from_wire(rs: Vec<RangeWire>) -> DfResult<Vec<DimRange>> {
         })
     };
     rs.into_iter()
-        .map(|(lo, hi)| {
-            Ok(DimRange {
-                lo: b(lo)?,
-                hi: b(hi)?,
-            })
-        })
+        .map(|(lo, hi)| Ok(DimRange::new(b(lo)?, b(hi)?)))
         .collect()
 }
 
@@ -668,8 +655,11 @@ impl TileDbScan {
         wire: ScanWire,
         inputs: &[Arc<dyn ExecutionPlan>],
     ) -> DfResult<TileDbScan> {
-        let table = tiledb_codec::arrow::arrow_schema(array.array_reader(), &Query::default())
-            .map_err(df_error)?;
+        let table = tiledb_codec::arrow::arrow_schema(
+            tiledb_codec::raw::array_reader(&array),
+            &Query::default(),
+        )
+        .map_err(df_error)?;
         let idx = wire
             .columns
             .iter()

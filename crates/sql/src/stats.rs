@@ -53,7 +53,7 @@ pub(crate) struct Facts {
 impl Facts {
     /// The facts of `array`'s fragments.
     pub(crate) fn of(array: &Array, columns: &Columns) -> Facts {
-        let reader = array.array_reader();
+        let reader = tiledb_codec::raw::array_reader(array);
         let frags: Vec<FragFacts> = reader
             .fragments
             .iter()
@@ -62,7 +62,7 @@ impl Facts {
                     f.non_empty_domain().ok().flatten().map(|n| {
                         n.into_iter()
                             .map(|r| {
-                                let DimRange { lo, hi } = r.into_dim_range();
+                                let DimRange { lo, hi, .. } = r.into_dim_range();
                                 (lo, hi)
                             })
                             .collect()
@@ -208,7 +208,7 @@ fn bound_scalar(b: &Bound, arrow: &DataType) -> Option<ScalarValue> {
 /// Whether a read returns every cell the fragments store, each once: then
 /// the fragments' own min, max, sum and null counts are the table's.
 fn every_stored_cell_read(array: &Array, dense: bool, frags: &[FragFacts]) -> bool {
-    let reader = array.array_reader();
+    let reader = tiledb_codec::raw::array_reader(array);
     // Dense: fragments that tile the box a read returns, none overlapping
     // another (else cells take fill values or overwrite each other).
     // Sparse: duplicates kept, else a read keeps the newest cell of a

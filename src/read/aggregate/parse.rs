@@ -51,6 +51,7 @@ impl AggregateOp {
 /// assert_eq!(a.to_string(), "sum(a)");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Aggregate {
     /// What it computes.
     pub op: AggregateOp,
@@ -155,6 +156,7 @@ impl AggregateValue {
 
 /// How an aggregate was answered.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AggregateStats {
     /// Fragment tiles answered from tile metadata (each counted once,
     /// however many fields it answered for).

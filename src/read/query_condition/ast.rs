@@ -33,6 +33,7 @@ pub struct BoundCondition {
 
 /// What a tile's metadata says about one field (any of it may be missing).
 #[derive(Debug, Clone, Copy, Default)]
+#[non_exhaustive]
 pub struct FieldTileStats<'a> {
     /// The tile's smallest value (of the field's datatype).
     pub min: Option<&'a [u8]>,

@@ -14,6 +14,7 @@ use crate::ReadOptions;
 /// What a condition is bound against: an array's newest schema, and the
 /// folder and options its enumerations are read with.
 #[derive(Clone, Copy)]
+#[non_exhaustive]
 pub struct BindContext<'a> {
     /// The schema the condition's fields are looked up in.
     pub schema: &'a ArraySchema,

@@ -20,7 +20,7 @@ pub struct ConditionField(FieldRef);
 /// let array = Array::open("tests/fixtures/v22/sparse_int_2d")?;
 /// let cond = col("a").gt(5).and(col("r").lt(40));
 /// assert_eq!(cond.text(), "a > 5 and r < 40");
-/// let batch = array.reader().filter(cond).read()?;
+/// let batch = array.reader().condition(cond).read()?;
 /// assert!(batch.column::<i64>("a")?.iter().all(|a| *a > 5));
 /// # Ok::<(), tiledb_codec::Error>(())
 /// ```

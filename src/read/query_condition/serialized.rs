@@ -82,6 +82,7 @@ pub fn combine(lhs: ConditionNode, rhs: ConditionNode, op: Comb) -> ConditionNod
 
 /// Why a tree cannot be negated.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct NegationError(pub String);
 
 /// The negation of `node`, pushed down to the leaves as the engine negates
@@ -158,11 +159,19 @@ pub fn deserialize(bytes: &[u8], file: &std::path::Path) -> Result<ConditionNode
 /// the schema describes it, and whether it is an attribute with an
 /// enumeration (whose set members are indexes of any size).
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct StoredField {
     /// The field as the schema describes it.
     pub info: FieldInfo,
     /// Whether it is an attribute with an enumeration.
     pub enumerated: bool,
+}
+
+impl StoredField {
+    /// The field `info`, an attribute with an enumeration when `enumerated`.
+    pub fn new(info: FieldInfo, enumerated: bool) -> Self {
+        StoredField { info, enumerated }
+    }
 }
 
 impl StoredField {

@@ -12,7 +12,7 @@
 //! order) with bounded memory (sorted runs spilled to scratch files and
 //! merged), and cut into tiles of `capacity` cells. Cells of one coordinate
 //! in an array without duplicates fail the write, as the engine's writer
-//! refuses them, unless [`WriteOptions::keep_last_duplicate`] (the last
+//! refuses them, unless [`WriteOptions::with_keep_last_duplicate`] (the last
 //! given wins: consolidation, where newer cells replace older ones).
 //!
 //! Tiles are filtered on the thread pool (a few at a time, each tile's

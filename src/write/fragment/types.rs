@@ -26,56 +26,56 @@ use crate::write::error::FailPoint;
 pub struct WriteOptions {
     /// Format version of the fragment (10 to 23); `None`: the array
     /// schema's version.
-    pub version: Option<u32>,
+    pub(crate) version: Option<u32>,
     /// The fragment's timestamp in milliseconds (default: now, and later
     /// than every fragment already there).
-    pub timestamp: Option<u64>,
+    pub(crate) timestamp: Option<u64>,
     /// The fragment's timestamp range `[t1, t2]` (ms), for a fragment that
     /// stands for fragments written over that time (consolidation names it
     /// `__<t1>_<t2>_<uuid>_<version>`); when given, it replaces
-    /// [`WriteOptions::timestamp`].
-    pub timestamp_range: Option<(u64, u64)>,
+    /// [`WriteOptions::with_timestamp`].
+    pub(crate) timestamp_range: Option<(u64, u64)>,
     /// Sparse writes: bytes of cells sorted in memory before a sorted run is
     /// spilled to a scratch file.
-    pub sort_memory: usize,
+    pub(crate) sort_memory: usize,
     /// Filtered tiles held while waiting for their turn (dense arrays with
     /// column-major tile order) before they are spilled to a scratch file.
-    pub pending_memory: usize,
+    pub(crate) pending_memory: usize,
     /// Where scratch files go (default: a hidden folder in the array's own
     /// folder, removed when the write ends).
-    pub scratch_dir: Option<PathBuf>,
+    pub(crate) scratch_dir: Option<PathBuf>,
     /// Stop right after this step, as if the process had died there: the
     /// write returns
     /// [`WriteError::Injected`](crate::write::WriteError::Injected) and
     /// leaves on disk what it had written (the crash-safety tests; only
     /// with the `fail-points` feature).
     #[cfg(feature = "fail-points")]
-    pub fail_after: Option<FailPoint>,
+    pub(crate) fail_after: Option<FailPoint>,
     /// The key of an AES-256-GCM encrypted array: every data tile gets the
     /// encryption filter after the schema's filters and every generic tile
     /// of the fragment metadata is encrypted, as the engine writes them.
-    pub encryption_key: Option<[u8; 32]>,
+    pub(crate) encryption_key: Option<[u8; 32]>,
     /// Sparse arrays without duplicates: cells of one coordinate given to
     /// one write keep the last one (consolidation merges newer cells over
     /// older ones). `false` (the default): such a write fails naming the
     /// coordinate, as the engine refuses it.
-    pub keep_last_duplicate: bool,
+    pub(crate) keep_last_duplicate: bool,
     /// Sparse fragments written in order ([`FragmentWriter::sparse_in_order`]),
     /// format version 14 and later: the fragment keeps each cell's write
     /// timestamp (a `__timestamps` column of u64 comes with the cells) and
     /// every cell of a coordinate, in the order given, as the engine's
     /// consolidation with timestamps writes them.
-    pub cell_timestamps: bool,
-    /// With [`WriteOptions::cell_timestamps`], version 16 and later: the
+    pub(crate) cell_timestamps: bool,
+    /// With [`WriteOptions::with_cell_timestamps`], version 16 and later: the
     /// fragment keeps delete metadata, each cell's delete timestamp
     /// (`__delete_timestamps`, `u64::MAX` for none) and the index in
-    /// [`WriteOptions::processed_conditions`] of the delete that removed it
+    /// [`WriteOptions::with_processed_conditions`] of the delete that removed it
     /// (`__delete_condition_index`).
-    pub delete_meta: bool,
+    pub(crate) delete_meta: bool,
     /// The delete and update commits applied to the fragment's cells, by
     /// their path in the array (`__commits/<name>.del`), stored as its
     /// processed conditions (version 16 and later).
-    pub processed_conditions: Vec<String>,
+    pub(crate) processed_conditions: Vec<String>,
 }
 
 impl std::fmt::Debug for WriteOptions {
@@ -119,11 +119,144 @@ impl Default for WriteOptions {
     }
 }
 
+impl WriteOptions {
+    /// Options with this format version of the fragment (10 to 23;
+    /// default: the array schema's version).
+    pub fn with_version(mut self, version: u32) -> Self {
+        self.version = Some(version);
+        self
+    }
+
+    /// Options with this timestamp of the fragment, in milliseconds
+    /// (default: now, and later than every fragment already there).
+    pub fn with_timestamp(mut self, timestamp: u64) -> Self {
+        self.timestamp = Some(timestamp);
+        self
+    }
+
+    /// Options with this timestamp range `[t1, t2]` (ms) of the fragment,
+    /// for a fragment that stands for fragments written over that time
+    /// (consolidation names it `__<t1>_<t2>_<uuid>_<version>`); it replaces
+    /// [`WriteOptions::with_timestamp`].
+    pub fn with_timestamp_range(mut self, t1: u64, t2: u64) -> Self {
+        self.timestamp_range = Some((t1, t2));
+        self
+    }
+
+    /// Options with this many bytes of cells sorted in memory before a
+    /// sorted run is spilled to a scratch file (sparse writes; default
+    /// 256 MiB).
+    pub fn with_sort_memory(mut self, bytes: usize) -> Self {
+        self.sort_memory = bytes;
+        self
+    }
+
+    /// Options with this many bytes of filtered tiles held while waiting
+    /// for their turn (dense arrays with column-major tile order) before
+    /// they are spilled to a scratch file (default 256 MiB).
+    pub fn with_pending_memory(mut self, bytes: usize) -> Self {
+        self.pending_memory = bytes;
+        self
+    }
+
+    /// Options with scratch files in this folder (default: a hidden folder
+    /// in the array's own folder, removed when the write ends).
+    pub fn with_scratch_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.scratch_dir = Some(dir.into());
+        self
+    }
+
+    /// Options with this AES-256-GCM key of an encrypted array: every data
+    /// tile gets the encryption filter after the schema's filters and every
+    /// generic tile of the fragment metadata is encrypted, as the engine
+    /// writes them.
+    pub fn with_key(mut self, key: [u8; 32]) -> Self {
+        self.encryption_key = Some(key);
+        self
+    }
+
+    /// Options with this encryption key, or none.
+    pub fn with_encryption_key(mut self, key: Option<[u8; 32]>) -> Self {
+        self.encryption_key = key;
+        self
+    }
+
+    /// Sparse arrays without duplicates: whether cells of one coordinate
+    /// given to one write keep the last one (as consolidation merges newer
+    /// cells over older ones). `false` (the default): such a write fails
+    /// naming the coordinate, as the engine refuses it.
+    pub fn with_keep_last_duplicate(mut self, yes: bool) -> Self {
+        self.keep_last_duplicate = yes;
+        self
+    }
+
+    /// Sparse fragments written in order ([`FragmentWriter::sparse_in_order`]),
+    /// format version 14 and later: whether the fragment keeps each cell's
+    /// write timestamp (a `__timestamps` column of u64 comes with the
+    /// cells) and every cell of a coordinate, in the order given, as the
+    /// engine's consolidation with timestamps writes them.
+    pub fn with_cell_timestamps(mut self, yes: bool) -> Self {
+        self.cell_timestamps = yes;
+        self
+    }
+
+    /// With [`WriteOptions::with_cell_timestamps`], version 16 and later:
+    /// whether the fragment keeps delete metadata, each cell's delete
+    /// timestamp (`__delete_timestamps`, `u64::MAX` for none) and the index
+    /// in the processed conditions of the delete that removed it
+    /// (`__delete_condition_index`).
+    pub fn with_delete_meta(mut self, yes: bool) -> Self {
+        self.delete_meta = yes;
+        self
+    }
+
+    /// Options with these delete and update commits applied to the
+    /// fragment's cells, by their path in the array
+    /// (`__commits/<name>.del`), stored as its processed conditions
+    /// (version 16 and later).
+    pub fn with_processed_conditions(mut self, commits: Vec<String>) -> Self {
+        self.processed_conditions = commits;
+        self
+    }
+
+    /// Stop right after this step, as if the process had died there: the
+    /// write returns `WriteError::Injected` and leaves on disk what it had
+    /// written (the crash-safety tests; only with the `fail-points`
+    /// feature).
+    #[doc(hidden)]
+    #[cfg(feature = "fail-points")]
+    pub fn with_fail_after(mut self, step: FailPoint) -> Self {
+        self.fail_after = Some(step);
+        self
+    }
+
+    /// The format version asked for (`None`: the array schema's).
+    pub fn version(&self) -> Option<u32> {
+        self.version
+    }
+
+    /// The timestamp asked for (`None`: now).
+    pub fn timestamp(&self) -> Option<u64> {
+        self.timestamp
+    }
+
+    /// The timestamp range asked for, when given.
+    pub fn timestamp_range(&self) -> Option<(u64, u64)> {
+        self.timestamp_range
+    }
+
+    /// The encryption key, when set.
+    pub fn encryption_key(&self) -> Option<&[u8; 32]> {
+        self.encryption_key.as_ref()
+    }
+}
+
 /// The cells of one field, column-wise, as [`FragmentWriter::write`] takes
 /// them: fixed-size values back to back, or var-sized data with the start
 /// of each cell, and one validity byte per cell (0 = null) for nullable
 /// fields.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct Column {
     /// The field's name.
     pub name: String,
@@ -176,6 +309,7 @@ impl Column {
 
 /// What a committed fragment is.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FragmentInfo {
     /// The fragment's name.
     pub name: String,
@@ -320,7 +454,7 @@ pub(super) enum Mode {
         in_order: Option<Box<InOrder>>,
         allows_dups: bool,
         /// Whether cells of one coordinate fail the write (no duplicates
-        /// allowed, and not [`WriteOptions::keep_last_duplicate`]).
+        /// allowed, and not [`WriteOptions::with_keep_last_duplicate`]).
         refuse_dups: bool,
         capacity: u64,
     },

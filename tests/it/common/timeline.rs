@@ -123,9 +123,10 @@ pub fn our_read(array: &Path, t: Option<u64>) -> (usize, Vec<Cell>) {
 
 /// Our consolidation of `array`'s fragments, which must write one.
 pub fn ours_consolidate(array: &Path, purge: bool) {
-    let opts = ConsolidateOptions {
-        purge_deleted_cells: purge,
-        ..ConsolidateOptions::default()
+    let opts = {
+        let mut lit = ConsolidateOptions::default();
+        lit.purge_deleted_cells = purge;
+        lit
     };
     let r = consolidate_fragments(array, &opts).unwrap();
     assert!(

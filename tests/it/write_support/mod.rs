@@ -48,10 +48,7 @@ impl Drop for TempDir {
 
 /// Read options with the key of an encrypted array (32 characters).
 pub fn read_options(key: Option<&str>) -> ReadOptions {
-    ReadOptions {
-        encryption_key: key.map(key_bytes),
-        ..ReadOptions::default()
-    }
+    ReadOptions::default().with_encryption_key(key.map(key_bytes))
 }
 
 /// A key as TileDB's `sm.encryption_key` takes it: the bytes of 32 characters.
