@@ -136,8 +136,7 @@ use raw::{array, error, filters, format, model, options, read, storage, tile, va
 pub use api::{
     AggregateValue, Array, AttributeBuilder, Batch, BatchReader, CellType, Condition,
     ConsolidationMode, DimensionBuilder, Error, FragmentInfo, IntoDimRange, OpenOptions,
-    ReaderBuilder, Result,
-    SchemaBuilder, Target, WriteBuilder,
+    ReaderBuilder, Result, SchemaBuilder, Target, WriteBuilder,
 };
 #[doc(inline)]
 pub use error::Location;

@@ -22,7 +22,7 @@ impl ReaderBuilder<'_> {
     ///
     /// let array = Array::open("tests/fixtures/v22/dense_int_2d")?;
     /// let all = array.reader().aggregate(&["count(*)"])?;
-    /// let big = array.reader().filter(col("a").gt(5)).aggregate(&["count(*)", "min(a)"])?;
+    /// let big = array.reader().condition(col("a").gt(5)).aggregate(&["count(*)", "min(a)"])?;
     /// assert_eq!(big[0], all[0]); // a dense count ignores the condition
     /// let AggregateValue::Int(min) = big[1] else { panic!("min(a) of INT32 is an integer") };
     /// assert!(min > 5);
