@@ -280,10 +280,21 @@ AGGS = [
 ]
 
 
+def rounded(v):
+    """Floats to 12 significant digits: TileDB sums a dense read's parts on
+    several threads and adds them in the order they finish, so the last
+    bits of a float sum vary from run to run."""
+    if isinstance(v, dict):
+        return {k: rounded(x) for k, x in v.items()}
+    if isinstance(v, float) and math.isfinite(v):
+        return float(f"{v:.12g}")
+    return v
+
+
 @pytest.mark.parametrize("name,agg", AGGS, ids=[f"{i}-{a[0]}" for i, a in enumerate(AGGS)])
 def test_agg_is_tiledb_pys(name, agg):
     with engine.open(str(FIX / name)) as E, compat.open(FIX / name) as A:
-        assert norm(agg(A)) == norm(agg(E))
+        assert norm(rounded(agg(A))) == norm(rounded(agg(E)))
 
 
 def test_dense_mean_with_a_condition_over_the_whole_domain_is_the_cells_kept():
