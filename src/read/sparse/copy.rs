@@ -3,6 +3,8 @@
 //! without taking its fill value); a condition the merge could not apply
 //! first, on the columns it reads.
 
+use rayon::prelude::*;
+
 use super::context::{Batch, SparseRead};
 use super::merge::Merged;
 use crate::array::FieldInfo;
@@ -48,13 +50,16 @@ impl SparseRead<'_> {
                 .map(|(p, _)| p)
                 .collect();
         }
-        let mut out = Vec::new();
-        for d in 0..self.dims.len() {
-            out.push(columns.dim(d, &order));
-        }
-        for a in &self.requested {
-            out.push(columns.attr(a, &order)?);
-        }
+        // A column a job, the columns in parallel (each gathers cells from
+        // every batch, in the result's order).
+        let nd = self.dims.len();
+        let out = (0..nd + self.requested.len())
+            .into_par_iter()
+            .map(|k| match k.checked_sub(nd) {
+                None => Ok(columns.dim(k, &order)),
+                Some(a) => columns.attr(&self.requested[a], &order),
+            })
+            .collect::<Result<Vec<Column>>>()?;
         let mut cells = Cells {
             len: order.len(),
             columns: out,

@@ -58,6 +58,19 @@ impl SparseRead<'_> {
                 self.boxes_of(k)
             })?
             && !adjacent_repeats(&batches, &self.dims);
+        if let Some(masks) = passes
+            .as_deref()
+            .filter(|_| self.kept_first(&batches, disjoint))
+        {
+            if let Some(picked) = super::survivors::newest_kept(self, &batches, masks) {
+                return Ok(Merged {
+                    batches,
+                    order: (0..picked.len()).collect(),
+                    picked,
+                    condition_applied: true,
+                });
+            }
+        }
         let picks = self.pick_cells(&mut batches, passes.as_deref(), disjoint)?;
         let order = self.order_cells(
             &batches,
@@ -72,6 +85,23 @@ impl SparseRead<'_> {
             order,
             condition_applied: passes.is_some(),
         })
+    }
+
+    /// Whether the merge of batches the condition was applied to may sort
+    /// only the cells it keeps ([`super::survivors`]): fragments that
+    /// overlap in a schema without duplicates, no per-cell timestamps or
+    /// delete metadata, no delete to apply, and an order the keys give.
+    fn kept_first(&self, batches: &[Batch], disjoint: bool) -> bool {
+        !self.allows_dups
+            && !disjoint
+            && self.deletes.is_empty()
+            && matches!(
+                self.query.order,
+                None | Some(Order::RowMajor) | Some(Order::Unordered)
+            )
+            && batches
+                .iter()
+                .all(|b| b.timestamps.is_none() && b.delete_ts.is_none())
     }
 
     /// The condition on each batch before the merge, when every batch
@@ -137,6 +167,38 @@ impl SparseRead<'_> {
             });
             if batch_keys.is_none() {
                 picks.int_keys = None;
+            }
+            if fr.timestamps.is_none() && fr.delete_ts.is_none() && by_condition.is_none() {
+                // Nothing per cell but the condition: whole columns at once.
+                let mask = passes.map(|m| &m[fi][..n]);
+                let skip = self.allows_dups || disjoint;
+                let take: Vec<usize> = match mask {
+                    Some(m) if skip => (0..n).filter(|&i| m[i]).collect(),
+                    _ => Vec::new(),
+                };
+                match (mask, skip) {
+                    (Some(_), true) => {
+                        picks.cells.extend(take.iter().map(|&i| (fi, i)));
+                        picks.deleted.resize(picks.cells.len(), false);
+                    }
+                    (m, _) => {
+                        picks.cells.extend((0..n).map(|i| (fi, i)));
+                        match m {
+                            Some(m) => picks.deleted.extend(m.iter().map(|k| !k)),
+                            None => picks.deleted.resize(picks.cells.len(), false),
+                        }
+                    }
+                }
+                if let (Some(all), Some(b)) = (&mut picks.int_keys, &batch_keys) {
+                    for (k, bk) in all.iter_mut().zip(b) {
+                        if mask.is_some() && skip {
+                            k.extend(take.iter().map(|&i| bk[i]));
+                        } else {
+                            k.extend_from_slice(&bk[..n]);
+                        }
+                    }
+                }
+                continue;
             }
             for i in 0..n {
                 let ts = fr.timestamps.as_ref().map_or(fr.t1, |t| t[i]);
@@ -229,10 +291,22 @@ impl SparseRead<'_> {
         } else {
             None
         };
-        let deduped = grid.is_some() || disjoint;
+        let mut deduped = grid.is_some() || disjoint;
         if let Some(g) = grid {
             order = g;
             order.retain(|&p| !deleted[p]);
+        } else if let Some((packed, places)) = (!unordered)
+            .then(|| radix_order(&keys, picked.len()))
+            .flatten()
+        {
+            // Sorted by packed keys: the cells of one coordinate lie
+            // together, found without going back to their keys.
+            if self.allows_dups || deduped {
+                order = places.into_iter().map(|p| p as usize).collect();
+            } else {
+                order = newest_in_runs(&packed, &places, newest, deleted);
+                deduped = true;
+            }
         } else if !unordered {
             match keys.packed() {
                 // One or two numeric dimensions: sort (key, index) pairs,
@@ -284,6 +358,53 @@ impl SparseRead<'_> {
         }
         order
     }
+}
+
+/// The places of the `n` cells in the order of their exact integer keys
+/// (ties in place order), with their packed keys, by a radix sort, where
+/// the keys fit one `u64`.
+fn radix_order(keys: &SortKeys, n: usize) -> Option<(Vec<u64>, Vec<u32>)> {
+    if !keys.exact || keys.general.is_some() {
+        return None;
+    }
+    let dims: Vec<&[u64]> = keys
+        .dims
+        .iter()
+        .map(|k| k.as_deref())
+        .collect::<Option<_>>()?;
+    super::radix::order_by_keys(&dims, n)
+}
+
+/// The newest of each run of equal `packed` keys of the cells `places`
+/// (sorted by those keys), less the deleted ones.
+fn newest_in_runs<N: Ord>(
+    packed: &[u64],
+    places: &[u32],
+    newest: impl Fn(usize) -> N,
+    deleted: &[bool],
+) -> Vec<usize> {
+    let mut kept = Vec::with_capacity(places.len());
+    let mut i = 0;
+    while i < places.len() {
+        let mut end = i + 1;
+        while end < places.len() && packed[end] == packed[i] {
+            end += 1;
+        }
+        let p = if end == i + 1 {
+            places[i] as usize
+        } else {
+            places[i..end]
+                .iter()
+                .map(|&p| p as usize)
+                .max_by_key(|&p| newest(p))
+                .unwrap_or(places[i] as usize)
+        };
+        if !deleted[p] {
+            kept.push(p);
+        }
+        i = end;
+    }
+    kept
 }
 
 /// The newest write of each coordinate of the cells `order` (sorted by

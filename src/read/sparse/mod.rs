@@ -10,8 +10,12 @@
 //!    ranges (from a ranged storage, fetched in groups meanwhile);
 //!    fragments with no R-tree read whole;
 //! 4. [`merge`]: deletes and the condition applied, the newest write of
-//!    each coordinate chosen, the cells put in the query's order;
-//! 5. [`copy`]: the chosen cells gathered into the result's columns.
+//!    each coordinate chosen, the cells put in the query's order (integer
+//!    coordinates by a [`radix`] sort of packed keys; with a condition over
+//!    overlapping fragments, only the cells it keeps sorted, see
+//!    [`survivors`]);
+//! 5. [`copy`]: the chosen cells gathered into the result's columns, the
+//!    columns in parallel.
 //!
 //! [`context`] holds what every stage works with; [`select`] the ranges and
 //! the tiles an R-tree selects for them, [`deletes`] the delete commits a
@@ -32,7 +36,9 @@ mod deletes;
 mod fetch;
 mod merge;
 mod plan;
+mod radix;
 mod select;
+mod survivors;
 
 pub(crate) use decode::TileCells;
 pub(crate) use deletes::Delete;
