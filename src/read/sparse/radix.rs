@@ -24,7 +24,7 @@ pub(super) fn order_by_keys(dims: &[&[u64]], n: usize) -> Option<(Vec<u64>, Vec<
         let (lo, hi) = k
             .iter()
             .fold((u64::MAX, 0u64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-        let bits = 64 - (hi.checked_sub(lo).unwrap_or(0)).leading_zeros();
+        let bits = 64 - hi.saturating_sub(lo).leading_zeros();
         total = total.checked_add(bits).filter(|t| *t <= 64)?;
         lows.push(lo);
         widths.push(bits);
@@ -58,7 +58,7 @@ pub(super) fn sort_packed(mut keys: Vec<u64>, bits: u32) -> (Vec<u64>, Vec<u32>)
             counts[((k >> shift) & mask) as usize] += 1;
         }
         // A pass where every key has the same digit moves nothing.
-        if counts.iter().any(|c| *c == n) {
+        if counts.contains(&n) {
             shift += digit;
             continue;
         }
