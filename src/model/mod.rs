@@ -380,13 +380,14 @@ pub struct MetadataValue {
     pub bytes: Vec<u8>,
 }
 
-mod bytes;
+mod format_tables;
 pub mod json;
 pub(crate) mod table;
-pub(crate) mod values;
+pub mod value;
 
-pub use bytes::default_fill_value;
+pub use format_tables::{EnumerationTables, FilterTables, FormatCode, SchemaTables};
 pub use table::ModelError;
+pub use value::default_fill_value;
 
 impl CellValNum {
     /// One value per cell.

@@ -156,7 +156,7 @@ fn our_meta(path: &Path) -> Value {
                 .map(|b| format!("{b:02x}"))
                 .collect::<String>()),
             dt => Value::Array(
-                tiledb_codec::raw::value::values(dt, &v.bytes)
+                tiledb_codec::raw::model::value::values(dt, &v.bytes)
                     .into_iter()
                     .map(|x| match x {
                         Value::Bool(b) => json!(u8::from(b)),

@@ -3,7 +3,7 @@
 use serde_json::{json, Map, Value as Json};
 
 use crate::format::{self, FilterType};
-use crate::model::values::{cell_bytes, json_float, push_value};
+use crate::model::value::from_json::{cell_bytes, json_float, push_value};
 use crate::model::{
     default_fill_value, ArrayType, Attribute, CellValNum, CurrentDomain, DataOrder, Datatype,
     Dimension, DimensionLabel, DomainRange, Enumeration, Filter, Layout, ModelError, Schema, Value,
