@@ -63,11 +63,11 @@ impl Seeds {
 }
 
 fn opts(key: Option<&str>) -> tiledb_codec::ReadOptions {
-    let mut o = shared::opts();
-    if let Some(k) = key {
-        o.encryption_key = k.as_bytes().try_into().ok();
+    let o = shared::opts();
+    match key {
+        Some(k) => o.with_encryption_key(k.as_bytes().try_into().ok()),
+        None => o,
     }
-    o
 }
 
 /// The prefix of the targets that import dimensions: count and size codes.
