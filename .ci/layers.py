@@ -11,7 +11,7 @@ the ones below it, never one above it):
     array
     tile, filters, storage
     model
-    format, value, error, options, progress, limits
+    format, error, options, progress, limits
 
 (The command line and SQL are crates of their own above all of them, in
 crates/, and `src/lib.rs` only re-exports.) Besides the order, the graph of modules (one node per file, folders
@@ -43,7 +43,7 @@ LAYERS = [
     ["array"],
     ["tile", "filters", "storage"],
     ["model"],
-    ["format", "value", "error", "options", "progress", "limits"],
+    ["format", "error", "options", "progress", "limits"],
 ]
 RANK = {m: len(LAYERS) - i for i, layer in enumerate(LAYERS) for m in layer}
 

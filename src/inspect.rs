@@ -16,10 +16,10 @@ use crate::format::{
     decode_all, ArrayMetadata, ArraySchema, Datatype, GroupDetails, OptionalSectionIdentifier,
     TileGlobalOrderBounds,
 };
+use crate::model::value;
 use crate::model::{json, MetadataValue, Schema};
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
-use crate::value;
 use crate::ReadOptions;
 
 /// Where the enumerations of the array at `array` are: the file

@@ -131,11 +131,11 @@ pub mod verify;
 // the crate's own paths (`crate::read::...`); their folders stay at the top
 // of src/ so the layer order reads from the folder list.
 pub mod raw;
-use raw::{array, error, filters, format, model, options, read, storage, tile, value, write};
+use raw::{array, error, filters, format, model, options, read, storage, tile, write};
 
 pub use api::{
-    AggregateValue, Array, AttributeBuilder, Batch, BatchReader, CellType, Condition,
-    ConsolidationMode, DimensionBuilder, Error, FragmentInfo, IntoDimRange, OpenOptions,
+    AggregateValue, Array, AttributeBuilder, Batch, BatchReader, CellType, CommittedFragment,
+    Condition, ConsolidationMode, DimensionBuilder, Error, FragmentInfo, IntoDimRange, OpenOptions,
     ReaderBuilder, Result, SchemaBuilder, Target, WriteBuilder,
 };
 #[doc(inline)]
@@ -151,7 +151,7 @@ pub use model::{
 pub use options::ReadOptions;
 pub use progress::{NoProgress, Progress};
 #[doc(inline)]
-pub use read::query_condition::{col, ConditionField, QueryCondition};
+pub use read::query_condition::{col, ConditionError, ConditionField, Literal, QueryCondition};
 #[doc(inline)]
 pub use read::Order;
 #[doc(inline)]

@@ -1,4 +1,30 @@
-//! Options every reader takes.
+//! Options every reader takes, and the encryption key's accessors that
+//! every options struct shares.
+
+/// The accessors of the encryption key of an options struct (a field
+/// `encryption_key: Option<[u8; 32]>`): its getter, and setters with a key
+/// or none; `$with_key` documents `with_key`, saying what the key does.
+macro_rules! encryption_key_options {
+    ($with_key:literal) => {
+        /// The AES-256-GCM key, when set.
+        pub fn encryption_key(&self) -> Option<&[u8; 32]> {
+            self.encryption_key.as_ref()
+        }
+
+        #[doc = $with_key]
+        pub fn with_key(mut self, key: [u8; 32]) -> Self {
+            self.encryption_key = Some(key);
+            self
+        }
+
+        /// Options with this encryption key, or none.
+        pub fn with_encryption_key(mut self, key: Option<[u8; 32]>) -> Self {
+            self.encryption_key = key;
+            self
+        }
+    };
+}
+pub(crate) use encryption_key_options;
 
 /// How to read: resource limits, and the key of an encrypted array.
 ///
@@ -36,22 +62,7 @@ impl ReadOptions {
         self.max_tile_bytes.unwrap_or(Self::DEFAULT_MAX_TILE_BYTES)
     }
 
-    /// The AES-256-GCM key of an encrypted array, when set.
-    pub fn encryption_key(&self) -> Option<&[u8; 32]> {
-        self.encryption_key.as_ref()
-    }
-
-    /// Options with this encryption key.
-    pub fn with_key(mut self, key: [u8; 32]) -> Self {
-        self.encryption_key = Some(key);
-        self
-    }
-
-    /// Options with this encryption key, or none.
-    pub fn with_encryption_key(mut self, key: Option<[u8; 32]>) -> Self {
-        self.encryption_key = key;
-        self
-    }
+    encryption_key_options!("Options reading an AES-256-GCM encrypted array with this key.");
 
     /// Options with this limit on one decoded tile, in bytes (default:
     /// [`ReadOptions::DEFAULT_MAX_TILE_BYTES`]).

@@ -31,10 +31,24 @@ pub mod read;
 pub mod storage;
 #[path = "tile/mod.rs"]
 pub mod tile;
-#[path = "value.rs"]
-pub mod value;
 #[path = "write/mod.rs"]
 pub mod write;
+
+/// Options of the facade's [`OpenOptions`](crate::OpenOptions) that take
+/// the format's layers.
+pub trait OpenOptionsExt {
+    /// Reads the array from `storage` (objects in memory, an object store
+    /// configured by hand, or any other [`Storage`](storage::Storage))
+    /// instead of local files; the path is then a path in it.
+    fn with_storage(self, storage: storage::StorageRef) -> Self;
+}
+
+impl OpenOptionsExt for crate::OpenOptions {
+    fn with_storage(mut self, storage: storage::StorageRef) -> Self {
+        self.storage = Some(storage);
+        self
+    }
+}
 
 /// The lower-level reader under an [`Array`](crate::Array) of the facade
 /// (plans, statistics, aggregates, the decoded schema and fragment tables).

@@ -270,7 +270,7 @@ fn check_duplicates(frag: &Fragment, opts: &ReadOptions, report: &mut Report) {
         .zip(&dims)
         .map(|(d, f)| {
             let v = cell_of(d, f, first).unwrap_or_default();
-            format!("{}={}", f.name, crate::value::cell(f.datatype, v))
+            format!("{}={}", f.name, crate::model::value::cell(f.datatype, v))
         })
         .collect();
     report.problems.push(Problem {

@@ -6,6 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 use tiledb_codec::raw::array::{FieldInfo, FieldPipelines};
 use tiledb_codec::raw::format::{decode, ArraySchema};
+use tiledb_codec::raw::model::SchemaTables;
 
 fuzz_target!(|data: &[u8]| {
     let path = tiledb_codec_fuzz::path("fuzz/__schema/__1_1_0123456789abcdef0123456789abcdef");

@@ -14,7 +14,7 @@
 use libfuzzer_sys::fuzz_target;
 use tiledb_codec::raw::filters::Pipeline;
 use tiledb_codec::raw::format::Datatype;
-use tiledb_codec::raw::model::Filter;
+use tiledb_codec::raw::model::{Filter, FilterTables};
 use tiledb_codec::raw::storage::MappedFile;
 use tiledb_codec::raw::tile::{ChunkJob, Emitted, TileStream, TileView};
 

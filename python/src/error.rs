@@ -3,13 +3,15 @@
 //! knows of where it happened (`file`, `offset`, `table`, `field`; `None`
 //! where it does not say).
 //!
-//! The library's errors are told apart by their type (the facade's
-//! `tiledb_codec::Error`, the readers' `raw::error::Error`, the writer's
-//! `WriteError`, the Arrow layer's), wherever in the chain of sources they
-//! are: an error of a read that went through Arrow keeps its kind.
+//! The lower layers' errors (the readers' `raw::error::Error`, the
+//! writer's `WriteError`, the Arrow layer's) are first turned into the
+//! facade's `tiledb_codec::Error`, also inside an Arrow error; its variant,
+//! wherever in the chain of sources it is, says the kind: an error of a read
+//! that went through Arrow keeps its kind.
 
 use std::error::Error as StdError;
 
+use arrow_schema::ArrowError;
 use pyo3::create_exception;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
@@ -114,90 +116,6 @@ impl Facts {
 /// The filter the engine names for AES-256-GCM.
 const AES: &str = "AES_256_GCM";
 
-fn read_facts(e: &ReadError) -> Facts {
-    match e {
-        ReadError::Decode { at, .. } => {
-            // The tile header's check of the key (tile.rs) is a decode
-            // error of its `encryption_type` field.
-            let kind = if at.field == "encryption_type" {
-                Kind::Key
-            } else {
-                Kind::Format
-            };
-            let mut f = Facts::of(kind).file(&at.file).field(&at.field);
-            f.offset = Some(at.offset);
-            f.table = Some(at.table.clone());
-            f
-        }
-        ReadError::Io { path, source } => {
-            let kind = if source.kind() == std::io::ErrorKind::NotFound {
-                Kind::NotFound
-            } else {
-                Kind::Storage
-            };
-            Facts::of(kind).file(path)
-        }
-        ReadError::Filter {
-            file,
-            offset,
-            filter,
-            ..
-        } => {
-            let kind = if *filter == AES {
-                Kind::Key
-            } else {
-                Kind::Format
-            };
-            let mut f = Facts::of(kind).file(file);
-            f.offset = Some(*offset);
-            f
-        }
-        ReadError::NotTileDb { path, .. } => Facts::of(Kind::NotFound).file(path),
-        ReadError::Unsupported { path, .. } => Facts::of(Kind::Format).file(path),
-        ReadError::Query { path, .. } => Facts::of(Kind::Query).file(path),
-        ReadError::Condition { .. } => Facts::of(Kind::Condition),
-        _ => Facts::of(Kind::Base),
-    }
-}
-
-fn write_facts(e: &WriteError) -> Facts {
-    match e {
-        WriteError::Read(r) => read_facts(r),
-        WriteError::Schema { field, what } => {
-            Facts::of(Kind::Schema).field(schema_field(field, what))
-        }
-        WriteError::Input { field, .. } | WriteError::Cells { field, .. } => {
-            Facts::of(Kind::Query).field(field)
-        }
-        // A read of a group (or of an object's metadata) where there is
-        // none says so; the other refusals are of changes.
-        WriteError::Array { path, what } | WriteError::Group { path, what } => {
-            let missing = what.starts_with("not a group") || what.starts_with("neither");
-            Facts::of(if missing { Kind::NotFound } else { Kind::Base }).file(path)
-        }
-        WriteError::Io { path, source } => {
-            let kind = if source.kind() == std::io::ErrorKind::NotFound {
-                Kind::NotFound
-            } else {
-                Kind::Storage
-            };
-            Facts::of(kind).file(path)
-        }
-        WriteError::Filter { field, filter, .. } => {
-            let kind = if *filter == AES {
-                Kind::Key
-            } else {
-                Kind::Format
-            };
-            Facts::of(kind).field(field)
-        }
-        WriteError::Condition { .. } => Facts::of(Kind::Condition),
-        WriteError::Evolution(_) => Facts::of(Kind::Schema),
-        WriteError::Unsupported(_) => Facts::of(Kind::Format),
-        _ => Facts::of(Kind::Base),
-    }
-}
-
 /// The part of a schema an error names: a schema error whose text is
 /// another schema error (`schema: json: schema: dimensions[0].domain: ...`,
 /// a JSON schema refused when it is parsed) names the inner part.
@@ -289,29 +207,40 @@ fn facade_facts(e: &tiledb_codec::Error) -> Facts {
     }
 }
 
-fn arrow_facts(e: &tiledb_codec::arrow::Error) -> Facts {
-    match e {
-        tiledb_codec::arrow::Error::Read(r) => read_facts(r),
-        tiledb_codec::arrow::Error::Write(w) => write_facts(w),
-        _ => Facts::of(Kind::Base),
+/// `e` with the lower layers' errors in it (the readers', the writer's, the
+/// Arrow layer's; also inside an Arrow error, as a stream's batches carry
+/// them) turned into the facade's [`tiledb_codec::Error`], so that one
+/// mapping ([`facade_facts`]) serves every error.
+fn to_facade(e: Box<dyn StdError + Send + Sync>) -> Box<dyn StdError + Send + Sync> {
+    let e = match e.downcast::<ReadError>() {
+        Ok(r) => return Box::new(tiledb_codec::Error::from(*r)),
+        Err(e) => e,
+    };
+    let e = match e.downcast::<WriteError>() {
+        Ok(w) => return Box::new(tiledb_codec::Error::from(*w)),
+        Err(e) => e,
+    };
+    let e = match e.downcast::<tiledb_codec::arrow::Error>() {
+        Ok(a) => return Box::new(tiledb_codec::Error::from(*a)),
+        Err(e) => e,
+    };
+    match e.downcast::<ArrowError>() {
+        Ok(a) => match *a {
+            ArrowError::ExternalError(inner) => {
+                Box::new(ArrowError::ExternalError(to_facade(inner)))
+            }
+            other => Box::new(other),
+        },
+        Err(e) => e,
     }
 }
 
-/// The facts of the first error of the library's in the chain from `e`.
+/// The facts of the first of the facade's errors in the chain from `e`.
 fn facts(e: &(dyn StdError + 'static)) -> Facts {
     let mut cur = Some(e);
     while let Some(e) = cur {
         if let Some(x) = e.downcast_ref::<tiledb_codec::Error>() {
             return facade_facts(x);
-        }
-        if let Some(x) = e.downcast_ref::<ReadError>() {
-            return read_facts(x);
-        }
-        if let Some(x) = e.downcast_ref::<WriteError>() {
-            return write_facts(x);
-        }
-        if let Some(x) = e.downcast_ref::<tiledb_codec::arrow::Error>() {
-            return arrow_facts(x);
         }
         cur = e.source();
     }
@@ -349,9 +278,10 @@ fn new_err(kind: Kind, msg: String) -> PyErr {
 /// The Python exception of a library error: its subclass, its message
 /// (with the errors under it), and `file`, `offset`, `table`, `field` where
 /// it has them.
-pub fn error<E: StdError + 'static>(e: E) -> PyErr {
-    let f = facts(&e);
-    let err = new_err(f.kind, message(&e));
+pub fn error<E: StdError + Send + Sync + 'static>(e: E) -> PyErr {
+    let e = to_facade(Box::new(e));
+    let f = facts(&*e);
+    let err = new_err(f.kind, message(&*e));
     Python::attach(|py| {
         let value = err.value(py);
         // Setting attributes on a fresh exception object cannot fail short

@@ -438,6 +438,38 @@ impl Stream {
     }
 }
 
+/// How a stream's batches are made (`NativeArray.stream`'s `options`, a
+/// dict with every key).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct StreamOptions {
+    /// The order of the cells (`None`: the array's).
+    order: Option<String>,
+    /// Cells per batch (`None`: the library's default).
+    batch_size: Option<usize>,
+    /// The memory the read may take (`None`: the library's default).
+    memory_budget: Option<u64>,
+    /// Whether the coordinates are returned.
+    coords: bool,
+    /// Batches are made as the consumer asks for them (on a thread of the
+    /// read's own), within the memory budget; otherwise every batch is
+    /// made before `stream` returns (what a whole read wants, without a
+    /// thread).
+    lazy: bool,
+}
+
+impl Default for StreamOptions {
+    fn default() -> Self {
+        StreamOptions {
+            order: None,
+            batch_size: None,
+            memory_budget: None,
+            coords: true,
+            lazy: true,
+        }
+    }
+}
+
 #[pymethods]
 impl NativeArray {
     /// Where the array is.
@@ -551,24 +583,24 @@ impl NativeArray {
 
     /// A read as an Arrow stream (`Stream`): `ranges` are (dimension, low,
     /// high) triples, inclusive; several on one dimension read their union.
-    /// `lazy`: batches are made as the consumer asks for them (on a thread
-    /// of the read's own), within the memory budget; otherwise every batch
-    /// is made here, before this returns (what a whole read wants, without
-    /// a thread).
-    #[pyo3(signature = (attrs=None, ranges=Vec::new(), condition=None, order=None, batch_size=None, memory_budget=None, coords=true, lazy=true))]
-    #[allow(clippy::too_many_arguments)]
+    /// `options` (a dict with every key of `StreamOptions`; `None`: the
+    /// defaults) say how the batches are made.
+    #[pyo3(signature = (attrs=None, ranges=Vec::new(), condition=None, options=None))]
     fn stream(
         &self,
         py: Python<'_>,
         attrs: Option<Vec<String>>,
         ranges: Vec<(String, PyBound, PyBound)>,
         condition: Option<String>,
-        order: Option<String>,
-        batch_size: Option<usize>,
-        memory_budget: Option<u64>,
-        coords: bool,
-        lazy: bool,
+        options: Option<StreamOptions>,
     ) -> PyResult<Stream> {
+        let StreamOptions {
+            order,
+            batch_size,
+            memory_budget,
+            coords,
+            lazy,
+        } = options.unwrap_or_default();
         let order = parse_order(order)?;
         let array = Arc::clone(&self.inner);
         let build = read_fn(move |array: &Array| {

@@ -556,8 +556,10 @@ class Array:
                 memory_budget: Optional[int] = None, coords: bool = True, lazy: bool = True) -> Any:
         """The native stream of a read; ``lazy``: batches made as they are
         taken (else all of them before this returns, for a whole read)."""
+        options = {"order": order, "batch_size": batch_size, "memory_budget": memory_budget,
+                   "coords": coords, "lazy": lazy}
         return self._native.stream(list(attrs) if attrs is not None else None, self._triples(ranges), where,
-                                   order, batch_size, memory_budget, coords, lazy)
+                                   options)
 
     def _triples(self, ranges: Any) -> List[Tuple[str, Any, Any]]:
         """``ranges`` as (dimension, low, high) triples the library takes."""

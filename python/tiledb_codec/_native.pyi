@@ -2,7 +2,7 @@
 wrappers in tiledb_codec/__init__.py."""
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, TypedDict, Union
 
 from typing_extensions import final
 
@@ -53,6 +53,15 @@ class Stream:
 
 _Bound = Union[int, float, str]
 
+class _StreamOptions(TypedDict):
+    """How a stream's batches are made (every key given)."""
+
+    order: Optional[str]
+    batch_size: Optional[int]
+    memory_budget: Optional[int]
+    coords: bool
+    lazy: bool
+
 @final
 class NativeArray:
     def path(self) -> str: ...
@@ -65,11 +74,7 @@ class NativeArray:
         attrs: Optional[List[str]] = None,
         ranges: List[Tuple[str, _Bound, _Bound]] = ...,
         condition: Optional[str] = None,
-        order: Optional[str] = None,
-        batch_size: Optional[int] = None,
-        memory_budget: Optional[int] = None,
-        coords: bool = True,
-        lazy: bool = True,
+        options: Optional[_StreamOptions] = None,
     ) -> Stream: ...
     def read_into(
         self,

@@ -4,8 +4,8 @@ use std::borrow::Cow;
 
 use super::types::{view, CellType};
 use super::Error;
+use crate::model::value;
 use crate::read::{Cells, Column};
-use crate::value;
 
 /// Cells a read returned: one column per field (the dimensions first, unless
 /// left out with [`ReaderBuilder::coordinates`](super::ReaderBuilder::coordinates),

@@ -208,6 +208,15 @@ fn filter_place(path: Option<&Path>, offset: Option<u64>, field: Option<&str>) -
     s
 }
 
+impl From<crate::read::query_condition::ConditionError> for Error {
+    fn from(e: crate::read::query_condition::ConditionError) -> Self {
+        Error::Condition {
+            text: e.text,
+            what: e.what,
+        }
+    }
+}
+
 impl From<ReadError> for Error {
     fn from(e: ReadError) -> Self {
         match e {

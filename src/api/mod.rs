@@ -31,7 +31,7 @@ pub use range::IntoDimRange;
 pub use reader::{BatchReader, Condition, ReaderBuilder, Target};
 pub use schema::{AttributeBuilder, DimensionBuilder, SchemaBuilder};
 pub use types::CellType;
-pub use writer::WriteBuilder;
+pub use writer::{CommittedFragment, WriteBuilder};
 
 use std::collections::BTreeMap;
 
@@ -333,7 +333,7 @@ impl MetadataValue {
     /// The value as text, for a text datatype (STRING_ASCII, STRING_UTF8,
     /// CHAR) holding UTF-8; `None` otherwise.
     pub fn as_str(&self) -> Option<&str> {
-        crate::value::is_text(self.datatype)
+        crate::model::value::is_text(self.datatype)
             .then(|| std::str::from_utf8(&self.bytes).ok())
             .flatten()
     }

@@ -97,15 +97,6 @@ impl OpenOptions {
         self.with_time_range(..=timestamp)
     }
 
-    /// Reads the array from `storage` (objects in memory, an object store
-    /// configured by hand, or any other
-    /// [`Storage`](crate::raw::storage::Storage)) instead of local files;
-    /// the path is then a path in it.
-    pub fn with_storage(mut self, storage: StorageRef) -> Self {
-        self.storage = Some(storage);
-        self
-    }
-
     /// An option of the object store a URL (`s3://`, `gs://`, `az://`,
     /// `http(s)://`, `file://`) names (feature `object-store`): the
     /// object_store crate's keys (`aws_access_key_id`, `aws_endpoint`,

@@ -17,12 +17,25 @@ use crate::read::{Bound, DimRange};
 /// to floating-point dimensions; a floating-point range applies only to
 /// floating-point dimensions. Whether it fits is checked against the
 /// dimension when the read or write is built.
-pub trait IntoDimRange {
-    /// The range as bounds.
-    fn into_dim_range(self) -> DimRange;
+///
+/// The trait is sealed: the conversion itself is the crate's own.
+pub trait IntoDimRange: sealed::ToDimRange {}
+
+impl<T: sealed::ToDimRange> IntoDimRange for T {}
+
+pub(crate) mod sealed {
+    use crate::read::DimRange;
+
+    /// The conversion behind [`IntoDimRange`](super::IntoDimRange).
+    pub trait ToDimRange {
+        /// The range as bounds.
+        fn into_dim_range(self) -> DimRange;
+    }
 }
 
-impl IntoDimRange for DimRange {
+use sealed::ToDimRange;
+
+impl ToDimRange for DimRange {
     fn into_dim_range(self) -> DimRange {
         self
     }
@@ -30,13 +43,13 @@ impl IntoDimRange for DimRange {
 
 macro_rules! int_ranges {
     ($($t:ty),*) => {$(
-        impl IntoDimRange for RangeInclusive<$t> {
+        impl ToDimRange for RangeInclusive<$t> {
             fn into_dim_range(self) -> DimRange {
                 let (lo, hi) = self.into_inner();
                 DimRange { lo: Bound::Int(i128::from(lo)), hi: Bound::Int(i128::from(hi)) }
             }
         }
-        impl IntoDimRange for Range<$t> {
+        impl ToDimRange for Range<$t> {
             /// Half-open: `a..b` is `a..=b - 1` (an empty range is refused).
             fn into_dim_range(self) -> DimRange {
                 DimRange {
@@ -45,12 +58,12 @@ macro_rules! int_ranges {
                 }
             }
         }
-        impl IntoDimRange for $t {
+        impl ToDimRange for $t {
             fn into_dim_range(self) -> DimRange {
                 DimRange::point(Bound::Int(i128::from(self)))
             }
         }
-        impl IntoDimRange for crate::model::Range<$t> {
+        impl ToDimRange for crate::model::Range<$t> {
             fn into_dim_range(self) -> DimRange {
                 DimRange { lo: Bound::Int(i128::from(self.start)), hi: Bound::Int(i128::from(self.end)) }
             }
@@ -61,18 +74,18 @@ int_ranges!(i8, i16, i32, i64, u8, u16, u32, u64);
 
 macro_rules! float_ranges {
     ($($t:ty),*) => {$(
-        impl IntoDimRange for RangeInclusive<$t> {
+        impl ToDimRange for RangeInclusive<$t> {
             fn into_dim_range(self) -> DimRange {
                 let (lo, hi) = self.into_inner();
                 DimRange { lo: Bound::Float(f64::from(lo)), hi: Bound::Float(f64::from(hi)) }
             }
         }
-        impl IntoDimRange for $t {
+        impl ToDimRange for $t {
             fn into_dim_range(self) -> DimRange {
                 DimRange::point(Bound::Float(f64::from(self)))
             }
         }
-        impl IntoDimRange for crate::model::Range<$t> {
+        impl ToDimRange for crate::model::Range<$t> {
             fn into_dim_range(self) -> DimRange {
                 DimRange { lo: Bound::Float(f64::from(self.start)), hi: Bound::Float(f64::from(self.end)) }
             }
@@ -81,7 +94,7 @@ macro_rules! float_ranges {
 }
 float_ranges!(f32, f64);
 
-impl IntoDimRange for RangeInclusive<&str> {
+impl ToDimRange for RangeInclusive<&str> {
     fn into_dim_range(self) -> DimRange {
         let (lo, hi) = self.into_inner();
         DimRange {
@@ -91,7 +104,7 @@ impl IntoDimRange for RangeInclusive<&str> {
     }
 }
 
-impl IntoDimRange for RangeInclusive<String> {
+impl ToDimRange for RangeInclusive<String> {
     fn into_dim_range(self) -> DimRange {
         let (lo, hi) = self.into_inner();
         DimRange {
@@ -101,19 +114,19 @@ impl IntoDimRange for RangeInclusive<String> {
     }
 }
 
-impl IntoDimRange for &str {
+impl ToDimRange for &str {
     fn into_dim_range(self) -> DimRange {
         DimRange::point(Bound::Text(self.as_bytes().to_vec()))
     }
 }
 
-impl IntoDimRange for String {
+impl ToDimRange for String {
     fn into_dim_range(self) -> DimRange {
         DimRange::point(Bound::Text(self.into_bytes()))
     }
 }
 
-impl IntoDimRange for crate::model::DomainRange {
+impl ToDimRange for crate::model::DomainRange {
     /// The range's ends as bounds (a non-empty domain or a dimension's
     /// domain as a range to read).
     fn into_dim_range(self) -> DimRange {
@@ -176,6 +189,14 @@ pub(crate) fn fit(dim: &str, dt: Datatype, r: DimRange) -> Result<DimRange, Erro
     };
     r.check(dt).map_err(err)?;
     Ok(r)
+}
+
+impl From<crate::model::DomainRange> for DimRange {
+    /// The range's ends as bounds (a non-empty domain or a dimension's
+    /// domain as a range to read).
+    fn from(r: crate::model::DomainRange) -> Self {
+        r.into_dim_range()
+    }
 }
 
 #[cfg(test)]

@@ -1,12 +1,14 @@
 //! [`WriteBuilder`]: typed columns in, one committed fragment out.
 
+use std::path::Path;
+
 use super::range::{fit, IntoDimRange};
 use super::types::CellType;
 use super::{Array, Error};
 use crate::array::FieldInfo;
 use crate::format::{ArrayType, Datatype};
+use crate::model::value;
 use crate::read::{Bound, DimRange};
-use crate::value;
 use crate::write::{Column, FragmentInfo, FragmentWriter, WriteOptions};
 
 /// What a column handed to the writer holds, to check against the field.
@@ -189,7 +191,7 @@ impl<'a> WriteBuilder<'a> {
     /// Writes the fragment and commits it. The [`Array`] it was made from
     /// still sees the fragments it saw when opened; open the array again to
     /// read the new one.
-    pub fn commit(self) -> Result<FragmentInfo, Error> {
+    pub fn commit(self) -> Result<CommittedFragment, Error> {
         let schema = &self.array.reader.schema;
         for (c, kind) in &self.columns {
             let f = FieldInfo::lookup(schema, &c.name).ok_or_else(|| Error::NoSuchField {
@@ -226,7 +228,50 @@ impl<'a> WriteBuilder<'a> {
             FragmentWriter::sparse(path, self.opts)?
         };
         w.write(&columns)?;
-        Ok(w.finish()?)
+        Ok(CommittedFragment { info: w.finish()? })
+    }
+}
+
+/// A fragment a [`WriteBuilder`] committed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommittedFragment {
+    info: FragmentInfo,
+}
+
+impl CommittedFragment {
+    /// The fragment's folder name (`__t1_t2_uuid_v`).
+    pub fn name(&self) -> &str {
+        &self.info.name
+    }
+
+    /// The fragment's folder.
+    pub fn path(&self) -> &Path {
+        &self.info.path
+    }
+
+    /// The format version written.
+    pub fn format_version(&self) -> u32 {
+        self.info.version
+    }
+
+    /// The fragment's timestamp (milliseconds; the first of its range).
+    pub fn timestamp(&self) -> u64 {
+        self.info.timestamp
+    }
+
+    /// The cells written (after dropping duplicates).
+    pub fn cell_count(&self) -> u64 {
+        self.info.cells
+    }
+
+    /// The duplicate cells dropped (sparse arrays without duplicates).
+    pub fn duplicates_dropped(&self) -> u64 {
+        self.info.duplicates_dropped
+    }
+
+    /// The data tiles written per field.
+    pub fn tile_count(&self) -> u64 {
+        self.info.tiles
     }
 }
 

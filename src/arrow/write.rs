@@ -224,7 +224,7 @@ fn dictionary_keys(info: &FieldInfo, a: &dyn Array, labels: &[Vec<u8>]) -> Resul
             };
             let found = labels.iter().position(|l| *l == b);
             if found.is_none() {
-                unknown.push((j, crate::value::cell(shown, &b)));
+                unknown.push((j, crate::model::value::cell(shown, &b)));
             }
             found
         };

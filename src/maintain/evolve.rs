@@ -239,7 +239,7 @@ fn check_values(e: &Enumeration) -> WriteResult<()> {
 }
 
 fn show(dt: Datatype, v: &[u8]) -> String {
-    crate::value::cell(dt, v).to_string()
+    crate::model::value::cell(dt, v).to_string()
 }
 
 fn fresh_enumeration_file() -> String {

@@ -410,12 +410,41 @@ fn consolidate(
     }
 }
 
+/// What one consolidation merges: the array, its options and the run of
+/// fragments chosen.
+struct Merging<'a> {
+    array: &'a Path,
+    opts: &'a ConsolidateOptions,
+    ropts: ReadOptions,
+    /// The names of the fragments of the run.
+    names: std::collections::HashSet<&'a str>,
+    /// The memory a read of the run's cells may take.
+    budget: u64,
+    /// The cells of the run (for progress).
+    total: u64,
+}
+
+impl Merging<'_> {
+    /// Whether `f` is one of the merged fragments.
+    fn holds(&self, f: &crate::array::fragment::Fragment) -> bool {
+        self.names.contains(f.name.name.as_str())
+    }
+}
+
+/// What a merge of sparse fragments came to.
+enum SparseMerge {
+    /// A new fragment to commit; whether its cells were sorted.
+    Written(Box<FragmentWriter>, bool),
+    /// Every cell of the run is gone: nothing to write.
+    Empty,
+    /// Timestamps cannot be kept: consolidate again without.
+    NeedsPlain,
+}
+
 /// One consolidation, the lock held. With `stamps` a sparse array of
 /// version 15 or later is consolidated as the engine does it, keeping every
 /// cell's timestamp (and delete metadata) across delete commits; `None`
 /// when its fragments cannot be merged in order (then call again without).
-#[cfg_attr(not(feature = "fail-points"), allow(unused_variables))]
-#[allow(clippy::too_many_lines)] // Over 150 lines, not yet split (issue 46).
 fn consolidate_locked(
     array: &Path,
     opts: &ConsolidateOptions,
@@ -437,48 +466,101 @@ fn consolidate_locked(
     }
     let t1 = run[0].name.t1;
     let t2 = run.iter().map(|f| f.name.t2).max().unwrap_or(t1);
-    let names: std::collections::HashSet<&str> = run.iter().map(|f| f.name.name.as_str()).collect();
+    let names = run.iter().map(|f| f.name.name.as_str()).collect();
+    let mut m = Merging {
+        array,
+        opts,
+        ropts,
+        names,
+        budget: (opts.memory_budget / 2).max(1 << 20) as u64,
+        total: 0,
+    };
+    m.total = reader
+        .fragments
+        .iter()
+        .filter(|f| m.holds(f))
+        .filter_map(|f| f.cell_num())
+        .sum();
 
     let stamping = if stamps {
-        let mut merged = ArrayReader::open(array, &ropts)?;
-        merged
-            .fragments
-            .retain(|f| names.contains(f.name.name.as_str()));
-        if !super::merge::applicable(&merged, opts.memory_budget as u64 / 4 * 3) {
-            return Ok(None);
+        match stamping(&m, &reader, version, t1)? {
+            Some(s) => Some(s),
+            None => return Ok(None),
         }
-        let conditions = reader.deletes()?;
-        // Delete metadata when a delete falls at or after the first merged
-        // fragment, or a merged fragment has some (fragment_consolidator.cc
-        // `consolidate_internal`); purging, never.
-        let delete_meta = !opts.purge_deleted_cells
-            && has_deletes(version)
-            && (conditions.iter().any(|d| d.t1 >= t1)
-                || merged
-                    .fragments
-                    .iter()
-                    .any(|f| crate::read::sparse::special_fields(f).1));
-        Some(super::merge::Stamping {
-            conditions,
-            purge: opts.purge_deleted_cells,
-            delete_meta,
-        })
     } else {
         None
     };
-    let wopts = WriteOptions {
-        timestamp_range: Some((t1, t2)),
+    let wopts = write_options(opts, (t1, t2), stamping.as_ref());
+    opts.progress
+        .start("consolidating fragments", Some(m.total).filter(|t| *t > 0));
+    let (writer, sorted) = if dense {
+        (merge_dense(&m, reader, t2, wopts)?, false)
+    } else {
+        match merge_sparse(&m, reader, wopts, stamping.as_ref())? {
+            SparseMerge::Written(w, sorted) => (*w, sorted),
+            SparseMerge::Empty => {
+                opts.progress.finish();
+                return Ok(Some(ConsolidateReport::default()));
+            }
+            SparseMerge::NeedsPlain => return Ok(None),
+        }
+    };
+    let report = commit(array, stop, writer, &run, sorted)?;
+    opts.progress.finish();
+    Ok(Some(report))
+}
+
+/// What a consolidation keeping timestamps keeps of each cell; `None` when
+/// the run cannot be merged in order within the memory budget.
+fn stamping(
+    m: &Merging<'_>,
+    reader: &ArrayReader,
+    version: u32,
+    t1: u64,
+) -> WriteResult<Option<super::merge::Stamping>> {
+    let mut merged = ArrayReader::open(m.array, &m.ropts)?;
+    merged.fragments.retain(|f| m.holds(f));
+    if !super::merge::applicable(&merged, m.opts.memory_budget as u64 / 4 * 3) {
+        return Ok(None);
+    }
+    let conditions = reader.deletes()?;
+    // Delete metadata when a delete falls at or after the first merged
+    // fragment, or a merged fragment has some (fragment_consolidator.cc
+    // `consolidate_internal`); purging, never.
+    let delete_meta = !m.opts.purge_deleted_cells
+        && has_deletes(version)
+        && (conditions.iter().any(|d| d.t1 >= t1)
+            || merged
+                .fragments
+                .iter()
+                .any(|f| crate::read::sparse::special_fields(f).1));
+    Ok(Some(super::merge::Stamping {
+        conditions,
+        purge: m.opts.purge_deleted_cells,
+        delete_meta,
+    }))
+}
+
+/// The options of the new fragment's writer: the run's time range, and
+/// with `stamping` each cell's timestamp (and delete metadata).
+fn write_options(
+    opts: &ConsolidateOptions,
+    range: (u64, u64),
+    stamping: Option<&super::merge::Stamping>,
+) -> WriteOptions {
+    WriteOptions {
+        timestamp_range: Some(range),
         encryption_key: opts.encryption_key,
         sort_memory: (opts.memory_budget / 2).max(1 << 20),
         pending_memory: (opts.memory_budget / 4).max(1 << 20),
         // Newer cells of a coordinate replace older ones.
         keep_last_duplicate: true,
         cell_timestamps: stamping.is_some(),
-        delete_meta: stamping.as_ref().is_some_and(|s| s.delete_meta),
+        delete_meta: stamping.is_some_and(|s| s.delete_meta),
         // Every delete and update commit, as the engine lists them in a
         // consolidated fragment (their effect is in its cells or delete
         // metadata).
-        processed_conditions: match &stamping {
+        processed_conditions: match stamping {
             Some(s) => s
                 .conditions
                 .iter()
@@ -487,133 +569,135 @@ fn consolidate_locked(
             None => Vec::new(),
         },
         ..WriteOptions::default()
-    };
-    let budget = (opts.memory_budget / 2).max(1 << 20) as u64;
-    let total: u64 = reader
-        .fragments
-        .iter()
-        .filter(|f| names.contains(f.name.name.as_str()))
-        .filter_map(|f| f.cell_num())
-        .sum();
-    opts.progress
-        .start("consolidating fragments", Some(total).filter(|t| *t > 0));
+    }
+}
 
-    let mut sorted = false;
-    #[cfg_attr(not(feature = "fail-points"), allow(unused_mut))]
-    let (mut writer, reader) = if dense {
-        // The union rectangle, read as a reader sees it at t2.
-        let mut rect: Option<Vec<(i128, i128)>> = None;
-        for f in reader
-            .fragments
-            .iter()
-            .filter(|f| names.contains(f.name.name.as_str()))
-        {
-            let ned = f
-                .non_empty_domain()?
-                .ok_or_else(|| array_err(&f.path, "a dense fragment without a non-empty domain"))?;
-            let r = int_rect(array, &ned)?;
-            rect = Some(match rect {
-                None => r,
-                Some(u) => u
-                    .iter()
-                    .zip(&r)
-                    .map(|(a, b)| (a.0.min(b.0), a.1.max(b.1)))
-                    .collect(),
-            });
-        }
-        let rect = rect.unwrap_or_default();
-        let reader = ArrayReader::open_at(array, Some((0, t2)), &ropts)?;
-        let mut w = FragmentWriter::dense(array, &rect, wopts)?;
-        let q = Query {
-            subarray: Some(rect.iter().map(|r| Some(*r)).collect()),
-            order: Some(Order::RowMajor),
-            memory_budget: Some(budget),
-            skip_coordinates: true,
-            ..Query::default()
-        };
-        for b in reader.batches(&q)? {
-            let cells = b?;
-            let n = cells.len as u64;
-            w.write(&to_columns(cells)?)?;
-            opts.progress.advance(n);
-        }
-        (w, reader)
-    } else {
-        let mut reader = reader;
-        reader
-            .fragments
-            .retain(|f| names.contains(f.name.name.as_str()));
-        // The deletes keep applying to the new fragment as they did to the
-        // merged ones: they are not applied here.
-        reader.dir.deletes.clear();
-        reader.dir.updates.clear();
-        // Fragments hold their cells in global order: merged as they are
-        // when one tile of each fits the budget; else (or when a fragment
-        // turns out not to be in the order) read and sorted.
-        let mut merged = None;
-        if super::merge::applicable(&reader, opts.memory_budget as u64 / 4 * 3) {
-            let mut w = FragmentWriter::sparse_in_order(array, wopts.clone())?;
-            match super::merge::merge(&reader, &mut w, stamping.as_ref(), &*opts.progress) {
-                Ok(n) => merged = Some((w, n > 0)),
-                // Keeping timestamps takes a merge.
-                Err(WriteError::OutOfOrder { .. } | WriteError::Unsupported(_))
-                    if stamping.is_some() =>
-                {
-                    w.abort();
-                    return Ok(None);
-                }
-                // Out of order, or a fragment the merge cannot take:
-                // sorted instead.
-                Err(WriteError::OutOfOrder { .. } | WriteError::Unsupported(_)) => {
-                    w.abort();
-                    opts.progress.start(
-                        "consolidating fragments (sorting)",
-                        Some(total).filter(|t| *t > 0),
-                    );
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        sorted = merged.is_none();
-        let (w, any) = match merged {
-            Some(m) => m,
-            None => {
-                let mut w = FragmentWriter::sparse(array, wopts)?;
-                let q = Query {
-                    order: Some(Order::Unordered),
-                    memory_budget: Some(budget),
-                    ..Query::default()
-                };
-                let mut any = false;
-                for b in reader.batches(&q)? {
-                    let cells = b?;
-                    let n = cells.len as u64;
-                    if n == 0 {
-                        continue;
-                    }
-                    any = true;
-                    w.write(&to_columns(cells)?)?;
-                    opts.progress.advance(n);
-                }
-                (w, any)
-            }
-        };
-        if !any {
-            // Nothing to merge (every cell of the run is gone): leave it.
-            w.abort();
-            opts.progress.finish();
-            return Ok(Some(ConsolidateReport::default()));
-        }
-        (w, reader)
-    };
+/// Dense fragments merged: the union rectangle of the run's non-empty
+/// domains, written with the cells a reader sees in it at `t2`.
+fn merge_dense(
+    m: &Merging<'_>,
+    reader: ArrayReader,
+    t2: u64,
+    wopts: WriteOptions,
+) -> WriteResult<FragmentWriter> {
+    let mut rect: Option<Vec<(i128, i128)>> = None;
+    for f in reader.fragments.iter().filter(|f| m.holds(f)) {
+        let ned = f
+            .non_empty_domain()?
+            .ok_or_else(|| array_err(&f.path, "a dense fragment without a non-empty domain"))?;
+        let r = int_rect(m.array, &ned)?;
+        rect = Some(match rect {
+            None => r,
+            Some(u) => u
+                .iter()
+                .zip(&r)
+                .map(|(a, b)| (a.0.min(b.0), a.1.max(b.1)))
+                .collect(),
+        });
+    }
     drop(reader);
+    let rect = rect.unwrap_or_default();
+    let reader = ArrayReader::open_at(m.array, Some((0, t2)), &m.ropts)?;
+    let mut w = FragmentWriter::dense(m.array, &rect, wopts)?;
+    let q = Query {
+        subarray: Some(rect.iter().map(|r| Some(*r)).collect()),
+        order: Some(Order::RowMajor),
+        memory_budget: Some(m.budget),
+        skip_coordinates: true,
+        ..Query::default()
+    };
+    for b in reader.batches(&q)? {
+        let cells = b?;
+        let n = cells.len as u64;
+        w.write(&to_columns(cells)?)?;
+        m.opts.progress.advance(n);
+    }
+    Ok(w)
+}
 
+/// Sparse fragments merged: in global order when one tile of each fits the
+/// budget (else, or when a fragment turns out not to be in that order,
+/// read and sorted).
+fn merge_sparse(
+    m: &Merging<'_>,
+    mut reader: ArrayReader,
+    wopts: WriteOptions,
+    stamping: Option<&super::merge::Stamping>,
+) -> WriteResult<SparseMerge> {
+    reader.fragments.retain(|f| m.holds(f));
+    // The deletes keep applying to the new fragment as they did to the
+    // merged ones: they are not applied here.
+    reader.dir.deletes.clear();
+    reader.dir.updates.clear();
+    if super::merge::applicable(&reader, m.opts.memory_budget as u64 / 4 * 3) {
+        let mut w = FragmentWriter::sparse_in_order(m.array, wopts.clone())?;
+        match super::merge::merge(&reader, &mut w, stamping, &*m.opts.progress) {
+            Ok(n) if n > 0 => return Ok(SparseMerge::Written(Box::new(w), false)),
+            Ok(_) => {
+                // Nothing to merge (every cell of the run is gone): leave it.
+                w.abort();
+                return Ok(SparseMerge::Empty);
+            }
+            // Keeping timestamps takes a merge.
+            Err(WriteError::OutOfOrder { .. } | WriteError::Unsupported(_))
+                if stamping.is_some() =>
+            {
+                w.abort();
+                return Ok(SparseMerge::NeedsPlain);
+            }
+            // Out of order, or a fragment the merge cannot take: sorted
+            // instead.
+            Err(WriteError::OutOfOrder { .. } | WriteError::Unsupported(_)) => {
+                w.abort();
+                m.opts.progress.start(
+                    "consolidating fragments (sorting)",
+                    Some(m.total).filter(|t| *t > 0),
+                );
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let mut w = FragmentWriter::sparse(m.array, wopts)?;
+    let q = Query {
+        order: Some(Order::Unordered),
+        memory_budget: Some(m.budget),
+        ..Query::default()
+    };
+    let mut any = false;
+    for b in reader.batches(&q)? {
+        let cells = b?;
+        let n = cells.len as u64;
+        if n == 0 {
+            continue;
+        }
+        any = true;
+        w.write(&to_columns(cells)?)?;
+        m.opts.progress.advance(n);
+    }
+    if !any {
+        w.abort();
+        return Ok(SparseMerge::Empty);
+    }
+    Ok(SparseMerge::Written(Box::new(w), true))
+}
+
+/// Commits the new fragment `writer` made of the fragments of `run`, with
+/// its `.vac` file written first under a temporary name and renamed after
+/// the commit (crash safety, see the module's documentation).
+#[cfg_attr(not(feature = "fail-points"), allow(unused_variables, unused_mut))]
+fn commit(
+    array: &Path,
+    stop: Stop,
+    mut writer: FragmentWriter,
+    run: &[&Entry],
+    sorted: bool,
+) -> WriteResult<ConsolidateReport> {
     let new_name = writer.name().to_string();
     let n = name::parse(&new_name)
         .ok_or_else(|| array_err(array, format!("unparsable new fragment name {new_name}")))?;
     let vac = vac_path(array, &n);
     let tmp = vac.with_file_name(format!("{new_name}{}{}", hierarchy::VAC, hierarchy::TMP));
-    let contents = vac_contents(array, n.version, &run)?;
+    let contents = vac_contents(array, n.version, run)?;
     util::write_new_synced(&tmp, &contents)?;
     if let Some(p) = tmp.parent() {
         util::sync_dir(p)?;
@@ -646,12 +730,11 @@ fn consolidate_locked(
     checkpoint!(stop, Committed);
     util::rename_synced(&tmp, &vac)?;
     checkpoint!(stop, VacuumFileWritten);
-    opts.progress.finish();
-    Ok(Some(ConsolidateReport {
+    Ok(ConsolidateReport {
         written: Some(info.path),
         consolidated: run.iter().map(|f| f.path.clone()).collect(),
         sorted,
-    }))
+    })
 }
 
 /// Removes what the `.vac` files of fragment consolidations (within

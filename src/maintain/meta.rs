@@ -89,7 +89,7 @@ pub fn parse_metadata_value(datatype: Datatype, text: &str) -> Result<Vec<u8>, S
                         .filter(Value::is_number)
                         .ok_or_else(|| format!("{tok:?} is not a {} value", d.name()))?,
                 };
-                write::values::push_value(d, &v, &mut out)?;
+                crate::model::value::from_json::push_value(d, &v, &mut out)?;
             }
             Ok(out)
         }

@@ -380,13 +380,14 @@ pub struct MetadataValue {
     pub bytes: Vec<u8>,
 }
 
-mod bytes;
+mod format_tables;
 pub mod json;
 pub(crate) mod table;
-pub(crate) mod values;
+pub mod value;
 
-pub use bytes::default_fill_value;
+pub use format_tables::{EnumerationTables, FilterTables, FormatCode, SchemaTables};
 pub use table::ModelError;
+pub use value::default_fill_value;
 
 impl CellValNum {
     /// One value per cell.
@@ -543,30 +544,46 @@ impl Enumeration {
 }
 
 impl DimensionLabel {
-    /// A label of dimension `dimension` stored in the array at `uri`.
-    #[allow(clippy::too_many_arguments)]
+    /// A label of dimension `dimension` stored in the array at `uri` (an
+    /// absolute URI; see [`with_relative_uri`](Self::with_relative_uri)),
+    /// one value of `datatype` per label, inside the array.
     pub fn new(
         dimension: u32,
         name: impl Into<String>,
         uri: impl Into<String>,
-        relative_uri: bool,
         attribute: impl Into<String>,
         order: DataOrder,
         datatype: Datatype,
-        cell_val_num: CellValNum,
-        external: bool,
     ) -> Self {
         DimensionLabel {
             dimension,
             name: name.into(),
             uri: uri.into(),
-            relative_uri,
+            relative_uri: false,
             attribute: attribute.into(),
             order,
             datatype,
-            cell_val_num,
-            external,
+            cell_val_num: CellValNum::single(),
+            external: false,
         }
+    }
+
+    /// Whether the URI is relative to the array.
+    pub fn with_relative_uri(mut self, relative: bool) -> Self {
+        self.relative_uri = relative;
+        self
+    }
+
+    /// Values per label.
+    pub fn with_cell_val_num(mut self, cell_val_num: CellValNum) -> Self {
+        self.cell_val_num = cell_val_num;
+        self
+    }
+
+    /// Whether the label array lives outside the array.
+    pub fn with_external(mut self, external: bool) -> Self {
+        self.external = external;
+        self
     }
 }
 

@@ -83,7 +83,7 @@ impl Filter {
     /// A filter from its table. DELTA and DOUBLE_DELTA without a reinterpret
     /// datatype (versions before the option) reinterpret as ANY, as the
     /// engine reads them.
-    pub fn from_table(f: &format::Filter, path: &Path) -> Result<Filter> {
+    pub(crate) fn from_table(f: &format::Filter, path: &Path) -> Result<Filter> {
         let t = f.filter_type;
         let options = |what: &str| {
             bad(
@@ -182,7 +182,7 @@ impl Filter {
     }
 
     /// The filter's type.
-    pub fn filter_type(&self) -> FilterType {
+    pub(crate) fn filter_type(&self) -> FilterType {
         match self {
             Filter::None => FilterType::None,
             Filter::Gzip { .. } => FilterType::Gzip,
@@ -210,7 +210,7 @@ impl Filter {
     /// extents of dimensions 0 and 1, which a WEBP filter stores. A
     /// reinterpret datatype other than ANY needs version 19 (DELTA) or 20
     /// (DOUBLE_DELTA); `field` names the filter in errors.
-    pub fn to_table(
+    pub(crate) fn to_table(
         &self,
         version: u32,
         webp_extents: (u16, u16),
@@ -304,7 +304,7 @@ impl Filter {
 
 impl WebpFormat {
     /// From the on-disk code; `None` for a code the format does not list.
-    pub fn from_code(code: format::WebpInputFormat) -> Option<WebpFormat> {
+    pub(crate) fn from_code(code: format::WebpInputFormat) -> Option<WebpFormat> {
         use format::WebpInputFormat as W;
         Some(match code {
             W::None => WebpFormat::None,
@@ -317,7 +317,7 @@ impl WebpFormat {
     }
 
     /// The on-disk code.
-    pub fn code(self) -> format::WebpInputFormat {
+    pub(crate) fn code(self) -> format::WebpInputFormat {
         use format::WebpInputFormat as W;
         match self {
             WebpFormat::None => W::None,
@@ -337,7 +337,7 @@ impl WebpFormat {
 impl DataOrder {
     /// From the on-disk code; `None` for one this crate does not know (a
     /// later spec's).
-    pub fn from_code(code: format::DataOrder) -> Option<DataOrder> {
+    pub(crate) fn from_code(code: format::DataOrder) -> Option<DataOrder> {
         use format::DataOrder as D;
         Some(match code {
             D::UnorderedData => DataOrder::Unordered,
@@ -348,7 +348,7 @@ impl DataOrder {
     }
 
     /// The on-disk code.
-    pub fn code(self) -> format::DataOrder {
+    pub(crate) fn code(self) -> format::DataOrder {
         use format::DataOrder as D;
         match self {
             DataOrder::Unordered => D::UnorderedData,
@@ -490,7 +490,7 @@ impl Attribute {
 impl Enumeration {
     /// An enumeration from its table (a file of `__schema/__enumerations`
     /// at `path`), its values cut and checked.
-    pub fn from_table(e: &format::Enumeration, path: &Path) -> Result<Self> {
+    pub(crate) fn from_table(e: &format::Enumeration, path: &Path) -> Result<Self> {
         let values = enumeration_values(e, path)?;
         Ok(Enumeration {
             name: text(&e.name),
@@ -504,7 +504,7 @@ impl Enumeration {
     }
 
     /// The enumeration's table.
-    pub fn to_table(&self) -> format::Enumeration {
+    pub(crate) fn to_table(&self) -> format::Enumeration {
         let var = self.cell_val_num.is_var();
         let mut data = Vec::new();
         let mut offsets = Vec::new();
@@ -629,7 +629,7 @@ impl Schema {
     /// errors) with the enumerations it names, read from
     /// `__schema/__enumerations`. Unknown codes and impossible counts are
     /// decode errors naming the table and field.
-    pub fn from_table(
+    pub(crate) fn from_table(
         s: &format::ArraySchema,
         enumerations: &[format::Enumeration],
         path: &Path,
@@ -722,7 +722,7 @@ impl Schema {
     /// dimension labels before 18, a non-empty current domain before 22,
     /// dimensions of several datatypes or var-sized before 5.
     #[allow(clippy::too_many_lines)] // Over 150 lines, not yet split (issue 46).
-    pub fn to_table(&self, version: u32) -> Result<format::ArraySchema, ModelError> {
+    pub(crate) fn to_table(&self, version: u32) -> Result<format::ArraySchema, ModelError> {
         if !reads_version(version) {
             return Err(ModelError::Unsupported(format!(
                 "format version {version} (versions are {MIN_FORMAT_VERSION} to {MAX_FORMAT_VERSION})"
@@ -931,7 +931,7 @@ impl Schema {
     }
 
     /// The enumeration tables (one file each in `__schema/__enumerations`).
-    pub fn enumeration_tables(&self) -> Vec<format::Enumeration> {
+    pub(crate) fn enumeration_tables(&self) -> Vec<format::Enumeration> {
         self.enumerations
             .iter()
             .map(Enumeration::to_table)

@@ -1,11 +1,11 @@
 //! The batches of a read, one slab of cells at a time.
 
+use super::array_reader::ArrayReader;
 use super::column::Cells;
 use super::dense;
 use super::into::Sink;
 use super::plan_dense::*;
 use super::query::Query;
-use super::reader_state::ArrayReader;
 use crate::error::Result;
 
 /// The batches of a read ([`ArrayReader::batches`]).

@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use super::field::FieldData;
 use crate::array::FieldInfo;
-use crate::value;
+use crate::model::value;
 
 /// A [`Column`] taken apart: the field, every cell's bytes, the var-sized
 /// offsets and the validity bytes ([`Column::into_parts`]).

@@ -10,7 +10,7 @@ use super::query::Query;
 use super::range::DimRange;
 use super::ArrayReader;
 use crate::format::Datatype;
-use crate::value;
+use crate::model::value;
 
 /// Cell `i` of a column when it is one number or text, decoded without
 /// building its JSON: `None` for lists (and text that is not UTF-8).

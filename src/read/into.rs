@@ -1,10 +1,10 @@
 //! Reads into buffers the caller owns ([`ArrayReader::read_into`]).
 
+use super::array_reader::ArrayReader;
 use super::column::Cells;
 use super::dense::{FixedSink, Selection};
 use super::plan_dense::DensePlan;
 use super::query::Query;
-use super::reader_state::ArrayReader;
 use crate::error::{Error, Result};
 use crate::format::ArrayType;
 

@@ -2,6 +2,7 @@
 //! columnar batches.
 
 pub mod aggregate;
+mod array_reader;
 mod batches;
 pub mod column;
 mod dense;
@@ -9,16 +10,16 @@ mod dense_coords;
 pub mod export;
 pub mod field;
 mod into;
+mod open_read;
 mod plan_dense;
 pub mod query;
 pub mod query_condition;
 pub mod range;
-mod reader;
-mod reader_state;
 mod sort_keys;
 pub(crate) mod sparse;
 pub(crate) use sparse::{keep_masks, Delete};
 
+pub use array_reader::ArrayReader;
 pub use batches::Batches;
 pub use column::{Cells, Column, ColumnParts};
 pub use field::FieldData;
@@ -26,7 +27,6 @@ pub use into::Sink;
 pub use query::{Order, Query};
 pub use query_condition::QueryCondition;
 pub use range::{Bound, DimRange};
-pub use reader_state::ArrayReader;
 
 #[cfg(all(test, feature = "object-store"))]
 mod object_storage_tests;

@@ -1,12 +1,12 @@
 //! Dense reads planned: the region, the fragments that write it, the
 //! attributes, batches of the selection.
 
+use super::array_reader::ArrayReader;
+use super::array_reader::*;
 use super::column::{Cells, DenseColumn};
 use super::dense;
 use super::query::{Order, Query};
 use super::query_condition::BoundCondition;
-use super::reader_state::ArrayReader;
-use super::reader_state::*;
 use crate::array::fragment::Fragment;
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};

@@ -5,7 +5,7 @@
 //! ends, as the engine's.
 
 use crate::format::Datatype;
-use crate::value;
+use crate::model::value;
 
 /// One end of a range, in the domain of its dimension's datatype.
 #[derive(Debug, Clone, PartialEq, PartialOrd)]

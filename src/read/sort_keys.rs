@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 
 use crate::array::FieldInfo;
-use crate::value;
+use crate::model::value;
 
 /// The sort keys of the cells of a sparse read: per dimension, each cell's
 /// coordinate as a number whose order is that of the coordinates, or (text)

@@ -405,6 +405,7 @@ impl ObjectStorage {
     ///
     /// ```no_run
     /// use tiledb_codec::raw::storage::object::ObjectStorage;
+    /// use tiledb_codec::raw::OpenOptionsExt;
     /// use tiledb_codec::{Array, OpenOptions};
     ///
     /// let options = [("aws_region", "us-east-1")];

@@ -9,11 +9,11 @@ use serde_json::Value as Json;
 use super::ArraySummary;
 use crate::format::hierarchy;
 use crate::format::{Datatype, DatatypeClass};
+use crate::model::value::is_text;
 use crate::model::{
     ArrayType, CellValNum, CurrentDomain, DataOrder, DomainRange, Filter, Layout, Range, Value,
     WebpFormat,
 };
-use crate::value::is_text;
 
 /// `s` with every control character (C0, DEL, C1) escaped: `\x1b` for
 /// the ASCII ones, `\u{9b}` for the others; the rest as it is. Names and

@@ -131,6 +131,12 @@ pub enum WriteError {
     },
 }
 
+impl From<crate::read::query_condition::ConditionError> for WriteError {
+    fn from(e: crate::read::query_condition::ConditionError) -> Self {
+        WriteError::Read(e.into())
+    }
+}
+
 impl From<crate::model::ModelError> for WriteError {
     fn from(e: crate::model::ModelError) -> Self {
         match e {

@@ -26,7 +26,7 @@ use super::order::{int_value, Coord, GlobalOrder};
 use super::schema::{build_schema, create_array_listed, CreateOptions};
 use super::sort::{CellSorter, SortField};
 use super::util;
-use super::values::{cell_bytes, csv_value};
+use crate::model::value::from_json::{cell_bytes, csv_value};
 
 /// The format of the cells to import.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -648,7 +648,9 @@ impl<R: BufRead> Records<R> {
                         .zip(&self.columns)
                         .map(|(f, &i)| {
                             let s = &row[i];
-                            if s.is_empty() && (f.nullable || !crate::value::is_text(f.datatype)) {
+                            if s.is_empty()
+                                && (f.nullable || !crate::model::value::is_text(f.datatype))
+                            {
                                 Value::Null
                             } else {
                                 csv_value(f.datatype, s)

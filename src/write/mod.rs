@@ -33,7 +33,6 @@ pub(crate) mod sort;
 pub(crate) mod stats;
 pub mod steps;
 pub(crate) mod util;
-pub(crate) use crate::model::values;
 
 #[cfg(feature = "fail-points")]
 pub use error::MaintenanceStep;

@@ -67,20 +67,12 @@ impl CreateOptions {
         self
     }
 
-    /// Options creating an AES-256-GCM encrypted array with this key (the
-    /// bytes of TileDB's `sm.encryption_key`): the schema and enumeration
-    /// files are encrypted generic tiles. Every later write and read needs
-    /// the key.
-    pub fn with_key(mut self, key: [u8; 32]) -> Self {
-        self.encryption_key = Some(key);
-        self
-    }
-
-    /// Options with this encryption key, or none.
-    pub fn with_encryption_key(mut self, key: Option<[u8; 32]>) -> Self {
-        self.encryption_key = key;
-        self
-    }
+    crate::options::encryption_key_options!(
+        "Options creating an AES-256-GCM encrypted array with this key (the \
+         bytes of TileDB's `sm.encryption_key`): the schema and enumeration \
+         files are encrypted generic tiles. Every later write and read needs \
+         the key."
+    );
 
     /// The format version the schema is written in.
     pub fn version(&self) -> u32 {
@@ -90,11 +82,6 @@ impl CreateOptions {
     /// The timestamp asked for (`None`: now).
     pub fn timestamp(&self) -> Option<u64> {
         self.timestamp
-    }
-
-    /// The encryption key, when set.
-    pub fn encryption_key(&self) -> Option<&[u8; 32]> {
-        self.encryption_key.as_ref()
     }
 }
 

@@ -10,6 +10,7 @@ use std::path::Path;
 use tiledb_codec::raw::format::Datatype;
 use tiledb_codec::raw::model::Filter;
 use tiledb_codec::raw::read::{ArrayReader, Bound, Cells, DimRange, Query, QueryCondition};
+use tiledb_codec::raw::OpenOptionsExt;
 use tiledb_codec::ReadOptions;
 use tiledb_codec::{Array, AttributeBuilder, Batch, DimensionBuilder, Error, Order, SchemaBuilder};
 use write_support::{diff_cells, engine_cells, our_cells, TempDir};
@@ -344,7 +345,7 @@ fn a_sparse_fragment_written_through_the_facade_reads_back_here_and_in_the_engin
         .var("l", &[vec![1i32, 2], vec![], vec![3]])
         .commit()
         .unwrap();
-    assert_eq!(info.cells, 3);
+    assert_eq!(info.cell_count(), 3);
 
     let batch = Array::open(&path).unwrap().reader().read().unwrap();
     assert_eq!(batch.strings("s").unwrap(), ["a", "b", "c"]);

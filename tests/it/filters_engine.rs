@@ -8,8 +8,8 @@ use crate::common;
 use serde_json::{json, Value};
 use tiledb_codec::raw::array::FieldInfo;
 use tiledb_codec::raw::array::{ArrayDirectory, Fragment};
+use tiledb_codec::raw::model::value;
 use tiledb_codec::raw::read::field::read_field;
-use tiledb_codec::raw::value;
 use tiledb_codec::ReadOptions;
 
 /// The engine's cells of the array, in global order.

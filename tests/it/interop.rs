@@ -219,8 +219,8 @@ fn encrypted_arrays_need_their_key() {
 fn encrypted_data_tiles_decode_to_the_engine_cells() {
     use tiledb_codec::raw::array::FieldInfo;
     use tiledb_codec::raw::array::{ArrayDirectory, Fragment};
+    use tiledb_codec::raw::model::value;
     use tiledb_codec::raw::read::field::read_field;
-    use tiledb_codec::raw::value;
 
     let mut seen = 0;
     for f in common::fixtures() {

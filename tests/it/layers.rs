@@ -69,7 +69,7 @@ fn an_upward_import_fails_the_check() {
     let out = check(&src, &common::root().join(".ci/layers-allowed.txt"));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "planted import passed: {err}");
-    assert!(err.contains("format::names -> read::reader"), "{err}");
+    assert!(err.contains("format::names -> read::array_reader"), "{err}");
     let _ = std::fs::remove_dir_all(&tmp);
 }
 

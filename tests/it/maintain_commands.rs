@@ -149,8 +149,185 @@ struct Case {
     delete: Option<(PathBuf, PathBuf, String)>,
 }
 
+/// A fixture's copies, changed by our command line (`meta put`,
+/// `evolve`, and on a sparse fixture `delete`); `b` is the engine's read of
+/// the fixture. What fails goes to `failures`.
+fn prepare(tmp: &TempDir, f: &common::Fixture, b: &Value, failures: &mut Vec<String>) -> Case {
+    let key = f.key.as_deref();
+    let tag = f.id.replace('/', "_");
+    let copy = |what: &str| {
+        let p = tmp.join(&format!("{tag}_{what}"));
+        common::copy_dir(&f.path, &p);
+        p
+    };
+    let meta = copy("meta");
+    if let Err(e) = cli(
+        &[
+            "meta",
+            meta.to_str().unwrap(),
+            "put",
+            "tiledb_codec_probe",
+            "7,8",
+            "--type",
+            "INT32",
+        ],
+        key,
+    ) {
+        failures.push(format!("{}: meta put: {e}", f.id));
+    }
+    let evolved = copy("evolve");
+    if let Err(e) = cli(
+        &[
+            "evolve",
+            evolved.to_str().unwrap(),
+            "--add-attribute",
+            r#"{"name": "zz_probe", "datatype": "INT32", "fill_value": 5}"#,
+        ],
+        key,
+    ) {
+        failures.push(format!("{}: evolve: {e}", f.id));
+    }
+    let mut delete = None;
+    if let (Some((dim, dt)), Some(c)) = (first_dimension(&f.path, key), b.get("cells")) {
+        let is_sparse = cli(&["inspect", "--json", f.path.to_str().unwrap()], key)
+            .ok()
+            .and_then(|o| serde_json::from_str::<Value>(&o).ok())
+            .is_some_and(|v| v["schema"]["array_type"] == "sparse");
+        let cells = c.as_array().unwrap();
+        if is_sparse && !cells.is_empty() {
+            if let Some(cond) = delete_condition(cells, &dim, &dt) {
+                let ours = copy("delete_ours");
+                let theirs = copy("delete_engine");
+                match cli(&["delete", ours.to_str().unwrap(), "--where", &cond], key) {
+                    Ok(_) => {
+                        delete = Some((ours, theirs, cond));
+                    }
+                    Err(e) => failures.push(format!("{}: delete {cond}: {e}", f.id)),
+                }
+            }
+        }
+    }
+    Case {
+        id: f.id.clone(),
+        key: f.key.clone(),
+        base: f.path.clone(),
+        meta,
+        evolved,
+        delete,
+    }
+}
+
+/// The engine's jobs: its own deletes and evolutions, then every copy
+/// read; with the copies the engine evolves itself (by fixture).
+fn engine_jobs(tmp: &TempDir, cases: &[Case]) -> (Vec<Value>, Vec<(String, PathBuf)>) {
+    // The engine's own deletes and evolutions, then every copy read.
+    let mut jobs = Vec::new();
+    let mut engine_evolved = Vec::new();
+    for c in cases {
+        if ENGINE_FAILS_AFTER_EVOLUTION.contains(&c.id.as_str()) {
+            let p = tmp.join(&format!("{}_engine_evolve", c.id.replace('/', "_")));
+            common::copy_dir(&c.base, &p);
+            jobs.push(json!({"engine_evolve": p}));
+            engine_evolved.push((c.id.clone(), p));
+        }
+    }
+    for c in cases {
+        if let Some((_, theirs, cond)) = &c.delete {
+            jobs.push(json!({"delete": theirs, "cond": cond, "key": c.key}));
+        }
+    }
+    for (_, p) in &engine_evolved {
+        jobs.push(json!({"cells": p}));
+    }
+    for c in cases {
+        jobs.push(json!({"cells": c.meta, "key": c.key}));
+        jobs.push(json!({"cells": c.evolved, "key": c.key}));
+        if let Some((ours, theirs, _)) = &c.delete {
+            jobs.push(json!({"cells": ours, "key": c.key}));
+            jobs.push(json!({"cells": theirs, "key": c.key}));
+        }
+    }
+    (jobs, engine_evolved)
+}
+
+/// Checks the engine's reads of one case's copies, taken from `it` (the
+/// fixture as the engine read it first: `b`). What differs goes to
+/// `failures`.
+fn check_case(
+    c: &Case,
+    b: &Value,
+    it: &mut impl Iterator<Item = Value>,
+    failures: &mut Vec<String>,
+) {
+    let base = cells(b, &format!("{} ({})", c.id, c.base.display()));
+    // meta put: same cells, the key is there.
+    let m = it.next().unwrap();
+    if let Some(d) = diff_cells(cells(&m, &c.id), base.clone()) {
+        failures.push(format!("{}: after meta put: {d}", c.id));
+    }
+    if !m["meta_keys"]
+        .as_array()
+        .is_some_and(|k| k.contains(&json!("tiledb_codec_probe")))
+    {
+        failures.push(format!("{}: the engine lacks the key put", c.id));
+    }
+    // evolve: the same cells, each with the fill value of the new
+    // attribute.
+    let mut e = it.next().unwrap();
+    if ENGINE_FAILS_AFTER_EVOLUTION.contains(&c.id.as_str()) {
+        // Our reader instead (the engine fails on its own evolution).
+        let out = cli(&["export", c.evolved.to_str().unwrap()], c.key.as_deref()).unwrap();
+        let ours: Vec<Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        e = json!({ "cells": ours });
+    }
+    match e.get("cells") {
+        None => failures.push(format!("{}: after evolve: {}", c.id, e["error"])),
+        Some(ev) => {
+            let mut stripped = Vec::new();
+            for mut cell in ev.as_array().cloned().unwrap() {
+                let z = cell.as_object_mut().unwrap().remove("zz_probe");
+                if z != Some(json!(5)) {
+                    failures.push(format!("{}: after evolve: zz_probe {z:?}", c.id));
+                    break;
+                }
+                stripped.push(cell);
+            }
+            if let Some(d) = diff_cells(stripped, base.clone()) {
+                failures.push(format!("{}: after evolve: {d}", c.id));
+            }
+        }
+    }
+    if let Some((_, _, cond)) = &c.delete {
+        let ours = it.next().unwrap();
+        let theirs = it.next().unwrap();
+        match (ours.get("cells"), theirs.get("cells")) {
+            (Some(o), Some(t)) => {
+                let (o, t) = (
+                    o.as_array().cloned().unwrap(),
+                    t.as_array().cloned().unwrap(),
+                );
+                if o.len() >= base.len() {
+                    failures.push(format!("{}: {cond} deleted nothing", c.id));
+                }
+                if let Some(d) = diff_cells(o, t) {
+                    failures.push(format!(
+                        "{}: delete {cond}, ours vs the engine's: {d}",
+                        c.id
+                    ));
+                }
+            }
+            _ => failures.push(format!(
+                "{}: after delete {cond}: {} / {}",
+                c.id, ours["error"], theirs["error"]
+            )),
+        }
+    }
+}
+
 #[test]
-#[allow(clippy::too_many_lines)] // Over 150 lines, not yet split (issue 46).
 fn every_command_on_every_fixture_as_the_engine_reads_it() {
     let tmp = TempDir::new("maintain-commands");
     let fixtures: Vec<_> = common::fixtures()
@@ -163,101 +340,14 @@ fn every_command_on_every_fixture_as_the_engine_reads_it() {
         .map(|f| json!({"cells": f.path, "key": f.key}))
         .collect();
     let base_cells = engine(&first);
-    let mut cases = Vec::new();
     let mut failures = Vec::new();
-    let mut deletes = 0;
-    for (f, b) in fixtures.iter().zip(&base_cells) {
-        let key = f.key.as_deref();
-        let tag = f.id.replace('/', "_");
-        let copy = |what: &str| {
-            let p = tmp.join(&format!("{tag}_{what}"));
-            common::copy_dir(&f.path, &p);
-            p
-        };
-        let meta = copy("meta");
-        if let Err(e) = cli(
-            &[
-                "meta",
-                meta.to_str().unwrap(),
-                "put",
-                "tiledb_codec_probe",
-                "7,8",
-                "--type",
-                "INT32",
-            ],
-            key,
-        ) {
-            failures.push(format!("{}: meta put: {e}", f.id));
-        }
-        let evolved = copy("evolve");
-        if let Err(e) = cli(
-            &[
-                "evolve",
-                evolved.to_str().unwrap(),
-                "--add-attribute",
-                r#"{"name": "zz_probe", "datatype": "INT32", "fill_value": 5}"#,
-            ],
-            key,
-        ) {
-            failures.push(format!("{}: evolve: {e}", f.id));
-        }
-        let mut delete = None;
-        if let (Some((dim, dt)), Some(c)) = (first_dimension(&f.path, key), b.get("cells")) {
-            let is_sparse = cli(&["inspect", "--json", f.path.to_str().unwrap()], key)
-                .ok()
-                .and_then(|o| serde_json::from_str::<Value>(&o).ok())
-                .is_some_and(|v| v["schema"]["array_type"] == "sparse");
-            let cells = c.as_array().unwrap();
-            if is_sparse && !cells.is_empty() {
-                if let Some(cond) = delete_condition(cells, &dim, &dt) {
-                    let ours = copy("delete_ours");
-                    let theirs = copy("delete_engine");
-                    match cli(&["delete", ours.to_str().unwrap(), "--where", &cond], key) {
-                        Ok(_) => {
-                            deletes += 1;
-                            delete = Some((ours, theirs, cond));
-                        }
-                        Err(e) => failures.push(format!("{}: delete {cond}: {e}", f.id)),
-                    }
-                }
-            }
-        }
-        cases.push(Case {
-            id: f.id.clone(),
-            key: f.key.clone(),
-            base: f.path.clone(),
-            meta,
-            evolved,
-            delete,
-        });
-    }
-    // The engine's own deletes and evolutions, then every copy read.
-    let mut jobs = Vec::new();
-    let mut engine_evolved = Vec::new();
-    for c in &cases {
-        if ENGINE_FAILS_AFTER_EVOLUTION.contains(&c.id.as_str()) {
-            let p = tmp.join(&format!("{}_engine_evolve", c.id.replace('/', "_")));
-            common::copy_dir(&c.base, &p);
-            jobs.push(json!({"engine_evolve": p}));
-            engine_evolved.push((c.id.clone(), p));
-        }
-    }
-    for c in &cases {
-        if let Some((_, theirs, cond)) = &c.delete {
-            jobs.push(json!({"delete": theirs, "cond": cond, "key": c.key}));
-        }
-    }
-    for (_, p) in &engine_evolved {
-        jobs.push(json!({"cells": p}));
-    }
-    for c in &cases {
-        jobs.push(json!({"cells": c.meta, "key": c.key}));
-        jobs.push(json!({"cells": c.evolved, "key": c.key}));
-        if let Some((ours, theirs, _)) = &c.delete {
-            jobs.push(json!({"cells": ours, "key": c.key}));
-            jobs.push(json!({"cells": theirs, "key": c.key}));
-        }
-    }
+    let cases: Vec<Case> = fixtures
+        .iter()
+        .zip(&base_cells)
+        .map(|(f, b)| prepare(&tmp, f, b, &mut failures))
+        .collect();
+    let deletes = cases.iter().filter(|c| c.delete.is_some()).count();
+    let (jobs, engine_evolved) = engine_jobs(&tmp, &cases);
     let res = engine(&jobs);
     let mut it = res.into_iter();
     for (id, _) in &engine_evolved {
@@ -281,72 +371,7 @@ fn every_command_on_every_fixture_as_the_engine_reads_it() {
         );
     }
     for (c, b) in cases.iter().zip(&base_cells) {
-        let base = cells(b, &format!("{} ({})", c.id, c.base.display()));
-        // meta put: same cells, the key is there.
-        let m = it.next().unwrap();
-        if let Some(d) = diff_cells(cells(&m, &c.id), base.clone()) {
-            failures.push(format!("{}: after meta put: {d}", c.id));
-        }
-        if !m["meta_keys"]
-            .as_array()
-            .is_some_and(|k| k.contains(&json!("tiledb_codec_probe")))
-        {
-            failures.push(format!("{}: the engine lacks the key put", c.id));
-        }
-        // evolve: the same cells, each with the fill value of the new
-        // attribute.
-        let mut e = it.next().unwrap();
-        if ENGINE_FAILS_AFTER_EVOLUTION.contains(&c.id.as_str()) {
-            // Our reader instead (the engine fails on its own evolution).
-            let out = cli(&["export", c.evolved.to_str().unwrap()], c.key.as_deref()).unwrap();
-            let ours: Vec<Value> = out
-                .lines()
-                .map(|l| serde_json::from_str(l).unwrap())
-                .collect();
-            e = json!({ "cells": ours });
-        }
-        match e.get("cells") {
-            None => failures.push(format!("{}: after evolve: {}", c.id, e["error"])),
-            Some(ev) => {
-                let mut stripped = Vec::new();
-                for mut cell in ev.as_array().cloned().unwrap() {
-                    let z = cell.as_object_mut().unwrap().remove("zz_probe");
-                    if z != Some(json!(5)) {
-                        failures.push(format!("{}: after evolve: zz_probe {z:?}", c.id));
-                        break;
-                    }
-                    stripped.push(cell);
-                }
-                if let Some(d) = diff_cells(stripped, base.clone()) {
-                    failures.push(format!("{}: after evolve: {d}", c.id));
-                }
-            }
-        }
-        if let Some((_, _, cond)) = &c.delete {
-            let ours = it.next().unwrap();
-            let theirs = it.next().unwrap();
-            match (ours.get("cells"), theirs.get("cells")) {
-                (Some(o), Some(t)) => {
-                    let (o, t) = (
-                        o.as_array().cloned().unwrap(),
-                        t.as_array().cloned().unwrap(),
-                    );
-                    if o.len() >= base.len() {
-                        failures.push(format!("{}: {cond} deleted nothing", c.id));
-                    }
-                    if let Some(d) = diff_cells(o, t) {
-                        failures.push(format!(
-                            "{}: delete {cond}, ours vs the engine's: {d}",
-                            c.id
-                        ));
-                    }
-                }
-                _ => failures.push(format!(
-                    "{}: after delete {cond}: {} / {}",
-                    c.id, ours["error"], theirs["error"]
-                )),
-            }
-        }
+        check_case(c, b, &mut it, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // Sparse fixtures are among them: the deletes ran.

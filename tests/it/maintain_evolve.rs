@@ -108,27 +108,13 @@ fn run_engine(jobs: &Value, tmp: &TempDir) -> Vec<Value> {
     lines
 }
 
-#[test]
-#[allow(clippy::too_many_lines)] // Over 150 lines, not yet split (issue 46).
-fn evolutions_match_the_engines() {
-    let tmp = TempDir::new("evolve");
-    let base = tmp.join("base");
-    std::fs::create_dir_all(&base).unwrap();
-    let out = Command::new(common::engine_python())
-        .arg(script())
-        .arg("make")
-        .arg(&base)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+/// The changes the engine accepts, on arrays made by the engine script in
+/// `base` and on fixtures.
+fn accepted(base: &Path) -> Vec<Case> {
     let fixtures = common::root().join("tests/fixtures");
     let dense = base.join("dense");
     let sparse = base.join("sparse");
-    let ok = vec![
+    vec![
         Case {
             name: "dense_add",
             base: dense.clone(),
@@ -196,74 +182,164 @@ fn evolutions_match_the_engines() {
             changes: json!({"add_attrs": [{"name": "e", "datatype": "UINT16"}]}),
             write: true,
         },
-    ];
-    let refused = vec![
+    ]
+}
+
+/// The changes the engine refuses: name, array, changes.
+fn refused(base: &Path) -> Vec<(&'static str, PathBuf, Value)> {
+    let dense = base.join("dense");
+    let sparse = base.join("sparse");
+    vec![
         (
             "last_dense_attribute",
-            &dense,
+            dense.clone(),
             json!({"drop_attrs": ["a", "c", "v"]}),
         ),
-        ("drop_dimension", &dense, json!({"drop_attrs": ["d"]})),
+        (
+            "drop_dimension",
+            dense.clone(),
+            json!({"drop_attrs": ["d"]}),
+        ),
         (
             "drop_unknown_attribute",
-            &dense,
+            dense.clone(),
             json!({"drop_attrs": ["nope"]}),
         ),
         (
             "duplicate_value",
-            &dense,
+            dense.clone(),
             json!({"extend": {"color": ["blue"]}}),
         ),
         (
             "float_enumerated",
-            &dense,
+            dense.clone(),
             json!({"add_attrs": [{"name": "f", "datatype": "FLOAT32", "enumeration": "color"}]}),
         ),
         (
             "unknown_enumeration",
-            &sparse,
+            sparse.clone(),
             json!({"add_attrs": [{"name": "f", "datatype": "INT32", "enumeration": "nope"}]}),
         ),
         (
             "attribute_name_taken",
-            &dense,
+            dense.clone(),
             json!({"add_attrs": [{"name": "a", "datatype": "INT64"}]}),
         ),
         (
             "dimension_name_taken",
-            &sparse,
+            sparse.clone(),
             json!({"add_attrs": [{"name": "x", "datatype": "INT64"}]}),
         ),
         (
             "enumeration_name_taken",
-            &dense,
+            dense.clone(),
             json!({"add_enums": [{"name": "color", "datatype": "STRING_UTF8", "values": ["x"]}]}),
         ),
         (
             "enumeration_in_use",
-            &sparse,
+            sparse.clone(),
             json!({"drop_enums": ["num"]}),
         ),
         (
             "shrink_current_domain",
-            &sparse,
+            sparse.clone(),
             json!({"current_domain": {"x": [0, 50]}}),
         ),
         (
             "current_domain_past_domain",
-            &sparse,
+            sparse.clone(),
             json!({"current_domain": {"y": [0, 1000]}}),
         ),
         (
             "int8_too_small",
-            &dense,
+            dense.clone(),
             json!({
                 "add_enums": [{"name": "big", "datatype": "INT32", "values": (0..200).collect::<Vec<i32>>()}],
                 "add_attrs": [{"name": "g", "datatype": "INT8", "enumeration": "big"}],
             }),
         ),
-    ];
+    ]
+}
 
+/// Checks one accepted change against the engine's results `res` (in the
+/// order its jobs were given): the schemas, then each round's accounts.
+fn check_accepted(c: &Case, ours: &Path, eng: &Path, res: &mut impl Iterator<Item = Value>) {
+    let mut next = || res.next().unwrap();
+    let opts = ReadOptions::default();
+    let r = next();
+    assert_eq!(r, json!({"ok": true}), "{}: the engine's evolution", c.name);
+    // The schemas decode equal.
+    let s_ours = latest_schema(ours, &opts).unwrap();
+    let s_eng = latest_schema(eng, &opts).unwrap();
+    assert_eq!(comparable(s_ours), comparable(s_eng), "{}: schemas", c.name);
+    let rounds = if c.write { 2 } else { 1 };
+    for round in 0..rounds {
+        if round == 1 {
+            assert_eq!(
+                next(),
+                json!({"ok": true}),
+                "{}: engine writes ours",
+                c.name
+            );
+            assert_eq!(
+                next(),
+                json!({"ok": true}),
+                "{}: engine writes its own",
+                c.name
+            );
+        }
+        let a_ours = next();
+        let a_eng = next();
+        assert!(a_ours.get("error").is_none(), "{}: {a_ours}", c.name);
+        assert!(a_eng.get("error").is_none(), "{}: {a_eng}", c.name);
+        assert!(
+            common::same(&a_ours["schema"], &a_eng["schema"]),
+            "{} (round {round}): the engine reads the schemas differently:\n{}\n{}",
+            c.name,
+            a_ours["schema"],
+            a_eng["schema"]
+        );
+        let cells = |a: &Value| a["cells"].as_array().cloned().unwrap();
+        if let Some(d) = diff_cells(cells(&a_ours), cells(&a_eng)) {
+            panic!(
+                "{} (round {round}): engine cells, ours vs its own: {d}",
+                c.name
+            );
+        }
+        // The engine ran every job (writes included) before this loop:
+        // our reader sees the arrays as they are now, the last round.
+        let now = round + 1 == rounds;
+        for (p, a) in [(ours, &a_ours), (eng, &a_eng)].into_iter().filter(|_| now) {
+            let mine = our_cells(p).unwrap_or_else(|e| panic!("{}: {e}", c.name));
+            if let Some(d) = diff_cells(mine, cells(a)) {
+                panic!(
+                    "{} (round {round}): our reader vs the engine on {}: {d}",
+                    c.name,
+                    p.display()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn evolutions_match_the_engines() {
+    let tmp = TempDir::new("evolve");
+    let base = tmp.join("base");
+    std::fs::create_dir_all(&base).unwrap();
+    let out = Command::new(common::engine_python())
+        .arg(script())
+        .arg("make")
+        .arg(&base)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ok = accepted(&base);
+    let refused = refused(&base);
     // Ours, on one copy of each; the engine's on another.
     let mut jobs = Vec::new();
     let mut pairs = Vec::new();
@@ -314,66 +390,11 @@ fn evolutions_match_the_engines() {
 
     let res = run_engine(&Value::Array(jobs), &tmp);
     let mut it = res.into_iter();
-    let mut next = || it.next().unwrap();
-    let opts = ReadOptions::default();
     for (c, ours, eng) in &pairs {
-        let r = next();
-        assert_eq!(r, json!({"ok": true}), "{}: the engine's evolution", c.name);
-        // The schemas decode equal.
-        let s_ours = latest_schema(ours, &opts).unwrap();
-        let s_eng = latest_schema(eng, &opts).unwrap();
-        assert_eq!(comparable(s_ours), comparable(s_eng), "{}: schemas", c.name);
-        let rounds = if c.write { 2 } else { 1 };
-        for round in 0..rounds {
-            if round == 1 {
-                assert_eq!(
-                    next(),
-                    json!({"ok": true}),
-                    "{}: engine writes ours",
-                    c.name
-                );
-                assert_eq!(
-                    next(),
-                    json!({"ok": true}),
-                    "{}: engine writes its own",
-                    c.name
-                );
-            }
-            let a_ours = next();
-            let a_eng = next();
-            assert!(a_ours.get("error").is_none(), "{}: {a_ours}", c.name);
-            assert!(a_eng.get("error").is_none(), "{}: {a_eng}", c.name);
-            assert!(
-                common::same(&a_ours["schema"], &a_eng["schema"]),
-                "{} (round {round}): the engine reads the schemas differently:\n{}\n{}",
-                c.name,
-                a_ours["schema"],
-                a_eng["schema"]
-            );
-            let cells = |a: &Value| a["cells"].as_array().cloned().unwrap();
-            if let Some(d) = diff_cells(cells(&a_ours), cells(&a_eng)) {
-                panic!(
-                    "{} (round {round}): engine cells, ours vs its own: {d}",
-                    c.name
-                );
-            }
-            // The engine ran every job (writes included) before this loop:
-            // our reader sees the arrays as they are now, the last round.
-            let now = round + 1 == rounds;
-            for (p, a) in [(ours, &a_ours), (eng, &a_eng)].into_iter().filter(|_| now) {
-                let mine = our_cells(p).unwrap_or_else(|e| panic!("{}: {e}", c.name));
-                if let Some(d) = diff_cells(mine, cells(a)) {
-                    panic!(
-                        "{} (round {round}): our reader vs the engine on {}: {d}",
-                        c.name,
-                        p.display()
-                    );
-                }
-            }
-        }
+        check_accepted(c, ours, eng, &mut it);
     }
     for (name, eng, before) in refused_copies {
-        let r = next();
+        let r = it.next().unwrap();
         assert!(
             r.get("error").is_some(),
             "{name}: the engine accepted what we refuse"

@@ -156,7 +156,7 @@ fn our_meta(path: &Path) -> Value {
                 .map(|b| format!("{b:02x}"))
                 .collect::<String>()),
             dt => Value::Array(
-                tiledb_codec::raw::value::values(dt, &v.bytes)
+                tiledb_codec::raw::model::value::values(dt, &v.bytes)
                     .into_iter()
                     .map(|x| match x {
                         Value::Bool(b) => json!(u8::from(b)),
@@ -207,16 +207,10 @@ fn file_uri(p: &Path) -> String {
     format!("file://{}", s(p))
 }
 
-#[test]
-#[allow(clippy::too_many_lines)] // Over 150 lines, not yet split (issue 46).
-fn metadata_and_groups_as_the_engine_reads_them() {
-    let tmp = TempDir::new("group-meta");
-    let root: PathBuf = std::path::absolute(&tmp.0).unwrap();
-    let r = |p: &str| root.join(p);
-    python(SETUP, &[s(&root)]);
-
+/// Metadata of every datatype family put on `plain` through the command
+/// line, one key overridden and one deleted; bad input refused.
+fn put_through_the_command_line(plain: &Path) {
     // Metadata of every datatype family, through the command line.
-    let plain = r("plain");
     let puts: &[(&str, &str, &str)] = &[
         ("i8", "INT8", "-5"),
         ("u16", "UINT16", "1,2,65535"),
@@ -235,31 +229,37 @@ fn metadata_and_groups_as_the_engine_reads_them() {
         ("gone", "INT32", "1"),
     ];
     for (k, t, v) in puts {
-        let out = cli(&["meta", s(&plain), "put", k, v, "--type", t]).unwrap();
+        let out = cli(&["meta", s(plain), "put", k, v, "--type", t]).unwrap();
         assert!(out.contains(&format!("put {k} ({t})")), "{out}");
     }
     // Override and delete.
-    cli(&["meta", s(&plain), "put", "i8", "-6", "--type", "INT8"]).unwrap();
-    cli(&["meta", s(&plain), "delete", "gone"]).unwrap();
-    let listed = cli(&["meta", s(&plain), "list"]).unwrap();
+    cli(&["meta", s(plain), "put", "i8", "-6", "--type", "INT8"]).unwrap();
+    cli(&["meta", s(plain), "delete", "gone"]).unwrap();
+    let listed = cli(&["meta", s(plain), "list"]).unwrap();
     assert!(listed.contains("i8 (INT8) = -6"), "{listed}");
     assert!(listed.contains("u16 (UINT16) = "), "{listed}");
     assert!(!listed.contains("gone"), "{listed}");
     let json_list: Value =
-        serde_json::from_str(&cli(&["meta", s(&plain), "list", "--json"]).unwrap()).unwrap();
+        serde_json::from_str(&cli(&["meta", s(plain), "list", "--json"]).unwrap()).unwrap();
     assert_eq!(json_list["i8"], json!({"datatype": "INT8", "value": -6}));
     // Bad input is refused, with nothing written.
     let before = count(&plain.join("__meta"));
-    assert!(cli(&["meta", s(&plain), "put", "x", "300", "--type", "UINT8"]).is_err());
-    assert!(cli(&["meta", s(&plain), "put", "x", "1", "--type", "NOPE"]).is_err());
-    assert!(cli(&["meta", s(&plain), "put", "x", "abc", "--type", "BLOB"]).is_err());
-    let err = cli(&["meta", s(&plain), "delete", "never"]).unwrap_err();
+    assert!(cli(&["meta", s(plain), "put", "x", "300", "--type", "UINT8"]).is_err());
+    assert!(cli(&["meta", s(plain), "put", "x", "1", "--type", "NOPE"]).is_err());
+    assert!(cli(&["meta", s(plain), "put", "x", "abc", "--type", "BLOB"]).is_err());
+    let err = cli(&["meta", s(plain), "delete", "never"]).unwrap_err();
     assert!(err.contains("no metadata key"), "{err}");
     assert_eq!(count(&plain.join("__meta")), before);
+}
 
+/// Our changes to what the engine made: an array's metadata and a
+/// group's metadata and members.
+fn change_the_engines(root: &Path) {
+    let r = |p: &str| root.join(p);
+    let opts = MetadataOptions::default();
+    let gopts = GroupOptions::default();
     // The engine's own keys: overridden (with another type) and deleted.
     let emeta = r("emeta");
-    let opts = MetadataOptions::default();
     meta::put(
         &emeta,
         "ek_int",
@@ -273,7 +273,6 @@ fn metadata_and_groups_as_the_engine_reads_them() {
 
     // An engine group: its metadata and members changed by us.
     let eg = r("eg");
-    let gopts = GroupOptions::default();
     meta::put(&eg, "gk", Datatype::Float64, &0.5f64.to_le_bytes(), &opts).unwrap();
     meta::delete(&eg, "gs", &opts).unwrap();
     let v = meta::parse_metadata_value(Datatype::Int16, "1,2").unwrap();
@@ -285,21 +284,27 @@ fn metadata_and_groups_as_the_engine_reads_them() {
     )
     .unwrap();
     group::remove_member(&eg, "ex", &gopts).unwrap();
+}
 
+/// Our group at `g`: created, with members added and removed and metadata
+/// put.
+fn make_our_group(root: &Path, g: &Path) {
+    let r = |p: &str| root.join(p);
+    let eg = r("eg");
+    let gopts = GroupOptions::default();
     // Our group: create, add (relative and absolute, named and unnamed,
     // arrays and groups), remove by name and by path.
-    let g = r("g");
-    let out = cli(&["group", "create", s(&g)]).unwrap();
+    let out = cli(&["group", "create", s(g)]).unwrap();
     assert!(out.contains("created group"), "{out}");
-    assert!(cli(&["group", "create", s(&g)]).is_err());
+    assert!(cli(&["group", "create", s(g)]).is_err());
     group::create_group(&g.join("sub")).unwrap();
     common::copy_dir(&r("a1"), &g.join("inner"));
-    cli(&["group", "add", s(&g), "sub", "--relative"]).unwrap();
-    cli(&["group", "add", s(&g), "inner", "--relative", "--name", "in"]).unwrap();
-    cli(&["group", "add", s(&g), s(&r("a1")), "--name", "one"]).unwrap();
-    cli(&["group", "add", s(&g), s(&r("a2"))]).unwrap();
+    cli(&["group", "add", s(g), "sub", "--relative"]).unwrap();
+    cli(&["group", "add", s(g), "inner", "--relative", "--name", "in"]).unwrap();
+    cli(&["group", "add", s(g), s(&r("a1")), "--name", "one"]).unwrap();
+    cli(&["group", "add", s(g), s(&r("a2"))]).unwrap();
     group::add_members(
-        &g,
+        g,
         &[
             NewMember::new(file_uri(&r("esub")), Some("es".into()), false),
             NewMember::new(s(&eg), None, false),
@@ -307,13 +312,13 @@ fn metadata_and_groups_as_the_engine_reads_them() {
         &gopts,
     )
     .unwrap();
-    let out = cli(&["group", "remove", s(&g), "one"]).unwrap();
+    let out = cli(&["group", "remove", s(g), "one"]).unwrap();
     assert!(out.contains("removed one array"), "{out}");
-    cli(&["group", "remove", s(&g), s(&r("a2"))]).unwrap();
+    cli(&["group", "remove", s(g), s(&r("a2"))]).unwrap();
     cli(&[
         "group",
         "meta",
-        s(&g),
+        s(g),
         "put",
         "gm",
         "group meta",
@@ -322,17 +327,23 @@ fn metadata_and_groups_as_the_engine_reads_them() {
     ])
     .unwrap();
     let listed: Value =
-        serde_json::from_str(&cli(&["group", "list", s(&g), "--json"]).unwrap()).unwrap();
+        serde_json::from_str(&cli(&["group", "list", s(g), "--json"]).unwrap()).unwrap();
     assert!(listed
         .as_array()
         .unwrap()
         .contains(&json!({"name": "in", "uri": "inner", "type": "array", "relative": true})));
+}
 
+/// Changes to our group `g` that are refused write nothing.
+fn refusals_write_nothing(root: &Path, g: &Path) {
+    let r = |p: &str| root.join(p);
+    let opts = MetadataOptions::default();
+    let gopts = GroupOptions::default();
     // Refusals: nothing written.
     let (details, metas) = (count(&g.join("__group")), count(&g.join("__meta")));
     let add = |uri: &str, name: Option<&str>, relative: bool| {
         group::add_member(
-            &g,
+            g,
             &NewMember::new(uri, name.map(Into::into), relative),
             &gopts,
         )
@@ -342,19 +353,25 @@ fn metadata_and_groups_as_the_engine_reads_them() {
         add("sub", None, true).unwrap_err(),
         add("missing", None, true).unwrap_err(),
         add(s(&r("nothing")), Some("n"), false).unwrap_err(),
-        group::remove_member(&g, "nope", &gopts).unwrap_err(),
-        group::remove_member(&g, "one", &gopts).unwrap_err(),
+        group::remove_member(g, "nope", &gopts).unwrap_err(),
+        group::remove_member(g, "one", &gopts).unwrap_err(),
     ] {
         assert!(matches!(e, WriteError::Group { .. }), "{e}");
     }
-    let err = cli(&["group", "add", s(&g), "missing", "--relative"]).unwrap_err();
+    let err = cli(&["group", "add", s(g), "missing", "--relative"]).unwrap_err();
     assert!(err.contains("neither an array nor a group"), "{err}");
-    let err = cli(&["group", "remove", s(&g), "nope"]).unwrap_err();
+    let err = cli(&["group", "remove", s(g), "nope"]).unwrap_err();
     assert!(err.contains("no member has this name or URI"), "{err}");
-    assert!(meta::delete(&g, "nokey", &opts).is_err());
+    assert!(meta::delete(g, "nokey", &opts).is_err());
     assert_eq!(count(&g.join("__group")), details);
     assert_eq!(count(&g.join("__meta")), metas);
+}
 
+/// What we expect the engine to read (from our own reader, and spelled
+/// out): the arrays' metadata and the groups.
+fn expected(root: &Path) -> (Value, Value) {
+    let r = |p: &str| root.join(p);
+    let (plain, emeta, eg, g) = (r("plain"), r("emeta"), r("eg"), r("g"));
     // What we expect the engine to read, from our own reader.
     let expect_arrays = json!({"plain": our_meta(&plain), "emeta": our_meta(&emeta)});
     let expect_groups = json!({
@@ -400,6 +417,22 @@ fn metadata_and_groups_as_the_engine_reads_them() {
         expect_arrays["emeta"]["ek_list"]["value"],
         json!([1.5, 2.5])
     );
+
+    (expect_arrays, expect_groups)
+}
+
+#[test]
+fn metadata_and_groups_as_the_engine_reads_them() {
+    let tmp = TempDir::new("group-meta");
+    let root: PathBuf = std::path::absolute(&tmp.0).unwrap();
+    let r = |p: &str| root.join(p);
+    python(SETUP, &[s(&root)]);
+    put_through_the_command_line(&r("plain"));
+    change_the_engines(&root);
+    let g = r("g");
+    make_our_group(&root, &g);
+    refusals_write_nothing(&root, &g);
+    let (expect_arrays, expect_groups) = expected(&root);
 
     let engine: Value =
         serde_json::from_str(&python(DUMP, &[s(&root), "plain,emeta", "eg,g"])).unwrap();

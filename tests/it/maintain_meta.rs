@@ -119,8 +119,11 @@ struct Case {
     group: bool,
 }
 
+/// What our reader reads of a case: its cells, and the rest as text.
+type OurRead = (Vec<Value>, String);
+
 /// What our reader sees: cells (as JSON, sorted) and metadata.
-fn ours(c: &Case, path: &Path) -> Result<(Vec<Value>, String), String> {
+fn ours(c: &Case, path: &Path) -> Result<OurRead, String> {
     let opts = read_options(c.key.as_deref());
     let dir = ArrayDirectory::open(path).map_err(|e| e.to_string())?;
     let md = read_array_metadata(&dir, &opts).map_err(|e| e.to_string())?;
@@ -261,12 +264,10 @@ struct Check {
     what: String,
 }
 
-#[test]
-#[allow(clippy::too_many_lines)] // Over 150 lines, not yet split (issue 46).
-fn consolidate_and_vacuum_meta_as_the_engine() {
-    let tmp = TempDir::new("maintain-meta");
+/// The arrays and group the engine makes here (their tasks pushed on
+/// `tasks`), then the fixtures: the cases, and how many were made.
+fn all_cases(tmp: &TempDir, tasks: &mut Vec<Value>) -> (Vec<Case>, usize) {
     let mut cases: Vec<Case> = Vec::new();
-    let mut tasks: Vec<Value> = Vec::new();
     for (kind, key, group) in [
         ("sparse", None, false),
         ("encrypted", Some(KEY), false),
@@ -296,7 +297,16 @@ fn consolidate_and_vacuum_meta_as_the_engine() {
             group: f.kind == "group",
         });
     }
-    // The engine's own consolidation and vacuum of each case, each mode.
+    (cases, made)
+}
+
+/// One engine consolidation and vacuum of a case: the case, the mode, the
+/// folder of the run, and the engine's consolidated and vacuumed copies.
+type EngineRun = (usize, &'static str, PathBuf, PathBuf, PathBuf);
+
+/// The engine's own consolidation and vacuum of each case, each mode (their
+/// tasks pushed on `tasks`).
+fn engine_runs(tmp: &TempDir, cases: &[Case], tasks: &mut Vec<Value>) -> Vec<EngineRun> {
     let mut engine_runs = Vec::new();
     for (i, c) in cases.iter().enumerate() {
         for mode in MODES {
@@ -313,94 +323,98 @@ fn consolidate_and_vacuum_meta_as_the_engine() {
             engine_runs.push((i, mode, base, con, vac));
         }
     }
-    for c in &cases {
-        tasks.push(serde_json::json!({"op": "account", "path": c.path, "key": c.key}));
-    }
-    let res = engine_tasks(&tmp.0, &tasks);
-    for (t, r) in tasks.iter().zip(&res) {
-        if t["op"] != "account" {
-            if let Err(e) = r {
-                panic!("engine task {t}: {e}");
-            }
-        }
-    }
-    let baselines: Vec<Value> = res[res.len() - cases.len()..]
-        .iter()
-        .zip(&cases)
-        .map(|(r, c)| comparable(r.as_ref().unwrap_or_else(|e| panic!("{}: {e}", c.id))))
-        .collect();
-    let our_base: Vec<_> = cases
-        .iter()
-        .map(|c| ours(c, &c.path).unwrap_or_else(|e| panic!("our reader on {}: {e}", c.id)))
-        .collect();
+    engine_runs
+}
 
-    // Ours, each mode, on a copy; compared with the engine's files.
-    let mut checks: Vec<Check> = Vec::new();
-    let mut failures: Vec<String> = Vec::new();
-    let mut wrote_meta = 0;
-    for (i, mode, base, engine_con, engine_vac) in &engine_runs {
-        let c = &cases[*i];
-        let key = c.key.as_deref();
-        let work = base.join("ours");
-        common::copy_dir(&c.path, &work);
-        let rep = match consolidate(mode, &work, key) {
-            Ok(r) => r,
-            Err(e) => {
-                failures.push(format!("{} {mode}: consolidate: {e}", c.id));
-                continue;
-            }
-        };
-        let con = base.join("ours_con");
-        common::copy_dir(&work, &con);
-        if let Err(e) = vacuum(mode, &work) {
-            failures.push(format!("{} {mode}: vacuum: {e}", c.id));
-            continue;
-        }
-        for (p, e, what) in [
-            (&con, engine_con, "consolidated"),
-            (&work, engine_vac, "vacuumed"),
-        ] {
-            if let Err(d) = same_files(p, e, key) {
-                failures.push(format!("{} {mode} {what}: against the engine: {d}", c.id));
-            }
-            match ours(c, p) {
-                Ok(o) if o == our_base[*i] => {}
-                Ok(_) => failures.push(format!(
-                    "{} {mode} {what}: our reader reads otherwise",
-                    c.id
-                )),
-                Err(e) => failures.push(format!("{} {mode} {what}: our reader: {e}", c.id)),
-            }
-            checks.push(Check {
-                case: *i,
-                path: p.clone(),
-                what: format!("{mode} {what}"),
-            });
-        }
-        // The engine reads the footers from our `.meta` file.
-        if *mode == "fragment_meta" && rep.written.is_some() {
-            let cut = base.join("ours_cut");
-            common::copy_dir(&con, &cut);
-            assert!(cut_footers(&cut) >= 2);
-            match ours(c, &cut) {
-                Ok(o) if o == our_base[*i] => {}
-                Ok(_) => failures.push(format!(
-                    "{}: our reader reads otherwise without footers",
-                    c.id
-                )),
-                Err(e) => failures.push(format!("{}: our reader without footers: {e}", c.id)),
-            }
-            checks.push(Check {
-                case: *i,
-                path: cut,
-                what: "fragment_meta, fragments' footers cut off".into(),
-            });
-            wrote_meta += 1;
-        }
-    }
-    assert!(wrote_meta >= 10, "only {wrote_meta} .meta files written");
+/// What the checks found: the states for the engine to read, and the
+/// failures so far.
+#[derive(Default)]
+struct Found {
+    checks: Vec<Check>,
+    failures: Vec<String>,
+}
 
-    // Every step of every operation interrupted, on the arrays made here.
+/// Ours, in one engine run's mode, on a copy of its case; compared with
+/// the engine's files. Whether it wrote a `.meta` file.
+fn ours_as_the_engine(
+    run: &EngineRun,
+    cases: &[Case],
+    our_base: &[OurRead],
+    found: &mut Found,
+) -> bool {
+    let (i, mode, base, engine_con, engine_vac) = run;
+    let (checks, failures) = (&mut found.checks, &mut found.failures);
+    let c = &cases[*i];
+    let key = c.key.as_deref();
+    let work = base.join("ours");
+    common::copy_dir(&c.path, &work);
+    let rep = match consolidate(mode, &work, key) {
+        Ok(r) => r,
+        Err(e) => {
+            failures.push(format!("{} {mode}: consolidate: {e}", c.id));
+            return false;
+        }
+    };
+    let con = base.join("ours_con");
+    common::copy_dir(&work, &con);
+    if let Err(e) = vacuum(mode, &work) {
+        failures.push(format!("{} {mode}: vacuum: {e}", c.id));
+        return false;
+    }
+    for (p, e, what) in [
+        (&con, engine_con, "consolidated"),
+        (&work, engine_vac, "vacuumed"),
+    ] {
+        if let Err(d) = same_files(p, e, key) {
+            failures.push(format!("{} {mode} {what}: against the engine: {d}", c.id));
+        }
+        match ours(c, p) {
+            Ok(o) if o == our_base[*i] => {}
+            Ok(_) => failures.push(format!(
+                "{} {mode} {what}: our reader reads otherwise",
+                c.id
+            )),
+            Err(e) => failures.push(format!("{} {mode} {what}: our reader: {e}", c.id)),
+        }
+        checks.push(Check {
+            case: *i,
+            path: p.clone(),
+            what: format!("{mode} {what}"),
+        });
+    }
+    // The engine reads the footers from our `.meta` file.
+    if *mode == "fragment_meta" && rep.written.is_some() {
+        let cut = base.join("ours_cut");
+        common::copy_dir(&con, &cut);
+        assert!(cut_footers(&cut) >= 2);
+        match ours(c, &cut) {
+            Ok(o) if o == our_base[*i] => {}
+            Ok(_) => failures.push(format!(
+                "{}: our reader reads otherwise without footers",
+                c.id
+            )),
+            Err(e) => failures.push(format!("{}: our reader without footers: {e}", c.id)),
+        }
+        checks.push(Check {
+            case: *i,
+            path: cut,
+            what: "fragment_meta, fragments' footers cut off".into(),
+        });
+        return true;
+    }
+    false
+}
+
+/// Every step of every operation interrupted, on the arrays made here
+/// (the first `made` cases).
+fn interrupted(
+    tmp: &TempDir,
+    cases: &[Case],
+    made: usize,
+    our_base: &[OurRead],
+    found: &mut Found,
+) {
+    let (checks, failures) = (&mut found.checks, &mut found.failures);
     for (i, c) in cases.iter().enumerate().take(made) {
         for mode in MODES {
             if c.group && mode != "array_meta" {
@@ -442,6 +456,48 @@ fn consolidate_and_vacuum_meta_as_the_engine() {
             }
         }
     }
+}
+
+#[test]
+fn consolidate_and_vacuum_meta_as_the_engine() {
+    let tmp = TempDir::new("maintain-meta");
+    let mut tasks: Vec<Value> = Vec::new();
+    let (cases, made) = all_cases(&tmp, &mut tasks);
+    let engine_runs = engine_runs(&tmp, &cases, &mut tasks);
+    for c in &cases {
+        tasks.push(serde_json::json!({"op": "account", "path": c.path, "key": c.key}));
+    }
+    let res = engine_tasks(&tmp.0, &tasks);
+    for (t, r) in tasks.iter().zip(&res) {
+        if t["op"] != "account" {
+            if let Err(e) = r {
+                panic!("engine task {t}: {e}");
+            }
+        }
+    }
+    let baselines: Vec<Value> = res[res.len() - cases.len()..]
+        .iter()
+        .zip(&cases)
+        .map(|(r, c)| comparable(r.as_ref().unwrap_or_else(|e| panic!("{}: {e}", c.id))))
+        .collect();
+    let our_base: Vec<_> = cases
+        .iter()
+        .map(|c| ours(c, &c.path).unwrap_or_else(|e| panic!("our reader on {}: {e}", c.id)))
+        .collect();
+
+    // Ours, each mode, on a copy; compared with the engine's files.
+    let mut found = Found::default();
+    let wrote_meta = engine_runs
+        .iter()
+        .filter(|run| ours_as_the_engine(run, &cases, &our_base, &mut found))
+        .count();
+    assert!(wrote_meta >= 10, "only {wrote_meta} .meta files written");
+
+    interrupted(&tmp, &cases, made, &our_base, &mut found);
+    let Found {
+        checks,
+        mut failures,
+    } = found;
 
     // The engine reads every state as it read the original.
     let tasks: Vec<Value> = checks

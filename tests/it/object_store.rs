@@ -19,6 +19,7 @@ use serde_json::Value;
 use tiledb_codec::raw::read::{ArrayReader, Query};
 use tiledb_codec::raw::storage::object::ObjectStorage;
 use tiledb_codec::raw::storage::StorageRef;
+use tiledb_codec::raw::OpenOptionsExt;
 use tiledb_codec::ReadOptions;
 
 /// A moto server on a free port of 127.0.0.1, killed on drop.

@@ -89,7 +89,8 @@ fn engine_results(path: &Path, cases: &[Case]) -> Vec<Result<Vec<Value>, String>
 /// engine returns them.
 fn our_results(reader: &ArrayReader, cond: &str) -> Result<Vec<Value>, String> {
     let bound = QueryCondition::parse(cond)
-        .and_then(|c| c.bind(reader))
+        .map_err(|e| e.to_string())?
+        .bind(reader)
         .map_err(|e| e.to_string())?;
     let cells = reader.read(&Query::default()).map_err(|e| e.to_string())?;
     let keep = bound.evaluate(&cells).map_err(|e| e.to_string())?;
@@ -107,7 +108,7 @@ fn our_results(reader: &ArrayReader, cond: &str) -> Result<Vec<Value>, String> {
                 let dt = a.datatype.known().unwrap();
                 let fill = match (&a.fill_value, a.nullable.unwrap_or(0)) {
                     (_, n) if n != 0 => Value::Null,
-                    (Some(f), _) => tiledb_codec::raw::value::cell(dt, f),
+                    (Some(f), _) => tiledb_codec::raw::model::value::cell(dt, f),
                     (None, _) => Value::Null,
                 };
                 row[&name] = fill;

@@ -12,9 +12,9 @@ use std::process::Command;
 
 use tiledb_codec::raw::array::FieldInfo;
 use tiledb_codec::raw::array::{ArrayDirectory, Fragment};
+use tiledb_codec::raw::model::value;
 use tiledb_codec::raw::model::DomainRange;
 use tiledb_codec::raw::read::field::read_field;
-use tiledb_codec::raw::value;
 use tiledb_codec::ReadOptions;
 
 fn bounds(r: &DomainRange) -> (u64, u64) {

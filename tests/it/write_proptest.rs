@@ -8,7 +8,7 @@ use crate::write_support;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use tiledb_codec::raw::format::Datatype;
-use tiledb_codec::raw::value;
+use tiledb_codec::raw::model::value;
 use tiledb_codec::raw::write::{create_array, Column, FragmentWriter, WriteOptions};
 use write_support::{diff_cells, engine_cells, our_cells, TempDir};
 

@@ -9,6 +9,7 @@ use tiledb_codec::inspect;
 use tiledb_codec::raw::array::schema::{read_enumeration, read_schema};
 use tiledb_codec::raw::array::ArrayDirectory;
 use tiledb_codec::raw::format::{decode_all, encode, ArraySchema};
+use tiledb_codec::raw::model::SchemaTables;
 use tiledb_codec::raw::write::{build_schema, create_array, WriteError};
 use tiledb_codec::ReadOptions;
 use write_support::{common, schema_json_with_enumerations, TempDir};

@@ -151,7 +151,7 @@ pub fn warn(message: &str) {
     let _ = writeln!(io::stderr().lock(), "{}", escaped_lines(message));
 }
 
-/// `outln!("...", args)`: [`line`] of the formatted text.
+/// `outln!("...", args)`: [`line()`] of the formatted text.
 macro_rules! outln {
     ($($arg:tt)*) => {
         $crate::out::line(format!($($arg)*))

@@ -35,9 +35,9 @@ pub struct SqlArgs {
     /// Several arrays in one query can be joined. EXPLAIN shows the ranges
     /// and conditions pushed into the reads. Several statements are
     /// separated by `;` (CREATE EXTERNAL TABLE t STORED AS TILEDB LOCATION
-    /// 'path'; SELECT * FROM t). CREATE [EXTERNAL] TABLE t (columns) STORED
-    /// AS TILEDB LOCATION 'new path' OPTIONS ('dimensions' 'd', 'domain.d'
-    /// '0:99') creates the array.
+    /// 'path'; SELECT * FROM t). CREATE TABLE t (columns) STORED AS TILEDB
+    /// LOCATION 'new path' OPTIONS ('dimensions' 'd', 'domain.d' '0:99')
+    /// creates the array (EXTERNAL there is optional).
     #[arg(required_unless_present = "file", conflicts_with = "file")]
     pub query: Option<String>,
     /// Run the statements of a script FILE (`;`-separated) instead.

@@ -17,6 +17,7 @@ use tiledb_codec::raw::format::hierarchy;
 use tiledb_codec::raw::read::ArrayReader;
 use tiledb_codec::raw::storage::object::{is_url, ObjectStats, ObjectStorage};
 use tiledb_codec::raw::storage::StorageRef;
+use tiledb_codec::raw::OpenOptionsExt;
 use tiledb_codec::ReadOptions;
 
 /// The stores opened by this run, for `--stats`.

@@ -73,7 +73,7 @@ use pushdown::{Col, ColKind, Columns, Pushed};
 pub use scan::TileDbScan;
 use tiledb_codec::raw::model::{ArrayType, CellValNum};
 use tiledb_codec::raw::read::{Bound, DimRange, Query, QueryCondition};
-use tiledb_codec::{Array, IntoDimRange};
+use tiledb_codec::Array;
 pub use writes::WritePolicy;
 
 /// A TileDB array as a DataFusion table (see the [module](self) docs).
@@ -178,7 +178,7 @@ fn table_state(array: Arc<Array>, schema: &SchemaRef) -> DfResult<TableState> {
     for a in &model.attributes {
         let single = match a.cell_val_num {
             CellValNum::Fixed(n) => n.get() == 1,
-            CellValNum::Var => tiledb_codec::raw::value::is_text(a.datatype),
+            CellValNum::Var => tiledb_codec::raw::model::value::is_text(a.datatype),
         };
         cols.push(Col {
             name: a.name.clone(),
@@ -271,7 +271,7 @@ fn spans(array: &Array) -> tiledb_codec::raw::error::Result<Vec<Option<(Bound, B
             continue;
         };
         for (d, r) in ned.into_iter().enumerate().take(nd) {
-            let DimRange { lo, hi, .. } = r.into_dim_range();
+            let DimRange { lo, hi, .. } = DimRange::from(r);
             out[d] = Some(match out[d].take() {
                 None => (lo, hi),
                 Some((a, b)) => (if lo < a { lo } else { a }, if hi > b { hi } else { b }),

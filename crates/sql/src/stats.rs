@@ -16,7 +16,7 @@ use super::pushdown::{ColKind, Columns};
 use tiledb_codec::raw::array::FieldInfo;
 use tiledb_codec::raw::format::{Datatype, DatatypeClass};
 use tiledb_codec::raw::read::{Bound, DimRange};
-use tiledb_codec::{Array, IntoDimRange};
+use tiledb_codec::Array;
 
 /// One column's bounds and null count in one fragment.
 #[derive(Debug, Clone)]
@@ -62,7 +62,7 @@ impl Facts {
                     f.non_empty_domain().ok().flatten().map(|n| {
                         n.into_iter()
                             .map(|r| {
-                                let DimRange { lo, hi, .. } = r.into_dim_range();
+                                let DimRange { lo, hi, .. } = DimRange::from(r);
                                 (lo, hi)
                             })
                             .collect()
@@ -337,12 +337,12 @@ pub(crate) fn scalar(info: &FieldInfo, bytes: &[u8], arrow: &DataType) -> Option
         DatatypeClass::Signed | DatatypeClass::Unsigned | DatatypeClass::Float
             if info.cell_val_num == Some(1) =>
         {
-            match tiledb_codec::raw::value::scalar(dt, bytes)? {
-                tiledb_codec::raw::value::Scalar::Int(v) => ScalarValue::Int64(Some(v)),
-                tiledb_codec::raw::value::Scalar::Uint(v) => ScalarValue::UInt64(Some(v)),
-                tiledb_codec::raw::value::Scalar::Float(v) if v.is_nan() => return None,
-                tiledb_codec::raw::value::Scalar::Float(v) => ScalarValue::Float64(Some(v)),
-                tiledb_codec::raw::value::Scalar::Bool(_) => return None,
+            match tiledb_codec::raw::model::value::scalar(dt, bytes)? {
+                tiledb_codec::raw::model::value::Scalar::Int(v) => ScalarValue::Int64(Some(v)),
+                tiledb_codec::raw::model::value::Scalar::Uint(v) => ScalarValue::UInt64(Some(v)),
+                tiledb_codec::raw::model::value::Scalar::Float(v) if v.is_nan() => return None,
+                tiledb_codec::raw::model::value::Scalar::Float(v) => ScalarValue::Float64(Some(v)),
+                tiledb_codec::raw::model::value::Scalar::Bool(_) => return None,
             }
         }
         // Var-sized ASCII strings: the engine keeps bounds found with

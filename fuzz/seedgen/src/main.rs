@@ -63,11 +63,11 @@ impl Seeds {
 }
 
 fn opts(key: Option<&str>) -> tiledb_codec::ReadOptions {
-    let mut o = shared::opts();
-    if let Some(k) = key {
-        o.encryption_key = k.as_bytes().try_into().ok();
+    let o = shared::opts();
+    match key {
+        Some(k) => o.with_encryption_key(k.as_bytes().try_into().ok()),
+        None => o,
     }
-    o
 }
 
 /// The prefix of the targets that import dimensions: count and size codes.
@@ -108,17 +108,28 @@ fn first_chunk(bytes: &[u8], offset: u64) -> Option<(Vec<u8>, Vec<u8>)> {
     ))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn pipeline_seed(
-    seeds: &mut Seeds,
-    name: &str,
+/// What a pipeline seed says of its tile besides the pipeline: the format
+/// version, the cells' datatype and size, and the flags byte.
+struct SeedTile {
     version: u32,
-    filters: &FilterPipeline,
     datatype: Datatype,
     cell_size: u64,
     flags: u8,
+}
+
+fn pipeline_seed(
+    seeds: &mut Seeds,
+    name: &str,
+    filters: &FilterPipeline,
+    tile: SeedTile,
     chunk: (Vec<u8>, Vec<u8>),
 ) {
+    let SeedTile {
+        version,
+        datatype,
+        cell_size,
+        flags,
+    } = tile;
     let pipeline = encode(filters);
     let (md, data) = chunk;
     let (Ok(p_len), Ok(m_len), Ok(cell)) = (
@@ -271,11 +282,13 @@ fn fragment_seeds(seeds: &mut Seeds, id: &str, frag: &Fragment, key: Option<&str
                 pipeline_seed(
                     seeds,
                     &format!("{sname}-offsets"),
-                    v,
                     &p,
-                    Datatype::Uint64,
-                    8,
-                    aes,
+                    SeedTile {
+                        version: v,
+                        datatype: Datatype::Uint64,
+                        cell_size: 8,
+                        flags: aes,
+                    },
                     c,
                 );
             }
@@ -288,11 +301,13 @@ fn fragment_seeds(seeds: &mut Seeds, id: &str, frag: &Fragment, key: Option<&str
                 pipeline_seed(
                     seeds,
                     &format!("{sname}-var"),
-                    v,
                     &p,
-                    field.datatype,
-                    cell,
-                    flags,
+                    SeedTile {
+                        version: v,
+                        datatype: field.datatype,
+                        cell_size: cell,
+                        flags,
+                    },
                     c,
                 );
             }
@@ -301,11 +316,13 @@ fn fragment_seeds(seeds: &mut Seeds, id: &str, frag: &Fragment, key: Option<&str
             pipeline_seed(
                 seeds,
                 &sname,
-                v,
                 &p,
-                field.datatype,
-                field.cell_size(),
-                aes,
+                SeedTile {
+                    version: v,
+                    datatype: field.datatype,
+                    cell_size: field.cell_size(),
+                    flags: aes,
+                },
                 c,
             );
         }
@@ -320,11 +337,13 @@ fn fragment_seeds(seeds: &mut Seeds, id: &str, frag: &Fragment, key: Option<&str
                 pipeline_seed(
                     seeds,
                     &format!("{sname}-validity"),
-                    v,
                     &p,
-                    Datatype::Uint8,
-                    1,
-                    aes,
+                    SeedTile {
+                        version: v,
+                        datatype: Datatype::Uint8,
+                        cell_size: 1,
+                        flags: aes,
+                    },
                     c,
                 );
             }

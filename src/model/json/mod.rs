@@ -1,7 +1,7 @@
 //! The JSON of a [`Schema`](crate::model::Schema): the `"schema"` object of `inspect --json`,
 //! which [`crate::write::create_array`] and `import` take back.
 //!
-//! Values are shown as [`crate::value::cell`] shows cells: numbers as
+//! Values are shown as [`crate::model::value::cell`] shows cells: numbers as
 //! numbers, text as strings, NaN and the infinities as strings. A
 //! dimension without filters of its own shows the coordinate filters (as
 //! the engine reads it). The JSON cannot say a schema's fill value

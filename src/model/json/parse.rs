@@ -3,7 +3,7 @@
 use serde_json::{json, Map, Value as Json};
 
 use crate::format::{self, FilterType};
-use crate::model::values::{cell_bytes, json_float, push_value};
+use crate::model::value::from_json::{cell_bytes, json_float, push_value};
 use crate::model::{
     default_fill_value, ArrayType, Attribute, CellValNum, CurrentDomain, DataOrder, Datatype,
     Dimension, DimensionLabel, DomainRange, Enumeration, Filter, Layout, ModelError, Schema, Value,
@@ -597,9 +597,199 @@ fn parse_current_domain(v: &Json, dims: &[Dimension]) -> Parsed<CurrentDomain> {
     Ok(CurrentDomain::NdRectangle(ranges))
 }
 
+/// The schema's `"array_type"`: `"dense"` or `"sparse"`.
+fn parse_array_type(m: &Map<String, Json>) -> Parsed<ArrayType> {
+    let at = string(req(m, "array_type", "schema")?, "schema.array_type")?;
+    match at.to_ascii_lowercase().as_str() {
+        "dense" => Ok(ArrayType::Dense),
+        "sparse" => Ok(ArrayType::Sparse),
+        _ => Err(err(
+            "schema.array_type",
+            format!("expected \"dense\" or \"sparse\", got {at:?}"),
+        )),
+    }
+}
+
+/// The schema's cell and tile orders (row-major when not given).
+fn parse_orders(m: &Map<String, Json>, dense: bool) -> Parsed<(Layout, Layout)> {
+    let cell_order = match opt(m, "cell_order") {
+        Some(x) => parse_layout(
+            x,
+            "schema.cell_order",
+            &[Layout::RowMajor, Layout::ColMajor, Layout::Hilbert],
+        )?,
+        None => Layout::RowMajor,
+    };
+    let tile_order = match opt(m, "tile_order") {
+        Some(x) => parse_layout(
+            x,
+            "schema.tile_order",
+            &[Layout::RowMajor, Layout::ColMajor],
+        )?,
+        None => Layout::RowMajor,
+    };
+    if dense && cell_order == Layout::Hilbert {
+        return Err(err(
+            "schema.cell_order",
+            "dense arrays cannot have Hilbert cell order",
+        ));
+    }
+    Ok((cell_order, tile_order))
+}
+
+/// The schema's dimensions (their filters not yet set) with their JSON.
+fn parse_dimensions(
+    m: &Map<String, Json>,
+    dense: bool,
+    hilbert: bool,
+) -> Parsed<(Vec<Dimension>, &Vec<Json>)> {
+    let dims_v = req(m, "dimensions", "schema")?
+        .as_array()
+        .ok_or_else(|| err("schema.dimensions", "expected a list"))?;
+    if dims_v.is_empty() {
+        return Err(err(
+            "schema.dimensions",
+            "an array needs at least one dimension",
+        ));
+    }
+    if hilbert && dims_v.len() > 15 {
+        return Err(err(
+            "schema.dimensions",
+            "Hilbert order takes at most 15 dimensions",
+        ));
+    }
+    let dims = dims_v
+        .iter()
+        .enumerate()
+        .map(|(i, d)| parse_dimension(d, &format!("schema.dimensions[{i}]"), hilbert))
+        .collect::<Parsed<Vec<_>>>()?;
+    if dense {
+        let t0 = dims[0].datatype;
+        for (i, d) in dims.iter().enumerate() {
+            if !is_int_like(d.datatype) {
+                return Err(err(
+                    &format!("schema.dimensions[{i}].datatype"),
+                    format!(
+                        "dense arrays take integer, date or time dimensions, not {}",
+                        d.datatype.name()
+                    ),
+                ));
+            }
+            if d.datatype != t0 {
+                return Err(err(
+                    &format!("schema.dimensions[{i}].datatype"),
+                    "the dimensions of a dense array have one datatype",
+                ));
+            }
+        }
+    }
+    Ok((dims, dims_v))
+}
+
+/// The schema's attributes, in a schema of `ndims` dimensions.
+fn parse_attributes(m: &Map<String, Json>, dense: bool, ndims: usize) -> Parsed<Vec<Attribute>> {
+    let attrs_v = req(m, "attributes", "schema")?
+        .as_array()
+        .ok_or_else(|| err("schema.attributes", "expected a list"))?;
+    if dense && attrs_v.is_empty() {
+        return Err(err(
+            "schema.attributes",
+            "a dense array needs at least one attribute",
+        ));
+    }
+    let mut attrs = Vec::new();
+    for (i, a) in attrs_v.iter().enumerate() {
+        let field = format!("schema.attributes[{i}]");
+        let a = parse_attribute(a, &field)?;
+        if a.filters.iter().any(|f| matches!(f, Filter::Webp { .. })) && (!dense || ndims != 2) {
+            return Err(err(
+                &format!("{field}.filters"),
+                "the WEBP filter takes dense arrays of two dimensions",
+            ));
+        }
+        attrs.push(a);
+    }
+    Ok(attrs)
+}
+
+/// Every dimension and attribute name is used once, none is reserved, and
+/// every dimension has one.
+fn check_names(dims: &[Dimension], attrs: &[Attribute]) -> Parsed<()> {
+    let mut names = std::collections::BTreeSet::new();
+    for (i, n) in dims
+        .iter()
+        .map(|d| &d.name)
+        .chain(attrs.iter().map(|a| &a.name))
+        .enumerate()
+    {
+        let field = if i < dims.len() {
+            format!("schema.dimensions[{i}].name")
+        } else {
+            format!("schema.attributes[{}].name", i - dims.len())
+        };
+        if !names.insert(n.clone()) {
+            return Err(err(&field, format!("the name {n:?} is used twice")));
+        }
+        if n.starts_with("__") {
+            return Err(err(&field, "names starting with \"__\" are reserved"));
+        }
+        if n.is_empty() && i < dims.len() {
+            return Err(err(&field, "a dimension needs a name"));
+        }
+    }
+    Ok(())
+}
+
+/// The schema's enumerations, each attribute's enumeration among them.
+fn parse_enumerations(m: &Map<String, Json>, attrs: &[Attribute]) -> Parsed<Vec<Enumeration>> {
+    let mut enumerations = Vec::new();
+    if let Some(list) = opt(m, "enumerations") {
+        let list = list
+            .as_array()
+            .ok_or_else(|| err("schema.enumerations", "expected a list"))?;
+        for (i, e) in list.iter().enumerate() {
+            enumerations.push(parse_enumeration(e, &format!("schema.enumerations[{i}]"))?);
+        }
+    }
+    for (i, a) in attrs.iter().enumerate() {
+        if let Some(e) = &a.enumeration {
+            if !enumerations.iter().any(|x: &Enumeration| &x.name == e) {
+                return Err(err(
+                    &format!("schema.attributes[{i}].enumeration"),
+                    format!("no enumeration {e:?} in schema.enumerations"),
+                ));
+            }
+            if !is_int_like(a.datatype) || a.cell_val_num != CellValNum::single() {
+                return Err(err(
+                    &format!("schema.attributes[{i}].enumeration"),
+                    "an attribute with an enumeration holds one integer per cell",
+                ));
+            }
+        }
+    }
+    Ok(enumerations)
+}
+
+/// The schema's dimension labels.
+fn parse_labels(m: &Map<String, Json>, dims: &[Dimension]) -> Parsed<Vec<DimensionLabel>> {
+    let mut dimension_labels = Vec::new();
+    if let Some(list) = opt(m, "dimension_labels") {
+        let list = list
+            .as_array()
+            .ok_or_else(|| err("schema.dimension_labels", "expected a list"))?;
+        for (i, l) in list.iter().enumerate() {
+            dimension_labels.push(parse_label(
+                l,
+                &format!("schema.dimension_labels[{i}]"),
+                dims,
+            )?);
+        }
+    }
+    Ok(dimension_labels)
+}
+
 /// Parses and checks the JSON of a schema (what [`schema_to_json`](super::schema_to_json) prints;
 /// `version` is taken as given, by default the newest this crate writes).
-#[allow(clippy::too_many_lines)] // Over 150 lines, not yet split (issue 46).
 pub fn schema_from_json(json: &Json) -> Parsed<Schema> {
     let m = obj(json, "schema")?;
     check_keys(
@@ -627,40 +817,9 @@ pub fn schema_from_json(json: &Json) -> Parsed<Schema> {
             .map_err(|_| err("schema.version", "not a format version"))?,
         None => crate::format::version::FORMAT_VERSION,
     };
-    let at = string(req(m, "array_type", "schema")?, "schema.array_type")?;
-    let array_type = match at.to_ascii_lowercase().as_str() {
-        "dense" => ArrayType::Dense,
-        "sparse" => ArrayType::Sparse,
-        _ => {
-            return Err(err(
-                "schema.array_type",
-                format!("expected \"dense\" or \"sparse\", got {at:?}"),
-            ))
-        }
-    };
+    let array_type = parse_array_type(m)?;
     let dense = array_type == ArrayType::Dense;
-    let cell_order = match opt(m, "cell_order") {
-        Some(x) => parse_layout(
-            x,
-            "schema.cell_order",
-            &[Layout::RowMajor, Layout::ColMajor, Layout::Hilbert],
-        )?,
-        None => Layout::RowMajor,
-    };
-    let tile_order = match opt(m, "tile_order") {
-        Some(x) => parse_layout(
-            x,
-            "schema.tile_order",
-            &[Layout::RowMajor, Layout::ColMajor],
-        )?,
-        None => Layout::RowMajor,
-    };
-    if dense && cell_order == Layout::Hilbert {
-        return Err(err(
-            "schema.cell_order",
-            "dense arrays cannot have Hilbert cell order",
-        ));
-    }
+    let (cell_order, tile_order) = parse_orders(m, dense)?;
     let capacity = match opt(m, "capacity") {
         Some(x) => uint(x, "schema.capacity")?,
         None => 10000,
@@ -676,46 +835,7 @@ pub fn schema_from_json(json: &Json) -> Parsed<Schema> {
         ));
     }
     let hilbert = cell_order == Layout::Hilbert;
-    let dims_v = req(m, "dimensions", "schema")?
-        .as_array()
-        .ok_or_else(|| err("schema.dimensions", "expected a list"))?;
-    if dims_v.is_empty() {
-        return Err(err(
-            "schema.dimensions",
-            "an array needs at least one dimension",
-        ));
-    }
-    if hilbert && dims_v.len() > 15 {
-        return Err(err(
-            "schema.dimensions",
-            "Hilbert order takes at most 15 dimensions",
-        ));
-    }
-    let mut dims = dims_v
-        .iter()
-        .enumerate()
-        .map(|(i, d)| parse_dimension(d, &format!("schema.dimensions[{i}]"), hilbert))
-        .collect::<Parsed<Vec<_>>>()?;
-    if dense {
-        let t0 = dims[0].datatype;
-        for (i, d) in dims.iter().enumerate() {
-            if !is_int_like(d.datatype) {
-                return Err(err(
-                    &format!("schema.dimensions[{i}].datatype"),
-                    format!(
-                        "dense arrays take integer, date or time dimensions, not {}",
-                        d.datatype.name()
-                    ),
-                ));
-            }
-            if d.datatype != t0 {
-                return Err(err(
-                    &format!("schema.dimensions[{i}].datatype"),
-                    "the dimensions of a dense array have one datatype",
-                ));
-            }
-        }
-    }
+    let (mut dims, dims_v) = parse_dimensions(m, dense, hilbert)?;
     let pipeline = |key: &str, default: Filter| match opt(m, key) {
         Some(x) => parse_filters(Some(x), &format!("schema.{key}")),
         None => Ok(vec![default]),
@@ -730,88 +850,10 @@ pub fn schema_from_json(json: &Json) -> Parsed<Schema> {
     }
     let offsets_filters = pipeline("offsets_filters", Filter::Zstd { level: -1 })?;
     let validity_filters = pipeline("validity_filters", Filter::Rle { level: -1 })?;
-    let attrs_v = req(m, "attributes", "schema")?
-        .as_array()
-        .ok_or_else(|| err("schema.attributes", "expected a list"))?;
-    if dense && attrs_v.is_empty() {
-        return Err(err(
-            "schema.attributes",
-            "a dense array needs at least one attribute",
-        ));
-    }
-    let mut attrs = Vec::new();
-    for (i, a) in attrs_v.iter().enumerate() {
-        let field = format!("schema.attributes[{i}]");
-        let a = parse_attribute(a, &field)?;
-        if a.filters.iter().any(|f| matches!(f, Filter::Webp { .. })) && (!dense || dims.len() != 2)
-        {
-            return Err(err(
-                &format!("{field}.filters"),
-                "the WEBP filter takes dense arrays of two dimensions",
-            ));
-        }
-        attrs.push(a);
-    }
-    let mut names = std::collections::BTreeSet::new();
-    for (i, n) in dims
-        .iter()
-        .map(|d| &d.name)
-        .chain(attrs.iter().map(|a| &a.name))
-        .enumerate()
-    {
-        let field = if i < dims.len() {
-            format!("schema.dimensions[{i}].name")
-        } else {
-            format!("schema.attributes[{}].name", i - dims.len())
-        };
-        if !names.insert(n.clone()) {
-            return Err(err(&field, format!("the name {n:?} is used twice")));
-        }
-        if n.starts_with("__") {
-            return Err(err(&field, "names starting with \"__\" are reserved"));
-        }
-        if n.is_empty() && i < dims.len() {
-            return Err(err(&field, "a dimension needs a name"));
-        }
-    }
-    let mut enumerations = Vec::new();
-    if let Some(list) = opt(m, "enumerations") {
-        let list = list
-            .as_array()
-            .ok_or_else(|| err("schema.enumerations", "expected a list"))?;
-        for (i, e) in list.iter().enumerate() {
-            enumerations.push(parse_enumeration(e, &format!("schema.enumerations[{i}]"))?);
-        }
-    }
-    for (i, a) in attrs.iter().enumerate() {
-        if let Some(e) = &a.enumeration {
-            if !enumerations.iter().any(|x: &Enumeration| &x.name == e) {
-                return Err(err(
-                    &format!("schema.attributes[{i}].enumeration"),
-                    format!("no enumeration {e:?} in schema.enumerations"),
-                ));
-            }
-            if !is_int_like(a.datatype) || a.cell_val_num != CellValNum::single() {
-                return Err(err(
-                    &format!("schema.attributes[{i}].enumeration"),
-                    "an attribute with an enumeration holds one integer per cell",
-                ));
-            }
-        }
-    }
-    let mut dimension_labels = Vec::new();
-    if let Some(list) = opt(m, "dimension_labels") {
-        let list = list
-            .as_array()
-            .ok_or_else(|| err("schema.dimension_labels", "expected a list"))?;
-        for (i, l) in list.iter().enumerate() {
-            dimension_labels.push(parse_label(
-                l,
-                &format!("schema.dimension_labels[{i}]"),
-                &dims,
-            )?);
-        }
-    }
+    let attrs = parse_attributes(m, dense, dims.len())?;
+    check_names(&dims, &attrs)?;
+    let enumerations = parse_enumerations(m, &attrs)?;
+    let dimension_labels = parse_labels(m, &dims)?;
     let current_domain = opt(m, "current_domain")
         .map(|v| parse_current_domain(v, &dims))
         .transpose()?;

@@ -3,11 +3,11 @@
 use serde_json::{json, Map, Value as Json};
 
 use crate::format::{self};
+use crate::model::value::{cell, is_text, values};
 use crate::model::{
     ArrayType, Attribute, CellValNum, CurrentDomain, DataOrder, Datatype, Dimension,
     DimensionLabel, DomainRange, Enumeration, Filter, Layout, Schema,
 };
-use crate::value::{cell, is_text, values};
 
 fn layout_name(l: Layout) -> Json {
     json!(format::Layout::from(l)

@@ -6,7 +6,7 @@ use super::parse::*;
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
 use crate::format::Datatype;
-use crate::value;
+use crate::model::value;
 
 /// The engine's classes of aggregated values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

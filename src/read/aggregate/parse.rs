@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use crate::error::{Error, Result};
 use crate::format::Datatype;
-use crate::value;
+use crate::model::value;
 
 /// What an aggregate computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -288,7 +288,7 @@ impl Binder<'_> {
 
     pub(super) fn check_comparable(&self, field: &FieldInfo) -> Result<()> {
         let dt = field.datatype;
-        let string = crate::value::is_text(dt);
+        let string = crate::model::value::is_text(dt);
         if !string && numeric_width(dt).is_none() {
             return Err(self.err(format!(
                 "{} is a {} field; conditions compare numbers, datetimes and \
@@ -357,7 +357,7 @@ pub(super) fn convert(field: &FieldInfo, v: &Lit) -> std::result::Result<Value, 
     let dt = field.datatype;
     let name = &field.name;
     let kind = datatype_name(dt);
-    if crate::value::is_text(dt) {
+    if crate::model::value::is_text(dt) {
         return match v {
             Lit::Str(s) | Lit::Bytes(s) => Ok(Value::Bytes(s.clone())),
             other => Err(format!("{name} is a string field; {other} is not a string")),

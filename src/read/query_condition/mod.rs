@@ -70,12 +70,32 @@ thread_local! {
     pub static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
+/// A condition's text that does not parse ([`QueryCondition::parse`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("condition {}: {what}", crate::error::condition_excerpt(text))]
+#[non_exhaustive]
+pub struct ConditionError {
+    /// The condition's text.
+    pub text: String,
+    /// What is wrong with it, and at which byte.
+    pub what: String,
+}
+
+impl From<ConditionError> for Error {
+    fn from(e: ConditionError) -> Self {
+        Error::Condition {
+            text: e.text,
+            what: e.what,
+        }
+    }
+}
+
 impl QueryCondition {
     /// Parses `text`, e.g. `a > 5 and (b == "x" or c in [1, 2])`.
-    pub fn parse(text: &str) -> Result<Self> {
+    pub fn parse(text: &str) -> std::result::Result<Self, ConditionError> {
         #[cfg(any(test, feature = "fail-points"))]
         PARSES.with(|n| n.set(n.get() + 1));
-        let err = |(at, what): SyntaxError| Error::Condition {
+        let err = |(at, what): SyntaxError| ConditionError {
             text: text.to_string(),
             what: format!("at byte {at}: {what}"),
         };

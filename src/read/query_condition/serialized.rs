@@ -347,7 +347,7 @@ impl StoredBinder<'_> {
         let name = &info.name;
         // `check_node_validity`, for a value that is never null.
         let dt = info.datatype;
-        let string = crate::value::is_text(dt);
+        let string = crate::model::value::is_text(dt);
         if !string && numeric_width(dt).is_none() {
             return Err(self.err(format!(
                 "it compares {name}, a {} field; the engine compares numbers, datetimes and \

@@ -8,10 +8,10 @@ use super::deletes::Delete;
 use super::select::DimRanges;
 use crate::array::FieldInfo;
 use crate::error::Result;
+use crate::read::array_reader::ArrayReader;
 use crate::read::field::FieldData;
 use crate::read::query::Query;
 use crate::read::query_condition::BoundCondition;
-use crate::read::reader_state::ArrayReader;
 
 /// What every stage of one sparse read works with: the reader, the query,
 /// and what the plan made of them.

@@ -14,9 +14,9 @@ use crate::array::fragment::{Fragment, Metadata};
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
 use crate::format::version::has_split_coordinates;
+use crate::read::array_reader::read_checked;
 use crate::read::field::{read_zipped_coords, FieldData, FieldTile, FieldTiles, ReadStats};
 use crate::read::range::{retain_fixed, DimRange};
-use crate::read::reader_state::read_checked;
 
 impl SparseRead<'_> {
     /// The picked tiles of every fragment decoded together, in parallel (a

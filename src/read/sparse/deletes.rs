@@ -2,8 +2,8 @@
 
 use crate::error::{Error, Result};
 use crate::format::{decode_all, ConditionNode, UpdateCommit};
+use crate::read::array_reader::ArrayReader;
 use crate::read::query_condition::BoundCondition;
-use crate::read::reader_state::ArrayReader;
 use crate::tile::read_generic_tile;
 
 /// A delete (or update) commit as a read applies it.

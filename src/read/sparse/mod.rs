@@ -23,9 +23,9 @@
 //! merge prune with.
 
 use crate::error::Result;
+use crate::read::array_reader::ArrayReader;
 use crate::read::column::Cells;
 use crate::read::query::Query;
-use crate::read::reader_state::ArrayReader;
 use context::SparseRead;
 
 mod boxes;

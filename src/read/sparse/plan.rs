@@ -14,9 +14,9 @@ use super::select::{select_tiles, special_fields};
 use crate::array::fragment::{Fragment, Metadata};
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
+use crate::read::array_reader::ArrayReader;
 use crate::read::query::Query;
 use crate::read::query_condition::BoundCondition;
-use crate::read::reader_state::ArrayReader;
 
 /// The delete commits a fragment has processed (named by their file name).
 pub(super) type Processed = Arc<Vec<String>>;

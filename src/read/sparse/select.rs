@@ -8,9 +8,9 @@ use crate::array::FieldInfo;
 use crate::error::{Error, Result};
 use crate::format::version::has_split_coordinates;
 use crate::format::{Datatype, Range1D};
+use crate::read::array_reader::ArrayReader;
 use crate::read::query::Query;
 use crate::read::range::{Bound, DimRange};
-use crate::read::reader_state::ArrayReader;
 use crate::ReadOptions;
 
 /// The ranges of each dimension (an empty list: no limit).

@@ -107,7 +107,6 @@ impl FragmentWriter {
         &self.schema
     }
 
-    #[allow(clippy::too_many_lines)] // Over 150 lines, not yet split (issue 46).
     fn open(
         array: &Path,
         rect: Option<&[(i128, i128)]>,
@@ -118,40 +117,8 @@ impl FragmentWriter {
             .scratch_dir
             .clone()
             .unwrap_or_else(|| array.to_path_buf());
-        let read_opts = ReadOptions {
-            encryption_key: opts.encryption_key,
-            ..ReadOptions::default()
-        };
-        // The real error with it: a listing that cannot be read is not
-        // the same as no array.
-        let dir = ArrayDirectory::open(array).map_err(|e| WriteError::Array {
-            path: array.to_path_buf(),
-            what: format!("not an array ({e})"),
-        })?;
-        let schema_path = dir.latest_schema().ok_or_else(|| WriteError::Array {
-            path: array.to_path_buf(),
-            what: "the array has no schema".into(),
-        })?;
-        let schema = read_schema(&schema_path, &read_opts)?;
-        let schema_name = schema_path
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        let version = opts
-            .version
-            .unwrap_or(schema.array_version.min(MAX_WRITE_VERSION));
-        if !writes_version(version) {
-            return Err(WriteError::Unsupported(format!(
-                "writing fragments of format version {version} (this crate writes {MIN_WRITE_VERSION} to {MAX_WRITE_VERSION})"
-            )));
-        }
-        if version > schema.array_version {
-            return Err(WriteError::Unsupported(format!(
-                "a version {version} fragment in an array whose schema is version {}",
-                schema.array_version
-            )));
-        }
+        let (schema, schema_name) = latest_schema(array, &opts)?;
+        let version = write_version(&schema, &opts)?;
         let dense_schema = schema.array_type == ArrayType::Dense;
         if dense_schema != rect.is_some() {
             return Err(WriteError::cells(
@@ -163,143 +130,15 @@ impl FragmentWriter {
                 },
             ));
         }
-        let n_attr = schema.attributes.len();
+        let includes = special_fields_included(&opts, dense_schema, in_order, version)?;
         let n_dim = schema.domain.dimensions.len();
-        // Metadata specs of the index map: attributes, __coords, dimensions.
-        let mut specs = Vec::with_capacity(n_attr + 1 + n_dim);
-        let mut fields = Vec::new();
-        let dim_dt = |d: usize| {
-            dimension_datatype(&schema, &schema.domain.dimensions[d])
-                .known()
-                .ok_or_else(|| WriteError::Unsupported("a dimension of unknown datatype".into()))
-        };
-        let make_field = |name: &str| -> WriteResult<WField> {
-            let info = FieldInfo::lookup(&schema, name).ok_or_else(|| {
-                WriteError::Unsupported(format!(
-                    "field {name:?} has a datatype this crate does not know"
-                ))
-            })?;
-            let pipes = FieldPipelines::new(&schema, &info, opts.encryption_key)
-                .map_err(filter_err(name))?;
-            let var = info.cell_val_num.is_none();
-            let spec = MetaSpec {
-                datatype: info.datatype,
-                is_dim: info.is_dimension,
-                var,
-                cell_size: if var { 8 } else { info.cell_size() },
-                cell_val_num: info.cell_val_num.unwrap_or(u32::MAX),
-                nullable: info.nullable,
-                kept: !(dense_schema && info.is_dimension),
-            };
-            Ok(WField {
-                name: name.to_string(),
-                idx: info.idx,
-                var,
-                nullable: info.nullable,
-                value_size: if var {
-                    info.datatype.size()
-                } else {
-                    info.cell_size()
-                },
-                pipes,
-                spec,
-                info,
-            })
-        };
-        for a in &schema.attributes {
-            let f = make_field(&String::from_utf8_lossy(&a.name))?;
-            specs.push(f.spec.clone());
-            fields.push(f);
-        }
-        // Timestamps and delete metadata: u64 cells after the attributes
-        // in the writer's layout, after the dimensions in the index map.
-        let includes = (
-            opts.cell_timestamps,
-            opts.cell_timestamps && opts.delete_meta,
-        );
-        if opts.delete_meta && !opts.cell_timestamps {
-            return Err(WriteError::Unsupported(
-                "delete metadata without cell timestamps".into(),
-            ));
-        }
-        if includes.0 && (dense_schema || !in_order || !has_cell_timestamps(version)) {
-            return Err(WriteError::Unsupported(format!(
-                "cell timestamps in a {} fragment of version {version} (sparse fragments \
-                 written in order, version 14 and later)",
-                if dense_schema {
-                    "dense"
-                } else if in_order {
-                    "sparse"
-                } else {
-                    "sorted"
-                }
-            )));
-        }
-        if includes.1 && !has_deletes(version) {
-            return Err(WriteError::Unsupported(format!(
-                "delete metadata in a fragment of version {version} (16 and later)"
-            )));
-        }
-        let mut specials = Vec::new();
-        if includes.0 {
-            specials.push(FieldInfo::timestamps(&schema));
-        }
-        if includes.1 {
-            specials.push(FieldInfo::delete_timestamps(&schema, true));
-            specials.push(FieldInfo::delete_condition_index(&schema, true));
-        }
-        let mut special_specs = Vec::new();
-        for info in specials {
-            let pipes = FieldPipelines::new(&schema, &info, opts.encryption_key)
-                .map_err(filter_err(&info.name))?;
-            let spec = MetaSpec {
-                datatype: info.datatype,
-                is_dim: false,
-                var: false,
-                cell_size: info.cell_size(),
-                cell_val_num: 1,
-                nullable: false,
-                kept: true,
-            };
-            special_specs.push(spec.clone());
-            fields.push(WField {
-                name: info.name.clone(),
-                idx: info.idx,
-                var: false,
-                nullable: false,
-                value_size: info.cell_size(),
-                pipes,
-                spec,
-                info,
-            });
-        }
-        let n_lead = fields.len();
-        let dt0 = dim_dt(0)?;
-        specs.push(MetaSpec {
-            datatype: dt0,
-            is_dim: false,
-            var: false,
-            cell_size: n_dim as u64 * dt0.size(),
-            cell_val_num: 1,
-            nullable: false,
-            kept: true,
-        });
-        for d in &schema.domain.dimensions {
-            let f = make_field(&String::from_utf8_lossy(&d.name))?;
-            specs.push(f.spec.clone());
-            if !dense_schema {
-                fields.push(f);
-            }
-        }
-        specs.extend(special_specs);
-        let tile_order = schema.tile_order;
-        let cell_order = schema.cell_order;
+        let layout = field_layout(&schema, includes, opts.encryption_key)?;
         let mode = match rect {
             Some(rect) => {
-                let grid = dense_grid(&schema, rect, tile_order, cell_order)?;
+                let grid = dense_grid(&schema, rect, schema.tile_order, schema.cell_order)?;
                 let slab_k = grid.tiles[0].0;
                 Mode::Dense {
-                    slab: vec![ColBuf::default(); fields.len()],
+                    slab: vec![ColBuf::default(); layout.fields.len()],
                     grid,
                     slab_k,
                     slab_len: 0,
@@ -317,52 +156,20 @@ impl FragmentWriter {
                 capacity: schema.capacity.max(1),
             },
         };
-        // Name and folders.
-        let (frag_parent, commit_dir) = if has_commits_folder(version) {
-            (
-                array.join(hierarchy::FRAGMENTS),
-                array.join(hierarchy::COMMITS),
-            )
-        } else {
-            (array.to_path_buf(), array.to_path_buf())
-        };
-        let (t, t_end) = match opts.timestamp_range {
-            Some((t1, t2)) if t1 <= t2 => (t1, t2),
-            Some((t1, t2)) => {
-                return Err(WriteError::Unsupported(format!(
-                    "the timestamp range [{t1}, {t2}] ends before it starts"
-                )))
-            }
-            None => {
-                let t = util::next_timestamp(
-                    opts.timestamp,
-                    &[frag_parent.clone(), commit_dir.clone()],
-                )?;
-                (t, t)
-            }
-        };
-        let name = util::timestamped_name(t, t_end, Some(version));
-        let frag_dir = frag_parent.join(&name);
-        let commit_path = if has_commits_folder(version) {
-            commit_dir.join(format!("{name}{}", hierarchy::WRT))
-        } else {
-            array.join(format!("{name}{}", hierarchy::OK))
-        };
-        util::create_dir(&frag_parent)?;
-        util::create_dir(&commit_dir)?;
-        std::fs::create_dir(&frag_dir).map_err(|e| WriteError::io(&frag_dir, e))?;
+        let place = FragmentPlace::new(array, version, &opts)?;
+        std::fs::create_dir(&place.dir).map_err(|e| WriteError::io(&place.dir, e))?;
         let mut w = FragmentWriter {
             schema_name,
             version,
-            name,
-            timestamp: t,
-            dir: frag_dir,
-            commit_path,
+            name: place.name,
+            timestamp: place.timestamp,
+            dir: place.dir,
+            commit_path: place.commit_path,
             files: Vec::new(),
             sink: None,
             filtering: Filtering::new(),
-            meta: vec![IdxMeta::default(); specs.len()],
-            specs,
+            meta: vec![IdxMeta::default(); layout.specs.len()],
+            specs: layout.specs,
             mode,
             mbrs: Vec::new(),
             global_order_bounds: Vec::new(),
@@ -379,34 +186,47 @@ impl FragmentWriter {
             key: opts.encryption_key,
             done: false,
             stopped: false,
-            n_lead,
+            n_lead: layout.n_lead,
             includes,
             processed_conditions: opts.processed_conditions.clone(),
-            fields: Arc::new(fields),
+            fields: Arc::new(layout.fields),
             schema,
         };
-        if let (true, Mode::Sparse { capacity, .. }) = (in_order, &w.mode) {
-            let tiles = SparseTiles::new(&w.fields, n_lead, n_dim, *capacity);
-            let state = InOrder::new(tiles, w.fields.len());
-            if let Mode::Sparse { in_order: s, .. } = &mut w.mode {
-                *s = Some(Box::new(state));
-            }
-        } else if let Mode::Sparse { order, .. } = &w.mode {
-            let mut sort_fields: Vec<SortField> = Vec::new();
-            // Dimensions first: the sorter compares them.
-            for f in w.fields[n_lead..].iter().chain(&w.fields[..n_lead]) {
-                sort_fields.push(f.sort_field());
-            }
-            let sorter =
-                CellSorter::new(order.clone(), sort_fields, n_dim, opts.sort_memory, scratch);
-            if let Mode::Sparse { sorter: s, .. } = &mut w.mode {
-                *s = Some(sorter);
-            }
-        }
+        w.start_sparse(in_order, n_dim, opts.sort_memory, scratch);
         w.create_files()?;
         #[cfg(feature = "fail-points")]
         w.checkpoint(FailPoint::FolderCreated)?;
         Ok(w)
+    }
+
+    /// A sparse writer's way of taking cells: cut into tiles as they come
+    /// (`in_order`), or sorted first.
+    fn start_sparse(
+        &mut self,
+        in_order: bool,
+        n_dim: usize,
+        sort_memory: usize,
+        scratch: std::path::PathBuf,
+    ) {
+        let n_lead = self.n_lead;
+        if let (true, Mode::Sparse { capacity, .. }) = (in_order, &self.mode) {
+            let tiles = SparseTiles::new(&self.fields, n_lead, n_dim, *capacity);
+            let state = InOrder::new(tiles, self.fields.len());
+            if let Mode::Sparse { in_order: s, .. } = &mut self.mode {
+                *s = Some(Box::new(state));
+            }
+        } else if let Mode::Sparse { order, .. } = &self.mode {
+            // Dimensions first: the sorter compares them.
+            let sort_fields: Vec<SortField> = self.fields[n_lead..]
+                .iter()
+                .chain(&self.fields[..n_lead])
+                .map(WField::sort_field)
+                .collect();
+            let sorter = CellSorter::new(order.clone(), sort_fields, n_dim, sort_memory, scratch);
+            if let Mode::Sparse { sorter: s, .. } = &mut self.mode {
+                *s = Some(sorter);
+            }
+        }
     }
 
     fn create_files(&mut self) -> WriteResult<()> {
@@ -738,5 +558,275 @@ impl FragmentWriter {
             self.queue(s)?;
         }
         Ok(())
+    }
+}
+
+/// The array's latest schema and its file's name.
+fn latest_schema(array: &Path, opts: &WriteOptions) -> WriteResult<(ArraySchema, String)> {
+    let read_opts = ReadOptions {
+        encryption_key: opts.encryption_key,
+        ..ReadOptions::default()
+    };
+    // The real error with it: a listing that cannot be read is not
+    // the same as no array.
+    let dir = ArrayDirectory::open(array).map_err(|e| WriteError::Array {
+        path: array.to_path_buf(),
+        what: format!("not an array ({e})"),
+    })?;
+    let schema_path = dir.latest_schema().ok_or_else(|| WriteError::Array {
+        path: array.to_path_buf(),
+        what: "the array has no schema".into(),
+    })?;
+    let schema = read_schema(&schema_path, &read_opts)?;
+    let schema_name = schema_path
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    Ok((schema, schema_name))
+}
+
+/// The format version of the new fragment: the one asked for, or the
+/// schema's (at most the newest this crate writes).
+fn write_version(schema: &ArraySchema, opts: &WriteOptions) -> WriteResult<u32> {
+    let version = opts
+        .version
+        .unwrap_or(schema.array_version.min(MAX_WRITE_VERSION));
+    if !writes_version(version) {
+        return Err(WriteError::Unsupported(format!(
+            "writing fragments of format version {version} (this crate writes {MIN_WRITE_VERSION} to {MAX_WRITE_VERSION})"
+        )));
+    }
+    if version > schema.array_version {
+        return Err(WriteError::Unsupported(format!(
+            "a version {version} fragment in an array whose schema is version {}",
+            schema.array_version
+        )));
+    }
+    Ok(version)
+}
+
+/// Whether the fragment holds cell timestamps, and delete metadata.
+fn special_fields_included(
+    opts: &WriteOptions,
+    dense_schema: bool,
+    in_order: bool,
+    version: u32,
+) -> WriteResult<(bool, bool)> {
+    let includes = (
+        opts.cell_timestamps,
+        opts.cell_timestamps && opts.delete_meta,
+    );
+    if opts.delete_meta && !opts.cell_timestamps {
+        return Err(WriteError::Unsupported(
+            "delete metadata without cell timestamps".into(),
+        ));
+    }
+    if includes.0 && (dense_schema || !in_order || !has_cell_timestamps(version)) {
+        return Err(WriteError::Unsupported(format!(
+            "cell timestamps in a {} fragment of version {version} (sparse fragments \
+             written in order, version 14 and later)",
+            if dense_schema {
+                "dense"
+            } else if in_order {
+                "sparse"
+            } else {
+                "sorted"
+            }
+        )));
+    }
+    if includes.1 && !has_deletes(version) {
+        return Err(WriteError::Unsupported(format!(
+            "delete metadata in a fragment of version {version} (16 and later)"
+        )));
+    }
+    Ok(includes)
+}
+
+/// The fields a writer takes, in its layout, and the metadata specs of the
+/// engine's index map.
+struct FieldLayout {
+    /// Attributes, then timestamps and delete metadata, then (sparse)
+    /// dimensions.
+    fields: Vec<WField>,
+    /// Attributes, `__coords`, dimensions, then timestamps and delete
+    /// metadata.
+    specs: Vec<MetaSpec>,
+    /// The fields before the dimensions.
+    n_lead: usize,
+}
+
+/// The fields of a fragment of `schema`, with timestamps (`includes.0`) and
+/// delete metadata (`includes.1`): u64 cells after the attributes in the
+/// writer's layout, after the dimensions in the index map.
+fn field_layout(
+    schema: &ArraySchema,
+    includes: (bool, bool),
+    key: Option<[u8; 32]>,
+) -> WriteResult<FieldLayout> {
+    let dense_schema = schema.array_type == ArrayType::Dense;
+    let n_attr = schema.attributes.len();
+    let n_dim = schema.domain.dimensions.len();
+    let mut specs = Vec::with_capacity(n_attr + 1 + n_dim);
+    let mut fields = Vec::new();
+    for a in &schema.attributes {
+        let f = schema_field(schema, &String::from_utf8_lossy(&a.name), key)?;
+        specs.push(f.spec.clone());
+        fields.push(f);
+    }
+    let mut specials = Vec::new();
+    if includes.0 {
+        specials.push(FieldInfo::timestamps(schema));
+    }
+    if includes.1 {
+        specials.push(FieldInfo::delete_timestamps(schema, true));
+        specials.push(FieldInfo::delete_condition_index(schema, true));
+    }
+    let mut special_specs = Vec::new();
+    for info in specials {
+        let f = special_field(schema, info, key)?;
+        special_specs.push(f.spec.clone());
+        fields.push(f);
+    }
+    let n_lead = fields.len();
+    let dt0 = dimension_datatype(schema, &schema.domain.dimensions[0])
+        .known()
+        .ok_or_else(|| WriteError::Unsupported("a dimension of unknown datatype".into()))?;
+    specs.push(MetaSpec {
+        datatype: dt0,
+        is_dim: false,
+        var: false,
+        cell_size: n_dim as u64 * dt0.size(),
+        cell_val_num: 1,
+        nullable: false,
+        kept: true,
+    });
+    for d in &schema.domain.dimensions {
+        let f = schema_field(schema, &String::from_utf8_lossy(&d.name), key)?;
+        specs.push(f.spec.clone());
+        if !dense_schema {
+            fields.push(f);
+        }
+    }
+    specs.extend(special_specs);
+    Ok(FieldLayout {
+        fields,
+        specs,
+        n_lead,
+    })
+}
+
+/// An attribute or dimension of the schema as the writer takes it.
+fn schema_field(schema: &ArraySchema, name: &str, key: Option<[u8; 32]>) -> WriteResult<WField> {
+    let dense_schema = schema.array_type == ArrayType::Dense;
+    let info = FieldInfo::lookup(schema, name).ok_or_else(|| {
+        WriteError::Unsupported(format!(
+            "field {name:?} has a datatype this crate does not know"
+        ))
+    })?;
+    let pipes = FieldPipelines::new(schema, &info, key).map_err(filter_err(name))?;
+    let var = info.cell_val_num.is_none();
+    let spec = MetaSpec {
+        datatype: info.datatype,
+        is_dim: info.is_dimension,
+        var,
+        cell_size: if var { 8 } else { info.cell_size() },
+        cell_val_num: info.cell_val_num.unwrap_or(u32::MAX),
+        nullable: info.nullable,
+        kept: !(dense_schema && info.is_dimension),
+    };
+    Ok(WField {
+        name: name.to_string(),
+        idx: info.idx,
+        var,
+        nullable: info.nullable,
+        value_size: if var {
+            info.datatype.size()
+        } else {
+            info.cell_size()
+        },
+        pipes,
+        spec,
+        info,
+    })
+}
+
+/// Timestamps or delete metadata (one u64 per cell) as the writer takes them.
+fn special_field(
+    schema: &ArraySchema,
+    info: FieldInfo,
+    key: Option<[u8; 32]>,
+) -> WriteResult<WField> {
+    let pipes = FieldPipelines::new(schema, &info, key).map_err(filter_err(&info.name))?;
+    let spec = MetaSpec {
+        datatype: info.datatype,
+        is_dim: false,
+        var: false,
+        cell_size: info.cell_size(),
+        cell_val_num: 1,
+        nullable: false,
+        kept: true,
+    };
+    Ok(WField {
+        name: info.name.clone(),
+        idx: info.idx,
+        var: false,
+        nullable: false,
+        value_size: info.cell_size(),
+        pipes,
+        spec,
+        info,
+    })
+}
+
+/// Where a new fragment goes: its name, timestamp, folder and commit
+/// marker (the parent folders made).
+struct FragmentPlace {
+    name: String,
+    timestamp: u64,
+    dir: std::path::PathBuf,
+    commit_path: std::path::PathBuf,
+}
+
+impl FragmentPlace {
+    fn new(array: &Path, version: u32, opts: &WriteOptions) -> WriteResult<Self> {
+        let (frag_parent, commit_dir) = if has_commits_folder(version) {
+            (
+                array.join(hierarchy::FRAGMENTS),
+                array.join(hierarchy::COMMITS),
+            )
+        } else {
+            (array.to_path_buf(), array.to_path_buf())
+        };
+        let (t, t_end) = match opts.timestamp_range {
+            Some((t1, t2)) if t1 <= t2 => (t1, t2),
+            Some((t1, t2)) => {
+                return Err(WriteError::Unsupported(format!(
+                    "the timestamp range [{t1}, {t2}] ends before it starts"
+                )))
+            }
+            None => {
+                let t = util::next_timestamp(
+                    opts.timestamp,
+                    &[frag_parent.clone(), commit_dir.clone()],
+                )?;
+                (t, t)
+            }
+        };
+        let name = util::timestamped_name(t, t_end, Some(version));
+        let dir = frag_parent.join(&name);
+        let commit_path = if has_commits_folder(version) {
+            commit_dir.join(format!("{name}{}", hierarchy::WRT))
+        } else {
+            array.join(format!("{name}{}", hierarchy::OK))
+        };
+        util::create_dir(&frag_parent)?;
+        util::create_dir(&commit_dir)?;
+        Ok(FragmentPlace {
+            name,
+            timestamp: t,
+            dir,
+            commit_path,
+        })
     }
 }

@@ -167,7 +167,7 @@ pub(super) fn duplicate<B: AsRef<[u8]>>(dims: &[WField], cell: &[(B, u8)]) -> Wr
             format!(
                 "{}={}",
                 d.name,
-                crate::value::cell(d.info.datatype, b.as_ref())
+                crate::model::value::cell(d.info.datatype, b.as_ref())
             )
         })
         .collect();

@@ -166,20 +166,12 @@ impl WriteOptions {
         self
     }
 
-    /// Options with this AES-256-GCM key of an encrypted array: every data
-    /// tile gets the encryption filter after the schema's filters and every
-    /// generic tile of the fragment metadata is encrypted, as the engine
-    /// writes them.
-    pub fn with_key(mut self, key: [u8; 32]) -> Self {
-        self.encryption_key = Some(key);
-        self
-    }
-
-    /// Options with this encryption key, or none.
-    pub fn with_encryption_key(mut self, key: Option<[u8; 32]>) -> Self {
-        self.encryption_key = key;
-        self
-    }
+    crate::options::encryption_key_options!(
+        "Options with this AES-256-GCM key of an encrypted array: every data \
+         tile gets the encryption filter after the schema's filters and every \
+         generic tile of the fragment metadata is encrypted, as the engine \
+         writes them."
+    );
 
     /// Sparse arrays without duplicates: whether cells of one coordinate
     /// given to one write keep the last one (as consolidation merges newer
@@ -243,11 +235,6 @@ impl WriteOptions {
     /// The timestamp range asked for, when given.
     pub fn timestamp_range(&self) -> Option<(u64, u64)> {
         self.timestamp_range
-    }
-
-    /// The encryption key, when set.
-    pub fn encryption_key(&self) -> Option<&[u8; 32]> {
-        self.encryption_key.as_ref()
     }
 }
 

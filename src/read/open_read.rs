@@ -1,18 +1,19 @@
-//! Cells of an array, as the engine returns them: dense arrays cell by cell
-//! over a region (later fragments overwrite earlier ones; cells no fragment
-//! wrote hold the fill value), sparse arrays the cells of all fragments
-//! (duplicates kept when the schema allows them, else the newest wins;
-//! delete conditions applied).
+//! Opening an array for reading ([`ArrayReader::open`]) and reading its
+//! cells ([`ArrayReader::read`], [`ArrayReader::batches`]), as the engine
+//! returns them: dense arrays cell by cell over a region (later fragments
+//! overwrite earlier ones; cells no fragment wrote hold the fill value),
+//! sparse arrays the cells of all fragments (duplicates kept when the
+//! schema allows them, else the newest wins; delete conditions applied).
 
 use std::path::Path;
 
+use super::array_reader::ArrayReader;
 use super::batches::*;
 use super::column::Cells;
 use super::dense;
 use super::field::ReadStats;
 use super::query::{Order, Query};
 use super::range::{Bound, DimRange};
-use super::reader_state::ArrayReader;
 use super::sparse;
 use super::sparse::below;
 use crate::array::directory::{relisting, vanished, ArrayDirectory, RELIST_ATTEMPTS};
@@ -390,9 +391,9 @@ impl ArrayReader {
 mod tests {
     use super::*;
     use crate::format::Datatype;
+    use crate::model::value;
     use crate::read::column::{Column, DenseColumn};
     use crate::read::sort_keys::*;
-    use crate::value;
     use serde_json::{json, Value};
 
     fn field(datatype: Datatype, cell_val_num: Option<u32>, nullable: bool) -> FieldInfo {

@@ -1,5 +1,6 @@
-//! The state of an array opened for reading (its methods are in
-//! `reader`, `plan_dense`, `sparse` and `batches`).
+//! An array opened for reading: [`ArrayReader`] and its state (its
+//! methods are in `open_read`, `plan_dense`, `sparse` and `batches`), and
+//! the checked read of a fragment's field they share.
 
 use super::field::ReadStats;
 use super::field::{read_field, FieldData};
@@ -8,7 +9,7 @@ use crate::array::fragment::Fragment;
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
 use crate::format::{ArraySchema, Datatype};
-use crate::value;
+use crate::model::value;
 use crate::ReadOptions;
 
 /// An array opened for reading.

@@ -1,8 +1,8 @@
 //! Values and ranges from and to their little-endian bytes, given a
 //! datatype: how a [`Datatype`] maps to a [`Value`] variant.
 
-use super::{Datatype, DomainRange, Range, Value};
 use crate::format::with_native;
+use crate::model::{Datatype, DomainRange, Range, Value};
 
 /// The [`Value`] variant that holds values of a datatype.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,14 @@
-//! Values of a datatype as JSON: numbers as numbers, strings as strings,
-//! NaN and infinities as the strings "NaN", "inf", "-inf", dates and times
-//! as their integer value, bytes as lists of numbers.
+//! The values of a datatype, in one place: cells' little-endian bytes as
+//! JSON and scalars (here: numbers as numbers, strings as strings, NaN and
+//! infinities as the strings "NaN", "inf", "-inf", dates and times as their
+//! integer value, bytes as lists of numbers), JSON back to bytes
+//! (`from_json`), and the typed [`Value`](crate::model::Value) and
+//! [`DomainRange`](crate::model::DomainRange) from and to bytes (`bytes`).
+
+mod bytes;
+pub(crate) mod from_json;
+
+pub use bytes::default_fill_value;
 
 use serde_json::{json, Value};
 

@@ -1,12 +1,12 @@
-//! JSON values to the bytes of a datatype: the inverse of [`crate::value`]
+//! JSON values to the bytes of a datatype: the inverse of [`super`]
 //! (numbers as numbers, text as strings or byte lists, NaN and infinities
 //! as "NaN", "inf", "-inf", dates and times as integers, opaque bytes and
 //! multi-valued cells as lists).
 
 use serde_json::Value;
 
+use super::is_text;
 use crate::format::Datatype;
-use crate::value::is_text;
 
 fn describe(v: &Value) -> String {
     let s = v.to_string();
@@ -189,9 +189,9 @@ mod tests {
         for (dt, n, v) in cases {
             let b = cell_bytes(dt, n, &v).unwrap();
             let back = if n.is_none() && !is_text(dt) {
-                Value::Array(crate::value::values(dt, &b))
+                Value::Array(crate::model::value::values(dt, &b))
             } else {
-                crate::value::cell(dt, &b)
+                crate::model::value::cell(dt, &b)
             };
             assert_eq!(back, v, "{dt:?}");
         }
