@@ -241,6 +241,7 @@ fn github_anchors_follow_its_rules() {
 /// repository's tests folder and `tiledb-codec` the binary under test.
 /// Blocks fenced as `sh` run; `console` or `text` blocks are shown only
 /// (those that need a server or a cluster).
+#[cfg_attr(not(feature = "datafusion"), allow(dead_code))]
 pub(crate) fn run_sh_blocks(chapter: &str) -> usize {
     let r = root();
     let text = std::fs::read_to_string(r.join(chapter)).unwrap();
@@ -278,6 +279,8 @@ pub(crate) fn run_sh_blocks(chapter: &str) -> usize {
     ran
 }
 
+/// The chapter's SQL examples need the `sql` command (feature `datafusion`).
+#[cfg(feature = "datafusion")]
 #[test]
 fn the_command_line_chapters_examples_run() {
     let ran = run_sh_blocks("docs/cli.md");
@@ -300,5 +303,45 @@ fn the_benchmark_chapter_is_what_the_report_script_makes_of_the_runs() {
     assert!(
         text.matches("\n### ").count() >= 2,
         "one table per run, at least the read and S3 runs"
+    );
+}
+
+/// The words of a text that look like commit hashes: 7 to 12 or 40 hex
+/// digits, with both a digit and a letter (fragment UUIDs are 32).
+fn commit_hashes(text: &str) -> Vec<&str> {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| matches!(w.len(), 7..=12 | 40))
+        .filter(|w| {
+            w.chars()
+                .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
+        })
+        .filter(|w| {
+            w.chars().any(|c| c.is_ascii_digit()) && w.chars().any(|c| c.is_ascii_alphabetic())
+        })
+        .collect()
+}
+
+#[test]
+fn the_readme_is_short_and_the_docs_cite_no_commits() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 300,
+        "README.md has {lines} lines; the book takes the rest"
+    );
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).unwrap();
+        let found = commit_hashes(&text);
+        assert!(
+            found.is_empty(),
+            "{} cites commits {found:?}: docs are for users",
+            doc.display()
+        );
+    }
+    assert_eq!(
+        commit_hashes(
+            "fixed in 31a3e87, fragment __1_1_2ef5bb6d10cce6b63fe1a1812854cf64_22, 1234567"
+        ),
+        ["31a3e87"]
     );
 }
