@@ -72,7 +72,10 @@ rm -rf "$venv"
 
 maturin sdist --manifest-path python/Cargo.toml --out "$OUT"
 sdist=$(ls "$OUT"/tiledb_codec-*.tar.gz)
-tar -tzf "$sdist" | grep -q '/python/Cargo.toml$' || { echo "wheel.sh: no python/Cargo.toml in $sdist" >&2; exit 1; }
+listing=$(tar -tzf "$sdist")
+for f in pyproject.toml python/Cargo.toml crates/format/Cargo.toml crates/filters/Cargo.toml; do
+    grep -q "^[^/]*/$f\$" <<<"$listing" || { echo "wheel.sh: no $f in $sdist" >&2; exit 1; }
+done
 
 echo "wheel: $(basename "$wheel") $(du -k "$wheel" | cut -f1) KiB ($(stat -c %s "$wheel") bytes)"
 echo "sdist: $(basename "$sdist") $(du -k "$sdist" | cut -f1) KiB"
