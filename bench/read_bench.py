@@ -16,6 +16,7 @@ memory and the memcpy bandwidth, only when named: with j, memcpy is also
 taken in turns with (l) for the row m).
 """
 import math
+import os
 import statistics
 import subprocess
 import sys
@@ -23,6 +24,9 @@ import time
 
 import numpy as np
 import tiledb
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results_json  # noqa: E402
 
 # Read ratios must be at most this; memory within the streamed read's budget.
 TARGET = 0.5
@@ -178,6 +182,7 @@ def main(argv):
     if argv[1] == "peak":
         return engine_peak(argv[2], argv[3])
     example, root = argv[1], argv[2]
+    load_before = results_json.load_average()
 
     def opt(name, default):
         return int(argv[argv.index(name) + 1]) if name in argv else default
@@ -237,7 +242,17 @@ def main(argv):
         peak_rows(example, root, mib, rows)
     copies = [ours.run(f"memcpy {mib}")[0] for _ in range(repeat)] if "j" in only else None
     ours.close()
-    report(rows, repeat, mib, copies, full_read_ours, (into_ours, into_cpu, copies_l))
+    notes = report(rows, repeat, mib, copies, full_read_ours, (into_ours, into_cpu, copies_l))
+    results_json.write(
+        "read",
+        f"In-process reads against the engine, {mib} MiB arrays, medians of {repeat}",
+        {"mib": mib, "frags": frags, "repeat": repeat, "cases": only},
+        ["case", "engine_s", "ours_s", "ratio", "target", "note"],
+        [[label, results_json.num(e), results_json.num(o), None if o is None else round(o / e, 3), target, note]
+         for label, e, o, target, note, _ in rows],
+        ["Times in seconds (open + read, in-process); the peak-memory row in MiB."] + notes,
+        load_before,
+    )
 
 
 def peak_rows(example, root, mib, rows):
@@ -275,9 +290,12 @@ def report(rows, repeat, mib, copies, full_read_ours, into):
             print(f"| {label} | {fmt.format(e)} | - | - | {target} | {note} |")
         else:
             print(f"| {label} | {fmt.format(e)} | {fmt.format(o)} | {o / e:.2f} | {target} | {note} |")
+    notes = []
     if bandwidth is not None:
         share = f"{read_bw / bandwidth:.2f}" if read_bw else "-"
         read_bw_text = f"{read_bw:.2f} GiB/s" if read_bw else "-"
+        notes.append(f"j. memcpy of {mib} MiB: {bandwidth:.2f} GiB/s; full read (a): {read_bw_text}, "
+                     f"{share} of it (target >= {BANDWIDTH_TARGET})")
         print(f"| j. memcpy of {mib} MiB: {bandwidth:.2f} GiB/s; full read (a): {read_bw_text} | | | {share} "
               f"| >= {BANDWIDTH_TARGET} | |")
     if into_bw and copies_l:
@@ -288,6 +306,9 @@ def report(rows, repeat, mib, copies, full_read_ours, into):
                f"{statistics.median(c for _, c in copies_l):.3f} s")
         print(f"| m. memcpy of {mib} MiB (in turns with l): {copy_bw:.2f} GiB/s; read into the caller's "
               f"memory (l): {into_bw:.2f} GiB/s{cpu} | | | {into_bw / copy_bw:.2f} | >= {INTO_TARGET} | |")
+        notes.append(f"m. memcpy of {mib} MiB (in turns with l): {copy_bw:.2f} GiB/s; read into the caller's "
+                     f"memory (l): {into_bw:.2f} GiB/s{cpu}; {into_bw / copy_bw:.2f} of it (target >= {INTO_TARGET})")
+    return notes
 
 
 if __name__ == "__main__":

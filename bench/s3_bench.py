@@ -36,6 +36,9 @@ import tiledb
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "engine"))
 from engine_s3_cells import config as s3_config  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results_json  # noqa: E402
+
 # Read ratios must be at most this, and our requests no more than the engine's.
 TARGET = 0.5
 BUCKET = "bench"
@@ -164,6 +167,7 @@ def main(argv):
 
 
 def run(moto, example, root, mib, repeat, only, extra):
+    load_before = results_json.load_average()
     ctx = engine_ctx(moto.endpoint)
     cells = mib * (1 << 20) // 8
     # A box of the dense array: 3/8 of it, starting and ending inside tiles.
@@ -268,6 +272,18 @@ def run(moto, example, root, mib, repeat, only, extra):
         else:
             print(f"| {label} | {e:.3f} | {o:.3f} | {o / e:.2f} | {er:.0f} | {orq:.0f} ({og:.0f}) | <= {TARGET}, "
                   f"requests <= engine's | {note} |")
+    results_json.write(
+        "s3",
+        f"Reads from an S3 server (moto) against the engine, {mib} MiB arrays, medians of {repeat}",
+        {"mib": mib, "repeat": repeat, "cases": only, "ours": extra or "library defaults"},
+        ["case", "engine_s", "ours_s", "ratio", "engine_requests", "our_requests", "our_gets", "note"],
+        [[label, results_json.num(e), results_json.num(o), None if o is None else round(o / e, 3), er, orq, og, note]
+         for label, e, o, er, orq, og, note in rows],
+        ["Times in seconds (open + read, in-process); requests counted in the server's log "
+         "(GET, HEAD, LIST); our GETs as the library counts them (ObjectStats).",
+         f"Targets: ratio <= {TARGET}, our requests <= the engine's."],
+        load_before,
+    )
 
 
 if __name__ == "__main__":

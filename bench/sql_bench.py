@@ -16,13 +16,16 @@ per MiB, 4,194,304 at the default size, in 4 fragments; its f64_zstd:
 that allows duplicates).
 """
 import math
+import os
 import statistics
 import sys
 import time
 
 import tiledb
 
-from read_bench import Ours
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results_json  # noqa: E402
+from read_bench import Ours  # noqa: E402
 
 TARGET = 0.5
 # The count, min and max answered from fragment metadata.
@@ -108,6 +111,7 @@ def main(argv):
     only = argv[argv.index("--cases") + 1] if "--cases" in argv else None
     if only:
         cases = [c for c in cases if c[0][0] in only]
+    load_before = results_json.load_average()
     ours = Ours(example)
     rows = []
     for label, engine_fn, query in cases:
@@ -152,6 +156,16 @@ def main(argv):
             print(f"| {label} | {e:.4f} | - | - | <= {target} | {note} |")
         else:
             print(f"| {label} | {e:.4f} | {o:.4f} | {o / e:.3f} | <= {target} | {note} |")
+    results_json.write(
+        "sql",
+        f"SQL against the engine's aggregate query, medians of {repeat}",
+        {"repeat": repeat, "cases": only or "abcde", "arrays": os.path.basename(os.path.normpath(argv[2]))},
+        ["case", "engine_s", "ours_s", "ratio", "target", "result"],
+        [[label, results_json.num(e), results_json.num(o), None if o is None else round(o / e, 3),
+          f"<= {TARGET_METADATA if '(metadata)' in label else TARGET}", note] for label, e, o, note in rows],
+        ["Times in seconds (open + query, in-process)."],
+        load_before,
+    )
 
 
 if __name__ == "__main__":

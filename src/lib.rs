@@ -156,3 +156,15 @@ pub use read::query_condition::{col, ConditionError, ConditionField, Literal, Qu
 pub use read::Order;
 #[doc(inline)]
 pub use write::{CreateOptions, WriteOptions};
+
+/// The book's pages with Rust examples, and the README, as doctests: `cargo
+/// test` compiles and runs their `rust` blocks, so they cannot go stale.
+#[cfg(doctest)]
+mod book {
+    #[doc = include_str!("../README.md")]
+    struct Readme;
+    #[doc = include_str!("../docs/rust.md")]
+    struct RustGuide;
+    #[doc = include_str!("../docs/object-stores.md")]
+    struct ObjectStores;
+}

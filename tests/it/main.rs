@@ -16,6 +16,8 @@ mod consolidated_footers;
 mod crash_harness;
 mod datatypes_engine;
 mod delete_conditions;
+mod docs_book;
+mod docs_cli_reference;
 mod facade_arrow;
 mod facade_conditions;
 mod facade_time_travel;
