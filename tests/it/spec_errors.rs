@@ -3,7 +3,7 @@
 //! `spec/` with one mistake put in.
 
 #[allow(dead_code)]
-#[path = "../../crates/format/build.rs"]
+#[path = "../../crates/format/codegen/generate.rs"]
 mod build_script;
 
 use std::path::PathBuf;

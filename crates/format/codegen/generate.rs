@@ -2,20 +2,23 @@
 //!
 //! Every `spec/*.toml` file describes one document of the TileDB format
 //! specification: its code tables (`[[code]]`), its tables (`[[table]]`) and
-//! its tagged unions (`[[union]]`). This script checks the description and
-//! generates, into `OUT_DIR/tiledb_spec.rs`:
+//! its tagged unions (`[[union]]`). This generator checks the description and
+//! writes `src/generated/` (committed; one file per document, formatted by
+//! prettyplease), which the crate includes. It runs in the test
+//! `tests/generated.rs`: that test fails when `src/generated/` is not what
+//! the spec makes, and rewrites it when run with `TILEDB_CODEC_CODEGEN=write`:
 //!
 //! * one `binrw` struct (`BinRead` + `BinWrite`) per table, with version gates
 //!   as `if(version >= N)` conditions and the sizes a table depends on as
 //!   imports;
 //! * one `binrw` enum per union, each variant guarded by its `when` condition;
 //! * one Rust enum per code table, with its numeric values, names and sizes;
-//! * sizes, field offsets and zerocopy views of the records (`build/records.rs`).
+//! * sizes, field offsets and zerocopy views of the records (`codegen/records.rs`).
 //!   a field with `code = "X"` has the type of code table `X`, and a table
 //!   marked `open = true` keeps codes it does not list as `Unknown(code)`
-//!   (see `build/codes.rs`).
+//!   (see `codegen/codes.rs`).
 //!
-//! A mistake in `spec/` fails the build with a message that names the file,
+//! A mistake in `spec/` fails the generator with a message that names the file,
 //! the table and the field. The expression syntax used by `len`, `count`,
 //! `if`, `when`, `args`, `each` and `version` is a small subset of Rust:
 //! identifiers, integer literals, `.`-method calls, arithmetic, comparison
@@ -29,17 +32,17 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-#[path = "build/codes.rs"]
+#[path = "codes.rs"]
 mod codes;
-#[path = "build/datatypes.rs"]
+#[path = "datatypes.rs"]
 mod datatypes;
-#[path = "build/fields.rs"]
+#[path = "fields.rs"]
 mod fields;
-#[path = "build/names.rs"]
+#[path = "names.rs"]
 mod names;
-#[path = "build/records.rs"]
+#[path = "records.rs"]
 mod records;
-#[path = "build/versions.rs"]
+#[path = "versions.rs"]
 mod versions;
 
 /// Identifiers an expression may use besides imports and earlier fields.
@@ -749,8 +752,14 @@ fn gen_union(out: &mut String, doc: &Document, file: &str, u: &Union, known: &Kn
     Ok(())
 }
 
-/// Checks every `spec/*.toml` of `dir` and returns the generated Rust.
-pub(crate) fn generate(dir: &Path) -> Res<String> {
+/// The generated code of one output file: its name in `src/generated/` and
+/// its (unformatted) Rust.
+pub(crate) struct Part {
+    pub(crate) file: String,
+    pub(crate) code: String,
+}
+
+fn read_documents(dir: &Path) -> Res<Vec<(String, Document)>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| SpecError {
             file: "spec/".into(),
@@ -763,9 +772,6 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
     files.sort();
     let mut docs = Vec::new();
     for path in &files {
-        if std::env::var_os("OUT_DIR").is_some() {
-            println!("cargo:rerun-if-changed={}", path.display());
-        }
         let name = format!("spec/{}", path.file_name().unwrap().to_string_lossy());
         let text = std::fs::read_to_string(path).map_err(|e| SpecError {
             file: name.clone(),
@@ -779,31 +785,27 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
         })?;
         docs.push((name, doc));
     }
+    Ok(docs)
+}
+
+fn register(docs: &[(String, Document)]) -> Res<Known> {
     let mut known = Known {
         tables: BTreeMap::new(),
         codes: BTreeSet::new(),
     };
-    for (file, doc) in &docs {
+    for (file, doc) in docs {
         let cx = Ctx {
             file,
             place: String::new(),
         };
-        for t in &doc.table {
-            if known
-                .tables
-                .insert(t.name.clone(), t.imports.len())
-                .is_some()
-            {
-                return cx.err(format!("table {} is defined twice", t.name));
-            }
-        }
-        for u in &doc.union {
-            if known
-                .tables
-                .insert(u.name.clone(), u.imports.len())
-                .is_some()
-            {
-                return cx.err(format!("union {} is defined twice", u.name));
+        for (name, imports) in doc
+            .table
+            .iter()
+            .map(|t| (&t.name, t.imports.len()))
+            .chain(doc.union.iter().map(|u| (&u.name, u.imports.len())))
+        {
+            if known.tables.insert(name.clone(), imports).is_some() {
+                return cx.err(format!("table or union {name} is defined twice"));
             }
         }
         for c in &doc.code {
@@ -813,9 +815,22 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
             codes::register(c);
         }
     }
+    Ok(known)
+}
+
+/// Checks every `spec/*.toml` of `dir` and returns the generated Rust, one
+/// part per spec document (`<stem>.rs`), after `prelude.rs` and before
+/// `index.rs` (the document index, versions, names).
+pub(crate) fn generate_parts(dir: &Path) -> Res<Vec<Part>> {
+    let docs = read_documents(dir)?;
+    let known = register(&docs)?;
     let records = records::Records::new(&docs);
-    let mut out = String::from("// Generated by build.rs from spec/*.toml. Do not edit.\n\n");
-    codes::prelude(&mut out);
+    let mut prelude = String::new();
+    codes::prelude(&mut prelude);
+    let mut parts = vec![Part {
+        file: "prelude.rs".into(),
+        code: prelude,
+    }];
     let mut index = String::from(
         "/// Every document of `spec/`: (file, title, spec source, tables, code tables).\npub const DOCUMENTS: &[(&str, &str, &str, &[&str], &[&str])] = &[\n",
     );
@@ -823,6 +838,7 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
         "/// Every table and union of `spec/`: (name, spec file).\npub const SPEC_TABLES: &[(&str, &str)] = &[\n",
     );
     for (file, doc) in &docs {
+        let mut out = String::new();
         for name in doc
             .table
             .iter()
@@ -830,12 +846,6 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
             .chain(doc.union.iter().map(|u| &u.name))
         {
             writeln!(all_tables, "    ({name:?}, {file:?}),").unwrap();
-        }
-        writeln!(out, "// ---- {file}: {} ----\n", doc.title).unwrap();
-        if let Some(d) = &doc.doc {
-            for line in d.trim().lines() {
-                writeln!(out, "// {line}").unwrap();
-            }
         }
         for c in &doc.code {
             gen_code(&mut out, file, c)?;
@@ -863,35 +873,106 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
             codes.join(", ")
         )
         .unwrap();
+        let stem = file
+            .trim_start_matches("spec/")
+            .trim_end_matches(".toml")
+            .to_string();
+        // A document of names only (the version table, the hierarchy)
+        // generates into `index.rs`.
+        if !out.is_empty() {
+            parts.push(Part {
+                file: format!("{stem}.rs"),
+                code: out,
+            });
+        }
     }
     index.push_str("];\n");
-    out.push_str(&index);
     all_tables.push_str("];\n");
-    out.push_str(&all_tables);
-    out.push_str(&versions::generate(&docs)?);
-    out.push_str(&names::generate(&docs)?);
-    out.push_str(&names::generate_data_files(&docs)?);
-    Ok(out)
+    index.push_str(&all_tables);
+    index.push_str(&versions::generate(&docs)?);
+    index.push_str(&names::generate(&docs)?);
+    index.push_str(&names::generate_data_files(&docs)?);
+    parts.push(Part {
+        file: "index.rs".into(),
+        code: index,
+    });
+    Ok(parts)
 }
 
-fn run() -> Res<()> {
-    let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("spec");
-    println!("cargo:rerun-if-changed=spec");
-    // Everything formatted by prettyplease, readable in OUT_DIR.
-    let out = records::pretty(&generate(&dir)?);
-    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("tiledb_spec.rs");
-    std::fs::write(&dest, out).map_err(|e| SpecError {
-        file: dest.display().to_string(),
-        place: String::new(),
-        msg: e.to_string(),
-    })?;
-    Ok(())
+/// Checks every `spec/*.toml` of `dir` and returns the generated Rust as
+/// one text (what the parts hold, in order, unformatted).
+pub(crate) fn generate(dir: &Path) -> Res<String> {
+    Ok(generate_parts(dir)?
+        .into_iter()
+        .map(|p| p.code)
+        .collect::<Vec<_>>()
+        .join("\n"))
 }
 
-fn main() {
-    if let Err(e) = run() {
-        eprintln!("error in {}: {}: {}", e.file, e.place, e.msg);
-        println!("cargo::error={}: {}: {}", e.file, e.place, e.msg);
-        std::process::exit(1);
+/// The header of every generated file.
+const HEADER: &str = "// @generated from spec/ by crates/format/codegen (the test `generated`).\n// Do not edit: edit spec/ and run\n//     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated\n\n";
+
+/// The command that regenerates `src/generated/`.
+pub(crate) const REGENERATE: &str =
+    "TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated";
+
+/// Every file of `src/generated/` as the spec in `dir` makes it, formatted
+/// by prettyplease: the parts and `all.rs`, which includes them in order.
+pub(crate) fn generated_files(dir: &Path) -> Res<Vec<(String, String)>> {
+    let parts = generate_parts(dir)?;
+    let mut all = String::from(HEADER);
+    let mut files = Vec::new();
+    for p in parts {
+        writeln!(all, "include!(\"{}\");", p.file).unwrap();
+        files.push((p.file, format!("{HEADER}{}", records::pretty(&p.code))));
     }
+    files.push(("all.rs".into(), all));
+    Ok(files)
+}
+
+/// Compares `out` (a `src/generated/` folder) with what the spec in `dir`
+/// generates: `Err` names the files that differ (or are missing or extra)
+/// and the command to run.
+pub(crate) fn check(dir: &Path, out: &Path) -> Result<(), String> {
+    let files = generated_files(dir).map_err(|e| format!("{}: {}: {}", e.file, e.place, e.msg))?;
+    let mut stale = Vec::new();
+    for (name, code) in &files {
+        if std::fs::read_to_string(out.join(name)).ok().as_deref() != Some(code.as_str()) {
+            stale.push(name.clone());
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(out) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".rs") && !files.iter().any(|(n, _)| *n == name) {
+                stale.push(format!("{name} (not generated any more)"));
+            }
+        }
+    }
+    if stale.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "src/generated/ is not what spec/ and the generator make (stale: {}); run\n    {REGENERATE}\nand commit the result",
+        stale.join(", ")
+    ))
+}
+
+/// Writes what the spec in `dir` generates into `out`, removing generated
+/// files that are not generated any more.
+pub(crate) fn write(dir: &Path, out: &Path) -> Result<(), String> {
+    let files = generated_files(dir).map_err(|e| format!("{}: {}: {}", e.file, e.place, e.msg))?;
+    std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
+    if let Ok(entries) = std::fs::read_dir(out) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".rs") && !files.iter().any(|(n, _)| *n == name) {
+                std::fs::remove_file(e.path()).map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    for (name, code) in files {
+        std::fs::write(out.join(name), code).map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }

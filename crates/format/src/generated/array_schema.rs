@@ -1,0 +1,673 @@
+// @generated from spec/ by crates/format/codegen (the test `generated`).
+// Do not edit: edit spec/ and run
+//     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
+
+/// Spec: `format_spec/array_schema.md#array-schema-file` (table "Array Schema File").
+#[binrw::binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct ArraySchema {
+    /// Spec field "Array version" (`u32`).
+    #[br(err_context("ArraySchema.array_version"))]
+    pub array_version: u32,
+    /// Spec field "Allows dups" (`bool`). New in version 5.
+    #[br(err_context("ArraySchema.allows_dups"), if((array_version) >= 5))]
+    pub allows_dups: Option<u8>,
+    /// Spec field "Array type" (`u8`, values from [`ArrayType`]).
+    #[br(err_context("ArraySchema.array_type"))]
+    pub array_type: ArrayType,
+    /// Spec field "Tile order" (`u8`, values from [`Layout`]).
+    #[br(err_context("ArraySchema.tile_order"))]
+    pub tile_order: Layout,
+    /// Spec field "Cell order" (`u8`, values from [`Layout`]).
+    #[br(err_context("ArraySchema.cell_order"))]
+    pub cell_order: Layout,
+    /// Spec field "Capacity" (`u64`).
+    #[br(err_context("ArraySchema.capacity"))]
+    pub capacity: u64,
+    /// Spec field "Coords filters" (`FilterPipeline`).
+    #[br(err_context("ArraySchema.coords_filters"), args(array_version))]
+    pub coords_filters: FilterPipeline,
+    /// Spec field "Offsets filters" (`FilterPipeline`).
+    #[br(err_context("ArraySchema.offsets_filters"), args(array_version))]
+    pub offsets_filters: FilterPipeline,
+    /// Spec field "Validity filters" (`FilterPipeline`). New in version 7.
+    #[br(err_context("ArraySchema.validity_filters"), args(array_version), if((array_version) >= 7))]
+    pub validity_filters: Option<FilterPipeline>,
+    /// Spec field "Domain" (`Domain`).
+    #[br(err_context("ArraySchema.domain"), args(array_version))]
+    pub domain: Domain,
+    /// Spec field "Num attributes" (`u32`).
+    #[br(err_context("ArraySchema.num_attributes"))]
+    pub num_attributes: u32,
+    /// Spec field "Attribute 1 … Attribute N" (`list<Attribute>`).
+    #[br(err_context("ArraySchema.attributes"), parse_with = rt::list, args((num_attributes) as u64, 1, (array_version,), "ArraySchema", "attributes"))]
+    pub attributes: Vec<Attribute>,
+    /// Spec field "Num labels" (`u32`). New in version 18.
+    #[br(err_context("ArraySchema.num_labels"), if((array_version) >= 18))]
+    pub num_labels: Option<u32>,
+    /// Spec field "Label 1 … Label N" (`list<DimensionLabel>`). New in version 18.
+    #[br(err_context("ArraySchema.labels"), parse_with = rt::opt_list, args((array_version) >= 18, (num_labels.clone().unwrap_or_default()) as u64, 1, (), "ArraySchema", "labels"))]
+    pub labels: Option<Vec<DimensionLabel>>,
+    /// Spec field "Num enumerations" (`u32`). New in version 20.
+    #[br(err_context("ArraySchema.num_enumerations"), if((array_version) >= 20))]
+    pub num_enumerations: Option<u32>,
+    /// Spec field "Enumeration name length / name / filename length / filename, 1 … N" (`list<EnumerationEntry>`). New in version 20.
+    #[br(err_context("ArraySchema.enumerations"), parse_with = rt::opt_list, args((array_version) >= 20, (num_enumerations.clone().unwrap_or_default()) as u64, 1, (), "ArraySchema", "enumerations"))]
+    pub enumerations: Option<Vec<EnumerationEntry>>,
+    /// Spec field "Current domain" (`CurrentDomain`). New in version 22.
+    #[br(err_context("ArraySchema.current_domain"), args(domain.coord_sizes()), if((array_version) >= 22))]
+    pub current_domain: Option<CurrentDomain>,
+}
+impl ArraySchema {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/array_schema.md#array-schema-file";
+}
+impl ArraySchema {
+    /// Where field `array_version` (spec "Array version") starts in a `ArraySchema`.
+    pub const OFFSET_ARRAY_VERSION: usize = 0;
+    /// Where field `allows_dups` (spec "Allows dups") starts in a `ArraySchema`.
+    pub const OFFSET_ALLOWS_DUPS: usize = 4;
+}
+/// The fixed-size fields that open a `ArraySchema` borrowed in place: the
+/// fields before `allows_dups`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`ArraySchemaRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct ArraySchemaRef {
+    /// Field `array_version` as stored (spec "Array version").
+    pub array_version: zerocopy::byteorder::little_endian::U32,
+}
+impl ArraySchemaRef {
+    /// Bytes the view covers.
+    pub const SIZE: usize = 4;
+    /// The view of the first [`ArraySchemaRef::SIZE`] bytes of `bytes`; `None`
+    /// when there are fewer.
+    pub fn read(bytes: &[u8]) -> Option<&Self> {
+        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
+    }
+    /// Field `array_version` (spec "Array version").
+    pub fn array_version(&self) -> u32 {
+        self.array_version.get()
+    }
+}
+/// The view is exactly its fields: `size_of::<ArraySchemaRef>()` is
+/// [`ArraySchemaRef::SIZE`] (else this does not compile).
+const _: [(); ArraySchemaRef::SIZE] = [(); core::mem::size_of::<ArraySchemaRef>()];
+/// One enumeration of the schema: its name and the file in `__schema/__enumerations` holding it.
+///
+/// Spec: `format_spec/array_schema.md#array-schema-file` (table "Array Schema File").
+#[binrw::binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct EnumerationEntry {
+    /// Spec field "Enumeration name length" (`u32`).
+    #[br(err_context("EnumerationEntry.name_length"))]
+    pub name_length: u32,
+    /// Spec field "Enumeration name" (`string`).
+    #[br(err_context("EnumerationEntry.name"), parse_with = rt::bytes, args((name_length) as u64, "EnumerationEntry", "name"))]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "rt::serialize_text"))]
+    pub name: Vec<u8>,
+    /// Spec field "Enumeration filename length" (`u32`).
+    #[br(err_context("EnumerationEntry.filename_length"))]
+    pub filename_length: u32,
+    /// Spec field "Enumeration filename" (`string`).
+    #[br(err_context("EnumerationEntry.filename"), parse_with = rt::bytes, args((filename_length) as u64, "EnumerationEntry", "filename"))]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "rt::serialize_text"))]
+    pub filename: Vec<u8>,
+}
+impl EnumerationEntry {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/array_schema.md#array-schema-file";
+}
+impl EnumerationEntry {
+    /// Where field `name_length` (spec "Enumeration name length") starts in a `EnumerationEntry`.
+    pub const OFFSET_NAME_LENGTH: usize = 0;
+    /// Where field `name` (spec "Enumeration name") starts in a `EnumerationEntry`.
+    pub const OFFSET_NAME: usize = 4;
+    /// Bytes of a `EnumerationEntry` with these imports
+    /// and the values of its fields
+    /// `name_length`, `filename_length`
+    /// (`None` for an optional field: unknown);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(name_length: u32, filename_length: u32) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add(4)?;
+        __len = __len.checked_add((name_length) as u64)?;
+        __len = __len.checked_add(4)?;
+        __len = __len.checked_add((filename_length) as u64)?;
+        Some(__len)
+    }
+}
+/// The fixed-size fields that open a `EnumerationEntry` borrowed in place: the
+/// fields before `name`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`EnumerationEntryRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct EnumerationEntryRef {
+    /// Field `name_length` as stored (spec "Enumeration name length").
+    pub name_length: zerocopy::byteorder::little_endian::U32,
+}
+impl EnumerationEntryRef {
+    /// Bytes the view covers.
+    pub const SIZE: usize = 4;
+    /// The view of the first [`EnumerationEntryRef::SIZE`] bytes of `bytes`; `None`
+    /// when there are fewer.
+    pub fn read(bytes: &[u8]) -> Option<&Self> {
+        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
+    }
+    /// Field `name_length` (spec "Enumeration name length").
+    pub fn name_length(&self) -> u32 {
+        self.name_length.get()
+    }
+    /// Field `name` (spec "Enumeration name") borrowed in place: its bytes right after the
+    /// view in `bytes` (what the view was read from); `None` when `bytes` is
+    /// shorter or the length does not fit.
+    #[allow(clippy::unnecessary_cast)]
+    pub fn name<'a>(&self, bytes: &'a [u8]) -> Option<&'a [u8]> {
+        let name_length = self.name_length();
+        let len = usize::try_from((name_length) as u64).ok()?;
+        bytes.get(Self::SIZE..)?.get(..len)
+    }
+}
+/// The view is exactly its fields: `size_of::<EnumerationEntryRef>()` is
+/// [`EnumerationEntryRef::SIZE`] (else this does not compile).
+const _: [(); EnumerationEntryRef::SIZE] = [(); core::mem::size_of::<
+    EnumerationEntryRef,
+>()];
+/// Spec: `format_spec/array_schema.md#domain` (table "Domain").
+#[binrw::binrw]
+#[brw(little)]
+#[br(import(version: u32))]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Domain {
+    /// Spec field "Domain datatype" (`u8`, values from [`Datatype`]). Removed in version 5.
+    #[br(err_context("Domain.domain_datatype"), if((version) < 5))]
+    pub domain_datatype: Option<Datatype>,
+    /// Spec field "Num dimensions" (`u32`).
+    #[br(err_context("Domain.num_dimensions"))]
+    pub num_dimensions: u32,
+    /// Spec field "Dimension 1 … Dimension N" (`list<Dimension>`).
+    #[br(err_context("Domain.dimensions"), parse_with = rt::list, args((num_dimensions) as u64, 1, (version, domain_datatype.clone().unwrap_or_default(),), "Domain", "dimensions"))]
+    pub dimensions: Vec<Dimension>,
+}
+impl Domain {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/array_schema.md#domain";
+}
+impl Domain {
+    /// Where field `domain_datatype` (spec "Domain datatype") starts in a `Domain`.
+    pub const OFFSET_DOMAIN_DATATYPE: usize = 0;
+}
+/// Before version 5 the datatype is the domain's and the domain holds 2 values of it.
+///
+/// Spec: `format_spec/array_schema.md#dimension` (table "Dimension").
+#[binrw::binrw]
+#[brw(little)]
+#[br(import(version: u32, domain_datatype: Datatype))]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Dimension {
+    /// Spec field "Dimension name length" (`u32`).
+    #[br(err_context("Dimension.name_length"))]
+    pub name_length: u32,
+    /// Spec field "Dimension name" (`string`).
+    #[br(err_context("Dimension.name"), parse_with = rt::bytes, args((name_length) as u64, "Dimension", "name"))]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "rt::serialize_text"))]
+    pub name: Vec<u8>,
+    /// Spec field "Dimension datatype" (`u8`, values from [`Datatype`]). New in version 5.
+    #[br(err_context("Dimension.datatype"), if((version) >= 5))]
+    pub datatype: Option<Datatype>,
+    /// Spec field "Cell val num" (`u32`). New in version 5.
+    #[br(err_context("Dimension.cell_val_num"), if((version) >= 5))]
+    pub cell_val_num: Option<u32>,
+    /// Spec field "Filters" (`FilterPipeline`). New in version 5.
+    #[br(err_context("Dimension.filters"), args(version), if((version) >= 5))]
+    pub filters: Option<FilterPipeline>,
+    /// Spec field "Domain size" (`u64`). New in version 5.
+    #[br(err_context("Dimension.domain_size"), if((version) >= 5))]
+    pub domain_size: Option<u64>,
+    /// Spec field "Domain" (`bytes`).
+    #[br(err_context("Dimension.domain"), parse_with = rt::bytes, args((rt::pick(version >= 5, domain_size.clone().unwrap_or_default(), 2 * rt::datatype_size(domain_datatype))) as u64, "Dimension", "domain"))]
+    pub domain: Vec<u8>,
+    /// Spec field "Null tile extent" (`u8`).
+    #[br(err_context("Dimension.null_tile_extent"))]
+    pub null_tile_extent: u8,
+    /// Spec field "Tile extent" (`bytes`).
+    #[br(err_context("Dimension.tile_extent"), parse_with = rt::bytes, args((rt::pick(null_tile_extent == 0, rt::datatype_size(rt::pick(version >= 5, datatype.clone().unwrap_or_default(), domain_datatype)), 0)) as u64, "Dimension", "tile_extent"))]
+    pub tile_extent: Vec<u8>,
+}
+impl Dimension {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/array_schema.md#dimension";
+}
+impl Dimension {
+    /// Where field `name_length` (spec "Dimension name length") starts in a `Dimension`.
+    pub const OFFSET_NAME_LENGTH: usize = 0;
+    /// Where field `name` (spec "Dimension name") starts in a `Dimension`.
+    pub const OFFSET_NAME: usize = 4;
+    /// Bytes of a `Dimension` with these imports
+    /// and the values of its fields
+    /// `name_length`, `datatype`, `domain_size`, `null_tile_extent`
+    /// (`None` for an optional field: unknown);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(
+        version: u32,
+        domain_datatype: Datatype,
+        name_length: u32,
+        datatype: Option<Datatype>,
+        domain_size: Option<u64>,
+        null_tile_extent: u8,
+    ) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add(4)?;
+        __len = __len.checked_add((name_length) as u64)?;
+        if (version) >= 5 {
+            datatype?;
+            __len = __len.checked_add(1)?;
+        }
+        if (version) >= 5 {
+            __len = __len.checked_add(4)?;
+        }
+        if (version) >= 5 {
+            return None;
+        }
+        if (version) >= 5 {
+            domain_size?;
+            __len = __len.checked_add(8)?;
+        }
+        __len = __len
+            .checked_add(
+                (rt::pick(
+                    version >= 5,
+                    domain_size.clone().unwrap_or_default(),
+                    2 * rt::datatype_size(domain_datatype),
+                )) as u64,
+            )?;
+        __len = __len.checked_add(1)?;
+        __len = __len
+            .checked_add(
+                (rt::pick(
+                    null_tile_extent == 0,
+                    rt::datatype_size(
+                        rt::pick(
+                            version >= 5,
+                            datatype.clone().unwrap_or_default(),
+                            domain_datatype,
+                        ),
+                    ),
+                    0,
+                )) as u64,
+            )?;
+        Some(__len)
+    }
+}
+/// The fixed-size fields that open a `Dimension` borrowed in place: the
+/// fields before `name`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`DimensionRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct DimensionRef {
+    /// Field `name_length` as stored (spec "Dimension name length").
+    pub name_length: zerocopy::byteorder::little_endian::U32,
+}
+impl DimensionRef {
+    /// Bytes the view covers.
+    pub const SIZE: usize = 4;
+    /// The view of the first [`DimensionRef::SIZE`] bytes of `bytes`; `None`
+    /// when there are fewer.
+    pub fn read(bytes: &[u8]) -> Option<&Self> {
+        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
+    }
+    /// Field `name_length` (spec "Dimension name length").
+    pub fn name_length(&self) -> u32 {
+        self.name_length.get()
+    }
+    /// Field `name` (spec "Dimension name") borrowed in place: its bytes right after the
+    /// view in `bytes` (what the view was read from); `None` when `bytes` is
+    /// shorter or the length does not fit.
+    #[allow(clippy::unnecessary_cast)]
+    pub fn name<'a>(&self, bytes: &'a [u8]) -> Option<&'a [u8]> {
+        let name_length = self.name_length();
+        let len = usize::try_from((name_length) as u64).ok()?;
+        bytes.get(Self::SIZE..)?.get(..len)
+    }
+}
+/// The view is exactly its fields: `size_of::<DimensionRef>()` is
+/// [`DimensionRef::SIZE`] (else this does not compile).
+const _: [(); DimensionRef::SIZE] = [(); core::mem::size_of::<DimensionRef>()];
+/// Spec: `format_spec/array_schema.md#attribute` (table "Attribute").
+#[binrw::binrw]
+#[brw(little)]
+#[br(import(version: u32))]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Attribute {
+    /// Spec field "Attribute name length" (`u32`).
+    #[br(err_context("Attribute.name_length"))]
+    pub name_length: u32,
+    /// Spec field "Attribute name" (`string`).
+    #[br(err_context("Attribute.name"), parse_with = rt::bytes, args((name_length) as u64, "Attribute", "name"))]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "rt::serialize_text"))]
+    pub name: Vec<u8>,
+    /// Spec field "Attribute datatype" (`u8`, values from [`Datatype`]).
+    #[br(err_context("Attribute.datatype"))]
+    pub datatype: Datatype,
+    /// Spec field "Cell val num" (`u32`).
+    #[br(err_context("Attribute.cell_val_num"))]
+    pub cell_val_num: u32,
+    /// Spec field "Filters" (`FilterPipeline`).
+    #[br(err_context("Attribute.filters"), args(version))]
+    pub filters: FilterPipeline,
+    /// Spec field "Fill value size" (`u64`). New in version 6.
+    #[br(err_context("Attribute.fill_value_size"), if((version) >= 6))]
+    pub fill_value_size: Option<u64>,
+    /// Spec field "Fill value" (`bytes`). New in version 6.
+    #[br(err_context("Attribute.fill_value"), parse_with = rt::opt_bytes, args((version) >= 6, (fill_value_size.clone().unwrap_or_default()) as u64, "Attribute", "fill_value"))]
+    pub fill_value: Option<Vec<u8>>,
+    /// Spec field "Nullable" (`bool`). New in version 7.
+    #[br(err_context("Attribute.nullable"), if((version) >= 7))]
+    pub nullable: Option<u8>,
+    /// Spec field "Fill value validity" (`u8`). New in version 7.
+    #[br(err_context("Attribute.fill_value_validity"), if((version) >= 7))]
+    pub fill_value_validity: Option<u8>,
+    /// Spec field "Order" (`u8`, values from [`DataOrder`]). New in version 17.
+    #[br(err_context("Attribute.order"), if((version) >= 17))]
+    pub order: Option<DataOrder>,
+    /// Spec field "Enumeration name length" (`u32`). New in version 20.
+    ///
+    /// Not in the spec's table; the engine reads it from version 20 (0: no enumeration).
+    #[br(err_context("Attribute.enumeration_name_length"), if((version) >= 20))]
+    pub enumeration_name_length: Option<u32>,
+    /// Spec field "Enumeration name" (`string`). New in version 20.
+    #[br(err_context("Attribute.enumeration_name"), parse_with = rt::opt_bytes, args((version) >= 20, (enumeration_name_length.clone().unwrap_or_default()) as u64, "Attribute", "enumeration_name"))]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "rt::serialize_opt_text"))]
+    pub enumeration_name: Option<Vec<u8>>,
+}
+impl Attribute {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/array_schema.md#attribute";
+}
+impl Attribute {
+    /// Where field `name_length` (spec "Attribute name length") starts in a `Attribute`.
+    pub const OFFSET_NAME_LENGTH: usize = 0;
+    /// Where field `name` (spec "Attribute name") starts in a `Attribute`.
+    pub const OFFSET_NAME: usize = 4;
+}
+/// The fixed-size fields that open a `Attribute` borrowed in place: the
+/// fields before `name`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`AttributeRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct AttributeRef {
+    /// Field `name_length` as stored (spec "Attribute name length").
+    pub name_length: zerocopy::byteorder::little_endian::U32,
+}
+impl AttributeRef {
+    /// Bytes the view covers.
+    pub const SIZE: usize = 4;
+    /// The view of the first [`AttributeRef::SIZE`] bytes of `bytes`; `None`
+    /// when there are fewer.
+    pub fn read(bytes: &[u8]) -> Option<&Self> {
+        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
+    }
+    /// Field `name_length` (spec "Attribute name length").
+    pub fn name_length(&self) -> u32 {
+        self.name_length.get()
+    }
+    /// Field `name` (spec "Attribute name") borrowed in place: its bytes right after the
+    /// view in `bytes` (what the view was read from); `None` when `bytes` is
+    /// shorter or the length does not fit.
+    #[allow(clippy::unnecessary_cast)]
+    pub fn name<'a>(&self, bytes: &'a [u8]) -> Option<&'a [u8]> {
+        let name_length = self.name_length();
+        let len = usize::try_from((name_length) as u64).ok()?;
+        bytes.get(Self::SIZE..)?.get(..len)
+    }
+}
+/// The view is exactly its fields: `size_of::<AttributeRef>()` is
+/// [`AttributeRef::SIZE`] (else this does not compile).
+const _: [(); AttributeRef::SIZE] = [(); core::mem::size_of::<AttributeRef>()];
+/// As the engine reads it (tiledb/sm/array_schema/dimension_label.cc).
+///
+/// Spec: `format_spec/array_schema.md#dimension-label` (table "Dimension Label").
+#[binrw::binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct DimensionLabel {
+    /// Spec field "Dimension index" (`u32`).
+    #[br(err_context("DimensionLabel.dimension_index"))]
+    pub dimension_index: u32,
+    /// Spec field "Dimension label name length" (`u32`).
+    #[br(err_context("DimensionLabel.name_length"))]
+    pub name_length: u32,
+    /// Spec field "Dimension label name" (`string`).
+    #[br(err_context("DimensionLabel.name"), parse_with = rt::bytes, args((name_length) as u64, "DimensionLabel", "name"))]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "rt::serialize_text"))]
+    pub name: Vec<u8>,
+    /// Spec field "Relative URI" (`bool`).
+    #[br(err_context("DimensionLabel.relative_uri"))]
+    pub relative_uri: u8,
+    /// Spec field "URI length" (`u64`).
+    #[br(err_context("DimensionLabel.uri_length"))]
+    pub uri_length: u64,
+    /// Spec field "URI" (`string`).
+    #[br(err_context("DimensionLabel.uri"), parse_with = rt::bytes, args((uri_length) as u64, "DimensionLabel", "uri"))]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "rt::serialize_text"))]
+    pub uri: Vec<u8>,
+    /// Spec field "Label attribute name length" (`u32`).
+    #[br(err_context("DimensionLabel.attribute_name_length"))]
+    pub attribute_name_length: u32,
+    /// Spec field "Label attribute name" (`string`).
+    #[br(err_context("DimensionLabel.attribute_name"), parse_with = rt::bytes, args((attribute_name_length) as u64, "DimensionLabel", "attribute_name"))]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "rt::serialize_text"))]
+    pub attribute_name: Vec<u8>,
+    /// Spec field "Label order" (`u8`, values from [`DataOrder`]).
+    #[br(err_context("DimensionLabel.label_order"))]
+    pub label_order: DataOrder,
+    /// Spec field "Label datatype" (`u8`, values from [`Datatype`]).
+    #[br(err_context("DimensionLabel.datatype"))]
+    pub datatype: Datatype,
+    /// Spec field "Label cell_val_num" (`u32`).
+    #[br(err_context("DimensionLabel.cell_val_num"))]
+    pub cell_val_num: u32,
+    /// Spec field "Is external" (`bool`).
+    #[br(err_context("DimensionLabel.is_external"))]
+    pub is_external: u8,
+}
+impl DimensionLabel {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/array_schema.md#dimension-label";
+}
+impl DimensionLabel {
+    /// Where field `dimension_index` (spec "Dimension index") starts in a `DimensionLabel`.
+    pub const OFFSET_DIMENSION_INDEX: usize = 0;
+    /// Where field `name_length` (spec "Dimension label name length") starts in a `DimensionLabel`.
+    pub const OFFSET_NAME_LENGTH: usize = 4;
+    /// Where field `name` (spec "Dimension label name") starts in a `DimensionLabel`.
+    pub const OFFSET_NAME: usize = 8;
+    /// Bytes of a `DimensionLabel` with these imports
+    /// and the values of its fields
+    /// `name_length`, `uri_length`, `attribute_name_length`
+    /// (`None` for an optional field: unknown);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(
+        name_length: u32,
+        uri_length: u64,
+        attribute_name_length: u32,
+    ) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add(4)?;
+        __len = __len.checked_add(4)?;
+        __len = __len.checked_add((name_length) as u64)?;
+        __len = __len.checked_add(1)?;
+        __len = __len.checked_add(8)?;
+        __len = __len.checked_add((uri_length) as u64)?;
+        __len = __len.checked_add(4)?;
+        __len = __len.checked_add((attribute_name_length) as u64)?;
+        __len = __len.checked_add(1)?;
+        __len = __len.checked_add(1)?;
+        __len = __len.checked_add(4)?;
+        __len = __len.checked_add(1)?;
+        Some(__len)
+    }
+}
+/// The fixed-size fields that open a `DimensionLabel` borrowed in place: the
+/// fields before `name`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`DimensionLabelRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct DimensionLabelRef {
+    /// Field `dimension_index` as stored (spec "Dimension index").
+    pub dimension_index: zerocopy::byteorder::little_endian::U32,
+    /// Field `name_length` as stored (spec "Dimension label name length").
+    pub name_length: zerocopy::byteorder::little_endian::U32,
+}
+impl DimensionLabelRef {
+    /// Bytes the view covers.
+    pub const SIZE: usize = 8;
+    /// The view of the first [`DimensionLabelRef::SIZE`] bytes of `bytes`; `None`
+    /// when there are fewer.
+    pub fn read(bytes: &[u8]) -> Option<&Self> {
+        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
+    }
+    /// Field `dimension_index` (spec "Dimension index").
+    pub fn dimension_index(&self) -> u32 {
+        self.dimension_index.get()
+    }
+    /// Field `name_length` (spec "Dimension label name length").
+    pub fn name_length(&self) -> u32 {
+        self.name_length.get()
+    }
+    /// Field `name` (spec "Dimension label name") borrowed in place: its bytes right after the
+    /// view in `bytes` (what the view was read from); `None` when `bytes` is
+    /// shorter or the length does not fit.
+    #[allow(clippy::unnecessary_cast)]
+    pub fn name<'a>(&self, bytes: &'a [u8]) -> Option<&'a [u8]> {
+        let name_length = self.name_length();
+        let len = usize::try_from((name_length) as u64).ok()?;
+        bytes.get(Self::SIZE..)?.get(..len)
+    }
+}
+/// The view is exactly its fields: `size_of::<DimensionLabelRef>()` is
+/// [`DimensionLabelRef::SIZE`] (else this does not compile).
+const _: [(); DimensionLabelRef::SIZE] = [(); core::mem::size_of::<DimensionLabelRef>()];
+/// Spec: `format_spec/array_schema.md#current-domain` (table "Current Domain").
+#[binrw::binrw]
+#[brw(little)]
+#[br(import(dims: rt::Dims))]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct CurrentDomain {
+    /// Spec field "Version number" (`u32`).
+    ///
+    /// The engine writes 0 (the spec page says 1).
+    #[br(err_context("CurrentDomain.version_number"))]
+    pub version_number: u32,
+    /// Spec field "Empty" (`bool`).
+    #[br(err_context("CurrentDomain.empty"))]
+    pub empty: u8,
+    /// Spec field "Type" (`u8`, values from [`CurrentDomainType`]).
+    #[br(err_context("CurrentDomain.current_domain_type"), if((empty == 0)))]
+    pub current_domain_type: Option<CurrentDomainType>,
+    /// Spec field "NDRectangle" (`Mbr`).
+    #[br(err_context("CurrentDomain.ndrectangle"), args(dims), if((empty == 0)))]
+    pub ndrectangle: Option<Mbr>,
+}
+impl CurrentDomain {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/array_schema.md#current-domain";
+}
+impl CurrentDomain {
+    /// Where field `version_number` (spec "Version number") starts in a `CurrentDomain`.
+    pub const OFFSET_VERSION_NUMBER: usize = 0;
+    /// Where field `empty` (spec "Empty") starts in a `CurrentDomain`.
+    pub const OFFSET_EMPTY: usize = 4;
+    /// Where field `current_domain_type` (spec "Type") starts in a `CurrentDomain`.
+    pub const OFFSET_CURRENT_DOMAIN_TYPE: usize = 5;
+    /// Bytes of a `CurrentDomain` with these imports
+    /// and the values of its fields
+    /// `empty`
+    /// (`None` for an optional field: unknown);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(dims: rt::Dims, empty: u8) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add(4)?;
+        __len = __len.checked_add(1)?;
+        if (empty == 0) {
+            __len = __len.checked_add(1)?;
+        }
+        if (empty == 0) {
+            __len = __len.checked_add(Mbr::size((dims).clone())?)?;
+        }
+        Some(__len)
+    }
+}
+/// The fixed-size fields that open a `CurrentDomain` borrowed in place: the
+/// fields before `current_domain_type`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`CurrentDomainRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct CurrentDomainRef {
+    /// Field `version_number` as stored (spec "Version number").
+    pub version_number: zerocopy::byteorder::little_endian::U32,
+    /// Field `empty` as stored (spec "Empty").
+    pub empty: u8,
+}
+impl CurrentDomainRef {
+    /// Bytes the view covers.
+    pub const SIZE: usize = 5;
+    /// The view of the first [`CurrentDomainRef::SIZE`] bytes of `bytes`; `None`
+    /// when there are fewer.
+    pub fn read(bytes: &[u8]) -> Option<&Self> {
+        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
+    }
+    /// Field `version_number` (spec "Version number").
+    pub fn version_number(&self) -> u32 {
+        self.version_number.get()
+    }
+    /// Field `empty` (spec "Empty").
+    pub fn empty(&self) -> u8 {
+        self.empty
+    }
+}
+/// The view is exactly its fields: `size_of::<CurrentDomainRef>()` is
+/// [`CurrentDomainRef::SIZE`] (else this does not compile).
+const _: [(); CurrentDomainRef::SIZE] = [(); core::mem::size_of::<CurrentDomainRef>()];
