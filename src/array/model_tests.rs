@@ -29,7 +29,11 @@ fn fixture_schemas() -> Vec<(PathBuf, format::ArraySchema, Vec<format::Enumerati
             let array = v.join(e["name"].as_str().unwrap());
             let opts = ReadOptions::default();
             let mut enums = Vec::new();
-            if let Ok(rd) = std::fs::read_dir(array.join("__schema/__enumerations")) {
+            if let Ok(rd) = std::fs::read_dir(
+                array
+                    .join(format::hierarchy::SCHEMA)
+                    .join(format::hierarchy::ENUMERATIONS),
+            ) {
                 for f in rd {
                     enums.push(read_enumeration(&f.unwrap().path(), &opts).unwrap());
                 }

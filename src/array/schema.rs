@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::format::hierarchy;
 use crate::format::version::{reads_version, MIN_FORMAT_VERSION};
 use crate::format::{decode_all, ArraySchema, Enumeration};
 use crate::model;
@@ -39,7 +40,10 @@ pub fn read_schema_file(file: &MappedFile, opts: &ReadOptions) -> Result<ArraySc
     // engine takes no other (`Dimension::set_cell_val_num`), and the
     // readers size coordinates by the datatype alone.
     for d in &schema.domain.dimensions {
-        if let Some(n) = d.cell_val_num.filter(|n| *n != 1 && *n != u32::MAX) {
+        if let Some(n) = d
+            .cell_val_num
+            .filter(|n| *n != 1 && *n != crate::format::VAR_NUM)
+        {
             return Err(Error::decode(
                 path,
                 0,
@@ -66,7 +70,10 @@ pub fn enumeration_path(array: &Path, filename: &[u8]) -> Result<PathBuf> {
             what: format!("enumeration file name {name:?} is not a file name"),
         });
     }
-    Ok(array.join("__schema/__enumerations").join(name.as_ref()))
+    Ok(array
+        .join(hierarchy::SCHEMA)
+        .join(hierarchy::ENUMERATIONS)
+        .join(name.as_ref()))
 }
 
 /// The typed schema of the array at `array` whose table is `table` (read

@@ -482,7 +482,7 @@ fn consolidate_locked(
             Some(s) => s
                 .conditions
                 .iter()
-                .map(|d| format!("__commits/{}", d.name))
+                .map(|d| format!("{}/{}", hierarchy::COMMITS, d.name))
                 .collect(),
             None => Vec::new(),
         },

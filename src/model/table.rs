@@ -580,7 +580,7 @@ pub(crate) fn ranges_from_mbr(
         .zip(&mbr.ranges)
         .map(|(d, r)| {
             let dt = dimension_datatype(s, d).known()?;
-            let var = d.cell_val_num == Some(u32::MAX);
+            let var = d.cell_val_num == Some(format::VAR_NUM);
             if var != r.min_length.is_some() {
                 return None;
             }

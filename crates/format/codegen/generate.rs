@@ -42,6 +42,8 @@ mod fields;
 mod names;
 #[path = "records.rs"]
 mod records;
+#[path = "values.rs"]
+mod values;
 #[path = "versions.rs"]
 mod versions;
 
@@ -89,6 +91,9 @@ struct Document {
     layout: Vec<names::Layout>,
     #[serde(default)]
     data_file: Vec<names::DataFileNaming>,
+    /// Limits and markers of the format: codegen/values.rs.
+    #[serde(default)]
+    constant: Vec<values::Constant>,
 }
 
 #[derive(Deserialize)]
@@ -150,6 +155,9 @@ struct Table {
     big_endian: bool,
     #[serde(rename = "field", default)]
     fields: Vec<Field>,
+    /// Derived values the fields' expressions name (codegen/values.rs).
+    #[serde(rename = "value", default)]
+    values: Vec<values::NamedValue>,
 }
 
 #[derive(Deserialize)]
@@ -303,7 +311,10 @@ fn expr(
                 out.push_str(&ident);
             } else if optional.contains(&ident) {
                 write!(out, "{ident}.clone().unwrap_or_default()").unwrap();
-            } else if known.contains(&ident) || HELPERS.contains(&ident.as_str()) {
+            } else if known.contains(&ident)
+                || HELPERS.contains(&ident.as_str())
+                || values::is_constant(&ident)
+            {
                 out.push_str(&ident);
             } else {
                 return cx.err(format!(
@@ -778,11 +789,14 @@ fn read_documents(dir: &Path) -> Res<Vec<(String, Document)>> {
             place: String::new(),
             msg: e.to_string(),
         })?;
-        let doc: Document = toml::from_str(&text).map_err(|e| SpecError {
+        let mut doc: Document = toml::from_str(&text).map_err(|e| SpecError {
             file: name.clone(),
             place: String::new(),
             msg: e.to_string(),
         })?;
+        for t in &mut doc.table {
+            values::expand(&name, t)?;
+        }
         docs.push((name, doc));
     }
     Ok(docs)
@@ -823,6 +837,7 @@ fn register(docs: &[(String, Document)]) -> Res<Known> {
 /// `index.rs` (the document index, versions, names).
 pub(crate) fn generate_parts(dir: &Path) -> Res<Vec<Part>> {
     let docs = read_documents(dir)?;
+    values::register(&docs)?;
     let known = register(&docs)?;
     let records = records::Records::new(&docs);
     let mut prelude = String::new();
@@ -839,6 +854,7 @@ pub(crate) fn generate_parts(dir: &Path) -> Res<Vec<Part>> {
     );
     for (file, doc) in &docs {
         let mut out = String::new();
+        values::gen_constants(&mut out, file, doc);
         for name in doc
             .table
             .iter()

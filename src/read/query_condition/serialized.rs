@@ -16,7 +16,7 @@ use super::eval::member_value;
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
 use crate::format::{
-    ArraySchema, ConditionNode, ConditionNodeBody, Datatype, ExpressionNode,
+    ArraySchema, ConditionNode, ConditionNodeBody, ConditionNodeType, Datatype, ExpressionNode,
     QueryConditionCombinationOp as Comb, QueryConditionOp as Op, ValueNode,
 };
 
@@ -36,7 +36,7 @@ pub fn value_node(op: Op, field: &[u8], value: Vec<u8>, offsets: Option<&[u64]>)
             .collect()
     });
     crate::format::table!(ConditionNode {
-        node_type: 1,
+        node_type: ConditionNodeType::Value,
         body: ConditionNodeBody::Value(crate::format::table!(ValueNode {
             op,
             field_name_size: field.len() as u32,
@@ -52,7 +52,7 @@ pub fn value_node(op: Op, field: &[u8], value: Vec<u8>, offsets: Option<&[u64]>)
 /// An expression node combining `children` with `op`.
 pub fn expression_node(op: Comb, children: Vec<ConditionNode>) -> ConditionNode {
     crate::format::table!(ConditionNode {
-        node_type: 0,
+        node_type: ConditionNodeType::Expression,
         body: ConditionNodeBody::Expression(crate::format::table!(ExpressionNode {
             combination_op: op,
             num_children: children.len() as u64,
@@ -129,7 +129,7 @@ pub fn negated(node: &ConditionNode) -> Result<ConditionNode, NegationError> {
             let mut v = v.clone();
             v.op = op;
             Ok(crate::format::table!(ConditionNode {
-                node_type: 1,
+                node_type: ConditionNodeType::Value,
                 body: ConditionNodeBody::Value(v),
             }))
         }

@@ -2,6 +2,10 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
+/// The cell val num of a var-sized attribute or dimension (`TILEDB_VAR_NUM`).
+///
+/// Constant from `spec/array_schema.toml`.
+pub const VAR_NUM: u32 = u32::MAX;
 /// Spec: `format_spec/array_schema.md#array-schema-file` (table "Array Schema File").
 #[binrw::binrw]
 #[brw(little)]
@@ -243,13 +247,13 @@ pub struct Dimension {
     #[br(err_context("Dimension.domain_size"), if((version) >= 5))]
     pub domain_size: Option<u64>,
     /// Spec field "Domain" (`bytes`).
-    #[br(err_context("Dimension.domain"), parse_with = rt::bytes, args((rt::pick(version >= 5, domain_size.clone().unwrap_or_default(), 2 * rt::datatype_size(domain_datatype))) as u64, "Dimension", "domain"))]
+    #[br(err_context("Dimension.domain"), parse_with = rt::bytes, args(((rt::pick((version) >= 5, domain_size.clone().unwrap_or_default(), 2 * rt::datatype_size(domain_datatype)))) as u64, "Dimension", "domain"))]
     pub domain: Vec<u8>,
     /// Spec field "Null tile extent" (`u8`).
     #[br(err_context("Dimension.null_tile_extent"))]
     pub null_tile_extent: u8,
     /// Spec field "Tile extent" (`bytes`).
-    #[br(err_context("Dimension.tile_extent"), parse_with = rt::bytes, args((rt::pick(null_tile_extent == 0, rt::datatype_size(rt::pick(version >= 5, datatype.clone().unwrap_or_default(), domain_datatype)), 0)) as u64, "Dimension", "tile_extent"))]
+    #[br(err_context("Dimension.tile_extent"), parse_with = rt::bytes, args((rt::pick(null_tile_extent == 0, rt::datatype_size((rt::pick((version) >= 5, datatype.clone().unwrap_or_default(), domain_datatype))), 0)) as u64, "Dimension", "tile_extent"))]
     pub tile_extent: Vec<u8>,
 }
 impl Dimension {
@@ -295,11 +299,11 @@ impl Dimension {
         }
         __len = __len
             .checked_add(
-                (rt::pick(
-                    version >= 5,
+                ((rt::pick(
+                    (version) >= 5,
                     domain_size.clone().unwrap_or_default(),
                     2 * rt::datatype_size(domain_datatype),
-                )) as u64,
+                ))) as u64,
             )?;
         __len = __len.checked_add(1)?;
         __len = __len
@@ -307,11 +311,11 @@ impl Dimension {
                 (rt::pick(
                     null_tile_extent == 0,
                     rt::datatype_size(
-                        rt::pick(
-                            version >= 5,
+                        (rt::pick(
+                            (version) >= 5,
                             datatype.clone().unwrap_or_default(),
                             domain_datatype,
-                        ),
+                        )),
                     ),
                     0,
                 )) as u64,

@@ -2,10 +2,106 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
+/// The deepest condition node read or written: a node at this depth (the root
+/// is at 0) is refused, which bounds the recursion on hostile input (the
+/// engine has no limit).
+///
+/// Constant from `spec/delete_commit_file.toml`.
+pub const MAX_CONDITION_DEPTH: u32 = 64;
+/// What follows a condition node's type byte.
+///
+/// Code table from `spec/delete_commit_file.toml`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+#[repr(u8)]
+pub enum ConditionNodeType {
+    /// `EXPRESSION` = 0: A combination of child nodes (`ExpressionNode`).
+    Expression = 0,
+    /// `VALUE` = 1: A comparison of a field with a value (`ValueNode`).
+    Value = 1,
+}
+impl ConditionNodeType {
+    /// Every value of the table, in spec order.
+    pub const ALL: &'static [Self] = &[Self::Expression, Self::Value];
+    /// The value with this on-disk code, if the format defines one.
+    pub fn from_value(value: u8) -> Option<Self> {
+        match value {
+            0 => Some(Self::Expression),
+            1 => Some(Self::Value),
+            _ => None,
+        }
+    }
+    /// The on-disk code.
+    pub fn value(self) -> u8 {
+        self as u8
+    }
+    /// The format's name of the value, without the C API prefix.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Expression => "EXPRESSION",
+            Self::Value => "VALUE",
+        }
+    }
+    /// The value of this name (as `name()` spells it).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|v| v.name() == name)
+    }
+}
+/// An absent field reads as code 0.
+impl Default for ConditionNodeType {
+    fn default() -> Self {
+        Self::Expression
+    }
+}
+/// Prints the format's name; `UNKNOWN(code)` for a code it does not list.
+impl core::fmt::Display for ConditionNodeType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match Self::from_value(self.value()) {
+            Some(v) => f.write_str(v.name()),
+            None => write!(f, "UNKNOWN({})", self.value()),
+        }
+    }
+}
+/// Serializes as the `Display` name.
+#[cfg(feature = "serde")]
+impl serde::Serialize for ConditionNodeType {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+impl binrw::BinRead for ConditionNodeType {
+    type Args<'a> = ();
+    fn read_options<R: binrw::io::Read + binrw::io::Seek>(
+        reader: &mut R,
+        endian: binrw::Endian,
+        _: (),
+    ) -> binrw::BinResult<Self> {
+        let pos = reader.stream_position()?;
+        let value = <u8 as binrw::BinRead>::read_options(reader, endian, ())?;
+        Self::from_value(value)
+            .ok_or_else(|| binrw::Error::Custom {
+                pos,
+                err: Box::new(UnknownCode {
+                    table: "ConditionNodeType",
+                    value: i128::from(value),
+                }),
+            })
+    }
+}
+impl binrw::BinWrite for ConditionNodeType {
+    type Args<'a> = ();
+    fn write_options<W: binrw::io::Write + binrw::io::Seek>(
+        &self,
+        writer: &mut W,
+        endian: binrw::Endian,
+        _: (),
+    ) -> binrw::BinResult<()> {
+        binrw::BinWrite::write_options(&self.value(), writer, endian, ())
+    }
+}
 /// One node of a condition: its type, then an expression or a value node.
-/// `depth` is the node's depth (0 for the root); nodes deeper than 63 are
-/// refused, which bounds the recursion on hostile input (the engine has no
-/// limit).
+/// `depth` is the node's depth (0 for the root); nodes at
+/// `MAX_CONDITION_DEPTH` or deeper are refused.
 ///
 /// Spec: `format_spec/delete_commit_file.md#` (table "Delete Commit File").
 #[binrw::binrw]
@@ -15,11 +111,9 @@
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct ConditionNode {
-    /// Spec field "Node type" (`u8`).
-    ///
-    /// 0: expression node, 1: value node.
-    #[br(err_context("ConditionNode.node_type"), assert(depth < 64, "ConditionNode.node_type: the value does not meet `depth < 64`"))]
-    pub node_type: u8,
+    /// Spec field "Node type" (`u8`, values from [`ConditionNodeType`]).
+    #[br(err_context("ConditionNode.node_type"), assert(depth < MAX_CONDITION_DEPTH, "ConditionNode.node_type: the value does not meet `depth < MAX_CONDITION_DEPTH`"))]
+    pub node_type: ConditionNodeType,
     /// Spec field "Combination op … / Op …" (`ConditionNodeBody`).
     #[br(err_context("ConditionNode.body"), args(node_type, depth))]
     pub body: ConditionNodeBody,
@@ -255,18 +349,18 @@ const _: [(); ValueNodeRef::SIZE] = [(); core::mem::size_of::<ValueNodeRef>()];
 /// Spec: `format_spec/delete_commit_file.md#` ("Delete Commit File").
 #[binrw::binrw]
 #[brw(little)]
-#[br(import(node_type: u8, depth: u32))]
+#[br(import(node_type: ConditionNodeType, depth: u32))]
 #[br(return_unexpected_error)]
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "variant", content = "value"))]
 #[non_exhaustive]
 pub enum ConditionNodeBody {
-    /// A `ExpressionNode`; read when `node_type == 0`.
-    #[br(pre_assert(node_type == 0))]
+    /// A `ExpressionNode`; read when `node_type == ConditionNodeType::EXPRESSION`.
+    #[br(pre_assert(node_type == ConditionNodeType::Expression))]
     Expression(#[br(args(depth))] ExpressionNode),
-    /// A `ValueNode`; read when `node_type == 1`.
-    #[br(pre_assert(node_type == 1))]
+    /// A `ValueNode`; read when `node_type == ConditionNodeType::VALUE`.
+    #[br(pre_assert(node_type == ConditionNodeType::Value))]
     Value(ValueNode),
 }
 impl Default for ConditionNodeBody {

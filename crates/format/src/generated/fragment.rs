@@ -173,7 +173,7 @@ pub struct FragmentFooter {
     /// Spec field "Non-empty domain" (`bytes`). Removed in version 5.
     ///
     /// Versions 3 and 4: [low, high] per dimension, all of dimension 0's coordinate size.
-    #[br(err_context("FragmentFooter.legacy_non_empty_domain"), parse_with = rt::opt_bytes, args((version_number) < 5 && (null_non_empty_domain == 0), (2 * u64::try_from(dims.len()).unwrap_or(0) * dims.first().copied().unwrap_or(0)) as u64, "FragmentFooter", "legacy_non_empty_domain"))]
+    #[br(err_context("FragmentFooter.legacy_non_empty_domain"), parse_with = rt::opt_bytes, args((version_number) < 5 && (null_non_empty_domain == 0), (2 * (u64::try_from(dims.len()).unwrap_or(0)) * dims.first().copied().unwrap_or(0)) as u64, "FragmentFooter", "legacy_non_empty_domain"))]
     pub legacy_non_empty_domain: Option<Vec<u8>>,
     /// Spec field "Non-empty domain" (`Mbr`). New in version 5.
     #[br(err_context("FragmentFooter.non_empty_domain"), args(dims.clone()), if((version_number) >= 5 && (null_non_empty_domain == 0)))]
@@ -191,40 +191,40 @@ pub struct FragmentFooter {
     #[br(err_context("FragmentFooter.includes_delete_metadata"), if((version_number) >= 15))]
     pub includes_delete_metadata: Option<u8>,
     /// Spec field "File sizes" (`list<u64>`).
-    #[br(err_context("FragmentFooter.file_sizes"), parse_with = rt::list, args((rt::pick(version_number >= 5, num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0), num_attributes + 1)) as u64, 8, (), "FragmentFooter", "file_sizes"))]
+    #[br(err_context("FragmentFooter.file_sizes"), parse_with = rt::list, args(((rt::pick((version_number) >= 5, (num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0)), num_attributes + 1))) as u64, 8, (), "FragmentFooter", "file_sizes"))]
     pub file_sizes: Vec<u64>,
     /// Spec field "File var sizes" (`list<u64>`).
-    #[br(err_context("FragmentFooter.file_var_sizes"), parse_with = rt::list, args((rt::pick(version_number >= 5, num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0), num_attributes)) as u64, 8, (), "FragmentFooter", "file_var_sizes"))]
+    #[br(err_context("FragmentFooter.file_var_sizes"), parse_with = rt::list, args(((rt::pick((version_number) >= 5, (num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0)), num_attributes))) as u64, 8, (), "FragmentFooter", "file_var_sizes"))]
     pub file_var_sizes: Vec<u64>,
     /// Spec field "File validity sizes" (`list<u64>`). New in version 7.
-    #[br(err_context("FragmentFooter.file_validity_sizes"), parse_with = rt::opt_list, args((version_number) >= 7, (num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0)) as u64, 8, (), "FragmentFooter", "file_validity_sizes"))]
+    #[br(err_context("FragmentFooter.file_validity_sizes"), parse_with = rt::opt_list, args((version_number) >= 7, ((num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0))) as u64, 8, (), "FragmentFooter", "file_validity_sizes"))]
     pub file_validity_sizes: Option<Vec<u64>>,
     /// Spec field "R-Tree offset" (`u64`).
     #[br(err_context("FragmentFooter.rtree_offset"))]
     pub rtree_offset: u64,
     /// Spec field "Tile offset for attribute/dimension 1 … N" (`list<u64>`).
-    #[br(err_context("FragmentFooter.tile_offsets"), parse_with = rt::list, args((rt::pick(version_number >= 5, num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0), num_attributes + 1)) as u64, 8, (), "FragmentFooter", "tile_offsets"))]
+    #[br(err_context("FragmentFooter.tile_offsets"), parse_with = rt::list, args(((rt::pick((version_number) >= 5, (num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0)), num_attributes + 1))) as u64, 8, (), "FragmentFooter", "tile_offsets"))]
     pub tile_offsets: Vec<u64>,
     /// Spec field "Tile var offset for attribute/dimension 1 … N" (`list<u64>`).
-    #[br(err_context("FragmentFooter.tile_var_offsets"), parse_with = rt::list, args((rt::pick(version_number >= 5, num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0), num_attributes)) as u64, 8, (), "FragmentFooter", "tile_var_offsets"))]
+    #[br(err_context("FragmentFooter.tile_var_offsets"), parse_with = rt::list, args(((rt::pick((version_number) >= 5, (num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0)), num_attributes))) as u64, 8, (), "FragmentFooter", "tile_var_offsets"))]
     pub tile_var_offsets: Vec<u64>,
     /// Spec field "Tile var sizes offset for attribute/dimension 1 … N" (`list<u64>`).
-    #[br(err_context("FragmentFooter.tile_var_sizes"), parse_with = rt::list, args((rt::pick(version_number >= 5, num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0), num_attributes)) as u64, 8, (), "FragmentFooter", "tile_var_sizes"))]
+    #[br(err_context("FragmentFooter.tile_var_sizes"), parse_with = rt::list, args(((rt::pick((version_number) >= 5, (num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0)), num_attributes))) as u64, 8, (), "FragmentFooter", "tile_var_sizes"))]
     pub tile_var_sizes: Vec<u64>,
     /// Spec field "Tile validity offset for attribute/dimension 1 … N" (`list<u64>`). New in version 7.
-    #[br(err_context("FragmentFooter.tile_validity_offsets"), parse_with = rt::opt_list, args((version_number) >= 7, (num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0)) as u64, 8, (), "FragmentFooter", "tile_validity_offsets"))]
+    #[br(err_context("FragmentFooter.tile_validity_offsets"), parse_with = rt::opt_list, args((version_number) >= 7, ((num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0))) as u64, 8, (), "FragmentFooter", "tile_validity_offsets"))]
     pub tile_validity_offsets: Option<Vec<u64>>,
     /// Spec field "Tile mins offset for attribute/dimension 1 … N" (`list<u64>`). New in version 11.
-    #[br(err_context("FragmentFooter.tile_mins_offsets"), parse_with = rt::opt_list, args((version_number) >= 11, (num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0)) as u64, 8, (), "FragmentFooter", "tile_mins_offsets"))]
+    #[br(err_context("FragmentFooter.tile_mins_offsets"), parse_with = rt::opt_list, args((version_number) >= 11, ((num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0))) as u64, 8, (), "FragmentFooter", "tile_mins_offsets"))]
     pub tile_mins_offsets: Option<Vec<u64>>,
     /// Spec field "Tile maxes offset for attribute/dimension 1 … N" (`list<u64>`). New in version 11.
-    #[br(err_context("FragmentFooter.tile_maxes_offsets"), parse_with = rt::opt_list, args((version_number) >= 11, (num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0)) as u64, 8, (), "FragmentFooter", "tile_maxes_offsets"))]
+    #[br(err_context("FragmentFooter.tile_maxes_offsets"), parse_with = rt::opt_list, args((version_number) >= 11, ((num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0))) as u64, 8, (), "FragmentFooter", "tile_maxes_offsets"))]
     pub tile_maxes_offsets: Option<Vec<u64>>,
     /// Spec field "Tile sums offset for attribute/dimension 1 … N" (`list<u64>`). New in version 11.
-    #[br(err_context("FragmentFooter.tile_sums_offsets"), parse_with = rt::opt_list, args((version_number) >= 11, (num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0)) as u64, 8, (), "FragmentFooter", "tile_sums_offsets"))]
+    #[br(err_context("FragmentFooter.tile_sums_offsets"), parse_with = rt::opt_list, args((version_number) >= 11, ((num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0))) as u64, 8, (), "FragmentFooter", "tile_sums_offsets"))]
     pub tile_sums_offsets: Option<Vec<u64>>,
     /// Spec field "Tile null counts offset for attribute/dimension 1 … N" (`list<u64>`). New in version 11.
-    #[br(err_context("FragmentFooter.tile_null_counts_offsets"), parse_with = rt::opt_list, args((version_number) >= 11, (num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0)) as u64, 8, (), "FragmentFooter", "tile_null_counts_offsets"))]
+    #[br(err_context("FragmentFooter.tile_null_counts_offsets"), parse_with = rt::opt_list, args((version_number) >= 11, ((num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1 + u64::from(includes_timestamps.clone().unwrap_or_default() != 0) + 2 * u64::from(includes_delete_metadata.clone().unwrap_or_default() != 0))) as u64, 8, (), "FragmentFooter", "tile_null_counts_offsets"))]
     pub tile_null_counts_offsets: Option<Vec<u64>>,
     /// Spec field "Fragment min max sum null count offset" (`u64`). New in version 12.
     ///
@@ -287,7 +287,7 @@ impl FragmentFooter {
         if (version_number) < 5 && (null_non_empty_domain == 0) {
             __len = __len
                 .checked_add(
-                    (2 * u64::try_from(dims.len()).unwrap_or(0)
+                    (2 * (u64::try_from(dims.len()).unwrap_or(0))
                         * dims.first().copied().unwrap_or(0)) as u64,
                 )?;
         }
@@ -306,144 +306,144 @@ impl FragmentFooter {
         }
         __len = __len
             .checked_add(
-                ((rt::pick(
-                    version_number >= 5,
-                    num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1
+                (((rt::pick(
+                    (version_number) >= 5,
+                    (num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1
                         + u64::from(includes_timestamps.clone().unwrap_or_default() != 0)
                         + 2
                             * u64::from(
                                 includes_delete_metadata.clone().unwrap_or_default() != 0,
-                            ),
+                            )),
                     num_attributes + 1,
-                )) as u64)
+                ))) as u64)
                     .checked_mul(8u64)?,
             )?;
         __len = __len
             .checked_add(
-                ((rt::pick(
-                    version_number >= 5,
-                    num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1
+                (((rt::pick(
+                    (version_number) >= 5,
+                    (num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1
                         + u64::from(includes_timestamps.clone().unwrap_or_default() != 0)
                         + 2
                             * u64::from(
                                 includes_delete_metadata.clone().unwrap_or_default() != 0,
-                            ),
+                            )),
                     num_attributes,
-                )) as u64)
+                ))) as u64)
                     .checked_mul(8u64)?,
             )?;
         if (version_number) >= 7 {
             __len = __len
                 .checked_add(
-                    ((num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1
+                    (((num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1
                         + u64::from(includes_timestamps.clone().unwrap_or_default() != 0)
                         + 2
                             * u64::from(
                                 includes_delete_metadata.clone().unwrap_or_default() != 0,
-                            )) as u64)
+                            ))) as u64)
                         .checked_mul(8u64)?,
                 )?;
         }
         __len = __len.checked_add(8)?;
         __len = __len
             .checked_add(
-                ((rt::pick(
-                    version_number >= 5,
-                    num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1
+                (((rt::pick(
+                    (version_number) >= 5,
+                    (num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1
                         + u64::from(includes_timestamps.clone().unwrap_or_default() != 0)
                         + 2
                             * u64::from(
                                 includes_delete_metadata.clone().unwrap_or_default() != 0,
-                            ),
+                            )),
                     num_attributes + 1,
-                )) as u64)
+                ))) as u64)
                     .checked_mul(8u64)?,
             )?;
         __len = __len
             .checked_add(
-                ((rt::pick(
-                    version_number >= 5,
-                    num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1
+                (((rt::pick(
+                    (version_number) >= 5,
+                    (num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1
                         + u64::from(includes_timestamps.clone().unwrap_or_default() != 0)
                         + 2
                             * u64::from(
                                 includes_delete_metadata.clone().unwrap_or_default() != 0,
-                            ),
+                            )),
                     num_attributes,
-                )) as u64)
+                ))) as u64)
                     .checked_mul(8u64)?,
             )?;
         __len = __len
             .checked_add(
-                ((rt::pick(
-                    version_number >= 5,
-                    num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1
+                (((rt::pick(
+                    (version_number) >= 5,
+                    (num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1
                         + u64::from(includes_timestamps.clone().unwrap_or_default() != 0)
                         + 2
                             * u64::from(
                                 includes_delete_metadata.clone().unwrap_or_default() != 0,
-                            ),
+                            )),
                     num_attributes,
-                )) as u64)
+                ))) as u64)
                     .checked_mul(8u64)?,
             )?;
         if (version_number) >= 7 {
             __len = __len
                 .checked_add(
-                    ((num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1
+                    (((num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1
                         + u64::from(includes_timestamps.clone().unwrap_or_default() != 0)
                         + 2
                             * u64::from(
                                 includes_delete_metadata.clone().unwrap_or_default() != 0,
-                            )) as u64)
+                            ))) as u64)
                         .checked_mul(8u64)?,
                 )?;
         }
         if (version_number) >= 11 {
             __len = __len
                 .checked_add(
-                    ((num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1
+                    (((num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1
                         + u64::from(includes_timestamps.clone().unwrap_or_default() != 0)
                         + 2
                             * u64::from(
                                 includes_delete_metadata.clone().unwrap_or_default() != 0,
-                            )) as u64)
+                            ))) as u64)
                         .checked_mul(8u64)?,
                 )?;
         }
         if (version_number) >= 11 {
             __len = __len
                 .checked_add(
-                    ((num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1
+                    (((num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1
                         + u64::from(includes_timestamps.clone().unwrap_or_default() != 0)
                         + 2
                             * u64::from(
                                 includes_delete_metadata.clone().unwrap_or_default() != 0,
-                            )) as u64)
+                            ))) as u64)
                         .checked_mul(8u64)?,
                 )?;
         }
         if (version_number) >= 11 {
             __len = __len
                 .checked_add(
-                    ((num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1
+                    (((num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1
                         + u64::from(includes_timestamps.clone().unwrap_or_default() != 0)
                         + 2
                             * u64::from(
                                 includes_delete_metadata.clone().unwrap_or_default() != 0,
-                            )) as u64)
+                            ))) as u64)
                         .checked_mul(8u64)?,
                 )?;
         }
         if (version_number) >= 11 {
             __len = __len
                 .checked_add(
-                    ((num_attributes + u64::try_from(dims.len()).unwrap_or(0) + 1
+                    (((num_attributes + (u64::try_from(dims.len()).unwrap_or(0)) + 1
                         + u64::from(includes_timestamps.clone().unwrap_or_default() != 0)
                         + 2
                             * u64::from(
                                 includes_delete_metadata.clone().unwrap_or_default() != 0,
-                            )) as u64)
+                            ))) as u64)
                         .checked_mul(8u64)?,
                 )?;
         }

@@ -65,7 +65,7 @@ pub const DOCUMENTS: &[(&str, &str, &str, &[&str], &[&str])] = &[
         "Delete Commit File",
         "format_spec/delete_commit_file.md",
         &["ConditionNode", "ExpressionNode", "ValueNode", "ConditionNodeBody"],
-        &[],
+        &["ConditionNodeType"],
     ),
     (
         "spec/enumeration.toml",
