@@ -46,6 +46,8 @@ mod records;
 mod values;
 #[path = "versions.rs"]
 mod versions;
+#[path = "writers.rs"]
+mod writers;
 
 /// Identifiers an expression may use besides imports and earlier fields.
 const HELPERS: &[&str] = &["true", "false", "u64", "u32", "usize", "rt"];
@@ -194,6 +196,11 @@ struct Field {
     /// A condition the value must meet; the error names the field.
     #[serde(default)]
     assert: Option<String>,
+    /// The (later) field whose encoded byte length this field states, when
+    /// no `len` names it: the generated `with_sizes` sets it and `check`
+    /// compares (codegen/writers.rs).
+    #[serde(default)]
+    size_of: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -652,6 +659,21 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
         }
         names.insert(f.name.clone());
     }
+    for f in &t.fields {
+        if let Some(target) = &f.size_of {
+            cx.place = format!("table {}, field {}", t.name, f.name);
+            let at = t.fields.iter().position(|g| g.name == f.name);
+            let target_at = t.fields.iter().position(|g| &g.name == target);
+            if !matches!((at, target_at), (Some(a), Some(b)) if a < b) {
+                return cx.err(format!(
+                    "size_of `{target}` is not a later field of the table"
+                ));
+            }
+            if !matches!(kind(&f.ty), Some(Kind::Prim(..))) || f.code.is_some() {
+                return cx.err("a size_of field is an integer");
+            }
+        }
+    }
     if t.version.is_some() && version_expr.is_none() {
         cx.place = format!("table {}", t.name);
         let v = t.version.as_deref().unwrap_or_default();
@@ -869,9 +891,11 @@ pub(crate) fn generate_parts(dir: &Path) -> Res<Vec<Part>> {
         for t in &doc.table {
             gen_table(&mut out, doc, file, t, &known)?;
             records.gen(&mut out, file, t)?;
+            writers::gen_table(&mut out, t);
         }
         for u in &doc.union {
             gen_union(&mut out, doc, file, u, &known)?;
+            writers::gen_union(&mut out, u);
         }
         let tables: Vec<String> = doc
             .table

@@ -184,7 +184,18 @@ pub(crate) fn expand(file: &str, t: &mut Table) -> Res<()> {
         file,
         place: format!("table {}", t.name),
     };
-    let version = t.version.clone().filter(|v| is_snake(v.trim()));
+    // The version the table's expressions may not compare with numbers: its
+    // declared `version`, else an import named `version`.
+    let version = t
+        .version
+        .clone()
+        .filter(|v| is_snake(v.trim()))
+        .or_else(|| {
+            t.imports
+                .iter()
+                .any(|i| i.split(':').next().map(str::trim) == Some("version"))
+                .then(|| "version".to_string())
+        });
     let mut values: Vec<(String, String)> = Vec::new();
     let mut used = BTreeSet::new();
     for v in &t.values {

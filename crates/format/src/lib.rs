@@ -45,8 +45,10 @@ extern crate std;
 
 mod decode;
 mod domain;
+mod encode;
 pub mod schema;
 pub use decode::{decode, decode_all, encode, DecodeError};
+pub use encode::{encode_checked, EncodeError, Record};
 #[doc(hidden)]
 pub mod rt;
 
@@ -63,6 +65,7 @@ pub use rt::Dims;
     clippy::all,
     clippy::pedantic,
     unused_parens,
+    unused_mut,
     unused_variables,
     missing_docs
 )]

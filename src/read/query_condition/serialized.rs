@@ -17,7 +17,7 @@ use crate::array::FieldInfo;
 use crate::error::{Error, Result};
 use crate::format::{
     ArraySchema, ConditionNode, ConditionNodeBody, ConditionNodeType, Datatype, ExpressionNode,
-    QueryConditionCombinationOp as Comb, QueryConditionOp as Op, ValueNode,
+    QueryConditionCombinationOp as Comb, QueryConditionOp as Op, Record, ValueNode,
 };
 
 // ---------------------------------------------------------------------------
@@ -39,14 +39,13 @@ pub fn value_node(op: Op, field: &[u8], value: Vec<u8>, offsets: Option<&[u64]>)
         node_type: ConditionNodeType::Value,
         body: ConditionNodeBody::Value(crate::format::table!(ValueNode {
             op,
-            field_name_size: field.len() as u32,
             field_name: field.to_vec(),
-            value_size: value.len() as u64,
             value,
-            offsets_size: offsets.as_ref().map(|o| o.len() as u64),
+            offsets_size: offsets.as_ref().map(|_| 0),
             offsets,
         })),
     })
+    .with_sizes()
 }
 
 /// An expression node combining `children` with `op`.
@@ -55,10 +54,10 @@ pub fn expression_node(op: Comb, children: Vec<ConditionNode>) -> ConditionNode 
         node_type: ConditionNodeType::Expression,
         body: ConditionNodeBody::Expression(crate::format::table!(ExpressionNode {
             combination_op: op,
-            num_children: children.len() as u64,
             children,
         })),
     })
+    .with_sizes()
 }
 
 /// `lhs op rhs` as the engine combines conditions (`ASTNode::combine`):

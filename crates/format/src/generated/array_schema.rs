@@ -103,6 +103,267 @@ impl ArraySchemaRef {
 /// The view is exactly its fields: `size_of::<ArraySchemaRef>()` is
 /// [`ArraySchemaRef::SIZE`] (else this does not compile).
 const _: [(); ArraySchemaRef::SIZE] = [(); core::mem::size_of::<ArraySchemaRef>()];
+impl crate::Record for ArraySchema {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self.array_version = version as u32;
+        if version >= 5 {
+            if self.allows_dups.is_none() {
+                self.allows_dups = Some(Default::default());
+            }
+        } else {
+            self.allows_dups = None;
+        }
+        let x = core::mem::take(&mut self.coords_filters);
+        self.coords_filters = x.at_version(version);
+        let x = core::mem::take(&mut self.offsets_filters);
+        self.offsets_filters = x.at_version(version);
+        if version >= 7 {
+            if self.validity_filters.is_none() {
+                self.validity_filters = Some(Default::default());
+            }
+        } else {
+            self.validity_filters = None;
+        }
+        self.validity_filters = self.validity_filters.map(|x| x.at_version(version));
+        let x = core::mem::take(&mut self.domain);
+        self.domain = x.at_version(version);
+        let x = core::mem::take(&mut self.attributes);
+        self.attributes = x.into_iter().map(|e| e.at_version(version)).collect();
+        if version >= 18 {
+            if self.num_labels.is_none() {
+                self.num_labels = Some(Default::default());
+            }
+        } else {
+            self.num_labels = None;
+        }
+        if version >= 18 {
+            if self.labels.is_none() {
+                self.labels = Some(Default::default());
+            }
+        } else {
+            self.labels = None;
+        }
+        self.labels = self
+            .labels
+            .map(|x| x.into_iter().map(|e| e.at_version(version)).collect());
+        if version >= 20 {
+            if self.num_enumerations.is_none() {
+                self.num_enumerations = Some(Default::default());
+            }
+        } else {
+            self.num_enumerations = None;
+        }
+        if version >= 20 {
+            if self.enumerations.is_none() {
+                self.enumerations = Some(Default::default());
+            }
+        } else {
+            self.enumerations = None;
+        }
+        self.enumerations = self
+            .enumerations
+            .map(|x| x.into_iter().map(|e| e.at_version(version)).collect());
+        if version >= 22 {
+            if self.current_domain.is_none() {
+                self.current_domain = Some(Default::default());
+            }
+        } else {
+            self.current_domain = None;
+        }
+        self.current_domain = self.current_domain.map(|x| x.at_version(version));
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.coords_filters);
+        self.coords_filters = x.with_sizes();
+        let x = core::mem::take(&mut self.offsets_filters);
+        self.offsets_filters = x.with_sizes();
+        self.validity_filters = self.validity_filters.map(|x| x.with_sizes());
+        let x = core::mem::take(&mut self.domain);
+        self.domain = x.with_sizes();
+        let x = core::mem::take(&mut self.attributes);
+        self.attributes = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.labels = self
+            .labels
+            .map(|x| x.into_iter().map(|e| e.with_sizes()).collect());
+        self.enumerations = self
+            .enumerations
+            .map(|x| x.into_iter().map(|e| e.with_sizes()).collect());
+        self.current_domain = self.current_domain.map(|x| x.with_sizes());
+        self.num_attributes = self.attributes.len() as u32;
+        self.num_labels = self.labels.as_ref().map(|x| x.len() as u32);
+        self.num_enumerations = self.enumerations.as_ref().map(|x| x.len() as u32);
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let version = Some(self.array_version as u32);
+        if let Some(v) = version {
+            if (v >= 5) != self.allows_dups.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "ArraySchema",
+                        "allows_dups",
+                        v,
+                        self.allows_dups.is_some(),
+                    ),
+                );
+            }
+        }
+        {
+            let x = &self.coords_filters;
+            x.check(version)?;
+        }
+        {
+            let x = &self.offsets_filters;
+            x.check(version)?;
+        }
+        if let Some(v) = version {
+            if (v >= 7) != self.validity_filters.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "ArraySchema",
+                        "validity_filters",
+                        v,
+                        self.validity_filters.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(x) = &self.validity_filters {
+            x.check(version)?;
+        }
+        {
+            let x = &self.domain;
+            x.check(version)?;
+        }
+        {
+            let x = &self.attributes;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 18) != self.num_labels.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "ArraySchema",
+                        "num_labels",
+                        v,
+                        self.num_labels.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 18) != self.labels.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "ArraySchema",
+                        "labels",
+                        v,
+                        self.labels.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(x) = &self.labels {
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 20) != self.num_enumerations.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "ArraySchema",
+                        "num_enumerations",
+                        v,
+                        self.num_enumerations.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 20) != self.enumerations.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "ArraySchema",
+                        "enumerations",
+                        v,
+                        self.enumerations.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(x) = &self.enumerations {
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 22) != self.current_domain.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "ArraySchema",
+                        "current_domain",
+                        v,
+                        self.current_domain.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(x) = &self.current_domain {
+            x.check(version)?;
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_attributes),
+            Some(self.attributes.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ArraySchema",
+                        "num_attributes",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            self.num_labels,
+            self.labels.as_ref().map(|x| x.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ArraySchema",
+                        "num_labels",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            self.num_enumerations,
+            self.enumerations.as_ref().map(|x| x.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ArraySchema",
+                        "num_enumerations",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// One enumeration of the schema: its name and the file in `__schema/__enumerations` holding it.
 ///
 /// Spec: `format_spec/array_schema.md#array-schema-file` (table "Array Schema File").
@@ -191,6 +452,51 @@ impl EnumerationEntryRef {
 const _: [(); EnumerationEntryRef::SIZE] = [(); core::mem::size_of::<
     EnumerationEntryRef,
 >()];
+impl crate::Record for EnumerationEntry {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.name_length = self.name.len() as u32;
+        self.filename_length = self.filename.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.name_length),
+            Some(self.name.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "EnumerationEntry",
+                        "name_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.filename_length),
+            Some(self.filename.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "EnumerationEntry",
+                        "filename_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// Spec: `format_spec/array_schema.md#domain` (table "Domain").
 #[binrw::binrw]
 #[brw(little)]
@@ -216,6 +522,63 @@ impl Domain {
 impl Domain {
     /// Where field `domain_datatype` (spec "Domain datatype") starts in a `Domain`.
     pub const OFFSET_DOMAIN_DATATYPE: usize = 0;
+}
+impl crate::Record for Domain {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        if version < 5 {
+            if self.domain_datatype.is_none() {
+                self.domain_datatype = Some(Default::default());
+            }
+        } else {
+            self.domain_datatype = None;
+        }
+        let x = core::mem::take(&mut self.dimensions);
+        self.dimensions = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.dimensions);
+        self.dimensions = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_dimensions = self.dimensions.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        if let Some(v) = version {
+            if (v < 5) != self.domain_datatype.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "Domain",
+                        "domain_datatype",
+                        v,
+                        self.domain_datatype.is_some(),
+                    ),
+                );
+            }
+        }
+        {
+            let x = &self.dimensions;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_dimensions),
+            Some(self.dimensions.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "Domain",
+                        "num_dimensions",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
 }
 /// Before version 5 the datatype is the domain's and the domain holds 2 values of it.
 ///
@@ -360,6 +723,131 @@ impl DimensionRef {
 /// The view is exactly its fields: `size_of::<DimensionRef>()` is
 /// [`DimensionRef::SIZE`] (else this does not compile).
 const _: [(); DimensionRef::SIZE] = [(); core::mem::size_of::<DimensionRef>()];
+impl crate::Record for Dimension {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        if version >= 5 {
+            if self.datatype.is_none() {
+                self.datatype = Some(Default::default());
+            }
+        } else {
+            self.datatype = None;
+        }
+        if version >= 5 {
+            if self.cell_val_num.is_none() {
+                self.cell_val_num = Some(Default::default());
+            }
+        } else {
+            self.cell_val_num = None;
+        }
+        if version >= 5 {
+            if self.filters.is_none() {
+                self.filters = Some(Default::default());
+            }
+        } else {
+            self.filters = None;
+        }
+        self.filters = self.filters.map(|x| x.at_version(version));
+        if version >= 5 {
+            if self.domain_size.is_none() {
+                self.domain_size = Some(Default::default());
+            }
+        } else {
+            self.domain_size = None;
+        }
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.filters = self.filters.map(|x| x.with_sizes());
+        if self.domain_size.is_some() {
+            self.domain_size = Some(crate::encode(&self.domain).len() as u64);
+        }
+        self.name_length = self.name.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        if let Some(v) = version {
+            if (v >= 5) != self.datatype.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "Dimension",
+                        "datatype",
+                        v,
+                        self.datatype.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 5) != self.cell_val_num.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "Dimension",
+                        "cell_val_num",
+                        v,
+                        self.cell_val_num.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 5) != self.filters.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "Dimension",
+                        "filters",
+                        v,
+                        self.filters.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(x) = &self.filters {
+            x.check(version)?;
+        }
+        if let Some(v) = version {
+            if (v >= 5) != self.domain_size.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "Dimension",
+                        "domain_size",
+                        v,
+                        self.domain_size.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(stated) = self.domain_size {
+            let actual = crate::encode(&self.domain).len() as u64;
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "Dimension",
+                        "domain_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.name_length),
+            Some(self.name.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "Dimension",
+                        "name_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// Spec: `format_spec/array_schema.md#attribute` (table "Attribute").
 #[binrw::binrw]
 #[brw(little)]
@@ -456,6 +944,210 @@ impl AttributeRef {
 /// The view is exactly its fields: `size_of::<AttributeRef>()` is
 /// [`AttributeRef::SIZE`] (else this does not compile).
 const _: [(); AttributeRef::SIZE] = [(); core::mem::size_of::<AttributeRef>()];
+impl crate::Record for Attribute {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.filters);
+        self.filters = x.at_version(version);
+        if version >= 6 {
+            if self.fill_value_size.is_none() {
+                self.fill_value_size = Some(Default::default());
+            }
+        } else {
+            self.fill_value_size = None;
+        }
+        if version >= 6 {
+            if self.fill_value.is_none() {
+                self.fill_value = Some(Default::default());
+            }
+        } else {
+            self.fill_value = None;
+        }
+        if version >= 7 {
+            if self.nullable.is_none() {
+                self.nullable = Some(Default::default());
+            }
+        } else {
+            self.nullable = None;
+        }
+        if version >= 7 {
+            if self.fill_value_validity.is_none() {
+                self.fill_value_validity = Some(Default::default());
+            }
+        } else {
+            self.fill_value_validity = None;
+        }
+        if version >= 17 {
+            if self.order.is_none() {
+                self.order = Some(Default::default());
+            }
+        } else {
+            self.order = None;
+        }
+        if version >= 20 {
+            if self.enumeration_name_length.is_none() {
+                self.enumeration_name_length = Some(Default::default());
+            }
+        } else {
+            self.enumeration_name_length = None;
+        }
+        if version >= 20 {
+            if self.enumeration_name.is_none() {
+                self.enumeration_name = Some(Default::default());
+            }
+        } else {
+            self.enumeration_name = None;
+        }
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.filters);
+        self.filters = x.with_sizes();
+        self.name_length = self.name.len() as u32;
+        self.fill_value_size = self.fill_value.as_ref().map(|x| x.len() as u64);
+        self.enumeration_name_length = self
+            .enumeration_name
+            .as_ref()
+            .map(|x| x.len() as u32);
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        {
+            let x = &self.filters;
+            x.check(version)?;
+        }
+        if let Some(v) = version {
+            if (v >= 6) != self.fill_value_size.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "Attribute",
+                        "fill_value_size",
+                        v,
+                        self.fill_value_size.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 6) != self.fill_value.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "Attribute",
+                        "fill_value",
+                        v,
+                        self.fill_value.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 7) != self.nullable.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "Attribute",
+                        "nullable",
+                        v,
+                        self.nullable.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 7) != self.fill_value_validity.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "Attribute",
+                        "fill_value_validity",
+                        v,
+                        self.fill_value_validity.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 17) != self.order.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "Attribute",
+                        "order",
+                        v,
+                        self.order.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 20) != self.enumeration_name_length.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "Attribute",
+                        "enumeration_name_length",
+                        v,
+                        self.enumeration_name_length.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 20) != self.enumeration_name.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "Attribute",
+                        "enumeration_name",
+                        v,
+                        self.enumeration_name.is_some(),
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.name_length),
+            Some(self.name.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "Attribute",
+                        "name_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            self.fill_value_size,
+            self.fill_value.as_ref().map(|x| x.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "Attribute",
+                        "fill_value_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            self.enumeration_name_length,
+            self.enumeration_name.as_ref().map(|x| x.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "Attribute",
+                        "enumeration_name_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// As the engine reads it (tiledb/sm/array_schema/dimension_label.cc).
 ///
 /// Spec: `format_spec/array_schema.md#dimension-label` (table "Dimension Label").
@@ -587,6 +1279,67 @@ impl DimensionLabelRef {
 /// The view is exactly its fields: `size_of::<DimensionLabelRef>()` is
 /// [`DimensionLabelRef::SIZE`] (else this does not compile).
 const _: [(); DimensionLabelRef::SIZE] = [(); core::mem::size_of::<DimensionLabelRef>()];
+impl crate::Record for DimensionLabel {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.name_length = self.name.len() as u32;
+        self.uri_length = self.uri.len() as u64;
+        self.attribute_name_length = self.attribute_name.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.name_length),
+            Some(self.name.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "DimensionLabel",
+                        "name_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.uri_length),
+            Some(self.uri.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "DimensionLabel",
+                        "uri_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.attribute_name_length),
+            Some(self.attribute_name.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "DimensionLabel",
+                        "attribute_name_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// Spec: `format_spec/array_schema.md#current-domain` (table "Current Domain").
 #[binrw::binrw]
 #[brw(little)]
@@ -675,3 +1428,21 @@ impl CurrentDomainRef {
 /// The view is exactly its fields: `size_of::<CurrentDomainRef>()` is
 /// [`CurrentDomainRef::SIZE`] (else this does not compile).
 const _: [(); CurrentDomainRef::SIZE] = [(); core::mem::size_of::<CurrentDomainRef>()];
+impl crate::Record for CurrentDomain {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self.ndrectangle = self.ndrectangle.map(|x| x.at_version(version));
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.ndrectangle = self.ndrectangle.map(|x| x.with_sizes());
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let Some(x) = &self.ndrectangle {
+            x.check(version)?;
+        }
+        Ok(())
+    }
+}

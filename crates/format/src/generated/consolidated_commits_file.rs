@@ -25,6 +25,29 @@ impl ConsolidatedCommits {
     /// Where field `entries` (spec "Fragment commit / Delete commit / Update commit, repeated") starts in a `ConsolidatedCommits`.
     pub const OFFSET_ENTRIES: usize = 0;
 }
+impl crate::Record for ConsolidatedCommits {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.entries);
+        self.entries = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.entries);
+        self.entries = x.into_iter().map(|e| e.with_sizes()).collect();
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.entries;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        Ok(())
+    }
+}
 /// One entry. As the engine writes and reads it
 /// (Consolidator::write_consolidated_commits_file,
 /// ArrayDirectory::load_consolidated_commit_uris): only a name ending in `.del`
@@ -61,4 +84,33 @@ impl ConsolidatedCommit {
 impl ConsolidatedCommit {
     /// Where field `uri` (spec "URI followed by a new line character") starts in a `ConsolidatedCommit`.
     pub const OFFSET_URI: usize = 0;
+}
+impl crate::Record for ConsolidatedCommit {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.delete_tile_size = self.delete_tile.as_ref().map(|x| x.len() as u64);
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            self.delete_tile_size,
+            self.delete_tile.as_ref().map(|x| x.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ConsolidatedCommit",
+                        "delete_tile_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
 }

@@ -66,6 +66,45 @@ impl ConsolidatedFragmentMetadataRef {
 const _: [(); ConsolidatedFragmentMetadataRef::SIZE] = [(); core::mem::size_of::<
     ConsolidatedFragmentMetadataRef,
 >()];
+impl crate::Record for ConsolidatedFragmentMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.fragments);
+        self.fragments = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.fragments);
+        self.fragments = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.fragment_num = self.fragments.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.fragments;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.fragment_num),
+            Some(self.fragments.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ConsolidatedFragmentMetadata",
+                        "fragment_num",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// One fragment: its name (the fragment folder name when the `.meta` file's
 /// name version is 9 or more, before that the fragment's full URI) and the
 /// offset of its footer in the tile data (the spec page says in the file).
@@ -151,3 +190,32 @@ impl ConsolidatedFragmentEntryRef {
 const _: [(); ConsolidatedFragmentEntryRef::SIZE] = [(); core::mem::size_of::<
     ConsolidatedFragmentEntryRef,
 >()];
+impl crate::Record for ConsolidatedFragmentEntry {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.name_length = self.name.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.name_length),
+            Some(self.name.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ConsolidatedFragmentEntry",
+                        "name_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}

@@ -156,6 +156,27 @@ impl ConditionNodeRef {
 /// The view is exactly its fields: `size_of::<ConditionNodeRef>()` is
 /// [`ConditionNodeRef::SIZE`] (else this does not compile).
 const _: [(); ConditionNodeRef::SIZE] = [(); core::mem::size_of::<ConditionNodeRef>()];
+impl crate::Record for ConditionNode {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.body);
+        self.body = x.at_version(version);
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.body);
+        self.body = x.with_sizes();
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.body;
+            x.check(version)?;
+        }
+        Ok(())
+    }
+}
 /// An expression node, after its node type: a combination of child nodes.
 /// Matches the spec page (the child count is one u64).
 ///
@@ -223,6 +244,45 @@ impl ExpressionNodeRef {
 /// The view is exactly its fields: `size_of::<ExpressionNodeRef>()` is
 /// [`ExpressionNodeRef::SIZE`] (else this does not compile).
 const _: [(); ExpressionNodeRef::SIZE] = [(); core::mem::size_of::<ExpressionNodeRef>()];
+impl crate::Record for ExpressionNode {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.children);
+        self.children = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.children);
+        self.children = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_children = self.children.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.children;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_children),
+            Some(self.children.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ExpressionNode",
+                        "num_children",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// A value node, after its node type: a comparison of a field with a value. The
 /// spec page lists only the ops LT to NE; the engine also writes IN (6) and
 /// NOT_IN (7), whose value is a concatenation of values followed by a u64 size
@@ -346,6 +406,67 @@ impl ValueNodeRef {
 /// The view is exactly its fields: `size_of::<ValueNodeRef>()` is
 /// [`ValueNodeRef::SIZE`] (else this does not compile).
 const _: [(); ValueNodeRef::SIZE] = [(); core::mem::size_of::<ValueNodeRef>()];
+impl crate::Record for ValueNode {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.field_name_size = self.field_name.len() as u32;
+        self.value_size = self.value.len() as u64;
+        self.offsets_size = self.offsets.as_ref().map(|x| x.len() as u64);
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.field_name_size),
+            Some(self.field_name.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ValueNode",
+                        "field_name_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.value_size),
+            Some(self.value.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ValueNode",
+                        "value_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            self.offsets_size,
+            self.offsets.as_ref().map(|x| x.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ValueNode",
+                        "offsets_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// Spec: `format_spec/delete_commit_file.md#` ("Delete Commit File").
 #[binrw::binrw]
 #[brw(little)]
@@ -371,4 +492,31 @@ impl Default for ConditionNodeBody {
 impl ConditionNodeBody {
     /// Where the spec describes this union.
     pub const SPEC: &'static str = "format_spec/delete_commit_file.md#";
+}
+impl crate::Record for ConditionNodeBody {
+    fn at_version(self, version: u32) -> Self {
+        let _ = version;
+        #[allow(unreachable_patterns)]
+        match self {
+            Self::Expression(x) => Self::Expression(x.at_version(version)),
+            Self::Value(x) => Self::Value(x.at_version(version)),
+            other => other,
+        }
+    }
+    fn with_sizes(self) -> Self {
+        #[allow(unreachable_patterns)]
+        match self {
+            Self::Expression(x) => Self::Expression(x.with_sizes()),
+            Self::Value(x) => Self::Value(x.with_sizes()),
+            other => other,
+        }
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        #[allow(unreachable_patterns)]
+        match self {
+            Self::Expression(x) => x.check(version),
+            Self::Value(x) => x.check(version),
+            _ => Ok(()),
+        }
+    }
 }

@@ -154,3 +154,80 @@ impl EnumerationRef {
 /// The view is exactly its fields: `size_of::<EnumerationRef>()` is
 /// [`EnumerationRef::SIZE`] (else this does not compile).
 const _: [(); EnumerationRef::SIZE] = [(); core::mem::size_of::<EnumerationRef>()];
+impl crate::Record for Enumeration {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.name_length = self.name.len() as u32;
+        self.path_name_length = self.path_name.len() as u32;
+        self.data_size = self.data.len() as u64;
+        self.offsets_size = self.offsets.as_ref().map(|x| x.len() as u64);
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.name_length),
+            Some(self.name.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "Enumeration",
+                        "name_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.path_name_length),
+            Some(self.path_name.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "Enumeration",
+                        "path_name_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.data_size),
+            Some(self.data.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "Enumeration",
+                        "data_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            self.offsets_size,
+            self.offsets.as_ref().map(|x| x.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "Enumeration",
+                        "offsets_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}

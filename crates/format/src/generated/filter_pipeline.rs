@@ -66,6 +66,45 @@ impl FilterPipelineRef {
 /// The view is exactly its fields: `size_of::<FilterPipelineRef>()` is
 /// [`FilterPipelineRef::SIZE`] (else this does not compile).
 const _: [(); FilterPipelineRef::SIZE] = [(); core::mem::size_of::<FilterPipelineRef>()];
+impl crate::Record for FilterPipeline {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.filters);
+        self.filters = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.filters);
+        self.filters = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_filters = self.filters.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.filters;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_filters),
+            Some(self.filters.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "FilterPipeline",
+                        "num_filters",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// Spec: `format_spec/filter_pipeline.md#filter` (table "Filter").
 #[binrw::binrw]
 #[brw(little)]
@@ -130,6 +169,41 @@ impl FilterRef {
 /// The view is exactly its fields: `size_of::<FilterRef>()` is
 /// [`FilterRef::SIZE`] (else this does not compile).
 const _: [(); FilterRef::SIZE] = [(); core::mem::size_of::<FilterRef>()];
+impl crate::Record for Filter {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.filter_options);
+        self.filter_options = x.at_version(version);
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.filter_options);
+        self.filter_options = x.with_sizes();
+        self.filter_options_size = crate::encode(&self.filter_options).len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.filter_options;
+            x.check(version)?;
+        }
+        if let Some(stated) = Some(self.filter_options_size) {
+            let actual = crate::encode(&self.filter_options).len() as u64;
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "Filter",
+                        "filter_options_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// Main compressor options, and the delta compressor options (the same two
 /// fields, then the reinterpret datatype: DELTA from version 19, DOUBLE_DELTA
 /// from version 20).
@@ -149,7 +223,7 @@ pub struct CompressorOptions {
     #[br(err_context("CompressorOptions.compression_level"))]
     pub compression_level: i32,
     /// Spec field "Reinterpret datatype" (`u8`, values from [`Datatype`]).
-    #[br(err_context("CompressorOptions.reinterpret_datatype"), if(((filter_type == FilterType::Delta && version >= 19) || (filter_type == FilterType::DoubleDelta && version >= 20))))]
+    #[br(err_context("CompressorOptions.reinterpret_datatype"), if(((rt::pick((version) >= 19, filter_type == FilterType::Delta, false)) || (rt::pick((version) >= 20, filter_type == FilterType::DoubleDelta, false)))))]
     pub reinterpret_datatype: Option<Datatype>,
 }
 impl CompressorOptions {
@@ -172,8 +246,12 @@ impl CompressorOptions {
         let mut __len: u64 = 0;
         __len = __len.checked_add(1)?;
         __len = __len.checked_add(4)?;
-        if ((filter_type == FilterType::Delta && version >= 19)
-            || (filter_type == FilterType::DoubleDelta && version >= 20))
+        if ((rt::pick((version) >= 19, filter_type == FilterType::Delta, false))
+            || (rt::pick(
+                (version) >= 20,
+                filter_type == FilterType::DoubleDelta,
+                false,
+            )))
         {
             __len = __len.checked_add(1)?;
         }
@@ -216,6 +294,18 @@ impl CompressorOptionsRef {
 const _: [(); CompressorOptionsRef::SIZE] = [(); core::mem::size_of::<
     CompressorOptionsRef,
 >()];
+impl crate::Record for CompressorOptions {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        Ok(())
+    }
+}
 /// Spec: `format_spec/filter_pipeline.md#bit-width-reduction-options` (table "Bit-width Reduction Options").
 #[binrw::binrw]
 #[brw(little)]
@@ -272,6 +362,19 @@ impl BitWidthReductionOptionsRef {
 const _: [(); BitWidthReductionOptionsRef::SIZE] = [(); core::mem::size_of::<
     BitWidthReductionOptionsRef,
 >()];
+impl crate::Record for BitWidthReductionOptions {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
 /// Spec: `format_spec/filter_pipeline.md#positive-delta-options` (table "Positive Delta Options").
 #[binrw::binrw]
 #[brw(little)]
@@ -328,6 +431,19 @@ impl PositiveDeltaOptionsRef {
 const _: [(); PositiveDeltaOptionsRef::SIZE] = [(); core::mem::size_of::<
     PositiveDeltaOptionsRef,
 >()];
+impl crate::Record for PositiveDeltaOptions {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
 /// Spec: `format_spec/filter_pipeline.md#float-scale-filter-reduction-options` (table "Float Scale Filter Reduction Options").
 #[binrw::binrw]
 #[brw(little)]
@@ -408,6 +524,19 @@ impl FloatScaleOptionsRef {
 const _: [(); FloatScaleOptionsRef::SIZE] = [(); core::mem::size_of::<
     FloatScaleOptionsRef,
 >()];
+impl crate::Record for FloatScaleOptions {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
 /// Not in the spec's tables: the engine writes its in-memory configuration
 /// struct as is (tiledb/sm/filter/webp_filter.h, FilterConfig): 12 bytes with
 /// two bytes of trailing padding.
@@ -526,6 +655,19 @@ impl WebpOptionsRef {
 /// The view is exactly its fields: `size_of::<WebpOptionsRef>()` is
 /// [`WebpOptionsRef::SIZE`] (else this does not compile).
 const _: [(); WebpOptionsRef::SIZE] = [(); core::mem::size_of::<WebpOptionsRef>()];
+impl crate::Record for WebpOptions {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
 /// Spec: `format_spec/filter_pipeline.md#filter-options` ("Filter Options").
 #[binrw::binrw]
 #[brw(little)]
@@ -563,4 +705,40 @@ impl Default for FilterOptions {
 impl FilterOptions {
     /// Where the spec describes this union.
     pub const SPEC: &'static str = "format_spec/filter_pipeline.md#filter-options";
+}
+impl crate::Record for FilterOptions {
+    fn at_version(self, version: u32) -> Self {
+        let _ = version;
+        #[allow(unreachable_patterns)]
+        match self {
+            Self::Compressor(x) => Self::Compressor(x.at_version(version)),
+            Self::BitWidthReduction(x) => Self::BitWidthReduction(x.at_version(version)),
+            Self::PositiveDelta(x) => Self::PositiveDelta(x.at_version(version)),
+            Self::FloatScale(x) => Self::FloatScale(x.at_version(version)),
+            Self::Webp(x) => Self::Webp(x.at_version(version)),
+            other => other,
+        }
+    }
+    fn with_sizes(self) -> Self {
+        #[allow(unreachable_patterns)]
+        match self {
+            Self::Compressor(x) => Self::Compressor(x.with_sizes()),
+            Self::BitWidthReduction(x) => Self::BitWidthReduction(x.with_sizes()),
+            Self::PositiveDelta(x) => Self::PositiveDelta(x.with_sizes()),
+            Self::FloatScale(x) => Self::FloatScale(x.with_sizes()),
+            Self::Webp(x) => Self::Webp(x.with_sizes()),
+            other => other,
+        }
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        #[allow(unreachable_patterns)]
+        match self {
+            Self::Compressor(x) => x.check(version),
+            Self::BitWidthReduction(x) => x.check(version),
+            Self::PositiveDelta(x) => x.check(version),
+            Self::FloatScale(x) => x.check(version),
+            Self::Webp(x) => x.check(version),
+            _ => Ok(()),
+        }
+    }
 }

@@ -182,6 +182,35 @@ impl DictionaryChunkMetadataRef {
 const _: [(); DictionaryChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
     DictionaryChunkMetadataRef,
 >()];
+impl crate::Record for DictionaryChunkMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.dictionary_length = self.dictionary.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.dictionary_length),
+            Some(self.dictionary.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "DictionaryChunkMetadata",
+                        "dictionary_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// One dictionary string: its length (big-endian, `width` bytes), then its bytes.
 ///
 /// Spec: `format_spec/filters/dictionary_encoding.md#input-and-output-layout` (table "Input and Output Layout").
@@ -254,6 +283,19 @@ impl DictionaryEntry {
                     + length_u64.clone().unwrap_or_default()) as u64,
             )?;
         Some(__len)
+    }
+}
+impl crate::Record for DictionaryEntry {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
     }
 }
 /// One cell of the chunk data: the index of its string in the dictionary.
@@ -345,5 +387,18 @@ impl DictionaryWordId {
             __len = __len.checked_add(4)?;
         }
         Some(__len)
+    }
+}
+impl crate::Record for DictionaryWordId {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
     }
 }

@@ -71,3 +71,32 @@ impl FloatScaleChunkMetadataRef {
 const _: [(); FloatScaleChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
     FloatScaleChunkMetadataRef,
 >()];
+impl crate::Record for FloatScaleChunkMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.num_parts = self.part_lengths.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_parts),
+            Some(self.part_lengths.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "FloatScaleChunkMetadata",
+                        "num_parts",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}

@@ -47,6 +47,19 @@ impl RleRun {
         Some(__len)
     }
 }
+impl crate::Record for RleRun {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
 /// Chunk metadata of RLE over var-sized strings with folded offsets
 /// (tiledb/sm/filter/compression_filter.cc). Little-endian. The metadata of the
 /// filters before RLE is dropped (RLE must come first).
@@ -193,6 +206,19 @@ impl RleStringsChunkMetadataRef {
 const _: [(); RleStringsChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
     RleStringsChunkMetadataRef,
 >()];
+impl crate::Record for RleStringsChunkMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
 /// One run of equal strings: the run length and the string's length, big-endian
 /// unsigned integers of the widths the chunk metadata gives, then the string.
 /// Exactly one field of each width group is present.
@@ -292,5 +318,18 @@ impl RleStringRun {
                     + string_length_u64.clone().unwrap_or_default()) as u64,
             )?;
         Some(__len)
+    }
+}
+impl crate::Record for RleStringRun {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
     }
 }

@@ -491,6 +491,370 @@ impl FragmentFooterRef {
 /// The view is exactly its fields: `size_of::<FragmentFooterRef>()` is
 /// [`FragmentFooterRef::SIZE`] (else this does not compile).
 const _: [(); FragmentFooterRef::SIZE] = [(); core::mem::size_of::<FragmentFooterRef>()];
+impl crate::Record for FragmentFooter {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self.version_number = version as u32;
+        if version >= 10 {
+            if self.array_schema_name_size.is_none() {
+                self.array_schema_name_size = Some(Default::default());
+            }
+        } else {
+            self.array_schema_name_size = None;
+        }
+        if version >= 10 {
+            if self.array_schema_name.is_none() {
+                self.array_schema_name = Some(Default::default());
+            }
+        } else {
+            self.array_schema_name = None;
+        }
+        if !(version < 5) {
+            self.legacy_non_empty_domain = None;
+        }
+        if !(version >= 5) {
+            self.non_empty_domain = None;
+        }
+        self.non_empty_domain = self.non_empty_domain.map(|x| x.at_version(version));
+        if version >= 14 {
+            if self.includes_timestamps.is_none() {
+                self.includes_timestamps = Some(Default::default());
+            }
+        } else {
+            self.includes_timestamps = None;
+        }
+        if version >= 15 {
+            if self.includes_delete_metadata.is_none() {
+                self.includes_delete_metadata = Some(Default::default());
+            }
+        } else {
+            self.includes_delete_metadata = None;
+        }
+        if version >= 7 {
+            if self.file_validity_sizes.is_none() {
+                self.file_validity_sizes = Some(Default::default());
+            }
+        } else {
+            self.file_validity_sizes = None;
+        }
+        if version >= 7 {
+            if self.tile_validity_offsets.is_none() {
+                self.tile_validity_offsets = Some(Default::default());
+            }
+        } else {
+            self.tile_validity_offsets = None;
+        }
+        if version >= 11 {
+            if self.tile_mins_offsets.is_none() {
+                self.tile_mins_offsets = Some(Default::default());
+            }
+        } else {
+            self.tile_mins_offsets = None;
+        }
+        if version >= 11 {
+            if self.tile_maxes_offsets.is_none() {
+                self.tile_maxes_offsets = Some(Default::default());
+            }
+        } else {
+            self.tile_maxes_offsets = None;
+        }
+        if version >= 11 {
+            if self.tile_sums_offsets.is_none() {
+                self.tile_sums_offsets = Some(Default::default());
+            }
+        } else {
+            self.tile_sums_offsets = None;
+        }
+        if version >= 11 {
+            if self.tile_null_counts_offsets.is_none() {
+                self.tile_null_counts_offsets = Some(Default::default());
+            }
+        } else {
+            self.tile_null_counts_offsets = None;
+        }
+        if version >= 12 {
+            if self.fragment_min_max_sum_null_count_offset.is_none() {
+                self.fragment_min_max_sum_null_count_offset = Some(Default::default());
+            }
+        } else {
+            self.fragment_min_max_sum_null_count_offset = None;
+        }
+        if version >= 16 {
+            if self.processed_conditions_offset.is_none() {
+                self.processed_conditions_offset = Some(Default::default());
+            }
+        } else {
+            self.processed_conditions_offset = None;
+        }
+        if version >= 23 {
+            if self.num_optional_sections.is_none() {
+                self.num_optional_sections = Some(Default::default());
+            }
+        } else {
+            self.num_optional_sections = None;
+        }
+        if version >= 23 {
+            if self.optional_sections.is_none() {
+                self.optional_sections = Some(Default::default());
+            }
+        } else {
+            self.optional_sections = None;
+        }
+        self.optional_sections = self
+            .optional_sections
+            .map(|x| x.into_iter().map(|e| e.at_version(version)).collect());
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.non_empty_domain = self.non_empty_domain.map(|x| x.with_sizes());
+        self.optional_sections = self
+            .optional_sections
+            .map(|x| x.into_iter().map(|e| e.with_sizes()).collect());
+        self.array_schema_name_size = self
+            .array_schema_name
+            .as_ref()
+            .map(|x| x.len() as u64);
+        self.num_optional_sections = self
+            .optional_sections
+            .as_ref()
+            .map(|x| x.len() as u32);
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let version = Some(self.version_number as u32);
+        if let Some(v) = version {
+            if (v >= 10) != self.array_schema_name_size.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "array_schema_name_size",
+                        v,
+                        self.array_schema_name_size.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 10) != self.array_schema_name.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "array_schema_name",
+                        v,
+                        self.array_schema_name.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if !(v < 5) && self.legacy_non_empty_domain.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "legacy_non_empty_domain",
+                        v,
+                        self.legacy_non_empty_domain.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if !(v >= 5) && self.non_empty_domain.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "non_empty_domain",
+                        v,
+                        self.non_empty_domain.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(x) = &self.non_empty_domain {
+            x.check(version)?;
+        }
+        if let Some(v) = version {
+            if (v >= 14) != self.includes_timestamps.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "includes_timestamps",
+                        v,
+                        self.includes_timestamps.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 15) != self.includes_delete_metadata.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "includes_delete_metadata",
+                        v,
+                        self.includes_delete_metadata.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 7) != self.file_validity_sizes.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "file_validity_sizes",
+                        v,
+                        self.file_validity_sizes.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 7) != self.tile_validity_offsets.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "tile_validity_offsets",
+                        v,
+                        self.tile_validity_offsets.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 11) != self.tile_mins_offsets.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "tile_mins_offsets",
+                        v,
+                        self.tile_mins_offsets.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 11) != self.tile_maxes_offsets.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "tile_maxes_offsets",
+                        v,
+                        self.tile_maxes_offsets.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 11) != self.tile_sums_offsets.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "tile_sums_offsets",
+                        v,
+                        self.tile_sums_offsets.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 11) != self.tile_null_counts_offsets.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "tile_null_counts_offsets",
+                        v,
+                        self.tile_null_counts_offsets.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 12) != self.fragment_min_max_sum_null_count_offset.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "fragment_min_max_sum_null_count_offset",
+                        v,
+                        self.fragment_min_max_sum_null_count_offset.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 16) != self.processed_conditions_offset.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "processed_conditions_offset",
+                        v,
+                        self.processed_conditions_offset.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 23) != self.num_optional_sections.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "num_optional_sections",
+                        v,
+                        self.num_optional_sections.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v >= 23) != self.optional_sections.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "FragmentFooter",
+                        "optional_sections",
+                        v,
+                        self.optional_sections.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(x) = &self.optional_sections {
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            self.array_schema_name_size,
+            self.array_schema_name.as_ref().map(|x| x.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "FragmentFooter",
+                        "array_schema_name_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            self.num_optional_sections,
+            self.optional_sections.as_ref().map(|x| x.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "FragmentFooter",
+                        "num_optional_sections",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// The u64 after the footer: the footer's byte length. Present from version 10,
 /// and before that only when a dimension is var-sized; otherwise the reader
 /// computes the footer size from the schema. Not present after footers in a
@@ -550,6 +914,19 @@ impl FooterLengthRef {
 /// The view is exactly its fields: `size_of::<FooterLengthRef>()` is
 /// [`FooterLengthRef::SIZE`] (else this does not compile).
 const _: [(); FooterLengthRef::SIZE] = [(); core::mem::size_of::<FooterLengthRef>()];
+impl crate::Record for FooterLength {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
 /// A footer extension (new in version 23). Matches the spec page.
 ///
 /// Spec: `format_spec/fragment.md#optional-section` (table "Optional section").
@@ -640,6 +1017,35 @@ impl OptionalSectionRef {
 const _: [(); OptionalSectionRef::SIZE] = [(); core::mem::size_of::<
     OptionalSectionRef,
 >()];
+impl crate::Record for OptionalSection {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.data_size = self.data.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.data_size),
+            Some(self.data.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "OptionalSection",
+                        "data_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// Payload of optional section 0 (sparse fragments): per dimension the offset of
 /// the generic tile with the tiles' global-order minimum coordinates, then the
 /// same for the maxima. The engine requires a data size of exactly
@@ -687,6 +1093,19 @@ impl TileGlobalOrderBounds {
         Some(__len)
     }
 }
+impl crate::Record for TileGlobalOrderBounds {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
 /// The R-tree generic tile; `version` is the footer's version. Levels run from
 /// the root to the leaves (one leaf MBR per sparse tile); a dense fragment has
 /// no levels. Before version 5 every dimension has the domain's coordinate size
@@ -724,6 +1143,82 @@ impl RTree {
 impl RTree {
     /// Where field `dim_num` (spec "Dimension number") starts in a `RTree`.
     pub const OFFSET_DIM_NUM: usize = 0;
+}
+impl crate::Record for RTree {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        if version < 5 {
+            if self.dim_num.is_none() {
+                self.dim_num = Some(Default::default());
+            }
+        } else {
+            self.dim_num = None;
+        }
+        if version < 5 {
+            if self.datatype.is_none() {
+                self.datatype = Some(Default::default());
+            }
+        } else {
+            self.datatype = None;
+        }
+        let x = core::mem::take(&mut self.levels);
+        self.levels = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.levels);
+        self.levels = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_levels = self.levels.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        if let Some(v) = version {
+            if (v < 5) != self.dim_num.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "RTree",
+                        "dim_num",
+                        v,
+                        self.dim_num.is_some(),
+                    ),
+                );
+            }
+        }
+        if let Some(v) = version {
+            if (v < 5) != self.datatype.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "RTree",
+                        "datatype",
+                        v,
+                        self.datatype.is_some(),
+                    ),
+                );
+            }
+        }
+        {
+            let x = &self.levels;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_levels),
+            Some(self.levels.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "RTree",
+                        "num_levels",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
 }
 /// One level of the R-tree: its MBR count and MBRs. Matches the spec page.
 ///
@@ -794,6 +1289,45 @@ impl RTreeLevelRef {
 /// The view is exactly its fields: `size_of::<RTreeLevelRef>()` is
 /// [`RTreeLevelRef::SIZE`] (else this does not compile).
 const _: [(); RTreeLevelRef::SIZE] = [(); core::mem::size_of::<RTreeLevelRef>()];
+impl crate::Record for RTreeLevel {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.mbrs);
+        self.mbrs = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.mbrs);
+        self.mbrs = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_mbrs = self.mbrs.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.mbrs;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_mbrs),
+            Some(self.mbrs.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "RTreeLevel",
+                        "num_mbrs",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// A count and that many u64: the layout of the tile offsets, var tile offsets,
 /// var tile sizes (the spec's "Tile Sizes") and validity tile offsets generic
 /// tiles. Matches the spec page.
@@ -863,6 +1397,30 @@ impl TileOffsetsRef {
 /// The view is exactly its fields: `size_of::<TileOffsetsRef>()` is
 /// [`TileOffsetsRef::SIZE`] (else this does not compile).
 const _: [(); TileOffsetsRef::SIZE] = [(); core::mem::size_of::<TileOffsetsRef>()];
+impl crate::Record for TileOffsets {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.num = self.values.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num),
+            Some(self.values.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size("TileOffsets", "num", stated as u64, actual),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// The tile mins or tile maxes generic tile of one field, as the engine writes
 /// it. The spec page shows a value count, the values, then the var buffer
 /// size and buffer; the engine writes the byte size of the fixed buffer, the
@@ -964,6 +1522,51 @@ impl TileMinMaxRef {
 /// The view is exactly its fields: `size_of::<TileMinMaxRef>()` is
 /// [`TileMinMaxRef::SIZE`] (else this does not compile).
 const _: [(); TileMinMaxRef::SIZE] = [(); core::mem::size_of::<TileMinMaxRef>()];
+impl crate::Record for TileMinMax {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.fixed_size = self.fixed.len() as u64;
+        self.var_size = self.var.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.fixed_size),
+            Some(self.fixed.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "TileMinMax",
+                        "fixed_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.var_size),
+            Some(self.var.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "TileMinMax",
+                        "var_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// The tile sums generic tile of one field. Each value is the bit pattern of an
 /// i64 (signed integer fields), u64 (unsigned) or f64 (floating point fields).
 /// Otherwise matches the spec page.
@@ -1033,6 +1636,30 @@ impl TileSumsRef {
 /// The view is exactly its fields: `size_of::<TileSumsRef>()` is
 /// [`TileSumsRef::SIZE`] (else this does not compile).
 const _: [(); TileSumsRef::SIZE] = [(); core::mem::size_of::<TileSumsRef>()];
+impl crate::Record for TileSums {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.num = self.values.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num),
+            Some(self.values.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size("TileSums", "num", stated as u64, actual),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// The tile null counts generic tile of one field. Matches the spec page.
 ///
 /// Spec: `format_spec/fragment.md#tile-null-count` (table "Tile Null Count").
@@ -1100,6 +1727,35 @@ impl TileNullCountsRef {
 /// The view is exactly its fields: `size_of::<TileNullCountsRef>()` is
 /// [`TileNullCountsRef::SIZE`] (else this does not compile).
 const _: [(); TileNullCountsRef::SIZE] = [(); core::mem::size_of::<TileNullCountsRef>()];
+impl crate::Record for TileNullCounts {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.num = self.values.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num),
+            Some(self.values.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "TileNullCounts",
+                        "num",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// The fragment min/max/sum/null count generic tile: one entry per field of the
 /// index map (`count` = n). The spec page marks it new in version 11; the
 /// engine stores and reads it from version 12.
@@ -1123,6 +1779,29 @@ impl FragmentMinMaxSumNullCount {
 impl FragmentMinMaxSumNullCount {
     /// Where field `fields` (spec "Min size … Null count, for attribute/dimension 1 … N") starts in a `FragmentMinMaxSumNullCount`.
     pub const OFFSET_FIELDS: usize = 0;
+}
+impl crate::Record for FragmentMinMaxSumNullCount {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.fields);
+        self.fields = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.fields);
+        self.fields = x.into_iter().map(|e| e.with_sizes()).collect();
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.fields;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        Ok(())
+    }
 }
 /// The entry of one field. The sum is the bit pattern of an i64, u64 or f64 (the page says u64). Otherwise matches the spec page.
 ///
@@ -1218,6 +1897,51 @@ impl FieldMinMaxSumNullCountRef {
 const _: [(); FieldMinMaxSumNullCountRef::SIZE] = [(); core::mem::size_of::<
     FieldMinMaxSumNullCountRef,
 >()];
+impl crate::Record for FieldMinMaxSumNullCount {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.min_size = self.min.len() as u64;
+        self.max_size = self.max.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.min_size),
+            Some(self.min.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "FieldMinMaxSumNullCount",
+                        "min_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.max_size),
+            Some(self.max.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "FieldMinMaxSumNullCount",
+                        "max_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// The processed conditions generic tile: names of the delete/update commit
 /// files already applied to the fragment. The spec marks it new in version 16;
 /// the engine's writer also stores it for version 15, but only footers from
@@ -1277,6 +2001,45 @@ impl ProcessedConditionsRef {
 const _: [(); ProcessedConditionsRef::SIZE] = [(); core::mem::size_of::<
     ProcessedConditionsRef,
 >()];
+impl crate::Record for ProcessedConditions {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.conditions);
+        self.conditions = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.conditions);
+        self.conditions = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num = self.conditions.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.conditions;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num),
+            Some(self.conditions.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ProcessedConditions",
+                        "num",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// One processed condition: the marker file name (e.g. `__t_t_uuid_v.del`). Matches the spec page.
 ///
 /// Spec: `format_spec/fragment.md#tile-processed-conditions` (table "Tile Processed Conditions").
@@ -1356,6 +2119,35 @@ impl ProcessedConditionRef {
 const _: [(); ProcessedConditionRef::SIZE] = [(); core::mem::size_of::<
     ProcessedConditionRef,
 >()];
+impl crate::Record for ProcessedCondition {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.size = self.condition.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.size),
+            Some(self.condition.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ProcessedCondition",
+                        "size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// The whole fragment metadata of versions 1 and 2: the data of one generic
 /// tile at offset 0. `mbr_size` is the byte size of one MBR (the sum over the
 /// dimensions of 2 * coord_size), `bounding_size` the byte size of one bounding
@@ -1475,6 +2267,59 @@ impl LegacyFragmentMetadataRef {
 const _: [(); LegacyFragmentMetadataRef::SIZE] = [(); core::mem::size_of::<
     LegacyFragmentMetadataRef,
 >()];
+impl crate::Record for LegacyFragmentMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.tile_offsets);
+        self.tile_offsets = x.at_version(version);
+        let x = core::mem::take(&mut self.tile_var_offsets);
+        self.tile_var_offsets = x.at_version(version);
+        let x = core::mem::take(&mut self.tile_var_sizes);
+        self.tile_var_sizes = x.at_version(version);
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.tile_offsets);
+        self.tile_offsets = x.with_sizes();
+        let x = core::mem::take(&mut self.tile_var_offsets);
+        self.tile_var_offsets = x.with_sizes();
+        let x = core::mem::take(&mut self.tile_var_sizes);
+        self.tile_var_sizes = x.with_sizes();
+        self.non_empty_domain_size = self.non_empty_domain.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.tile_offsets;
+            x.check(version)?;
+        }
+        {
+            let x = &self.tile_var_offsets;
+            x.check(version)?;
+        }
+        {
+            let x = &self.tile_var_sizes;
+            x.check(version)?;
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.non_empty_domain_size),
+            Some(self.non_empty_domain.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "LegacyFragmentMetadata",
+                        "non_empty_domain_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// `count` lists of tile offsets or sizes, each a `TileOffsets`. Matches the spec page.
 ///
 /// Spec: `format_spec/fragment.md#legacy-tile-offsetssizes` (table "Legacy tile offsets/sizes").
@@ -1496,4 +2341,27 @@ impl LegacyTileOffsets {
 impl LegacyTileOffsets {
     /// Where field `lists` (spec "Num tile offsets/sizes, attribute 1 … Tile offset/size N, attribute N") starts in a `LegacyTileOffsets`.
     pub const OFFSET_LISTS: usize = 0;
+}
+impl crate::Record for LegacyTileOffsets {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.lists);
+        self.lists = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.lists);
+        self.lists = x.into_iter().map(|e| e.with_sizes()).collect();
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.lists;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        Ok(())
+    }
 }

@@ -34,6 +34,29 @@ impl Mbr {
         Some(__len)
     }
 }
+impl crate::Record for Mbr {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.ranges);
+        self.ranges = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.ranges);
+        self.ranges = x.into_iter().map(|e| e.with_sizes()).collect();
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.ranges;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        Ok(())
+    }
+}
 /// A fixed-size range (coord_size > 0) is min then max; a var-size one (coord_size == 0) carries its lengths.
 ///
 /// Spec: `format_spec/fragment.md#mbr` (table "MBR").
@@ -86,5 +109,34 @@ impl Range1D {
                 )) as u64,
             )?;
         Some(__len)
+    }
+}
+impl crate::Record for Range1D {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        if self.range_length.is_some() {
+            self.range_length = Some(crate::encode(&self.range).len() as u64);
+        }
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let Some(stated) = self.range_length {
+            let actual = crate::encode(&self.range).len() as u64;
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "Range1D",
+                        "range_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
     }
 }

@@ -126,3 +126,39 @@ impl GenericTileHeaderRef {
 const _: [(); GenericTileHeaderRef::SIZE] = [(); core::mem::size_of::<
     GenericTileHeaderRef,
 >()];
+impl crate::Record for GenericTileHeader {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self.version_number = version as u32;
+        let x = core::mem::take(&mut self.filter_pipeline);
+        self.filter_pipeline = x.at_version(version);
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.filter_pipeline);
+        self.filter_pipeline = x.with_sizes();
+        self.filter_pipeline_size = crate::encode(&self.filter_pipeline).len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let version = Some(self.version_number as u32);
+        {
+            let x = &self.filter_pipeline;
+            x.check(version)?;
+        }
+        if let Some(stated) = Some(self.filter_pipeline_size) {
+            let actual = crate::encode(&self.filter_pipeline).len() as u64;
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "GenericTileHeader",
+                        "filter_pipeline_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}

@@ -72,6 +72,45 @@ impl GroupDetailsRef {
 /// The view is exactly its fields: `size_of::<GroupDetailsRef>()` is
 /// [`GroupDetailsRef::SIZE`] (else this does not compile).
 const _: [(); GroupDetailsRef::SIZE] = [(); core::mem::size_of::<GroupDetailsRef>()];
+impl crate::Record for GroupDetails {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.members);
+        self.members = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.members);
+        self.members = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.member_count = self.members.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.members;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.member_count),
+            Some(self.members.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "GroupDetails",
+                        "member_count",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// As the engine reads it (tiledb/sm/group/group_member_v1.cc, _v2.cc): the name
 /// length and name are present only when the name is set, and the deleted flag
 /// only in member version 2; the spec page shows all fields unconditionally.
@@ -216,3 +255,68 @@ impl GroupMemberRef {
 /// The view is exactly its fields: `size_of::<GroupMemberRef>()` is
 /// [`GroupMemberRef::SIZE`] (else this does not compile).
 const _: [(); GroupMemberRef::SIZE] = [(); core::mem::size_of::<GroupMemberRef>()];
+impl crate::Record for GroupMember {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self.version = version as u32;
+        if version >= 2 {
+            if self.deleted.is_none() {
+                self.deleted = Some(Default::default());
+            }
+        } else {
+            self.deleted = None;
+        }
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.uri_length = self.uri.len() as u64;
+        self.name_length = self.name.as_ref().map(|x| x.len() as u64);
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let version = Some(self.version as u32);
+        if let Some(v) = version {
+            if (v >= 2) != self.deleted.is_some() {
+                return Err(
+                    crate::EncodeError::new(
+                        "GroupMember",
+                        "deleted",
+                        v,
+                        self.deleted.is_some(),
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.uri_length),
+            Some(self.uri.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "GroupMember",
+                        "uri_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            self.name_length,
+            self.name.as_ref().map(|x| x.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "GroupMember",
+                        "name_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}

@@ -27,6 +27,29 @@ impl IgnoreFile {
     /// Where field `entries` (spec "URI 1 … URI N followed by a new line character") starts in a `IgnoreFile`.
     pub const OFFSET_ENTRIES: usize = 0;
 }
+impl crate::Record for IgnoreFile {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.entries);
+        self.entries = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.entries);
+        self.entries = x.into_iter().map(|e| e.with_sizes()).collect();
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.entries;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        Ok(())
+    }
+}
 /// One line, without its newline. Matches the spec page.
 ///
 /// Spec: `format_spec/ignore_file.md#` (table "Ignore File").
@@ -49,4 +72,17 @@ impl IgnoreEntry {
 impl IgnoreEntry {
     /// Where field `uri` (spec "URI followed by a new line character") starts in a `IgnoreEntry`.
     pub const OFFSET_URI: usize = 0;
+}
+impl crate::Record for IgnoreEntry {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
 }

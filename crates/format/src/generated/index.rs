@@ -402,6 +402,16 @@ pub mod version {
     pub const fn has_commit_markers(version: u32) -> bool {
         version >= COMMIT_MARKERS_SINCE
     }
+    /// The first format version of [`has_typed_dimensions`].
+    pub const TYPED_DIMENSIONS_SINCE: u32 = 5;
+    /// Each dimension has its own datatype, cell val num, filters and domain size;
+    /// before, every dimension has the domain's datatype and one value per cell.
+    ///
+    /// Source: format_spec/array_schema.md (Dimension). Gates as the field `Dimension.datatype`.
+    #[must_use]
+    pub const fn has_typed_dimensions(version: u32) -> bool {
+        version >= TYPED_DIMENSIONS_SINCE
+    }
     /// The first format version of [`has_nullable_attributes`].
     pub const NULLABLE_ATTRIBUTES_SINCE: u32 = 7;
     /// Attributes may be nullable; fragments have validity files and their offsets.
@@ -544,6 +554,16 @@ pub mod version {
     pub const fn has_consolidation_with_timestamps(version: u32) -> bool {
         version >= CONSOLIDATION_WITH_TIMESTAMPS_SINCE
     }
+    /// The first format version of [`has_processed_conditions_tile`].
+    pub const PROCESSED_CONDITIONS_TILE_SINCE: u32 = 15;
+    /// The engine's writer stores the processed conditions generic tile; footers
+    /// point at it only from version 16 (`deletes`).
+    ///
+    /// Source: tiledb/sm/fragment/fragment_metadata.cc (store_processed_conditions).
+    #[must_use]
+    pub const fn has_processed_conditions_tile(version: u32) -> bool {
+        version >= PROCESSED_CONDITIONS_TILE_SINCE
+    }
     /// The first format version of [`has_deletes`].
     pub const DELETES_SINCE: u32 = 16;
     /// Arrays take delete (and update) commits (`.del`, `.upd`).
@@ -582,6 +602,15 @@ pub mod version {
     pub const fn has_relative_vacuum_uris(version: u32) -> bool {
         version >= RELATIVE_VACUUM_URIS_SINCE
     }
+    /// The first format version of [`has_delta_reinterpret_datatype`].
+    pub const DELTA_REINTERPRET_DATATYPE_SINCE: u32 = 19;
+    /// A DELTA filter's options end with its reinterpret datatype.
+    ///
+    /// Source: format_spec/filter_pipeline.md (Delta compressor options).
+    #[must_use]
+    pub const fn has_delta_reinterpret_datatype(version: u32) -> bool {
+        version >= DELTA_REINTERPRET_DATATYPE_SINCE
+    }
     /// The first format version of [`has_enumerations`].
     pub const ENUMERATIONS_SINCE: u32 = 20;
     /// Schemas may have enumerations, kept in `__schema/__enumerations/`.
@@ -590,6 +619,15 @@ pub mod version {
     #[must_use]
     pub const fn has_enumerations(version: u32) -> bool {
         version >= ENUMERATIONS_SINCE
+    }
+    /// The first format version of [`has_double_delta_reinterpret_datatype`].
+    pub const DOUBLE_DELTA_REINTERPRET_DATATYPE_SINCE: u32 = 20;
+    /// A DOUBLE_DELTA filter's options end with its reinterpret datatype.
+    ///
+    /// Source: format_spec/filter_pipeline.md (Double delta compressor options).
+    #[must_use]
+    pub const fn has_double_delta_reinterpret_datatype(version: u32) -> bool {
+        version >= DOUBLE_DELTA_REINTERPRET_DATATYPE_SINCE
     }
     /// The first format version of [`has_delta_filters_on_dates`].
     pub const DELTA_FILTERS_ON_DATES_SINCE: u32 = 20;
@@ -619,6 +657,24 @@ pub mod version {
     #[must_use]
     pub const fn has_double_delta_counts_first_delta(version: u32) -> bool {
         version >= DOUBLE_DELTA_COUNTS_FIRST_DELTA_SINCE
+    }
+    /// The first format version of [`has_current_domain`].
+    pub const CURRENT_DOMAIN_SINCE: u32 = 22;
+    /// A schema has a current domain (empty, or one range per dimension).
+    ///
+    /// Source: format_spec/current_domain.md. Gates as the field `ArraySchema.current_domain`.
+    #[must_use]
+    pub const fn has_current_domain(version: u32) -> bool {
+        version >= CURRENT_DOMAIN_SINCE
+    }
+    /// The first format version of [`has_footer_optional_sections`].
+    pub const FOOTER_OPTIONAL_SECTIONS_SINCE: u32 = 23;
+    /// A fragment footer ends with optional sections (a sparse one's tile global-order bounds).
+    ///
+    /// Source: format_spec/fragment.md#optional-section. Gates as the field `FragmentFooter.num_optional_sections`.
+    #[must_use]
+    pub const fn has_footer_optional_sections(version: u32) -> bool {
+        version >= FOOTER_OPTIONAL_SECTIONS_SINCE
     }
 }
 /// The folders and file names of an array and a group

@@ -26,6 +26,29 @@ impl ArrayMetadata {
     /// Where field `entries` (spec "Key length … Value, repeated") starts in a `ArrayMetadata`.
     pub const OFFSET_ENTRIES: usize = 0;
 }
+impl crate::Record for ArrayMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.entries);
+        self.entries = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.entries);
+        self.entries = x.into_iter().map(|e| e.with_sizes()).collect();
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.entries;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        Ok(())
+    }
+}
 /// One insertion or deletion of a key. Matches the spec page.
 ///
 /// Spec: `format_spec/metadata.md#metadata-file` (table "Metadata File").
@@ -141,3 +164,32 @@ impl MetadataEntryRef {
 /// The view is exactly its fields: `size_of::<MetadataEntryRef>()` is
 /// [`MetadataEntryRef::SIZE`] (else this does not compile).
 const _: [(); MetadataEntryRef::SIZE] = [(); core::mem::size_of::<MetadataEntryRef>()];
+impl crate::Record for MetadataEntry {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.key_length = self.key.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.key_length),
+            Some(self.key.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "MetadataEntry",
+                        "key_length",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}

@@ -54,6 +54,40 @@ impl TileRef {
 /// The view is exactly its fields: `size_of::<TileRef>()` is
 /// [`TileRef::SIZE`] (else this does not compile).
 const _: [(); TileRef::SIZE] = [(); core::mem::size_of::<TileRef>()];
+impl crate::Record for Tile {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.chunks);
+        self.chunks = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.chunks);
+        self.chunks = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_chunks = self.chunks.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.chunks;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_chunks),
+            Some(self.chunks.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size("Tile", "num_chunks", stated as u64, actual),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// The three lengths that open a chunk.
 ///
 /// Spec: `format_spec/tile.md#chunk-format` (table "Chunk Format").
@@ -134,6 +168,19 @@ impl ChunkHeaderRef {
 /// The view is exactly its fields: `size_of::<ChunkHeaderRef>()` is
 /// [`ChunkHeaderRef::SIZE`] (else this does not compile).
 const _: [(); ChunkHeaderRef::SIZE] = [(); core::mem::size_of::<ChunkHeaderRef>()];
+impl crate::Record for ChunkHeader {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
 /// Spec: `format_spec/tile.md#chunk-format` (table "Chunk Format").
 #[binrw::binrw]
 #[brw(little)]
@@ -189,6 +236,27 @@ impl ChunkRef {
 /// The view is exactly its fields: `size_of::<ChunkRef>()` is
 /// [`ChunkRef::SIZE`] (else this does not compile).
 const _: [(); ChunkRef::SIZE] = [(); core::mem::size_of::<ChunkRef>()];
+impl crate::Record for Chunk {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.header);
+        self.header = x.at_version(version);
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.header);
+        self.header = x.with_sizes();
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.header;
+            x.check(version)?;
+        }
+        Ok(())
+    }
+}
 /// Chunk metadata of the compression filters (GZIP, ZSTD, LZ4, RLE, BZIP2,
 /// DOUBLE_DELTA, DELTA, DICTIONARY): the parts they compressed. The compressed
 /// bytes of the metadata parts, then of the data parts, form the chunk data.
@@ -276,6 +344,71 @@ impl CompressionChunkMetadataRef {
 const _: [(); CompressionChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
     CompressionChunkMetadataRef,
 >()];
+impl crate::Record for CompressionChunkMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.metadata_parts);
+        self.metadata_parts = x.into_iter().map(|e| e.at_version(version)).collect();
+        let x = core::mem::take(&mut self.data_parts);
+        self.data_parts = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.metadata_parts);
+        self.metadata_parts = x.into_iter().map(|e| e.with_sizes()).collect();
+        let x = core::mem::take(&mut self.data_parts);
+        self.data_parts = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_metadata_parts = self.metadata_parts.len() as u32;
+        self.num_data_parts = self.data_parts.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.metadata_parts;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        {
+            let x = &self.data_parts;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_metadata_parts),
+            Some(self.metadata_parts.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "CompressionChunkMetadata",
+                        "num_metadata_parts",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_data_parts),
+            Some(self.data_parts.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "CompressionChunkMetadata",
+                        "num_data_parts",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// The spec's `CompressedPartMD`.
 ///
 /// Spec: `format_spec/tile.md#compression-filters` (table "Compression Filters").
@@ -346,6 +479,19 @@ impl CompressedPartMdRef {
 const _: [(); CompressedPartMdRef::SIZE] = [(); core::mem::size_of::<
     CompressedPartMdRef,
 >()];
+impl crate::Record for CompressedPartMd {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
 /// Chunk metadata of BYTESHUFFLE and BITSHUFFLE: the lengths of the data parts
 /// they shuffled, one after another, into the chunk data. BITSHUFFLE first
 /// splits each input part whose length is not a multiple of 8 in two (the
@@ -419,6 +565,35 @@ impl ShuffleChunkMetadataRef {
 const _: [(); ShuffleChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
     ShuffleChunkMetadataRef,
 >()];
+impl crate::Record for ShuffleChunkMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.num_parts = self.part_lengths.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_parts),
+            Some(self.part_lengths.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ShuffleChunkMetadata",
+                        "num_parts",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// Chunk metadata of BIT_WIDTH_REDUCTION: the windows of all data parts, in
 /// order; `value_size` is the size of the filter's input datatype.
 ///
@@ -506,6 +681,45 @@ impl BitWidthReductionChunkMetadataRef {
 const _: [(); BitWidthReductionChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
     BitWidthReductionChunkMetadataRef,
 >()];
+impl crate::Record for BitWidthReductionChunkMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.windows);
+        self.windows = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.windows);
+        self.windows = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_windows = self.windows.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.windows;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_windows),
+            Some(self.windows.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "BitWidthReductionChunkMetadata",
+                        "num_windows",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// The spec's `WindowMD` of the bit width reduction filter.
 ///
 /// Spec: `format_spec/tile.md#bit-width-reduction-filter` (table "Bit Width Reduction Filter").
@@ -561,6 +775,19 @@ impl BitWidthReductionWindowMd {
         __len = __len.checked_add((value_size) as u64)?;
         __len = __len.checked_add(1)?;
         Some(__len)
+    }
+}
+impl crate::Record for BitWidthReductionWindowMd {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
     }
 }
 /// Chunk metadata of POSITIVE_DELTA: the windows of all data parts, in order;
@@ -638,6 +865,45 @@ impl PositiveDeltaChunkMetadataRef {
 const _: [(); PositiveDeltaChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
     PositiveDeltaChunkMetadataRef,
 >()];
+impl crate::Record for PositiveDeltaChunkMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.windows);
+        self.windows = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.windows);
+        self.windows = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_windows = self.windows.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.windows;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_windows),
+            Some(self.windows.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "PositiveDeltaChunkMetadata",
+                        "num_windows",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// The spec's `WindowMD` of the positive-delta encoding filter.
 ///
 /// Spec: `format_spec/tile.md#positive-delta-encoding-filter` (table "Positive Delta Encoding Filter").
@@ -680,6 +946,19 @@ impl PositiveDeltaWindowMd {
         let mut __len: u64 = 0;
         __len = __len.checked_add((value_size) as u64)?;
         Some(__len)
+    }
+}
+impl crate::Record for PositiveDeltaWindowMd {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
     }
 }
 /// Chunk metadata of CHECKSUM_MD5 and CHECKSUM_SHA256 (`checksum_size` 16 or
@@ -782,6 +1061,71 @@ impl ChecksumChunkMetadataRef {
 const _: [(); ChecksumChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
     ChecksumChunkMetadataRef,
 >()];
+impl crate::Record for ChecksumChunkMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.metadata_checksums);
+        self.metadata_checksums = x.into_iter().map(|e| e.at_version(version)).collect();
+        let x = core::mem::take(&mut self.data_checksums);
+        self.data_checksums = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.metadata_checksums);
+        self.metadata_checksums = x.into_iter().map(|e| e.with_sizes()).collect();
+        let x = core::mem::take(&mut self.data_checksums);
+        self.data_checksums = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_metadata_checksums = self.metadata_checksums.len() as u32;
+        self.num_data_checksums = self.data_checksums.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.metadata_checksums;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        {
+            let x = &self.data_checksums;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_metadata_checksums),
+            Some(self.metadata_checksums.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ChecksumChunkMetadata",
+                        "num_metadata_checksums",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_data_checksums),
+            Some(self.data_checksums.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ChecksumChunkMetadata",
+                        "num_data_checksums",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// One checksum: how many bytes it covers, and the digest.
 ///
 /// Spec: `format_spec/tile.md#checksum-filters` (table "Checksum Filters").
@@ -856,3 +1200,16 @@ impl ChecksumEntryRef {
 /// The view is exactly its fields: `size_of::<ChecksumEntryRef>()` is
 /// [`ChecksumEntryRef::SIZE`] (else this does not compile).
 const _: [(); ChecksumEntryRef::SIZE] = [(); core::mem::size_of::<ChecksumEntryRef>()];
+impl crate::Record for ChecksumEntry {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}

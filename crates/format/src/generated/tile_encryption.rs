@@ -87,6 +87,71 @@ impl EncryptionChunkMetadataRef {
 const _: [(); EncryptionChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
     EncryptionChunkMetadataRef,
 >()];
+impl crate::Record for EncryptionChunkMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.metadata_parts);
+        self.metadata_parts = x.into_iter().map(|e| e.at_version(version)).collect();
+        let x = core::mem::take(&mut self.data_parts);
+        self.data_parts = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.metadata_parts);
+        self.metadata_parts = x.into_iter().map(|e| e.with_sizes()).collect();
+        let x = core::mem::take(&mut self.data_parts);
+        self.data_parts = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_metadata_parts = self.metadata_parts.len() as u32;
+        self.num_data_parts = self.data_parts.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.metadata_parts;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        {
+            let x = &self.data_parts;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_metadata_parts),
+            Some(self.metadata_parts.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "EncryptionChunkMetadata",
+                        "num_metadata_parts",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_data_parts),
+            Some(self.data_parts.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "EncryptionChunkMetadata",
+                        "num_data_parts",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// The spec's `AESPart`: one encrypted part's lengths, IV and GCM tag.
 ///
 /// Spec: `format_spec/tile.md#encryption-filters` (table "Encryption Filters").
@@ -179,3 +244,16 @@ impl AesPartRef {
 /// The view is exactly its fields: `size_of::<AesPartRef>()` is
 /// [`AesPartRef::SIZE`] (else this does not compile).
 const _: [(); AesPartRef::SIZE] = [(); core::mem::size_of::<AesPartRef>()];
+impl crate::Record for AesPart {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}

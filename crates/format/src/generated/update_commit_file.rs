@@ -32,6 +32,53 @@ impl UpdateCommit {
     /// Where field `condition` (spec "Node") starts in a `UpdateCommit`.
     pub const OFFSET_CONDITION: usize = 0;
 }
+impl crate::Record for UpdateCommit {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.condition);
+        self.condition = x.at_version(version);
+        let x = core::mem::take(&mut self.values);
+        self.values = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.condition);
+        self.condition = x.with_sizes();
+        let x = core::mem::take(&mut self.values);
+        self.values = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_values = self.values.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.condition;
+            x.check(version)?;
+        }
+        {
+            let x = &self.values;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_values),
+            Some(self.values.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "UpdateCommit",
+                        "num_values",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// One update value. Matches the spec page.
 ///
 /// Spec: `format_spec/update_commit_file.md#` (table "Update Commit File").
@@ -117,3 +164,48 @@ impl UpdateValueRef {
 /// The view is exactly its fields: `size_of::<UpdateValueRef>()` is
 /// [`UpdateValueRef::SIZE`] (else this does not compile).
 const _: [(); UpdateValueRef::SIZE] = [(); core::mem::size_of::<UpdateValueRef>()];
+impl crate::Record for UpdateValue {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.field_name_size = self.field_name.len() as u64;
+        self.value_size = self.value.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.field_name_size),
+            Some(self.field_name.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "UpdateValue",
+                        "field_name_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.value_size),
+            Some(self.value.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "UpdateValue",
+                        "value_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
