@@ -28,6 +28,13 @@
 //! # Ok::<(), tiledb_codec_format::DecodeError>(())
 //! ```
 //!
+//! A writer does not set version gates, sizes or counts by hand: it builds
+//! a table with every field of the newest version, lays it out for its
+//! version with [`Record::at_version`], computes its sizes and counts with
+//! [`Record::with_sizes`], and encodes it with [`encode_checked`], which
+//! refuses a field the version lacks or a size that disagrees with what it
+//! counts ([`EncodeError`]).
+//!
 //! The crate does no I/O and is `#![no_std]` with `alloc`: it decodes and
 //! encodes bytes the caller has. A length or count read from the bytes is
 //! checked against the bytes left before anything is allocated, and a
