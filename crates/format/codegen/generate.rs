@@ -3,8 +3,9 @@
 //! Every `spec/*.toml` file describes one document of the TileDB format
 //! specification: its code tables (`[[code]]`), its tables (`[[table]]`) and
 //! its tagged unions (`[[union]]`). This generator checks the description and
-//! writes `src/generated/` (committed; one file per document, formatted by
-//! prettyplease), which the crate includes. It runs in the test
+//! writes `src/generated/` (committed; one file per document, or a folder
+//! of files for a document over the line limit, formatted by prettyplease;
+//! see `codegen/files.rs`), which the crate includes. It runs in the test
 //! `tests/generated.rs`: that test fails when `src/generated/` is not what
 //! the spec makes, and rewrites it when run with `TILEDB_CODEC_CODEGEN=write`:
 //!
@@ -38,6 +39,9 @@ mod codes;
 mod datatypes;
 #[path = "fields.rs"]
 mod fields;
+#[path = "files.rs"]
+mod files;
+pub(crate) use files::{check, generated_files, split, write, LINE_LIMIT, REGENERATE};
 #[path = "names.rs"]
 mod names;
 #[path = "records.rs"]
@@ -947,72 +951,4 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
         .map(|p| p.code)
         .collect::<Vec<_>>()
         .join("\n"))
-}
-
-/// The header of every generated file.
-const HEADER: &str = "// @generated from spec/ by crates/format/codegen (the test `generated`).\n// Do not edit: edit spec/ and run\n//     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated\n\n";
-
-/// The command that regenerates `src/generated/`.
-pub(crate) const REGENERATE: &str =
-    "TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated";
-
-/// Every file of `src/generated/` as the spec in `dir` makes it, formatted
-/// by prettyplease: the parts and `all.rs`, which includes them in order.
-pub(crate) fn generated_files(dir: &Path) -> Res<Vec<(String, String)>> {
-    let parts = generate_parts(dir)?;
-    let mut all = String::from(HEADER);
-    let mut files = Vec::new();
-    for p in parts {
-        writeln!(all, "include!(\"{}\");", p.file).unwrap();
-        files.push((p.file, format!("{HEADER}{}", records::pretty(&p.code))));
-    }
-    files.push(("all.rs".into(), all));
-    Ok(files)
-}
-
-/// Compares `out` (a `src/generated/` folder) with what the spec in `dir`
-/// generates: `Err` names the files that differ (or are missing or extra)
-/// and the command to run.
-pub(crate) fn check(dir: &Path, out: &Path) -> Result<(), String> {
-    let files = generated_files(dir).map_err(|e| format!("{}: {}: {}", e.file, e.place, e.msg))?;
-    let mut stale = Vec::new();
-    for (name, code) in &files {
-        if std::fs::read_to_string(out.join(name)).ok().as_deref() != Some(code.as_str()) {
-            stale.push(name.clone());
-        }
-    }
-    if let Ok(entries) = std::fs::read_dir(out) {
-        for e in entries.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name.ends_with(".rs") && !files.iter().any(|(n, _)| *n == name) {
-                stale.push(format!("{name} (not generated any more)"));
-            }
-        }
-    }
-    if stale.is_empty() {
-        return Ok(());
-    }
-    Err(format!(
-        "src/generated/ is not what spec/ and the generator make (stale: {}); run\n    {REGENERATE}\nand commit the result",
-        stale.join(", ")
-    ))
-}
-
-/// Writes what the spec in `dir` generates into `out`, removing generated
-/// files that are not generated any more.
-pub(crate) fn write(dir: &Path, out: &Path) -> Result<(), String> {
-    let files = generated_files(dir).map_err(|e| format!("{}: {}: {}", e.file, e.place, e.msg))?;
-    std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
-    if let Ok(entries) = std::fs::read_dir(out) {
-        for e in entries.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name.ends_with(".rs") && !files.iter().any(|(n, _)| *n == name) {
-                std::fs::remove_file(e.path()).map_err(|e| e.to_string())?;
-            }
-        }
-    }
-    for (name, code) in files {
-        std::fs::write(out.join(name), code).map_err(|e| e.to_string())?;
-    }
-    Ok(())
 }

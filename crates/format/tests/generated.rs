@@ -59,7 +59,7 @@ fn a_planted_spec_edit_makes_the_check_fail_and_name_the_command() {
     let result = codegen::check(&dir, &root().join("src/generated"));
     std::fs::remove_dir_all(&dir).unwrap();
     let msg = result.expect_err("a spec edit without regeneration was not caught");
-    assert!(msg.contains("fragment.rs"), "{msg}");
+    assert!(msg.contains("fragment/"), "{msg}");
     assert!(msg.contains(codegen::REGENERATE), "{msg}");
 }
 
@@ -69,4 +69,42 @@ fn the_unchanged_spec_copy_checks_clean() {
     let result = codegen::check(&dir, &root().join("src/generated"));
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(result, Ok(()));
+}
+
+#[test]
+fn a_long_part_is_split_at_items_into_files_within_the_line_limit() {
+    // 300 items of 5 lines: 1,500 lines, more than one file holds.
+    let code: String = (0..300)
+        .map(|i| format!("/// Item {i}.\npub struct Item{i} {{\n    a: u8,\n    b: u8,\n}}\n"))
+        .collect();
+    let files = codegen::split("doc", &code);
+    assert!(files.len() >= 2, "{} files", files.len());
+    assert_eq!(files[0].0, "doc/item0.rs");
+    let mut joined = String::new();
+    for (name, text) in &files {
+        assert!(text.lines().count() <= codegen::LINE_LIMIT, "{name}");
+        let body = text.split_once("\n\n").unwrap().1;
+        assert!(
+            body.starts_with("/// Item"),
+            "{name} does not start at an item"
+        );
+        joined.push_str(body);
+    }
+    assert_eq!(joined, code);
+    // A part that fits stays one file named after its document.
+    assert_eq!(codegen::split("doc", "pub struct A;\n")[0].0, "doc.rs");
+}
+
+#[test]
+fn every_generated_file_is_within_the_line_limit() {
+    for (name, text) in
+        codegen::generated_files(&root().join("spec")).unwrap_or_else(|e| panic!("{}", e.msg))
+    {
+        let n = text.lines().count();
+        assert!(
+            n <= codegen::LINE_LIMIT,
+            "src/generated/{name} has {n} lines, over {}",
+            codegen::LINE_LIMIT
+        );
+    }
 }
