@@ -102,7 +102,7 @@ fn consolidate(
                 e.path.display()
             )));
         };
-        footers.push(encode(&**footer));
+        footers.push(encode(&**footer)?);
         opts.progress.advance(1);
     }
     opts.progress.finish();
@@ -145,7 +145,7 @@ fn consolidate(
             .map_err(|_| not_an_array(array, "more than 2^32 fragments"))?,
         fragments,
     });
-    let mut data = encode(&index);
+    let mut data = encode(&index)?;
     debug_assert_eq!(data.len() as u64, index_size);
     for f in &footers {
         data.extend_from_slice(f);

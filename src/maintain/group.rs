@@ -224,7 +224,7 @@ fn write_details(
     util::create_dir(&dir)?;
     let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir))?;
     let name = util::timestamped_name(t, t, Some(version));
-    let bytes = generic_tile(&encode(&details), FORMAT_VERSION, opts.encryption_key)?;
+    let bytes = generic_tile(&encode(&details)?, FORMAT_VERSION, opts.encryption_key)?;
     // Staged in the group's own folder under a hidden name, then renamed
     // into `__group`: the engine takes every file of `__group` for a
     // details file, a `.NAME.tmp` beside them included (a crash between

@@ -621,7 +621,7 @@ pub fn generic_tile_with(
         filter_pipeline: fp,
     })
     .with_sizes();
-    let mut out = encode(&header);
+    let mut out = encode(&header)?;
     out.extend_from_slice(&body);
     Ok(out)
 }

@@ -72,7 +72,7 @@ fn write_entry(
     let table = crate::format::table!(ArrayMetadata {
         entries: vec![entry],
     });
-    let bytes = generic_tile(&encode(&table), version, opts.encryption_key)?;
+    let bytes = generic_tile(&encode(&table)?, version, opts.encryption_key)?;
     // Written to a hidden file in the array's own folder (a name starting
     // with `.`, which readers skip), then renamed into `__meta`: a reader
     // never sees half a file. Not a `.tmp` name inside `__meta`: the engine

@@ -230,7 +230,7 @@ fn a_dimension_of_several_values_per_cell_is_refused() {
     schema.domain.dimensions[0].cell_val_num = Some(3);
     std::fs::write(
         &file,
-        write_generic_tile(&encode(&schema), schema.array_version),
+        write_generic_tile(&encode(&schema).unwrap(), schema.array_version),
     )
     .unwrap();
     let err = ArrayReader::open(&root, &opts)

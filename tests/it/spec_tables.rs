@@ -646,7 +646,7 @@ fn footer_v11_writer_layout() {
     .unwrap();
     assert_eq!(used as usize, bytes.len() - 8);
     assert_eq!(f.fragment_min_max_sum_null_count_offset, None);
-    assert_eq!(encode(&f), &bytes[..bytes.len() - 8]);
+    assert_eq!(encode(&f).unwrap(), &bytes[..bytes.len() - 8]);
 }
 
 #[test]

@@ -203,10 +203,10 @@ fn with_sizes_body(t: &Table) -> String {
         if optional(g) {
             writeln!(
                 sizes,
-                "if self.{gn}.is_some() {{ self.{gn} = Some(crate::encode(&self.{fname}).len() as {rust}); }}"
+                "if self.{gn}.is_some() {{ self.{gn} = Some(crate::decode::encode_unchecked(&self.{fname}).len() as {rust}); }}"
             )
         } else {
-            writeln!(sizes, "self.{gn} = crate::encode(&self.{fname}).len() as {rust};")
+            writeln!(sizes, "self.{gn} = crate::decode::encode_unchecked(&self.{fname}).len() as {rust};")
         }
         .unwrap();
     }
@@ -281,7 +281,7 @@ fn check_body(t: &Table, version: &Version) -> String {
         };
         writeln!(
             check,
-            "if let Some(stated) = {stated} {{ let actual = crate::encode(&self.{fname}).len() as u64; if stated as u64 != actual {{ return Err(crate::EncodeError::size(\"{name}\", \"{gn}\", stated as u64, actual)); }} }}"
+            "if let Some(stated) = {stated} {{ let actual = crate::decode::encode_unchecked(&self.{fname}).len() as u64; if stated as u64 != actual {{ return Err(crate::EncodeError::size(\"{name}\", \"{gn}\", stated as u64, actual)); }} }}"
         )
         .unwrap();
     }

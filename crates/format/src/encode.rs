@@ -1,7 +1,7 @@
 //! The writing half: records built for a version with their sizes
 //! computed ([`Record`], generated for every table and union), and an
 //! encoding that refuses a record the format would not read back
-//! ([`encode_checked`]).
+//! ([`encode`], [`encode_at`]).
 
 use alloc::vec::Vec;
 
@@ -10,8 +10,8 @@ use binrw::BinWrite;
 /// What the generator writes for every table and union of `spec/`, so that
 /// a writer never sets a version gate, a size or a count by hand: build the
 /// record with every field the newest version has (`table!`), then
-/// `.at_version(version).with_sizes()`, and encode it with
-/// [`encode_checked`].
+/// `.at_version(version).with_sizes()`, and encode it with [`encode`] or
+/// [`encode_at`].
 pub trait Record: Sized {
     /// The record as format `version` stores it: fields the version lacks
     /// dropped, fields it has and the record left out set to their default,
@@ -31,7 +31,7 @@ pub trait Record: Sized {
     fn check(&self, version: Option<u32>) -> Result<(), EncodeError>;
 }
 
-/// A record [`encode_checked`] refuses: in which table and field, and why.
+/// A record [`encode`] refuses: in which table and field, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncodeError {
@@ -118,20 +118,36 @@ impl core::fmt::Display for EncodeError {
 
 impl core::error::Error for EncodeError {}
 
-/// Encodes a record (as [`crate::encode`]) after [`Record::check`]: a
-/// record whose optional fields disagree with its version (its own version
-/// field, else `version`), or whose stated sizes disagree with its
-/// contents, is refused.
+/// Encodes a record (little-endian, as TileDB writes every table) after
+/// [`Record::check`]: a record whose optional fields disagree with its own
+/// version field, or whose stated sizes disagree with its contents, is
+/// refused. A record without a version field of its own (a filter's
+/// options, a generic tile header) is checked against a version by
+/// [`encode_at`].
 ///
 /// # Errors
-/// What [`Record::check`] finds.
-pub fn encode_checked<T>(value: &T, version: Option<u32>) -> Result<Vec<u8>, EncodeError>
+/// What [`Record::check`] finds, naming the table and field.
+pub fn encode<T>(value: &T) -> Result<Vec<u8>, EncodeError>
 where
     T: BinWrite + Record,
     for<'a> <T as BinWrite>::Args<'a>: Default,
 {
-    value.check(version)?;
-    Ok(crate::encode(value))
+    value.check(None)?;
+    Ok(crate::decode::encode_unchecked(value))
+}
+
+/// [`encode`], with the optional fields of a record that has no version
+/// field of its own checked against format `version`.
+///
+/// # Errors
+/// What [`Record::check`] finds, naming the table and field.
+pub fn encode_at<T>(value: &T, version: u32) -> Result<Vec<u8>, EncodeError>
+where
+    T: BinWrite + Record,
+    for<'a> <T as BinWrite>::Args<'a>: Default,
+{
+    value.check(Some(version))?;
+    Ok(crate::decode::encode_unchecked(value))
 }
 
 impl crate::FooterLength {

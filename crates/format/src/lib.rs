@@ -20,18 +20,18 @@
 //!         compression_level: 3,
 //!     })),
 //! });
-//! let bytes = encode(&zstd);
+//! let bytes = encode(&zstd)?;
 //! // A filter's options depend on the format version (22 here).
 //! let back: Filter = decode_all(&bytes, 0, (22,))?;
 //! assert_eq!(back, zstd);
 //! assert_eq!(bytes.len(), 1 + 4 + 5);
-//! # Ok::<(), tiledb_codec_format::DecodeError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! A writer does not set version gates, sizes or counts by hand: it builds
 //! a table with every field of the newest version, lays it out for its
 //! version with [`Record::at_version`], computes its sizes and counts with
-//! [`Record::with_sizes`], and encodes it with [`encode_checked`], which
+//! [`Record::with_sizes`], and encodes it with [`encode`] (or [`encode_at`]), which
 //! refuses a field the version lacks or a size that disagrees with what it
 //! counts ([`EncodeError`]).
 //!
@@ -54,8 +54,8 @@ mod decode;
 mod domain;
 mod encode;
 pub mod schema;
-pub use decode::{decode, decode_all, encode, DecodeError};
-pub use encode::{encode_checked, EncodeError, Record};
+pub use decode::{decode, decode_all, DecodeError};
+pub use encode::{encode, encode_at, EncodeError, Record};
 #[doc(hidden)]
 pub mod rt;
 

@@ -1,9 +1,9 @@
 //! Every table and union of `spec/` written through the generated writers
-//! (`Record::at_version`, `Record::with_sizes`, `encode_checked`) at every
+//! (`Record::at_version`, `Record::with_sizes`, `encode_at`) at every
 //! format version this crate writes, read back, and compared: the record
 //! read is the record written, and it encodes to the same bytes. A table of
 //! `SPEC_TABLES` without a case here fails the test, so a new table's first
-//! consumer is this test. Also: `encode_checked` refuses records whose
+//! consumer is this test. Also: `encode` (and `encode_at`) refuses records whose
 //! optional fields disagree with their version or whose stated sizes
 //! disagree with their contents.
 
@@ -29,13 +29,13 @@ where
     for<'a> <T as BinWrite>::Args<'a>: Default,
 {
     let record = sample.at_version(version).with_sizes();
-    let bytes = encode_checked(&record, Some(version))
+    let bytes = encode_at(&record, version)
         .unwrap_or_else(|e| panic!("{name} at version {version} refused: {e}\n{record:?}"));
     let back: T = decode_all(&bytes, 0, args)
         .unwrap_or_else(|e| panic!("{name} at version {version} does not read back: {e}"));
     assert_eq!(back, record, "{name} at version {version}");
     assert_eq!(
-        encode(&back),
+        encode(&back).unwrap(),
         bytes,
         "{name} at version {version}: other bytes"
     );
@@ -222,7 +222,8 @@ fn footer(v: u32) -> FragmentFooter {
             data: encode(&table!(TileGlobalOrderBounds {
                 min_offsets: vec![1, 2],
                 max_offsets: vec![3, 4],
-            })),
+            }))
+            .unwrap(),
         })]),
         version_number: v,
     })
@@ -310,9 +311,9 @@ fn at_version_keeps_only_the_fields_of_the_version() {
 fn encode_refuses_a_field_its_version_lacks() {
     // An attribute order (new in version 17) in a version 16 schema.
     let mut s = schema().at_version(16).with_sizes();
-    assert!(encode_checked(&s, None).is_ok());
+    assert!(encode(&s).is_ok());
     s.attributes[0].order = Some(DataOrder::UnorderedData);
-    let err = encode_checked(&s, None).unwrap_err();
+    let err = encode(&s).unwrap_err();
     assert_eq!(
         err,
         EncodeError::Version {
@@ -330,7 +331,7 @@ fn encode_refuses_a_field_its_version_lacks() {
     let mut f = footer(22).at_version(22).with_sizes();
     f.includes_timestamps = None;
     assert!(matches!(
-        encode_checked(&f, None),
+        encode(&f),
         Err(EncodeError::Version {
             field: "includes_timestamps",
             present: false,
@@ -344,7 +345,7 @@ fn encode_refuses_a_wrong_stated_size() {
     let mut a = attribute().at_version(22).with_sizes();
     a.name_length = 2;
     assert_eq!(
-        encode_checked(&a, Some(22)),
+        encode_at(&a, 22),
         Err(EncodeError::Size {
             table: "Attribute",
             field: "name_length",
@@ -356,7 +357,7 @@ fn encode_refuses_a_wrong_stated_size() {
     let mut s = schema().at_version(22).with_sizes();
     s.coords_filters.num_filters = 1;
     assert!(matches!(
-        encode_checked(&s, None),
+        encode(&s),
         Err(EncodeError::Size {
             table: "FilterPipeline",
             field: "num_filters",
@@ -369,7 +370,7 @@ fn encode_refuses_a_wrong_stated_size() {
     assert_eq!(f.filter_options_size, 5);
     f.filter_options_size = 4;
     assert!(matches!(
-        encode_checked(&f, Some(22)),
+        encode_at(&f, 22),
         Err(EncodeError::Size {
             field: "filter_options_size",
             stated: 4,

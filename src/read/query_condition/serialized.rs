@@ -140,7 +140,11 @@ pub fn negated(node: &ConditionNode) -> Result<ConditionNode, NegationError> {
 
 /// The bytes of a serialized condition (the data of a `.del` file's generic
 /// tile), as `serialize_condition` writes them.
-pub fn serialize(node: &ConditionNode) -> Vec<u8> {
+///
+/// # Errors
+/// A node the format cannot hold (a wrong stated size), naming its table
+/// and field.
+pub fn serialize(node: &ConditionNode) -> std::result::Result<Vec<u8>, crate::format::EncodeError> {
     crate::format::encode(node)
 }
 
@@ -489,10 +493,10 @@ mod tests {
             ),
             Comb::Or,
         );
-        let bytes = serialize(&tree);
+        let bytes = serialize(&tree).unwrap();
         let back = deserialize(&bytes, std::path::Path::new("x.del")).unwrap();
         assert_eq!(back, tree);
-        assert_eq!(serialize(&back), bytes);
+        assert_eq!(serialize(&back).unwrap(), bytes);
     }
 
     #[test]
@@ -504,7 +508,7 @@ mod tests {
         want.push(b'a');
         want.extend(4u64.to_le_bytes());
         want.extend(5i32.to_le_bytes());
-        assert_eq!(serialize(&num(Op::Ge, "a", 5)), want);
+        assert_eq!(serialize(&num(Op::Ge, "a", 5)).unwrap(), want);
 
         let mut want = vec![1u8, Op::In.value()];
         want.extend(1u32.to_le_bytes());
@@ -514,10 +518,10 @@ mod tests {
         want.extend(16u64.to_le_bytes());
         want.extend(0u64.to_le_bytes());
         want.extend(1u64.to_le_bytes());
-        assert_eq!(serialize(&set(Op::In, "s", &[b"x", b"yz"])), want);
+        assert_eq!(serialize(&set(Op::In, "s", &[b"x", b"yz"])).unwrap(), want);
 
         let e = expression_node(Comb::Or, vec![num(Op::Eq, "a", 1), num(Op::Eq, "a", 2)]);
-        let bytes = serialize(&e);
+        let bytes = serialize(&e).unwrap();
         assert_eq!(&bytes[..10], &[0, Comb::Or.value(), 2, 0, 0, 0, 0, 0, 0, 0]);
     }
 

@@ -6,12 +6,12 @@ use crate::format::version::{
     has_tile_min_max,
 };
 use crate::format::{
-    encode, encode_checked, FooterLength, FragmentFooter, FragmentMinMaxSumNullCount, Mbr,
+    encode, encode_at, FooterLength, FragmentFooter, FragmentMinMaxSumNullCount, Mbr,
     OptionalSection, OptionalSectionIdentifier, ProcessedCondition, ProcessedConditions, RTree,
     Record, TileGlobalOrderBounds, TileMinMax, TileNullCounts, TileOffsets, TileSums,
 };
 
-use crate::write::error::{WriteError, WriteResult};
+use crate::write::error::WriteResult;
 
 /// A record of the metadata file with its sizes and counts computed (the
 /// generated `with_sizes`), checked and encoded.
@@ -20,8 +20,7 @@ where
     T: Record + binrw::BinWrite,
     for<'a> <T as binrw::BinWrite>::Args<'a>: Default,
 {
-    encode_checked(&record.with_sizes(), Some(version))
-        .map_err(|e| WriteError::Unsupported(format!("fragment metadata: {e}")))
+    Ok(encode_at(&record.with_sizes(), version)?)
 }
 use crate::write::generic::generic_tile;
 use crate::write::order::GlobalOrder;
@@ -178,7 +177,7 @@ impl FragmentWriter {
         .at_version(v);
         let footer_bytes = checked(footer, v)?;
         out.extend_from_slice(&footer_bytes);
-        out.extend_from_slice(&encode(&FooterLength::of(&footer_bytes)));
+        out.extend_from_slice(&encode(&FooterLength::of(&footer_bytes))?);
         Ok(out)
     }
 

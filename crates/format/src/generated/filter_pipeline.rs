@@ -179,7 +179,8 @@ impl crate::Record for Filter {
     fn with_sizes(mut self) -> Self {
         let x = core::mem::take(&mut self.filter_options);
         self.filter_options = x.with_sizes();
-        self.filter_options_size = crate::encode(&self.filter_options).len() as u32;
+        self.filter_options_size = crate::decode::encode_unchecked(&self.filter_options)
+            .len() as u32;
         self
     }
     fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
@@ -189,7 +190,8 @@ impl crate::Record for Filter {
             x.check(version)?;
         }
         if let Some(stated) = Some(self.filter_options_size) {
-            let actual = crate::encode(&self.filter_options).len() as u64;
+            let actual = crate::decode::encode_unchecked(&self.filter_options).len()
+                as u64;
             if stated as u64 != actual {
                 return Err(
                     crate::EncodeError::size(

@@ -118,14 +118,16 @@ impl crate::Record for Range1D {
     }
     fn with_sizes(mut self) -> Self {
         if self.range_length.is_some() {
-            self.range_length = Some(crate::encode(&self.range).len() as u64);
+            self.range_length = Some(
+                crate::decode::encode_unchecked(&self.range).len() as u64,
+            );
         }
         self
     }
     fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
         let _ = version;
         if let Some(stated) = self.range_length {
-            let actual = crate::encode(&self.range).len() as u64;
+            let actual = crate::decode::encode_unchecked(&self.range).len() as u64;
             if stated as u64 != actual {
                 return Err(
                     crate::EncodeError::size(

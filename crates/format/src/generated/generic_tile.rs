@@ -137,7 +137,10 @@ impl crate::Record for GenericTileHeader {
     fn with_sizes(mut self) -> Self {
         let x = core::mem::take(&mut self.filter_pipeline);
         self.filter_pipeline = x.with_sizes();
-        self.filter_pipeline_size = crate::encode(&self.filter_pipeline).len() as u32;
+        self.filter_pipeline_size = crate::decode::encode_unchecked(
+                &self.filter_pipeline,
+            )
+            .len() as u32;
         self
     }
     fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
@@ -147,7 +150,8 @@ impl crate::Record for GenericTileHeader {
             x.check(version)?;
         }
         if let Some(stated) = Some(self.filter_pipeline_size) {
-            let actual = crate::encode(&self.filter_pipeline).len() as u64;
+            let actual = crate::decode::encode_unchecked(&self.filter_pipeline).len()
+                as u64;
             if stated as u64 != actual {
                 return Err(
                     crate::EncodeError::size(

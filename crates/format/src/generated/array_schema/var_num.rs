@@ -760,7 +760,9 @@ impl crate::Record for Dimension {
     fn with_sizes(mut self) -> Self {
         self.filters = self.filters.map(|x| x.with_sizes());
         if self.domain_size.is_some() {
-            self.domain_size = Some(crate::encode(&self.domain).len() as u64);
+            self.domain_size = Some(
+                crate::decode::encode_unchecked(&self.domain).len() as u64,
+            );
         }
         self.name_length = self.name.len() as u32;
         self
@@ -818,7 +820,7 @@ impl crate::Record for Dimension {
             }
         }
         if let Some(stated) = self.domain_size {
-            let actual = crate::encode(&self.domain).len() as u64;
+            let actual = crate::decode::encode_unchecked(&self.domain).len() as u64;
             if stated as u64 != actual {
                 return Err(
                     crate::EncodeError::size(
