@@ -112,24 +112,23 @@ pub fn read_enumeration_file(file: &MappedFile, opts: &ReadOptions) -> Result<En
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::Datatype;
+    use crate::format::{Datatype, Record};
 
     fn enumeration(cell_val_num: u32, data: &[u8], offsets: Option<&[u64]>) -> Enumeration {
         let offsets = offsets.map(|o| o.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>());
         crate::format::table!(Enumeration {
             version_number: 0,
-            name_length: 1,
             name: b"e".to_vec(),
-            path_name_length: 1,
             path_name: b"f".to_vec(),
             datatype: Datatype::Int16,
             cell_val_num,
             ordered: 0,
-            data_size: data.len() as u64,
             data: data.to_vec(),
-            offsets_size: offsets.as_ref().map(|o| o.len() as u64),
+            // Present with the offsets; `with_sizes` sets the value.
+            offsets_size: offsets.as_ref().map(|_| 0),
             offsets,
         })
+        .with_sizes()
     }
 
     #[test]

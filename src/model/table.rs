@@ -413,6 +413,7 @@ fn range_to_table(r: &DomainRange) -> format::Range1D {
     range.extend_from_slice(&hi);
     crate::format::table!(format::Range1D {
         range_length: var.then_some(0),
+        // Not a size of a field: where `range` splits into low and high.
         min_length: var.then_some(lo.len() as u64),
         range,
     })

@@ -26,6 +26,7 @@ pub(super) fn mbr_table(m: &[(Vec<u8>, Vec<u8>)], coord_sizes: &[u64]) -> Mbr {
                 if *cs == 0 {
                     crate::format::table!(Range1D {
                         range_length: Some(0),
+                        // Not a size of a field: where `range` splits into low and high.
                         min_length: Some(lo.len() as u64),
                         range: r,
                     })
