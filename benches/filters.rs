@@ -20,7 +20,7 @@ const TILE: usize = 4 << 20;
 const CHUNK: usize = 64 << 10;
 
 fn filter(t: FilterType, options: FilterOptions) -> Filter {
-    let size = tiledb_codec::raw::format::encode(&options).len() as u32;
+    let size = tiledb_codec::raw::format::encode(&options).unwrap().len() as u32;
     table!(Filter {
         filter_type: t,
         filter_options_size: size,

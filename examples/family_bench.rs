@@ -23,8 +23,8 @@
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
-use tiledb_codec::{Array, Batch, OpenOptions, Order};
 use tiledb_codec::raw::OpenOptionsExt as _;
+use tiledb_codec::{Array, Batch, OpenOptions, Order};
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
 

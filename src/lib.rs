@@ -72,7 +72,7 @@
 //!
 //! The crate root is the facade above; [`raw`] holds the format's layers
 //! for format tooling, documented as following the format. There the byte
-//! layouts live in `spec/` as declarative tables; `build.rs` turns them
+//! layouts live in `spec/` as declarative tables; a generator turns them
 //! into the version-aware codecs of [`raw::format`]. On top of them:
 //! [`raw::storage`] maps files, [`raw::tile`] reads (generic) tiles in
 //! place, [`raw::filters`] reverses filter pipelines, [`raw::array`] opens

@@ -1,4 +1,4 @@
-//! The format, layer by layer, for format tooling: the tables `build.rs`
+//! The format, layer by layer, for format tooling: the tables the generator
 //! generates from `spec/` ([`format`](mod@format)), files mapped in place ([`storage`]),
 //! generic tiles ([`tile`]), filter pipelines ([`filters`]), an array's
 //! folders and files ([`array`](mod@array)), the typed schema ([`model`]),

@@ -286,6 +286,9 @@ impl From<WriteError> for Error {
             },
             WriteError::Condition { text, what } => Error::Condition { text, what },
             WriteError::Unsupported(what) => Error::Unsupported { path: None, what },
+            e @ WriteError::Encode(_) => Error::Other {
+                what: e.to_string(),
+            },
             #[cfg(feature = "fail-points")]
             e @ (WriteError::Injected(_)
             | WriteError::Stopped(_)

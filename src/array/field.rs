@@ -55,7 +55,7 @@ impl FieldInfo {
 impl FieldInfo {
     /// Looks a field up by name in a schema.
     pub fn lookup(schema: &ArraySchema, name: &str) -> Option<FieldInfo> {
-        let var = |n: u32| (n != u32::MAX).then_some(n);
+        let var = |n: u32| (n != crate::format::VAR_NUM).then_some(n);
         if let Some((i, a)) = schema
             .attributes
             .iter()

@@ -248,7 +248,7 @@ impl Fragment {
                 let mut requests = Vec::new();
                 for (i, e) in entries.iter().enumerate() {
                     let v = e.name.version;
-                    if v <= 2 || consolidated.footer(&e.name.name).is_some() {
+                    if !has_fragment_footer(v) || consolidated.footer(&e.name.name).is_some() {
                         continue;
                     }
                     let path = e.path.join(hierarchy::FRAGMENT_METADATA);

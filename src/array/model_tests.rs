@@ -29,7 +29,11 @@ fn fixture_schemas() -> Vec<(PathBuf, format::ArraySchema, Vec<format::Enumerati
             let array = v.join(e["name"].as_str().unwrap());
             let opts = ReadOptions::default();
             let mut enums = Vec::new();
-            if let Ok(rd) = std::fs::read_dir(array.join("__schema/__enumerations")) {
+            if let Ok(rd) = std::fs::read_dir(
+                array
+                    .join(format::hierarchy::SCHEMA)
+                    .join(format::hierarchy::ENUMERATIONS),
+            ) {
                 for f in rd {
                     enums.push(read_enumeration(&f.unwrap().path(), &opts).unwrap());
                 }
@@ -72,7 +76,7 @@ fn tables_round_trip_through_the_model_for_every_fixture() {
             .to_table(s.version)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         // As a file holds it.
-        let back: format::ArraySchema = decode_all(&encode(&again), &path, 0, ()).unwrap();
+        let back: format::ArraySchema = decode_all(&encode(&again).unwrap(), &path, 0, ()).unwrap();
         assert_eq!(back, again, "{}", path.display());
         let s2 = Schema::from_table(&back, &s.enumeration_tables(), &path).unwrap();
         assert_eq!(s2, s, "{}", path.display());
@@ -152,7 +156,7 @@ fn hostile_tables_are_decode_errors_naming_the_field() {
         (6, 42, "ArraySchema.tile_order"),
         (7, 42, "ArraySchema.cell_order"),
     ] {
-        let mut bytes = encode(&table);
+        let mut bytes = encode(&table).unwrap();
         bytes[at] = code;
         let e = decode_all::<format::ArraySchema>(&bytes, &path, 0, ()).unwrap_err();
         let e = e.to_string();

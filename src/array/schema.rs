@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::format::hierarchy;
 use crate::format::version::{reads_version, MIN_FORMAT_VERSION};
 use crate::format::{decode_all, ArraySchema, Enumeration};
 use crate::model;
@@ -39,7 +40,10 @@ pub fn read_schema_file(file: &MappedFile, opts: &ReadOptions) -> Result<ArraySc
     // engine takes no other (`Dimension::set_cell_val_num`), and the
     // readers size coordinates by the datatype alone.
     for d in &schema.domain.dimensions {
-        if let Some(n) = d.cell_val_num.filter(|n| *n != 1 && *n != u32::MAX) {
+        if let Some(n) = d
+            .cell_val_num
+            .filter(|n| *n != 1 && *n != crate::format::VAR_NUM)
+        {
             return Err(Error::decode(
                 path,
                 0,
@@ -66,7 +70,10 @@ pub fn enumeration_path(array: &Path, filename: &[u8]) -> Result<PathBuf> {
             what: format!("enumeration file name {name:?} is not a file name"),
         });
     }
-    Ok(array.join("__schema/__enumerations").join(name.as_ref()))
+    Ok(array
+        .join(hierarchy::SCHEMA)
+        .join(hierarchy::ENUMERATIONS)
+        .join(name.as_ref()))
 }
 
 /// The typed schema of the array at `array` whose table is `table` (read
@@ -105,24 +112,23 @@ pub fn read_enumeration_file(file: &MappedFile, opts: &ReadOptions) -> Result<En
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::Datatype;
+    use crate::format::{Datatype, Record};
 
     fn enumeration(cell_val_num: u32, data: &[u8], offsets: Option<&[u64]>) -> Enumeration {
         let offsets = offsets.map(|o| o.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>());
         crate::format::table!(Enumeration {
             version_number: 0,
-            name_length: 1,
             name: b"e".to_vec(),
-            path_name_length: 1,
             path_name: b"f".to_vec(),
             datatype: Datatype::Int16,
             cell_val_num,
             ordered: 0,
-            data_size: data.len() as u64,
             data: data.to_vec(),
-            offsets_size: offsets.as_ref().map(|o| o.len() as u64),
+            // Present with the offsets; `with_sizes` sets the value.
+            offsets_size: offsets.as_ref().map(|_| 0),
             offsets,
         })
+        .with_sizes()
     }
 
     #[test]

@@ -311,7 +311,7 @@ pub(crate) fn enumeration_labels(
             format!("an enumeration of unknown datatype {}", e.datatype),
         )
     })?;
-    let cell_val_num = (e.cell_val_num != u32::MAX).then_some(e.cell_val_num);
+    let cell_val_num = (e.cell_val_num != crate::format::VAR_NUM).then_some(e.cell_val_num);
     Ok(Some((
         EnumerationType {
             name: label,

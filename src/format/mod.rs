@@ -17,7 +17,7 @@
 //!         compression_level: 3,
 //!     })),
 //! });
-//! let bytes = encode(&zstd);
+//! let bytes = encode(&zstd)?;
 //! // A filter's options depend on the format version (22 here).
 //! let back: Filter = decode_all(&bytes, "in memory".as_ref(), 0, (22,))?;
 //! assert_eq!(back, zstd);

@@ -211,7 +211,7 @@ fn consolidate(
         });
         // The engine's generic tiles state the format version it writes.
         let bytes = generic_tile(
-            &encode(&table),
+            &encode(&table)?,
             crate::write::FORMAT_VERSION,
             opts.encryption_key,
         )?;

@@ -213,7 +213,7 @@ fn consolidate(
         opts.progress.advance(1);
     }
     opts.progress.finish();
-    let bytes = encode(&crate::format::table!(ConsolidatedCommits { entries }));
+    let bytes = encode(&crate::format::table!(ConsolidatedCommits { entries }))?;
     let name = util::timestamped_name(t1, t2, Some(version));
     let folder = array.join(hierarchy::COMMITS);
     util::create_dir(&folder)?;

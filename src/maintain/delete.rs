@@ -195,7 +195,7 @@ pub fn delete_cells(
         crate::write::FORMAT_VERSION,
         crate::write::MAX_WRITE_VERSION,
     );
-    let bytes = generic_tile(&serialize(&stored), tile_version, opts.encryption_key)?;
+    let bytes = generic_tile(&serialize(&stored)?, tile_version, opts.encryption_key)?;
     let created = !commits.is_dir();
     util::create_dir(&commits)?;
     if created {

@@ -549,7 +549,7 @@ pub fn evolve(
     let mut written = Vec::new();
     let result = (|| -> WriteResult<PathBuf> {
         for e in &fresh {
-            let bytes = generic_tile(&encode(&e.to_table()), FORMAT_VERSION, key)?;
+            let bytes = generic_tile(&encode(&e.to_table())?, FORMAT_VERSION, key)?;
             let target = enum_dir.join(&e.path_name);
             let tmp = enum_dir.join(format!(".{}.tmp", e.path_name));
             util::write_new_synced(&tmp, &bytes)?;
@@ -564,7 +564,7 @@ pub fn evolve(
             _ => util::next_timestamp(None, std::slice::from_ref(&schema_dir))?,
         };
         let name = util::timestamped_name(t, t, None);
-        let bytes = generic_tile(&encode(&table), FORMAT_VERSION, key)?;
+        let bytes = generic_tile(&encode(&table)?, FORMAT_VERSION, key)?;
         // Written where the engine never lists (it reads enumeration
         // files by name only), then renamed into `__schema`.
         let tmp = enum_dir.join(format!(".{name}.tmp"));

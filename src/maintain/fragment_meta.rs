@@ -30,7 +30,7 @@ use crate::format::hierarchy;
 use crate::format::version::{
     has_commits_folder, has_fragment_footer, has_fragment_names_in_consolidated_meta,
 };
-use crate::format::{encode, ConsolidatedFragmentEntry, ConsolidatedFragmentMetadata};
+use crate::format::{encode, ConsolidatedFragmentEntry, ConsolidatedFragmentMetadata, Record};
 use crate::write::generic::generic_tile;
 use crate::write::{util, WriteError, WriteResult};
 use crate::ReadOptions;
@@ -102,7 +102,7 @@ fn consolidate(
                 e.path.display()
             )));
         };
-        footers.push(encode(&**footer));
+        footers.push(encode(&**footer)?);
         opts.progress.advance(1);
     }
     opts.progress.finish();
@@ -135,11 +135,9 @@ fn consolidate(
     let mut offset = index_size;
     let mut fragments = Vec::with_capacity(entries.len());
     for (n, f) in names.into_iter().zip(&footers) {
-        fragments.push(crate::format::table!(ConsolidatedFragmentEntry {
-            name_length: n.len() as u64,
-            name: n,
-            offset,
-        }));
+        fragments.push(
+            crate::format::table!(ConsolidatedFragmentEntry { name: n, offset }).with_sizes(),
+        );
         offset += f.len() as u64;
     }
     let index = crate::format::table!(ConsolidatedFragmentMetadata {
@@ -147,7 +145,7 @@ fn consolidate(
             .map_err(|_| not_an_array(array, "more than 2^32 fragments"))?,
         fragments,
     });
-    let mut data = encode(&index);
+    let mut data = encode(&index)?;
     debug_assert_eq!(data.len() as u64, index_size);
     for f in &footers {
         data.extend_from_slice(f);

@@ -564,7 +564,7 @@ fn write_options(
             Some(s) => s
                 .conditions
                 .iter()
-                .map(|d| format!("__commits/{}", d.name))
+                .map(|d| format!("{}/{}", hierarchy::COMMITS, d.name))
                 .collect(),
             None => Vec::new(),
         },

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use crate::array::metadata::read_group_members;
 use crate::format::hierarchy;
 use crate::format::version::has_group_member_deltas;
-use crate::format::{encode, GroupDetails, ObjectType, TimestampedNameFormat};
+use crate::format::{encode, GroupDetails, ObjectType, Record, TimestampedNameFormat};
 use crate::write::generic::generic_tile;
 use crate::write::{util, MetadataOptions, WriteError, WriteResult, FORMAT_VERSION};
 use crate::ReadOptions;
@@ -203,13 +203,13 @@ fn write_details(
             version,
             object_type: m.object_type,
             relative: u8::from(m.relative),
-            uri_length: m.uri.len() as u64,
             uri: m.uri.as_bytes().to_vec(),
             name_set: u8::from(m.name.is_some()),
-            name_length: m.name.as_ref().map(|n| n.len() as u64),
+            name_length: m.name.as_ref().map(|_| 0),
             name: m.name.as_ref().map(|n| n.as_bytes().to_vec()),
             deleted: has_group_member_deltas(version).then_some(u8::from(deleted)),
         })
+        .with_sizes()
     };
     let mut entries: Vec<_> = members.iter().map(|m| entry(m, false)).collect();
     if has_group_member_deltas(version) {
@@ -224,7 +224,7 @@ fn write_details(
     util::create_dir(&dir)?;
     let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir))?;
     let name = util::timestamped_name(t, t, Some(version));
-    let bytes = generic_tile(&encode(&details), FORMAT_VERSION, opts.encryption_key)?;
+    let bytes = generic_tile(&encode(&details)?, FORMAT_VERSION, opts.encryption_key)?;
     // Staged in the group's own folder under a hidden name, then renamed
     // into `__group`: the engine takes every file of `__group` for a
     // details file, a `.NAME.tmp` beside them included (a crash between

@@ -410,7 +410,7 @@ impl CellValNum {
 
     /// From the on-disk code (`u32::MAX` is var-sized); `None` for 0.
     pub fn from_raw(n: u32) -> Option<Self> {
-        if n == u32::MAX {
+        if n == crate::format::VAR_NUM {
             Some(CellValNum::Var)
         } else {
             NonZeroU32::new(n).map(CellValNum::Fixed)
@@ -419,7 +419,7 @@ impl CellValNum {
 
     /// The on-disk code (`u32::MAX` for var-sized).
     pub fn to_raw(self) -> u32 {
-        self.fixed().unwrap_or(u32::MAX)
+        self.fixed().unwrap_or(crate::format::VAR_NUM)
     }
 }
 

@@ -11,10 +11,12 @@ use super::{
 use crate::error::{Error, Result};
 use crate::format::schema::{dimension_datatype, enumeration_values, MAX_FORMAT_VERSION};
 use crate::format::version::{
-    has_dimension_labels, has_enumerations, has_nullable_attributes, reads_version,
-    MIN_FORMAT_VERSION,
+    has_current_domain, has_delta_reinterpret_datatype, has_dimension_labels,
+    has_double_delta_reinterpret_datatype, has_enumerations, has_nullable_attributes,
+    has_typed_dimensions, reads_version, CURRENT_DOMAIN_SINCE, DELTA_REINTERPRET_DATATYPE_SINCE,
+    DOUBLE_DELTA_REINTERPRET_DATATYPE_SINCE, MIN_FORMAT_VERSION, TYPED_DIMENSIONS_SINCE,
 };
-use crate::format::{self, FilterOptions, FilterType};
+use crate::format::{self, FilterOptions, FilterType, Record};
 
 /// Why a model cannot be laid out as the tables of a format version.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -208,8 +210,10 @@ impl Filter {
 
     /// The filter's table in format `version`. `webp_extents` are the tile
     /// extents of dimensions 0 and 1, which a WEBP filter stores. A
-    /// reinterpret datatype other than ANY needs version 19 (DELTA) or 20
-    /// (DOUBLE_DELTA); `field` names the filter in errors.
+    /// reinterpret datatype other than ANY needs a version that stores it
+    /// (`has_delta_reinterpret_datatype`,
+    /// `has_double_delta_reinterpret_datatype`); `field` names the filter
+    /// in errors. The options' size is the generated `with_sizes`'.
     pub(crate) fn to_table(
         &self,
         version: u32,
@@ -223,24 +227,28 @@ impl Filter {
                 reinterpret_datatype: None,
             }))
         };
-        let delta =
-            |compressor_type: format::Compressor, level: i32, r: Option<Datatype>, since: u32| {
-                let r = r.unwrap_or(Datatype::Any);
-                if version < since && r != Datatype::Any {
-                    return Err(err(
-                        field,
-                        format!("a reinterpret datatype needs format version {since} or later"),
-                    ));
+        // `stored`: whether the version stores the reinterpret datatype;
+        // `since`: the version that does, for the error.
+        let delta = |compressor_type: format::Compressor,
+                     level: i32,
+                     r: Option<Datatype>,
+                     (stored, since): (bool, u32)| {
+            let r = r.unwrap_or(Datatype::Any);
+            if !stored && r != Datatype::Any {
+                return Err(err(
+                    field,
+                    format!("a reinterpret datatype needs format version {since} or later"),
+                ));
+            }
+            let reinterpret_datatype = stored.then_some(r);
+            Ok(FilterOptions::Compressor(crate::format::table!(
+                format::CompressorOptions {
+                    compressor_type,
+                    compression_level: level,
+                    reinterpret_datatype,
                 }
-                let reinterpret_datatype = (version >= since).then_some(r);
-                Ok(FilterOptions::Compressor(crate::format::table!(
-                    format::CompressorOptions {
-                        compressor_type,
-                        compression_level: level,
-                        reinterpret_datatype,
-                    }
-                )))
-            };
+            )))
+        };
         // The compressor byte is the engine's Compressor enum.
         let filter_options =
             match *self {
@@ -257,13 +265,17 @@ impl Filter {
                 Filter::Rle { level } => compressor(format::Compressor::Rle, level),
                 Filter::Bzip2 { level } => compressor(format::Compressor::Bzip2, level),
                 Filter::DoubleDelta { level, reinterpret } => {
-                    delta(format::Compressor::DoubleDelta, level, reinterpret, 20)?
+                    let stored = has_double_delta_reinterpret_datatype(version);
+                    let gate = (stored, DOUBLE_DELTA_REINTERPRET_DATATYPE_SINCE);
+                    delta(format::Compressor::DoubleDelta, level, reinterpret, gate)?
                 }
                 Filter::Dictionary { level } => {
                     compressor(format::Compressor::DictionaryEncoding, level)
                 }
                 Filter::Delta { level, reinterpret } => {
-                    delta(format::Compressor::Delta, level, reinterpret, 19)?
+                    let stored = has_delta_reinterpret_datatype(version);
+                    let gate = (stored, DELTA_REINTERPRET_DATATYPE_SINCE);
+                    delta(format::Compressor::Delta, level, reinterpret, gate)?
                 }
                 Filter::BitWidthReduction { max_window_size } => FilterOptions::BitWidthReduction(
                     crate::format::table!(format::BitWidthReductionOptions { max_window_size }),
@@ -293,12 +305,11 @@ impl Filter {
                     padding: vec![0, 0],
                 })),
             };
-        // The options' size is their encoding's (the generated codec's).
         Ok(crate::format::table!(format::Filter {
             filter_type: self.filter_type(),
-            filter_options_size: format::encode(&filter_options).len() as u32,
             filter_options,
-        }))
+        })
+        .with_sizes())
     }
 }
 
@@ -373,13 +384,13 @@ fn pipeline(
 ) -> Result<format::FilterPipeline, ModelError> {
     Ok(crate::format::table!(format::FilterPipeline {
         max_chunk_size: 65536,
-        num_filters: filters.len() as u32,
         filters: filters
             .iter()
             .enumerate()
             .map(|(i, f)| f.to_table(version, webp, &format!("{field}[{i}]")))
             .collect::<Result<_, _>>()?,
-    }))
+    })
+    .with_sizes())
 }
 
 /// A range of an `Mbr`/NDRectangle entry (format_spec/fragment.md "MBR"):
@@ -401,13 +412,66 @@ fn range_to_table(r: &DomainRange) -> format::Range1D {
     let mut range = lo.clone();
     range.extend_from_slice(&hi);
     crate::format::table!(format::Range1D {
-        range_length: var.then_some(range.len() as u64),
+        range_length: var.then_some(0),
+        // Not a size of a field: where `range` splits into low and high.
         min_length: var.then_some(lo.len() as u64),
         range,
     })
+    .with_sizes()
 }
 
 impl Dimension {
+    /// The dimension's table (`i`: its index, for errors), with every field
+    /// of the newest version: `Schema::to_table` lays it out for `version`.
+    fn to_table(
+        &self,
+        i: usize,
+        version: u32,
+        webp: (u16, u16),
+    ) -> Result<format::Dimension, ModelError> {
+        let field = format!("schema.dimensions[{i}]");
+        let var = self.cell_val_num.is_var();
+        let domain = match &self.domain {
+            Some(r) if r.is_of(self.datatype, var) && !var => {
+                let (mut lo, hi) = r.to_le_bytes();
+                lo.extend_from_slice(&hi);
+                lo
+            }
+            None if var => Vec::new(),
+            _ => {
+                return Err(err(
+                    &format!("{field}.domain"),
+                    format!(
+                        "a {} dimension needs a domain of its datatype (var-sized ones none)",
+                        self.datatype.name()
+                    ),
+                ))
+            }
+        };
+        let tile_extent = match &self.tile_extent {
+            Some(v) if v.is_of(self.datatype) && !var => Some(v.to_le_bytes()),
+            None => None,
+            Some(_) => {
+                return Err(err(
+                    &format!("{field}.tile_extent"),
+                    format!("not one {} value", self.datatype.name()),
+                ))
+            }
+        };
+        let filters = self.filters.as_deref().unwrap_or(&[]);
+        let filters = pipeline(filters, version, webp, &format!("{field}.filters"))?;
+        Ok(crate::format::table!(format::Dimension {
+            name: self.name.as_bytes().to_vec(),
+            datatype: Some(self.datatype),
+            cell_val_num: Some(self.cell_val_num.to_raw()),
+            filters: Some(filters),
+            domain_size: Some(0),
+            domain,
+            null_tile_extent: u8::from(tile_extent.is_none()),
+            tile_extent: tile_extent.unwrap_or_default(),
+        }))
+    }
+
     fn from_table(s: &format::ArraySchema, d: &format::Dimension, path: &Path) -> Result<Self> {
         let table = "Dimension";
         let dt = datatype(dimension_datatype(s, d), path, table, "datatype")?;
@@ -468,6 +532,29 @@ impl Dimension {
 }
 
 impl Attribute {
+    /// The attribute's table (`i`: its index, for errors), with every
+    /// field of the newest version: `Schema::to_table` lays it out for
+    /// `version`.
+    fn to_table(
+        &self,
+        i: usize,
+        version: u32,
+        webp: (u16, u16),
+    ) -> Result<format::Attribute, ModelError> {
+        let field = format!("schema.attributes[{i}].filters");
+        Ok(crate::format::table!(format::Attribute {
+            name: self.name.as_bytes().to_vec(),
+            datatype: self.datatype,
+            cell_val_num: self.cell_val_num.to_raw(),
+            filters: pipeline(&self.filters, version, webp, &field)?,
+            fill_value: Some(self.fill_value.clone()),
+            nullable: Some(u8::from(self.nullable)),
+            fill_value_validity: Some(u8::from(self.fill_value_valid)),
+            order: Some(format::DataOrder::UnorderedData),
+            enumeration_name: Some(self.enumeration.clone().unwrap_or_default().into_bytes()),
+        }))
+    }
+
     fn from_table(a: &format::Attribute, path: &Path) -> Result<Self> {
         let table = "Attribute";
         Ok(Attribute {
@@ -515,18 +602,16 @@ impl Enumeration {
         let offsets = var.then_some(offsets);
         crate::format::table!(format::Enumeration {
             version_number: 0,
-            name_length: self.name.len() as u32,
             name: self.name.as_bytes().to_vec(),
-            path_name_length: self.path_name.len() as u32,
             path_name: self.path_name.as_bytes().to_vec(),
             datatype: self.datatype,
             cell_val_num: self.cell_val_num.to_raw(),
             ordered: u8::from(self.ordered),
-            data_size: data.len() as u64,
             data,
-            offsets_size: offsets.as_ref().map(|o| o.len() as u64),
+            offsets_size: offsets.as_ref().map(|_| 0),
             offsets,
         })
+        .with_sizes()
     }
 }
 
@@ -550,12 +635,9 @@ impl DimensionLabel {
     fn to_table(&self) -> format::DimensionLabel {
         crate::format::table!(format::DimensionLabel {
             dimension_index: self.dimension,
-            name_length: self.name.len() as u32,
             name: self.name.as_bytes().to_vec(),
             relative_uri: u8::from(self.relative_uri),
-            uri_length: self.uri.len() as u64,
             uri: self.uri.as_bytes().to_vec(),
-            attribute_name_length: self.attribute.len() as u32,
             attribute_name: self.attribute.as_bytes().to_vec(),
             label_order: self.order.code(),
             datatype: self.datatype,
@@ -580,7 +662,7 @@ pub(crate) fn ranges_from_mbr(
         .zip(&mbr.ranges)
         .map(|(d, r)| {
             let dt = dimension_datatype(s, d).known()?;
-            let var = d.cell_val_num == Some(u32::MAX);
+            let var = d.cell_val_num == Some(format::VAR_NUM);
             if var != r.min_length.is_some() {
                 return None;
             }
@@ -717,12 +799,72 @@ impl Schema {
     }
 
     /// The `ArraySchema` table of format `version` (1 to
-    /// [`MAX_FORMAT_VERSION`]): every field the version has is set. What
-    /// the version cannot store is an error: enumerations before 20,
+    /// [`MAX_FORMAT_VERSION`]): every field the version has is set (the
+    /// generated `at_version`), and every size and count (`with_sizes`).
+    /// What the version cannot store is an error: enumerations before 20,
     /// dimension labels before 18, a non-empty current domain before 22,
     /// dimensions of several datatypes or var-sized before 5.
-    #[allow(clippy::too_many_lines)] // Over 150 lines, not yet split (issue 46).
     pub(crate) fn to_table(&self, version: u32) -> Result<format::ArraySchema, ModelError> {
+        self.fits_version(version)?;
+        let webp = self.webp_extents();
+        let dimensions = self
+            .dimensions
+            .iter()
+            .enumerate()
+            .map(|(i, d)| d.to_table(i, version, webp))
+            .collect::<Result<Vec<_>, _>>()?;
+        let attributes = self
+            .attributes
+            .iter()
+            .enumerate()
+            .map(|(i, a)| a.to_table(i, version, webp))
+            .collect::<Result<Vec<_>, _>>()?;
+        let enumerations: Vec<format::EnumerationEntry> = self
+            .enumerations
+            .iter()
+            .map(|e| {
+                crate::format::table!(format::EnumerationEntry {
+                    name: e.name.as_bytes().to_vec(),
+                    filename: e.path_name.as_bytes().to_vec(),
+                })
+            })
+            .collect();
+        let labels: Vec<format::DimensionLabel> = self
+            .dimension_labels
+            .iter()
+            .map(DimensionLabel::to_table)
+            .collect();
+        let pipeline = |filters: &[Filter], field: &str| pipeline(filters, version, webp, field);
+        // Before version 5 every dimension has the domain's datatype.
+        let domain_datatype = self
+            .dimensions
+            .first()
+            .map_or(Datatype::Int32, |d| d.datatype);
+        Ok(crate::format::table!(format::ArraySchema {
+            allows_dups: Some(u8::from(self.allows_duplicates)),
+            array_type: format::ArrayType::from(self.array_type),
+            tile_order: format::Layout::from(self.tile_order),
+            cell_order: format::Layout::from(self.cell_order),
+            capacity: self.capacity,
+            coords_filters: pipeline(&self.coords_filters, "schema.coords_filters")?,
+            offsets_filters: pipeline(&self.offsets_filters, "schema.offsets_filters")?,
+            validity_filters: Some(pipeline(&self.validity_filters, "schema.validity_filters")?),
+            domain: crate::format::table!(format::Domain {
+                domain_datatype: Some(domain_datatype),
+                dimensions,
+            }),
+            attributes,
+            labels: Some(labels),
+            enumerations: Some(enumerations),
+            current_domain: Some(self.current_domain_table()?),
+        })
+        .at_version(version)
+        .with_sizes())
+    }
+
+    /// Whether format `version` can store the schema: it is a version this
+    /// crate handles and has every feature the schema uses.
+    fn fits_version(&self, version: u32) -> Result<(), ModelError> {
         if !reads_version(version) {
             return Err(ModelError::Unsupported(format!(
                 "format version {version} (versions are {MIN_FORMAT_VERSION} to {MAX_FORMAT_VERSION})"
@@ -740,80 +882,43 @@ impl Schema {
                 "dimension labels need format version 18 or later",
             ));
         }
-        let at = |v: u32| version >= v;
-        let webp = self.webp_extents();
-        let domain_datatype = if at(5) {
-            None
-        } else {
+        if !has_current_domain(version)
+            && matches!(self.current_domain, Some(CurrentDomain::NdRectangle(_)))
+        {
+            return Err(err(
+                "schema.current_domain",
+                format!("a current domain needs format version {CURRENT_DOMAIN_SINCE} or later"),
+            ));
+        }
+        if !has_typed_dimensions(version) {
             let dt = self.dimensions.first().map(|d| d.datatype);
             if self.dimensions.iter().any(|d| Some(d.datatype) != dt) {
                 return Err(err(
                     "schema.dimensions",
-                    "before format version 5 the dimensions have one datatype",
+                    format!(
+                        "before format version {TYPED_DIMENSIONS_SINCE} the dimensions have one datatype"
+                    ),
                 ));
             }
-            Some(dt.unwrap_or(Datatype::Int32))
-        };
-        let mut dimensions = Vec::new();
-        for (i, d) in self.dimensions.iter().enumerate() {
-            let field = format!("schema.dimensions[{i}]");
-            let var = d.cell_val_num.is_var();
-            if !at(5) && (var || d.cell_val_num != CellValNum::single()) {
+            if let Some(i) = self
+                .dimensions
+                .iter()
+                .position(|d| d.cell_val_num != CellValNum::single())
+            {
                 return Err(err(
-                    &format!("{field}.cell_val_num"),
-                    "before format version 5 dimensions hold one value per cell",
+                    &format!("schema.dimensions[{i}].cell_val_num"),
+                    format!(
+                        "before format version {TYPED_DIMENSIONS_SINCE} dimensions hold one value per cell"
+                    ),
                 ));
             }
-            let domain = match &d.domain {
-                Some(r) if r.is_of(d.datatype, var) && !var => {
-                    let (mut lo, hi) = r.to_le_bytes();
-                    lo.extend_from_slice(&hi);
-                    lo
-                }
-                None if var && at(5) => Vec::new(),
-                _ => {
-                    return Err(err(
-                        &format!("{field}.domain"),
-                        format!(
-                            "a {} dimension needs a domain of its datatype (var-sized ones none)",
-                            d.datatype.name()
-                        ),
-                    ))
-                }
-            };
-            let tile_extent = match &d.tile_extent {
-                Some(v) if v.is_of(d.datatype) && !var => Some(v.to_le_bytes()),
-                None => None,
-                Some(_) => {
-                    return Err(err(
-                        &format!("{field}.tile_extent"),
-                        format!("not one {} value", d.datatype.name()),
-                    ))
-                }
-            };
-            let filters = pipeline(
-                d.filters.as_deref().unwrap_or(&[]),
-                version,
-                webp,
-                &format!("{field}.filters"),
-            )?;
-            dimensions.push(crate::format::table!(format::Dimension {
-                name_length: d.name.len() as u32,
-                name: d.name.as_bytes().to_vec(),
-                datatype: at(5).then_some(d.datatype),
-                cell_val_num: at(5).then_some(d.cell_val_num.to_raw()),
-                filters: at(5).then_some(filters),
-                domain_size: at(5).then_some(domain.len() as u64),
-                domain,
-                null_tile_extent: u8::from(tile_extent.is_none()),
-                tile_extent: tile_extent.unwrap_or_default(),
-            }));
         }
-        let mut attributes = Vec::new();
         for (i, a) in self.attributes.iter().enumerate() {
-            let field = format!("schema.attributes[{i}].filters");
             if !has_enumerations(version) && a.enumeration.is_some() {
-                return Err(err(&field, "enumerations need format version 20 or later"));
+                return Err(err(
+                    &format!("schema.attributes[{i}].filters"),
+                    "enumerations need format version 20 or later",
+                ));
             }
             if !has_nullable_attributes(version) && a.nullable {
                 return Err(err(
@@ -821,112 +926,38 @@ impl Schema {
                     "nullable attributes need format version 7 or later",
                 ));
             }
-            let enumeration = a.enumeration.clone().unwrap_or_default().into_bytes();
-            attributes.push(crate::format::table!(format::Attribute {
-                name_length: a.name.len() as u32,
-                name: a.name.as_bytes().to_vec(),
-                datatype: a.datatype,
-                cell_val_num: a.cell_val_num.to_raw(),
-                filters: pipeline(&a.filters, version, webp, &field)?,
-                fill_value_size: at(6).then_some(a.fill_value.len() as u64),
-                fill_value: at(6).then(|| a.fill_value.clone()),
-                nullable: at(7).then_some(u8::from(a.nullable)),
-                fill_value_validity: at(7).then_some(u8::from(a.fill_value_valid)),
-                order: at(17).then_some(format::DataOrder::UnorderedData),
-                enumeration_name_length: at(20).then_some(enumeration.len() as u32),
-                enumeration_name: at(20).then_some(enumeration),
-            }));
         }
-        let enumerations: Vec<format::EnumerationEntry> = self
-            .enumerations
-            .iter()
-            .map(|e| {
-                crate::format::table!(format::EnumerationEntry {
-                    name_length: e.name.len() as u32,
-                    name: e.name.as_bytes().to_vec(),
-                    filename_length: e.path_name.len() as u32,
-                    filename: e.path_name.as_bytes().to_vec(),
-                })
-            })
-            .collect();
-        let labels: Vec<format::DimensionLabel> = self
-            .dimension_labels
-            .iter()
-            .map(DimensionLabel::to_table)
-            .collect();
-        let current_domain = match &self.current_domain {
-            Some(CurrentDomain::NdRectangle(ranges)) => {
-                if !at(22) {
-                    return Err(err(
-                        "schema.current_domain",
-                        "a current domain needs format version 22 or later",
-                    ));
-                }
-                let fits = ranges.len() == self.dimensions.len()
-                    && ranges
-                        .iter()
-                        .zip(&self.dimensions)
-                        .all(|(r, d)| r.is_of(d.datatype, d.cell_val_num.is_var()));
-                if !fits {
-                    return Err(err(
-                        "schema.current_domain",
-                        "one range per dimension, of its datatype",
-                    ));
-                }
-                Some(crate::format::table!(format::CurrentDomain {
-                    version_number: 0,
-                    empty: 0,
-                    current_domain_type: Some(format::CurrentDomainType::Ndrectangle),
-                    ndrectangle: Some(crate::format::table!(format::Mbr {
-                        ranges: ranges.iter().map(range_to_table).collect(),
-                    })),
-                }))
-            }
-            Some(CurrentDomain::Empty) | None => {
-                at(22).then_some(crate::format::table!(format::CurrentDomain {
-                    version_number: 0,
-                    empty: 1,
-                    current_domain_type: None,
-                    ndrectangle: None,
-                }))
-            }
+        Ok(())
+    }
+
+    /// The current domain's table (an empty one when the schema has none).
+    fn current_domain_table(&self) -> Result<format::CurrentDomain, ModelError> {
+        let Some(CurrentDomain::NdRectangle(ranges)) = &self.current_domain else {
+            return Ok(crate::format::table!(format::CurrentDomain {
+                version_number: 0,
+                empty: 1,
+                current_domain_type: None,
+                ndrectangle: None,
+            }));
         };
-        Ok(crate::format::table!(format::ArraySchema {
-            array_version: version,
-            allows_dups: at(5).then_some(u8::from(self.allows_duplicates)),
-            array_type: format::ArrayType::from(self.array_type),
-            tile_order: format::Layout::from(self.tile_order),
-            cell_order: format::Layout::from(self.cell_order),
-            capacity: self.capacity,
-            coords_filters: pipeline(&self.coords_filters, version, webp, "schema.coords_filters")?,
-            offsets_filters: pipeline(
-                &self.offsets_filters,
-                version,
-                webp,
-                "schema.offsets_filters",
-            )?,
-            validity_filters: at(7)
-                .then(|| {
-                    pipeline(
-                        &self.validity_filters,
-                        version,
-                        webp,
-                        "schema.validity_filters",
-                    )
-                })
-                .transpose()?,
-            domain: crate::format::table!(format::Domain {
-                domain_datatype,
-                num_dimensions: dimensions.len() as u32,
-                dimensions,
-            }),
-            num_attributes: attributes.len() as u32,
-            attributes,
-            num_labels: at(18).then_some(labels.len() as u32),
-            labels: at(18).then_some(labels),
-            num_enumerations: at(20).then_some(enumerations.len() as u32),
-            enumerations: at(20).then_some(enumerations),
-            current_domain,
+        let fits = ranges.len() == self.dimensions.len()
+            && ranges
+                .iter()
+                .zip(&self.dimensions)
+                .all(|(r, d)| r.is_of(d.datatype, d.cell_val_num.is_var()));
+        if !fits {
+            return Err(err(
+                "schema.current_domain",
+                "one range per dimension, of its datatype",
+            ));
+        }
+        Ok(crate::format::table!(format::CurrentDomain {
+            version_number: 0,
+            empty: 0,
+            current_domain_type: Some(format::CurrentDomainType::Ndrectangle),
+            ndrectangle: Some(crate::format::table!(format::Mbr {
+                ranges: ranges.iter().map(range_to_table).collect(),
+            })),
         }))
     }
 

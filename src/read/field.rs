@@ -807,7 +807,7 @@ pub fn read_zipped_coords(frag: &Fragment, opts: &ReadOptions) -> Result<Vec<Fie
                 &data_file(frag, &field, DataFile::Fixed),
                 0,
                 "Tile",
-                "__coords",
+                crate::format::hierarchy::COORDS,
                 format!(
                     "a tile of {} bytes for cells of {cell} bytes ({dim_num} coordinates)",
                     data.len()

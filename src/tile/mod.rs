@@ -600,7 +600,7 @@ pub fn generic_tile_with(
     filters: Vec<crate::format::Filter>,
     key: Option<[u8; 32]>,
 ) -> std::result::Result<Vec<u8>, crate::filters::FilterError> {
-    use crate::format::{encode, FilterPipeline};
+    use crate::format::{encode, FilterPipeline, Record};
     let pipeline = Pipeline::new(&filters, Datatype::Char, 1, version)?.with_key(key);
     let body = pipeline.forward_tile(data)?;
     let encryption_type = match key {
@@ -609,7 +609,6 @@ pub fn generic_tile_with(
     };
     let fp = crate::format::table!(FilterPipeline {
         max_chunk_size: 65536,
-        num_filters: filters.len() as u32,
         filters,
     });
     let header = crate::format::table!(GenericTileHeader {
@@ -619,10 +618,10 @@ pub fn generic_tile_with(
         datatype: Datatype::Char,
         cell_size: 1,
         encryption_type,
-        filter_pipeline_size: encode(&fp).len() as u32,
         filter_pipeline: fp,
-    });
-    let mut out = encode(&header);
+    })
+    .with_sizes();
+    let mut out = encode(&header)?;
     out.extend_from_slice(&body);
     Ok(out)
 }

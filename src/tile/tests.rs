@@ -11,7 +11,7 @@ fn pipelines() -> Vec<Pipeline> {
     }));
     let zstd = crate::format::table!(Filter {
         filter_type: FilterType::Zstd,
-        filter_options_size: encode(&zstd).len() as u32,
+        filter_options_size: encode(&zstd).unwrap().len() as u32,
         filter_options: zstd,
     });
     [vec![], vec![zstd]]

@@ -104,6 +104,11 @@ pub enum WriteError {
     /// Something this crate does not write (yet).
     #[error("unsupported: {0}")]
     Unsupported(String),
+    /// A record this crate built was refused by the format's encoder (a
+    /// field its version lacks, a stated size that disagrees with its
+    /// contents): a bug of this crate, naming the table and field.
+    #[error("wrote an invalid record (a bug of tiledb-codec): {0}")]
+    Encode(#[from] crate::format::EncodeError),
     /// Reading the existing array failed.
     #[error(transparent)]
     Read(#[from] crate::error::Error),

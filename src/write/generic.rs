@@ -6,7 +6,7 @@
 //! and the header's encryption type says so: that header field is the only
 //! place an array records that it is encrypted.
 
-use crate::format::{encode, CompressorOptions, Filter, FilterOptions, FilterType};
+use crate::format::{CompressorOptions, Filter, FilterOptions, FilterType, Record};
 
 use super::error::{WriteError, WriteResult};
 
@@ -19,9 +19,9 @@ pub fn generic_tile_filter() -> Filter {
     }));
     crate::format::table!(Filter {
         filter_type: FilterType::Gzip,
-        filter_options_size: encode(&options).len() as u32,
         filter_options: options,
     })
+    .with_sizes()
 }
 
 /// The AES-256-GCM filter as the engine serializes it in a generic tile's

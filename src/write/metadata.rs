@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::array::directory::ArrayDirectory;
 use crate::array::schema::read_schema;
 use crate::format::hierarchy;
-use crate::format::{encode, ArrayMetadata, Datatype, MetadataEntry};
+use crate::format::{encode, ArrayMetadata, Datatype, MetadataEntry, Record};
 use crate::ReadOptions;
 
 use super::error::{WriteError, WriteResult};
@@ -72,7 +72,7 @@ fn write_entry(
     let table = crate::format::table!(ArrayMetadata {
         entries: vec![entry],
     });
-    let bytes = generic_tile(&encode(&table), version, opts.encryption_key)?;
+    let bytes = generic_tile(&encode(&table)?, version, opts.encryption_key)?;
     // Written to a hidden file in the array's own folder (a name starting
     // with `.`, which readers skip), then renamed into `__meta`: a reader
     // never sees half a file. Not a `.tmp` name inside `__meta`: the engine
@@ -151,13 +151,13 @@ pub fn put_metadata_with(
     write_entry(
         array,
         crate::format::table!(MetadataEntry {
-            key_length: key.len() as u32,
             key: key.as_bytes().to_vec(),
             deletion: 0,
             value_type: Some(datatype),
             num_values: Some(num),
             value: Some(value.to_vec()),
-        }),
+        })
+        .with_sizes(),
         opts,
     )
 }
@@ -179,13 +179,13 @@ pub fn delete_metadata_with(
     write_entry(
         array,
         crate::format::table!(MetadataEntry {
-            key_length: key.len() as u32,
             key: key.as_bytes().to_vec(),
             deletion: 1,
             value_type: None,
             num_values: None,
             value: None,
-        }),
+        })
+        .with_sizes(),
         opts,
     )
 }

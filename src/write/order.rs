@@ -90,7 +90,7 @@ impl GlobalOrder {
                 let dt = dimension_datatype(schema, d)
                     .known()
                     .unwrap_or(Datatype::Int32);
-                let var = d.cell_val_num == Some(u32::MAX);
+                let var = d.cell_val_num == Some(crate::format::VAR_NUM);
                 let w = d.domain.len() / 2;
                 let (lo, hi) = if var || d.domain.is_empty() {
                     (None, None)

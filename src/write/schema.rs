@@ -204,7 +204,7 @@ pub(crate) fn create_array_listed(
             let file = tmp.join(&enumerations).join(name);
             syncs.push(util::write_new(
                 &file,
-                &generic_tile(&encode(&e), version, key)?,
+                &generic_tile(&encode(&e)?, version, key)?,
             )?);
         }
         let t = opts.timestamp.unwrap_or_else(util::now_ms);
@@ -212,7 +212,7 @@ pub(crate) fn create_array_listed(
         let schema_file = tmp.join(hierarchy::SCHEMA).join(&name);
         syncs.push(util::write_new(
             &schema_file,
-            &generic_tile(&encode(&table), version, key)?,
+            &generic_tile(&encode(&table)?, version, key)?,
         )?);
         let folders = dirs.iter().map(|d| tmp.join(d)).chain([tmp.clone()]);
         syncs.extend(folders.map(util::sync_dir_job));

@@ -49,7 +49,7 @@ fn footers_come_from_the_meta_file_and_equal_the_fragments_own() {
             let Metadata::Footer(footer) = &frag.metadata else {
                 panic!("{}: a legacy fragment", f.id)
             };
-            let again = tiledb_codec::raw::format::encode(footer.as_ref());
+            let again = tiledb_codec::raw::format::encode(footer.as_ref()).unwrap();
             assert_eq!(
                 again[..],
                 own[off as usize..(off + len) as usize],

@@ -133,12 +133,15 @@ fn rewrite_footer(path: &Path, edit: impl FnOnce(&mut FragmentFooter)) {
     .unwrap();
     assert_eq!(used, len, "the footer takes all of its stored length");
     edit(&mut footer);
-    let footer_bytes = encode(&footer);
+    let footer_bytes = encode(&footer).unwrap();
     let mut out = bytes[..offset as usize].to_vec();
     out.extend_from_slice(&footer_bytes);
-    out.extend_from_slice(&encode(&table!(FooterLength {
-        footer_length: footer_bytes.len() as u64,
-    })));
+    out.extend_from_slice(
+        &encode(&table!(FooterLength {
+            footer_length: footer_bytes.len() as u64,
+        }))
+        .unwrap(),
+    );
     std::fs::write(&meta, out).unwrap();
 }
 

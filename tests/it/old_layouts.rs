@@ -292,7 +292,7 @@ fn schema_table(c: &Case) -> ArraySchema {
 /// Writes the schema where its version puts it; returns the name a footer
 /// gives it (none before version 10).
 fn write_schema(root: &Path, c: &Case) -> Option<String> {
-    let bytes = write_generic_tile(&encode(&schema_table(c)), c.version);
+    let bytes = write_generic_tile(&encode(&schema_table(c)).unwrap(), c.version);
     if c.version < 10 {
         write(&root.join("__array_schema.tdb"), &bytes);
         None
@@ -565,7 +565,7 @@ fn legacy_metadata(c: &Case, files: &[Option<FieldFiles>]) -> Vec<u8> {
             .map(|i| var(i).map_or(0, |f| f.bytes.len() as u64))
             .collect(),
     });
-    write_generic_tile(&encode(&md), c.version)
+    write_generic_tile(&encode(&md).unwrap(), c.version)
 }
 
 /// The R-tree of the case's fragment (`tiles`: its tiles' cells): the
@@ -635,13 +635,13 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
     let mut out = Vec::new();
     let rtree = rtree(c, &tiles);
     let rtree_offset = out.len() as u64;
-    out.extend(gt(encode(&rtree)));
+    out.extend(gt(encode(&rtree).unwrap()));
     // Per field index: attributes, `__coords`, dimensions (versions before 5
     // stop at `__coords`; var lists stop before it).
     let (n_fixed, n_var, n) = if v < 5 { (3, 2, 3) } else { (5, 5, 5) };
     let mut list = |values: &[u64]| {
         let at = out.len() as u64;
-        out.extend(gt(encode(&offsets_table(values))));
+        out.extend(gt(encode(&offsets_table(values)).unwrap()));
         at
     };
     let fixed = |i: usize| files[i].as_ref().map(|f| &f.fixed);
@@ -670,17 +670,24 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
             var_size: 0,
             fixed: Vec::new(),
             var: Vec::new(),
-        }));
+        }))
+        .unwrap();
         (
             Some(tile_metadata(empty_min_max)),
-            Some(tile_metadata(encode(&table!(TileSums {
-                num: 0,
-                values: Vec::new(),
-            })))),
-            Some(tile_metadata(encode(&table!(TileNullCounts {
-                num: 0,
-                values: Vec::new(),
-            })))),
+            Some(tile_metadata(
+                encode(&table!(TileSums {
+                    num: 0,
+                    values: Vec::new(),
+                }))
+                .unwrap(),
+            )),
+            Some(tile_metadata(
+                encode(&table!(TileNullCounts {
+                    num: 0,
+                    values: Vec::new(),
+                }))
+                .unwrap(),
+            )),
         )
     } else {
         (None, None, None)
@@ -743,12 +750,15 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
         num_optional_sections: None,
         optional_sections: None,
     });
-    let footer = encode(&footer);
+    let footer = encode(&footer).unwrap();
     out.extend_from_slice(&footer);
     if v >= 10 {
-        out.extend(encode(&table!(FooterLength {
-            footer_length: footer.len() as u64,
-        })));
+        out.extend(
+            encode(&table!(FooterLength {
+                footer_length: footer.len() as u64,
+            }))
+            .unwrap(),
+        );
     }
     out
 }

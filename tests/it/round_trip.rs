@@ -17,11 +17,11 @@ use tiledb_codec::ReadOptions;
 /// Decodes `bytes` as `T` and checks that encoding gives them back.
 fn round_trip<T>(what: &str, bytes: &[u8], args: <T as BinRead>::Args<'_>) -> T
 where
-    T: BinRead + BinWrite + std::fmt::Debug,
+    T: BinRead + BinWrite + std::fmt::Debug + tiledb_codec::raw::format::Record,
     for<'a> <T as BinWrite>::Args<'a>: Default,
 {
     let value: T = decode_all(bytes, Path::new(what), 0, args).unwrap_or_else(|e| panic!("{e}"));
-    let again = encode(&value);
+    let again = encode(&value).unwrap();
     assert!(
         again == bytes,
         "{what}: {} bytes re-encode to {} different bytes",
@@ -40,14 +40,14 @@ fn generic_tile<T>(
     args: <T as BinRead>::Args<'_>,
 ) -> T
 where
-    T: BinRead + BinWrite + std::fmt::Debug,
+    T: BinRead + BinWrite + std::fmt::Debug + tiledb_codec::raw::format::Record,
     for<'a> <T as BinWrite>::Args<'a>: Default,
 {
     let tile = read_generic_tile(file, offset, opts).unwrap_or_else(|e| panic!("{what}: {e}"));
     let header_len = 34 + tile.header.filter_pipeline_size as usize;
     let header_bytes = &file.bytes()[offset as usize..offset as usize + header_len];
     assert_eq!(
-        encode(&tile.header),
+        encode(&tile.header).unwrap(),
         header_bytes,
         "{what}: generic tile header"
     );

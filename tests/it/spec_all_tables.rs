@@ -168,7 +168,7 @@ fn rt<T>(
     whole: bool,
 ) -> (T, usize)
 where
-    T: BinRead + BinWrite + std::fmt::Debug,
+    T: BinRead + BinWrite + std::fmt::Debug + tiledb_codec::raw::format::Record,
     for<'a> <T as BinWrite>::Args<'a>: Default,
 {
     let table = short_name::<T>();
@@ -184,7 +184,7 @@ where
             bytes.len()
         );
     }
-    let again = encode(&value);
+    let again = encode(&value).unwrap();
     if again != bytes[..used] {
         let at_byte = again
             .iter()

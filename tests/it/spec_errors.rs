@@ -3,7 +3,7 @@
 //! `spec/` with one mistake put in.
 
 #[allow(dead_code)]
-#[path = "../../crates/format/build.rs"]
+#[path = "../../crates/format/codegen/generate.rs"]
 mod build_script;
 
 use std::path::PathBuf;
@@ -82,13 +82,45 @@ fn a_field_used_before_it_is_read_is_refused() {
     let msg = mistake(
         "order",
         "array_schema.toml",
-        "len = \"rt::pick(version >= 5, domain_size, 2 * rt::datatype_size(domain_datatype))\"",
-        "len = \"tile_extent.len()\"",
+        "len = \"domain_len\"",
+        "len = \"domain_len + tile_extent.len()\"",
     );
     assert!(
         msg.starts_with("spec/array_schema.toml: table Dimension, field domain:"),
         "{msg}"
     );
+}
+
+#[test]
+fn a_version_compared_by_hand_in_an_expression_is_refused() {
+    // A gate is `since`/`until` (of a field or a named value), never a
+    // comparison in an expression.
+    let msg = mistake(
+        "pick",
+        "fragment.toml",
+        "count = \"num_fixed_fields\"",
+        "count = \"rt::pick(version_number >= 5, num_fields, num_attributes + 1)\"",
+    );
+    assert!(
+        msg.starts_with("spec/fragment.toml: table FragmentFooter, field file_sizes:"),
+        "{msg}"
+    );
+    assert!(msg.contains("since`/`until"), "{msg}");
+}
+
+#[test]
+fn a_named_value_no_field_uses_is_refused() {
+    let msg = mistake(
+        "unused",
+        "fragment.toml",
+        "  [[table.value]]\n  name = \"num_dims\"",
+        "  [[table.value]]\n  name = \"spare\"\n  expr = \"1\"\n\n  [[table.value]]\n  name = \"num_dims\"",
+    );
+    assert!(
+        msg.starts_with("spec/fragment.toml: table FragmentFooter, value spare:"),
+        "{msg}"
+    );
+    assert!(msg.contains("never used"), "{msg}");
 }
 
 #[test]
@@ -198,7 +230,7 @@ fn a_dimension_of_several_values_per_cell_is_refused() {
     schema.domain.dimensions[0].cell_val_num = Some(3);
     std::fs::write(
         &file,
-        write_generic_tile(&encode(&schema), schema.array_version),
+        write_generic_tile(&encode(&schema).unwrap(), schema.array_version),
     )
     .unwrap();
     let err = ArrayReader::open(&root, &opts)

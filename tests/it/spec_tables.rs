@@ -646,7 +646,7 @@ fn footer_v11_writer_layout() {
     .unwrap();
     assert_eq!(used as usize, bytes.len() - 8);
     assert_eq!(f.fragment_min_max_sum_null_count_offset, None);
-    assert_eq!(encode(&f), &bytes[..bytes.len() - 8]);
+    assert_eq!(encode(&f).unwrap(), &bytes[..bytes.len() - 8]);
 }
 
 #[test]
@@ -1045,7 +1045,7 @@ fn delete_condition_tree() {
     value_node(&mut w, QueryConditionOp::In, "s", b"xyz");
     w.u64(16).u64s(&[0, 1]);
     let n: ConditionNode = roundtrip(&w.bytes(), (0,));
-    assert_eq!(n.node_type, 0);
+    assert_eq!(n.node_type, ConditionNodeType::Expression);
     let ConditionNodeBody::Expression(e) = &n.body else {
         panic!("{n:?}")
     };
@@ -1098,10 +1098,10 @@ fn nested_condition(depth: usize) -> Vec<u8> {
 fn deep_condition_is_refused() {
     // Nodes at depths 0..=63 are accepted.
     let n: ConditionNode = roundtrip(&nested_condition(63), (0,));
-    assert_eq!(n.node_type, 0);
+    assert_eq!(n.node_type, ConditionNodeType::Expression);
     // A node at depth 64 is refused by the depth assertion...
     let err = decode_err::<ConditionNode>(&nested_condition(0), (64,));
-    assert!(err.contains("depth < 64"), "{err}");
+    assert!(err.contains("depth < MAX_CONDITION_DEPTH"), "{err}");
     // ...so one more level, or 100, fails (the union reports that no variant
     // matched, without the inner cause).
     decode_err::<ConditionNode>(&nested_condition(64), (0,));

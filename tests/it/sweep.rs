@@ -661,7 +661,7 @@ fn regression_fill_value_of_huge_cells() {
     std::fs::create_dir_all(root.join("__schema")).unwrap();
     std::fs::write(
         root.join("__schema/__1_1_0123456789abcdef0123456789abcdef"),
-        tiledb_codec::raw::tile::write_generic_tile(&encode(&schema), 4),
+        tiledb_codec::raw::tile::write_generic_tile(&encode(&schema).unwrap(), 4),
     )
     .unwrap();
     let mut result = None;
@@ -693,7 +693,7 @@ fn regression_dense_fill_value_per_cell() {
     schema.attributes[0].fill_value = Some(vec![7; 4 << 20]);
     std::fs::write(
         &path,
-        tiledb_codec::raw::tile::write_generic_tile(&encode(&schema), 22),
+        tiledb_codec::raw::tile::write_generic_tile(&encode(&schema).unwrap(), 22),
     )
     .unwrap();
     let mut result = None;
@@ -732,7 +732,7 @@ fn regression_sparse_fill_value_per_cell() {
     schema.num_attributes += 1;
     std::fs::write(
         s.0.join("__schema/__9999999999999_9999999999999_0123456789abcdef0123456789abcdef"),
-        tiledb_codec::raw::tile::write_generic_tile(&encode(&schema), 22),
+        tiledb_codec::raw::tile::write_generic_tile(&encode(&schema).unwrap(), 22),
     )
     .unwrap();
     let mut result = None;
@@ -768,7 +768,7 @@ fn regression_attribute_named_like_a_dimension() {
     schema.num_attributes += 1;
     std::fs::write(
         s.0.join("__schema/__9999999999999_9999999999999_0123456789abcdef0123456789abcdef"),
-        tiledb_codec::raw::tile::write_generic_tile(&encode(&schema), 22),
+        tiledb_codec::raw::tile::write_generic_tile(&encode(&schema).unwrap(), 22),
     )
     .unwrap();
     let e = s.read_fails();

@@ -204,7 +204,7 @@ impl FilterCodec for BitWidthReduction {
             }
         }
         md.num_windows = len32("the window count", md.windows.len())?;
-        let mut metadata = vec![encode(&md)];
+        let mut metadata = vec![encode(&md)?];
         metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
             metadata,

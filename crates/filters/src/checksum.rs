@@ -124,7 +124,7 @@ impl FilterCodec for Checksum {
             metadata_checksums: input.metadata.iter().map(|p| self.entry(p)).collect(),
             data_checksums: input.data.iter().map(|p| self.entry(p)).collect(),
         });
-        let mut metadata = vec![encode(&md)];
+        let mut metadata = vec![encode(&md)?];
         metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
             metadata,

@@ -332,7 +332,7 @@ mod tests {
         }));
         tiledb_codec_format::table!(Filter {
             filter_type: kind,
-            filter_options_size: encode(&options).len() as u32,
+            filter_options_size: encode(&options).unwrap().len() as u32,
             filter_options: options,
         })
     }

@@ -107,10 +107,12 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
     let mut out = Vec::with_capacity(views.len() * id_width as usize);
     for v in &views {
         let next = ids.len() as u64;
-        let id = *ids.entry(v).or_insert_with(|| {
-            dictionary.extend_from_slice(&encode(&entry(string_width, v)));
-            next
-        });
+        let id = if let Some(&id) = ids.get(v) {
+            id
+        } else {
+            dictionary.extend_from_slice(&encode(&entry(string_width, v))?);
+            *ids.entry(v).or_insert(next)
+        };
         push_be(&mut out, id, id_width as usize);
     }
     let md = tiledb_codec_format::table!(DictionaryChunkMetadata {
@@ -125,7 +127,7 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
         dictionary,
     });
     Ok(Parts {
-        metadata: vec![encode(&md)],
+        metadata: vec![encode(&md)?],
         data: vec![out],
     })
 }

@@ -231,7 +231,7 @@ pub fn encode(
     let mut out = encode_table(&tiledb_codec_format::table!(DoubleDeltaHeader {
         bitsize: bits,
         n: values.len() as u64,
-    }));
+    }))?;
     if u32::from(bits) >= 8 * w as u32 - 1 {
         out.extend_from_slice(part);
         return Ok(out);

@@ -169,7 +169,7 @@ impl FilterCodec for Aes256GcmFilter {
             }
         }
         Ok(Parts {
-            metadata: vec![encode(&md)],
+            metadata: vec![encode(&md)?],
             data: vec![out],
         })
     }
@@ -297,7 +297,7 @@ mod tests {
                 tag: tag.to_vec(),
             })],
         });
-        let bytes = encode(&md);
+        let bytes = encode(&md).unwrap();
         assert_eq!(bytes.len(), 8 + 8 + 12 + 16);
         let r = Aes256GcmFilter
             .reverse(&cx(Some(&key)), &bytes, &ct)

@@ -176,7 +176,7 @@ impl FilterCodec for FloatScale {
             md.part_lengths.push(len);
             data.push(out);
         }
-        let mut metadata = vec![encode(&md)];
+        let mut metadata = vec![encode(&md)?];
         metadata.extend(input.metadata);
         Ok(Parts { metadata, data })
     }

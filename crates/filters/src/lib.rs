@@ -238,6 +238,14 @@ impl std::fmt::Display for FilterError {
 
 impl std::error::Error for FilterError {}
 
+/// A filter's own metadata record refused by the format's encoder: a bug
+/// of this crate, named by the record's table and field.
+impl From<tiledb_codec_format::EncodeError> for FilterError {
+    fn from(e: tiledb_codec_format::EncodeError) -> Self {
+        FilterError::new("filter", format!("wrote an invalid record (a bug): {e}"))
+    }
+}
+
 /// The engine's view of a buffer list appended to another: empty parts
 /// before the first byte and after the last are dropped (FilterBuffer's
 /// `append_view`). Filters that pass parts through use it so that their

@@ -370,7 +370,7 @@ impl Pipeline {
                 original_length: len(e - s)?,
                 filtered_length: len(filtered_len)?,
                 metadata_length: len(metadata.len())?,
-            })));
+            }))?);
             head.extend_from_slice(&metadata);
             if filtered_len > 0 {
                 pieces.push(TilePiece::Bytes(std::mem::take(&mut head)));

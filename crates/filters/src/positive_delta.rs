@@ -151,7 +151,7 @@ impl FilterCodec for PositiveDelta {
         }
         md.num_windows = u32::try_from(md.windows.len())
             .map_err(|_| FilterError::new(NAME, "too many windows"))?;
-        let mut metadata = vec![encode(&md)];
+        let mut metadata = vec![encode(&md)?];
         metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
             metadata,

@@ -139,7 +139,7 @@ pub(super) fn frame_forward<P: AsRef<[u8]>>(
         }
     }
     Ok(Parts {
-        metadata: vec![encode(&md)],
+        metadata: vec![encode(&md)?],
         data: vec![out],
     })
 }
@@ -478,7 +478,7 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
         string_length_width: string_width,
     });
     Ok(Parts {
-        metadata: vec![encode(&md)],
+        metadata: vec![encode(&md)?],
         data: vec![out],
     })
 }

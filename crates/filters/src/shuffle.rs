@@ -267,7 +267,7 @@ impl FilterCodec for Shuffle {
                 byteshuffle(ts, p, &mut out);
             }
         }
-        let mut metadata = vec![encode(&md)];
+        let mut metadata = vec![encode(&md)?];
         metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
             metadata,

@@ -103,7 +103,7 @@ impl FilterCodec for Xor {
             md.part_lengths.push(part_len(p.len())?);
             xor_part(w, p, &mut out);
         }
-        let mut metadata = vec![encode(&md)];
+        let mut metadata = vec![encode(&md)?];
         metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
             metadata,

@@ -123,8 +123,10 @@ where
     Ok(value)
 }
 
-/// Encodes a table (little-endian, as TileDB writes every table).
-pub fn encode<T>(value: &T) -> Vec<u8>
+/// Encodes a table (little-endian, as TileDB writes every table), without
+/// [`crate::Record::check`]: for the generated code, which computes sizes
+/// with it; writers use [`crate::encode`].
+pub(crate) fn encode_unchecked<T>(value: &T) -> Vec<u8>
 where
     T: BinWrite,
     for<'a> <T as BinWrite>::Args<'a>: Default,

@@ -1,5 +1,6 @@
 //! The TileDB on-disk format as data: codecs generated from `spec/` by
-//! `build.rs`, for format tooling and for the `tiledb-codec` engine.
+//! `codegen/` into `src/generated/` (committed; the test `generated` fails
+//! when it is stale), for format tooling and for the `tiledb-codec` engine.
 //!
 //! Every table, union and code table of `spec/` is a type here, decoded and
 //! encoded by binrw as the spec says for each format version. They follow
@@ -19,13 +20,20 @@
 //!         compression_level: 3,
 //!     })),
 //! });
-//! let bytes = encode(&zstd);
+//! let bytes = encode(&zstd)?;
 //! // A filter's options depend on the format version (22 here).
 //! let back: Filter = decode_all(&bytes, 0, (22,))?;
 //! assert_eq!(back, zstd);
 //! assert_eq!(bytes.len(), 1 + 4 + 5);
-//! # Ok::<(), tiledb_codec_format::DecodeError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! A writer does not set version gates, sizes or counts by hand: it builds
+//! a table with every field of the newest version, lays it out for its
+//! version with [`Record::at_version`], computes its sizes and counts with
+//! [`Record::with_sizes`], and encodes it with [`encode`] (or [`encode_at`]), which
+//! refuses a field the version lacks or a size that disagrees with what it
+//! counts ([`EncodeError`]).
 //!
 //! The crate does no I/O and is `#![no_std]` with `alloc`: it decodes and
 //! encodes bytes the caller has. A length or count read from the bytes is
@@ -44,8 +52,10 @@ extern crate std;
 
 mod decode;
 mod domain;
+mod encode;
 pub mod schema;
-pub use decode::{decode, decode_all, encode, DecodeError};
+pub use decode::{decode, decode_all, DecodeError};
+pub use encode::{encode, encode_at, EncodeError, Record};
 #[doc(hidden)]
 pub mod rt;
 
@@ -62,6 +72,7 @@ pub use rt::Dims;
     clippy::all,
     clippy::pedantic,
     unused_parens,
+    unused_mut,
     unused_variables,
     missing_docs
 )]
@@ -70,7 +81,7 @@ mod generated {
     use super::rt;
     #[allow(unused_imports)]
     use alloc::{boxed::Box, format, string::String, vec, vec::Vec};
-    include!(concat!(env!("OUT_DIR"), "/tiledb_spec.rs"));
+    include!("generated/all.rs");
 }
 
 pub use generated::*;

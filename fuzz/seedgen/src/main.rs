@@ -130,7 +130,7 @@ fn pipeline_seed(
         cell_size,
         flags,
     } = tile;
-    let pipeline = encode(filters);
+    let pipeline = encode(filters).unwrap();
     let (md, data) = chunk;
     let (Ok(p_len), Ok(m_len), Ok(cell)) = (
         u16::try_from(pipeline.len()),
@@ -239,7 +239,7 @@ fn fragment_seeds(seeds: &mut Seeds, id: &str, frag: &Fragment, key: Option<&str
         seeds.add(
             "tile_metadata",
             &format!("{fname}-optional-{i}"),
-            table(8, 0, encode(s)),
+            table(8, 0, encode(s).unwrap()),
         );
     }
     // One chunk of every field's tiles, with the field's pipelines (and
@@ -417,12 +417,12 @@ fn synthetic_conditions(seeds: &mut Seeds) {
         let mut cell = [0u8; 16];
         cell[..4].copy_from_slice(&2i32.to_le_bytes());
         s.extend_from_slice(&cell);
-        s.extend_from_slice(&encode(&tree));
+        s.extend_from_slice(&encode(&tree).unwrap());
         seeds.add("conditions", &format!("synthetic-tree-{i}"), s);
     }
     let mut s = vec![1, 0, 0, 4];
     s.extend_from_slice(&[0u8; 16]);
-    s.extend_from_slice(&update_commit(&encode(&value_node(5, "a", &[], None))));
+    s.extend_from_slice(&update_commit(&encode(&value_node(5, "a", &[], None)).unwrap()));
     seeds.add("conditions", "synthetic-null", s);
 }
 

@@ -3,8 +3,9 @@
 use crate::array::FieldInfo;
 
 /// How deep parentheses, `not` and signs may nest: hostile input cannot
-/// overflow the stack of the recursive-descent parser.
-pub const MAX_CONDITION_DEPTH: usize = 64;
+/// overflow the stack of the recursive-descent parser. The spec's limit on
+/// a stored condition's depth (`format::MAX_CONDITION_DEPTH`).
+pub const MAX_CONDITION_DEPTH: usize = crate::format::MAX_CONDITION_DEPTH as usize;
 
 /// A parsed condition (not yet bound to an array), or one built in Rust
 /// ([`super::col`]). Two conditions are equal when their syntax trees are,

@@ -150,7 +150,7 @@ impl Binder<'_> {
         })?;
         Ok(Some(Labels {
             datatype,
-            var: e.cell_val_num == u32::MAX,
+            var: e.cell_val_num == crate::format::VAR_NUM,
             ordered: e.ordered != 0,
             values,
         }))

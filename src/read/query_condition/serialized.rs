@@ -16,8 +16,8 @@ use super::eval::member_value;
 use crate::array::FieldInfo;
 use crate::error::{Error, Result};
 use crate::format::{
-    ArraySchema, ConditionNode, ConditionNodeBody, Datatype, ExpressionNode,
-    QueryConditionCombinationOp as Comb, QueryConditionOp as Op, ValueNode,
+    ArraySchema, ConditionNode, ConditionNodeBody, ConditionNodeType, Datatype, ExpressionNode,
+    QueryConditionCombinationOp as Comb, QueryConditionOp as Op, Record, ValueNode,
 };
 
 // ---------------------------------------------------------------------------
@@ -36,29 +36,28 @@ pub fn value_node(op: Op, field: &[u8], value: Vec<u8>, offsets: Option<&[u64]>)
             .collect()
     });
     crate::format::table!(ConditionNode {
-        node_type: 1,
+        node_type: ConditionNodeType::Value,
         body: ConditionNodeBody::Value(crate::format::table!(ValueNode {
             op,
-            field_name_size: field.len() as u32,
             field_name: field.to_vec(),
-            value_size: value.len() as u64,
             value,
-            offsets_size: offsets.as_ref().map(|o| o.len() as u64),
+            offsets_size: offsets.as_ref().map(|_| 0),
             offsets,
         })),
     })
+    .with_sizes()
 }
 
 /// An expression node combining `children` with `op`.
 pub fn expression_node(op: Comb, children: Vec<ConditionNode>) -> ConditionNode {
     crate::format::table!(ConditionNode {
-        node_type: 0,
+        node_type: ConditionNodeType::Expression,
         body: ConditionNodeBody::Expression(crate::format::table!(ExpressionNode {
             combination_op: op,
-            num_children: children.len() as u64,
             children,
         })),
     })
+    .with_sizes()
 }
 
 /// `lhs op rhs` as the engine combines conditions (`ASTNode::combine`):
@@ -129,7 +128,7 @@ pub fn negated(node: &ConditionNode) -> Result<ConditionNode, NegationError> {
             let mut v = v.clone();
             v.op = op;
             Ok(crate::format::table!(ConditionNode {
-                node_type: 1,
+                node_type: ConditionNodeType::Value,
                 body: ConditionNodeBody::Value(v),
             }))
         }
@@ -141,7 +140,11 @@ pub fn negated(node: &ConditionNode) -> Result<ConditionNode, NegationError> {
 
 /// The bytes of a serialized condition (the data of a `.del` file's generic
 /// tile), as `serialize_condition` writes them.
-pub fn serialize(node: &ConditionNode) -> Vec<u8> {
+///
+/// # Errors
+/// A node the format cannot hold (a wrong stated size), naming its table
+/// and field.
+pub fn serialize(node: &ConditionNode) -> std::result::Result<Vec<u8>, crate::format::EncodeError> {
     crate::format::encode(node)
 }
 
@@ -490,10 +493,10 @@ mod tests {
             ),
             Comb::Or,
         );
-        let bytes = serialize(&tree);
+        let bytes = serialize(&tree).unwrap();
         let back = deserialize(&bytes, std::path::Path::new("x.del")).unwrap();
         assert_eq!(back, tree);
-        assert_eq!(serialize(&back), bytes);
+        assert_eq!(serialize(&back).unwrap(), bytes);
     }
 
     #[test]
@@ -505,7 +508,7 @@ mod tests {
         want.push(b'a');
         want.extend(4u64.to_le_bytes());
         want.extend(5i32.to_le_bytes());
-        assert_eq!(serialize(&num(Op::Ge, "a", 5)), want);
+        assert_eq!(serialize(&num(Op::Ge, "a", 5)).unwrap(), want);
 
         let mut want = vec![1u8, Op::In.value()];
         want.extend(1u32.to_le_bytes());
@@ -515,10 +518,10 @@ mod tests {
         want.extend(16u64.to_le_bytes());
         want.extend(0u64.to_le_bytes());
         want.extend(1u64.to_le_bytes());
-        assert_eq!(serialize(&set(Op::In, "s", &[b"x", b"yz"])), want);
+        assert_eq!(serialize(&set(Op::In, "s", &[b"x", b"yz"])).unwrap(), want);
 
         let e = expression_node(Comb::Or, vec![num(Op::Eq, "a", 1), num(Op::Eq, "a", 2)]);
-        let bytes = serialize(&e);
+        let bytes = serialize(&e).unwrap();
         assert_eq!(&bytes[..10], &[0, Comb::Or.value(), 2, 0, 0, 0, 0, 0, 0, 0]);
     }
 

@@ -1,13 +1,27 @@
 //! The fragment metadata file, `__fragment_metadata.tdb`: the footer and the
 //! generic tiles it points at (format_spec/fragment.md#fragment-metadata-file).
 
+use crate::format::version::{
+    has_footer_optional_sections, has_fragment_min_max, has_processed_conditions_tile,
+    has_tile_min_max,
+};
 use crate::format::{
-    encode, FooterLength, FragmentFooter, FragmentMinMaxSumNullCount, Mbr, OptionalSection,
-    OptionalSectionIdentifier, ProcessedCondition, ProcessedConditions, RTree,
-    TileGlobalOrderBounds, TileMinMax, TileNullCounts, TileOffsets, TileSums,
+    encode, encode_at, FooterLength, FragmentFooter, FragmentMinMaxSumNullCount, Mbr,
+    OptionalSection, OptionalSectionIdentifier, ProcessedCondition, ProcessedConditions, RTree,
+    Record, TileGlobalOrderBounds, TileMinMax, TileNullCounts, TileOffsets, TileSums,
 };
 
 use crate::write::error::WriteResult;
+
+/// A record of the metadata file with its sizes and counts computed (the
+/// generated `with_sizes`), checked and encoded.
+fn checked<T>(record: T, version: u32) -> WriteResult<Vec<u8>>
+where
+    T: Record + binrw::BinWrite,
+    for<'a> <T as binrw::BinWrite>::Args<'a>: Default,
+{
+    Ok(encode_at(&record.with_sizes(), version)?)
+}
 use crate::write::generic::generic_tile;
 use crate::write::order::GlobalOrder;
 use crate::write::stats::fragment_entry;
@@ -50,38 +64,40 @@ impl FragmentWriter {
         } else {
             build_rtree(&self.mbrs, &coord_sizes, &GlobalOrder::new(&self.schema))
         };
-        let rtree_offset = push(encode(&rtree), &mut out)?;
+        let rtree_offset = push(checked(rtree, v)?, &mut out)?;
         let list = |vals: &[u64]| {
-            encode(&crate::format::table!(TileOffsets {
-                num: vals.len() as u64,
-                values: vals.to_vec(),
-            }))
+            checked(
+                crate::format::table!(TileOffsets {
+                    values: vals.to_vec(),
+                }),
+                v,
+            )
         };
         let mut tile_offsets = Vec::with_capacity(n);
         for m in &self.meta {
-            tile_offsets.push(push(list(&m.tile_offsets), &mut out)?);
+            tile_offsets.push(push(list(&m.tile_offsets)?, &mut out)?);
         }
         let mut tile_var_offsets = Vec::with_capacity(n);
         for m in &self.meta {
-            tile_var_offsets.push(push(list(&m.tile_var_offsets), &mut out)?);
+            tile_var_offsets.push(push(list(&m.tile_var_offsets)?, &mut out)?);
         }
         let mut tile_var_sizes = Vec::with_capacity(n);
         for m in &self.meta {
-            tile_var_sizes.push(push(list(&m.tile_var_sizes), &mut out)?);
+            tile_var_sizes.push(push(list(&m.tile_var_sizes)?, &mut out)?);
         }
         let mut tile_validity_offsets = Vec::with_capacity(n);
         for m in &self.meta {
-            tile_validity_offsets.push(push(list(&m.tile_validity_offsets), &mut out)?);
+            tile_validity_offsets.push(push(list(&m.tile_validity_offsets)?, &mut out)?);
         }
         let (mut mins, mut maxs, mut sums, mut nulls) = (None, None, None, None);
         let mut optional_sections = Vec::new();
         let mut frag_mmsn = None;
         let mut processed = None;
-        if v >= 11 {
+        if has_tile_min_max(v) {
             let mut o = Vec::new();
             for m in &self.meta {
                 o.push(push(
-                    tile_min_max(&m.stats.mins, &m.stats.min_var),
+                    tile_min_max(&m.stats.mins, &m.stats.min_var, v)?,
                     &mut out,
                 )?);
             }
@@ -89,18 +105,18 @@ impl FragmentWriter {
             let mut o = Vec::new();
             for m in &self.meta {
                 o.push(push(
-                    tile_min_max(&m.stats.maxs, &m.stats.max_var),
+                    tile_min_max(&m.stats.maxs, &m.stats.max_var, v)?,
                     &mut out,
                 )?);
             }
             maxs = Some(o);
-            if v >= 23 && !dense {
+            if has_footer_optional_sections(v) && !dense {
                 optional_sections.push(self.global_order_section(&coord_sizes, &mut out, push)?);
             }
             let (s, n) = self.sums_and_nulls(&mut out, push)?;
             (sums, nulls) = (Some(s), Some(n));
         }
-        if v >= 12 {
+        if has_fragment_min_max(v) {
             let fields = self
                 .meta
                 .iter()
@@ -108,21 +124,19 @@ impl FragmentWriter {
                 .map(|(m, s)| fragment_entry(s, &m.stats, &self.tile_cells, dense))
                 .collect();
             let t = crate::format::table!(FragmentMinMaxSumNullCount { fields });
-            frag_mmsn = Some(push(encode(&t), &mut out)?);
+            frag_mmsn = Some(push(checked(t, v)?, &mut out)?);
         }
-        if v >= 15 {
+        if has_processed_conditions_tile(v) {
             let t = crate::format::table!(ProcessedConditions {
-                num: self.processed_conditions.len() as u64,
                 conditions: self
                     .processed_conditions
                     .iter()
                     .map(|c| crate::format::table!(ProcessedCondition {
-                        size: c.len() as u64,
                         condition: c.as_bytes().to_vec(),
                     }))
                     .collect(),
             });
-            processed = Some(push(encode(&t), &mut out)?);
+            processed = Some(push(checked(t, v)?, &mut out)?);
         }
         let ned = self.non_empty_domain(&coord_sizes);
         let last_tile_cell_num = if dense {
@@ -133,9 +147,8 @@ impl FragmentWriter {
         } else {
             *self.tile_cells.last().unwrap_or(&self.schema.capacity)
         };
+        // Every field of the newest version; `at_version` keeps those of `v`.
         let footer = crate::format::table!(FragmentFooter {
-            version_number: v,
-            array_schema_name_size: Some(self.schema_name.len() as u64),
             array_schema_name: Some(self.schema_name.as_bytes().to_vec()),
             dense: u8::from(dense),
             null_non_empty_domain: 0,
@@ -143,8 +156,8 @@ impl FragmentWriter {
             non_empty_domain: Some(ned),
             sparse_tile_num: if dense { 0 } else { num_tiles as u64 },
             last_tile_cell_num,
-            includes_timestamps: (v >= 14).then_some(u8::from(self.includes.0)),
-            includes_delete_metadata: (v >= 15).then_some(u8::from(self.includes.1)),
+            includes_timestamps: Some(u8::from(self.includes.0)),
+            includes_delete_metadata: Some(u8::from(self.includes.1)),
             file_sizes: self.meta.iter().map(|m| m.file_size).collect(),
             file_var_sizes: self.meta.iter().map(|m| m.file_var_size).collect(),
             file_validity_sizes: Some(self.meta.iter().map(|m| m.file_validity_size).collect()),
@@ -158,15 +171,13 @@ impl FragmentWriter {
             tile_sums_offsets: sums,
             tile_null_counts_offsets: nulls,
             fragment_min_max_sum_null_count_offset: frag_mmsn,
-            processed_conditions_offset: if v >= 16 { processed } else { None },
-            num_optional_sections: (v >= 23).then_some(optional_sections.len() as u32),
-            optional_sections: (v >= 23).then_some(optional_sections),
-        });
-        let footer_bytes = encode(&footer);
+            processed_conditions_offset: processed,
+            optional_sections: Some(optional_sections),
+        })
+        .at_version(v);
+        let footer_bytes = checked(footer, v)?;
         out.extend_from_slice(&footer_bytes);
-        out.extend_from_slice(&encode(&crate::format::table!(FooterLength {
-            footer_length: footer_bytes.len() as u64,
-        })));
+        out.extend_from_slice(&encode(&FooterLength::of(&footer_bytes))?);
         Ok(out)
     }
 
@@ -195,19 +206,18 @@ impl FragmentWriter {
                         fixed.extend_from_slice(cell);
                     }
                 }
-                offsets.push(push(tile_min_max(&fixed, &var), out)?);
+                offsets.push(push(tile_min_max(&fixed, &var, self.version)?, out)?);
             }
         }
         let bounds = crate::format::table!(TileGlobalOrderBounds {
             min_offsets,
             max_offsets,
         });
-        let data = encode(&bounds);
         Ok(crate::format::table!(OptionalSection {
             identifier: OptionalSectionIdentifier::TileGlobalOrderOffsets,
-            data_size: data.len() as u32,
-            data,
-        }))
+            data: checked(bounds, self.version)?,
+        })
+        .with_sizes())
     }
 
     /// Each field's tile sums and tile null counts, pushed onto `out` with
@@ -220,19 +230,17 @@ impl FragmentWriter {
         let mut o = Vec::new();
         for m in &self.meta {
             let t = crate::format::table!(TileSums {
-                num: m.stats.sums.len() as u64,
                 values: m.stats.sums.clone(),
             });
-            o.push(push(encode(&t), out)?);
+            o.push(push(checked(t, self.version)?, out)?);
         }
         let sums = o;
         let mut o = Vec::new();
         for m in &self.meta {
             let t = crate::format::table!(TileNullCounts {
-                num: m.stats.null_counts.len() as u64,
                 values: m.stats.null_counts.clone(),
             });
-            o.push(push(encode(&t), out)?);
+            o.push(push(checked(t, self.version)?, out)?);
         }
         Ok((sums, o))
     }
@@ -264,11 +272,10 @@ impl FragmentWriter {
 }
 
 /// A `TileMinMax` of `fixed` and `var` bytes, encoded.
-fn tile_min_max(fixed: &[u8], var: &[u8]) -> Vec<u8> {
-    encode(&crate::format::table!(TileMinMax {
-        fixed_size: fixed.len() as u64,
-        var_size: var.len() as u64,
+fn tile_min_max(fixed: &[u8], var: &[u8], version: u32) -> WriteResult<Vec<u8>> {
+    let t = crate::format::table!(TileMinMax {
         fixed: fixed.to_vec(),
         var: var.to_vec(),
-    }))
+    });
+    checked(t, version)
 }

@@ -731,7 +731,7 @@ fn schema_field(schema: &ArraySchema, name: &str, key: Option<[u8; 32]>) -> Writ
         is_dim: info.is_dimension,
         var,
         cell_size: if var { 8 } else { info.cell_size() },
-        cell_val_num: info.cell_val_num.unwrap_or(u32::MAX),
+        cell_val_num: info.cell_val_num.unwrap_or(crate::format::VAR_NUM),
         nullable: info.nullable,
         kept: !(dense_schema && info.is_dimension),
     };

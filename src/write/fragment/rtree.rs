@@ -1,7 +1,7 @@
 //! MBRs and the R-tree over them (format_spec/fragment.md#r-tree,
 //! tiledb/sm/rtree/rtree.cc).
 
-use crate::format::{Mbr, RTree, RTreeLevel, Range1D};
+use crate::format::{Mbr, RTree, RTreeLevel, Range1D, Record};
 
 use crate::write::order::GlobalOrder;
 
@@ -25,7 +25,8 @@ pub(super) fn mbr_table(m: &[(Vec<u8>, Vec<u8>)], coord_sizes: &[u64]) -> Mbr {
                 r.extend_from_slice(hi);
                 if *cs == 0 {
                     crate::format::table!(Range1D {
-                        range_length: Some(r.len() as u64),
+                        range_length: Some(0),
+                        // Not a size of a field: where `range` splits into low and high.
                         min_length: Some(lo.len() as u64),
                         range: r,
                     })
@@ -35,6 +36,7 @@ pub(super) fn mbr_table(m: &[(Vec<u8>, Vec<u8>)], coord_sizes: &[u64]) -> Mbr {
             })
             .collect(),
     })
+    .with_sizes()
 }
 
 /// Widens `u` to cover `m` (per dimension, in the dimension's order).
@@ -83,13 +85,12 @@ pub(super) fn build_rtree(leaves: &[MbrBytes], coord_sizes: &[u64], order: &Glob
         dim_num: None,
         fanout: FANOUT as u32,
         datatype: None,
-        num_levels: levels.len() as u32,
         levels: levels
             .iter()
             .map(|l| crate::format::table!(RTreeLevel {
-                num_mbrs: l.len() as u64,
                 mbrs: l.iter().map(|m| mbr_table(m, coord_sizes)).collect(),
             }))
             .collect(),
     })
+    .with_sizes()
 }

@@ -3,7 +3,7 @@
 //! `TimestampedNameFormat` (its value is the first format version with the
 //! layout).
 //!
-//! Generates `pub mod timestamped_name` into `OUT_DIR/tiledb_spec.rs`:
+//! Generates `pub mod timestamped_name` into `src/generated/`:
 //! `NameParts`, `parse(stem)` (the layouts tried in the spec's order),
 //! `format(..)` and `format_for(version)`.
 

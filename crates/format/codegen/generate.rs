@@ -2,20 +2,24 @@
 //!
 //! Every `spec/*.toml` file describes one document of the TileDB format
 //! specification: its code tables (`[[code]]`), its tables (`[[table]]`) and
-//! its tagged unions (`[[union]]`). This script checks the description and
-//! generates, into `OUT_DIR/tiledb_spec.rs`:
+//! its tagged unions (`[[union]]`). This generator checks the description and
+//! writes `src/generated/` (committed; one file per document, or a folder
+//! of files for a document over the line limit, formatted by prettyplease;
+//! see `codegen/files.rs`), which the crate includes. It runs in the test
+//! `tests/generated.rs`: that test fails when `src/generated/` is not what
+//! the spec makes, and rewrites it when run with `TILEDB_CODEC_CODEGEN=write`:
 //!
 //! * one `binrw` struct (`BinRead` + `BinWrite`) per table, with version gates
 //!   as `if(version >= N)` conditions and the sizes a table depends on as
 //!   imports;
 //! * one `binrw` enum per union, each variant guarded by its `when` condition;
 //! * one Rust enum per code table, with its numeric values, names and sizes;
-//! * sizes, field offsets and zerocopy views of the records (`build/records.rs`).
+//! * sizes, field offsets and zerocopy views of the records (`codegen/records.rs`).
 //!   a field with `code = "X"` has the type of code table `X`, and a table
 //!   marked `open = true` keeps codes it does not list as `Unknown(code)`
-//!   (see `build/codes.rs`).
+//!   (see `codegen/codes.rs`).
 //!
-//! A mistake in `spec/` fails the build with a message that names the file,
+//! A mistake in `spec/` fails the generator with a message that names the file,
 //! the table and the field. The expression syntax used by `len`, `count`,
 //! `if`, `when`, `args`, `each` and `version` is a small subset of Rust:
 //! identifiers, integer literals, `.`-method calls, arithmetic, comparison
@@ -29,18 +33,26 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-#[path = "build/codes.rs"]
+#[path = "codes.rs"]
 mod codes;
-#[path = "build/datatypes.rs"]
+#[path = "datatypes.rs"]
 mod datatypes;
-#[path = "build/fields.rs"]
+#[path = "fields.rs"]
 mod fields;
-#[path = "build/names.rs"]
+#[path = "files.rs"]
+mod files;
+#[allow(unused_imports)] // tests/it includes the generator for its checks only
+pub(crate) use files::{check, generated_files, split, write, LINE_LIMIT, REGENERATE};
+#[path = "names.rs"]
 mod names;
-#[path = "build/records.rs"]
+#[path = "records.rs"]
 mod records;
-#[path = "build/versions.rs"]
+#[path = "values.rs"]
+mod values;
+#[path = "versions.rs"]
 mod versions;
+#[path = "writers.rs"]
+mod writers;
 
 /// Identifiers an expression may use besides imports and earlier fields.
 const HELPERS: &[&str] = &["true", "false", "u64", "u32", "usize", "rt"];
@@ -86,6 +98,9 @@ struct Document {
     layout: Vec<names::Layout>,
     #[serde(default)]
     data_file: Vec<names::DataFileNaming>,
+    /// Limits and markers of the format: codegen/values.rs.
+    #[serde(default)]
+    constant: Vec<values::Constant>,
 }
 
 #[derive(Deserialize)]
@@ -147,6 +162,9 @@ struct Table {
     big_endian: bool,
     #[serde(rename = "field", default)]
     fields: Vec<Field>,
+    /// Derived values the fields' expressions name (codegen/values.rs).
+    #[serde(rename = "value", default)]
+    values: Vec<values::NamedValue>,
 }
 
 #[derive(Deserialize)]
@@ -183,6 +201,11 @@ struct Field {
     /// A condition the value must meet; the error names the field.
     #[serde(default)]
     assert: Option<String>,
+    /// The (later) field whose encoded byte length this field states, when
+    /// no `len` names it: the generated `with_sizes` sets it and `check`
+    /// compares (codegen/writers.rs).
+    #[serde(default)]
+    size_of: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -300,7 +323,10 @@ fn expr(
                 out.push_str(&ident);
             } else if optional.contains(&ident) {
                 write!(out, "{ident}.clone().unwrap_or_default()").unwrap();
-            } else if known.contains(&ident) || HELPERS.contains(&ident.as_str()) {
+            } else if known.contains(&ident)
+                || HELPERS.contains(&ident.as_str())
+                || values::is_constant(&ident)
+            {
                 out.push_str(&ident);
             } else {
                 return cx.err(format!(
@@ -638,6 +664,21 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
         }
         names.insert(f.name.clone());
     }
+    for f in &t.fields {
+        if let Some(target) = &f.size_of {
+            cx.place = format!("table {}, field {}", t.name, f.name);
+            let at = t.fields.iter().position(|g| g.name == f.name);
+            let target_at = t.fields.iter().position(|g| &g.name == target);
+            if !matches!((at, target_at), (Some(a), Some(b)) if a < b) {
+                return cx.err(format!(
+                    "size_of `{target}` is not a later field of the table"
+                ));
+            }
+            if !matches!(kind(&f.ty), Some(Kind::Prim(..))) || f.code.is_some() {
+                return cx.err("a size_of field is an integer");
+            }
+        }
+    }
     if t.version.is_some() && version_expr.is_none() {
         cx.place = format!("table {}", t.name);
         let v = t.version.as_deref().unwrap_or_default();
@@ -749,8 +790,14 @@ fn gen_union(out: &mut String, doc: &Document, file: &str, u: &Union, known: &Kn
     Ok(())
 }
 
-/// Checks every `spec/*.toml` of `dir` and returns the generated Rust.
-pub(crate) fn generate(dir: &Path) -> Res<String> {
+/// The generated code of one output file: its name in `src/generated/` and
+/// its (unformatted) Rust.
+pub(crate) struct Part {
+    pub(crate) file: String,
+    pub(crate) code: String,
+}
+
+fn read_documents(dir: &Path) -> Res<Vec<(String, Document)>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| SpecError {
             file: "spec/".into(),
@@ -763,47 +810,43 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
     files.sort();
     let mut docs = Vec::new();
     for path in &files {
-        if std::env::var_os("OUT_DIR").is_some() {
-            println!("cargo:rerun-if-changed={}", path.display());
-        }
         let name = format!("spec/{}", path.file_name().unwrap().to_string_lossy());
         let text = std::fs::read_to_string(path).map_err(|e| SpecError {
             file: name.clone(),
             place: String::new(),
             msg: e.to_string(),
         })?;
-        let doc: Document = toml::from_str(&text).map_err(|e| SpecError {
+        let mut doc: Document = toml::from_str(&text).map_err(|e| SpecError {
             file: name.clone(),
             place: String::new(),
             msg: e.to_string(),
         })?;
+        for t in &mut doc.table {
+            values::expand(&name, t)?;
+        }
         docs.push((name, doc));
     }
+    Ok(docs)
+}
+
+fn register(docs: &[(String, Document)]) -> Res<Known> {
     let mut known = Known {
         tables: BTreeMap::new(),
         codes: BTreeSet::new(),
     };
-    for (file, doc) in &docs {
+    for (file, doc) in docs {
         let cx = Ctx {
             file,
             place: String::new(),
         };
-        for t in &doc.table {
-            if known
-                .tables
-                .insert(t.name.clone(), t.imports.len())
-                .is_some()
-            {
-                return cx.err(format!("table {} is defined twice", t.name));
-            }
-        }
-        for u in &doc.union {
-            if known
-                .tables
-                .insert(u.name.clone(), u.imports.len())
-                .is_some()
-            {
-                return cx.err(format!("union {} is defined twice", u.name));
+        for (name, imports) in doc
+            .table
+            .iter()
+            .map(|t| (&t.name, t.imports.len()))
+            .chain(doc.union.iter().map(|u| (&u.name, u.imports.len())))
+        {
+            if known.tables.insert(name.clone(), imports).is_some() {
+                return cx.err(format!("table or union {name} is defined twice"));
             }
         }
         for c in &doc.code {
@@ -813,9 +856,23 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
             codes::register(c);
         }
     }
+    Ok(known)
+}
+
+/// Checks every `spec/*.toml` of `dir` and returns the generated Rust, one
+/// part per spec document (`<stem>.rs`), after `prelude.rs` and before
+/// `index.rs` (the document index, versions, names).
+pub(crate) fn generate_parts(dir: &Path) -> Res<Vec<Part>> {
+    let docs = read_documents(dir)?;
+    values::register(&docs)?;
+    let known = register(&docs)?;
     let records = records::Records::new(&docs);
-    let mut out = String::from("// Generated by build.rs from spec/*.toml. Do not edit.\n\n");
-    codes::prelude(&mut out);
+    let mut prelude = String::new();
+    codes::prelude(&mut prelude);
+    let mut parts = vec![Part {
+        file: "prelude.rs".into(),
+        code: prelude,
+    }];
     let mut index = String::from(
         "/// Every document of `spec/`: (file, title, spec source, tables, code tables).\npub const DOCUMENTS: &[(&str, &str, &str, &[&str], &[&str])] = &[\n",
     );
@@ -823,6 +880,8 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
         "/// Every table and union of `spec/`: (name, spec file).\npub const SPEC_TABLES: &[(&str, &str)] = &[\n",
     );
     for (file, doc) in &docs {
+        let mut out = String::new();
+        values::gen_constants(&mut out, file, doc);
         for name in doc
             .table
             .iter()
@@ -831,21 +890,17 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
         {
             writeln!(all_tables, "    ({name:?}, {file:?}),").unwrap();
         }
-        writeln!(out, "// ---- {file}: {} ----\n", doc.title).unwrap();
-        if let Some(d) = &doc.doc {
-            for line in d.trim().lines() {
-                writeln!(out, "// {line}").unwrap();
-            }
-        }
         for c in &doc.code {
             gen_code(&mut out, file, c)?;
         }
         for t in &doc.table {
             gen_table(&mut out, doc, file, t, &known)?;
             records.gen(&mut out, file, t)?;
+            writers::gen_table(&mut out, t);
         }
         for u in &doc.union {
             gen_union(&mut out, doc, file, u, &known)?;
+            writers::gen_union(&mut out, u);
         }
         let tables: Vec<String> = doc
             .table
@@ -863,35 +918,38 @@ pub(crate) fn generate(dir: &Path) -> Res<String> {
             codes.join(", ")
         )
         .unwrap();
+        let stem = file
+            .trim_start_matches("spec/")
+            .trim_end_matches(".toml")
+            .to_string();
+        // A document of names only (the version table, the hierarchy)
+        // generates into `index.rs`.
+        if !out.is_empty() {
+            parts.push(Part {
+                file: format!("{stem}.rs"),
+                code: out,
+            });
+        }
     }
     index.push_str("];\n");
-    out.push_str(&index);
     all_tables.push_str("];\n");
-    out.push_str(&all_tables);
-    out.push_str(&versions::generate(&docs)?);
-    out.push_str(&names::generate(&docs)?);
-    out.push_str(&names::generate_data_files(&docs)?);
-    Ok(out)
+    index.push_str(&all_tables);
+    index.push_str(&versions::generate(&docs)?);
+    index.push_str(&names::generate(&docs)?);
+    index.push_str(&names::generate_data_files(&docs)?);
+    parts.push(Part {
+        file: "index.rs".into(),
+        code: index,
+    });
+    Ok(parts)
 }
 
-fn run() -> Res<()> {
-    let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("spec");
-    println!("cargo:rerun-if-changed=spec");
-    // Everything formatted by prettyplease, readable in OUT_DIR.
-    let out = records::pretty(&generate(&dir)?);
-    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("tiledb_spec.rs");
-    std::fs::write(&dest, out).map_err(|e| SpecError {
-        file: dest.display().to_string(),
-        place: String::new(),
-        msg: e.to_string(),
-    })?;
-    Ok(())
-}
-
-fn main() {
-    if let Err(e) = run() {
-        eprintln!("error in {}: {}: {}", e.file, e.place, e.msg);
-        println!("cargo::error={}: {}: {}", e.file, e.place, e.msg);
-        std::process::exit(1);
-    }
+/// Checks every `spec/*.toml` of `dir` and returns the generated Rust as
+/// one text (what the parts hold, in order, unformatted).
+pub(crate) fn generate(dir: &Path) -> Res<String> {
+    Ok(generate_parts(dir)?
+        .into_iter()
+        .map(|p| p.code)
+        .collect::<Vec<_>>()
+        .join("\n"))
 }

@@ -2,7 +2,7 @@
 //! as data: `[[version]]` and `[[feature]]` of `spec/format_versions.toml`,
 //! `[[folder]]` and `[[file]]` of `spec/array_file_hierarchy.toml`.
 //!
-//! Generates, into the same `OUT_DIR/tiledb_spec.rs`:
+//! Generates, into the same `src/generated/`:
 //!
 //! * `pub mod version`: one `u32` constant per `[[version]]`, and per
 //!   `[[feature]]` a `pub const fn has_<name>(version: u32) -> bool` with

@@ -368,7 +368,7 @@ impl<'a> Records<'a> {
         Ok(())
     }
 
-    /// Everything this module generates for table `t` (build.rs formats
+    /// Everything this module generates for table `t` (the generator formats
     /// the whole file with prettyplease).
     pub(crate) fn gen(&self, out: &mut String, file: &str, t: &Table) -> Res<()> {
         let mut cx = Ctx {
@@ -607,7 +607,6 @@ impl<'a> Records<'a> {
 /// tokens of the first (`==` would print as `= =`, which binrw's `if(..)`
 /// cannot read) and flows the body of the second onto long lines, so each
 /// is swapped for a placeholder while formatting and put back after.
-#[cfg(not(test))]
 pub(crate) fn pretty(code: &str) -> String {
     let (masked, attrs) = mask_attributes(code);
     let Ok(file) = syn::parse_file(&masked) else {
@@ -652,15 +651,12 @@ pub(crate) fn pretty(code: &str) -> String {
     out
 }
 
-#[cfg(not(test))]
 const PLACEHOLDER: &str = "#[__spec_attr_";
-#[cfg(not(test))]
 const ITEM_PLACEHOLDER: &str = "const __spec_item_";
 
 /// `code` with every attribute that has arguments (`#[br(..)]`, not
 /// `#[doc = ..]` or a comment) replaced by `#[__spec_attr_<i>__]`, and the
 /// attributes in order.
-#[cfg(not(test))]
 fn mask_attributes(code: &str) -> (String, Vec<String>) {
     let b = code.as_bytes();
     let mut out = String::with_capacity(code.len());
@@ -745,13 +741,6 @@ fn mask_attributes(code: &str) -> (String, Vec<String>) {
     }
     out.push_str(&code[copied..]);
     (out, attrs)
-}
-
-/// The test that includes build.rs (tests/it/spec_errors.rs) has no
-/// prettyplease: the code as it is.
-#[cfg(test)]
-pub(crate) fn pretty(code: &str) -> String {
-    code.to_string()
 }
 
 /// When the field after the view's prefix is `bytes` whose `len` names only

@@ -3,7 +3,7 @@
 //! type of every datatype, checked here and turned into `Datatype`'s
 //! methods, the `DatatypeClass` enum and the `with_native!` dispatch.
 //!
-//! Included from `build.rs` (`mod datatypes`); `gen` runs after the code
+//! Included from `codegen/generate.rs` (`mod datatypes`); `gen` runs after the code
 //! table's enum is written.
 
 use std::fmt::Write as _;

@@ -1,0 +1,335 @@
+// @generated from spec/ by crates/format/codegen (the test `generated`).
+// Do not edit: edit spec/ and run
+//     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
+
+/// One run of equal cells: the cell's bytes as they are, then the run length as
+/// a big-endian u16 (1 to 65535; a longer run is split).
+///
+/// Spec: `tiledb/sm/compressors/rle_compressor.cc#rle-compress` (table "RLE::compress").
+#[binrw::binrw]
+#[brw(big)]
+#[br(import(value_size: u64))]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct RleRun {
+    /// Spec field "input_prev" (`bytes`).
+    #[br(err_context("RleRun.value"), parse_with = rt::bytes, args((value_size) as u64, "RleRun", "value"))]
+    pub value: Vec<u8>,
+    /// Spec field "cur_run_len" (`u16`).
+    #[br(err_context("RleRun.run_length"))]
+    pub run_length: u16,
+}
+impl RleRun {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "tiledb/sm/compressors/rle_compressor.cc#rle-compress";
+}
+impl RleRun {
+    /// Where field `value` (spec "input_prev") starts in a `RleRun`.
+    pub const OFFSET_VALUE: usize = 0;
+    /// Bytes of a `RleRun` with these imports
+    /// (its size depends on nothing else);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(value_size: u64) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add((value_size) as u64)?;
+        __len = __len.checked_add(2)?;
+        Some(__len)
+    }
+    /// Where field `run_length` (spec "cur_run_len") starts in a `RleRun` with these
+    /// imports; `None` on overflow or when it depends on the content.
+    #[allow(unused_mut)]
+    pub fn offset_run_length(value_size: u64) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add((value_size) as u64)?;
+        Some(__len)
+    }
+}
+impl crate::Record for RleRun {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
+/// Chunk metadata of RLE over var-sized strings with folded offsets
+/// (tiledb/sm/filter/compression_filter.cc). Little-endian. The metadata of the
+/// filters before RLE is dropped (RLE must come first).
+///
+/// Spec: `tiledb/sm/compressors/rle_compressor.cc#compress-var-string-coords` (table "CompressionFilter::compress_var_string_coords").
+#[binrw::binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct RleStringsChunkMetadata {
+    /// Spec field "num_metadata_parts" (`u32`).
+    ///
+    /// Always 0.
+    #[br(err_context("RleStringsChunkMetadata.num_metadata_parts"))]
+    pub num_metadata_parts: u32,
+    /// Spec field "num_data_parts" (`u32`).
+    ///
+    /// Always 1.
+    #[br(err_context("RleStringsChunkMetadata.num_data_parts"))]
+    pub num_data_parts: u32,
+    /// Spec field "input_size" (`u32`).
+    ///
+    /// Bytes of the strings (the chunk's original length).
+    #[br(err_context("RleStringsChunkMetadata.original_length"))]
+    pub original_length: u32,
+    /// Spec field "output_size_ub" (`u32`).
+    ///
+    /// Bytes of the runs (the chunk's data).
+    #[br(err_context("RleStringsChunkMetadata.compressed_length"))]
+    pub compressed_length: u32,
+    /// Spec field "input_offsets_size" (`u32`).
+    ///
+    /// Bytes of the cell offsets (8 per cell).
+    #[br(err_context("RleStringsChunkMetadata.offsets_length"))]
+    pub offsets_length: u32,
+    /// Spec field "rle_len_bytesize" (`u8`).
+    ///
+    /// Bytes of each run length: 1, 2, 4 or 8.
+    #[br(err_context("RleStringsChunkMetadata.run_length_width"))]
+    pub run_length_width: u8,
+    /// Spec field "string_len_bytesize" (`u8`).
+    ///
+    /// Bytes of each string length: 1, 2, 4 or 8.
+    #[br(err_context("RleStringsChunkMetadata.string_length_width"))]
+    pub string_length_width: u8,
+}
+impl RleStringsChunkMetadata {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "tiledb/sm/compressors/rle_compressor.cc#compress-var-string-coords";
+}
+impl RleStringsChunkMetadata {
+    /// Bytes of one `RleStringsChunkMetadata`: every field has a fixed size.
+    pub const SIZE: usize = 22;
+    /// Where field `num_metadata_parts` (spec "num_metadata_parts") starts in a `RleStringsChunkMetadata`.
+    pub const OFFSET_NUM_METADATA_PARTS: usize = 0;
+    /// Where field `num_data_parts` (spec "num_data_parts") starts in a `RleStringsChunkMetadata`.
+    pub const OFFSET_NUM_DATA_PARTS: usize = 4;
+    /// Where field `original_length` (spec "input_size") starts in a `RleStringsChunkMetadata`.
+    pub const OFFSET_ORIGINAL_LENGTH: usize = 8;
+    /// Where field `compressed_length` (spec "output_size_ub") starts in a `RleStringsChunkMetadata`.
+    pub const OFFSET_COMPRESSED_LENGTH: usize = 12;
+    /// Where field `offsets_length` (spec "input_offsets_size") starts in a `RleStringsChunkMetadata`.
+    pub const OFFSET_OFFSETS_LENGTH: usize = 16;
+    /// Where field `run_length_width` (spec "rle_len_bytesize") starts in a `RleStringsChunkMetadata`.
+    pub const OFFSET_RUN_LENGTH_WIDTH: usize = 20;
+    /// Where field `string_length_width` (spec "string_len_bytesize") starts in a `RleStringsChunkMetadata`.
+    pub const OFFSET_STRING_LENGTH_WIDTH: usize = 21;
+}
+/// A `RleStringsChunkMetadata` borrowed in place: all its fields.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`RleStringsChunkMetadataRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct RleStringsChunkMetadataRef {
+    /// Field `num_metadata_parts` as stored (spec "num_metadata_parts").
+    pub num_metadata_parts: zerocopy::byteorder::little_endian::U32,
+    /// Field `num_data_parts` as stored (spec "num_data_parts").
+    pub num_data_parts: zerocopy::byteorder::little_endian::U32,
+    /// Field `original_length` as stored (spec "input_size").
+    pub original_length: zerocopy::byteorder::little_endian::U32,
+    /// Field `compressed_length` as stored (spec "output_size_ub").
+    pub compressed_length: zerocopy::byteorder::little_endian::U32,
+    /// Field `offsets_length` as stored (spec "input_offsets_size").
+    pub offsets_length: zerocopy::byteorder::little_endian::U32,
+    /// Field `run_length_width` as stored (spec "rle_len_bytesize").
+    pub run_length_width: u8,
+    /// Field `string_length_width` as stored (spec "string_len_bytesize").
+    pub string_length_width: u8,
+}
+impl RleStringsChunkMetadataRef {
+    /// Bytes the view covers.
+    pub const SIZE: usize = 22;
+    /// The view of the first [`RleStringsChunkMetadataRef::SIZE`] bytes of `bytes`; `None`
+    /// when there are fewer.
+    pub fn read(bytes: &[u8]) -> Option<&Self> {
+        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
+    }
+    /// Field `num_metadata_parts` (spec "num_metadata_parts").
+    pub fn num_metadata_parts(&self) -> u32 {
+        self.num_metadata_parts.get()
+    }
+    /// Field `num_data_parts` (spec "num_data_parts").
+    pub fn num_data_parts(&self) -> u32 {
+        self.num_data_parts.get()
+    }
+    /// Field `original_length` (spec "input_size").
+    pub fn original_length(&self) -> u32 {
+        self.original_length.get()
+    }
+    /// Field `compressed_length` (spec "output_size_ub").
+    pub fn compressed_length(&self) -> u32 {
+        self.compressed_length.get()
+    }
+    /// Field `offsets_length` (spec "input_offsets_size").
+    pub fn offsets_length(&self) -> u32 {
+        self.offsets_length.get()
+    }
+    /// Field `run_length_width` (spec "rle_len_bytesize").
+    pub fn run_length_width(&self) -> u8 {
+        self.run_length_width
+    }
+    /// Field `string_length_width` (spec "string_len_bytesize").
+    pub fn string_length_width(&self) -> u8 {
+        self.string_length_width
+    }
+    /// The owned `RleStringsChunkMetadata` (the binrw struct) with the same values.
+    pub fn record(&self) -> RleStringsChunkMetadata {
+        RleStringsChunkMetadata {
+            num_metadata_parts: self.num_metadata_parts(),
+            num_data_parts: self.num_data_parts(),
+            original_length: self.original_length(),
+            compressed_length: self.compressed_length(),
+            offsets_length: self.offsets_length(),
+            run_length_width: self.run_length_width(),
+            string_length_width: self.string_length_width(),
+        }
+    }
+}
+/// The view is exactly its fields: `size_of::<RleStringsChunkMetadataRef>()` is
+/// [`RleStringsChunkMetadataRef::SIZE`] (else this does not compile).
+const _: [(); RleStringsChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
+    RleStringsChunkMetadataRef,
+>()];
+impl crate::Record for RleStringsChunkMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
+/// One run of equal strings: the run length and the string's length, big-endian
+/// unsigned integers of the widths the chunk metadata gives, then the string.
+/// Exactly one field of each width group is present.
+///
+/// Spec: `tiledb/sm/compressors/rle_compressor.cc#rle-compress-strings` (table "RLE::compress<T, P>").
+#[binrw::binrw]
+#[brw(big)]
+#[br(import(run_width: u8, length_width: u8))]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct RleStringRun {
+    /// Spec field "run length (T = uint8_t)" (`u8`).
+    #[br(err_context("RleStringRun.run_length_u8"), if((run_width == 1)))]
+    pub run_length_u8: Option<u8>,
+    /// Spec field "run length (T = uint16_t)" (`u16`).
+    #[br(err_context("RleStringRun.run_length_u16"), if((run_width == 2)))]
+    pub run_length_u16: Option<u16>,
+    /// Spec field "run length (T = uint32_t)" (`u32`).
+    #[br(err_context("RleStringRun.run_length_u32"), if((run_width == 4)))]
+    pub run_length_u32: Option<u32>,
+    /// Spec field "run length (T = uint64_t)" (`u64`).
+    #[br(err_context("RleStringRun.run_length_u64"), if((run_width == 8)))]
+    pub run_length_u64: Option<u64>,
+    /// Spec field "string size (P = uint8_t)" (`u8`).
+    #[br(err_context("RleStringRun.string_length_u8"), if((length_width == 1)))]
+    pub string_length_u8: Option<u8>,
+    /// Spec field "string size (P = uint16_t)" (`u16`).
+    #[br(err_context("RleStringRun.string_length_u16"), if((length_width == 2)))]
+    pub string_length_u16: Option<u16>,
+    /// Spec field "string size (P = uint32_t)" (`u32`).
+    #[br(err_context("RleStringRun.string_length_u32"), if((length_width == 4)))]
+    pub string_length_u32: Option<u32>,
+    /// Spec field "string size (P = uint64_t)" (`u64`).
+    #[br(err_context("RleStringRun.string_length_u64"), if((length_width == 8)))]
+    pub string_length_u64: Option<u64>,
+    /// Spec field "string" (`bytes`).
+    #[br(err_context("RleStringRun.string"), parse_with = rt::bytes, args((u64::from(string_length_u8.clone().unwrap_or_default()) + u64::from(string_length_u16.clone().unwrap_or_default()) + u64::from(string_length_u32.clone().unwrap_or_default()) + string_length_u64.clone().unwrap_or_default()) as u64, "RleStringRun", "string"))]
+    pub string: Vec<u8>,
+}
+impl RleStringRun {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "tiledb/sm/compressors/rle_compressor.cc#rle-compress-strings";
+}
+impl RleStringRun {
+    /// Where field `run_length_u8` (spec "run length (T = uint8_t)") starts in a `RleStringRun`.
+    pub const OFFSET_RUN_LENGTH_U8: usize = 0;
+    /// Bytes of a `RleStringRun` with these imports
+    /// and the values of its fields
+    /// `string_length_u8`, `string_length_u16`, `string_length_u32`, `string_length_u64`
+    /// (`None` for an optional field: unknown);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(
+        run_width: u8,
+        length_width: u8,
+        string_length_u8: Option<u8>,
+        string_length_u16: Option<u16>,
+        string_length_u32: Option<u32>,
+        string_length_u64: Option<u64>,
+    ) -> Option<u64> {
+        let mut __len: u64 = 0;
+        if (run_width == 1) {
+            __len = __len.checked_add(1)?;
+        }
+        if (run_width == 2) {
+            __len = __len.checked_add(2)?;
+        }
+        if (run_width == 4) {
+            __len = __len.checked_add(4)?;
+        }
+        if (run_width == 8) {
+            __len = __len.checked_add(8)?;
+        }
+        if (length_width == 1) {
+            string_length_u8?;
+            __len = __len.checked_add(1)?;
+        }
+        if (length_width == 2) {
+            string_length_u16?;
+            __len = __len.checked_add(2)?;
+        }
+        if (length_width == 4) {
+            string_length_u32?;
+            __len = __len.checked_add(4)?;
+        }
+        if (length_width == 8) {
+            string_length_u64?;
+            __len = __len.checked_add(8)?;
+        }
+        __len = __len
+            .checked_add(
+                (u64::from(string_length_u8.clone().unwrap_or_default())
+                    + u64::from(string_length_u16.clone().unwrap_or_default())
+                    + u64::from(string_length_u32.clone().unwrap_or_default())
+                    + string_length_u64.clone().unwrap_or_default()) as u64,
+            )?;
+        Some(__len)
+    }
+}
+impl crate::Record for RleStringRun {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}

@@ -1,0 +1,227 @@
+// @generated from spec/ by crates/format/codegen (the test `generated`).
+// Do not edit: edit spec/ and run
+//     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
+
+impl ChecksumChunkMetadata {
+    /// Where field `num_metadata_checksums` (spec "Num metadata checksums") starts in a `ChecksumChunkMetadata`.
+    pub const OFFSET_NUM_METADATA_CHECKSUMS: usize = 0;
+    /// Where field `num_data_checksums` (spec "Num data checksums") starts in a `ChecksumChunkMetadata`.
+    pub const OFFSET_NUM_DATA_CHECKSUMS: usize = 4;
+    /// Where field `metadata_checksums` (spec "Num input bytes for metadata checksum 1 / Metadata checksum 1 … N") starts in a `ChecksumChunkMetadata`.
+    pub const OFFSET_METADATA_CHECKSUMS: usize = 8;
+    /// Bytes of a `ChecksumChunkMetadata` with these imports
+    /// and the values of its fields
+    /// `num_metadata_checksums`, `num_data_checksums`
+    /// (`None` for an optional field: unknown);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(
+        checksum_size: u64,
+        num_metadata_checksums: u32,
+        num_data_checksums: u32,
+    ) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add(4)?;
+        __len = __len.checked_add(4)?;
+        __len = __len
+            .checked_add(
+                ((num_metadata_checksums) as u64)
+                    .checked_mul(ChecksumEntry::size((checksum_size).clone())?)?,
+            )?;
+        __len = __len
+            .checked_add(
+                ((num_data_checksums) as u64)
+                    .checked_mul(ChecksumEntry::size((checksum_size).clone())?)?,
+            )?;
+        Some(__len)
+    }
+}
+/// The fixed-size fields that open a `ChecksumChunkMetadata` borrowed in place: the
+/// fields before `metadata_checksums`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`ChecksumChunkMetadataRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct ChecksumChunkMetadataRef {
+    /// Field `num_metadata_checksums` as stored (spec "Num metadata checksums").
+    pub num_metadata_checksums: zerocopy::byteorder::little_endian::U32,
+    /// Field `num_data_checksums` as stored (spec "Num data checksums").
+    pub num_data_checksums: zerocopy::byteorder::little_endian::U32,
+}
+impl ChecksumChunkMetadataRef {
+    /// Bytes the view covers.
+    pub const SIZE: usize = 8;
+    /// The view of the first [`ChecksumChunkMetadataRef::SIZE`] bytes of `bytes`; `None`
+    /// when there are fewer.
+    pub fn read(bytes: &[u8]) -> Option<&Self> {
+        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
+    }
+    /// Field `num_metadata_checksums` (spec "Num metadata checksums").
+    pub fn num_metadata_checksums(&self) -> u32 {
+        self.num_metadata_checksums.get()
+    }
+    /// Field `num_data_checksums` (spec "Num data checksums").
+    pub fn num_data_checksums(&self) -> u32 {
+        self.num_data_checksums.get()
+    }
+}
+/// The view is exactly its fields: `size_of::<ChecksumChunkMetadataRef>()` is
+/// [`ChecksumChunkMetadataRef::SIZE`] (else this does not compile).
+const _: [(); ChecksumChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
+    ChecksumChunkMetadataRef,
+>()];
+impl crate::Record for ChecksumChunkMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.metadata_checksums);
+        self.metadata_checksums = x.into_iter().map(|e| e.at_version(version)).collect();
+        let x = core::mem::take(&mut self.data_checksums);
+        self.data_checksums = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.metadata_checksums);
+        self.metadata_checksums = x.into_iter().map(|e| e.with_sizes()).collect();
+        let x = core::mem::take(&mut self.data_checksums);
+        self.data_checksums = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_metadata_checksums = self.metadata_checksums.len() as u32;
+        self.num_data_checksums = self.data_checksums.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.metadata_checksums;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        {
+            let x = &self.data_checksums;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_metadata_checksums),
+            Some(self.metadata_checksums.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ChecksumChunkMetadata",
+                        "num_metadata_checksums",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_data_checksums),
+            Some(self.data_checksums.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "ChecksumChunkMetadata",
+                        "num_data_checksums",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+/// One checksum: how many bytes it covers, and the digest.
+///
+/// Spec: `format_spec/tile.md#checksum-filters` (table "Checksum Filters").
+#[binrw::binrw]
+#[brw(little)]
+#[br(import(checksum_size: u64))]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct ChecksumEntry {
+    /// Spec field "Num input bytes for checksum" (`u64`).
+    #[br(err_context("ChecksumEntry.checksummed_bytes"))]
+    pub checksummed_bytes: u64,
+    /// Spec field "Checksum" (`bytes`).
+    #[br(err_context("ChecksumEntry.checksum"), parse_with = rt::bytes, args((checksum_size) as u64, "ChecksumEntry", "checksum"))]
+    pub checksum: Vec<u8>,
+}
+impl ChecksumEntry {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/tile.md#checksum-filters";
+}
+impl ChecksumEntry {
+    /// Where field `checksummed_bytes` (spec "Num input bytes for checksum") starts in a `ChecksumEntry`.
+    pub const OFFSET_CHECKSUMMED_BYTES: usize = 0;
+    /// Where field `checksum` (spec "Checksum") starts in a `ChecksumEntry`.
+    pub const OFFSET_CHECKSUM: usize = 8;
+    /// Bytes of a `ChecksumEntry` with these imports
+    /// (its size depends on nothing else);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(checksum_size: u64) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add(8)?;
+        __len = __len.checked_add((checksum_size) as u64)?;
+        Some(__len)
+    }
+}
+/// The fixed-size fields that open a `ChecksumEntry` borrowed in place: the
+/// fields before `checksum`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`ChecksumEntryRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct ChecksumEntryRef {
+    /// Field `checksummed_bytes` as stored (spec "Num input bytes for checksum").
+    pub checksummed_bytes: zerocopy::byteorder::little_endian::U64,
+}
+impl ChecksumEntryRef {
+    /// Bytes the view covers.
+    pub const SIZE: usize = 8;
+    /// The view of the first [`ChecksumEntryRef::SIZE`] bytes of `bytes`; `None`
+    /// when there are fewer.
+    pub fn read(bytes: &[u8]) -> Option<&Self> {
+        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
+    }
+    /// Field `checksummed_bytes` (spec "Num input bytes for checksum").
+    pub fn checksummed_bytes(&self) -> u64 {
+        self.checksummed_bytes.get()
+    }
+    /// Field `checksum` (spec "Checksum") borrowed in place: its bytes right after the
+    /// view in `bytes` (what the view was read from); `None` when `bytes` is
+    /// shorter or the length does not fit.
+    #[allow(clippy::unnecessary_cast)]
+    pub fn checksum<'a>(&self, bytes: &'a [u8], checksum_size: u64) -> Option<&'a [u8]> {
+        let len = usize::try_from((checksum_size) as u64).ok()?;
+        bytes.get(Self::SIZE..)?.get(..len)
+    }
+}
+/// The view is exactly its fields: `size_of::<ChecksumEntryRef>()` is
+/// [`ChecksumEntryRef::SIZE`] (else this does not compile).
+const _: [(); ChecksumEntryRef::SIZE] = [(); core::mem::size_of::<ChecksumEntryRef>()];
+impl crate::Record for ChecksumEntry {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
