@@ -17,7 +17,6 @@ use tiledb_codec::raw::format::hierarchy;
 use tiledb_codec::raw::read::ArrayReader;
 use tiledb_codec::raw::storage::object::{is_url, ObjectStats, ObjectStorage};
 use tiledb_codec::raw::storage::StorageRef;
-use tiledb_codec::raw::OpenOptionsExt;
 use tiledb_codec::ReadOptions;
 
 /// The stores opened by this run, for `--stats`.
@@ -156,6 +155,7 @@ pub fn reader(
 /// Opens the array at `path` (a local path or a URL) with the facade.
 #[cfg(feature = "datafusion")]
 pub fn array(path: &Path, opts: tiledb_codec::OpenOptions) -> Result<tiledb_codec::Array, String> {
+    use tiledb_codec::raw::OpenOptionsExt as _;
     let at = |e: tiledb_codec::Error| format!("{}: {e}", path.display());
     match url(path) {
         Some(u) => {
