@@ -17,6 +17,7 @@ wheel): a debug build of python/test.sh is several times slower, the ratio
 being what this measures.
 """
 
+import argparse
 import statistics
 import sys
 import tempfile
@@ -55,9 +56,11 @@ def median(fn, repeat: int):
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    cells = int(args[0]) if args else 2_000_000
-    repeat = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 5
+    parser = argparse.ArgumentParser(description="Pushdown against read-then-filter, in Python.")
+    parser.add_argument("cells", nargs="?", type=int, default=2_000_000, help="cells in the array")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per case (the median is kept)")
+    args = parser.parse_args()
+    cells, repeat = args.cells, args.repeat
     with tempfile.TemporaryDirectory() as tmp:
         A = make(Path(tmp) / "bench", cells)
         print(f"cells {cells}, median of {repeat}")

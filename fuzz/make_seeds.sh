@@ -4,5 +4,7 @@
 # deterministic; commit fuzz/seeds/ after running it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-CARGO_TARGET_DIR="$here/target/seedgen" \
-    cargo run --quiet --manifest-path "$here/seedgen/Cargo.toml"
+# seedgen is a member of the root workspace: it builds in its target folder
+# (CARGO_TARGET_DIR, else target/).
+cd "$here/.."
+cargo run --quiet -p tiledb-codec-seedgen

@@ -10,8 +10,9 @@ use tiledb_codec::raw::array::directory::ArrayDirectory;
 use tiledb_codec::raw::array::fragment::{dims_for, Fragment, Metadata};
 use tiledb_codec::raw::array::{FieldInfo, FieldPipelines};
 use tiledb_codec::raw::format::{
-    decode, encode, ChunkHeader, ConditionNode, ConditionNodeBody, Datatype, ExpressionNode,
-    FilterPipeline, QueryConditionCombinationOp, QueryConditionOp, ValueNode,
+    decode, encode, ChunkHeader, ConditionNode, ConditionNodeBody, ConditionNodeType, Datatype,
+    ExpressionNode, FilterPipeline, FragmentFooter, QueryConditionCombinationOp, QueryConditionOp,
+    Record, ValueNode,
 };
 use tiledb_codec::raw::storage::MappedFile;
 use tiledb_codec::raw::tile::read_generic_tile;
@@ -242,9 +243,20 @@ fn fragment_seeds(seeds: &mut Seeds, id: &str, frag: &Fragment, key: Option<&str
             table(8, 0, encode(s).unwrap()),
         );
     }
-    // One chunk of every field's tiles, with the field's pipelines (and
-    // the AES-256-GCM stage the engine appends when the array is encrypted:
-    // flag 4).
+    field_seeds(seeds, &fname, frag, footer, key);
+}
+
+/// One chunk of every field's tiles, with the field's pipelines (and
+/// the AES-256-GCM stage the engine appends when the array is encrypted:
+/// flag 4).
+fn field_seeds(
+    seeds: &mut Seeds,
+    fname: &str,
+    frag: &Fragment,
+    footer: &FragmentFooter,
+    key: Option<&str>,
+) {
+    let nattrs = frag.schema.attributes.len();
     let aes = if key.is_some() { 4 } else { 0 };
     let schema = &frag.schema;
     let v = schema.array_version;
@@ -366,28 +378,27 @@ fn value_node(op: u8, field: &str, value: &[u8], offsets: Option<&[u64]>) -> Con
     let offsets: Option<Vec<u8>> =
         offsets.map(|o| o.iter().flat_map(|x| x.to_le_bytes()).collect());
     let mut v = ValueNode::default();
+    // Raw operator codes: the seeds include one the format does not define.
     v.op = QueryConditionOp::from_raw(op);
-    v.field_name_size = field.len() as u32;
     v.field_name = field.as_bytes().to_vec();
-    v.value_size = value.len() as u64;
     v.value = value.to_vec();
-    v.offsets_size = offsets.as_ref().map(|o| o.len() as u64);
+    v.offsets_size = offsets.as_ref().map(|_| 0);
     v.offsets = offsets;
     let mut n = ConditionNode::default();
-    n.node_type = 1;
+    n.node_type = ConditionNodeType::Value;
     n.body = ConditionNodeBody::Value(v);
-    n
+    // The sizes and counts from the contents, as the spec's writers set them.
+    n.with_sizes()
 }
 
 fn expression(op: u8, children: Vec<ConditionNode>) -> ConditionNode {
     let mut e = ExpressionNode::default();
     e.combination_op = QueryConditionCombinationOp::from_raw(op);
-    e.num_children = children.len() as u64;
     e.children = children;
     let mut n = ConditionNode::default();
-    n.node_type = 0;
+    n.node_type = ConditionNodeType::Expression;
     n.body = ConditionNodeBody::Expression(e);
-    n
+    n.with_sizes()
 }
 
 /// Conditions the fixtures do not hold: every combination op, IN and
@@ -422,7 +433,9 @@ fn synthetic_conditions(seeds: &mut Seeds) {
     }
     let mut s = vec![1, 0, 0, 4];
     s.extend_from_slice(&[0u8; 16]);
-    s.extend_from_slice(&update_commit(&encode(&value_node(5, "a", &[], None)).unwrap()));
+    s.extend_from_slice(&update_commit(
+        &encode(&value_node(5, "a", &[], None)).unwrap(),
+    ));
     seeds.add("conditions", "synthetic-null", s);
 }
 
