@@ -32,6 +32,7 @@ use binrw::BinRead;
 use crate::error::{Error, Result};
 
 pub mod names;
+pub(crate) mod native;
 
 #[doc(inline)]
 pub use tiledb_codec_format::*;

@@ -6,21 +6,14 @@
 //! without min/max counted over the whole tile, strings compared with
 //! `strncmp`, sums that saturate.
 
-use crate::format::{with_native, Datatype, FieldMinMaxSumNullCount};
+use crate::format::native::Native;
+use crate::format::{Datatype, FieldMinMaxSumNullCount};
 
 /// The C type the engine's metadata generator uses for a datatype.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    I8,
-    I16,
-    I32,
-    I64,
-    U8,
-    U16,
-    U32,
-    U64,
-    F32,
-    F64,
+    /// A number: the datatype's native type.
+    Num(Native),
     /// `char`: CHAR and STRING_ASCII.
     Char,
     /// `std::byte`: BLOB, GEOM_WKB, GEOM_WKT.
@@ -28,22 +21,6 @@ pub enum Kind {
     /// Not handled by the generator (ANY, STRING_UTF8/16/32, UCS2/4).
     Other,
 }
-
-/// The `Kind` of each native type.
-trait NativeKind {
-    const KIND: Kind;
-}
-
-macro_rules! native_kind {
-    ($($t:ty => $k:ident),*) => {
-        $(impl NativeKind for $t {
-            const KIND: Kind = Kind::$k;
-        })*
-    };
-}
-
-native_kind!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16, u32 => U32,
-    u64 => U64, f32 => F32, f64 => F64);
 
 /// CHAR and STRING_ASCII: the engine's `char` values.
 fn is_chars(dt: Datatype) -> bool {
@@ -58,7 +35,7 @@ pub fn kind_of(dt: Datatype) -> Kind {
         C::String | C::Any | C::Unknown => Kind::Other,
         // Numbers, BOOL (`uint8_t`), dates and times (`int64_t`).
         C::Signed | C::Unsigned | C::Float | C::Bool | C::Datetime | C::Time => {
-            with_native!(dt, T => <T as NativeKind>::KIND)
+            Kind::Num(Native::of(dt))
         }
         _ => Kind::Other,
     }
@@ -204,16 +181,16 @@ pub fn strncmp(a: &[u8], b: &[u8], n: usize) -> std::cmp::Ordering {
 macro_rules! num_kind {
     ($kind:expr, $f:ident, $($args:expr),*) => {
         match $kind {
-            Kind::I8 => $f::<i8>($($args),*),
-            Kind::I16 => $f::<i16>($($args),*),
-            Kind::I32 => $f::<i32>($($args),*),
-            Kind::I64 => $f::<i64>($($args),*),
-            Kind::U8 => $f::<u8>($($args),*),
-            Kind::U16 => $f::<u16>($($args),*),
-            Kind::U32 => $f::<u32>($($args),*),
-            Kind::U64 => $f::<u64>($($args),*),
-            Kind::F32 => $f::<f32>($($args),*),
-            Kind::F64 => $f::<f64>($($args),*),
+            Kind::Num(Native::I8) => $f::<i8>($($args),*),
+            Kind::Num(Native::I16) => $f::<i16>($($args),*),
+            Kind::Num(Native::I32) => $f::<i32>($($args),*),
+            Kind::Num(Native::I64) => $f::<i64>($($args),*),
+            Kind::Num(Native::U8) => $f::<u8>($($args),*),
+            Kind::Num(Native::U16) => $f::<u16>($($args),*),
+            Kind::Num(Native::U32) => $f::<u32>($($args),*),
+            Kind::Num(Native::U64) => $f::<u64>($($args),*),
+            Kind::Num(Native::F32) => $f::<f32>($($args),*),
+            Kind::Num(Native::F64) => $f::<f64>($($args),*),
             Kind::Char => $f::<i8>($($args),*),
             Kind::Byte | Kind::Other => unreachable!(),
         }
@@ -694,8 +671,10 @@ fn frag_num<T: Num>(
             }
             let v = m.sums[t];
             let ok = match kind {
-                Kind::F32 | Kind::F64 => add_f64(&mut sum, f64::from_bits(v)),
-                Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64 => add_u64(&mut sum, v),
+                Kind::Num(Native::F32 | Native::F64) => add_f64(&mut sum, f64::from_bits(v)),
+                Kind::Num(Native::U8 | Native::U16 | Native::U32 | Native::U64) => {
+                    add_u64(&mut sum, v)
+                }
                 _ => add_i64(&mut sum, v as i64),
             };
             if !ok {

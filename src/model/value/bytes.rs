@@ -1,45 +1,10 @@
 //! Values and ranges from and to their little-endian bytes, given a
 //! datatype: how a [`Datatype`] maps to a [`Value`] variant.
 
-use crate::format::with_native;
+// The [`Value`] variant that holds values of a datatype is the one of its
+// native type.
+use crate::format::native::Native as Kind;
 use crate::model::{Datatype, DomainRange, Range, Value};
-
-/// The [`Value`] variant that holds values of a datatype.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    I8,
-    I16,
-    I32,
-    I64,
-    U8,
-    U16,
-    U32,
-    U64,
-    F32,
-    F64,
-}
-
-/// The variant of each native type.
-trait OfKind {
-    const KIND: Kind;
-}
-
-macro_rules! of_kind {
-    ($($t:ty => $k:ident),*) => {
-        $(impl OfKind for $t {
-            const KIND: Kind = Kind::$k;
-        })*
-    };
-}
-
-of_kind!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16, u32 => U32,
-    u64 => U64, f32 => F32, f64 => F64);
-
-/// The variant of a datatype's native type: dates and times are i64
-/// counts; characters, booleans and bytes unsigned integers of their width.
-fn kind(dt: Datatype) -> Kind {
-    with_native!(dt, T => <T as OfKind>::KIND)
-}
 
 fn kind_of(v: &Value) -> Option<Kind> {
     Some(match v {
@@ -64,7 +29,7 @@ impl Value {
         if b.len() as u64 != dt.size() {
             return None;
         }
-        Some(match kind(dt) {
+        Some(match Kind::of(dt) {
             Kind::I8 => Value::Int8(i8::from_le_bytes(b.try_into().ok()?)),
             Kind::I16 => Value::Int16(i16::from_le_bytes(b.try_into().ok()?)),
             Kind::I32 => Value::Int32(i32::from_le_bytes(b.try_into().ok()?)),
@@ -97,7 +62,7 @@ impl Value {
 
     /// Whether this is the variant that holds one value of `dt`.
     pub fn is_of(&self, dt: Datatype) -> bool {
-        kind_of(self) == Some(kind(dt))
+        kind_of(self) == Some(Kind::of(dt))
     }
 
     /// The value as an integer, for integer (and date and time) values.
