@@ -28,8 +28,8 @@
 //! of the window before, or 0. The reverse direction does not read it.
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use tiledb_codec_format::Record as _;
 use tiledb_codec_format::version::has_delta_filters_on_dates;
+use tiledb_codec_format::Record as _;
 use tiledb_codec_format::{
     decode, encode, BitWidthReductionChunkMetadata, BitWidthReductionWindowMd, Datatype, Filter,
     FilterOptions,

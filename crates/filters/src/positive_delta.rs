@@ -18,8 +18,8 @@
 //! ANY) passes through unchanged, in both directions.
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use tiledb_codec_format::Record as _;
 use tiledb_codec_format::version::has_delta_filters_on_dates;
+use tiledb_codec_format::Record as _;
 use tiledb_codec_format::{
     decode, encode, Datatype, Filter, FilterOptions, PositiveDeltaChunkMetadata,
     PositiveDeltaWindowMd,

@@ -91,12 +91,20 @@ fn gen_outside(out: &mut String, t: &Table) {
         return;
     }
     let name = &t.name;
-    let params: Vec<String> = t.outside.iter().map(|o| format!("{}: &[u8]", o.name)).collect();
+    let params: Vec<String> = t
+        .outside
+        .iter()
+        .map(|o| format!("{}: &[u8]", o.name))
+        .collect();
     let params = params.join(", ");
     let mut list = String::new();
     let (mut set, mut check) = (String::new(), String::new());
     for f in &t.fields {
-        let Some(o) = t.outside.iter().find(|o| f.size_of.as_ref() == Some(&o.name)) else {
+        let Some(o) = t
+            .outside
+            .iter()
+            .find(|o| f.size_of.as_ref() == Some(&o.name))
+        else {
             continue;
         };
         let (n, on, rust) = (&f.name, &o.name, rust_of(f));
@@ -105,7 +113,11 @@ fn gen_outside(out: &mut String, t: &Table) {
         let refuse = format!(
             "if self.{n} as u64 != n {{ return Err(crate::EncodeError::size(\"{name}\", \"{n}\", self.{n} as u64, n)); }}"
         );
-        writeln!(set, "let n = {on}.len() as u64; self.{n} = n as {rust}; {refuse}").unwrap();
+        writeln!(
+            set,
+            "let n = {on}.len() as u64; self.{n} = n as {rust}; {refuse}"
+        )
+        .unwrap();
         writeln!(check, "let n = {on}.len() as u64; {refuse}").unwrap();
     }
     writeln!(
@@ -272,7 +284,11 @@ fn condition_checks(file: &str, t: &Table, version: &Version) -> Res<String> {
             if !names.iter().any(|n| imports.contains(n.as_str())) {
                 let e = expr(&cx, "if", cond, &known, &opt)?;
                 let mut bind = String::new();
-                for n in names.iter().filter(|n| known.contains(*n)).collect::<BTreeSet<_>>() {
+                for n in names
+                    .iter()
+                    .filter(|n| known.contains(*n))
+                    .collect::<BTreeSet<_>>()
+                {
                     write!(bind, "let {n} = self.{n}.clone(); ").unwrap();
                 }
                 let (name, n) = (&t.name, &f.name);

@@ -145,7 +145,10 @@ impl core::fmt::Display for EncodeError {
                 } else {
                     ("absent", "holds")
                 };
-                write!(f, "{table}.{field} is {is}, but its condition `{condition}` {holds}")
+                write!(
+                    f,
+                    "{table}.{field} is {is}, but its condition `{condition}` {holds}"
+                )
             }
             EncodeError::Size {
                 table,

@@ -405,8 +405,9 @@ fn encode_refuses_a_field_its_condition_rules_out() {
         }
     );
     assert!(
-        err.to_string()
-            .contains("MetadataEntry.value_type is present, but its condition `deletion == 0` does not hold"),
+        err.to_string().contains(
+            "MetadataEntry.value_type is present, but its condition `deletion == 0` does not hold"
+        ),
         "{err}"
     );
     // ... and a kept entry without its value.

@@ -204,7 +204,9 @@ pub(super) fn cases_2(done: &mut BTreeSet<&'static str>) {
     case!(
         done,
         FooterLength,
-        |v| FooterLength::default().with_outside_sizes(&[0; 40]).unwrap(),
+        |v| FooterLength::default()
+            .with_outside_sizes(&[0; 40])
+            .unwrap(),
         ()
     );
     case!(
@@ -302,6 +304,10 @@ pub(super) fn cases_2(done: &mut BTreeSet<&'static str>) {
         }),
         ()
     );
+}
+
+/// Part 3 of every table and union of the spec (in `SPEC_TABLES` order).
+pub(super) fn cases_3(done: &mut BTreeSet<&'static str>) {
     case!(
         done,
         LegacyFragmentMetadata,
@@ -327,10 +333,6 @@ pub(super) fn cases_2(done: &mut BTreeSet<&'static str>) {
         }),
         (1, 8, 8)
     );
-}
-
-/// Part 3 of every table and union of the spec (in `SPEC_TABLES` order).
-pub(super) fn cases_3(done: &mut BTreeSet<&'static str>) {
     case!(
         done,
         LegacyTileOffsets,
