@@ -7,16 +7,16 @@
 //! the field:
 //!
 //! ```
-//! use tiledb_codec::raw::format::{decode_all, encode, table, Compressor, CompressorOptions, Filter, FilterOptions, FilterType};
+//! use tiledb_codec::raw::format::{decode_all, encode, table, Compressor, CompressorOptions, Filter, FilterOptions, FilterType, Record};
 //!
 //! let zstd = table!(Filter {
 //!     filter_type: FilterType::Zstd,
-//!     filter_options_size: 5,
 //!     filter_options: FilterOptions::Compressor(table!(CompressorOptions {
 //!         compressor_type: Compressor::Zstd,
 //!         compression_level: 3,
 //!     })),
-//! });
+//! })
+//! .with_sizes();
 //! let bytes = encode(&zstd)?;
 //! // A filter's options depend on the format version (22 here).
 //! let back: Filter = decode_all(&bytes, "in memory".as_ref(), 0, (22,))?;

@@ -38,7 +38,9 @@ use crate::array::directory::ArrayDirectory;
 use crate::array::name;
 use crate::format::hierarchy;
 use crate::format::version::{has_commits_folder, COMMITS_FOLDER_SINCE};
-use crate::format::{decode_all, encode, ConsolidatedCommit, ConsolidatedCommits, IgnoreFile};
+use crate::format::{
+    decode_all, encode, ConsolidatedCommit, ConsolidatedCommits, IgnoreFile, Record,
+};
 use crate::write::{util, WriteError, WriteResult};
 use crate::ReadOptions;
 
@@ -189,7 +191,7 @@ fn consolidate(
     let mut consolidated = Vec::with_capacity(lines.len());
     for line in lines {
         let path = array.join(&line);
-        let (size, tile) = if line.ends_with(hierarchy::DEL) {
+        let tile = if line.ends_with(hierarchy::DEL) {
             // The delete commit's bytes: its file, or where a `.con` file
             // holds them once the file is vacuumed.
             let bytes = match std::fs::metadata(&path) {
@@ -200,16 +202,18 @@ fn consolidate(
                     .ok_or_else(|| WriteError::io(&path, e))?,
                 _ => crate::storage::read_file(&path)?,
             };
-            (Some(bytes.len() as u64), Some(bytes))
+            Some(bytes)
         } else {
-            (None, None)
+            None
         };
         consolidated.push(path);
-        entries.push(crate::format::table!(ConsolidatedCommit {
-            uri: line.into_bytes(),
-            delete_tile_size: size,
-            delete_tile: tile,
-        }));
+        entries.push(
+            crate::format::table!(ConsolidatedCommit {
+                uri: line.into_bytes(),
+                delete_tile: tile,
+            })
+            .with_sizes(),
+        );
         opts.progress.advance(1);
     }
     opts.progress.finish();

@@ -205,7 +205,6 @@ fn write_details(
             relative: u8::from(m.relative),
             uri: m.uri.as_bytes().to_vec(),
             name_set: u8::from(m.name.is_some()),
-            name_length: m.name.as_ref().map(|_| 0),
             name: m.name.as_ref().map(|n| n.as_bytes().to_vec()),
             deleted: has_group_member_deltas(version).then_some(u8::from(deleted)),
         })
@@ -217,9 +216,9 @@ fn write_details(
     }
     let details = crate::format::table!(GroupDetails {
         version,
-        member_count: entries.len() as u64,
         members: entries,
-    });
+    })
+    .with_sizes();
     let dir = group.join(hierarchy::GROUP);
     util::create_dir(&dir)?;
     let t = util::next_timestamp(opts.timestamp, std::slice::from_ref(&dir))?;

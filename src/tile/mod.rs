@@ -612,15 +612,14 @@ pub fn generic_tile_with(
         filters,
     });
     let header = crate::format::table!(GenericTileHeader {
-        version_number: version,
-        persisted_size: body.len() as u64,
-        tile_size: data.len() as u64,
         datatype: Datatype::Char,
         cell_size: 1,
         encryption_type,
         filter_pipeline: fp,
     })
-    .with_sizes();
+    .at_version(version)
+    .with_sizes()
+    .with_outside_sizes(&body, data)?;
     let mut out = encode(&header)?;
     out.extend_from_slice(&body);
     Ok(out)

@@ -1,6 +1,6 @@
 use super::{ChunkJob, TileStream, TileView};
 use crate::filters::Pipeline;
-use crate::format::{encode, CompressorOptions, Datatype, Filter, FilterOptions, FilterType};
+use crate::format::{CompressorOptions, Datatype, Filter, FilterOptions, FilterType, Record};
 use crate::storage::MappedFile;
 
 fn pipelines() -> Vec<Pipeline> {
@@ -11,9 +11,9 @@ fn pipelines() -> Vec<Pipeline> {
     }));
     let zstd = crate::format::table!(Filter {
         filter_type: FilterType::Zstd,
-        filter_options_size: encode(&zstd).unwrap().len() as u32,
         filter_options: zstd,
-    });
+    })
+    .with_sizes();
     [vec![], vec![zstd]]
         .iter()
         .map(|f| Pipeline::new(f, Datatype::Uint8, 1, 22).unwrap())

@@ -29,9 +29,9 @@ pub fn generic_tile_filter() -> Filter {
 fn encryption_filter() -> Filter {
     crate::format::table!(Filter {
         filter_type: FilterType::Aes256Gcm,
-        filter_options_size: 0,
         filter_options: FilterOptions::NoOptions,
     })
+    .with_sizes()
 }
 
 /// Wraps `data` in a generic tile whose header states format `version`,

@@ -7,7 +7,7 @@
 //! `strncmp`, sums that saturate.
 
 use crate::format::native::Native;
-use crate::format::{Datatype, FieldMinMaxSumNullCount};
+use crate::format::{Datatype, FieldMinMaxSumNullCount, Record};
 
 /// The C type the engine's metadata generator uses for a datatype.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -694,9 +694,7 @@ pub fn fragment_entry(
     dense: bool,
 ) -> FieldMinMaxSumNullCount {
     let mut out = crate::format::table!(FieldMinMaxSumNullCount {
-        min_size: 0,
         min: Vec::new(),
-        max_size: 0,
         max: Vec::new(),
         sum: 0,
         null_count: m.null_counts.iter().sum(),
@@ -757,9 +755,7 @@ pub fn fragment_entry(
             k => num_kind!(k, frag_num, spec, m, tile_cells, &mut out),
         }
     }
-    out.min_size = out.min.len() as u64;
-    out.max_size = out.max.len() as u64;
-    out
+    out.with_sizes()
 }
 
 #[cfg(test)]

@@ -137,9 +137,11 @@ fn rewrite_footer(path: &Path, edit: impl FnOnce(&mut FragmentFooter)) {
     let mut out = bytes[..offset as usize].to_vec();
     out.extend_from_slice(&footer_bytes);
     out.extend_from_slice(
-        &encode(&table!(FooterLength {
-            footer_length: footer_bytes.len() as u64,
-        }))
+        &encode(
+            &FooterLength::default()
+                .with_outside_sizes(&footer_bytes)
+                .unwrap(),
+        )
         .unwrap(),
     );
     std::fs::write(&meta, out).unwrap();

@@ -25,13 +25,13 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use tiledb_codec::inspect::inspect_json;
 use tiledb_codec::raw::filters::Pipeline;
-use tiledb_codec::raw::format::table;
 use tiledb_codec::raw::format::{
     encode, ArraySchema, ArrayType, Attribute, Compressor, CompressorOptions, CurrentDomain,
     DataOrder, Datatype, Dimension, Domain, Filter, FilterOptions, FilterPipeline, FilterType,
     FooterLength, FragmentFooter, Layout, LegacyFragmentMetadata, LegacyTileOffsets, Mbr, RTree,
     RTreeLevel, Range1D, TileMinMax, TileNullCounts, TileOffsets, TileSums,
 };
+use tiledb_codec::raw::format::{table, Record as _};
 use tiledb_codec::raw::read::{ArrayReader, Query};
 use tiledb_codec::raw::tile::write_generic_tile;
 use tiledb_codec::verify::verify;
@@ -41,13 +41,13 @@ use tiledb_codec::ReadOptions;
 fn generic_tile_filter() -> Filter {
     table!(Filter {
         filter_type: FilterType::Gzip,
-        filter_options_size: 5,
         filter_options: FilterOptions::Compressor(table!(CompressorOptions {
             compressor_type: Compressor::Gzip,
             compression_level: 1,
             reinterpret_datatype: None,
         })),
     })
+    .with_sizes()
 }
 
 // ---------------------------------------------------------------------------
@@ -753,12 +753,7 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
     let footer = encode(&footer).unwrap();
     out.extend_from_slice(&footer);
     if v >= 10 {
-        out.extend(
-            encode(&table!(FooterLength {
-                footer_length: footer.len() as u64,
-            }))
-            .unwrap(),
-        );
+        out.extend(encode(&FooterLength::default().with_outside_sizes(&footer).unwrap()).unwrap());
     }
     out
 }

@@ -606,12 +606,7 @@ fn metadata_file(s: &Schema, schema_name: &str, f: &Frag) -> (Vec<u8>, Vec<u8>, 
     out.extend_from_slice(&footer);
     let trailing = v >= 10 || s.dims.iter().any(|d| d.var);
     if trailing {
-        out.extend(
-            encode(&table!(FooterLength {
-                footer_length: footer.len() as u64,
-            }))
-            .unwrap(),
-        );
+        out.extend(encode(&FooterLength::default().with_outside_sizes(&footer).unwrap()).unwrap());
     }
     (out, footer, footer_offset, trailing)
 }

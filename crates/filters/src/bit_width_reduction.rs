@@ -29,6 +29,7 @@
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
 use tiledb_codec_format::version::has_delta_filters_on_dates;
+use tiledb_codec_format::Record as _;
 use tiledb_codec_format::{
     decode, encode, BitWidthReductionChunkMetadata, BitWidthReductionWindowMd, Datatype, Filter,
     FilterOptions,
@@ -170,7 +171,6 @@ impl FilterCodec for BitWidthReduction {
         let total: usize = input.data.iter().map(Vec::len).sum();
         let mut md = tiledb_codec_format::table!(BitWidthReductionChunkMetadata {
             input_length: len32("the input", total)?,
-            num_windows: 0,
             windows: Vec::new(),
         });
         let orig = t.bits() as u8;
@@ -203,8 +203,7 @@ impl FilterCodec for BitWidthReduction {
                 }
             }
         }
-        md.num_windows = len32("the window count", md.windows.len())?;
-        let mut metadata = vec![encode(&md)?];
+        let mut metadata = vec![encode(&md.with_sizes())?];
         metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
             metadata,
@@ -292,13 +291,13 @@ mod tests {
     fn bwr_filter(window: u32) -> Filter {
         tiledb_codec_format::table!(Filter {
             filter_type: FilterType::BitWidthReduction,
-            filter_options_size: 4,
             filter_options: FilterOptions::BitWidthReduction(tiledb_codec_format::table!(
                 BitWidthReductionOptions {
                     max_window_size: window,
                 }
             )),
         })
+        .with_sizes()
     }
 
     fn cx(datatype: Datatype, version: u32) -> FilterContext<'static> {

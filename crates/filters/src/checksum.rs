@@ -14,6 +14,7 @@ use md5::{Digest, Md5};
 use sha2::Sha256;
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
+use tiledb_codec_format::Record as _;
 use tiledb_codec_format::{
     decode, encode, ChecksumChunkMetadata, ChecksumEntry, Filter, FilterType,
 };
@@ -115,16 +116,11 @@ impl FilterCodec for Checksum {
     }
 
     fn forward(&self, _cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
-        let count = |n: usize| {
-            u32::try_from(n).map_err(|_| FilterError::new(self.name(), "too many parts"))
-        };
         let md = tiledb_codec_format::table!(ChecksumChunkMetadata {
-            num_metadata_checksums: count(input.metadata.len())?,
-            num_data_checksums: count(input.data.len())?,
             metadata_checksums: input.metadata.iter().map(|p| self.entry(p)).collect(),
             data_checksums: input.data.iter().map(|p| self.entry(p)).collect(),
         });
-        let mut metadata = vec![encode(&md)?];
+        let mut metadata = vec![encode(&md.with_sizes())?];
         metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
             metadata,
@@ -160,9 +156,9 @@ mod tests {
     fn filter(kind: FilterType) -> Filter {
         tiledb_codec_format::table!(Filter {
             filter_type: kind,
-            filter_options_size: 0,
             filter_options: FilterOptions::NoOptions,
         })
+        .with_sizes()
     }
 
     fn cx() -> FilterContext<'static> {

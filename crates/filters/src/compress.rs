@@ -321,7 +321,7 @@ mod tests {
 
     use crate::Pipeline;
     use tiledb_codec_format::{
-        decode_all, encode, CompressorOptions, Datatype, Filter, FilterOptions, FilterType, Tile,
+        decode_all, CompressorOptions, Datatype, Filter, FilterOptions, FilterType, Record, Tile,
     };
 
     fn filter(kind: FilterType, code: u8, level: i32) -> Filter {
@@ -332,9 +332,9 @@ mod tests {
         }));
         tiledb_codec_format::table!(Filter {
             filter_type: kind,
-            filter_options_size: encode(&options).unwrap().len() as u32,
             filter_options: options,
         })
+        .with_sizes()
     }
 
     fn kinds() -> Vec<(FilterType, u8)> {

@@ -194,12 +194,11 @@ mod tests {
 
     use super::*;
     use crate::Pipeline;
-    use tiledb_codec_format::{Compressor, CompressorOptions, FilterType};
+    use tiledb_codec_format::{Compressor, CompressorOptions, FilterType, Record};
 
     fn delta(reinterpret: Option<Datatype>) -> Filter {
         tiledb_codec_format::table!(Filter {
             filter_type: FilterType::Delta,
-            filter_options_size: 6,
             filter_options: FilterOptions::Compressor(tiledb_codec_format::table!(
                 CompressorOptions {
                     compressor_type: Compressor::Delta,
@@ -208,6 +207,7 @@ mod tests {
                 }
             )),
         })
+        .with_sizes()
     }
 
     #[test]

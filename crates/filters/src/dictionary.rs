@@ -216,6 +216,7 @@ mod tests {
 
     use super::*;
     use crate::Pipeline;
+    use tiledb_codec_format::Record as _;
     use tiledb_codec_format::{
         Compressor, CompressorOptions, Datatype, DictionaryWordId, FilterOptions, FilterType,
     };
@@ -223,7 +224,6 @@ mod tests {
     fn dictionary() -> Filter {
         tiledb_codec_format::table!(Filter {
             filter_type: FilterType::Dictionary,
-            filter_options_size: 5,
             filter_options: FilterOptions::Compressor(tiledb_codec_format::table!(
                 CompressorOptions {
                     compressor_type: Compressor::DictionaryEncoding,
@@ -232,6 +232,7 @@ mod tests {
                 }
             )),
         })
+        .with_sizes()
     }
 
     fn offsets_of(cells: &[&[u8]]) -> Vec<u64> {

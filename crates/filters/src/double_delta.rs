@@ -334,12 +334,11 @@ mod tests {
 
     use super::*;
     use crate::Pipeline;
-    use tiledb_codec_format::{Compressor, CompressorOptions, FilterOptions, FilterType};
+    use tiledb_codec_format::{Compressor, CompressorOptions, FilterOptions, FilterType, Record};
 
     fn dd(reinterpret: Option<Datatype>) -> Filter {
         tiledb_codec_format::table!(Filter {
             filter_type: FilterType::DoubleDelta,
-            filter_options_size: 6,
             filter_options: FilterOptions::Compressor(tiledb_codec_format::table!(
                 CompressorOptions {
                     compressor_type: Compressor::DoubleDelta,
@@ -348,6 +347,7 @@ mod tests {
                 }
             )),
         })
+        .with_sizes()
     }
 
     fn bytes_i64(vs: &[i64]) -> Vec<u8> {

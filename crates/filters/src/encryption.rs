@@ -22,6 +22,7 @@ use aes_gcm::aead::{AeadInOut, KeyInit};
 use aes_gcm::{Aes256Gcm, Key, Nonce, Tag};
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
+use tiledb_codec_format::Record as _;
 use tiledb_codec_format::{decode, encode, AesPart, Datatype, EncryptionChunkMetadata, Filter};
 
 /// The filter's name, as TileDB names it.
@@ -144,8 +145,6 @@ impl FilterCodec for Aes256GcmFilter {
         let mut out =
             Vec::with_capacity(input.metadata.iter().chain(&input.data).map(Vec::len).sum());
         let mut md = tiledb_codec_format::table!(EncryptionChunkMetadata {
-            num_metadata_parts: part_len(input.metadata.len())?,
-            num_data_parts: part_len(input.data.len())?,
             metadata_parts: Vec::with_capacity(input.metadata.len()),
             data_parts: Vec::with_capacity(input.data.len()),
         });
@@ -169,7 +168,7 @@ impl FilterCodec for Aes256GcmFilter {
             }
         }
         Ok(Parts {
-            metadata: vec![encode(&md)?],
+            metadata: vec![encode(&md.with_sizes())?],
             data: vec![out],
         })
     }

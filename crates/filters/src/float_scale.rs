@@ -19,6 +19,7 @@
 //! truncated for 1 and 2 bytes.
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
+use tiledb_codec_format::Record as _;
 use tiledb_codec_format::{
     decode, encode, Datatype, Filter, FilterOptions, FloatScaleChunkMetadata,
 };
@@ -152,7 +153,6 @@ impl FilterCodec for FloatScale {
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         let fw = Self::float_width(cx)?;
         let mut md = tiledb_codec_format::table!(FloatScaleChunkMetadata {
-            num_parts: input.data.len() as u32,
             part_lengths: Vec::with_capacity(input.data.len()),
         });
         let mut data = Vec::with_capacity(input.data.len());
@@ -176,7 +176,7 @@ impl FilterCodec for FloatScale {
             md.part_lengths.push(len);
             data.push(out);
         }
-        let mut metadata = vec![encode(&md)?];
+        let mut metadata = vec![encode(&md.with_sizes())?];
         metadata.extend(input.metadata);
         Ok(Parts { metadata, data })
     }
@@ -230,7 +230,6 @@ mod tests {
     fn fs(scale: f64, offset: f64, byte_width: u64) -> Filter {
         tiledb_codec_format::table!(Filter {
             filter_type: FilterType::ScaleFloat,
-            filter_options_size: 24,
             filter_options: FilterOptions::FloatScale(tiledb_codec_format::table!(
                 FloatScaleOptions {
                     scale,
@@ -239,6 +238,7 @@ mod tests {
                 }
             )),
         })
+        .with_sizes()
     }
 
     #[test]

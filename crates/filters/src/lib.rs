@@ -15,16 +15,16 @@
 //!
 //! ```
 //! use tiledb_codec_filters::Pipeline;
-//! use tiledb_codec_format::{decode_all, table, Compressor, CompressorOptions, Datatype, Filter, FilterOptions, FilterType, Tile};
+//! use tiledb_codec_format::{decode_all, table, Compressor, CompressorOptions, Datatype, Filter, FilterOptions, FilterType, Record, Tile};
 //!
 //! let zstd = table!(Filter {
 //!     filter_type: FilterType::Zstd,
-//!     filter_options_size: 5,
 //!     filter_options: FilterOptions::Compressor(table!(CompressorOptions {
 //!         compressor_type: Compressor::Zstd,
 //!         compression_level: 3,
 //!     })),
-//! });
+//! })
+//! .with_sizes();
 //! let pipeline = Pipeline::new(&[zstd], Datatype::Int32, 4, 22)?;
 //! let cells: Vec<u8> = (0..1000i32).flat_map(|i| i.to_le_bytes()).collect();
 //! let tile = pipeline.forward_tile(&cells)?;
@@ -44,7 +44,7 @@
 
 use std::cell::RefCell;
 
-use tiledb_codec_format::{Datatype, Filter, FilterOptions, FilterType};
+use tiledb_codec_format::{Datatype, Filter, FilterOptions, FilterType, Record as _};
 
 pub mod bit_width_reduction;
 pub mod checksum;
@@ -363,9 +363,9 @@ impl FilterCodec for Noop {
 pub fn encryption_codec() -> Result<Box<dyn FilterCodec>, FilterError> {
     let filter = tiledb_codec_format::table!(Filter {
         filter_type: FilterType::Aes256Gcm,
-        filter_options_size: 0,
         filter_options: FilterOptions::NoOptions,
-    });
+    })
+    .with_sizes();
     encryption::codec(&filter)
 }
 

@@ -20,18 +20,18 @@ pub const MAX_TILE_CHUNK_SIZE: u64 = 64 * 1024;
 /// ```
 /// use tiledb_codec_filters::Pipeline;
 /// use tiledb_codec_format::{
-///     table, Compressor, CompressorOptions, Datatype, Filter, FilterOptions, FilterType,
+///     table, Compressor, CompressorOptions, Datatype, Filter, FilterOptions, FilterType, Record,
 /// };
 ///
 /// // ZSTD at level 3, over INT32 cells, in a format version 22 array.
 /// let zstd = table!(Filter {
 ///     filter_type: FilterType::Zstd,
-///     filter_options_size: 5,
 ///     filter_options: FilterOptions::Compressor(table!(CompressorOptions {
 ///         compressor_type: Compressor::Zstd,
 ///         compression_level: 3,
 ///     })),
-/// });
+/// })
+/// .with_sizes();
 /// let pipeline = Pipeline::new(&[zstd], Datatype::Int32, 4, 22)?;
 /// let cells: Vec<u8> = (0..1000i32).flat_map(|v| (v % 7).to_le_bytes()).collect();
 /// let (metadata, data) = pipeline.forward_chunk(&cells)?;
@@ -325,9 +325,6 @@ impl Pipeline {
         starts: &[usize],
         offsets: Option<&RefCell<Vec<u64>>>,
     ) -> Result<Vec<TilePiece>, FilterError> {
-        let len = |n: usize| {
-            u32::try_from(n).map_err(|_| FilterError::new("pipeline", "a chunk exceeds 4 GiB"))
-        };
         let span = |i: usize| (starts[i], starts.get(i + 1).copied().unwrap_or(tile.len()));
         // The chunks are filtered in parallel, as the engine does; the var
         // offsets RLE and DICTIONARY fold in come with a single chunk.
@@ -362,15 +359,15 @@ impl Pipeline {
                 Some((m, d)) => (m, TilePiece::Bytes(d)),
                 None => (Vec::new(), TilePiece::Raw(s, e)),
             };
-            let filtered_len = match &data {
-                TilePiece::Bytes(d) => d.len(),
-                TilePiece::Raw(s, e) => e - s,
+            let filtered_bytes = match &data {
+                TilePiece::Bytes(d) => d.as_slice(),
+                TilePiece::Raw(s, e) => &tile[*s..*e],
             };
-            head.extend_from_slice(&encode(&tiledb_codec_format::table!(ChunkHeader {
-                original_length: len(e - s)?,
-                filtered_length: len(filtered_len)?,
-                metadata_length: len(metadata.len())?,
-            }))?);
+            let filtered_len = filtered_bytes.len();
+            let header = ChunkHeader::default()
+                .with_outside_sizes(&tile[s..e], filtered_bytes, &metadata)
+                .map_err(|e| FilterError::new("pipeline", format!("a chunk exceeds 4 GiB: {e}")))?;
+            head.extend_from_slice(&encode(&header)?);
             head.extend_from_slice(&metadata);
             if filtered_len > 0 {
                 pieces.push(TilePiece::Bytes(std::mem::take(&mut head)));

@@ -19,6 +19,7 @@
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
 use tiledb_codec_format::version::has_delta_filters_on_dates;
+use tiledb_codec_format::Record as _;
 use tiledb_codec_format::{
     decode, encode, Datatype, Filter, FilterOptions, PositiveDeltaChunkMetadata,
     PositiveDeltaWindowMd,
@@ -112,7 +113,6 @@ impl FilterCodec for PositiveDelta {
             });
         };
         let mut md = tiledb_codec_format::table!(PositiveDeltaChunkMetadata {
-            num_windows: 0,
             windows: Vec::new(),
         });
         let mut out = Vec::with_capacity(input.data.iter().map(Vec::len).sum());
@@ -149,9 +149,7 @@ impl FilterCodec for PositiveDelta {
                 }
             }
         }
-        md.num_windows = u32::try_from(md.windows.len())
-            .map_err(|_| FilterError::new(NAME, "too many windows"))?;
-        let mut metadata = vec![encode(&md)?];
+        let mut metadata = vec![encode(&md.with_sizes())?];
         metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
             metadata,
@@ -214,13 +212,13 @@ mod tests {
     fn pd_filter(window: u32) -> Filter {
         tiledb_codec_format::table!(Filter {
             filter_type: FilterType::PositiveDelta,
-            filter_options_size: 4,
             filter_options: FilterOptions::PositiveDelta(tiledb_codec_format::table!(
                 PositiveDeltaOptions {
                     max_window_size: window,
                 }
             )),
         })
+        .with_sizes()
     }
 
     fn cx(datatype: Datatype, version: u32) -> FilterContext<'static> {

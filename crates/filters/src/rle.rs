@@ -21,6 +21,7 @@
 //! integer widths that RLE and DICTIONARY share over folded strings.
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
+use tiledb_codec_format::Record as _;
 use zerocopy::byteorder::big_endian::U16;
 use zerocopy::{FromBytes, IntoBytes};
 
@@ -113,8 +114,6 @@ pub(super) fn frame_forward<P: AsRef<[u8]>>(
     mut compress: impl FnMut(&[u8]) -> Result<Vec<u8>, FilterError>,
 ) -> Result<Parts, FilterError> {
     let mut md = tiledb_codec_format::table!(CompressionChunkMetadata {
-        num_metadata_parts: part_len(name, metadata.len())?,
-        num_data_parts: part_len(name, data.len())?,
         metadata_parts: Vec::with_capacity(metadata.len()),
         data_parts: Vec::with_capacity(data.len()),
     });
@@ -139,7 +138,7 @@ pub(super) fn frame_forward<P: AsRef<[u8]>>(
         }
     }
     Ok(Parts {
-        metadata: vec![encode(&md)?],
+        metadata: vec![encode(&md.with_sizes())?],
         data: vec![out],
     })
 }
@@ -590,7 +589,6 @@ mod tests {
     fn rle() -> Filter {
         tiledb_codec_format::table!(Filter {
             filter_type: FilterType::Rle,
-            filter_options_size: 5,
             filter_options: FilterOptions::Compressor(tiledb_codec_format::table!(
                 CompressorOptions {
                     compressor_type: Compressor::Rle,
@@ -599,6 +597,7 @@ mod tests {
                 }
             )),
         })
+        .with_sizes()
     }
 
     fn round_trip(dt: Datatype, cell: u64, version: u32, data: &[u8]) -> (Vec<u8>, Vec<u8>) {

@@ -24,6 +24,7 @@
 //!   one another in the order `(j, b)`.
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
+use tiledb_codec_format::Record as _;
 use tiledb_codec_format::{decode, encode, Filter, FilterType, ShuffleChunkMetadata};
 
 /// The bitshuffle library's target block size, in bytes
@@ -255,7 +256,6 @@ impl FilterCodec for Shuffle {
             input.data.iter().map(Vec::as_slice).collect()
         };
         let mut md = tiledb_codec_format::table!(ShuffleChunkMetadata {
-            num_parts: part_len(name, parts.len())?,
             part_lengths: Vec::with_capacity(parts.len()),
         });
         let mut out = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
@@ -267,7 +267,7 @@ impl FilterCodec for Shuffle {
                 byteshuffle(ts, p, &mut out);
             }
         }
-        let mut metadata = vec![encode(&md)?];
+        let mut metadata = vec![encode(&md.with_sizes())?];
         metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
             metadata,
@@ -322,9 +322,9 @@ mod tests {
     fn filter(kind: FilterType) -> Filter {
         tiledb_codec_format::table!(Filter {
             filter_type: kind,
-            filter_options_size: 0,
             filter_options: FilterOptions::NoOptions,
         })
+        .with_sizes()
     }
 
     fn cx(datatype: Datatype) -> FilterContext<'static> {

@@ -16,6 +16,7 @@
 //! fail an assertion; here its trailing bytes are copied unchanged.
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
+use tiledb_codec_format::Record as _;
 use tiledb_codec_format::{decode, encode, Datatype, Filter, ShuffleChunkMetadata};
 
 /// The codec of an XOR filter.
@@ -95,7 +96,6 @@ impl FilterCodec for Xor {
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         let w = width(cx.datatype)?;
         let mut md = tiledb_codec_format::table!(ShuffleChunkMetadata {
-            num_parts: part_len(input.data.len())?,
             part_lengths: Vec::with_capacity(input.data.len()),
         });
         let mut out = Vec::with_capacity(input.data.iter().map(Vec::len).sum());
@@ -103,7 +103,7 @@ impl FilterCodec for Xor {
             md.part_lengths.push(part_len(p.len())?);
             xor_part(w, p, &mut out);
         }
-        let mut metadata = vec![encode(&md)?];
+        let mut metadata = vec![encode(&md.with_sizes())?];
         metadata.extend(super::engine_view(input.metadata));
         Ok(Parts {
             metadata,
@@ -153,9 +153,9 @@ mod tests {
     fn xor_filter() -> Filter {
         tiledb_codec_format::table!(Filter {
             filter_type: FilterType::Xor,
-            filter_options_size: 0,
             filter_options: FilterOptions::NoOptions,
         })
+        .with_sizes()
     }
 
     fn cx(datatype: Datatype) -> FilterContext<'static> {

@@ -165,6 +165,21 @@ struct Table {
     /// Derived values the fields' expressions name (codegen/values.rs).
     #[serde(rename = "value", default)]
     values: Vec<values::NamedValue>,
+    /// Bytes the record states the size of but does not hold (the tile
+    /// after a generic tile's header): a `size_of` may name them, and the
+    /// generated `with_outside_sizes` takes them (codegen/writers.rs).
+    #[serde(default)]
+    outside: Vec<Outside>,
+}
+
+/// Bytes outside a record whose size one of its fields states.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Outside {
+    /// snake_case; the argument's name in `with_outside_sizes`.
+    name: String,
+    /// What the bytes are and where they are written.
+    doc: String,
 }
 
 #[derive(Deserialize)]
@@ -664,21 +679,7 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
         }
         names.insert(f.name.clone());
     }
-    for f in &t.fields {
-        if let Some(target) = &f.size_of {
-            cx.place = format!("table {}, field {}", t.name, f.name);
-            let at = t.fields.iter().position(|g| g.name == f.name);
-            let target_at = t.fields.iter().position(|g| &g.name == target);
-            if !matches!((at, target_at), (Some(a), Some(b)) if a < b) {
-                return cx.err(format!(
-                    "size_of `{target}` is not a later field of the table"
-                ));
-            }
-            if !matches!(kind(&f.ty), Some(Kind::Prim(..))) || f.code.is_some() {
-                return cx.err("a size_of field is an integer");
-            }
-        }
-    }
+    writers::check_size_of(&mut cx, t)?;
     if t.version.is_some() && version_expr.is_none() {
         cx.place = format!("table {}", t.name);
         let v = t.version.as_deref().unwrap_or_default();
@@ -896,7 +897,7 @@ pub(crate) fn generate_parts(dir: &Path) -> Res<Vec<Part>> {
         for t in &doc.table {
             gen_table(&mut out, doc, file, t, &known)?;
             records.gen(&mut out, file, t)?;
-            writers::gen_table(&mut out, t);
+            writers::gen_table(&mut out, file, t)?;
         }
         for u in &doc.union {
             gen_union(&mut out, doc, file, u, &known)?;

@@ -62,7 +62,7 @@ pub(crate) struct Records<'a> {
 }
 
 /// The identifiers an expression names (not method names, not paths).
-fn idents(src: &str) -> Vec<String> {
+pub(crate) fn idents(src: &str) -> Vec<String> {
     let chars: Vec<char> = src.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;

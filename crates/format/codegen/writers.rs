@@ -16,11 +16,135 @@
 //! * `check(&self, version)`: refuses a record whose optional fields
 //!   disagree with its version (the table's own version field, else the
 //!   version given) or whose stated lengths and counts disagree with its
-//!   contents, naming the table and field.
+//!   contents, naming the table and field. A field whose `if` names only
+//!   fields of the record (`deletion == 0`) is checked against it too: present
+//!   exactly when the condition holds (and its version has it). An `if` that
+//!   names an import (`coord_size == 0`) is not: `check` has the record only.
+//!
+//! And for a table with `outside` bytes (bytes the record states the size of
+//! but does not hold: the tile after a generic tile's header, the footer
+//! before its length), `impl X { with_outside_sizes, check_outside_sizes }`:
+//! the sizes their `size_of` fields state, set from those bytes and compared
+//! with them.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use super::{kind, Field, Kind, Table, Union, PRIMITIVES};
+use super::{expr, is_snake, kind, Ctx, Field, Kind, Res, Table, Union, PRIMITIVES};
+
+/// Checks the `size_of`s and `outside`s of `t`: a `size_of` is an integer
+/// field naming a later field or one of the table's `outside`s (then not
+/// optional), and every `outside` is named by a `size_of`.
+pub(crate) fn check_size_of(cx: &mut Ctx, t: &Table) -> Res<()> {
+    let mut seen = BTreeSet::new();
+    for o in &t.outside {
+        cx.place = format!("table {}, outside {}", t.name, o.name);
+        if !is_snake(&o.name) {
+            return cx.err("outside names are snake_case");
+        }
+        let import = t
+            .imports
+            .iter()
+            .any(|i| i.split(':').next().map(str::trim) == Some(o.name.as_str()));
+        if !seen.insert(&o.name) || import || t.fields.iter().any(|f| f.name == o.name) {
+            return cx.err("this name is used twice in the table");
+        }
+        if !t.fields.iter().any(|f| f.size_of.as_ref() == Some(&o.name)) {
+            return cx.err("no field's size_of names it");
+        }
+    }
+    for f in &t.fields {
+        let Some(target) = &f.size_of else { continue };
+        cx.place = format!("table {}, field {}", t.name, f.name);
+        if !matches!(kind(&f.ty), Some(Kind::Prim(..))) || f.code.is_some() {
+            return cx.err("a size_of field is an integer");
+        }
+        if t.outside.iter().any(|o| &o.name == target) {
+            if optional(f) {
+                return cx.err("the size of an outside is not optional");
+            }
+            continue;
+        }
+        let at = t.fields.iter().position(|g| g.name == f.name);
+        let target_at = t.fields.iter().position(|g| &g.name == target);
+        if !matches!((at, target_at), (Some(a), Some(b)) if a < b) {
+            return cx.err(format!(
+                "size_of `{target}` is neither a later field nor an outside of the table"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The Rust type of a primitive field.
+fn rust_of(f: &Field) -> &'static str {
+    PRIMITIVES
+        .iter()
+        .find(|(n, _, _)| *n == f.ty)
+        .map_or("u64", |(_, r, _)| r)
+}
+
+/// `impl X { with_outside_sizes, check_outside_sizes }` for a table with
+/// `outside` bytes.
+fn gen_outside(out: &mut String, t: &Table) {
+    if t.outside.is_empty() {
+        return;
+    }
+    let name = &t.name;
+    let params: Vec<String> = t
+        .outside
+        .iter()
+        .map(|o| format!("{}: &[u8]", o.name))
+        .collect();
+    let params = params.join(", ");
+    let mut list = String::new();
+    let (mut set, mut check) = (String::new(), String::new());
+    for f in &t.fields {
+        let Some(o) = t
+            .outside
+            .iter()
+            .find(|o| f.size_of.as_ref() == Some(&o.name))
+        else {
+            continue;
+        };
+        let (n, on, rust) = (&f.name, &o.name, rust_of(f));
+        let doc = o.doc.split_whitespace().collect::<Vec<_>>().join(" ");
+        writeln!(list, "    /// * `{n}` of `{on}`: {doc}").unwrap();
+        let refuse = format!(
+            "if self.{n} as u64 != n {{ return Err(crate::EncodeError::size(\"{name}\", \"{n}\", self.{n} as u64, n)); }}"
+        );
+        writeln!(
+            set,
+            "let n = {on}.len() as u64; self.{n} = n as {rust}; {refuse}"
+        )
+        .unwrap();
+        writeln!(check, "let n = {on}.len() as u64; {refuse}").unwrap();
+    }
+    writeln!(
+        out,
+        "impl {name} {{
+    /// Sets the sizes a `{name}` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it holds):
+    ///
+{list}    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(mut self, {params}) -> Result<Self, crate::EncodeError> {{
+{set}        Ok(self)
+    }}
+    /// Whether the sizes a `{name}` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees.
+    pub fn check_outside_sizes(&self, {params}) -> Result<(), crate::EncodeError> {{
+{check}        Ok(())
+    }}
+}}
+"
+    )
+    .unwrap();
+}
 
 /// A table-typed field's inner table (of a table, a union or a list of them).
 fn nested(f: &Field) -> Option<(String, bool)> {
@@ -120,18 +244,72 @@ fn version_of(t: &Table) -> Version {
     Version::Import
 }
 
-/// `impl Record for <t>`.
-pub(crate) fn gen_table(out: &mut String, t: &Table) {
+/// `impl Record for <t>`, and its outside sizes.
+pub(crate) fn gen_table(out: &mut String, file: &str, t: &Table) -> Res<()> {
     let version = version_of(t);
     let at = at_version_body(t, &version);
     let sizes = with_sizes_body(t);
-    let check = check_body(t, &version);
+    let mut check = check_body(t, &version);
+    check.push_str(&condition_checks(file, t, &version)?);
     writeln!(
         out,
         "impl crate::Record for {} {{\n    fn at_version(mut self, version: u32) -> Self {{\n        let _ = version;\n{at}        self\n    }}\n    fn with_sizes(mut self) -> Self {{\n{sizes}        self\n    }}\n    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {{\n{check}        Ok(())\n    }}\n}}\n",
         t.name
     )
     .unwrap();
+    gen_outside(out, t);
+    Ok(())
+}
+
+/// The statements of `check` that compare the presence of a field gated by
+/// an `if` naming only fields of the record (and constants, codes and
+/// helpers) with its condition: present exactly when it holds, where the
+/// version has the field.
+fn condition_checks(file: &str, t: &Table, version: &Version) -> Res<String> {
+    let imports: BTreeSet<&str> = t
+        .imports
+        .iter()
+        .filter_map(|i| i.split(':').next().map(str::trim))
+        .collect();
+    let mut out = String::new();
+    let mut known = BTreeSet::new();
+    let mut opt = BTreeSet::new();
+    for f in &t.fields {
+        let cx = Ctx {
+            file,
+            place: format!("table {}, field {}", t.name, f.name),
+        };
+        if let Some(cond) = &f.cond {
+            let names = super::records::idents(cond);
+            if !names.iter().any(|n| imports.contains(n.as_str())) {
+                let e = expr(&cx, "if", cond, &known, &opt)?;
+                let mut bind = String::new();
+                for n in names
+                    .iter()
+                    .filter(|n| known.contains(*n))
+                    .collect::<BTreeSet<_>>()
+                {
+                    write!(bind, "let {n} = self.{n}.clone(); ").unwrap();
+                }
+                let (name, n) = (&t.name, &f.name);
+                let test = format!(
+                    "{{ {bind}if ({e}) != self.{n}.is_some() {{ return Err(crate::EncodeError::condition(\"{name}\", \"{n}\", {:?}, self.{n}.is_some())); }} }}",
+                    cond.split_whitespace().collect::<Vec<_>>().join(" ")
+                );
+                if gated(f) && !matches!(version, Version::None) {
+                    let g = gate(f, "v");
+                    writeln!(out, "if let Some(v) = version {{ if {g} {test} }}").unwrap();
+                } else {
+                    writeln!(out, "{test}").unwrap();
+                }
+            }
+        }
+        known.insert(f.name.clone());
+        if optional(f) {
+            opt.insert(f.name.clone());
+        }
+    }
+    Ok(out)
 }
 
 /// The statements of `at_version`.

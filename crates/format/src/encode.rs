@@ -24,7 +24,9 @@ pub trait Record: Sized {
     fn with_sizes(self) -> Self;
     /// Whether the record can be written: its optional fields agree with
     /// its version (its own version field, else `version` when given) and
-    /// its stated lengths and counts with its contents.
+    /// with their conditions on its other fields, and its stated lengths and
+    /// counts with its contents. Sizes it states of bytes it does not hold
+    /// are compared by the table's `check_outside_sizes`.
     ///
     /// # Errors
     /// The first disagreement, naming the table and field.
@@ -44,6 +46,19 @@ pub enum EncodeError {
         field: &'static str,
         /// The record's format version.
         version: u32,
+        /// Whether the field is present.
+        present: bool,
+    },
+    /// An optional field whose condition (its `if` in `spec/`, naming
+    /// other fields of the record) says otherwise: present while the
+    /// condition does not hold, or absent while it holds.
+    Condition {
+        /// Spec table (`MetadataEntry`).
+        table: &'static str,
+        /// Field (`value_type`).
+        field: &'static str,
+        /// The condition, as `spec/` writes it (`deletion == 0`).
+        condition: &'static str,
         /// Whether the field is present.
         present: bool,
     },
@@ -68,6 +83,22 @@ impl EncodeError {
             table,
             field,
             version,
+            present,
+        }
+    }
+
+    #[doc(hidden)]
+    #[must_use]
+    pub fn condition(
+        table: &'static str,
+        field: &'static str,
+        condition: &'static str,
+        present: bool,
+    ) -> Self {
+        EncodeError::Condition {
+            table,
+            field,
+            condition,
             present,
         }
     }
@@ -101,6 +132,22 @@ impl core::fmt::Display for EncodeError {
                 write!(
                     f,
                     "{table}.{field} is {is}, but format version {version} {has} it"
+                )
+            }
+            EncodeError::Condition {
+                table,
+                field,
+                condition,
+                present,
+            } => {
+                let (is, holds) = if *present {
+                    ("present", "does not hold")
+                } else {
+                    ("absent", "holds")
+                };
+                write!(
+                    f,
+                    "{table}.{field} is {is}, but its condition `{condition}` {holds}"
                 )
             }
             EncodeError::Size {
@@ -148,14 +195,4 @@ where
 {
     value.check(Some(version))?;
     Ok(crate::decode::encode_unchecked(value))
-}
-
-impl crate::FooterLength {
-    /// The length record that follows an encoded fragment footer.
-    #[must_use]
-    pub fn of(footer: &[u8]) -> Self {
-        crate::table!(crate::FooterLength {
-            footer_length: footer.len() as u64,
-        })
-    }
 }

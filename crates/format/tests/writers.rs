@@ -379,3 +379,150 @@ fn encode_refuses_a_wrong_stated_size() {
         })
     ));
 }
+
+#[test]
+fn encode_refuses_a_field_its_condition_rules_out() {
+    // A metadata entry's value exists only when it is not a deletion.
+    let kept = table!(MetadataEntry {
+        key: b"k".to_vec(),
+        deletion: 0,
+        value_type: Some(Datatype::Int32),
+        num_values: Some(1),
+        value: Some(vec![1, 0, 0, 0]),
+    })
+    .with_sizes();
+    assert!(encode(&kept).is_ok());
+    let mut deleted = kept.clone();
+    deleted.deletion = 1;
+    let err = encode(&deleted).unwrap_err();
+    assert_eq!(
+        err,
+        EncodeError::Condition {
+            table: "MetadataEntry",
+            field: "value_type",
+            condition: "deletion == 0",
+            present: true
+        }
+    );
+    assert!(
+        err.to_string().contains(
+            "MetadataEntry.value_type is present, but its condition `deletion == 0` does not hold"
+        ),
+        "{err}"
+    );
+    // ... and a kept entry without its value.
+    let mut bare = kept;
+    bare.value = None;
+    assert!(matches!(
+        encode(&bare),
+        Err(EncodeError::Condition {
+            field: "value",
+            present: false,
+            ..
+        })
+    ));
+    // A named group member without its name, inside a record.
+    let mut details = table!(GroupDetails {
+        members: vec![table!(GroupMember {
+            object_type: ObjectType::Array,
+            uri: b"a".to_vec(),
+            name_set: 1,
+            name: Some(b"a".to_vec()),
+        })],
+    })
+    .at_version(2)
+    .with_sizes();
+    assert!(encode(&details).is_ok());
+    details.members[0].name = None;
+    details.members[0].name_length = None;
+    assert!(matches!(
+        encode(&details),
+        Err(EncodeError::Condition {
+            table: "GroupMember",
+            field: "name_length",
+            condition: "name_set != 0",
+            present: false
+        })
+    ));
+    // A condition on top of a version gate: a footer that says its
+    // non-empty domain is null, and holds one.
+    let mut f = footer(22).at_version(22).with_sizes();
+    assert!(encode(&f).is_ok());
+    f.null_non_empty_domain = 1;
+    assert!(matches!(
+        encode(&f),
+        Err(EncodeError::Condition {
+            table: "FragmentFooter",
+            field: "non_empty_domain",
+            present: true,
+            ..
+        })
+    ));
+    // A condition on a field named by text (a consolidated commit's delete
+    // tile comes with a `.del` URI only).
+    let commit = table!(ConsolidatedCommit {
+        uri: b"__commits/__1_1_x_22.wrt".to_vec(),
+        delete_tile: Some(vec![1, 2, 3]),
+    })
+    .with_sizes();
+    assert!(matches!(
+        encode(&commit),
+        Err(EncodeError::Condition {
+            field: "delete_tile_size",
+            present: true,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn outside_sizes_come_from_the_bytes_outside_the_record() {
+    // A generic tile header states the size of the tile after it and of
+    // the data before its filters: neither is in the record.
+    let (persisted, unfiltered) = (vec![7u8; 10], vec![1u8; 25]);
+    let h = table!(GenericTileHeader {
+        datatype: Datatype::Char,
+        cell_size: 1,
+        filter_pipeline: pipeline(),
+    })
+    .at_version(22)
+    .with_sizes()
+    .with_outside_sizes(&persisted, &unfiltered)
+    .unwrap();
+    assert_eq!((h.persisted_size, h.tile_size), (10, 25));
+    assert_eq!(h.check_outside_sizes(&persisted, &unfiltered), Ok(()));
+    assert_eq!(
+        h.check_outside_sizes(&persisted[..9], &unfiltered),
+        Err(EncodeError::Size {
+            table: "GenericTileHeader",
+            field: "persisted_size",
+            stated: 10,
+            actual: 9
+        })
+    );
+    assert!(matches!(
+        h.check_outside_sizes(&persisted, &[]),
+        Err(EncodeError::Size {
+            field: "tile_size",
+            stated: 25,
+            actual: 0,
+            ..
+        })
+    ));
+    // The header reads back with the sizes it states.
+    let back: GenericTileHeader = decode_all(&encode(&h).unwrap(), 0, ()).unwrap();
+    assert_eq!((back.persisted_size, back.tile_size), (10, 25));
+    // A chunk header's three lengths, and the length after a footer.
+    let c = ChunkHeader::default()
+        .with_outside_sizes(&[0; 100], &[0; 40], &[0; 8])
+        .unwrap();
+    assert_eq!(
+        (c.original_length, c.filtered_length, c.metadata_length),
+        (100, 40, 8)
+    );
+    let footer_bytes = encode(&footer(22).at_version(22).with_sizes()).unwrap();
+    let len = FooterLength::default()
+        .with_outside_sizes(&footer_bytes)
+        .unwrap();
+    assert_eq!(len.footer_length, footer_bytes.len() as u64);
+}

@@ -177,7 +177,8 @@ impl FragmentWriter {
         .at_version(v);
         let footer_bytes = checked(footer, v)?;
         out.extend_from_slice(&footer_bytes);
-        out.extend_from_slice(&encode(&FooterLength::of(&footer_bytes))?);
+        let length = FooterLength::default().with_outside_sizes(&footer_bytes)?;
+        out.extend_from_slice(&encode(&length)?);
         Ok(out)
     }
 

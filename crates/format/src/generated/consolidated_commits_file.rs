@@ -111,6 +111,32 @@ impl crate::Record for ConsolidatedCommit {
                 );
             }
         }
+        {
+            let uri = self.uri.clone();
+            if (rt::ends_with(&uri, ".del")) != self.delete_tile_size.is_some() {
+                return Err(
+                    crate::EncodeError::condition(
+                        "ConsolidatedCommit",
+                        "delete_tile_size",
+                        "rt::ends_with(&uri, \".del\")",
+                        self.delete_tile_size.is_some(),
+                    ),
+                );
+            }
+        }
+        {
+            let uri = self.uri.clone();
+            if (rt::ends_with(&uri, ".del")) != self.delete_tile.is_some() {
+                return Err(
+                    crate::EncodeError::condition(
+                        "ConsolidatedCommit",
+                        "delete_tile",
+                        "rt::ends_with(&uri, \".del\")",
+                        self.delete_tile.is_some(),
+                    ),
+                );
+            }
+        }
         Ok(())
     }
 }

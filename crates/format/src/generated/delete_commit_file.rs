@@ -464,6 +464,36 @@ impl crate::Record for ValueNode {
                 );
             }
         }
+        {
+            let op = self.op.clone();
+            if (op == QueryConditionOp::In || op == QueryConditionOp::NotIn)
+                != self.offsets_size.is_some()
+            {
+                return Err(
+                    crate::EncodeError::condition(
+                        "ValueNode",
+                        "offsets_size",
+                        "op == QueryConditionOp::IN || op == QueryConditionOp::NOT_IN",
+                        self.offsets_size.is_some(),
+                    ),
+                );
+            }
+        }
+        {
+            let op = self.op.clone();
+            if (op == QueryConditionOp::In || op == QueryConditionOp::NotIn)
+                != self.offsets.is_some()
+            {
+                return Err(
+                    crate::EncodeError::condition(
+                        "ValueNode",
+                        "offsets",
+                        "op == QueryConditionOp::IN || op == QueryConditionOp::NOT_IN",
+                        self.offsets.is_some(),
+                    ),
+                );
+            }
+        }
         Ok(())
     }
 }

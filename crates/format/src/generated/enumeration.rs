@@ -228,6 +228,32 @@ impl crate::Record for Enumeration {
                 );
             }
         }
+        {
+            let cell_val_num = self.cell_val_num.clone();
+            if (cell_val_num == 4294967295) != self.offsets_size.is_some() {
+                return Err(
+                    crate::EncodeError::condition(
+                        "Enumeration",
+                        "offsets_size",
+                        "cell_val_num == 4294967295",
+                        self.offsets_size.is_some(),
+                    ),
+                );
+            }
+        }
+        {
+            let cell_val_num = self.cell_val_num.clone();
+            if (cell_val_num == 4294967295) != self.offsets.is_some() {
+                return Err(
+                    crate::EncodeError::condition(
+                        "Enumeration",
+                        "offsets",
+                        "cell_val_num == 4294967295",
+                        self.offsets.is_some(),
+                    ),
+                );
+            }
+        }
         Ok(())
     }
 }

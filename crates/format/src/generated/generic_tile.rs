@@ -166,3 +166,78 @@ impl crate::Record for GenericTileHeader {
         Ok(())
     }
 }
+impl GenericTileHeader {
+    /// Sets the sizes a `GenericTileHeader` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it holds):
+    ///
+    /// * `persisted_size` of `persisted`: The tile as stored: the filtered `Tile`, written right after the header.
+    /// * `tile_size` of `unfiltered`: The tile's data before its filters (what a reader gets back); not stored.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(
+        mut self,
+        persisted: &[u8],
+        unfiltered: &[u8],
+    ) -> Result<Self, crate::EncodeError> {
+        let n = persisted.len() as u64;
+        self.persisted_size = n as u64;
+        if self.persisted_size as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "GenericTileHeader",
+                    "persisted_size",
+                    self.persisted_size as u64,
+                    n,
+                ),
+            );
+        }
+        let n = unfiltered.len() as u64;
+        self.tile_size = n as u64;
+        if self.tile_size as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "GenericTileHeader",
+                    "tile_size",
+                    self.tile_size as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `GenericTileHeader` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees.
+    pub fn check_outside_sizes(
+        &self,
+        persisted: &[u8],
+        unfiltered: &[u8],
+    ) -> Result<(), crate::EncodeError> {
+        let n = persisted.len() as u64;
+        if self.persisted_size as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "GenericTileHeader",
+                    "persisted_size",
+                    self.persisted_size as u64,
+                    n,
+                ),
+            );
+        }
+        let n = unfiltered.len() as u64;
+        if self.tile_size as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "GenericTileHeader",
+                    "tile_size",
+                    self.tile_size as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(())
+    }
+}

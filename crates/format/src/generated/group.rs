@@ -317,6 +317,32 @@ impl crate::Record for GroupMember {
                 );
             }
         }
+        {
+            let name_set = self.name_set.clone();
+            if (name_set != 0) != self.name_length.is_some() {
+                return Err(
+                    crate::EncodeError::condition(
+                        "GroupMember",
+                        "name_length",
+                        "name_set != 0",
+                        self.name_length.is_some(),
+                    ),
+                );
+            }
+        }
+        {
+            let name_set = self.name_set.clone();
+            if (name_set != 0) != self.name.is_some() {
+                return Err(
+                    crate::EncodeError::condition(
+                        "GroupMember",
+                        "name",
+                        "name_set != 0",
+                        self.name.is_some(),
+                    ),
+                );
+            }
+        }
         Ok(())
     }
 }

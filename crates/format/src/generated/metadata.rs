@@ -190,6 +190,45 @@ impl crate::Record for MetadataEntry {
                 );
             }
         }
+        {
+            let deletion = self.deletion.clone();
+            if (deletion == 0) != self.value_type.is_some() {
+                return Err(
+                    crate::EncodeError::condition(
+                        "MetadataEntry",
+                        "value_type",
+                        "deletion == 0",
+                        self.value_type.is_some(),
+                    ),
+                );
+            }
+        }
+        {
+            let deletion = self.deletion.clone();
+            if (deletion == 0) != self.num_values.is_some() {
+                return Err(
+                    crate::EncodeError::condition(
+                        "MetadataEntry",
+                        "num_values",
+                        "deletion == 0",
+                        self.num_values.is_some(),
+                    ),
+                );
+            }
+        }
+        {
+            let deletion = self.deletion.clone();
+            if (deletion == 0) != self.value.is_some() {
+                return Err(
+                    crate::EncodeError::condition(
+                        "MetadataEntry",
+                        "value",
+                        "deletion == 0",
+                        self.value.is_some(),
+                    ),
+                );
+            }
+        }
         Ok(())
     }
 }

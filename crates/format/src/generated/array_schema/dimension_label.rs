@@ -501,6 +501,32 @@ impl crate::Record for CurrentDomain {
         if let Some(x) = &self.ndrectangle {
             x.check(version)?;
         }
+        {
+            let empty = self.empty.clone();
+            if (empty == 0) != self.current_domain_type.is_some() {
+                return Err(
+                    crate::EncodeError::condition(
+                        "CurrentDomain",
+                        "current_domain_type",
+                        "empty == 0",
+                        self.current_domain_type.is_some(),
+                    ),
+                );
+            }
+        }
+        {
+            let empty = self.empty.clone();
+            if (empty == 0) != self.ndrectangle.is_some() {
+                return Err(
+                    crate::EncodeError::condition(
+                        "CurrentDomain",
+                        "ndrectangle",
+                        "empty == 0",
+                        self.ndrectangle.is_some(),
+                    ),
+                );
+            }
+        }
         Ok(())
     }
 }

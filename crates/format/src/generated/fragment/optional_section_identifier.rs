@@ -852,6 +852,37 @@ impl crate::Record for FragmentFooter {
                 );
             }
         }
+        if let Some(v) = version {
+            if v < 5 {
+                let null_non_empty_domain = self.null_non_empty_domain.clone();
+                if (null_non_empty_domain == 0) != self.legacy_non_empty_domain.is_some()
+                {
+                    return Err(
+                        crate::EncodeError::condition(
+                            "FragmentFooter",
+                            "legacy_non_empty_domain",
+                            "null_non_empty_domain == 0",
+                            self.legacy_non_empty_domain.is_some(),
+                        ),
+                    );
+                }
+            }
+        }
+        if let Some(v) = version {
+            if v >= 5 {
+                let null_non_empty_domain = self.null_non_empty_domain.clone();
+                if (null_non_empty_domain == 0) != self.non_empty_domain.is_some() {
+                    return Err(
+                        crate::EncodeError::condition(
+                            "FragmentFooter",
+                            "non_empty_domain",
+                            "null_non_empty_domain == 0",
+                            self.non_empty_domain.is_some(),
+                        ),
+                    );
+                }
+            }
+        }
         Ok(())
     }
 }
@@ -926,63 +957,4 @@ impl crate::Record for FooterLength {
         let _ = version;
         Ok(())
     }
-}
-/// A footer extension (new in version 23). Matches the spec page.
-///
-/// Spec: `format_spec/fragment.md#optional-section` (table "Optional section").
-#[binrw::binrw]
-#[brw(little)]
-#[derive(Debug, Clone, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[non_exhaustive]
-pub struct OptionalSection {
-    /// Spec field "Identifier" (`u64`, values from [`OptionalSectionIdentifier`]).
-    #[br(err_context("OptionalSection.identifier"))]
-    pub identifier: OptionalSectionIdentifier,
-    /// Spec field "Data size" (`u32`).
-    #[br(err_context("OptionalSection.data_size"))]
-    pub data_size: u32,
-    /// Spec field "Data" (`bytes`).
-    #[br(err_context("OptionalSection.data"), parse_with = rt::bytes, args((data_size) as u64, "OptionalSection", "data"))]
-    pub data: Vec<u8>,
-}
-impl OptionalSection {
-    /// Where the spec describes this table.
-    pub const SPEC: &'static str = "format_spec/fragment.md#optional-section";
-}
-impl OptionalSection {
-    /// Where field `identifier` (spec "Identifier") starts in a `OptionalSection`.
-    pub const OFFSET_IDENTIFIER: usize = 0;
-    /// Where field `data_size` (spec "Data size") starts in a `OptionalSection`.
-    pub const OFFSET_DATA_SIZE: usize = 8;
-    /// Where field `data` (spec "Data") starts in a `OptionalSection`.
-    pub const OFFSET_DATA: usize = 12;
-    /// Bytes of a `OptionalSection` with these imports
-    /// and the values of its fields
-    /// `data_size`
-    /// (`None` for an optional field: unknown);
-    /// `None` when that does not settle it (a present field whose size
-    /// depends on its content, an unknown field, an overflow).
-    #[allow(unused_mut)]
-    pub fn size(data_size: u32) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add(8)?;
-        __len = __len.checked_add(4)?;
-        __len = __len.checked_add((data_size) as u64)?;
-        Some(__len)
-    }
-}
-/// The fixed-size fields that open a `OptionalSection` borrowed in place: the
-/// fields before `data`.
-///
-/// Zerocopy's unaligned little-endian integers: read it at any offset with
-/// [`OptionalSectionRef::read`] (`ref_from_prefix`), nothing copied.
-#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-#[repr(C)]
-pub struct OptionalSectionRef {
-    /// Field `identifier` as stored (spec "Identifier").
-    pub identifier: zerocopy::byteorder::little_endian::U64,
-    /// Field `data_size` as stored (spec "Data size").
-    pub data_size: zerocopy::byteorder::little_endian::U32,
 }

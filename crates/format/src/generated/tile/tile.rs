@@ -88,7 +88,9 @@ impl crate::Record for Tile {
         Ok(())
     }
 }
-/// The three lengths that open a chunk.
+/// The three lengths that open a chunk. A `Chunk` holds the metadata and the
+/// filtered data after them; the writer streams those after the header, and
+/// the original data is not stored, so all three are outside sizes.
 ///
 /// Spec: `format_spec/tile.md#chunk-format` (table "Chunk Format").
 #[binrw::binrw]
@@ -178,6 +180,107 @@ impl crate::Record for ChunkHeader {
     }
     fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
         let _ = version;
+        Ok(())
+    }
+}
+impl ChunkHeader {
+    /// Sets the sizes a `ChunkHeader` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it holds):
+    ///
+    /// * `original_length` of `original`: The chunk's data before the filters (what a reader gets back); not stored.
+    /// * `filtered_length` of `filtered`: The chunk's filtered data, written after its metadata.
+    /// * `metadata_length` of `metadata`: The chunk's metadata (the filters' metadata parts), written right after the header.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(
+        mut self,
+        original: &[u8],
+        filtered: &[u8],
+        metadata: &[u8],
+    ) -> Result<Self, crate::EncodeError> {
+        let n = original.len() as u64;
+        self.original_length = n as u32;
+        if self.original_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "ChunkHeader",
+                    "original_length",
+                    self.original_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = filtered.len() as u64;
+        self.filtered_length = n as u32;
+        if self.filtered_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "ChunkHeader",
+                    "filtered_length",
+                    self.filtered_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = metadata.len() as u64;
+        self.metadata_length = n as u32;
+        if self.metadata_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "ChunkHeader",
+                    "metadata_length",
+                    self.metadata_length as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `ChunkHeader` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees.
+    pub fn check_outside_sizes(
+        &self,
+        original: &[u8],
+        filtered: &[u8],
+        metadata: &[u8],
+    ) -> Result<(), crate::EncodeError> {
+        let n = original.len() as u64;
+        if self.original_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "ChunkHeader",
+                    "original_length",
+                    self.original_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = filtered.len() as u64;
+        if self.filtered_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "ChunkHeader",
+                    "filtered_length",
+                    self.filtered_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = metadata.len() as u64;
+        if self.metadata_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "ChunkHeader",
+                    "metadata_length",
+                    self.metadata_length as u64,
+                    n,
+                ),
+            );
+        }
         Ok(())
     }
 }
@@ -865,128 +968,3 @@ impl PositiveDeltaChunkMetadataRef {
 const _: [(); PositiveDeltaChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
     PositiveDeltaChunkMetadataRef,
 >()];
-impl crate::Record for PositiveDeltaChunkMetadata {
-    fn at_version(mut self, version: u32) -> Self {
-        let _ = version;
-        let x = core::mem::take(&mut self.windows);
-        self.windows = x.into_iter().map(|e| e.at_version(version)).collect();
-        self
-    }
-    fn with_sizes(mut self) -> Self {
-        let x = core::mem::take(&mut self.windows);
-        self.windows = x.into_iter().map(|e| e.with_sizes()).collect();
-        self.num_windows = self.windows.len() as u32;
-        self
-    }
-    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
-        let _ = version;
-        {
-            let x = &self.windows;
-            for e in x {
-                e.check(version)?;
-            }
-        }
-        if let (Some(stated), Some(actual)) = (
-            Some(self.num_windows),
-            Some(self.windows.len() as u64),
-        ) {
-            if stated as u64 != actual {
-                return Err(
-                    crate::EncodeError::size(
-                        "PositiveDeltaChunkMetadata",
-                        "num_windows",
-                        stated as u64,
-                        actual,
-                    ),
-                );
-            }
-        }
-        Ok(())
-    }
-}
-/// The spec's `WindowMD` of the positive-delta encoding filter.
-///
-/// Spec: `format_spec/tile.md#positive-delta-encoding-filter` (table "Positive Delta Encoding Filter").
-#[binrw::binrw]
-#[brw(little)]
-#[br(import(value_size: u64))]
-#[derive(Debug, Clone, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[non_exhaustive]
-pub struct PositiveDeltaWindowMd {
-    /// Spec field "Window value delta offset" (`bytes`).
-    #[br(err_context("PositiveDeltaWindowMd.value_offset"), parse_with = rt::bytes, args((value_size) as u64, "PositiveDeltaWindowMd", "value_offset"))]
-    pub value_offset: Vec<u8>,
-    /// Spec field "Window length" (`u32`).
-    #[br(err_context("PositiveDeltaWindowMd.window_length"))]
-    pub window_length: u32,
-}
-impl PositiveDeltaWindowMd {
-    /// Where the spec describes this table.
-    pub const SPEC: &'static str = "format_spec/tile.md#positive-delta-encoding-filter";
-}
-impl PositiveDeltaWindowMd {
-    /// Where field `value_offset` (spec "Window value delta offset") starts in a `PositiveDeltaWindowMd`.
-    pub const OFFSET_VALUE_OFFSET: usize = 0;
-    /// Bytes of a `PositiveDeltaWindowMd` with these imports
-    /// (its size depends on nothing else);
-    /// `None` when that does not settle it (a present field whose size
-    /// depends on its content, an unknown field, an overflow).
-    #[allow(unused_mut)]
-    pub fn size(value_size: u64) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add((value_size) as u64)?;
-        __len = __len.checked_add(4)?;
-        Some(__len)
-    }
-    /// Where field `window_length` (spec "Window length") starts in a `PositiveDeltaWindowMd` with these
-    /// imports; `None` on overflow or when it depends on the content.
-    #[allow(unused_mut)]
-    pub fn offset_window_length(value_size: u64) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add((value_size) as u64)?;
-        Some(__len)
-    }
-}
-impl crate::Record for PositiveDeltaWindowMd {
-    fn at_version(mut self, version: u32) -> Self {
-        let _ = version;
-        self
-    }
-    fn with_sizes(mut self) -> Self {
-        self
-    }
-    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
-        let _ = version;
-        Ok(())
-    }
-}
-/// Chunk metadata of CHECKSUM_MD5 and CHECKSUM_SHA256 (`checksum_size` 16 or
-/// 32): one checksum per input metadata part, then one per input data part. The
-/// input metadata follows, copied intact; it is not part of this table.
-///
-/// Spec: `format_spec/tile.md#checksum-filters` (table "Checksum Filters").
-#[binrw::binrw]
-#[brw(little)]
-#[br(import(checksum_size: u64))]
-#[derive(Debug, Clone, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[non_exhaustive]
-pub struct ChecksumChunkMetadata {
-    /// Spec field "Num metadata checksums" (`u32`).
-    #[br(err_context("ChecksumChunkMetadata.num_metadata_checksums"))]
-    pub num_metadata_checksums: u32,
-    /// Spec field "Num data checksums" (`u32`).
-    #[br(err_context("ChecksumChunkMetadata.num_data_checksums"))]
-    pub num_data_checksums: u32,
-    /// Spec field "Num input bytes for metadata checksum 1 / Metadata checksum 1 … N" (`list<ChecksumEntry>`).
-    #[br(err_context("ChecksumChunkMetadata.metadata_checksums"), parse_with = rt::list, args((num_metadata_checksums) as u64, 1, (checksum_size,), "ChecksumChunkMetadata", "metadata_checksums"))]
-    pub metadata_checksums: Vec<ChecksumEntry>,
-    /// Spec field "Num input bytes for data checksum 1 / Data checksum 1 … N" (`list<ChecksumEntry>`).
-    #[br(err_context("ChecksumChunkMetadata.data_checksums"), parse_with = rt::list, args((num_data_checksums) as u64, 1, (checksum_size,), "ChecksumChunkMetadata", "data_checksums"))]
-    pub data_checksums: Vec<ChecksumEntry>,
-}
-impl ChecksumChunkMetadata {
-    /// Where the spec describes this table.
-    pub const SPEC: &'static str = "format_spec/tile.md#checksum-filters";
-}

@@ -2,6 +2,107 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
+impl FieldMinMaxSumNullCountRef {
+    /// Bytes the view covers.
+    pub const SIZE: usize = 8;
+    /// The view of the first [`FieldMinMaxSumNullCountRef::SIZE`] bytes of `bytes`; `None`
+    /// when there are fewer.
+    pub fn read(bytes: &[u8]) -> Option<&Self> {
+        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
+    }
+    /// Field `min_size` (spec "Min size").
+    pub fn min_size(&self) -> u64 {
+        self.min_size.get()
+    }
+    /// Field `min` (spec "Min value") borrowed in place: its bytes right after the
+    /// view in `bytes` (what the view was read from); `None` when `bytes` is
+    /// shorter or the length does not fit.
+    #[allow(clippy::unnecessary_cast)]
+    pub fn min<'a>(&self, bytes: &'a [u8]) -> Option<&'a [u8]> {
+        let min_size = self.min_size();
+        let len = usize::try_from((min_size) as u64).ok()?;
+        bytes.get(Self::SIZE..)?.get(..len)
+    }
+}
+/// The view is exactly its fields: `size_of::<FieldMinMaxSumNullCountRef>()` is
+/// [`FieldMinMaxSumNullCountRef::SIZE`] (else this does not compile).
+const _: [(); FieldMinMaxSumNullCountRef::SIZE] = [(); core::mem::size_of::<
+    FieldMinMaxSumNullCountRef,
+>()];
+impl crate::Record for FieldMinMaxSumNullCount {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.min_size = self.min.len() as u64;
+        self.max_size = self.max.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.min_size),
+            Some(self.min.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "FieldMinMaxSumNullCount",
+                        "min_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.max_size),
+            Some(self.max.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "FieldMinMaxSumNullCount",
+                        "max_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+/// The processed conditions generic tile: names of the delete/update commit
+/// files already applied to the fragment. The spec marks it new in version 16;
+/// the engine's writer also stores it for version 15, but only footers from
+/// version 16 point at it.
+///
+/// Spec: `format_spec/fragment.md#tile-processed-conditions` (table "Tile Processed Conditions").
+#[binrw::binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct ProcessedConditions {
+    /// Spec field "Num" (`u64`).
+    #[br(err_context("ProcessedConditions.num"))]
+    pub num: u64,
+    /// Spec field "Condition size / Condition, 1 … N" (`list<ProcessedCondition>`).
+    #[br(err_context("ProcessedConditions.conditions"), parse_with = rt::list, args((num) as u64, 1, (), "ProcessedConditions", "conditions"))]
+    pub conditions: Vec<ProcessedCondition>,
+}
+impl ProcessedConditions {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/fragment.md#tile-processed-conditions";
+}
+impl ProcessedConditions {
+    /// Where field `num` (spec "Num") starts in a `ProcessedConditions`.
+    pub const OFFSET_NUM: usize = 0;
+    /// Where field `conditions` (spec "Condition size / Condition, 1 … N") starts in a `ProcessedConditions`.
+    pub const OFFSET_CONDITIONS: usize = 8;
+}
 /// The fixed-size fields that open a `ProcessedConditions` borrowed in place: the
 /// fields before `conditions`.
 ///

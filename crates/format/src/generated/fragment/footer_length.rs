@@ -2,6 +2,111 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
+impl FooterLength {
+    /// Sets the sizes a `FooterLength` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it holds):
+    ///
+    /// * `footer_length` of `footer`: The encoded footer (`FragmentFooter`), written just before this record.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(
+        mut self,
+        footer: &[u8],
+    ) -> Result<Self, crate::EncodeError> {
+        let n = footer.len() as u64;
+        self.footer_length = n as u64;
+        if self.footer_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "FooterLength",
+                    "footer_length",
+                    self.footer_length as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `FooterLength` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees.
+    pub fn check_outside_sizes(&self, footer: &[u8]) -> Result<(), crate::EncodeError> {
+        let n = footer.len() as u64;
+        if self.footer_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "FooterLength",
+                    "footer_length",
+                    self.footer_length as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(())
+    }
+}
+/// A footer extension (new in version 23). Matches the spec page.
+///
+/// Spec: `format_spec/fragment.md#optional-section` (table "Optional section").
+#[binrw::binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct OptionalSection {
+    /// Spec field "Identifier" (`u64`, values from [`OptionalSectionIdentifier`]).
+    #[br(err_context("OptionalSection.identifier"))]
+    pub identifier: OptionalSectionIdentifier,
+    /// Spec field "Data size" (`u32`).
+    #[br(err_context("OptionalSection.data_size"))]
+    pub data_size: u32,
+    /// Spec field "Data" (`bytes`).
+    #[br(err_context("OptionalSection.data"), parse_with = rt::bytes, args((data_size) as u64, "OptionalSection", "data"))]
+    pub data: Vec<u8>,
+}
+impl OptionalSection {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/fragment.md#optional-section";
+}
+impl OptionalSection {
+    /// Where field `identifier` (spec "Identifier") starts in a `OptionalSection`.
+    pub const OFFSET_IDENTIFIER: usize = 0;
+    /// Where field `data_size` (spec "Data size") starts in a `OptionalSection`.
+    pub const OFFSET_DATA_SIZE: usize = 8;
+    /// Where field `data` (spec "Data") starts in a `OptionalSection`.
+    pub const OFFSET_DATA: usize = 12;
+    /// Bytes of a `OptionalSection` with these imports
+    /// and the values of its fields
+    /// `data_size`
+    /// (`None` for an optional field: unknown);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(data_size: u32) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add(8)?;
+        __len = __len.checked_add(4)?;
+        __len = __len.checked_add((data_size) as u64)?;
+        Some(__len)
+    }
+}
+/// The fixed-size fields that open a `OptionalSection` borrowed in place: the
+/// fields before `data`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`OptionalSectionRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct OptionalSectionRef {
+    /// Field `identifier` as stored (spec "Identifier").
+    pub identifier: zerocopy::byteorder::little_endian::U64,
+    /// Field `data_size` as stored (spec "Data size").
+    pub data_size: zerocopy::byteorder::little_endian::U32,
+}
 impl OptionalSectionRef {
     /// Bytes the view covers.
     pub const SIZE: usize = 12;
@@ -885,105 +990,4 @@ impl FieldMinMaxSumNullCount {
 pub struct FieldMinMaxSumNullCountRef {
     /// Field `min_size` as stored (spec "Min size").
     pub min_size: zerocopy::byteorder::little_endian::U64,
-}
-impl FieldMinMaxSumNullCountRef {
-    /// Bytes the view covers.
-    pub const SIZE: usize = 8;
-    /// The view of the first [`FieldMinMaxSumNullCountRef::SIZE`] bytes of `bytes`; `None`
-    /// when there are fewer.
-    pub fn read(bytes: &[u8]) -> Option<&Self> {
-        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
-    }
-    /// Field `min_size` (spec "Min size").
-    pub fn min_size(&self) -> u64 {
-        self.min_size.get()
-    }
-    /// Field `min` (spec "Min value") borrowed in place: its bytes right after the
-    /// view in `bytes` (what the view was read from); `None` when `bytes` is
-    /// shorter or the length does not fit.
-    #[allow(clippy::unnecessary_cast)]
-    pub fn min<'a>(&self, bytes: &'a [u8]) -> Option<&'a [u8]> {
-        let min_size = self.min_size();
-        let len = usize::try_from((min_size) as u64).ok()?;
-        bytes.get(Self::SIZE..)?.get(..len)
-    }
-}
-/// The view is exactly its fields: `size_of::<FieldMinMaxSumNullCountRef>()` is
-/// [`FieldMinMaxSumNullCountRef::SIZE`] (else this does not compile).
-const _: [(); FieldMinMaxSumNullCountRef::SIZE] = [(); core::mem::size_of::<
-    FieldMinMaxSumNullCountRef,
->()];
-impl crate::Record for FieldMinMaxSumNullCount {
-    fn at_version(mut self, version: u32) -> Self {
-        let _ = version;
-        self
-    }
-    fn with_sizes(mut self) -> Self {
-        self.min_size = self.min.len() as u64;
-        self.max_size = self.max.len() as u64;
-        self
-    }
-    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
-        let _ = version;
-        if let (Some(stated), Some(actual)) = (
-            Some(self.min_size),
-            Some(self.min.len() as u64),
-        ) {
-            if stated as u64 != actual {
-                return Err(
-                    crate::EncodeError::size(
-                        "FieldMinMaxSumNullCount",
-                        "min_size",
-                        stated as u64,
-                        actual,
-                    ),
-                );
-            }
-        }
-        if let (Some(stated), Some(actual)) = (
-            Some(self.max_size),
-            Some(self.max.len() as u64),
-        ) {
-            if stated as u64 != actual {
-                return Err(
-                    crate::EncodeError::size(
-                        "FieldMinMaxSumNullCount",
-                        "max_size",
-                        stated as u64,
-                        actual,
-                    ),
-                );
-            }
-        }
-        Ok(())
-    }
-}
-/// The processed conditions generic tile: names of the delete/update commit
-/// files already applied to the fragment. The spec marks it new in version 16;
-/// the engine's writer also stores it for version 15, but only footers from
-/// version 16 point at it.
-///
-/// Spec: `format_spec/fragment.md#tile-processed-conditions` (table "Tile Processed Conditions").
-#[binrw::binrw]
-#[brw(little)]
-#[derive(Debug, Clone, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[non_exhaustive]
-pub struct ProcessedConditions {
-    /// Spec field "Num" (`u64`).
-    #[br(err_context("ProcessedConditions.num"))]
-    pub num: u64,
-    /// Spec field "Condition size / Condition, 1 … N" (`list<ProcessedCondition>`).
-    #[br(err_context("ProcessedConditions.conditions"), parse_with = rt::list, args((num) as u64, 1, (), "ProcessedConditions", "conditions"))]
-    pub conditions: Vec<ProcessedCondition>,
-}
-impl ProcessedConditions {
-    /// Where the spec describes this table.
-    pub const SPEC: &'static str = "format_spec/fragment.md#tile-processed-conditions";
-}
-impl ProcessedConditions {
-    /// Where field `num` (spec "Num") starts in a `ProcessedConditions`.
-    pub const OFFSET_NUM: usize = 0;
-    /// Where field `conditions` (spec "Condition size / Condition, 1 … N") starts in a `ProcessedConditions`.
-    pub const OFFSET_CONDITIONS: usize = 8;
 }

@@ -2,6 +2,131 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
+impl crate::Record for PositiveDeltaChunkMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.windows);
+        self.windows = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.windows);
+        self.windows = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_windows = self.windows.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.windows;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_windows),
+            Some(self.windows.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "PositiveDeltaChunkMetadata",
+                        "num_windows",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+/// The spec's `WindowMD` of the positive-delta encoding filter.
+///
+/// Spec: `format_spec/tile.md#positive-delta-encoding-filter` (table "Positive Delta Encoding Filter").
+#[binrw::binrw]
+#[brw(little)]
+#[br(import(value_size: u64))]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct PositiveDeltaWindowMd {
+    /// Spec field "Window value delta offset" (`bytes`).
+    #[br(err_context("PositiveDeltaWindowMd.value_offset"), parse_with = rt::bytes, args((value_size) as u64, "PositiveDeltaWindowMd", "value_offset"))]
+    pub value_offset: Vec<u8>,
+    /// Spec field "Window length" (`u32`).
+    #[br(err_context("PositiveDeltaWindowMd.window_length"))]
+    pub window_length: u32,
+}
+impl PositiveDeltaWindowMd {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/tile.md#positive-delta-encoding-filter";
+}
+impl PositiveDeltaWindowMd {
+    /// Where field `value_offset` (spec "Window value delta offset") starts in a `PositiveDeltaWindowMd`.
+    pub const OFFSET_VALUE_OFFSET: usize = 0;
+    /// Bytes of a `PositiveDeltaWindowMd` with these imports
+    /// (its size depends on nothing else);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(value_size: u64) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add((value_size) as u64)?;
+        __len = __len.checked_add(4)?;
+        Some(__len)
+    }
+    /// Where field `window_length` (spec "Window length") starts in a `PositiveDeltaWindowMd` with these
+    /// imports; `None` on overflow or when it depends on the content.
+    #[allow(unused_mut)]
+    pub fn offset_window_length(value_size: u64) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add((value_size) as u64)?;
+        Some(__len)
+    }
+}
+impl crate::Record for PositiveDeltaWindowMd {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
+/// Chunk metadata of CHECKSUM_MD5 and CHECKSUM_SHA256 (`checksum_size` 16 or
+/// 32): one checksum per input metadata part, then one per input data part. The
+/// input metadata follows, copied intact; it is not part of this table.
+///
+/// Spec: `format_spec/tile.md#checksum-filters` (table "Checksum Filters").
+#[binrw::binrw]
+#[brw(little)]
+#[br(import(checksum_size: u64))]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct ChecksumChunkMetadata {
+    /// Spec field "Num metadata checksums" (`u32`).
+    #[br(err_context("ChecksumChunkMetadata.num_metadata_checksums"))]
+    pub num_metadata_checksums: u32,
+    /// Spec field "Num data checksums" (`u32`).
+    #[br(err_context("ChecksumChunkMetadata.num_data_checksums"))]
+    pub num_data_checksums: u32,
+    /// Spec field "Num input bytes for metadata checksum 1 / Metadata checksum 1 … N" (`list<ChecksumEntry>`).
+    #[br(err_context("ChecksumChunkMetadata.metadata_checksums"), parse_with = rt::list, args((num_metadata_checksums) as u64, 1, (checksum_size,), "ChecksumChunkMetadata", "metadata_checksums"))]
+    pub metadata_checksums: Vec<ChecksumEntry>,
+    /// Spec field "Num input bytes for data checksum 1 / Data checksum 1 … N" (`list<ChecksumEntry>`).
+    #[br(err_context("ChecksumChunkMetadata.data_checksums"), parse_with = rt::list, args((num_data_checksums) as u64, 1, (checksum_size,), "ChecksumChunkMetadata", "data_checksums"))]
+    pub data_checksums: Vec<ChecksumEntry>,
+}
+impl ChecksumChunkMetadata {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/tile.md#checksum-filters";
+}
 impl ChecksumChunkMetadata {
     /// Where field `num_metadata_checksums` (spec "Num metadata checksums") starts in a `ChecksumChunkMetadata`.
     pub const OFFSET_NUM_METADATA_CHECKSUMS: usize = 0;
