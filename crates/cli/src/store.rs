@@ -239,6 +239,17 @@ fn fetch_copy(
                 || first.starts_with("__1")
                 || first == hierarchy::FRAGMENT_META;
             if data && !whole {
+                // The fragment's folder, empty: the copy lists as the
+                // array does, every commit with its folder (the library
+                // takes a commit without its folder for a vacuum beside
+                // the listing, and lists again).
+                if first != hierarchy::FRAGMENT_META {
+                    if let Some(folder) = fragment_folder(&r) {
+                        let dir = local_root.join(folder);
+                        std::fs::create_dir_all(&dir)
+                            .map_err(|e| format!("{}: {e}", dir.display()))?;
+                    }
+                }
                 continue;
             }
             let file = match tiledb_codec::raw::storage::Storage::open(storage, p) {
@@ -429,6 +440,24 @@ fn digest(bytes: &[u8]) -> (usize, u64) {
     (bytes.len(), h.finish())
 }
 
+/// The fragment folder that the data object `r` (a path in the array)
+/// lies in: `__fragments/<name>`, or `<name>` in the array's folder for
+/// fragments before version 12.
+fn fragment_folder(r: &Path) -> Option<PathBuf> {
+    let mut parts = r.components();
+    let first = PathBuf::from(parts.next()?.as_os_str());
+    if first.as_os_str() == hierarchy::FRAGMENTS {
+        let name = parts.next()?;
+        // An object right in `__fragments` is no fragment's.
+        parts.next()?;
+        Some(first.join(name.as_os_str()))
+    } else {
+        // An object right in the array's folder is no fragment's.
+        parts.next()?;
+        Some(first)
+    }
+}
+
 /// The first component of a path inside the array (`__commits`, ...).
 fn first_part(r: &Path) -> String {
     r.components()
@@ -480,6 +509,18 @@ mod tests {
 
     /// Removals in the vacuums' order: markers, consolidated commits,
     /// ignore files, folders, vacuum lists.
+    #[test]
+    fn the_folder_of_a_data_object_is_its_fragment_s() {
+        let f = |p: &str| super::fragment_folder(Path::new(p));
+        assert_eq!(
+            f("__fragments/__1_2_x_22/a0.tdb"),
+            Some("__fragments/__1_2_x_22".into())
+        );
+        assert_eq!(f("__1_2_x_5/a0.tdb"), Some("__1_2_x_5".into()));
+        assert_eq!(f("__fragments/stray"), None);
+        assert_eq!(f("__1_2_x_5.ok"), None);
+    }
+
     #[test]
     fn removals_go_in_the_order_of_the_vacuums() {
         let order = [
