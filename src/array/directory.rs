@@ -79,7 +79,9 @@ pub struct ArrayDirectory {
 
 /// The listings an open classifies: `__schema`, the array's folder,
 /// `__commits`, `__fragment_meta`, `__fragments` and `__meta`, in that
-/// order. Folders that do not exist list as empty.
+/// order. Folders that do not exist list as empty. The commits are listed
+/// before the fragment folders on purpose (see [`check_folders_listed`]):
+/// a listing that a consolidation and vacuum cut in two is then seen.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Listing([Vec<crate::storage::ListEntry>; 6]);
 
@@ -126,7 +128,9 @@ impl Listing {
     /// consolidation and vacuum between two of them (a new fragment
     /// committed in `__commits` after it was listed, the fragments it
     /// replaced removed from `__fragments` before it was) would leave a
-    /// listing in which neither is committed.
+    /// listing in which neither is committed. Without stamps (an object
+    /// store), or after the last try, such a listing is caught by
+    /// [`check_folders_listed`] instead.
     fn settled(storage: &dyn Storage, dirs: &[PathBuf; 6]) -> Result<(Listing, Stamped)> {
         let mut tries = 1;
         loop {
@@ -419,6 +423,14 @@ impl ArrayDirectory {
                 vacuumed.insert(uri_name(&l.uri));
             }
         }
+        check_folders_listed(
+            &root,
+            &listed,
+            &committed,
+            &root_ok,
+            &consolidated,
+            &vacuumed,
+        )?;
         for c in candidates {
             let n = &c.name.name;
             let in_new = c.path.parent() == Some(frag_dir.as_path());
@@ -572,6 +584,78 @@ impl ArrayDirectory {
             .map(|e| e.path.clone())
             .or_else(|| self.legacy_schema.clone())
     }
+}
+
+/// Checks that every fragment the listing commits, and no vacuum file
+/// hides, has its folder listed; else the error [`relisting`] takes for a
+/// file gone since it was listed (at most [`RELIST_ATTEMPTS`] listings, and
+/// then the error names the folder).
+///
+/// Why that is enough: every writer creates a fragment's folder before its
+/// commit, and every vacuum (of fragments, or `delete_fragments`) removes
+/// the commit before the folder (an ignore file stands for a commit that a
+/// consolidated commits file holds). `__commits` (and the array's folder,
+/// which holds the commits before version 12) is listed before
+/// `__fragments` ([`Listing`]; an object store's one LIST pages through
+/// the keys in that order too). So a commit listed at the first listing
+/// had its folder then, and its folder missing from the later listing means
+/// that it was removed in between: by a vacuum, whose consolidation
+/// committed after `__commits` was listed (its new fragment reads as an
+/// uncommitted folder here). Taken as it is, such a listing would hold
+/// neither the new fragment nor the ones it replaced. Listing `__fragments`
+/// first would not help: a consolidation that writes its fragment after
+/// that listing and commits it before `__commits` is listed makes its
+/// vacuum file hide the old fragments while the new one has no folder
+/// listed. A folder listed without a commit is harmless either way (a write
+/// or consolidation not committed when `__commits` was listed).
+fn check_folders_listed(
+    root: &Path,
+    listed: &Listing,
+    committed: &HashSet<String>,
+    root_ok: &BTreeSet<String>,
+    consolidated: &BTreeSet<String>,
+    vacuumed: &BTreeSet<String>,
+) -> Result<()> {
+    let folders = |which: usize| -> HashSet<String> {
+        listed.0[which]
+            .iter()
+            .filter(|e| e.kind == Kind::Folder)
+            .map(|e| file_name(&e.path))
+            .collect()
+    };
+    let with_suffix = |suffix: &'static str| {
+        consolidated
+            .iter()
+            .filter_map(move |c| c.strip_suffix(suffix))
+    };
+    let in_fragments = committed
+        .iter()
+        .map(String::as_str)
+        .chain(with_suffix(hierarchy::WRT));
+    let in_root = root_ok
+        .iter()
+        .map(String::as_str)
+        .chain(with_suffix(hierarchy::OK));
+    let places = [
+        (root.join(hierarchy::FRAGMENTS), folders(Listing::FRAGMENTS)),
+        (root.to_path_buf(), folders(Listing::ROOT)),
+    ];
+    let names: [Box<dyn Iterator<Item = &str>>; 2] = [Box::new(in_fragments), Box::new(in_root)];
+    for ((dir, listed), names) in places.iter().zip(names) {
+        for n in names {
+            if !listed.contains(n) && !vacuumed.contains(n) {
+                return Err(Error::io(
+                    &dir.join(n),
+                    std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        "a fragment committed when the array was listed, its folder not listed \
+                         after (removed by a vacuum beside the open, or missing)",
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The commits the consolidated commit files of `d` name, less the ignored

@@ -37,6 +37,7 @@ mod i22_updates;
 mod inspect_human;
 mod interop;
 mod layers;
+mod listing_races;
 mod maintain_commands;
 mod maintain_delete;
 mod maintain_evolve;

@@ -239,6 +239,17 @@ fn fetch_copy(
                 || first.starts_with("__1")
                 || first == hierarchy::FRAGMENT_META;
             if data && !whole {
+                // The fragment's folder, empty: the copy lists as the
+                // array does, every commit with its folder (the library
+                // takes a commit without its folder for a vacuum beside
+                // the listing, and lists again).
+                if first != hierarchy::FRAGMENT_META {
+                    if let Some(folder) = fragment_folder(&r) {
+                        let dir = local_root.join(folder);
+                        std::fs::create_dir_all(&dir)
+                            .map_err(|e| format!("{}: {e}", dir.display()))?;
+                    }
+                }
                 continue;
             }
             let file = match tiledb_codec::raw::storage::Storage::open(storage, p) {
@@ -265,9 +276,11 @@ fn fetch_copy(
 /// Runs `f` on `path`: directly for a local path; for a URL, on a local
 /// staging copy of the array's objects (all of them with `whole`, else all
 /// but the fragments' data). With `upload`, it then uploads the files `f`
-/// wrote or rewrote, in commit order (fragments, then schemas, then commit
-/// markers), and deletes the objects of the files it removed (markers,
-/// then the rest, then `.vac` lists). Nothing is renamed: each PUT stores
+/// wrote or rewrote, in commit order ([`upload_batch`]: fragments, then
+/// schemas, then commits, then `.vac` lists), and deletes the objects of
+/// the files it removed ([`removal_batch`]: markers, then consolidated
+/// commits and ignore files, then the rest, then `.vac` lists). Nothing is
+/// renamed: each PUT stores
 /// an object whole. Concurrent writers to one array in a store are not
 /// kept apart (there is no lock there).
 pub fn staged<T>(
@@ -296,7 +309,7 @@ pub fn staged<T>(
     if upload {
         let mut files = Vec::new();
         local_files(&local_root, &mut files)?;
-        let (mut data, mut schema, mut commits) = (Vec::new(), Vec::new(), Vec::new());
+        let mut batches: [Vec<(PathBuf, PathBuf)>; 4] = Default::default();
         let mut kept = std::collections::BTreeSet::new();
         for p in files {
             let r = p.strip_prefix(&local_root).unwrap_or(&p).to_path_buf();
@@ -316,41 +329,80 @@ pub fn staged<T>(
                 }
             }
             let remote = remote_of(&r);
-            let first = first_part(&r);
-            if first == hierarchy::COMMITS {
-                commits.push((p, remote));
-            } else if first == hierarchy::SCHEMA || first == hierarchy::LEGACY_SCHEMA {
-                schema.push((p, remote));
-            } else {
-                data.push((p, remote));
-            }
+            batches[upload_batch(&r)].push((p, remote));
         }
-        storage
-            .upload(&[data, schema, commits])
-            .map_err(|e| e.to_string())?;
+        storage.upload(&batches).map_err(|e| e.to_string())?;
         // What the command removed goes after everything it wrote, in the
-        // order vacuum removes files: the commit markers first (a fragment
-        // without one is not read), then the rest, the `.vac` lists that
-        // named them last.
-        let (mut markers, mut rest, mut lists) = (Vec::new(), Vec::new(), Vec::new());
+        // order the maintenance commands remove files.
+        let mut removals: [Vec<PathBuf>; 5] = Default::default();
         for r in fetched.keys().filter(|r| !kept.contains(*r)) {
-            let vac = r.to_string_lossy().ends_with(hierarchy::VAC);
-            let to = if vac {
-                &mut lists
-            } else if first_part(r) == hierarchy::COMMITS {
-                &mut markers
-            } else {
-                &mut rest
-            };
-            to.push(remote_of(r));
+            removals[removal_batch(r)].push(remote_of(r));
         }
-        for batch in [markers, rest, lists] {
+        for batch in removals {
             if !batch.is_empty() {
                 storage.delete(&batch).map_err(|e| e.to_string())?;
             }
         }
     }
     Ok(out)
+}
+
+/// Whether `r` (a path in the array) is a commit of a fragment, delete or
+/// update (`.wrt`, `.ok`, `.del`, `.upd`).
+fn is_marker(r: &Path) -> bool {
+    let n = r.to_string_lossy();
+    [
+        hierarchy::WRT,
+        hierarchy::OK,
+        hierarchy::DEL,
+        hierarchy::UPD,
+    ]
+    .iter()
+    .any(|s| n.ends_with(s))
+}
+
+/// The batch (of four, stored one after another) of a file a command
+/// wrote, by its path `r` in the array, in the order the local writers
+/// make their files appear: fragments' data (and everything else) first,
+/// then schemas, then commits (markers, consolidated commits and ignore
+/// files), then the vacuum lists (`.vac`) last. A vacuum list stored
+/// before the commit of the fragment that replaces those it lists would
+/// hide them from a read while the new fragment is not yet committed: the
+/// read would miss all their cells (issue 46; the engine writes it after
+/// the commit too).
+fn upload_batch(r: &Path) -> usize {
+    let first = first_part(r);
+    if r.to_string_lossy().ends_with(hierarchy::VAC) {
+        3
+    } else if first == hierarchy::COMMITS || is_marker(r) {
+        2
+    } else if first == hierarchy::SCHEMA || first == hierarchy::LEGACY_SCHEMA {
+        1
+    } else {
+        0
+    }
+}
+
+/// The batch (of five, removed one after another) of a file a command
+/// removed, by its path `r` in the array, in the order the local vacuums
+/// remove files: the commit markers first (a fragment without one is not
+/// read), then consolidated commits files, then ignore files (which stay
+/// until the `.con` files they apply to are gone), then the rest
+/// (fragment folders, metadata), and the `.vac` lists that named them
+/// last.
+fn removal_batch(r: &Path) -> usize {
+    let n = r.to_string_lossy();
+    if n.ends_with(hierarchy::VAC) {
+        4
+    } else if is_marker(r) {
+        0
+    } else if n.ends_with(hierarchy::CON) {
+        1
+    } else if n.ends_with(hierarchy::IGN) {
+        2
+    } else {
+        3
+    }
 }
 
 /// Gives the staged copy of the array at `root` the times its objects
@@ -388,6 +440,24 @@ fn digest(bytes: &[u8]) -> (usize, u64) {
     (bytes.len(), h.finish())
 }
 
+/// The fragment folder that the data object `r` (a path in the array)
+/// lies in: `__fragments/<name>`, or `<name>` in the array's folder for
+/// fragments before version 12.
+fn fragment_folder(r: &Path) -> Option<PathBuf> {
+    let mut parts = r.components();
+    let first = PathBuf::from(parts.next()?.as_os_str());
+    if first.as_os_str() == hierarchy::FRAGMENTS {
+        let name = parts.next()?;
+        // An object right in `__fragments` is no fragment's.
+        parts.next()?;
+        Some(first.join(name.as_os_str()))
+    } else {
+        // An object right in the array's folder is no fragment's.
+        parts.next()?;
+        Some(first)
+    }
+}
+
 /// The first component of a path inside the array (`__commits`, ...).
 fn first_part(r: &Path) -> String {
     r.components()
@@ -405,5 +475,67 @@ pub fn print_stats() {
     }
     for (url, stats) in opened.iter() {
         crate::out::warn(&format!("stats: {url}: {}", stats.snapshot()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{removal_batch, upload_batch};
+    use std::path::Path;
+
+    /// A fragment consolidation writes its fragment, its commit and the
+    /// vacuum list of the fragments it replaced: the list is stored only
+    /// after the commit (else a read between the two sees the old
+    /// fragments hidden and the new one uncommitted).
+    #[test]
+    fn a_vacuum_list_is_stored_after_the_commit_it_belongs_to() {
+        let name = "__1_9_0123456789abcdef0123456789abcdef_22";
+        let data = format!("__fragments/{name}/a0.tdb");
+        let commit = format!("__commits/{name}.wrt");
+        let list = format!("__commits/{name}.vac");
+        let batch = |p: &str| upload_batch(Path::new(p));
+        assert!(batch(&data) < batch("__schema/__1_1_x_22"));
+        assert!(batch("__schema/__1_1_x_22") < batch(&commit));
+        assert!(batch(&commit) < batch(&list));
+        for other in ["__commits/__1_9_x_22.con", "__commits/__1_9_x_22.ign"] {
+            assert!(batch(other) < batch(&list), "{other}");
+        }
+        // Old layouts: the commit marker beside the folder, in the root.
+        assert!(batch("__1_2_x_5/a0.tdb") < batch("__1_2_x_5.ok"));
+        assert!(batch("__1_2_x_5.ok") < batch("__1_9_y_5.vac"));
+        // Array metadata consolidation: the new file before its list.
+        assert!(batch("__meta/__1_9_z_22") < batch("__meta/__1_9_z_22.vac"));
+    }
+
+    /// Removals in the vacuums' order: markers, consolidated commits,
+    /// ignore files, folders, vacuum lists.
+    #[test]
+    fn the_folder_of_a_data_object_is_its_fragment_s() {
+        let f = |p: &str| super::fragment_folder(Path::new(p));
+        assert_eq!(
+            f("__fragments/__1_2_x_22/a0.tdb"),
+            Some("__fragments/__1_2_x_22".into())
+        );
+        assert_eq!(f("__1_2_x_5/a0.tdb"), Some("__1_2_x_5".into()));
+        assert_eq!(f("__fragments/stray"), None);
+        assert_eq!(f("__1_2_x_5.ok"), None);
+    }
+
+    #[test]
+    fn removals_go_in_the_order_of_the_vacuums() {
+        let order = [
+            "__commits/__1_2_x_22.wrt",
+            "__commits/__1_2_x_22.con",
+            "__commits/__1_2_x_22.ign",
+            "__fragments/__1_2_x_22/a0.tdb",
+            "__commits/__1_9_y_22.vac",
+        ];
+        let batches: Vec<usize> = order.iter().map(|p| removal_batch(Path::new(p))).collect();
+        assert!(batches.windows(2).all(|w| w[0] < w[1]), "{batches:?}");
+        assert_eq!(removal_batch(Path::new("__1_2_x_5.ok")), batches[0]);
+        assert_eq!(
+            removal_batch(Path::new("__commits/__1_2_x_22.del")),
+            batches[0]
+        );
     }
 }
