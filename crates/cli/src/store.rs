@@ -167,28 +167,77 @@ pub fn array(path: &Path, opts: tiledb_codec::OpenOptions) -> Result<tiledb_code
     }
 }
 
-/// A folder of its own under the system's temporary folder, removed on drop.
-pub struct Staging(pub PathBuf);
+/// The prefix of every staging folder's name.
+const STAGING_PREFIX: &str = "tiledb-codec-staging-";
+/// The file in a staging folder its process holds locked while it lives.
+const STAGING_LOCK: &str = ".owner.lock";
+
+/// A folder of its own under the system's temporary folder, removed on
+/// drop. The process holds a lock on a file in it while it lives; the
+/// operating system releases the lock when the process ends, killed or not,
+/// so a later command knows the folders left by killed ones and removes
+/// them ([`Staging::new`]).
+pub struct Staging(pub PathBuf, #[allow(dead_code)] std::fs::File);
 
 impl Staging {
     pub fn new() -> Result<Self, String> {
+        let tmp = std::env::temp_dir();
+        remove_abandoned_staging(&tmp);
         let name = format!(
-            "tiledb-codec-staging-{}-{}",
+            "{STAGING_PREFIX}{}-{}",
             std::process::id(),
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_nanos())
                 .unwrap_or(0)
         );
-        let dir = std::env::temp_dir().join(name);
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        Ok(Staging(dir))
+        let dir = tmp.join(name);
+        let at = |e: std::io::Error| format!("{}: {e}", dir.display());
+        std::fs::create_dir_all(&dir).map_err(at)?;
+        let lock = std::fs::File::create(dir.join(STAGING_LOCK)).map_err(at)?;
+        lock.try_lock()
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(Staging(dir, lock))
     }
 }
 
 impl Drop for Staging {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Removes the staging folders under `tmp` whose process has ended without
+/// removing them (killed): their lock file is no longer held. Folders of
+/// live processes, and folders without a lock file yet (one being created)
+/// that are less than an hour old, stay. Best effort: what cannot be removed
+/// stays for the next command.
+fn remove_abandoned_staging(tmp: &Path) {
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if !entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(STAGING_PREFIX)
+        {
+            continue;
+        }
+        let dir = entry.path();
+        let abandoned = match std::fs::File::open(dir.join(STAGING_LOCK)) {
+            // Locked by a live process: WouldBlock; free: its owner ended.
+            Ok(lock) => lock.try_lock().is_ok(),
+            Err(_) => entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > std::time::Duration::from_secs(3600)),
+        };
+        if abandoned {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
     }
 }
 
@@ -480,8 +529,47 @@ pub fn print_stats() {
 
 #[cfg(test)]
 mod tests {
-    use super::{removal_batch, upload_batch};
+    use super::{removal_batch, remove_abandoned_staging, upload_batch, STAGING_LOCK};
     use std::path::Path;
+
+    /// A staging folder whose lock nobody holds (its process was killed) is
+    /// removed by the next command; one whose lock is held, one being
+    /// created (no lock file yet) and other folders stay.
+    #[test]
+    fn staging_folders_of_ended_processes_are_removed() {
+        let root = std::env::temp_dir().join(format!("staging-sweep-test-{}", std::process::id()));
+        let tmp = Tmp(root.clone());
+        let staging = |name: &str| {
+            let dir = root.join(format!("tiledb-codec-staging-{name}"));
+            std::fs::create_dir_all(dir.join("array")).unwrap();
+            dir
+        };
+        let ended = staging("1-1");
+        std::fs::File::create(ended.join(STAGING_LOCK)).unwrap();
+        let live = staging("2-2");
+        let held = std::fs::File::create(live.join(STAGING_LOCK)).unwrap();
+        held.try_lock().unwrap();
+        let new = staging("3-3");
+        let other = root.join("someone-else");
+        std::fs::create_dir(&other).unwrap();
+        remove_abandoned_staging(&tmp.0);
+        assert!(!ended.exists());
+        assert!(live.join("array").is_dir());
+        assert!(new.is_dir());
+        assert!(other.is_dir());
+        drop(held);
+        remove_abandoned_staging(&tmp.0);
+        assert!(!live.exists());
+    }
+
+    /// A folder removed on drop.
+    struct Tmp(std::path::PathBuf);
+
+    impl Drop for Tmp {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 
     /// A fragment consolidation writes its fragment, its commit and the
     /// vacuum list of the fragments it replaced: the list is stored only
