@@ -214,7 +214,6 @@ mod tests {
 
     use super::*;
     use crate::Pipeline;
-    use tiledb_codec_format::Record as _;
     use tiledb_codec_format::{
         Compressor, CompressorOptions, Datatype, DictionaryWordId, FilterOptions, FilterType,
     };
