@@ -152,10 +152,6 @@ fn bits_required(t: IntType, values: &[u8]) -> (u8, Option<i128>) {
     (width_for(t, range + 1), Some(min))
 }
 
-fn len32(what: &str, n: usize) -> Result<u32, FilterError> {
-    u32::try_from(n).map_err(|_| FilterError::new(NAME, format!("{what} exceeds 4 GiB")))
-}
-
 impl FilterCodec for BitWidthReduction {
     fn name(&self) -> &'static str {
         NAME
@@ -170,9 +166,10 @@ impl FilterCodec for BitWidthReduction {
         };
         let total: usize = input.data.iter().map(Vec::len).sum();
         let mut md = tiledb_codec_format::table!(BitWidthReductionChunkMetadata {
-            input_length: len32("the input", total)?,
             windows: Vec::new(),
-        });
+        })
+        .with_outside_sizes(&input.data)
+        .map_err(super::too_large(NAME))?;
         let orig = t.bits() as u8;
         let mut out = Vec::with_capacity(total);
         // The last minimum computed: what the engine writes for a window
@@ -188,12 +185,14 @@ impl FilterCodec for BitWidthReduction {
                 last_min = min;
                 let mut offset = Vec::with_capacity(t.size);
                 IntType::write(min, t.size, &mut offset);
-                md.windows
-                    .push(tiledb_codec_format::table!(BitWidthReductionWindowMd {
+                md.windows.push(
+                    tiledb_codec_format::table!(BitWidthReductionWindowMd {
                         value_offset: offset,
                         bit_width: bits,
-                        window_length: len32("a window", n)?,
-                    }));
+                    })
+                    .with_outside_sizes(w)
+                    .map_err(super::too_large(NAME))?,
+                );
                 if bits >= orig || n % t.size != 0 {
                     out.extend_from_slice(w);
                     continue;

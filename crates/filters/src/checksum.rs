@@ -58,11 +58,12 @@ impl Checksum {
         }
     }
 
-    fn entry(&self, part: &[u8]) -> ChecksumEntry {
+    fn entry(&self, part: &[u8]) -> Result<ChecksumEntry, FilterError> {
         tiledb_codec_format::table!(ChecksumEntry {
-            checksummed_bytes: part.len() as u64,
             checksum: self.digest(part),
         })
+        .with_outside_sizes(part)
+        .map_err(super::too_large(self.name()))
     }
 
     /// Checks the checksums of `entries` over consecutive bytes of `bytes`.
@@ -117,8 +118,16 @@ impl FilterCodec for Checksum {
 
     fn forward(&self, _cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         let md = tiledb_codec_format::table!(ChecksumChunkMetadata {
-            metadata_checksums: input.metadata.iter().map(|p| self.entry(p)).collect(),
-            data_checksums: input.data.iter().map(|p| self.entry(p)).collect(),
+            metadata_checksums: input
+                .metadata
+                .iter()
+                .map(|p| self.entry(p))
+                .collect::<Result<_, _>>()?,
+            data_checksums: input
+                .data
+                .iter()
+                .map(|p| self.entry(p))
+                .collect::<Result<_, _>>()?,
         });
         let mut metadata = vec![encode(&md.with_sizes())?];
         metadata.extend(super::engine_view(input.metadata));

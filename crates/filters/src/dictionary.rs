@@ -18,10 +18,11 @@
 //! pipeline puts them there.
 
 use std::collections::HashMap;
+use tiledb_codec_format::Record as _;
+use zerocopy::IntoBytes as _;
 
 use super::rle::{
-    be_uint, folded, len_u32, push_be, read_width, single_part, string_views, unfold_strings,
-    width_for,
+    be_uint, folded, push_be, read_width, single_part, string_views, unfold_strings, width_for,
 };
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
 use tiledb_codec_format::version::has_dictionary_folded_ascii_offsets;
@@ -77,14 +78,15 @@ impl FilterCodec for Dictionary {
 
 /// The entry of one dictionary string, `width` the stored width byte.
 fn entry(width: u8, string: &[u8]) -> DictionaryEntry {
-    let len = string.len() as u64;
+    // The length of `width` bytes is present; `with_sizes` sets it.
     tiledb_codec_format::table!(DictionaryEntry {
-        length_u8: (width == 1).then_some(len as u8),
-        length_u16: (width == 2).then_some(len as u16),
-        length_u32: (width == 4).then_some(len as u32),
-        length_u64: (width == 8).then_some(len),
+        length_u8: (width == 1).then_some(0),
+        length_u16: (width == 2).then_some(0),
+        length_u32: (width == 4).then_some(0),
+        length_u64: (width == 8).then_some(0),
         string: string.to_vec(),
     })
+    .with_sizes()
 }
 
 /// DICTIONARY forward over the var-sized data tile of a string field
@@ -116,18 +118,14 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
         push_be(&mut out, id, id_width as usize);
     }
     let md = tiledb_codec_format::table!(DictionaryChunkMetadata {
-        num_metadata_parts: 0,
-        num_data_parts: 1,
-        original_length: len_u32(NAME, "the strings", data.len())?,
-        compressed_length: len_u32(NAME, "the word ids", out.len())?,
-        offsets_length: len_u32(NAME, "the offsets", offsets.len().saturating_mul(8))?,
         id_width,
         string_length_width: string_width,
-        dictionary_length: len_u32(NAME, "the dictionary", dictionary.len())?,
         dictionary,
-    });
+    })
+    .with_outside_sizes(data, &out, offsets.as_bytes())
+    .map_err(super::too_large(NAME))?;
     Ok(Parts {
-        metadata: vec![encode(&md)?],
+        metadata: vec![encode(&md.with_sizes())?],
         data: vec![out],
     })
 }
@@ -216,7 +214,6 @@ mod tests {
 
     use super::*;
     use crate::Pipeline;
-    use tiledb_codec_format::Record as _;
     use tiledb_codec_format::{
         Compressor, CompressorOptions, Datatype, DictionaryWordId, FilterOptions, FilterType,
     };

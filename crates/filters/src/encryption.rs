@@ -127,10 +127,6 @@ impl Cipher {
     }
 }
 
-fn part_len(len: usize) -> Result<u32, FilterError> {
-    u32::try_from(len).map_err(|_| FilterError::new(NAME, "a part exceeds 4 GiB"))
-}
-
 impl FilterCodec for Aes256GcmFilter {
     fn name(&self) -> &'static str {
         NAME
@@ -158,12 +154,14 @@ impl FilterCodec for Aes256GcmFilter {
                 let mut iv = [0u8; IV_BYTES];
                 rand::fill(&mut iv[..]);
                 let (c, tag) = cipher.encrypt(&iv, p)?;
-                list.push(tiledb_codec_format::table!(AesPart {
-                    plaintext_length: part_len(p.len())?,
-                    encrypted_length: part_len(c.len())?,
-                    iv: iv.to_vec(),
-                    tag: tag.to_vec(),
-                }));
+                list.push(
+                    tiledb_codec_format::table!(AesPart {
+                        iv: iv.to_vec(),
+                        tag: tag.to_vec(),
+                    })
+                    .with_outside_sizes(p, &c)
+                    .map_err(super::too_large(NAME))?,
+                );
                 out.extend_from_slice(&c);
             }
         }

@@ -152,9 +152,6 @@ impl FilterCodec for FloatScale {
 
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         let fw = Self::float_width(cx)?;
-        let mut md = tiledb_codec_format::table!(FloatScaleChunkMetadata {
-            part_lengths: Vec::with_capacity(input.data.len()),
-        });
         let mut data = Vec::with_capacity(input.data.len());
         for part in &input.data {
             if part.len() % fw != 0 {
@@ -171,11 +168,11 @@ impl FilterCodec for FloatScale {
                 let v = self.scale_one(x);
                 out.extend_from_slice(&v.to_le_bytes()[..self.byte_width]);
             }
-            let len = u32::try_from(out.len())
-                .map_err(|_| FilterError::new(NAME, "a part exceeds 4 GiB"))?;
-            md.part_lengths.push(len);
             data.push(out);
         }
+        let md = tiledb_codec_format::table!(FloatScaleChunkMetadata {})
+            .with_outside_sizes(&data)
+            .map_err(super::too_large(NAME))?;
         let mut metadata = vec![encode(&md.with_sizes())?];
         metadata.extend(input.metadata);
         Ok(Parts { metadata, data })

@@ -246,6 +246,14 @@ impl From<tiledb_codec_format::EncodeError> for FilterError {
     }
 }
 
+/// The error of a size the generated writers refused to state
+/// (`with_outside_sizes`): what `filter` made does not fit its field.
+pub(crate) fn too_large(
+    filter: &'static str,
+) -> impl Fn(tiledb_codec_format::EncodeError) -> FilterError {
+    move |e| FilterError::new(filter, format!("too large for the format: {e}"))
+}
+
 /// The engine's view of a buffer list appended to another: empty parts
 /// before the first byte and after the last are dropped (FilterBuffer's
 /// `append_view`). Filters that pass parts through use it so that their

@@ -350,8 +350,7 @@ impl Pipeline {
         // and data): headers and metadata gathered, each chunk's data a
         // piece of its own (moved, or a range of the tile as it is).
         let mut pieces = Vec::with_capacity(2 * starts.len() + 1);
-        let mut head = Vec::with_capacity(Tile::OFFSET_CHUNKS + ChunkHeader::SIZE);
-        head.extend_from_slice(&(starts.len() as u64).to_le_bytes());
+        let mut head = Tile::head(starts.len())?;
         let mut filtered = filtered.into_iter();
         for i in 0..starts.len() {
             let (s, e) = span(i);

@@ -125,12 +125,13 @@ impl FilterCodec for PositiveDelta {
                 // holds less; the missing bytes are written as zeros.
                 let mut first = w[..w.len().min(t.size)].to_vec();
                 first.resize(t.size, 0);
-                md.windows
-                    .push(tiledb_codec_format::table!(PositiveDeltaWindowMd {
+                md.windows.push(
+                    tiledb_codec_format::table!(PositiveDeltaWindowMd {
                         value_offset: first,
-                        window_length: u32::try_from(n)
-                            .map_err(|_| FilterError::new(NAME, "a window exceeds 4 GiB"))?,
-                    }));
+                    })
+                    .with_outside_sizes(w)
+                    .map_err(super::too_large(NAME))?,
+                );
                 if n % t.size != 0 {
                     out.extend_from_slice(w);
                     continue;

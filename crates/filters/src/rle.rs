@@ -98,10 +98,6 @@ impl FilterCodec for Rle {
 // ---------------------------------------------------------------------------
 // The compression filters' framing
 
-fn part_len(name: &'static str, len: usize) -> Result<u32, FilterError> {
-    u32::try_from(len).map_err(|_| FilterError::new(name, "a part exceeds 4 GiB"))
-}
-
 /// Runs a per-part compressor forward as `CompressionFilter::run_forward`
 /// does: every metadata part, then every data part, compressed on its own;
 /// the output metadata is a `CompressionChunkMetadata` listing each part's
@@ -125,10 +121,11 @@ pub(super) fn frame_forward<P: AsRef<[u8]>>(
         for p in parts {
             let p = p.as_ref();
             let c = compress(p)?;
-            list.push(tiledb_codec_format::table!(CompressedPartMd {
-                part_original_length: part_len(name, p.len())?,
-                part_compressed_length: part_len(name, c.len())?,
-            }));
+            list.push(
+                CompressedPartMd::default()
+                    .with_outside_sizes(p, &c)
+                    .map_err(super::too_large(name))?,
+            );
             // The first (often the only) part is moved, not copied.
             if out.is_empty() {
                 out = c;
@@ -415,10 +412,6 @@ pub(super) fn single_part<'a>(
     }
 }
 
-pub(super) fn len_u32(name: &'static str, what: &str, len: usize) -> Result<u32, FilterError> {
-    u32::try_from(len).map_err(|_| FilterError::new(name, format!("{what} exceed 4 GiB")))
-}
-
 /// RLE forward over the var-sized data tile of a string field whose cell
 /// offsets it folds in (`CompressionFilter::compress_var_string_coords`).
 ///
@@ -468,16 +461,13 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
         out.extend_from_slice(s);
     }
     let md = tiledb_codec_format::table!(RleStringsChunkMetadata {
-        num_metadata_parts: 0,
-        num_data_parts: 1,
-        original_length: len_u32(NAME, "the strings", data.len())?,
-        compressed_length: len_u32(NAME, "the runs", out.len())?,
-        offsets_length: len_u32(NAME, "the offsets", offsets.len().saturating_mul(8))?,
         run_length_width: run_width,
         string_length_width: string_width,
-    });
+    })
+    .with_outside_sizes(data, &out, offsets.as_bytes())
+    .map_err(super::too_large(NAME))?;
     Ok(Parts {
-        metadata: vec![encode(&md)?],
+        metadata: vec![encode(&md.with_sizes())?],
         data: vec![out],
     })
 }

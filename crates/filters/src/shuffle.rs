@@ -51,10 +51,6 @@ pub struct Shuffle {
     pub bits: bool,
 }
 
-fn part_len(name: &'static str, len: usize) -> Result<u32, FilterError> {
-    u32::try_from(len).map_err(|_| FilterError::new(name, "a part exceeds 4 GiB"))
-}
-
 /// Blosc's byte shuffle of one part with elements of `ts` bytes.
 pub fn byteshuffle(ts: usize, input: &[u8], out: &mut Vec<u8>) {
     let ts = ts.max(1);
@@ -255,12 +251,11 @@ impl FilterCodec for Shuffle {
         } else {
             input.data.iter().map(Vec::as_slice).collect()
         };
-        let mut md = tiledb_codec_format::table!(ShuffleChunkMetadata {
-            part_lengths: Vec::with_capacity(parts.len()),
-        });
+        let md = tiledb_codec_format::table!(ShuffleChunkMetadata {})
+            .with_outside_sizes(&parts)
+            .map_err(super::too_large(name))?;
         let mut out = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
         for p in parts {
-            md.part_lengths.push(part_len(name, p.len())?);
             if self.bits {
                 bitshuffle(ts, p, &mut out);
             } else {

@@ -74,10 +74,6 @@ fn unxor_part(w: usize, part: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(&part[whole..]);
 }
 
-fn part_len(len: usize) -> Result<u32, FilterError> {
-    u32::try_from(len).map_err(|_| FilterError::new(NAME, "a part exceeds 4 GiB"))
-}
-
 impl FilterCodec for Xor {
     fn name(&self) -> &'static str {
         NAME
@@ -95,12 +91,11 @@ impl FilterCodec for Xor {
 
     fn forward(&self, cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         let w = width(cx.datatype)?;
-        let mut md = tiledb_codec_format::table!(ShuffleChunkMetadata {
-            part_lengths: Vec::with_capacity(input.data.len()),
-        });
+        let md = tiledb_codec_format::table!(ShuffleChunkMetadata {})
+            .with_outside_sizes(&input.data)
+            .map_err(super::too_large(NAME))?;
         let mut out = Vec::with_capacity(input.data.iter().map(Vec::len).sum());
         for p in &input.data {
-            md.part_lengths.push(part_len(p.len())?);
             xor_part(w, p, &mut out);
         }
         let mut metadata = vec![encode(&md.with_sizes())?];

@@ -45,6 +45,8 @@ mod files;
 pub(crate) use files::{check, generated_files, split, write, LINE_LIMIT, REGENERATE};
 #[path = "names.rs"]
 mod names;
+#[path = "outside.rs"]
+mod outside;
 #[path = "records.rs"]
 mod records;
 #[path = "values.rs"]
@@ -180,6 +182,10 @@ struct Outside {
     name: String,
     /// What the bytes are and where they are written.
     doc: String,
+    /// A list of byte slices (one size each, stated by a `list<int>`
+    /// field), not one.
+    #[serde(default)]
+    list: bool,
 }
 
 #[derive(Deserialize)]
@@ -221,6 +227,15 @@ struct Field {
     /// compares (codegen/writers.rs).
     #[serde(default)]
     size_of: Option<String>,
+    /// The value the format fixes for this integer (a count the engine
+    /// writes as a literal): `with_sizes` sets it, `check` refuses another.
+    #[serde(default)]
+    fixed: Option<u64>,
+    /// A list (the last field) that a writer streams element by element
+    /// after the fields before it: the generated `X::head(count)` encodes
+    /// those (codegen/writers.rs).
+    #[serde(default)]
+    stream: bool,
 }
 
 #[derive(Deserialize)]
@@ -679,7 +694,7 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
         }
         names.insert(f.name.clone());
     }
-    writers::check_size_of(&mut cx, t)?;
+    outside::check_size_of(&mut cx, t)?;
     if t.version.is_some() && version_expr.is_none() {
         cx.place = format!("table {}", t.name);
         let v = t.version.as_deref().unwrap_or_default();

@@ -21,130 +21,14 @@
 //!   exactly when the condition holds (and its version has it). An `if` that
 //!   names an import (`coord_size == 0`) is not: `check` has the record only.
 //!
-//! And for a table with `outside` bytes (bytes the record states the size of
-//! but does not hold: the tile after a generic tile's header, the footer
-//! before its length), `impl X { with_outside_sizes, check_outside_sizes }`:
-//! the sizes their `size_of` fields state, set from those bytes and compared
-//! with them.
+//! A `fixed` field (a count the format fixes) is set by `with_sizes` and
+//! compared by `check`. The sizes a record states of bytes it does not
+//! hold, and the head of a streamed record, are codegen/outside.rs.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use super::{expr, is_snake, kind, Ctx, Field, Kind, Res, Table, Union, PRIMITIVES};
-
-/// Checks the `size_of`s and `outside`s of `t`: a `size_of` is an integer
-/// field naming a later field or one of the table's `outside`s (then not
-/// optional), and every `outside` is named by a `size_of`.
-pub(crate) fn check_size_of(cx: &mut Ctx, t: &Table) -> Res<()> {
-    let mut seen = BTreeSet::new();
-    for o in &t.outside {
-        cx.place = format!("table {}, outside {}", t.name, o.name);
-        if !is_snake(&o.name) {
-            return cx.err("outside names are snake_case");
-        }
-        let import = t
-            .imports
-            .iter()
-            .any(|i| i.split(':').next().map(str::trim) == Some(o.name.as_str()));
-        if !seen.insert(&o.name) || import || t.fields.iter().any(|f| f.name == o.name) {
-            return cx.err("this name is used twice in the table");
-        }
-        if !t.fields.iter().any(|f| f.size_of.as_ref() == Some(&o.name)) {
-            return cx.err("no field's size_of names it");
-        }
-    }
-    for f in &t.fields {
-        let Some(target) = &f.size_of else { continue };
-        cx.place = format!("table {}, field {}", t.name, f.name);
-        if !matches!(kind(&f.ty), Some(Kind::Prim(..))) || f.code.is_some() {
-            return cx.err("a size_of field is an integer");
-        }
-        if t.outside.iter().any(|o| &o.name == target) {
-            if optional(f) {
-                return cx.err("the size of an outside is not optional");
-            }
-            continue;
-        }
-        let at = t.fields.iter().position(|g| g.name == f.name);
-        let target_at = t.fields.iter().position(|g| &g.name == target);
-        if !matches!((at, target_at), (Some(a), Some(b)) if a < b) {
-            return cx.err(format!(
-                "size_of `{target}` is neither a later field nor an outside of the table"
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The Rust type of a primitive field.
-fn rust_of(f: &Field) -> &'static str {
-    PRIMITIVES
-        .iter()
-        .find(|(n, _, _)| *n == f.ty)
-        .map_or("u64", |(_, r, _)| r)
-}
-
-/// `impl X { with_outside_sizes, check_outside_sizes }` for a table with
-/// `outside` bytes.
-fn gen_outside(out: &mut String, t: &Table) {
-    if t.outside.is_empty() {
-        return;
-    }
-    let name = &t.name;
-    let params: Vec<String> = t
-        .outside
-        .iter()
-        .map(|o| format!("{}: &[u8]", o.name))
-        .collect();
-    let params = params.join(", ");
-    let mut list = String::new();
-    let (mut set, mut check) = (String::new(), String::new());
-    for f in &t.fields {
-        let Some(o) = t
-            .outside
-            .iter()
-            .find(|o| f.size_of.as_ref() == Some(&o.name))
-        else {
-            continue;
-        };
-        let (n, on, rust) = (&f.name, &o.name, rust_of(f));
-        let doc = o.doc.split_whitespace().collect::<Vec<_>>().join(" ");
-        writeln!(list, "    /// * `{n}` of `{on}`: {doc}").unwrap();
-        let refuse = format!(
-            "if self.{n} as u64 != n {{ return Err(crate::EncodeError::size(\"{name}\", \"{n}\", self.{n} as u64, n)); }}"
-        );
-        writeln!(
-            set,
-            "let n = {on}.len() as u64; self.{n} = n as {rust}; {refuse}"
-        )
-        .unwrap();
-        writeln!(check, "let n = {on}.len() as u64; {refuse}").unwrap();
-    }
-    writeln!(
-        out,
-        "impl {name} {{
-    /// Sets the sizes a `{name}` states of bytes it does not hold, from those
-    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it holds):
-    ///
-{list}    ///
-    /// # Errors
-    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
-    pub fn with_outside_sizes(mut self, {params}) -> Result<Self, crate::EncodeError> {{
-{set}        Ok(self)
-    }}
-    /// Whether the sizes a `{name}` states of bytes it does not hold agree
-    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
-    ///
-    /// # Errors
-    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees.
-    pub fn check_outside_sizes(&self, {params}) -> Result<(), crate::EncodeError> {{
-{check}        Ok(())
-    }}
-}}
-"
-    )
-    .unwrap();
-}
+use super::{expr, kind, Ctx, Field, Kind, Res, Table, Union, PRIMITIVES};
 
 /// A table-typed field's inner table (of a table, a union or a list of them).
 fn nested(f: &Field) -> Option<(String, bool)> {
@@ -162,7 +46,7 @@ fn gated(f: &Field) -> bool {
     f.since.is_some() || f.until.is_some()
 }
 
-fn optional(f: &Field) -> bool {
+pub(crate) fn optional(f: &Field) -> bool {
     gated(f) || f.cond.is_some()
 }
 
@@ -257,7 +141,8 @@ pub(crate) fn gen_table(out: &mut String, file: &str, t: &Table) -> Res<()> {
         t.name
     )
     .unwrap();
-    gen_outside(out, t);
+    super::outside::gen_outside(out, t);
+    super::outside::gen_head(out, t);
     Ok(())
 }
 
@@ -388,6 +273,11 @@ fn with_sizes_body(t: &Table) -> String {
         }
         .unwrap();
     }
+    for f in &t.fields {
+        if let Some(v) = f.fixed {
+            writeln!(sizes, "self.{} = {v};", f.name).unwrap();
+        }
+    }
     let pairs = size_pairs(t);
     for (g, f, rust) in &pairs {
         let (gn, fname) = (&g.name, &f.name);
@@ -448,6 +338,16 @@ fn check_body(t: &Table, version: &Version) -> String {
             } else {
                 writeln!(check, "{{ let x = &self.{n}; {each} }}").unwrap();
             }
+        }
+    }
+    for f in &t.fields {
+        if let Some(v) = f.fixed {
+            let n = &f.name;
+            writeln!(
+                check,
+                "if self.{n} as u64 != {v} {{ return Err(crate::EncodeError::size(\"{name}\", \"{n}\", self.{n} as u64, {v})); }}"
+            )
+            .unwrap();
         }
     }
     for (g, f, _) in &encoded {

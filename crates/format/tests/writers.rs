@@ -526,3 +526,173 @@ fn outside_sizes_come_from_the_bytes_outside_the_record() {
         .unwrap();
     assert_eq!(len.footer_length, footer_bytes.len() as u64);
 }
+
+#[test]
+fn a_list_of_outside_sizes_comes_from_one_slice_each() {
+    // A shuffle's chunk metadata states the length of every data part it
+    // shuffled; the parts are in the chunk data, not in the record.
+    let parts: [&[u8]; 3] = [&[1; 12], &[], &[2; 5]];
+    let md = table!(ShuffleChunkMetadata {})
+        .with_outside_sizes(&parts)
+        .unwrap()
+        .with_sizes();
+    assert_eq!((md.num_parts, md.part_lengths.clone()), (3, vec![12, 0, 5]));
+    assert_eq!(md.check_outside_sizes(&parts), Ok(()));
+    assert_eq!(
+        md.check_outside_sizes(&parts[..2]),
+        Err(EncodeError::Size {
+            table: "ShuffleChunkMetadata",
+            field: "part_lengths",
+            stated: 3,
+            actual: 2
+        })
+    );
+    let other: [&[u8]; 3] = [&[1; 12], &[], &[2; 4]];
+    assert_eq!(
+        md.check_outside_sizes(&other),
+        Err(EncodeError::Size {
+            table: "ShuffleChunkMetadata",
+            field: "part_lengths",
+            stated: 5,
+            actual: 4
+        })
+    );
+    // The count is the record's own: encode refuses one that disagrees.
+    let mut wrong = md.clone();
+    wrong.num_parts = 2;
+    assert!(matches!(
+        encode(&wrong),
+        Err(EncodeError::Size {
+            field: "num_parts",
+            ..
+        })
+    ));
+    let back: ShuffleChunkMetadata = decode_all(&encode(&md).unwrap(), 0, ()).unwrap();
+    assert_eq!(back, md);
+    // An integer stating the size of a list outside states their total.
+    let bw = table!(BitWidthReductionChunkMetadata {})
+        .with_outside_sizes(&[vec![0u8; 16], vec![0u8; 8]])
+        .unwrap();
+    assert_eq!(bw.input_length, 24);
+    assert!(matches!(
+        bw.check_outside_sizes(&[vec![0u8; 16]]),
+        Err(EncodeError::Size {
+            field: "input_length",
+            stated: 24,
+            actual: 16,
+            ..
+        })
+    ));
+    // Per-part records: a compressed part's, an encrypted part's, a window's.
+    let c = CompressedPartMd::default()
+        .with_outside_sizes(&[0; 30], &[0; 7])
+        .unwrap();
+    assert_eq!((c.part_original_length, c.part_compressed_length), (30, 7));
+    assert!(c.check_outside_sizes(&[0; 30], &[0; 8]).is_err());
+    let a = AesPart::default()
+        .with_outside_sizes(&[0; 3], &[0; 3])
+        .unwrap();
+    assert_eq!((a.plaintext_length, a.encrypted_length), (3, 3));
+    let w = PositiveDeltaWindowMd::default()
+        .with_outside_sizes(&[0; 64])
+        .unwrap();
+    assert_eq!(w.window_length, 64);
+    let e = ChecksumEntry::default()
+        .with_outside_sizes(&[0; 9])
+        .unwrap();
+    assert_eq!(e.checksummed_bytes, 9);
+}
+
+#[test]
+fn fixed_counts_are_set_by_with_sizes_and_checked() {
+    let strings = b"abcab";
+    let md = table!(RleStringsChunkMetadata {
+        run_length_width: 1,
+        string_length_width: 1,
+    })
+    .with_outside_sizes(strings, &[0; 4], &[0; 16])
+    .unwrap()
+    .with_sizes();
+    assert_eq!(
+        (
+            md.num_metadata_parts,
+            md.num_data_parts,
+            md.original_length,
+            md.compressed_length,
+            md.offsets_length
+        ),
+        (0, 1, 5, 4, 16)
+    );
+    assert!(encode(&md).is_ok());
+    let mut wrong = md.clone();
+    wrong.num_data_parts = 2;
+    assert_eq!(
+        encode(&wrong),
+        Err(EncodeError::Size {
+            table: "RleStringsChunkMetadata",
+            field: "num_data_parts",
+            stated: 2,
+            actual: 1
+        })
+    );
+    let d = table!(DictionaryChunkMetadata {
+        num_metadata_parts: 3,
+        dictionary: vec![0, 1, b'a'],
+    })
+    .with_sizes();
+    assert_eq!((d.num_metadata_parts, d.dictionary_length), (0, 3));
+}
+
+#[test]
+fn a_length_of_the_width_an_import_gives_is_set_where_present() {
+    // A dictionary string's length is stored in one of four widths: the
+    // writer marks the one present, `with_sizes` sets it.
+    let e = table!(DictionaryEntry {
+        length_u16: Some(0),
+        string: b"hello".to_vec(),
+    })
+    .with_sizes();
+    assert_eq!(
+        (e.length_u8, e.length_u16, e.length_u64),
+        (None, Some(5), None)
+    );
+    assert_eq!(encode(&e).unwrap(), [0, 5, b'h', b'e', b'l', b'l', b'o']);
+    let mut long = e.clone();
+    long.string = vec![0; 300];
+    long.length_u16 = None;
+    long.length_u8 = Some(0);
+    let long = long.with_sizes();
+    // 300 does not fit a byte: the record is refused, not truncated.
+    assert!(matches!(
+        encode(&long),
+        Err(EncodeError::Size {
+            table: "DictionaryEntry",
+            field: "length_u8",
+            stated: 44,
+            actual: 300
+        })
+    ));
+}
+
+#[test]
+fn a_streamed_tile_is_its_head_then_its_chunks() {
+    let chunk = |n: usize| {
+        let (meta, data) = (vec![1u8; n], vec![2u8; 2 * n]);
+        table!(Chunk {
+            header: ChunkHeader::default()
+                .with_outside_sizes(&vec![0; 3 * n], &data, &meta)
+                .unwrap(),
+            metadata: meta,
+            filtered_data: data,
+        })
+    };
+    let chunks = vec![chunk(1), chunk(4), chunk(0)];
+    let mut streamed = Tile::head(chunks.len()).unwrap();
+    assert_eq!(streamed.len(), Tile::OFFSET_CHUNKS);
+    for c in &chunks {
+        streamed.extend_from_slice(&encode(c).unwrap());
+    }
+    let whole = table!(Tile { chunks }).with_sizes();
+    assert_eq!(streamed, encode(&whole).unwrap());
+    assert_eq!(Tile::head(0).unwrap(), 0u64.to_le_bytes());
+}

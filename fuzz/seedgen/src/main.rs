@@ -10,9 +10,9 @@ use tiledb_codec::raw::array::directory::ArrayDirectory;
 use tiledb_codec::raw::array::fragment::{dims_for, Fragment, Metadata};
 use tiledb_codec::raw::array::{FieldInfo, FieldPipelines};
 use tiledb_codec::raw::format::{
-    decode, encode, ChunkHeader, ConditionNode, ConditionNodeBody, ConditionNodeType, Datatype,
-    ExpressionNode, FilterPipeline, FragmentFooter, QueryConditionCombinationOp, QueryConditionOp,
-    Record, ValueNode,
+    decode, decode_all, encode, ChunkHeader, ConditionNode, ConditionNodeBody, ConditionNodeType,
+    Datatype, ExpressionNode, FilterPipeline, FragmentFooter, QueryConditionCombinationOp,
+    QueryConditionOp, Record, Tile, UpdateCommit, UpdateValue, ValueNode,
 };
 use tiledb_codec::raw::storage::MappedFile;
 use tiledb_codec::raw::tile::read_generic_tile;
@@ -158,9 +158,8 @@ fn pipeline_seed(
 fn pipeline_of(filters: &[tiledb_codec::raw::format::Filter]) -> FilterPipeline {
     let mut p = FilterPipeline::default();
     p.max_chunk_size = 65536;
-    p.num_filters = filters.len() as u32;
     p.filters = filters.to_vec();
-    p
+    p.with_sizes()
 }
 
 fn fragment_seeds(seeds: &mut Seeds, id: &str, frag: &Fragment, key: Option<&str>) {
@@ -363,15 +362,16 @@ fn field_seeds(
     }
 }
 
-/// A delete condition as an update commit: the condition, then one value.
-fn update_commit(condition: &[u8]) -> Vec<u8> {
-    let mut s = condition.to_vec();
-    s.extend_from_slice(&1u64.to_le_bytes());
-    s.extend_from_slice(&1u64.to_le_bytes());
-    s.push(b'a');
-    s.extend_from_slice(&4u64.to_le_bytes());
-    s.extend_from_slice(&7i32.to_le_bytes());
-    s
+/// A delete condition as an update commit: the condition, then one value
+/// (`a` = 7i32).
+fn update_commit(condition: ConditionNode) -> Vec<u8> {
+    let mut value = UpdateValue::default();
+    value.field_name = "a".into();
+    value.value = 7i32.to_le_bytes().to_vec();
+    let mut commit = UpdateCommit::default();
+    commit.condition = condition;
+    commit.values = vec![value];
+    encode(&commit.with_sizes()).unwrap()
 }
 
 fn value_node(op: u8, field: &str, value: &[u8], offsets: Option<&[u64]>) -> ConditionNode {
@@ -433,9 +433,7 @@ fn synthetic_conditions(seeds: &mut Seeds) {
     }
     let mut s = vec![1, 0, 0, 4];
     s.extend_from_slice(&[0u8; 16]);
-    s.extend_from_slice(&update_commit(
-        &encode(&value_node(5, "a", &[], None)).unwrap(),
-    ));
+    s.extend_from_slice(&update_commit(value_node(5, "a", &[], None)));
     seeds.add("conditions", "synthetic-null", s);
 }
 
@@ -502,9 +500,13 @@ fn array_seeds(seeds: &mut Seeds, id: &str, root: &Path, key: Option<&str>) {
             s.extend_from_slice(&data);
             seeds.add("conditions", &format!("{id}-del-{i}"), s);
             prefix[0] = 1;
-            let mut s = prefix;
-            s.extend_from_slice(&update_commit(&data));
-            seeds.add("conditions", &format!("{id}-upd-{i}"), s);
+            if let Ok(condition) =
+                decode_all::<ConditionNode>(&data, Path::new("condition"), 0, (0,))
+            {
+                let mut s = prefix;
+                s.extend_from_slice(&update_commit(condition));
+                seeds.add("conditions", &format!("{id}-upd-{i}"), s);
+            }
         }
     }
     for (i, e) in dir.fragment_meta.iter().enumerate() {
@@ -647,11 +649,10 @@ fn open_seeds(seeds: &mut Seeds, fixtures: &Path) {
 fn synthetic_tile_streams(seeds: &mut Seeds) {
     let data: Vec<u8> = (0..300u32).map(|i| (i * 7 % 251) as u8).collect();
     let tile = |chunks: &[(&[u8], &[u8])]| {
-        let mut out = (chunks.len() as u64).to_le_bytes().to_vec();
+        let mut out = Tile::head(chunks.len()).unwrap();
         for (md, d) in chunks {
-            for n in [d.len(), d.len(), md.len()] {
-                out.extend_from_slice(&(n as u32).to_le_bytes());
-            }
+            let header = ChunkHeader::default().with_outside_sizes(d, d, md).unwrap();
+            out.extend_from_slice(&encode(&header).unwrap());
             out.extend_from_slice(md);
             out.extend_from_slice(d);
         }

@@ -27,7 +27,7 @@ include!("group.rs");
 include!("ignore_file.rs");
 include!("metadata.rs");
 include!("tile/tile.rs");
-include!("tile/positive_delta_window_md.rs");
+include!("tile/bit_width_reduction_chunk_metadata.rs");
 include!("tile_encryption.rs");
 include!("timestamped_name.rs");
 include!("update_commit_file.rs");

@@ -188,11 +188,33 @@ impl crate::Record for DictionaryChunkMetadata {
         self
     }
     fn with_sizes(mut self) -> Self {
+        self.num_metadata_parts = 0;
+        self.num_data_parts = 1;
         self.dictionary_length = self.dictionary.len() as u32;
         self
     }
     fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
         let _ = version;
+        if self.num_metadata_parts as u64 != 0 {
+            return Err(
+                crate::EncodeError::size(
+                    "DictionaryChunkMetadata",
+                    "num_metadata_parts",
+                    self.num_metadata_parts as u64,
+                    0,
+                ),
+            );
+        }
+        if self.num_data_parts as u64 != 1 {
+            return Err(
+                crate::EncodeError::size(
+                    "DictionaryChunkMetadata",
+                    "num_data_parts",
+                    self.num_data_parts as u64,
+                    1,
+                ),
+            );
+        }
         if let (Some(stated), Some(actual)) = (
             Some(self.dictionary_length),
             Some(self.dictionary.len() as u64),
@@ -207,6 +229,109 @@ impl crate::Record for DictionaryChunkMetadata {
                     ),
                 );
             }
+        }
+        Ok(())
+    }
+}
+impl DictionaryChunkMetadata {
+    /// Sets the sizes a `DictionaryChunkMetadata` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
+    ///
+    /// * `original_length` of `strings`: The strings of the tile, one data part (not stored).
+    /// * `compressed_length` of `ids`: The word ids (the chunk's data).
+    /// * `offsets_length` of `offsets`: The cells' offsets into the strings (8 bytes each), folded into the chunk (not stored).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(
+        mut self,
+        strings: &[u8],
+        ids: &[u8],
+        offsets: &[u8],
+    ) -> Result<Self, crate::EncodeError> {
+        let n = strings.len() as u64;
+        self.original_length = n as u32;
+        if self.original_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "DictionaryChunkMetadata",
+                    "original_length",
+                    self.original_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = ids.len() as u64;
+        self.compressed_length = n as u32;
+        if self.compressed_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "DictionaryChunkMetadata",
+                    "compressed_length",
+                    self.compressed_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = offsets.len() as u64;
+        self.offsets_length = n as u32;
+        if self.offsets_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "DictionaryChunkMetadata",
+                    "offsets_length",
+                    self.offsets_length as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `DictionaryChunkMetadata` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
+    pub fn check_outside_sizes(
+        &self,
+        strings: &[u8],
+        ids: &[u8],
+        offsets: &[u8],
+    ) -> Result<(), crate::EncodeError> {
+        let n = strings.len() as u64;
+        if self.original_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "DictionaryChunkMetadata",
+                    "original_length",
+                    self.original_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = ids.len() as u64;
+        if self.compressed_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "DictionaryChunkMetadata",
+                    "compressed_length",
+                    self.compressed_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = offsets.len() as u64;
+        if self.offsets_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "DictionaryChunkMetadata",
+                    "offsets_length",
+                    self.offsets_length as u64,
+                    n,
+                ),
+            );
         }
         Ok(())
     }
@@ -291,10 +416,82 @@ impl crate::Record for DictionaryEntry {
         self
     }
     fn with_sizes(mut self) -> Self {
+        if self.length_u8.is_some() {
+            self.length_u8 = Some(
+                crate::decode::encode_unchecked(&self.string).len() as u8,
+            );
+        }
+        if self.length_u16.is_some() {
+            self.length_u16 = Some(
+                crate::decode::encode_unchecked(&self.string).len() as u16,
+            );
+        }
+        if self.length_u32.is_some() {
+            self.length_u32 = Some(
+                crate::decode::encode_unchecked(&self.string).len() as u32,
+            );
+        }
+        if self.length_u64.is_some() {
+            self.length_u64 = Some(
+                crate::decode::encode_unchecked(&self.string).len() as u64,
+            );
+        }
         self
     }
     fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
         let _ = version;
+        if let Some(stated) = self.length_u8 {
+            let actual = crate::decode::encode_unchecked(&self.string).len() as u64;
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "DictionaryEntry",
+                        "length_u8",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let Some(stated) = self.length_u16 {
+            let actual = crate::decode::encode_unchecked(&self.string).len() as u64;
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "DictionaryEntry",
+                        "length_u16",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let Some(stated) = self.length_u32 {
+            let actual = crate::decode::encode_unchecked(&self.string).len() as u64;
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "DictionaryEntry",
+                        "length_u32",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let Some(stated) = self.length_u64 {
+            let actual = crate::decode::encode_unchecked(&self.string).len() as u64;
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "DictionaryEntry",
+                        "length_u64",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
         Ok(())
     }
 }

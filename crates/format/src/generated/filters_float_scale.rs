@@ -100,3 +100,73 @@ impl crate::Record for FloatScaleChunkMetadata {
         Ok(())
     }
 }
+impl FloatScaleChunkMetadata {
+    /// Sets the sizes a `FloatScaleChunkMetadata` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
+    ///
+    /// * `part_lengths` of each slice of `parts`: The output data parts, in the chunk data.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(
+        mut self,
+        parts: &[impl AsRef<[u8]>],
+    ) -> Result<Self, crate::EncodeError> {
+        self.part_lengths = alloc::vec::Vec::with_capacity(parts.len());
+        for p in parts {
+            let n = p.as_ref().len() as u64;
+            let v = n as u32;
+            if v as u64 != n {
+                return Err(
+                    crate::EncodeError::size(
+                        "FloatScaleChunkMetadata",
+                        "part_lengths",
+                        v as u64,
+                        n,
+                    ),
+                );
+            }
+            self.part_lengths.push(v);
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `FloatScaleChunkMetadata` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
+    pub fn check_outside_sizes(
+        &self,
+        parts: &[impl AsRef<[u8]>],
+    ) -> Result<(), crate::EncodeError> {
+        {
+            let n = parts.len() as u64;
+            if self.part_lengths.len() as u64 != n {
+                return Err(
+                    crate::EncodeError::size(
+                        "FloatScaleChunkMetadata",
+                        "part_lengths",
+                        self.part_lengths.len() as u64,
+                        n,
+                    ),
+                );
+            }
+        }
+        for (v, p) in self.part_lengths.iter().zip(parts) {
+            let n = p.as_ref().len() as u64;
+            if *v as u64 != n {
+                return Err(
+                    crate::EncodeError::size(
+                        "FloatScaleChunkMetadata",
+                        "part_lengths",
+                        *v as u64,
+                        n,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}

@@ -212,10 +212,135 @@ impl crate::Record for RleStringsChunkMetadata {
         self
     }
     fn with_sizes(mut self) -> Self {
+        self.num_metadata_parts = 0;
+        self.num_data_parts = 1;
         self
     }
     fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
         let _ = version;
+        if self.num_metadata_parts as u64 != 0 {
+            return Err(
+                crate::EncodeError::size(
+                    "RleStringsChunkMetadata",
+                    "num_metadata_parts",
+                    self.num_metadata_parts as u64,
+                    0,
+                ),
+            );
+        }
+        if self.num_data_parts as u64 != 1 {
+            return Err(
+                crate::EncodeError::size(
+                    "RleStringsChunkMetadata",
+                    "num_data_parts",
+                    self.num_data_parts as u64,
+                    1,
+                ),
+            );
+        }
+        Ok(())
+    }
+}
+impl RleStringsChunkMetadata {
+    /// Sets the sizes a `RleStringsChunkMetadata` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
+    ///
+    /// * `original_length` of `strings`: The strings of the tile, one data part (not stored).
+    /// * `compressed_length` of `runs`: The runs (the chunk's data).
+    /// * `offsets_length` of `offsets`: The cells' offsets into the strings (8 bytes each), folded into the chunk (not stored).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(
+        mut self,
+        strings: &[u8],
+        runs: &[u8],
+        offsets: &[u8],
+    ) -> Result<Self, crate::EncodeError> {
+        let n = strings.len() as u64;
+        self.original_length = n as u32;
+        if self.original_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "RleStringsChunkMetadata",
+                    "original_length",
+                    self.original_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = runs.len() as u64;
+        self.compressed_length = n as u32;
+        if self.compressed_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "RleStringsChunkMetadata",
+                    "compressed_length",
+                    self.compressed_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = offsets.len() as u64;
+        self.offsets_length = n as u32;
+        if self.offsets_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "RleStringsChunkMetadata",
+                    "offsets_length",
+                    self.offsets_length as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `RleStringsChunkMetadata` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
+    pub fn check_outside_sizes(
+        &self,
+        strings: &[u8],
+        runs: &[u8],
+        offsets: &[u8],
+    ) -> Result<(), crate::EncodeError> {
+        let n = strings.len() as u64;
+        if self.original_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "RleStringsChunkMetadata",
+                    "original_length",
+                    self.original_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = runs.len() as u64;
+        if self.compressed_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "RleStringsChunkMetadata",
+                    "compressed_length",
+                    self.compressed_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = offsets.len() as u64;
+        if self.offsets_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "RleStringsChunkMetadata",
+                    "offsets_length",
+                    self.offsets_length as u64,
+                    n,
+                ),
+            );
+        }
         Ok(())
     }
 }
@@ -326,10 +451,82 @@ impl crate::Record for RleStringRun {
         self
     }
     fn with_sizes(mut self) -> Self {
+        if self.string_length_u8.is_some() {
+            self.string_length_u8 = Some(
+                crate::decode::encode_unchecked(&self.string).len() as u8,
+            );
+        }
+        if self.string_length_u16.is_some() {
+            self.string_length_u16 = Some(
+                crate::decode::encode_unchecked(&self.string).len() as u16,
+            );
+        }
+        if self.string_length_u32.is_some() {
+            self.string_length_u32 = Some(
+                crate::decode::encode_unchecked(&self.string).len() as u32,
+            );
+        }
+        if self.string_length_u64.is_some() {
+            self.string_length_u64 = Some(
+                crate::decode::encode_unchecked(&self.string).len() as u64,
+            );
+        }
         self
     }
     fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
         let _ = version;
+        if let Some(stated) = self.string_length_u8 {
+            let actual = crate::decode::encode_unchecked(&self.string).len() as u64;
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "RleStringRun",
+                        "string_length_u8",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let Some(stated) = self.string_length_u16 {
+            let actual = crate::decode::encode_unchecked(&self.string).len() as u64;
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "RleStringRun",
+                        "string_length_u16",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let Some(stated) = self.string_length_u32 {
+            let actual = crate::decode::encode_unchecked(&self.string).len() as u64;
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "RleStringRun",
+                        "string_length_u32",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        if let Some(stated) = self.string_length_u64 {
+            let actual = crate::decode::encode_unchecked(&self.string).len() as u64;
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "RleStringRun",
+                        "string_length_u64",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
         Ok(())
     }
 }

@@ -71,6 +71,11 @@ pub struct Range1D {
     #[br(err_context("Range1D.range_length"), if((coord_size == 0)))]
     pub range_length: Option<u64>,
     /// Spec field "Minimum value length" (`u64`).
+    ///
+    /// The length of the minimum, the first part of `range`. `range` is one field
+    /// here (its minimum and maximum are read and written together), so no
+    /// generated writer derives this: the writer that splits a range sets it from
+    /// the minimum it holds (`src/model/table.rs`, `src/write/fragment/rtree.rs`).
     #[br(err_context("Range1D.min_length"), if((coord_size == 0)))]
     pub min_length: Option<u64>,
     /// Spec field "Range minimum, Range maximum" (`bytes`).

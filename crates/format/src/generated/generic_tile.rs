@@ -168,7 +168,8 @@ impl crate::Record for GenericTileHeader {
 }
 impl GenericTileHeader {
     /// Sets the sizes a `GenericTileHeader` states of bytes it does not hold, from those
-    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it holds):
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
     ///
     /// * `persisted_size` of `persisted`: The tile as stored: the filtered `Tile`, written right after the header.
     /// * `tile_size` of `unfiltered`: The tile's data before its filters (what a reader gets back); not stored.
@@ -210,7 +211,8 @@ impl GenericTileHeader {
     /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
     ///
     /// # Errors
-    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees.
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
     pub fn check_outside_sizes(
         &self,
         persisted: &[u8],

@@ -257,3 +257,80 @@ impl crate::Record for AesPart {
         Ok(())
     }
 }
+impl AesPart {
+    /// Sets the sizes a `AesPart` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
+    ///
+    /// * `plaintext_length` of `plaintext`: The part before encryption (not stored).
+    /// * `encrypted_length` of `encrypted`: The part encrypted, in the chunk data.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(
+        mut self,
+        plaintext: &[u8],
+        encrypted: &[u8],
+    ) -> Result<Self, crate::EncodeError> {
+        let n = plaintext.len() as u64;
+        self.plaintext_length = n as u32;
+        if self.plaintext_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "AesPart",
+                    "plaintext_length",
+                    self.plaintext_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = encrypted.len() as u64;
+        self.encrypted_length = n as u32;
+        if self.encrypted_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "AesPart",
+                    "encrypted_length",
+                    self.encrypted_length as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `AesPart` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
+    pub fn check_outside_sizes(
+        &self,
+        plaintext: &[u8],
+        encrypted: &[u8],
+    ) -> Result<(), crate::EncodeError> {
+        let n = plaintext.len() as u64;
+        if self.plaintext_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "AesPart",
+                    "plaintext_length",
+                    self.plaintext_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = encrypted.len() as u64;
+        if self.encrypted_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "AesPart",
+                    "encrypted_length",
+                    self.encrypted_length as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(())
+    }
+}

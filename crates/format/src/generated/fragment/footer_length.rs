@@ -4,7 +4,8 @@
 
 impl FooterLength {
     /// Sets the sizes a `FooterLength` states of bytes it does not hold, from those
-    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it holds):
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
     ///
     /// * `footer_length` of `footer`: The encoded footer (`FragmentFooter`), written just before this record.
     ///
@@ -32,7 +33,8 @@ impl FooterLength {
     /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
     ///
     /// # Errors
-    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees.
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
     pub fn check_outside_sizes(&self, footer: &[u8]) -> Result<(), crate::EncodeError> {
         let n = footer.len() as u64;
         if self.footer_length as u64 != n {

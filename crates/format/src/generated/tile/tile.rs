@@ -13,6 +13,8 @@ pub struct Tile {
     #[br(err_context("Tile.num_chunks"))]
     pub num_chunks: u64,
     /// Spec field "Chunk 1 … Chunk N" (`list<Chunk>`).
+    ///
+    /// A writer streams the chunks after the head (`Tile::head`), each as it is filtered.
     #[br(err_context("Tile.chunks"), parse_with = rt::list, args((num_chunks) as u64, 1, (), "Tile", "chunks"))]
     pub chunks: Vec<Chunk>,
 }
@@ -86,6 +88,26 @@ impl crate::Record for Tile {
             }
         }
         Ok(())
+    }
+}
+impl Tile {
+    /// The head of a `Tile` whose `chunks` a writer streams after it, one
+    /// encoded element after another: the fields before them, `num_chunks`
+    /// stating `count` elements.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming `num_chunks` when `count` does not fit it.
+    pub fn head(count: usize) -> Result<alloc::vec::Vec<u8>, crate::EncodeError> {
+        let n = count as u64;
+        let v = n as u64;
+        if v as u64 != n {
+            return Err(crate::EncodeError::size("Tile", "num_chunks", v as u64, n));
+        }
+        let head = Self {
+            num_chunks: v,
+            ..Default::default()
+        };
+        Ok(crate::decode::encode_unchecked(&head))
     }
 }
 /// The three lengths that open a chunk. A `Chunk` holds the metadata and the
@@ -185,7 +207,8 @@ impl crate::Record for ChunkHeader {
 }
 impl ChunkHeader {
     /// Sets the sizes a `ChunkHeader` states of bytes it does not hold, from those
-    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it holds):
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
     ///
     /// * `original_length` of `original`: The chunk's data before the filters (what a reader gets back); not stored.
     /// * `filtered_length` of `filtered`: The chunk's filtered data, written after its metadata.
@@ -241,7 +264,8 @@ impl ChunkHeader {
     /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
     ///
     /// # Errors
-    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees.
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
     pub fn check_outside_sizes(
         &self,
         original: &[u8],
@@ -595,6 +619,83 @@ impl crate::Record for CompressedPartMd {
         Ok(())
     }
 }
+impl CompressedPartMd {
+    /// Sets the sizes a `CompressedPartMd` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
+    ///
+    /// * `part_original_length` of `original`: The part before compression (not stored).
+    /// * `part_compressed_length` of `compressed`: The part compressed, in the chunk data.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(
+        mut self,
+        original: &[u8],
+        compressed: &[u8],
+    ) -> Result<Self, crate::EncodeError> {
+        let n = original.len() as u64;
+        self.part_original_length = n as u32;
+        if self.part_original_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "CompressedPartMd",
+                    "part_original_length",
+                    self.part_original_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = compressed.len() as u64;
+        self.part_compressed_length = n as u32;
+        if self.part_compressed_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "CompressedPartMd",
+                    "part_compressed_length",
+                    self.part_compressed_length as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `CompressedPartMd` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
+    pub fn check_outside_sizes(
+        &self,
+        original: &[u8],
+        compressed: &[u8],
+    ) -> Result<(), crate::EncodeError> {
+        let n = original.len() as u64;
+        if self.part_original_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "CompressedPartMd",
+                    "part_original_length",
+                    self.part_original_length as u64,
+                    n,
+                ),
+            );
+        }
+        let n = compressed.len() as u64;
+        if self.part_compressed_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "CompressedPartMd",
+                    "part_compressed_length",
+                    self.part_compressed_length as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(())
+    }
+}
 /// Chunk metadata of BYTESHUFFLE and BITSHUFFLE: the lengths of the data parts
 /// they shuffled, one after another, into the chunk data. BITSHUFFLE first
 /// splits each input part whose length is not a multiple of 8 in two (the
@@ -690,6 +791,76 @@ impl crate::Record for ShuffleChunkMetadata {
                         "num_parts",
                         stated as u64,
                         actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+impl ShuffleChunkMetadata {
+    /// Sets the sizes a `ShuffleChunkMetadata` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
+    ///
+    /// * `part_lengths` of each slice of `parts`: The data parts shuffled (or XORed), one after another in the chunk data.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(
+        mut self,
+        parts: &[impl AsRef<[u8]>],
+    ) -> Result<Self, crate::EncodeError> {
+        self.part_lengths = alloc::vec::Vec::with_capacity(parts.len());
+        for p in parts {
+            let n = p.as_ref().len() as u64;
+            let v = n as u32;
+            if v as u64 != n {
+                return Err(
+                    crate::EncodeError::size(
+                        "ShuffleChunkMetadata",
+                        "part_lengths",
+                        v as u64,
+                        n,
+                    ),
+                );
+            }
+            self.part_lengths.push(v);
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `ShuffleChunkMetadata` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
+    pub fn check_outside_sizes(
+        &self,
+        parts: &[impl AsRef<[u8]>],
+    ) -> Result<(), crate::EncodeError> {
+        {
+            let n = parts.len() as u64;
+            if self.part_lengths.len() as u64 != n {
+                return Err(
+                    crate::EncodeError::size(
+                        "ShuffleChunkMetadata",
+                        "part_lengths",
+                        self.part_lengths.len() as u64,
+                        n,
+                    ),
+                );
+            }
+        }
+        for (v, p) in self.part_lengths.iter().zip(parts) {
+            let n = p.as_ref().len() as u64;
+            if *v as u64 != n {
+                return Err(
+                    crate::EncodeError::size(
+                        "ShuffleChunkMetadata",
+                        "part_lengths",
+                        *v as u64,
+                        n,
                     ),
                 );
             }
@@ -823,148 +994,3 @@ impl crate::Record for BitWidthReductionChunkMetadata {
         Ok(())
     }
 }
-/// The spec's `WindowMD` of the bit width reduction filter.
-///
-/// Spec: `format_spec/tile.md#bit-width-reduction-filter` (table "Bit Width Reduction Filter").
-#[binrw::binrw]
-#[brw(little)]
-#[br(import(value_size: u64))]
-#[derive(Debug, Clone, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[non_exhaustive]
-pub struct BitWidthReductionWindowMd {
-    /// Spec field "Window value offset" (`bytes`).
-    #[br(err_context("BitWidthReductionWindowMd.value_offset"), parse_with = rt::bytes, args((value_size) as u64, "BitWidthReductionWindowMd", "value_offset"))]
-    pub value_offset: Vec<u8>,
-    /// Spec field "Bit width of reduced type" (`u8`).
-    #[br(err_context("BitWidthReductionWindowMd.bit_width"))]
-    pub bit_width: u8,
-    /// Spec field "Window length" (`u32`).
-    #[br(err_context("BitWidthReductionWindowMd.window_length"))]
-    pub window_length: u32,
-}
-impl BitWidthReductionWindowMd {
-    /// Where the spec describes this table.
-    pub const SPEC: &'static str = "format_spec/tile.md#bit-width-reduction-filter";
-}
-impl BitWidthReductionWindowMd {
-    /// Where field `value_offset` (spec "Window value offset") starts in a `BitWidthReductionWindowMd`.
-    pub const OFFSET_VALUE_OFFSET: usize = 0;
-    /// Bytes of a `BitWidthReductionWindowMd` with these imports
-    /// (its size depends on nothing else);
-    /// `None` when that does not settle it (a present field whose size
-    /// depends on its content, an unknown field, an overflow).
-    #[allow(unused_mut)]
-    pub fn size(value_size: u64) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add((value_size) as u64)?;
-        __len = __len.checked_add(1)?;
-        __len = __len.checked_add(4)?;
-        Some(__len)
-    }
-    /// Where field `bit_width` (spec "Bit width of reduced type") starts in a `BitWidthReductionWindowMd` with these
-    /// imports; `None` on overflow or when it depends on the content.
-    #[allow(unused_mut)]
-    pub fn offset_bit_width(value_size: u64) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add((value_size) as u64)?;
-        Some(__len)
-    }
-    /// Where field `window_length` (spec "Window length") starts in a `BitWidthReductionWindowMd` with these
-    /// imports; `None` on overflow or when it depends on the content.
-    #[allow(unused_mut)]
-    pub fn offset_window_length(value_size: u64) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add((value_size) as u64)?;
-        __len = __len.checked_add(1)?;
-        Some(__len)
-    }
-}
-impl crate::Record for BitWidthReductionWindowMd {
-    fn at_version(mut self, version: u32) -> Self {
-        let _ = version;
-        self
-    }
-    fn with_sizes(mut self) -> Self {
-        self
-    }
-    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
-        let _ = version;
-        Ok(())
-    }
-}
-/// Chunk metadata of POSITIVE_DELTA: the windows of all data parts, in order;
-/// `value_size` is the size of the filter's input datatype.
-///
-/// Spec: `format_spec/tile.md#positive-delta-encoding-filter` (table "Positive Delta Encoding Filter").
-#[binrw::binrw]
-#[brw(little)]
-#[br(import(value_size: u64))]
-#[derive(Debug, Clone, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[non_exhaustive]
-pub struct PositiveDeltaChunkMetadata {
-    /// Spec field "Number of windows" (`u32`).
-    #[br(err_context("PositiveDeltaChunkMetadata.num_windows"))]
-    pub num_windows: u32,
-    /// Spec field "Window 1 … N metadata" (`list<PositiveDeltaWindowMd>`).
-    #[br(err_context("PositiveDeltaChunkMetadata.windows"), parse_with = rt::list, args((num_windows) as u64, 1, (value_size,), "PositiveDeltaChunkMetadata", "windows"))]
-    pub windows: Vec<PositiveDeltaWindowMd>,
-}
-impl PositiveDeltaChunkMetadata {
-    /// Where the spec describes this table.
-    pub const SPEC: &'static str = "format_spec/tile.md#positive-delta-encoding-filter";
-}
-impl PositiveDeltaChunkMetadata {
-    /// Where field `num_windows` (spec "Number of windows") starts in a `PositiveDeltaChunkMetadata`.
-    pub const OFFSET_NUM_WINDOWS: usize = 0;
-    /// Where field `windows` (spec "Window 1 … N metadata") starts in a `PositiveDeltaChunkMetadata`.
-    pub const OFFSET_WINDOWS: usize = 4;
-    /// Bytes of a `PositiveDeltaChunkMetadata` with these imports
-    /// and the values of its fields
-    /// `num_windows`
-    /// (`None` for an optional field: unknown);
-    /// `None` when that does not settle it (a present field whose size
-    /// depends on its content, an unknown field, an overflow).
-    #[allow(unused_mut)]
-    pub fn size(value_size: u64, num_windows: u32) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add(4)?;
-        __len = __len
-            .checked_add(
-                ((num_windows) as u64)
-                    .checked_mul(PositiveDeltaWindowMd::size((value_size).clone())?)?,
-            )?;
-        Some(__len)
-    }
-}
-/// The fixed-size fields that open a `PositiveDeltaChunkMetadata` borrowed in place: the
-/// fields before `windows`.
-///
-/// Zerocopy's unaligned little-endian integers: read it at any offset with
-/// [`PositiveDeltaChunkMetadataRef::read`] (`ref_from_prefix`), nothing copied.
-#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-#[repr(C)]
-pub struct PositiveDeltaChunkMetadataRef {
-    /// Field `num_windows` as stored (spec "Number of windows").
-    pub num_windows: zerocopy::byteorder::little_endian::U32,
-}
-impl PositiveDeltaChunkMetadataRef {
-    /// Bytes the view covers.
-    pub const SIZE: usize = 4;
-    /// The view of the first [`PositiveDeltaChunkMetadataRef::SIZE`] bytes of `bytes`; `None`
-    /// when there are fewer.
-    pub fn read(bytes: &[u8]) -> Option<&Self> {
-        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
-    }
-    /// Field `num_windows` (spec "Number of windows").
-    pub fn num_windows(&self) -> u32 {
-        self.num_windows.get()
-    }
-}
-/// The view is exactly its fields: `size_of::<PositiveDeltaChunkMetadataRef>()` is
-/// [`PositiveDeltaChunkMetadataRef::SIZE`] (else this does not compile).
-const _: [(); PositiveDeltaChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
-    PositiveDeltaChunkMetadataRef,
->()];

@@ -2,6 +2,250 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
+impl BitWidthReductionChunkMetadata {
+    /// Sets the sizes a `BitWidthReductionChunkMetadata` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
+    ///
+    /// * `input_length` of the slices of `input`: The filter's input data parts, whose windows follow (their total length).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(
+        mut self,
+        input: &[impl AsRef<[u8]>],
+    ) -> Result<Self, crate::EncodeError> {
+        let n = input.iter().map(|p| p.as_ref().len() as u64).sum::<u64>();
+        self.input_length = n as u32;
+        if self.input_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "BitWidthReductionChunkMetadata",
+                    "input_length",
+                    self.input_length as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `BitWidthReductionChunkMetadata` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
+    pub fn check_outside_sizes(
+        &self,
+        input: &[impl AsRef<[u8]>],
+    ) -> Result<(), crate::EncodeError> {
+        let n = input.iter().map(|p| p.as_ref().len() as u64).sum::<u64>();
+        if self.input_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "BitWidthReductionChunkMetadata",
+                    "input_length",
+                    self.input_length as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(())
+    }
+}
+/// The spec's `WindowMD` of the bit width reduction filter.
+///
+/// Spec: `format_spec/tile.md#bit-width-reduction-filter` (table "Bit Width Reduction Filter").
+#[binrw::binrw]
+#[brw(little)]
+#[br(import(value_size: u64))]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct BitWidthReductionWindowMd {
+    /// Spec field "Window value offset" (`bytes`).
+    #[br(err_context("BitWidthReductionWindowMd.value_offset"), parse_with = rt::bytes, args((value_size) as u64, "BitWidthReductionWindowMd", "value_offset"))]
+    pub value_offset: Vec<u8>,
+    /// Spec field "Bit width of reduced type" (`u8`).
+    #[br(err_context("BitWidthReductionWindowMd.bit_width"))]
+    pub bit_width: u8,
+    /// Spec field "Window length" (`u32`).
+    #[br(err_context("BitWidthReductionWindowMd.window_length"))]
+    pub window_length: u32,
+}
+impl BitWidthReductionWindowMd {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/tile.md#bit-width-reduction-filter";
+}
+impl BitWidthReductionWindowMd {
+    /// Where field `value_offset` (spec "Window value offset") starts in a `BitWidthReductionWindowMd`.
+    pub const OFFSET_VALUE_OFFSET: usize = 0;
+    /// Bytes of a `BitWidthReductionWindowMd` with these imports
+    /// (its size depends on nothing else);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(value_size: u64) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add((value_size) as u64)?;
+        __len = __len.checked_add(1)?;
+        __len = __len.checked_add(4)?;
+        Some(__len)
+    }
+    /// Where field `bit_width` (spec "Bit width of reduced type") starts in a `BitWidthReductionWindowMd` with these
+    /// imports; `None` on overflow or when it depends on the content.
+    #[allow(unused_mut)]
+    pub fn offset_bit_width(value_size: u64) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add((value_size) as u64)?;
+        Some(__len)
+    }
+    /// Where field `window_length` (spec "Window length") starts in a `BitWidthReductionWindowMd` with these
+    /// imports; `None` on overflow or when it depends on the content.
+    #[allow(unused_mut)]
+    pub fn offset_window_length(value_size: u64) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add((value_size) as u64)?;
+        __len = __len.checked_add(1)?;
+        Some(__len)
+    }
+}
+impl crate::Record for BitWidthReductionWindowMd {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
+impl BitWidthReductionWindowMd {
+    /// Sets the sizes a `BitWidthReductionWindowMd` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
+    ///
+    /// * `window_length` of `window`: The window's input values, reduced in the chunk data.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(
+        mut self,
+        window: &[u8],
+    ) -> Result<Self, crate::EncodeError> {
+        let n = window.len() as u64;
+        self.window_length = n as u32;
+        if self.window_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "BitWidthReductionWindowMd",
+                    "window_length",
+                    self.window_length as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `BitWidthReductionWindowMd` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
+    pub fn check_outside_sizes(&self, window: &[u8]) -> Result<(), crate::EncodeError> {
+        let n = window.len() as u64;
+        if self.window_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "BitWidthReductionWindowMd",
+                    "window_length",
+                    self.window_length as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(())
+    }
+}
+/// Chunk metadata of POSITIVE_DELTA: the windows of all data parts, in order;
+/// `value_size` is the size of the filter's input datatype.
+///
+/// Spec: `format_spec/tile.md#positive-delta-encoding-filter` (table "Positive Delta Encoding Filter").
+#[binrw::binrw]
+#[brw(little)]
+#[br(import(value_size: u64))]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct PositiveDeltaChunkMetadata {
+    /// Spec field "Number of windows" (`u32`).
+    #[br(err_context("PositiveDeltaChunkMetadata.num_windows"))]
+    pub num_windows: u32,
+    /// Spec field "Window 1 … N metadata" (`list<PositiveDeltaWindowMd>`).
+    #[br(err_context("PositiveDeltaChunkMetadata.windows"), parse_with = rt::list, args((num_windows) as u64, 1, (value_size,), "PositiveDeltaChunkMetadata", "windows"))]
+    pub windows: Vec<PositiveDeltaWindowMd>,
+}
+impl PositiveDeltaChunkMetadata {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/tile.md#positive-delta-encoding-filter";
+}
+impl PositiveDeltaChunkMetadata {
+    /// Where field `num_windows` (spec "Number of windows") starts in a `PositiveDeltaChunkMetadata`.
+    pub const OFFSET_NUM_WINDOWS: usize = 0;
+    /// Where field `windows` (spec "Window 1 … N metadata") starts in a `PositiveDeltaChunkMetadata`.
+    pub const OFFSET_WINDOWS: usize = 4;
+    /// Bytes of a `PositiveDeltaChunkMetadata` with these imports
+    /// and the values of its fields
+    /// `num_windows`
+    /// (`None` for an optional field: unknown);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(value_size: u64, num_windows: u32) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add(4)?;
+        __len = __len
+            .checked_add(
+                ((num_windows) as u64)
+                    .checked_mul(PositiveDeltaWindowMd::size((value_size).clone())?)?,
+            )?;
+        Some(__len)
+    }
+}
+/// The fixed-size fields that open a `PositiveDeltaChunkMetadata` borrowed in place: the
+/// fields before `windows`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`PositiveDeltaChunkMetadataRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct PositiveDeltaChunkMetadataRef {
+    /// Field `num_windows` as stored (spec "Number of windows").
+    pub num_windows: zerocopy::byteorder::little_endian::U32,
+}
+impl PositiveDeltaChunkMetadataRef {
+    /// Bytes the view covers.
+    pub const SIZE: usize = 4;
+    /// The view of the first [`PositiveDeltaChunkMetadataRef::SIZE`] bytes of `bytes`; `None`
+    /// when there are fewer.
+    pub fn read(bytes: &[u8]) -> Option<&Self> {
+        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
+    }
+    /// Field `num_windows` (spec "Number of windows").
+    pub fn num_windows(&self) -> u32 {
+        self.num_windows.get()
+    }
+}
+/// The view is exactly its fields: `size_of::<PositiveDeltaChunkMetadataRef>()` is
+/// [`PositiveDeltaChunkMetadataRef::SIZE`] (else this does not compile).
+const _: [(); PositiveDeltaChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
+    PositiveDeltaChunkMetadataRef,
+>()];
 impl crate::Record for PositiveDeltaChunkMetadata {
     fn at_version(mut self, version: u32) -> Self {
         let _ = version;
@@ -95,6 +339,54 @@ impl crate::Record for PositiveDeltaWindowMd {
     }
     fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
         let _ = version;
+        Ok(())
+    }
+}
+impl PositiveDeltaWindowMd {
+    /// Sets the sizes a `PositiveDeltaWindowMd` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
+    ///
+    /// * `window_length` of `window`: The window's input values, delta-encoded in the chunk data.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(
+        mut self,
+        window: &[u8],
+    ) -> Result<Self, crate::EncodeError> {
+        let n = window.len() as u64;
+        self.window_length = n as u32;
+        if self.window_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "PositiveDeltaWindowMd",
+                    "window_length",
+                    self.window_length as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `PositiveDeltaWindowMd` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
+    pub fn check_outside_sizes(&self, window: &[u8]) -> Result<(), crate::EncodeError> {
+        let n = window.len() as u64;
+        if self.window_length as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "PositiveDeltaWindowMd",
+                    "window_length",
+                    self.window_length as u64,
+                    n,
+                ),
+            );
+        }
         Ok(())
     }
 }
@@ -347,6 +639,54 @@ impl crate::Record for ChecksumEntry {
     }
     fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
         let _ = version;
+        Ok(())
+    }
+}
+impl ChecksumEntry {
+    /// Sets the sizes a `ChecksumEntry` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
+    ///
+    /// * `checksummed_bytes` of `part`: The input part checksummed, passed on intact.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(
+        mut self,
+        part: &[u8],
+    ) -> Result<Self, crate::EncodeError> {
+        let n = part.len() as u64;
+        self.checksummed_bytes = n as u64;
+        if self.checksummed_bytes as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "ChecksumEntry",
+                    "checksummed_bytes",
+                    self.checksummed_bytes as u64,
+                    n,
+                ),
+            );
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `ChecksumEntry` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
+    pub fn check_outside_sizes(&self, part: &[u8]) -> Result<(), crate::EncodeError> {
+        let n = part.len() as u64;
+        if self.checksummed_bytes as u64 != n {
+            return Err(
+                crate::EncodeError::size(
+                    "ChecksumEntry",
+                    "checksummed_bytes",
+                    self.checksummed_bytes as u64,
+                    n,
+                ),
+            );
+        }
         Ok(())
     }
 }

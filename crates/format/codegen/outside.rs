@@ -1,0 +1,246 @@
+//! What a record states of bytes it does not hold, and the head of a record
+//! whose last list a writer streams:
+//!
+//! * for a table with `outside`s (the tile after a generic tile's header,
+//!   the parts a filter's chunk metadata gives the lengths of),
+//!   `impl X { with_outside_sizes, check_outside_sizes }`: the sizes their
+//!   `size_of` fields state, set from those bytes and compared with them
+//!   (one size for an outside; for a `list` outside, their total length,
+//!   or one size per slice in a `list<int>`);
+//! * for a table whose last field is a `stream` list (a `Tile`'s chunks),
+//!   `X::head(count)`: the fields before the list, its count stating
+//!   `count` elements, which the writer then streams.
+//!
+//! And the checks of the spec keys behind them (`size_of`, `outside`,
+//! `fixed`, `stream`).
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use super::writers::optional;
+use super::{is_snake, kind, Ctx, Field, Kind, Res, Table, PRIMITIVES};
+
+/// Checks the `size_of`s, `outside`s, `fixed`s and `stream`s of `t`: a
+/// `size_of` is an integer field naming a later field or one of the
+/// table's `outside`s (then not optional; or a `list<int>` naming a `list`
+/// outside), every `outside` is named by a `size_of`, a `fixed` field is a
+/// plain integer, and a `stream` list is the last field, counted by the
+/// only field before it.
+pub(crate) fn check_size_of(cx: &mut Ctx, t: &Table) -> Res<()> {
+    let mut seen = BTreeSet::new();
+    for o in &t.outside {
+        cx.place = format!("table {}, outside {}", t.name, o.name);
+        if !is_snake(&o.name) {
+            return cx.err("outside names are snake_case");
+        }
+        let import = t
+            .imports
+            .iter()
+            .any(|i| i.split(':').next().map(str::trim) == Some(o.name.as_str()));
+        if !seen.insert(&o.name) || import || t.fields.iter().any(|f| f.name == o.name) {
+            return cx.err("this name is used twice in the table");
+        }
+        if !t.fields.iter().any(|f| f.size_of.as_ref() == Some(&o.name)) {
+            return cx.err("no field's size_of names it");
+        }
+    }
+    for f in &t.fields {
+        cx.place = format!("table {}, field {}", t.name, f.name);
+        check_fixed_and_stream(cx, t, f)?;
+        let Some(target) = &f.size_of else { continue };
+        if let Some(o) = t.outside.iter().find(|o| &o.name == target) {
+            if optional(f) {
+                return cx.err("the size of an outside is not optional");
+            }
+            let int = matches!(kind(&f.ty), Some(Kind::Prim(..))) && f.code.is_none();
+            if !(int || o.list && int_list(f).is_some()) {
+                return cx.err(
+                    "the size of an outside is an integer (or, of a list outside, a list<int>)",
+                );
+            }
+            continue;
+        }
+        if !matches!(kind(&f.ty), Some(Kind::Prim(..))) || f.code.is_some() {
+            return cx.err("a size_of field is an integer");
+        }
+        let at = t.fields.iter().position(|g| g.name == f.name);
+        let target_at = t.fields.iter().position(|g| &g.name == target);
+        if !matches!((at, target_at), (Some(a), Some(b)) if a < b) {
+            return cx.err(format!(
+                "size_of `{target}` is neither a later field nor an outside of the table"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_fixed_and_stream(cx: &Ctx, t: &Table, f: &Field) -> Res<()> {
+    let plain_int = matches!(kind(&f.ty), Some(Kind::Prim(..)))
+        && f.code.is_none()
+        && !optional(f)
+        && f.ty != "bool"
+        && !f.ty.starts_with('f');
+    if f.fixed.is_some() && (!plain_int || f.size_of.is_some()) {
+        return cx.err("a fixed field is an integer that is not optional and states no size");
+    }
+    if !f.stream {
+        return Ok(());
+    }
+    let last = t.fields.last().map(|g| &g.name) == Some(&f.name);
+    let count = f.count.as_deref().map(str::trim);
+    let head_ok = t.fields.len() == 2
+        && count == Some(t.fields[0].name.as_str())
+        && matches!(kind(&t.fields[0].ty), Some(Kind::Prim(..)))
+        && t.fields[0].code.is_none()
+        && t.fields[0].fixed.is_none()
+        && !optional(&t.fields[0]);
+    if !last || !f.ty.starts_with("list<") || optional(f) || !t.imports.is_empty() || !head_ok {
+        return cx.err(
+            "a stream list is the table's last field, not optional, counted by the only field before it, in a table without imports",
+        );
+    }
+    Ok(())
+}
+
+/// The Rust type of the elements of a `list<int>` field.
+fn int_list(f: &Field) -> Option<&'static str> {
+    let Some(Kind::List(inner)) = kind(&f.ty) else {
+        return None;
+    };
+    PRIMITIVES
+        .iter()
+        .find(|(n, _, _)| *n == inner && *n != "bool" && !n.starts_with('f'))
+        .map(|(_, r, _)| *r)
+}
+
+/// The Rust type of a primitive field.
+fn rust_of(f: &Field) -> &'static str {
+    PRIMITIVES
+        .iter()
+        .find(|(n, _, _)| *n == f.ty)
+        .map_or("u64", |(_, r, _)| r)
+}
+
+/// `impl X { with_outside_sizes, check_outside_sizes }` for a table with
+/// `outside` bytes.
+pub(crate) fn gen_outside(out: &mut String, t: &Table) {
+    if t.outside.is_empty() {
+        return;
+    }
+    let name = &t.name;
+    let params: Vec<String> = t
+        .outside
+        .iter()
+        .map(|o| {
+            if o.list {
+                format!("{}: &[impl AsRef<[u8]>]", o.name)
+            } else {
+                format!("{}: &[u8]", o.name)
+            }
+        })
+        .collect();
+    let params = params.join(", ");
+    let mut list = String::new();
+    let (mut set, mut check) = (String::new(), String::new());
+    for f in &t.fields {
+        let Some(o) = t
+            .outside
+            .iter()
+            .find(|o| f.size_of.as_ref() == Some(&o.name))
+        else {
+            continue;
+        };
+        let (n, on) = (&f.name, &o.name);
+        let doc = o.doc.split_whitespace().collect::<Vec<_>>().join(" ");
+        let refuse = |stated: &str| {
+            format!(
+                "if {stated} as u64 != n {{ return Err(crate::EncodeError::size(\"{name}\", \"{n}\", {stated} as u64, n)); }}"
+            )
+        };
+        if let (true, Some(rust)) = (o.list, int_list(f)) {
+            writeln!(list, "    /// * `{n}` of each slice of `{on}`: {doc}").unwrap();
+            let r = refuse("v");
+            writeln!(
+                set,
+                "self.{n} = alloc::vec::Vec::with_capacity({on}.len()); for p in {on} {{ let n = p.as_ref().len() as u64; let v = n as {rust}; {r} self.{n}.push(v); }}"
+            )
+            .unwrap();
+            let (count, r) = (refuse(&format!("self.{n}.len()")), refuse("*v"));
+            writeln!(
+                check,
+                "{{ let n = {on}.len() as u64; {count} }} for (v, p) in self.{n}.iter().zip({on}) {{ let n = p.as_ref().len() as u64; {r} }}"
+            )
+            .unwrap();
+        } else {
+            let rust = rust_of(f);
+            let (of, len) = if o.list {
+                (
+                    "the slices of ",
+                    format!("{on}.iter().map(|p| p.as_ref().len() as u64).sum::<u64>()"),
+                )
+            } else {
+                ("", format!("{on}.len() as u64"))
+            };
+            writeln!(list, "    /// * `{n}` of {of}`{on}`: {doc}").unwrap();
+            let r = refuse(&format!("self.{n}"));
+            writeln!(set, "let n = {len}; self.{n} = n as {rust}; {r}").unwrap();
+            writeln!(check, "let n = {len}; {r}").unwrap();
+        }
+    }
+    writeln!(
+        out,
+        "impl {name} {{
+    /// Sets the sizes a `{name}` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
+    ///
+{list}    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(mut self, {params}) -> Result<Self, crate::EncodeError> {{
+{set}        Ok(self)
+    }}
+    /// Whether the sizes a `{name}` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
+    pub fn check_outside_sizes(&self, {params}) -> Result<(), crate::EncodeError> {{
+{check}        Ok(())
+    }}
+}}
+"
+    )
+    .unwrap();
+}
+
+/// `impl X { head }` for a table whose last field is a `stream` list.
+pub(crate) fn gen_head(out: &mut String, t: &Table) {
+    let Some(list) = t.fields.iter().find(|f| f.stream) else {
+        return;
+    };
+    let (name, l) = (&t.name, &list.name);
+    let c = &t.fields[0];
+    let (cn, rust) = (&c.name, rust_of(c));
+    writeln!(
+        out,
+        "impl {name} {{
+    /// The head of a `{name}` whose `{l}` a writer streams after it, one
+    /// encoded element after another: the fields before them, `{cn}`
+    /// stating `count` elements.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming `{cn}` when `count` does not fit it.
+    pub fn head(count: usize) -> Result<alloc::vec::Vec<u8>, crate::EncodeError> {{
+        let n = count as u64;
+        let v = n as {rust};
+        if v as u64 != n {{ return Err(crate::EncodeError::size(\"{name}\", \"{cn}\", v as u64, n)); }}
+        let head = Self {{ {cn}: v, ..Default::default() }};
+        Ok(crate::decode::encode_unchecked(&head))
+    }}
+}}
+"
+    )
+    .unwrap();
+}
