@@ -6,8 +6,8 @@ use crate::out::outln;
 use clap::Subcommand;
 use tiledb_codec::maintain::group::{self, GroupMember, GroupOptions, NewMember};
 use tiledb_codec::raw::format::ObjectType;
-use tiledb_codec::summary::escape_controls;
 use tiledb_codec::ReadOptions;
+use tiledb_codec_cli::summary::escape_controls;
 
 /// The group commands.
 #[derive(Subcommand)]

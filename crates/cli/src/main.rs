@@ -14,9 +14,9 @@ mod meta;
 use tiledb_codec::raw::error::Error;
 use tiledb_codec::raw::read::{export, ArrayReader, Order, Query, QueryCondition};
 use tiledb_codec::raw::write::{self, CellFormat, ImportOptions, ImportSummary};
-use tiledb_codec::summary::ArraySummary;
 use tiledb_codec::ReadOptions;
-use tiledb_codec::{inspect, verify};
+use tiledb_codec_cli::summary::ArraySummary;
+use tiledb_codec_cli::{inspect, verify};
 
 mod out;
 mod progress;
@@ -591,7 +591,7 @@ fn run_inspect(
             ));
         }
         let s = ArraySummary::read(path, opts).map_err(|e| e.to_string())?;
-        let picture = tiledb_codec::svg::fragment_layout(&s)
+        let picture = tiledb_codec_cli::svg::fragment_layout(&s)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         std::fs::write(file, picture).map_err(|e| format!("{}: {e}", file.display()))?;
         out::warn(&format!(
@@ -611,7 +611,7 @@ fn run_inspect(
         out::text(&s.to_string())
     } else {
         let v = inspect::inspect_json(path, opts).map_err(|e| e.to_string())?;
-        out::text(&tiledb_codec::summary::tree(&v))
+        out::text(&tiledb_codec_cli::summary::tree(&v))
     }
 }
 

@@ -6,8 +6,8 @@ use crate::out::outln;
 use clap::{Args, Subcommand};
 use tiledb_codec::maintain::meta;
 use tiledb_codec::raw::write::MetadataOptions;
-use tiledb_codec::summary::{escape_controls, format_values};
 use tiledb_codec::ReadOptions;
+use tiledb_codec_cli::summary::{escape_controls, format_values};
 
 /// The metadata of an array or group.
 #[derive(Args)]
@@ -111,7 +111,7 @@ pub fn run(args: &MetaArgs) -> Result<(), String> {
                             k.clone(),
                             serde_json::json!({
                                 "datatype": v.datatype.name(),
-                                "value": tiledb_codec::inspect::metadata_value(v),
+                                "value": tiledb_codec_cli::inspect::metadata_value(v),
                             }),
                         )
                     })
