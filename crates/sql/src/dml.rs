@@ -33,7 +33,7 @@ use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan};
 use futures::StreamExt;
 
 use super::{df_error, TileDbTable};
-use tiledb_codec::maintain::delete::{delete_cells, DeleteOptions};
+use tiledb_codec::maintain::{delete_cells, DeleteOptions};
 use tiledb_codec::raw::read::aggregate::{aggregate, Aggregate, AggregateValue};
 use tiledb_codec::raw::read::{Query, QueryCondition};
 use tiledb_codec::raw::write::{ImportOptions, WriteOptions};
