@@ -412,7 +412,8 @@ fn run_export(args: ExportArgs, opts: &ReadOptions) -> Result<(), String> {
             export::write_csv(&cells, &mut out)
         }
         Format::Arrow => {
-            tiledb_codec::arrow::write_ipc(&reader, &query, &mut out).map_err(|e| e.to_string())?;
+            tiledb_codec::raw::arrow::write_ipc(&reader, &query, &mut out)
+                .map_err(|e| e.to_string())?;
             Ok(())
         }
         Format::Parquet => {
@@ -485,7 +486,7 @@ fn run_import(
         Format::Ndjson => CellFormat::Ndjson,
         Format::Csv => CellFormat::Csv,
         f @ (Format::Arrow | Format::Parquet) => {
-            use tiledb_codec::arrow::{import_file, InputFormat};
+            use tiledb_codec::raw::arrow::{import_file, InputFormat};
             let input = if f == Format::Arrow {
                 InputFormat::ArrowIpc
             } else {

@@ -222,14 +222,14 @@ impl DataSink for InsertSink {
                 Err(e) => {
                     let text = e.to_string();
                     failed = Some(e);
-                    Some(Err(tiledb_codec::arrow::Error::Arrow(
+                    Some(Err(tiledb_codec::raw::arrow::Error::Arrow(
                         datafusion::arrow::error::ArrowError::ExternalError(text.into()),
                     )))
                 }
             });
             let mut opts = ImportOptions::default();
             opts.write = WriteOptions::default().with_encryption_key(key);
-            let done = tiledb_codec::arrow::import_batches(&path, None, batches, &opts);
+            let done = tiledb_codec::raw::arrow::import_batches(&path, None, batches, &opts);
             let summary = match failed {
                 Some(e) => Err(e),
                 None => done.map_err(df_error),
