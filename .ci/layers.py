@@ -4,7 +4,6 @@
 The layers, top to bottom (README "Layers"; a module may use its own layer and
 the ones below it, never one above it):
 
-    inspect, summary, svg, verify
     api, arrow
     maintain
     read, write
@@ -13,8 +12,9 @@ the ones below it, never one above it):
     model
     format, error, options, progress, limits
 
-(The command line and SQL are crates of their own above all of them, in
-crates/, and `src/lib.rs` only re-exports.) Besides the order, the graph of modules (one node per file, folders
+(The command line, with what it prints about arrays: inspect, summary, svg,
+verify, and SQL are crates of their own above all of them, in crates/, and
+`src/lib.rs` only re-exports.) Besides the order, the graph of modules (one node per file, folders
 included) must have no cycles: a module that imports a sibling which imports it
 back is a circle, whether or not the two are in one layer.
 
@@ -36,7 +36,6 @@ import re
 import sys
 
 LAYERS = [
-    ["inspect", "summary", "svg", "verify"],
     ["api", "arrow"],
     ["maintain"],
     ["read", "write"],

@@ -13,8 +13,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use tiledb_codec::maintain::fragments::{consolidate_fragments, vacuum_fragments};
-use tiledb_codec::maintain::{ConsolidateOptions, VacuumOptions};
+use tiledb_codec::maintain::{
+    consolidate_fragments, vacuum_fragments, ConsolidateOptions, VacuumOptions,
+};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args_os().skip(1);

@@ -77,11 +77,10 @@
 //! [`raw::storage`] maps files, [`raw::tile`] reads (generic) tiles in
 //! place, [`raw::filters`] reverses filter pipelines, [`raw::array`] opens
 //! arrays, [`raw::read`] and [`raw::write`] read and write cells, and
-//! [`raw::model`] is the typed model of a schema. Beside the facade, the
-//! jobs of the command line are library calls: [`inspect`] describes what a
-//! path holds, [`verify`] checks an array, [`maintain`] consolidates and
-//! vacuums, [`summary`] and [`svg`] describe an array for people. The
-//! lower-level reader takes a [`raw::read::Query`] and gives
+//! [`raw::model`] is the typed model of a schema. Beside the facade,
+//! [`maintain`] consolidates and vacuums. (What the command line does to
+//! describe and check arrays, `inspect`, `summary`, `svg` and `verify`, is
+//! in its own crate, `tiledb-codec-cli`.) The lower-level reader takes a [`raw::read::Query`] and gives
 //! [`raw::read::Cells`]:
 //!
 //! ```
@@ -117,15 +116,11 @@
 // The facade, at the crate root.
 mod api;
 
-// The jobs of the command line, as library calls.
+// Beside the facade: Arrow batches, maintenance, progress reports.
 #[cfg(feature = "arrow")]
 pub mod arrow;
-pub mod inspect;
 pub mod maintain;
 pub mod progress;
-pub mod summary;
-pub mod svg;
-pub mod verify;
 
 // The format's layers, mounted under `raw` (src/raw.rs) and named here for
 // the crate's own paths (`crate::read::...`); their folders stay at the top

@@ -2,7 +2,8 @@
 //! generates from `spec/` ([`format`](mod@format)), files mapped in place ([`storage`]),
 //! generic tiles ([`tile`]), filter pipelines ([`filters`]), an array's
 //! folders and files ([`array`](mod@array)), the typed schema ([`model`]),
-//! and the readers and writers of cells ([`read`], [`write`](mod@write)).
+//! the readers and writers of cells ([`read`], [`write`](mod@write)), and
+//! Arrow over them (`arrow`, feature `arrow`).
 //!
 //! What lives here follows the format: a new format version or a spec edit
 //! can add fields, variants and tables, so the generated types and the
@@ -15,6 +16,9 @@
 
 #[path = "array/mod.rs"]
 pub mod array;
+#[cfg(feature = "arrow")]
+#[path = "arrow/raw.rs"]
+pub mod arrow;
 #[path = "error.rs"]
 pub mod error;
 #[doc(inline)]

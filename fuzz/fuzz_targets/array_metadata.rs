@@ -3,9 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tiledb_codec::inspect::metadata_value;
 use tiledb_codec::raw::format::{decode, ArrayMetadata, Datatype};
 use tiledb_codec::raw::model::MetadataValue;
+use tiledb_codec_cli::inspect::metadata_value;
 
 fuzz_target!(|data: &[u8]| {
     let path = tiledb_codec_fuzz::path("fuzz/__meta/__1_1_0123456789abcdef0123456789abcdef");

@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok((schema, _)) = decode::<ArraySchema>(data, path, 0, ()) else {
         return;
     };
-    let _ = tiledb_codec::inspect::schema_json(&schema, path);
+    let _ = tiledb_codec_cli::inspect::schema_json(&schema, path);
     if let Ok(s) = tiledb_codec::raw::model::Schema::from_table(&schema, &[], path) {
         let _ = tiledb_codec::raw::model::json::schema_to_json(&s);
         let _ = s.to_table(s.version);

@@ -194,9 +194,9 @@ pub fn open_export(arrays: &[OpenArray], data: &[u8]) {
     // reads and exports, and verifies the array.
     let root = &array.root;
     let opts = opts();
-    let _ = tiledb_codec::inspect::inspect_json(root, &opts);
+    let _ = tiledb_codec_cli::inspect::inspect_json(root, &opts);
     if mode != 3 {
-        let _ = tiledb_codec::inspect::inspect_json(path, &opts);
+        let _ = tiledb_codec_cli::inspect::inspect_json(path, &opts);
     }
     if let Ok(reader) = ArrayReader::open(root, &opts) {
         if let Ok(cells) = reader.read(&Query::default()) {
@@ -208,6 +208,6 @@ pub fn open_export(arrays: &[OpenArray], data: &[u8]) {
             let _ = reader.read(&lower_half(&cells));
         }
     }
-    let _ = tiledb_codec::verify::verify(root, &opts);
+    let _ = tiledb_codec_cli::verify::verify(root, &opts);
     std::fs::write(path, original).unwrap();
 }

@@ -220,7 +220,7 @@ fn to_facade(e: Box<dyn StdError + Send + Sync>) -> Box<dyn StdError + Send + Sy
         Ok(w) => return Box::new(tiledb_codec::Error::from(*w)),
         Err(e) => e,
     };
-    let e = match e.downcast::<tiledb_codec::arrow::Error>() {
+    let e = match e.downcast::<tiledb_codec::raw::arrow::Error>() {
         Ok(a) => return Box::new(tiledb_codec::Error::from(*a)),
         Err(e) => e,
     };

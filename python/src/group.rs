@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use tiledb_codec::maintain::group;
-use tiledb_codec::raw::format::ObjectType;
+use tiledb_codec::maintain;
 use tiledb_codec::ReadOptions;
 
 use crate::error::{error, refuse};
@@ -25,18 +24,13 @@ fn local(uri: &str) -> PyResult<PathBuf> {
     Ok(PathBuf::from(uri))
 }
 
-fn type_name(t: ObjectType) -> String {
-    match t {
-        ObjectType::Unknown(code) => format!("type {code}"),
-        t => t.name().to_ascii_lowercase(),
-    }
-}
-
 /// What is at `uri`: `"array"`, `"group"`, or `None`.
 #[pyfunction]
 pub fn object_type(py: Python<'_>, uri: &str) -> PyResult<Option<String>> {
     let path = local(uri)?;
-    Ok(py.detach(|| group::object_type(&path)).map(type_name))
+    Ok(py
+        .detach(|| maintain::object_type(&path))
+        .map(|t| t.to_string()))
 }
 
 /// A member of a group as Python takes it: name (or `None`), URI as
@@ -51,12 +45,14 @@ type Member = (Option<String>, String, String, bool, Option<PathBuf>);
 pub fn group_members(py: Python<'_>, uri: &str, key: Option<Vec<u8>>) -> PyResult<Vec<Member>> {
     let path = local(uri)?;
     let opts = ReadOptions::default().with_encryption_key(crate::key_of(key)?);
-    let members = py.detach(|| group::members(&path, &opts)).map_err(error)?;
+    let members = py
+        .detach(|| maintain::group_members(&path, &opts))
+        .map_err(error)?;
     Ok(members
         .into_iter()
         .map(|m| {
-            let at = group::member_path(&path, &m);
-            let ty = type_name(m.object_type);
+            let at = maintain::member_path(&path, &m);
+            let ty = m.object_type.to_string();
             (m.name, m.uri, ty, m.relative, at)
         })
         .collect())
@@ -74,7 +70,7 @@ pub fn object_metadata<'py>(
     let path = local(uri)?;
     let opts = ReadOptions::default().with_encryption_key(crate::key_of(key)?);
     let meta = py
-        .detach(|| tiledb_codec::maintain::meta::read_metadata(Path::new(&path), &opts))
+        .detach(|| tiledb_codec::maintain::read_metadata(Path::new(&path), &opts))
         .map_err(error)?;
     Ok(meta
         .into_iter()

@@ -117,7 +117,7 @@ impl Array {
         opts.write.timestamp = timestamp;
         opts.write.encryption_key = self.key();
         let batches = batches.map(|b| b.map_err(crate::arrow::Error::Arrow));
-        crate::arrow::import_batches(&self.path, None, batches, &opts)?;
+        crate::arrow::write::import_batches(&self.path, None, batches, &opts)?;
         Ok(())
     }
 }

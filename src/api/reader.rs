@@ -229,7 +229,7 @@ impl<'a> ReaderBuilder<'a> {
     #[cfg(feature = "arrow")]
     pub fn arrow(self) -> Result<crate::arrow::RecordBatches<'a>, Error> {
         let q = self.query()?;
-        Ok(crate::arrow::record_batches(&self.array.reader, &q)?)
+        Ok(crate::arrow::read::record_batches(&self.array.reader, &q)?)
     }
 
     /// Reads every cell asked for into one batch.

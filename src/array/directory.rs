@@ -25,6 +25,14 @@ pub struct Entry {
     pub name: TimestampedName,
 }
 
+impl Entry {
+    /// The entry of the file or folder at `path`, whose name parses as
+    /// `name` ([`name::parse`]).
+    pub fn new(path: PathBuf, name: TimestampedName) -> Self {
+        Entry { path, name }
+    }
+}
+
 /// The listing of an array folder, classified.
 #[derive(Debug, Default)]
 #[non_exhaustive]

@@ -1,8 +1,11 @@
-//! Arrow in and out (feature `arrow`): cells as Arrow [`RecordBatch`]es,
-//! schemas to and from Arrow schemas, and `RecordBatch`es written as
-//! fragments (Arrow IPC and Parquet import).
+//! Arrow in and out (feature `arrow`): cells as Arrow [`RecordBatch`]es
+//! ([`ReaderBuilder::arrow`](crate::ReaderBuilder::arrow)), record batches
+//! written as fragments ([`Array::write_arrow`](crate::Array::write_arrow)),
+//! and schemas to and from Arrow schemas ([`to_arrow`], [`from_arrow`]).
+//! What works on the lower-level reader and writer (a `Query`'s batches,
+//! Arrow IPC output, Arrow IPC and Parquet import) is in `raw::arrow`.
 //!
-//! How TileDB fields become Arrow fields ([`schema::field_type`]):
+//! How TileDB fields become Arrow fields ([`field_type`]):
 //!
 //! | TileDB | Arrow |
 //! | --- | --- |
@@ -20,7 +23,7 @@
 //! | an attribute with an enumeration | `Dictionary<key, labels>` |
 //!
 //! Every field carries its TileDB datatype and cell value count in its
-//! metadata ([`schema::DATATYPE_KEY`], [`schema::CELL_VAL_NUM_KEY`]), so
+//! metadata ([`DATATYPE_KEY`], [`CELL_VAL_NUM_KEY`]), so
 //! the way back is exact; nullable attributes are nullable fields.
 //!
 //! Zero-copy: a read's fixed-size values (numbers, dates, fixed binary)
@@ -32,49 +35,49 @@
 //! (narrowed from 64 bits), and every write (the writer takes its own
 //! buffers).
 
-pub mod read;
-pub mod schema;
-pub mod write;
+// The lower-level half is mounted as `raw::arrow` (src/raw.rs, from
+// raw.rs in this folder); these modules are the crate's own.
+pub(crate) mod error;
+pub(crate) mod read;
+pub(crate) mod schema;
+pub(crate) mod write;
+
+use crate::format::Datatype;
+use crate::model::Schema;
+pub(crate) use error::{Error, Result};
 
 pub use arrow_array::{RecordBatch, RecordBatchReader};
-pub use read::{arrow_schema, record_batch, record_batches, write_ipc, RecordBatches};
-pub use schema::{field_type, from_arrow, tiledb_type, to_arrow};
-pub use write::{import_batches, import_file, write_batch, ArrowTarget, InputFormat};
+pub use read::RecordBatches;
+pub use schema::{CELL_VAL_NUM_KEY, DATATYPE_KEY, DIMENSION_KEY, ENUMERATION_KEY};
 
-/// What can go wrong between TileDB and Arrow.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// Reading the array failed.
-    #[error(transparent)]
-    Read(#[from] crate::error::Error),
-    /// Writing the array failed.
-    #[error(transparent)]
-    Write(#[from] crate::write::WriteError),
-    /// Arrow refused the data (IPC decoding, array construction).
-    #[error("arrow: {0}")]
-    Arrow(#[from] arrow_schema::ArrowError),
-    /// The Parquet reader failed.
-    #[error("parquet: {0}")]
-    Parquet(#[from] parquet::errors::ParquetError),
-    /// A field that cannot be converted, and why.
-    #[error("field {field:?}: {what}")]
-    Field {
-        /// The field's name.
-        field: String,
-        /// What is wrong.
-        what: String,
-    },
+/// The Arrow type of a field of datatype `dt` with `cell_val_num` values
+/// per cell (`None`: var-sized), as the table above maps it.
+pub fn field_type(dt: Datatype, cell_val_num: Option<u32>) -> arrow_schema::DataType {
+    schema::field_type(dt, cell_val_num)
 }
 
-impl Error {
-    pub(crate) fn field(field: impl Into<String>, what: impl Into<String>) -> Self {
-        Error::Field {
-            field: field.into(),
-            what: what.into(),
-        }
-    }
+/// The TileDB datatype and values per cell (`None`: var-sized) of an Arrow
+/// field: from its metadata where it has [`DATATYPE_KEY`], else from its
+/// Arrow type (text `StringUtf8`, binary `Blob`, timestamps `DATETIME_*`,
+/// durations and times `TIME_*`, `Date32` `DATETIME_DAY`, dictionaries their
+/// keys' type).
+pub fn tiledb_type(field: &arrow_schema::Field) -> crate::Result<(Datatype, Option<u32>)> {
+    Ok(schema::tiledb_type(field)?)
 }
 
-/// The result of this module's functions.
-pub type Result<T> = std::result::Result<T, Error>;
+/// The Arrow schema of a TileDB schema: the dimensions, then the
+/// attributes, as a read returns them (enumerated attributes as
+/// dictionaries of their labels' type).
+pub fn to_arrow(schema: &Schema) -> crate::Result<arrow_schema::Schema> {
+    Ok(schema::to_arrow(schema)?)
+}
+
+/// A TileDB schema for an Arrow schema: the fields named in `dimensions`
+/// become the dimensions (in that order), the others attributes; a sparse
+/// array, row-major, capacity 10000, in the format version this crate
+/// writes. Domains and tile extents are left unset (`None`) for the
+/// caller to choose; dictionary fields get an enumeration named after the
+/// field, without labels (they are in the data, not the schema).
+pub fn from_arrow(arrow: &arrow_schema::Schema, dimensions: &[&str]) -> crate::Result<Schema> {
+    Ok(schema::from_arrow(arrow, dimensions)?)
+}

@@ -448,7 +448,7 @@ impl RecordBatchReader for RecordBatches<'_> {
 /// use tiledb_codec::raw::read::{ArrayReader, Query};
 ///
 /// let reader = ArrayReader::open("tests/fixtures/v22/dense_int_1d".as_ref(), &ReadOptions::default())?;
-/// let batches = tiledb_codec::arrow::record_batches(&reader, &Query::default())?;
+/// let batches = tiledb_codec::raw::arrow::record_batches(&reader, &Query::default())?;
 /// let rows: usize = batches.map(|b| b.map(|b| b.num_rows())).sum::<Result<_, _>>()?;
 /// assert_eq!(rows, 20);
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -49,8 +49,11 @@ use crate::array::name;
 use crate::format::hierarchy;
 
 /// How long uncommitted work (a fragment folder without a commit marker, a
-/// writer's temporary file) must have stayed unchanged before a vacuum
-/// takes it for abandoned (see the module documentation).
+/// writer's temporary file) must have stayed unchanged (the newest
+/// modification time of the file, or of the folder and everything below
+/// it) before a vacuum takes it for abandoned and removes it. The names'
+/// timestamps play no part; a live writer changes something in its work
+/// at least this often.
 pub const ABANDONED_AFTER: Duration = Duration::from_secs(600);
 
 /// The newest time `path`, or anything below it, was modified.

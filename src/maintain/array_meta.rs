@@ -145,7 +145,7 @@ pub fn consolidate_array_meta(
     consolidate(folder, opts, &mut Steps::new(None))
 }
 
-/// [`consolidate_array_meta`] stopped after step `step` (from 1), as a
+/// [`consolidate_array_meta`](super::consolidate_array_meta) stopped after step `step` (from 1), as a
 /// crash would stop it (only with the `fail-points` feature).
 #[cfg(feature = "fail-points")]
 pub fn consolidate_array_meta_stopping_after(
@@ -246,7 +246,7 @@ pub fn vacuum_array_meta(folder: &Path, opts: &VacuumOptions) -> WriteResult<Vac
     vacuum(folder, opts, &mut Steps::new(None))
 }
 
-/// [`vacuum_array_meta`] stopped after step `step` (from 1), as a crash
+/// [`vacuum_array_meta`](super::vacuum_array_meta) stopped after step `step` (from 1), as a crash
 /// would stop it (only with the `fail-points` feature).
 #[cfg(feature = "fail-points")]
 pub fn vacuum_array_meta_stopping_after(

@@ -135,7 +135,7 @@ pub fn consolidate_commits(
     consolidate(array, opts, &mut Steps::new(None))
 }
 
-/// [`consolidate_commits`] stopped after step `step` (from 1), as a crash
+/// [`consolidate_commits`](super::consolidate_commits) stopped after step `step` (from 1), as a crash
 /// would stop it (only with the `fail-points` feature).
 #[cfg(feature = "fail-points")]
 pub fn consolidate_commits_stopping_after(
@@ -239,7 +239,7 @@ pub fn vacuum_commits(array: &Path, opts: &VacuumOptions) -> WriteResult<VacuumR
     vacuum(array, opts, &mut Steps::new(None))
 }
 
-/// [`vacuum_commits`] stopped after step `step` (from 1), as a crash would
+/// [`vacuum_commits`](super::vacuum_commits) stopped after step `step` (from 1), as a crash would
 /// stop it (only with the `fail-points` feature).
 #[cfg(feature = "fail-points")]
 pub fn vacuum_commits_stopping_after(

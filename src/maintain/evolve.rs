@@ -56,11 +56,11 @@ use crate::write::generic::generic_tile;
 use crate::write::{util, WriteError, WriteResult, FORMAT_VERSION};
 use crate::ReadOptions;
 
-/// A set of changes to an array's schema, applied together by [`evolve`].
+/// A set of changes to an array's schema, applied together by [`evolve`](fn@super::evolve).
 ///
 /// Built call by call, like the engine's `ArraySchemaEvolution`: what one
 /// call cannot accept (an attribute added twice, an enumeration extended
-/// twice) is reported by [`evolve`], which then writes nothing.
+/// twice) is reported by [`evolve`](fn@super::evolve), which then writes nothing.
 #[derive(Debug, Clone, Default)]
 pub struct SchemaEvolution {
     attributes_to_add: Vec<Attribute>,

@@ -46,7 +46,7 @@ pub fn consolidate_fragment_meta(
     consolidate(array, opts, &mut Steps::new(None))
 }
 
-/// [`consolidate_fragment_meta`] stopped after step `step` (from 1), as a
+/// [`consolidate_fragment_meta`](super::consolidate_fragment_meta) stopped after step `step` (from 1), as a
 /// crash would stop it; `Ok` when it has fewer steps (the crash-safety
 /// tests; only with the `fail-points` feature).
 #[cfg(feature = "fail-points")]
@@ -171,7 +171,7 @@ pub fn vacuum_fragment_meta(array: &Path, opts: &VacuumOptions) -> WriteResult<V
     vacuum(array, opts, &mut Steps::new(None))
 }
 
-/// [`vacuum_fragment_meta`] stopped after step `step` (from 1), as a crash
+/// [`vacuum_fragment_meta`](super::vacuum_fragment_meta) stopped after step `step` (from 1), as a crash
 /// would stop it (only with the `fail-points` feature).
 #[cfg(feature = "fail-points")]
 pub fn vacuum_fragment_meta_stopping_after(

@@ -77,13 +77,11 @@ use crate::write::util;
 use crate::write::{Column, FragmentWriter, WriteError, WriteOptions, WriteResult};
 use crate::ReadOptions;
 
-pub use super::abandoned::ABANDONED_AFTER;
-
 /// The lock file that consolidations and vacuums of one array take turns on.
-pub const LOCK_FILE: &str = ".tiledb-codec.lock";
+pub(crate) const LOCK_FILE: &str = ".tiledb-codec.lock";
 
 #[cfg(feature = "fail-points")]
-pub use crate::write::MaintenanceStep as Step;
+use crate::write::MaintenanceStep as Step;
 
 /// Where to stop (fail points), or nowhere.
 #[derive(Clone, Copy)]
@@ -385,7 +383,7 @@ pub fn consolidate_fragments(
     consolidate(array, opts, Stop::NEVER)
 }
 
-/// [`consolidate_fragments`] that stops right after `step`, as a crash
+/// [`consolidate_fragments`](super::consolidate_fragments) that stops right after `step`, as a crash
 /// would, returning [`WriteError::Stopped`] (the crash-safety tests).
 #[cfg(feature = "fail-points")]
 pub fn consolidate_fragments_failing(
@@ -751,13 +749,13 @@ fn commit(
 ///
 /// The fragment folders and temporary files that killed writes left
 /// uncommitted are removed with the listed ones, once nothing in them has
-/// changed for [`ABANDONED_AFTER`], whatever their names' timestamps (see
+/// changed for [`ABANDONED_AFTER`](super::ABANDONED_AFTER), whatever their names' timestamps (see
 /// [`super::abandoned`]).
 pub fn vacuum_fragments(array: &Path, opts: &VacuumOptions) -> WriteResult<VacuumReport> {
     vacuum(array, opts, Stop::NEVER)
 }
 
-/// [`vacuum_fragments`] that stops right after `step`, as a crash would,
+/// [`vacuum_fragments`](super::vacuum_fragments) that stops right after `step`, as a crash would,
 /// returning [`WriteError::Stopped`] (the crash-safety tests).
 #[cfg(feature = "fail-points")]
 pub fn vacuum_fragments_failing(

@@ -30,15 +30,15 @@ use crate::write::generic::generic_tile;
 use crate::write::{util, MetadataOptions, WriteError, WriteResult, FORMAT_VERSION};
 use crate::ReadOptions;
 
-pub use crate::array::metadata::GroupMember;
+use crate::array::metadata::GroupMember;
 
 /// The options of a group change: its timestamp (milliseconds; default
 /// now, later than every details file there) and the key of an encrypted
 /// group. The same as a metadata change's.
-pub type GroupOptions = MetadataOptions;
+pub(crate) type GroupOptions = MetadataOptions;
 
 /// The marker file of a group folder.
-pub const GROUP_FILE: &str = hierarchy::GROUP_MARKER;
+const GROUP_FILE: &str = hierarchy::GROUP_MARKER;
 
 /// A member to add to a group.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -391,14 +391,14 @@ pub fn remove_member(
 
 /// The path a member's URI points to: relative members from the group
 /// folder, `file://` URIs as paths; `None` for other schemes.
-pub fn member_path(group: &Path, m: &GroupMember) -> Option<PathBuf> {
-    if m.relative {
-        Some(group.join(&m.uri))
-    } else if let Some(p) = m.uri.strip_prefix("file://") {
+pub(crate) fn uri_path(group: &Path, uri: &str, relative: bool) -> Option<PathBuf> {
+    if relative {
+        Some(group.join(uri))
+    } else if let Some(p) = uri.strip_prefix("file://") {
         Some(PathBuf::from(p))
-    } else if m.uri.contains("://") {
+    } else if uri.contains("://") {
         None
     } else {
-        Some(PathBuf::from(&m.uri))
+        Some(PathBuf::from(uri))
     }
 }

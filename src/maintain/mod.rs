@@ -5,29 +5,57 @@
 //! layouts), so the engine reads the result as it would read its own, and
 //! each one commits atomically: a reader, or a process that stops at any
 //! step, never sees a half-done change.
+//!
+//! Every function returns the facade's [`Error`](crate::Error). Groups
+//! and metadata of arrays and groups are in [`create_group`],
+//! [`add_members`], [`put_metadata`] and their neighbours.
 
-pub mod abandoned;
-pub mod array_meta;
-pub mod commits;
-pub mod delete;
-pub mod evolve;
-pub mod fragment_meta;
-pub mod fragments;
-pub mod group;
+use std::path::{Path, PathBuf};
+
+pub(crate) mod abandoned;
+pub(crate) mod array_meta;
+pub(crate) mod commits;
+pub(crate) mod delete;
+pub(crate) mod evolve;
+pub(crate) mod fragment_meta;
+pub(crate) mod fragments;
+pub(crate) mod group;
 mod merge;
-pub mod meta;
+pub(crate) mod meta;
 mod meta_files;
+mod objects;
 
-pub use evolve::{evolve, EvolveOptions, SchemaEvolution};
+pub use abandoned::ABANDONED_AFTER;
+pub use delete::DeleteOptions;
+pub use evolve::{EvolveOptions, SchemaEvolution};
+pub use group::NewMember;
+pub use meta::{parse_datatype, parse_metadata_value};
+pub use objects::{
+    add_member, add_members, create_group, delete_metadata, group_members, member_path,
+    object_type, put_metadata, read_metadata, remove_member, GroupMember, MetadataOptions,
+    ObjectKind,
+};
 
-pub use delete::{delete_cells, delete_fragments, DeleteOptions};
+use crate::model::Schema;
+use crate::progress::{NoProgress, Progress};
+use crate::read::query_condition::QueryCondition;
+use crate::{ReadOptions, Result};
 
-pub use array_meta::{consolidate_array_meta, vacuum_array_meta};
-pub use commits::{consolidate_commits, vacuum_commits};
-pub use fragment_meta::{consolidate_fragment_meta, vacuum_fragment_meta};
-
-pub use crate::progress::{NoProgress, Progress};
-pub use fragments::{consolidate_fragments, vacuum_fragments, ABANDONED_AFTER};
+/// The crash-safety tests' hooks (feature `fail-points` only, never in a
+/// release): the maintenance operations stopped right after one of their
+/// durable steps, as a crash there would stop them. Not part of the API.
+#[cfg(feature = "fail-points")]
+#[doc(hidden)]
+pub mod fail_points {
+    pub use super::array_meta::{
+        consolidate_array_meta_stopping_after, vacuum_array_meta_stopping_after,
+    };
+    pub use super::commits::{consolidate_commits_stopping_after, vacuum_commits_stopping_after};
+    pub use super::fragment_meta::{
+        consolidate_fragment_meta_stopping_after, vacuum_fragment_meta_stopping_after,
+    };
+    pub use super::fragments::{consolidate_fragments_failing, vacuum_fragments_failing};
+}
 
 /// What to consolidate or vacuum, as the engine's `sm.consolidation.mode`
 /// and `sm.vacuum.mode` name it.
@@ -68,10 +96,10 @@ impl std::str::FromStr for Mode {
 
 /// Consolidates what `mode` names in the array at `array`.
 pub fn consolidate(
-    array: &std::path::Path,
+    array: &Path,
     mode: Mode,
     opts: &ConsolidateOptions,
-) -> crate::write::WriteResult<ConsolidateReport> {
+) -> Result<ConsolidateReport> {
     match mode {
         Mode::Fragments => consolidate_fragments(array, opts),
         Mode::FragmentMeta => consolidate_fragment_meta(array, opts),
@@ -82,17 +110,110 @@ pub fn consolidate(
 
 /// Removes what consolidations of `mode` superseded in the array at
 /// `array` (with `opts.dry_run`: lists it).
-pub fn vacuum(
-    array: &std::path::Path,
-    mode: Mode,
-    opts: &VacuumOptions,
-) -> crate::write::WriteResult<VacuumReport> {
+pub fn vacuum(array: &Path, mode: Mode, opts: &VacuumOptions) -> Result<VacuumReport> {
     match mode {
         Mode::Fragments => vacuum_fragments(array, opts),
         Mode::FragmentMeta => vacuum_fragment_meta(array, opts),
         Mode::Commits => vacuum_commits(array, opts),
         Mode::ArrayMeta => vacuum_array_meta(array, opts),
     }
+}
+
+/// Merges the committed fragments of the array at `array` within
+/// `opts.timestamp` into one new fragment and lists them for vacuuming, as
+/// the engine's fragment consolidation. Fewer than two fragments to merge:
+/// nothing is done ([`ConsolidateReport::written`] is `None`).
+pub fn consolidate_fragments(array: &Path, opts: &ConsolidateOptions) -> Result<ConsolidateReport> {
+    Ok(fragments::consolidate_fragments(array, opts)?)
+}
+
+/// Removes the fragments that fragment consolidations within
+/// `opts.timestamp` superseded (commit markers first, then the folders,
+/// then the vacuum files), and uncommitted work that killed writers left
+/// once it is unchanged for `opts.abandoned_after`.
+pub fn vacuum_fragments(array: &Path, opts: &VacuumOptions) -> Result<VacuumReport> {
+    Ok(fragments::vacuum_fragments(array, opts)?)
+}
+
+/// Gathers the footers of the array's fragments within `opts.timestamp`
+/// in one consolidated fragment metadata file (`__fragment_meta/*.meta`).
+pub fn consolidate_fragment_meta(
+    array: &Path,
+    opts: &ConsolidateOptions,
+) -> Result<ConsolidateReport> {
+    Ok(fragment_meta::consolidate_fragment_meta(array, opts)?)
+}
+
+/// Removes the consolidated fragment metadata files that a later one
+/// supersedes.
+pub fn vacuum_fragment_meta(array: &Path, opts: &VacuumOptions) -> Result<VacuumReport> {
+    Ok(fragment_meta::vacuum_fragment_meta(array, opts)?)
+}
+
+/// Gathers the commit files of the array within `opts.timestamp` in one
+/// `.con` file of `__commits`.
+pub fn consolidate_commits(array: &Path, opts: &ConsolidateOptions) -> Result<ConsolidateReport> {
+    Ok(commits::consolidate_commits(array, opts)?)
+}
+
+/// Removes the commit files that consolidated commit files hold.
+pub fn vacuum_commits(array: &Path, opts: &VacuumOptions) -> Result<VacuumReport> {
+    Ok(commits::vacuum_commits(array, opts)?)
+}
+
+/// Consolidates the metadata of the array or group at `folder` (the files
+/// within `opts.timestamp`) into one file, and writes the vacuum file
+/// listing the files it supersedes. With fewer than two files nothing is
+/// written, as the engine.
+pub fn consolidate_array_meta(
+    folder: &Path,
+    opts: &ConsolidateOptions,
+) -> Result<ConsolidateReport> {
+    Ok(array_meta::consolidate_array_meta(folder, opts)?)
+}
+
+/// Removes the metadata files of the array or group at `folder` that
+/// consolidations within `opts.timestamp` superseded.
+pub fn vacuum_array_meta(folder: &Path, opts: &VacuumOptions) -> Result<VacuumReport> {
+    Ok(array_meta::vacuum_array_meta(folder, opts)?)
+}
+
+/// Deletes the cells of the array at `array` that `condition` selects, as
+/// the engine does: a delete commit that reads from then on apply; returns
+/// its path. Conditions the engine cannot negate or read back are refused,
+/// with nothing written.
+pub fn delete_cells(
+    array: &Path,
+    condition: &QueryCondition,
+    opts: &DeleteOptions,
+) -> Result<PathBuf> {
+    Ok(delete::delete_cells(array, condition, opts)?)
+}
+
+/// Deletes the fragments of the array at `array` written within `range`
+/// (with `dry_run`: lists them), as the engine's `delete_fragments`:
+/// commit markers first, then the folders.
+pub fn delete_fragments(array: &Path, range: TimeRange, dry_run: bool) -> Result<VacuumReport> {
+    Ok(delete::delete_fragments(array, range, dry_run)?)
+}
+
+/// Evolves the schema of the array at `array`: writes the new schema file
+/// (and the files of added and extended enumerations) and returns its
+/// path. A change the engine refuses is refused here (an
+/// [`Error::Schema`](crate::Error::Schema)), and then nothing is written.
+pub fn evolve(array: &Path, evolution: &SchemaEvolution, opts: &EvolveOptions) -> Result<PathBuf> {
+    Ok(evolve::evolve(array, evolution, opts)?)
+}
+
+/// `schema` with `evolution` applied, checked as [`evolve`] checks it;
+/// nothing is written.
+pub fn evolve_schema(schema: &Schema, evolution: &SchemaEvolution) -> Result<Schema> {
+    Ok(evolve::evolve_schema(schema, evolution)?)
+}
+
+/// The latest schema of the array at `array`, with its enumerations' values.
+pub fn latest_schema(array: &Path, opts: &ReadOptions) -> Result<Schema> {
+    Ok(evolve::latest_schema(array, opts)?)
 }
 
 /// A time range in milliseconds since 1970, both ends inclusive, as the
@@ -236,7 +357,7 @@ pub struct VacuumOptions {
     /// List what would be removed, remove nothing.
     pub dry_run: bool,
     /// Uncommitted work unchanged for this long is taken for abandoned
-    /// and removed (default [`ABANDONED_AFTER`]; see [`abandoned`]).
+    /// and removed (default [`ABANDONED_AFTER`]).
     pub abandoned_after: std::time::Duration,
     /// Where progress goes (default: nowhere).
     pub progress: std::sync::Arc<dyn Progress>,

@@ -17,7 +17,7 @@ use arrow_array::{
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Schema};
 use serde_json::{json, Value};
-use tiledb_codec::arrow::{self as ta, InputFormat};
+use tiledb_codec::raw::arrow::{self as ta, InputFormat};
 use tiledb_codec::raw::read::{ArrayReader, Query};
 use tiledb_codec::raw::write::ImportOptions;
 use tiledb_codec::ReadOptions;
@@ -207,7 +207,8 @@ fn dates_and_times() {
         ],
     );
     // The types a read gives them.
-    let f = ta::field_type(tiledb_codec::raw::format::Datatype::DatetimeMs, Some(1));
+    let f =
+        tiledb_codec::arrow::field_type(tiledb_codec::raw::format::Datatype::DatetimeMs, Some(1));
     assert!(matches!(f, DataType::Timestamp(_, None)));
 }
 
@@ -528,7 +529,7 @@ fn batches_and_field_metadata() {
     assert_eq!(joined, whole.num_rows());
     for f in whole.schema().fields() {
         assert!(
-            f.metadata().contains_key(ta::schema::DATATYPE_KEY),
+            f.metadata().contains_key(tiledb_codec::arrow::DATATYPE_KEY),
             "{}",
             f.name()
         );

@@ -214,7 +214,7 @@ fn scan_and_verify_work_on_every_fixture() {
             "{}: {totals:?}",
             f.id
         );
-        let report = tiledb_codec::verify::verify(&f.path, &opts)
+        let report = tiledb_codec_cli::verify::verify(&f.path, &opts)
             .unwrap_or_else(|e| panic!("{}: verify: {e}", f.id));
         assert!(report.ok(), "{}: {:?}", f.id, report.problems);
         assert_eq!(report.fragments, reader.fragments.len(), "{}", f.id);

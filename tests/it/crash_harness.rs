@@ -272,7 +272,7 @@ type Stop = Box<dyn Fn(&Path)>;
 /// nothing uncommitted is left and the engine reads the same cells.
 #[test]
 fn stopped_at_every_step_then_reclaimed() {
-    use tiledb_codec::maintain::fragments::{
+    use tiledb_codec::maintain::fail_points::{
         consolidate_fragments_failing, vacuum_fragments_failing,
     };
     use tiledb_codec::maintain::{ConsolidateOptions, VacuumOptions};

@@ -13,9 +13,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier};
 
 use serde_json::{json, Value};
-use tiledb_codec::maintain::group::create_group;
+use tiledb_codec::maintain::create_group;
 use tiledb_codec::raw::read::{ArrayReader, Query};
-use tiledb_codec::raw::write::{import_with, CellFormat, ImportOptions, WriteError};
+use tiledb_codec::raw::write::{import_with, CellFormat, ImportOptions};
 use tiledb_codec::ReadOptions;
 
 fn schema(attr_type: &str) -> Value {
@@ -188,7 +188,7 @@ fn many_threads_import_into_one_new_path_and_create_one_group() {
         assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1);
         for r in &results {
             if let Err(e) = r {
-                assert!(matches!(e, WriteError::Group { .. }), "{e}");
+                assert!(matches!(e, tiledb_codec::Error::Array { .. }), "{e}");
                 assert!(e.to_string().contains("already exists"), "{e}");
             }
         }

@@ -13,8 +13,8 @@ use std::process::Command;
 use serde_json::{json, Value};
 use tiledb_codec::raw::read::{ArrayReader, Query};
 use tiledb_codec::raw::write::{create_array, Column, FragmentWriter, WriteError, WriteOptions};
-use tiledb_codec::verify::verify;
 use tiledb_codec::ReadOptions;
+use tiledb_codec_cli::verify::verify;
 
 fn schema(dups: bool) -> Value {
     json!({

@@ -10,10 +10,8 @@ use common::{cli, scratch};
 
 use std::path::Path;
 
-use tiledb_codec::maintain::group::{add_member, NewMember};
-use tiledb_codec::maintain::meta::{put, read_metadata};
+use tiledb_codec::maintain::{add_member, put_metadata, read_metadata, MetadataOptions, NewMember};
 use tiledb_codec::raw::format::Datatype;
-use tiledb_codec::raw::write::{MetadataOptions, WriteError};
 use tiledb_codec::ReadOptions;
 
 const MAX: &str = "18446744073709551615";
@@ -75,7 +73,7 @@ fn after_the_last_timestamp_newest_writes_fail_clearly_and_write_nothing() {
     assert_eq!(files(&array.join("__meta")), meta_files);
     assert_eq!(ok(&["meta", a, "list"]).trim(), "k (INT32) = 1");
     // ... and by the library.
-    let err = put(
+    let err = put_metadata(
         &array,
         "k",
         Datatype::Int32,
@@ -84,7 +82,7 @@ fn after_the_last_timestamp_newest_writes_fail_clearly_and_write_nothing() {
     )
     .unwrap_err();
     assert!(
-        matches!(&err, WriteError::Array { path, .. } if path.ends_with("__meta")),
+        matches!(&err, tiledb_codec::Error::Array { path, .. } if path.ends_with("__meta")),
         "{err}"
     );
     let md = read_metadata(&array, &ReadOptions::default()).unwrap();
@@ -169,7 +167,7 @@ fn after_the_last_timestamp_newest_writes_fail_clearly_and_write_nothing() {
     )
     .unwrap_err();
     assert!(
-        matches!(&err, WriteError::Array { path, .. } if path.ends_with("__group")),
+        matches!(&err, tiledb_codec::Error::Array { path, .. } if path.ends_with("__group")),
         "{err}"
     );
     let members = ok(&["group", "list", g]);

@@ -6,10 +6,10 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use tiledb_codec::inspect::{inspect_json, kind, Kind};
-use tiledb_codec::summary::{self, ArraySummary};
-use tiledb_codec::svg::{fragment_layout, LayoutError};
 use tiledb_codec::ReadOptions;
+use tiledb_codec_cli::inspect::{inspect_json, kind, Kind};
+use tiledb_codec_cli::summary::{self, ArraySummary};
+use tiledb_codec_cli::svg::{fragment_layout, LayoutError};
 
 /// The fixture's key, if it is encrypted: the 32 bytes of the string.
 fn read_options(f: &common::Fixture) -> ReadOptions {

@@ -4,8 +4,8 @@
 use crate::common;
 
 use serde_json::Value;
-use tiledb_codec::inspect::inspect_json;
 use tiledb_codec::ReadOptions;
+use tiledb_codec_cli::inspect::inspect_json;
 
 /// Compares one key of two objects, collecting a readable difference.
 fn same(diffs: &mut Vec<String>, what: &str, ours: &Value, engine: &Value) {

@@ -10,13 +10,13 @@ use crate::write_support;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use tiledb_codec::maintain::fragments::{
-    consolidate_fragments_failing, vacuum_fragments_failing, Step,
+use tiledb_codec::maintain::fail_points::{
+    consolidate_fragments_failing, vacuum_fragments_failing,
 };
 use tiledb_codec::maintain::{
     consolidate_fragments, vacuum_fragments, ConsolidateOptions, TimeRange, VacuumOptions,
 };
-use tiledb_codec::raw::write::WriteError;
+use tiledb_codec::raw::write::{MaintenanceStep as Step, WriteError};
 use write_support::{common, diff_cells, key_bytes, our_cells_key, TempDir};
 
 /// What the engine sees of an array: its cells, its fragments and the

@@ -12,10 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{json, Value};
-use tiledb_codec::maintain::group::{self, GroupMember, GroupOptions, NewMember};
-use tiledb_codec::maintain::meta;
+use tiledb_codec::maintain::{self, GroupMember, MetadataOptions, NewMember};
 use tiledb_codec::raw::format::Datatype;
-use tiledb_codec::raw::write::{MetadataOptions, WriteError};
 use tiledb_codec::ReadOptions;
 use write_support::{common, TempDir};
 
@@ -137,7 +135,7 @@ fn s(p: &Path) -> &str {
 /// Our metadata, as DUMP shows the engine's: type name and the values (a
 /// string for text, hex for blobs, a list of numbers otherwise).
 fn our_meta(path: &Path) -> Value {
-    let md = meta::read_metadata(path, &ReadOptions::default()).unwrap();
+    let md = maintain::read_metadata(path, &ReadOptions::default()).unwrap();
     let mut out = serde_json::Map::new();
     for (k, v) in md {
         let name = v.datatype.name();
@@ -173,7 +171,7 @@ fn our_meta(path: &Path) -> Value {
 /// Our members of a group as DUMP shows the engine's: name, resolved URI,
 /// type.
 fn our_members(g: &Path) -> Value {
-    let mut v: Vec<Value> = group::members(g, &ReadOptions::default())
+    let mut v: Vec<Value> = maintain::group_members(g, &ReadOptions::default())
         .unwrap()
         .into_iter()
         .map(|m: GroupMember| {
@@ -182,7 +180,7 @@ fn our_members(g: &Path) -> Value {
             } else {
                 m.uri.clone()
             };
-            let ty = if m.object_type == tiledb_codec::raw::format::ObjectType::Group {
+            let ty = if m.object_type == tiledb_codec::maintain::ObjectKind::Group {
                 "group"
             } else {
                 "array"
@@ -257,10 +255,10 @@ fn put_through_the_command_line(plain: &Path) {
 fn change_the_engines(root: &Path) {
     let r = |p: &str| root.join(p);
     let opts = MetadataOptions::default();
-    let gopts = GroupOptions::default();
+    let gopts = MetadataOptions::default();
     // The engine's own keys: overridden (with another type) and deleted.
     let emeta = r("emeta");
-    meta::put(
+    maintain::put_metadata(
         &emeta,
         "ek_int",
         Datatype::Int32,
@@ -268,22 +266,22 @@ fn change_the_engines(root: &Path) {
         &opts,
     )
     .unwrap();
-    meta::delete(&emeta, "ek_str", &opts).unwrap();
-    meta::put(&emeta, "ours", Datatype::StringUtf8, b"x", &opts).unwrap();
+    maintain::delete_metadata(&emeta, "ek_str", &opts).unwrap();
+    maintain::put_metadata(&emeta, "ours", Datatype::StringUtf8, b"x", &opts).unwrap();
 
     // An engine group: its metadata and members changed by us.
     let eg = r("eg");
-    meta::put(&eg, "gk", Datatype::Float64, &0.5f64.to_le_bytes(), &opts).unwrap();
-    meta::delete(&eg, "gs", &opts).unwrap();
-    let v = meta::parse_metadata_value(Datatype::Int16, "1,2").unwrap();
-    meta::put(&eg, "ours", Datatype::Int16, &v, &opts).unwrap();
-    group::add_member(
+    maintain::put_metadata(&eg, "gk", Datatype::Float64, &0.5f64.to_le_bytes(), &opts).unwrap();
+    maintain::delete_metadata(&eg, "gs", &opts).unwrap();
+    let v = maintain::parse_metadata_value(Datatype::Int16, "1,2").unwrap();
+    maintain::put_metadata(&eg, "ours", Datatype::Int16, &v, &opts).unwrap();
+    maintain::add_member(
         &eg,
         &NewMember::new(s(&r("a1")), Some("first".into()), false),
         &gopts,
     )
     .unwrap();
-    group::remove_member(&eg, "ex", &gopts).unwrap();
+    maintain::remove_member(&eg, "ex", &gopts).unwrap();
 }
 
 /// Our group at `g`: created, with members added and removed and metadata
@@ -291,19 +289,19 @@ fn change_the_engines(root: &Path) {
 fn make_our_group(root: &Path, g: &Path) {
     let r = |p: &str| root.join(p);
     let eg = r("eg");
-    let gopts = GroupOptions::default();
+    let gopts = MetadataOptions::default();
     // Our group: create, add (relative and absolute, named and unnamed,
     // arrays and groups), remove by name and by path.
     let out = cli(&["group", "create", s(g)]).unwrap();
     assert!(out.contains("created group"), "{out}");
     assert!(cli(&["group", "create", s(g)]).is_err());
-    group::create_group(&g.join("sub")).unwrap();
+    maintain::create_group(&g.join("sub")).unwrap();
     common::copy_dir(&r("a1"), &g.join("inner"));
     cli(&["group", "add", s(g), "sub", "--relative"]).unwrap();
     cli(&["group", "add", s(g), "inner", "--relative", "--name", "in"]).unwrap();
     cli(&["group", "add", s(g), s(&r("a1")), "--name", "one"]).unwrap();
     cli(&["group", "add", s(g), s(&r("a2"))]).unwrap();
-    group::add_members(
+    maintain::add_members(
         g,
         &[
             NewMember::new(file_uri(&r("esub")), Some("es".into()), false),
@@ -338,11 +336,11 @@ fn make_our_group(root: &Path, g: &Path) {
 fn refusals_write_nothing(root: &Path, g: &Path) {
     let r = |p: &str| root.join(p);
     let opts = MetadataOptions::default();
-    let gopts = GroupOptions::default();
+    let gopts = MetadataOptions::default();
     // Refusals: nothing written.
     let (details, metas) = (count(&g.join("__group")), count(&g.join("__meta")));
     let add = |uri: &str, name: Option<&str>, relative: bool| {
-        group::add_member(
+        maintain::add_member(
             g,
             &NewMember::new(uri, name.map(Into::into), relative),
             &gopts,
@@ -353,16 +351,16 @@ fn refusals_write_nothing(root: &Path, g: &Path) {
         add("sub", None, true).unwrap_err(),
         add("missing", None, true).unwrap_err(),
         add(s(&r("nothing")), Some("n"), false).unwrap_err(),
-        group::remove_member(g, "nope", &gopts).unwrap_err(),
-        group::remove_member(g, "one", &gopts).unwrap_err(),
+        maintain::remove_member(g, "nope", &gopts).unwrap_err(),
+        maintain::remove_member(g, "one", &gopts).unwrap_err(),
     ] {
-        assert!(matches!(e, WriteError::Group { .. }), "{e}");
+        assert!(matches!(e, tiledb_codec::Error::Array { .. }), "{e}");
     }
     let err = cli(&["group", "add", s(g), "missing", "--relative"]).unwrap_err();
     assert!(err.contains("neither an array nor a group"), "{err}");
     let err = cli(&["group", "remove", s(g), "nope"]).unwrap_err();
     assert!(err.contains("no member has this name or URI"), "{err}");
-    assert!(meta::delete(g, "nokey", &opts).is_err());
+    assert!(maintain::delete_metadata(g, "nokey", &opts).is_err());
     assert_eq!(count(&g.join("__group")), details);
     assert_eq!(count(&g.join("__meta")), metas);
 }
@@ -401,7 +399,7 @@ fn expected(root: &Path) -> (Value, Value) {
         expect_arrays["plain"]["i64"]["value"],
         json!([-9007199254740993i64])
     );
-    let ours = meta::read_metadata(&plain, &ReadOptions::default()).unwrap();
+    let ours = maintain::read_metadata(&plain, &ReadOptions::default()).unwrap();
     assert_eq!(ours["day"].datatype, Datatype::DatetimeDay);
     assert_eq!(
         ours["day"].bytes,

@@ -21,8 +21,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use tiledb_codec::maintain::{
-    array_meta, commits, fragment_meta, ConsolidateOptions, ConsolidateReport, VacuumOptions,
-    VacuumReport,
+    consolidate_array_meta, consolidate_commits, consolidate_fragment_meta, fail_points,
+    vacuum_array_meta, vacuum_commits, vacuum_fragment_meta, ConsolidateOptions, ConsolidateReport,
+    VacuumOptions, VacuumReport,
 };
 use tiledb_codec::raw::array::metadata::read_array_metadata;
 use tiledb_codec::raw::array::ArrayDirectory;
@@ -69,12 +70,16 @@ fn cons_opts(key: Option<&str>) -> ConsolidateOptions {
     }
 }
 
-fn consolidate(mode: &str, path: &Path, key: Option<&str>) -> WriteResult<ConsolidateReport> {
+fn consolidate(
+    mode: &str,
+    path: &Path,
+    key: Option<&str>,
+) -> tiledb_codec::Result<ConsolidateReport> {
     let o = cons_opts(key);
     match mode {
-        "fragment_meta" => fragment_meta::consolidate_fragment_meta(path, &o),
-        "commits" => commits::consolidate_commits(path, &o),
-        _ => array_meta::consolidate_array_meta(path, &o),
+        "fragment_meta" => consolidate_fragment_meta(path, &o),
+        "commits" => consolidate_commits(path, &o),
+        _ => consolidate_array_meta(path, &o),
     }
 }
 
@@ -86,27 +91,27 @@ fn consolidate_stopping(
 ) -> WriteResult<ConsolidateReport> {
     let o = cons_opts(key);
     match mode {
-        "fragment_meta" => fragment_meta::consolidate_fragment_meta_stopping_after(path, &o, step),
-        "commits" => commits::consolidate_commits_stopping_after(path, &o, step),
-        _ => array_meta::consolidate_array_meta_stopping_after(path, &o, step),
+        "fragment_meta" => fail_points::consolidate_fragment_meta_stopping_after(path, &o, step),
+        "commits" => fail_points::consolidate_commits_stopping_after(path, &o, step),
+        _ => fail_points::consolidate_array_meta_stopping_after(path, &o, step),
     }
 }
 
-fn vacuum(mode: &str, path: &Path) -> WriteResult<VacuumReport> {
+fn vacuum(mode: &str, path: &Path) -> tiledb_codec::Result<VacuumReport> {
     let o = VacuumOptions::default();
     match mode {
-        "fragment_meta" => fragment_meta::vacuum_fragment_meta(path, &o),
-        "commits" => commits::vacuum_commits(path, &o),
-        _ => array_meta::vacuum_array_meta(path, &o),
+        "fragment_meta" => vacuum_fragment_meta(path, &o),
+        "commits" => vacuum_commits(path, &o),
+        _ => vacuum_array_meta(path, &o),
     }
 }
 
 fn vacuum_stopping(mode: &str, path: &Path, step: u32) -> WriteResult<VacuumReport> {
     let o = VacuumOptions::default();
     match mode {
-        "fragment_meta" => fragment_meta::vacuum_fragment_meta_stopping_after(path, &o, step),
-        "commits" => commits::vacuum_commits_stopping_after(path, &o, step),
-        _ => array_meta::vacuum_array_meta_stopping_after(path, &o, step),
+        "fragment_meta" => fail_points::vacuum_fragment_meta_stopping_after(path, &o, step),
+        "commits" => fail_points::vacuum_commits_stopping_after(path, &o, step),
+        _ => fail_points::vacuum_array_meta_stopping_after(path, &o, step),
     }
 }
 

@@ -23,7 +23,6 @@ use common::{same, sorted};
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use tiledb_codec::inspect::inspect_json;
 use tiledb_codec::raw::filters::Pipeline;
 use tiledb_codec::raw::format::{
     encode, ArraySchema, ArrayType, Attribute, Compressor, CompressorOptions, CurrentDomain,
@@ -34,8 +33,9 @@ use tiledb_codec::raw::format::{
 use tiledb_codec::raw::format::{table, Record as _};
 use tiledb_codec::raw::read::{ArrayReader, Query};
 use tiledb_codec::raw::tile::write_generic_tile;
-use tiledb_codec::verify::verify;
 use tiledb_codec::ReadOptions;
+use tiledb_codec_cli::inspect::inspect_json;
+use tiledb_codec_cli::verify::verify;
 
 /// GZIP at level 1, the filter the engine gives generic tiles.
 fn generic_tile_filter() -> Filter {

@@ -15,7 +15,6 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use tiledb_codec::inspect::inspect_json;
 use tiledb_codec::raw::array::fragment::Metadata;
 use tiledb_codec::raw::array::{ArrayDirectory, Fragment};
 use tiledb_codec::raw::format::table;
@@ -28,6 +27,7 @@ use tiledb_codec::raw::format::{
 };
 use tiledb_codec::raw::tile::write_generic_tile;
 use tiledb_codec::ReadOptions;
+use tiledb_codec_cli::inspect::inspect_json;
 
 // ---------------------------------------------------------------------------
 // A temporary array folder, removed when dropped.

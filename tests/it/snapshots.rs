@@ -3,8 +3,8 @@
 
 use crate::common;
 
-use tiledb_codec::inspect::inspect_json;
 use tiledb_codec::ReadOptions;
+use tiledb_codec_cli::inspect::inspect_json;
 
 /// The fixture's key, if it is encrypted: the 32 bytes of the string.
 fn read_options(f: &common::Fixture) -> ReadOptions {

@@ -224,13 +224,13 @@ fn exercise(root: &Path) -> Outcome {
     let o = opts();
     let calls: [(&'static str, &dyn Fn()); 3] = [
         ("inspect", &|| {
-            let _ = tiledb_codec::inspect::inspect_json(root, &o);
+            let _ = tiledb_codec_cli::inspect::inspect_json(root, &o);
         }),
         ("read", &|| {
             let _ = ArrayReader::open(root, &o).and_then(|r| r.read(&Query::default()));
         }),
         ("verify", &|| {
-            let _ = tiledb_codec::verify::verify(root, &o);
+            let _ = tiledb_codec_cli::verify::verify(root, &o);
         }),
     ];
     for (name, call) in calls {
@@ -396,8 +396,8 @@ impl Scratch {
     /// Inspect, read and verify: each must return, the read with an error.
     fn read_fails(&self) -> tiledb_codec::raw::error::Error {
         let o = opts();
-        let _ = tiledb_codec::inspect::inspect_json(&self.0, &o);
-        let _ = tiledb_codec::verify::verify(&self.0, &o);
+        let _ = tiledb_codec_cli::inspect::inspect_json(&self.0, &o);
+        let _ = tiledb_codec_cli::verify::verify(&self.0, &o);
         match ArrayReader::open(&self.0, &o).and_then(|r| r.read(&Query::default())) {
             Ok(cells) => panic!("the damaged array read as {} cells", cells.len),
             Err(e) => e,
@@ -492,7 +492,7 @@ fn regression_sparse_cell_count_overflow() {
     let s = Scratch::new("v22/sparse_int_2d", "cell-num");
     // Two int32 dimensions: the non-empty domain takes 16 bytes.
     s.patch_footer(NED_AT + 16, &u64::MAX.to_le_bytes());
-    let v = tiledb_codec::inspect::inspect_json(&s.0, &opts()).unwrap();
+    let v = tiledb_codec_cli::inspect::inspect_json(&s.0, &opts()).unwrap();
     assert_eq!(v["fragments"][0]["cell_num"], serde_json::Value::Null);
     assert!(matches!(exercise(&s.0), Outcome::Returned));
 }

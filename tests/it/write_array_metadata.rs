@@ -5,12 +5,12 @@
 use crate::write_support;
 
 use serde_json::json;
-use tiledb_codec::inspect::metadata_json;
 use tiledb_codec::raw::array::metadata::read_array_metadata;
 use tiledb_codec::raw::array::ArrayDirectory;
 use tiledb_codec::raw::format::Datatype;
 use tiledb_codec::raw::write::{create_array, delete_metadata, put_metadata, WriteError};
 use tiledb_codec::ReadOptions;
+use tiledb_codec_cli::inspect::metadata_json;
 use write_support::{engine_account, TempDir};
 
 #[test]

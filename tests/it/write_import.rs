@@ -400,7 +400,7 @@ fn enumerations_are_written_and_an_existing_array_takes_bare_names() {
         &Default::default(),
     )
     .unwrap();
-    let bare = tiledb_codec::inspect::schema_json(&s, &path).unwrap();
+    let bare = tiledb_codec_cli::inspect::schema_json(&s, &path).unwrap();
     let e = import(
         &tmp.join("b"),
         &bare,

@@ -5,13 +5,13 @@
 use crate::write_support;
 
 use serde_json::{json, Value};
-use tiledb_codec::inspect;
 use tiledb_codec::raw::array::schema::{read_enumeration, read_schema};
 use tiledb_codec::raw::array::ArrayDirectory;
 use tiledb_codec::raw::format::{decode_all, encode, ArraySchema};
 use tiledb_codec::raw::model::SchemaTables;
 use tiledb_codec::raw::write::{build_schema, create_array, WriteError};
 use tiledb_codec::ReadOptions;
+use tiledb_codec_cli::inspect;
 use write_support::{common, schema_json_with_enumerations, TempDir};
 
 fn fixture_schemas() -> Vec<(String, std::path::PathBuf, ArraySchema)> {

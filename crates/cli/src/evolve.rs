@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::out::outln;
 use serde_json::Value as Json;
-use tiledb_codec::maintain::evolve::{latest_schema, EvolveOptions, SchemaEvolution};
+use tiledb_codec::maintain::{latest_schema, EvolveOptions, SchemaEvolution};
 use tiledb_codec::raw::model::{json, Schema};
 use tiledb_codec::ReadOptions;
 

@@ -4,10 +4,9 @@ use std::path::PathBuf;
 
 use crate::out::outln;
 use clap::Subcommand;
-use tiledb_codec::maintain::group::{self, GroupMember, GroupOptions, NewMember};
-use tiledb_codec::raw::format::ObjectType;
-use tiledb_codec::summary::escape_controls;
+use tiledb_codec::maintain::{self, GroupMember, MetadataOptions, NewMember};
 use tiledb_codec::ReadOptions;
+use tiledb_codec_cli::summary::escape_controls;
 
 /// The group commands.
 #[derive(Subcommand)]
@@ -61,18 +60,11 @@ pub struct ChangeArgs {
 }
 
 impl ChangeArgs {
-    fn options(&self) -> Result<GroupOptions, String> {
-        let mut opts = GroupOptions::default();
+    fn options(&self) -> Result<MetadataOptions, String> {
+        let mut opts = MetadataOptions::default();
         opts.timestamp = self.timestamp;
         opts.encryption_key = self.key.key()?;
         Ok(opts)
-    }
-}
-
-fn type_name(ty: ObjectType) -> String {
-    match ty {
-        ObjectType::Unknown(code) => format!("type {code}"),
-        t => t.name().to_ascii_lowercase(),
     }
 }
 
@@ -82,7 +74,7 @@ fn describe(m: &GroupMember) -> String {
         m.name
             .as_deref()
             .map_or("(unnamed)".into(), escape_controls),
-        type_name(m.object_type),
+        m.object_type,
         escape_controls(&m.uri),
         if m.relative { " (relative)" } else { "" }
     )
@@ -92,7 +84,7 @@ fn describe(m: &GroupMember) -> String {
 pub fn run(cmd: &GroupCommand) -> Result<(), String> {
     match cmd {
         GroupCommand::Create { path } => {
-            group::create_group(path).map_err(|e| e.to_string())?;
+            maintain::create_group(path).map_err(|e| e.to_string())?;
             outln!("created group {}", path.display())?;
         }
         GroupCommand::Add {
@@ -104,7 +96,7 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
         } => {
             let new = NewMember::new(member.clone(), name.clone(), *relative);
             let (m, file) =
-                group::add_member(group, &new, &change.options()?).map_err(|e| e.to_string())?;
+                maintain::add_member(group, &new, &change.options()?).map_err(|e| e.to_string())?;
             outln!(
                 "{}: added {} in __group/{}",
                 group.display(),
@@ -117,7 +109,7 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
             name_or_uri,
             change,
         } => {
-            let (m, file) = group::remove_member(group, name_or_uri, &change.options()?)
+            let (m, file) = maintain::remove_member(group, name_or_uri, &change.options()?)
                 .map_err(|e| e.to_string())?;
             outln!(
                 "{}: removed {} in __group/{}",
@@ -128,7 +120,7 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
         }
         GroupCommand::List { group, json, key } => {
             let opts: ReadOptions = key.options()?;
-            let ms = group::members(group, &opts).map_err(|e| e.to_string())?;
+            let ms = maintain::group_members(group, &opts).map_err(|e| e.to_string())?;
             if *json {
                 let v: Vec<serde_json::Value> = ms
                     .iter()
@@ -136,7 +128,7 @@ pub fn run(cmd: &GroupCommand) -> Result<(), String> {
                         serde_json::json!({
                             "name": m.name,
                             "uri": m.uri,
-                            "type": type_name(m.object_type),
+                            "type": m.object_type.to_string(),
                             "relative": m.relative,
                         })
                     })

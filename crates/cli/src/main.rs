@@ -14,9 +14,9 @@ mod meta;
 use tiledb_codec::raw::error::Error;
 use tiledb_codec::raw::read::{export, ArrayReader, Order, Query, QueryCondition};
 use tiledb_codec::raw::write::{self, CellFormat, ImportOptions, ImportSummary};
-use tiledb_codec::summary::ArraySummary;
 use tiledb_codec::ReadOptions;
-use tiledb_codec::{inspect, verify};
+use tiledb_codec_cli::summary::ArraySummary;
+use tiledb_codec_cli::{inspect, verify};
 
 mod out;
 mod progress;
@@ -412,7 +412,8 @@ fn run_export(args: ExportArgs, opts: &ReadOptions) -> Result<(), String> {
             export::write_csv(&cells, &mut out)
         }
         Format::Arrow => {
-            tiledb_codec::arrow::write_ipc(&reader, &query, &mut out).map_err(|e| e.to_string())?;
+            tiledb_codec::raw::arrow::write_ipc(&reader, &query, &mut out)
+                .map_err(|e| e.to_string())?;
             Ok(())
         }
         Format::Parquet => {
@@ -485,7 +486,7 @@ fn run_import(
         Format::Ndjson => CellFormat::Ndjson,
         Format::Csv => CellFormat::Csv,
         f @ (Format::Arrow | Format::Parquet) => {
-            use tiledb_codec::arrow::{import_file, InputFormat};
+            use tiledb_codec::raw::arrow::{import_file, InputFormat};
             let input = if f == Format::Arrow {
                 InputFormat::ArrowIpc
             } else {
@@ -591,7 +592,7 @@ fn run_inspect(
             ));
         }
         let s = ArraySummary::read(path, opts).map_err(|e| e.to_string())?;
-        let picture = tiledb_codec::svg::fragment_layout(&s)
+        let picture = tiledb_codec_cli::svg::fragment_layout(&s)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         std::fs::write(file, picture).map_err(|e| format!("{}: {e}", file.display()))?;
         out::warn(&format!(
@@ -611,7 +612,7 @@ fn run_inspect(
         out::text(&s.to_string())
     } else {
         let v = inspect::inspect_json(path, opts).map_err(|e| e.to_string())?;
-        out::text(&tiledb_codec::summary::tree(&v))
+        out::text(&tiledb_codec_cli::summary::tree(&v))
     }
 }
 

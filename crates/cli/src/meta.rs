@@ -4,10 +4,9 @@ use std::path::{Path, PathBuf};
 
 use crate::out::outln;
 use clap::{Args, Subcommand};
-use tiledb_codec::maintain::meta;
-use tiledb_codec::raw::write::MetadataOptions;
-use tiledb_codec::summary::{escape_controls, format_values};
+use tiledb_codec::maintain::{self, MetadataOptions};
 use tiledb_codec::ReadOptions;
+use tiledb_codec_cli::summary::{escape_controls, format_values};
 
 /// The metadata of an array or group.
 #[derive(Args)]
@@ -78,10 +77,12 @@ pub fn run(args: &MetaArgs) -> Result<(), String> {
             value,
             datatype,
         } => {
-            let dt = meta::parse_datatype(datatype)
+            let dt = maintain::parse_datatype(datatype)
                 .ok_or_else(|| format!("--type {datatype}: not a TileDB datatype"))?;
-            let bytes = meta::parse_metadata_value(dt, value).map_err(|e| format!("{key}: {e}"))?;
-            let file = meta::put(path, key, dt, &bytes, &opts).map_err(|e| e.to_string())?;
+            let bytes =
+                maintain::parse_metadata_value(dt, value).map_err(|e| format!("{key}: {e}"))?;
+            let file =
+                maintain::put_metadata(path, key, dt, &bytes, &opts).map_err(|e| e.to_string())?;
             outln!(
                 "{}: put {} ({}) = {} in {}",
                 path.display(),
@@ -92,7 +93,7 @@ pub fn run(args: &MetaArgs) -> Result<(), String> {
             )?;
         }
         MetaAction::Delete { key } => {
-            let file = meta::delete(path, key, &opts).map_err(|e| e.to_string())?;
+            let file = maintain::delete_metadata(path, key, &opts).map_err(|e| e.to_string())?;
             outln!(
                 "{}: deleted {} in {}",
                 path.display(),
@@ -102,7 +103,7 @@ pub fn run(args: &MetaArgs) -> Result<(), String> {
         }
         MetaAction::List { json } => {
             let read = ReadOptions::default().with_encryption_key(key);
-            let md = meta::read_metadata(path, &read).map_err(|e| e.to_string())?;
+            let md = maintain::read_metadata(path, &read).map_err(|e| e.to_string())?;
             if *json {
                 let obj: serde_json::Map<String, serde_json::Value> = md
                     .iter()
@@ -111,7 +112,7 @@ pub fn run(args: &MetaArgs) -> Result<(), String> {
                             k.clone(),
                             serde_json::json!({
                                 "datatype": v.datatype.name(),
-                                "value": tiledb_codec::inspect::metadata_value(v),
+                                "value": tiledb_codec_cli::inspect::metadata_value(v),
                             }),
                         )
                     })

@@ -23,7 +23,7 @@
 use std::io::{self, BufWriter, Write};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use tiledb_codec::summary::escape_controls;
+use tiledb_codec_cli::summary::escape_controls;
 
 /// The exit status of a command whose reader went away (128 + SIGPIPE).
 pub const BROKEN_PIPE_STATUS: u8 = 141;

@@ -13,7 +13,7 @@ use std::io::Write;
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::Schema;
 use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
-use tiledb_codec::summary::escape_controls;
+use tiledb_codec_cli::summary::escape_controls;
 
 /// The rows held to size the columns before the header is printed.
 pub const SIZING_ROWS: usize = 1000;

@@ -33,7 +33,7 @@ use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan};
 use futures::StreamExt;
 
 use super::{df_error, TileDbTable};
-use tiledb_codec::maintain::delete::{delete_cells, DeleteOptions};
+use tiledb_codec::maintain::{delete_cells, DeleteOptions};
 use tiledb_codec::raw::read::aggregate::{aggregate, Aggregate, AggregateValue};
 use tiledb_codec::raw::read::{Query, QueryCondition};
 use tiledb_codec::raw::write::{ImportOptions, WriteOptions};
@@ -222,14 +222,14 @@ impl DataSink for InsertSink {
                 Err(e) => {
                     let text = e.to_string();
                     failed = Some(e);
-                    Some(Err(tiledb_codec::arrow::Error::Arrow(
+                    Some(Err(tiledb_codec::raw::arrow::Error::Arrow(
                         datafusion::arrow::error::ArrowError::ExternalError(text.into()),
                     )))
                 }
             });
             let mut opts = ImportOptions::default();
             opts.write = WriteOptions::default().with_encryption_key(key);
-            let done = tiledb_codec::arrow::import_batches(&path, None, batches, &opts);
+            let done = tiledb_codec::raw::arrow::import_batches(&path, None, batches, &opts);
             let summary = match failed {
                 Some(e) => Err(e),
                 None => done.map_err(df_error),

@@ -119,7 +119,7 @@ impl TileDbTable {
     /// The table of an open array: its schema, and the extent of its cells
     /// from the fragments' non-empty domains.
     pub fn new(array: Arc<Array>) -> DfResult<TileDbTable> {
-        let schema = tiledb_codec::arrow::arrow_schema(
+        let schema = tiledb_codec::raw::arrow::arrow_schema(
             tiledb_codec::raw::array_reader(&array),
             &Query::default(),
         )

@@ -460,9 +460,11 @@ impl ExecutionPlan for TileDbScan {
         let mut builder = RecordBatchReceiverStreamBuilder::new(schema.clone(), 2);
         let tx = builder.tx();
         builder.spawn_blocking(move || {
-            let batches =
-                tiledb_codec::arrow::record_batches(tiledb_codec::raw::array_reader(&array), &q)
-                    .map_err(df_error)?;
+            let batches = tiledb_codec::raw::arrow::record_batches(
+                tiledb_codec::raw::array_reader(&array),
+                &q,
+            )
+            .map_err(df_error)?;
             let mut left = limit.unwrap_or(usize::MAX);
             for b in batches {
                 if left == 0 {
@@ -655,7 +657,7 @@ impl TileDbScan {
         wire: ScanWire,
         inputs: &[Arc<dyn ExecutionPlan>],
     ) -> DfResult<TileDbScan> {
-        let table = tiledb_codec::arrow::arrow_schema(
+        let table = tiledb_codec::raw::arrow::arrow_schema(
             tiledb_codec::raw::array_reader(&array),
             &Query::default(),
         )

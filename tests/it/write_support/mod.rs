@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
-use tiledb_codec::inspect::array_schema_json;
 use tiledb_codec::raw::array::schema::read_schema;
 use tiledb_codec::raw::array::ArrayDirectory;
 use tiledb_codec::raw::read::{export::write_ndjson, ArrayReader, Query};
 use tiledb_codec::ReadOptions;
+use tiledb_codec_cli::inspect::array_schema_json;
 
 pub(crate) use crate::common;
 

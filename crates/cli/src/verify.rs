@@ -4,14 +4,14 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::array::field::{DataFile, FieldInfo};
-use crate::array::fragment::data_file;
-use crate::array::fragment::{Fragment, Metadata};
-use crate::array::ArrayDirectory;
-use crate::error::Result;
-use crate::format::version::has_split_coordinates;
-use crate::read::field::{read_field, read_field_tiles, FieldData};
-use crate::ReadOptions;
+use tiledb_codec::raw::array::field::{DataFile, FieldInfo};
+use tiledb_codec::raw::array::fragment::data_file;
+use tiledb_codec::raw::array::fragment::{Fragment, Metadata};
+use tiledb_codec::raw::array::ArrayDirectory;
+use tiledb_codec::raw::error::Result;
+use tiledb_codec::raw::format::version::has_split_coordinates;
+use tiledb_codec::raw::read::field::{read_field, read_field_tiles, FieldData};
+use tiledb_codec::ReadOptions;
 
 /// One thing found wrong.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -55,14 +55,14 @@ fn file_len(p: &Path) -> Option<u64> {
 /// Checks the array at `path`. An error means the array could not be opened
 /// at all; what is wrong inside it is in the report.
 pub fn verify(path: &Path, opts: &ReadOptions) -> Result<Report> {
-    verify_with(path, opts, &crate::NoProgress)
+    verify_with(path, opts, &tiledb_codec::NoProgress)
 }
 
 /// [`verify`], telling `progress` of each fragment checked.
 pub fn verify_with(
     path: &Path,
     opts: &ReadOptions,
-    progress: &dyn crate::Progress,
+    progress: &dyn tiledb_codec::Progress,
 ) -> Result<Report> {
     let dir = ArrayDirectory::open(path)?;
     let mut report = Report::default();
@@ -270,7 +270,11 @@ fn check_duplicates(frag: &Fragment, opts: &ReadOptions, report: &mut Report) {
         .zip(&dims)
         .map(|(d, f)| {
             let v = cell_of(d, f, first).unwrap_or_default();
-            format!("{}={}", f.name, crate::model::value::cell(f.datatype, v))
+            format!(
+                "{}={}",
+                f.name,
+                tiledb_codec::raw::model::value::cell(f.datatype, v)
+            )
         })
         .collect();
     report.problems.push(Problem {

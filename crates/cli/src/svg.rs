@@ -12,10 +12,10 @@
 //!
 //! ```
 //! use tiledb_codec::ReadOptions;
-//! use tiledb_codec::summary::ArraySummary;
+//! use tiledb_codec_cli::summary::ArraySummary;
 //!
 //! let s = ArraySummary::read("tests/fixtures/v22/dense_int_2d".as_ref(), &ReadOptions::default())?;
-//! let svg = tiledb_codec::svg::fragment_layout(&s)?;
+//! let svg = tiledb_codec_cli::svg::fragment_layout(&s)?;
 //! assert!(svg.starts_with("<svg"));
 //! assert_eq!(svg.matches("class=\"fragment\"").count(), s.fragments.len());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -23,8 +23,8 @@
 
 use std::fmt::Write as _;
 
-use crate::model::{CurrentDomain, DomainRange};
 use crate::summary::{format_range, format_timestamp, ArraySummary};
+use tiledb_codec::raw::model::{CurrentDomain, DomainRange};
 
 /// Why an array has no fragment-layout picture.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,4 +1,4 @@
-//! Describes what a path holds, as JSON: the typed model ([`crate::model`])
+//! Describes what a path holds, as JSON: the typed model ([`tiledb_codec::raw::model`])
 //! where there is one, the decoded tables where not.
 
 use std::path::Path;
@@ -7,20 +7,21 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use crate::array::fragment::{Fragment, Metadata as FragmentMetadata};
-use crate::array::schema::dimension_datatype;
-use crate::array::{directory::ArrayDirectory, metadata, schema};
-use crate::error::{Error, Result};
-use crate::format::hierarchy;
-use crate::format::{
+use tiledb_codec::raw::array::directory::{ArrayDirectory, Entry};
+use tiledb_codec::raw::array::fragment::{Fragment, Metadata as FragmentMetadata};
+use tiledb_codec::raw::array::schema::dimension_datatype;
+use tiledb_codec::raw::array::{metadata, schema};
+use tiledb_codec::raw::error::{Error, Result};
+use tiledb_codec::raw::format::hierarchy;
+use tiledb_codec::raw::format::{
     decode_all, ArrayMetadata, ArraySchema, Datatype, GroupDetails, OptionalSectionIdentifier,
     TileGlobalOrderBounds,
 };
-use crate::model::value;
-use crate::model::{json, MetadataValue, Schema};
-use crate::storage::MappedFile;
-use crate::tile::read_generic_tile;
-use crate::ReadOptions;
+use tiledb_codec::raw::model::value;
+use tiledb_codec::raw::model::{json, MetadataValue, Schema, SchemaTables};
+use tiledb_codec::raw::storage::MappedFile;
+use tiledb_codec::raw::tile::read_generic_tile;
+use tiledb_codec::ReadOptions;
 
 /// Where the enumerations of the array at `array` are: the file
 /// `__schema/__enumerations/<filename>` of each (a plain file name only,
@@ -34,7 +35,13 @@ pub fn read_array_schema(
     schema_path: &Path,
     opts: &ReadOptions,
 ) -> Result<Schema> {
-    schema::read_typed_schema(&crate::storage::LocalStorage, array, s, schema_path, opts)
+    schema::read_typed_schema(
+        &tiledb_codec::raw::storage::LocalStorage,
+        array,
+        s,
+        schema_path,
+        opts,
+    )
 }
 
 /// An array schema table (of the file at `path`) as JSON. Its enumerations
@@ -45,7 +52,7 @@ pub fn schema_json(s: &ArraySchema, path: &Path) -> Result<Value> {
     if let Some(e) = bare.enumerations.as_mut() {
         e.clear();
     }
-    let mut v = json::schema_to_json(&Schema::from_table(&bare, &[], path)?);
+    let mut v = json::schema_to_json(&<Schema as SchemaTables>::from_table(&bare, &[], path)?);
     v["enumerations"] = Value::Array(
         s.enumerations
             .iter()
@@ -211,13 +218,15 @@ pub fn file_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
         .to_string_lossy()
         .into_owned();
     let file = MappedFile::open(path)?;
-    let tile_json = |what: &str, data: Value, header: &crate::format::GenericTileHeader| {
+    let tile_json = |what: &str,
+                     data: Value,
+                     header: &tiledb_codec::raw::format::GenericTileHeader| {
         json!({"kind": "file", "path": path.display().to_string(), "what": what,
                "generic_tile_header": serde_json::to_value(header).unwrap_or(Value::Null), "content": data})
     };
     if name == hierarchy::LEGACY_SCHEMA || parent == hierarchy::SCHEMA {
         let t = read_generic_tile(&file, 0, opts)?;
-        let s: crate::format::ArraySchema = decode_all(&t.data, path, 0, ())?;
+        let s: tiledb_codec::raw::format::ArraySchema = decode_all(&t.data, path, 0, ())?;
         return Ok(tile_json("array schema", schema_json(&s, path)?, &t.header));
     }
     if parent == hierarchy::META && !name.contains('.') {
@@ -231,7 +240,7 @@ pub fn file_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
     }
     if parent == hierarchy::ENUMERATIONS {
         let t = read_generic_tile(&file, 0, opts)?;
-        let e: crate::format::Enumeration = decode_all(&t.data, path, 0, ())?;
+        let e: tiledb_codec::raw::format::Enumeration = decode_all(&t.data, path, 0, ())?;
         return Ok(tile_json(
             "enumeration",
             serde_json::to_value(&e).unwrap_or(Value::Null),
@@ -262,21 +271,22 @@ pub fn file_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
     let ext = name.rfind('.').map_or("", |i| &name[i..]);
     match ext {
         hierarchy::VAC => {
-            let v: crate::format::VacuumFile = decode_all(file.bytes(), path, 0, ())?;
+            let v: tiledb_codec::raw::format::VacuumFile = decode_all(file.bytes(), path, 0, ())?;
             return Ok(text_list(
                 "vacuum file",
                 v.entries.into_iter().map(|e| e.uri).collect(),
             ));
         }
         hierarchy::IGN => {
-            let v: crate::format::IgnoreFile = decode_all(file.bytes(), path, 0, ())?;
+            let v: tiledb_codec::raw::format::IgnoreFile = decode_all(file.bytes(), path, 0, ())?;
             return Ok(text_list(
                 "ignore file",
                 v.entries.into_iter().map(|e| e.uri).collect(),
             ));
         }
         hierarchy::CON => {
-            let v: crate::format::ConsolidatedCommits = decode_all(file.bytes(), path, 0, ())?;
+            let v: tiledb_codec::raw::format::ConsolidatedCommits =
+                decode_all(file.bytes(), path, 0, ())?;
             return Ok(text_list(
                 "consolidated commits",
                 v.entries.into_iter().map(|e| e.uri).collect(),
@@ -377,15 +387,13 @@ pub fn inspect_json(path: &Path, opts: &ReadOptions) -> Result<Value> {
                 what: "a fragment folder must sit inside an array".into(),
             })?;
             let dir = ArrayDirectory::open(array)?;
-            let entry = crate::array::directory::Entry {
-                path: path.to_path_buf(),
-                name: crate::array::name::parse(&path.to_string_lossy()).ok_or_else(|| {
-                    Error::NotTileDb {
-                        path: path.to_path_buf(),
-                        what: "the folder name is not a timestamped name".into(),
-                    }
-                })?,
-            };
+            let name = tiledb_codec::raw::array::name::parse(&path.to_string_lossy()).ok_or_else(
+                || Error::NotTileDb {
+                    path: path.to_path_buf(),
+                    what: "the folder name is not a timestamped name".into(),
+                },
+            )?;
+            let entry = Entry::new(path.to_path_buf(), name);
             let frag = Fragment::open(&dir, &entry, opts)?;
             let mut v = fragment_json(&frag);
             v["kind"] = json!("fragment");

@@ -2,14 +2,14 @@
 //! knows it, a table of fragments, then the metadata.
 //!
 //! [`ArraySummary::read`] gathers everything from the array's folder into the
-//! typed [`model`](crate::model); its [`Display`](std::fmt::Display) renders
+//! typed [`model`](tiledb_codec::raw::model); its [`Display`](std::fmt::Display) renders
 //! the text that `tiledb-codec inspect ARRAY` prints. The text depends on
 //! nothing but the array (no terminal width, no local time zone), so it is
 //! stable enough to pin in tests.
 //!
 //! ```
 //! use tiledb_codec::ReadOptions;
-//! use tiledb_codec::summary::ArraySummary;
+//! use tiledb_codec_cli::summary::ArraySummary;
 //!
 //! let s = ArraySummary::read("tests/fixtures/v22/dense_int_1d".as_ref(), &ReadOptions::default())?;
 //! assert_eq!(s.schema.dimensions.len(), 1);
@@ -24,12 +24,12 @@ mod text;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::array::directory::ArrayDirectory;
-use crate::array::fragment::Fragment;
-use crate::array::{metadata, schema};
-use crate::error::{Error, Result};
-use crate::model::{MetadataValue, NonEmptyDomain, Range, Schema};
-use crate::ReadOptions;
+use tiledb_codec::raw::array::directory::ArrayDirectory;
+use tiledb_codec::raw::array::fragment::Fragment;
+use tiledb_codec::raw::array::{metadata, schema};
+use tiledb_codec::raw::error::{Error, Result};
+use tiledb_codec::raw::model::{MetadataValue, NonEmptyDomain, Range, Schema};
+use tiledb_codec::ReadOptions;
 
 pub use text::{
     escape_controls, format_bytes, format_filters, format_range, format_timestamp, format_values,
@@ -75,15 +75,23 @@ pub struct ArraySummary {
     pub metadata: BTreeMap<String, MetadataValue>,
 }
 
+/// An error of the operating system's at `path`.
+fn io(path: &Path, source: std::io::Error) -> Error {
+    Error::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// The bytes of every file under `path` (a fragment folder).
 fn size_on_disk(path: &Path) -> Result<u64> {
-    let meta = std::fs::symlink_metadata(path).map_err(|e| Error::io(path, e))?;
+    let meta = std::fs::symlink_metadata(path).map_err(|e| io(path, e))?;
     if !meta.is_dir() {
         return Ok(meta.len());
     }
     let mut total = 0u64;
-    for entry in std::fs::read_dir(path).map_err(|e| Error::io(path, e))? {
-        let entry = entry.map_err(|e| Error::io(path, e))?;
+    for entry in std::fs::read_dir(path).map_err(|e| io(path, e))? {
+        let entry = entry.map_err(|e| io(path, e))?;
         total = total.saturating_add(size_on_disk(&entry.path())?);
     }
     Ok(total)
@@ -106,10 +114,7 @@ impl ArraySummary {
             let frag = Fragment::open(&dir, e, opts)?;
             fragments.push(FragmentSummary {
                 name: frag.name.name.clone(),
-                timestamps: Range {
-                    start: frag.name.t1,
-                    end: frag.name.t2,
-                },
+                timestamps: Range::new(frag.name.t1, frag.name.t2),
                 version: frag.version(),
                 dense: frag.dense,
                 cells: frag.cell_num(),

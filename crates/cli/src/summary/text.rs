@@ -7,10 +7,10 @@ use std::fmt::Write as _;
 use serde_json::Value as Json;
 
 use super::ArraySummary;
-use crate::format::hierarchy;
-use crate::format::{Datatype, DatatypeClass};
-use crate::model::value::is_text;
-use crate::model::{
+use tiledb_codec::raw::format::hierarchy;
+use tiledb_codec::raw::format::{Datatype, DatatypeClass};
+use tiledb_codec::raw::model::value::is_text;
+use tiledb_codec::raw::model::{
     ArrayType, CellValNum, CurrentDomain, DataOrder, DomainRange, Filter, Layout, Range, Value,
     WebpFormat,
 };
@@ -21,7 +21,7 @@ use crate::model::{
 /// an array cannot move the cursor, clear the screen or retitle a window.
 ///
 /// ```
-/// use tiledb_codec::summary::escape_controls;
+/// use tiledb_codec_cli::summary::escape_controls;
 ///
 /// assert_eq!(escape_controls("a\x1b[2J"), "a\\x1b[2J");
 /// assert_eq!(escape_controls("\u{9b}1m\n"), "\\u{9b}1m\\x0a");
@@ -89,6 +89,8 @@ fn value(v: &Value) -> String {
         Value::Float32(x) => format!("{x:?}"),
         Value::Float64(x) => format!("{x:?}"),
         Value::Bytes(b) => quote(b),
+        // A value kind a later format adds: as the model prints it.
+        other => format!("{other:?}"),
     }
 }
 
@@ -102,7 +104,7 @@ fn opaque(dt: Datatype) -> bool {
 ///
 /// ```
 /// use tiledb_codec::raw::format::Datatype;
-/// use tiledb_codec::summary::format_values;
+/// use tiledb_codec_cli::summary::format_values;
 ///
 /// assert_eq!(format_values(Datatype::Int32, &[5, 0, 0, 0]), "5");
 /// assert_eq!(format_values(Datatype::Uint8, &[1, 2]), "[1, 2]");
@@ -150,7 +152,7 @@ fn pair<T>(r: &Range<T>, f: impl Fn(&T) -> String) -> String {
 ///
 /// ```
 /// use tiledb_codec::raw::model::{DomainRange, Range};
-/// use tiledb_codec::summary::format_range;
+/// use tiledb_codec_cli::summary::format_range;
 ///
 /// assert_eq!(format_range(&DomainRange::Int32(Range::new(1, 100))), "[1, 100]");
 /// ```
@@ -191,7 +193,7 @@ fn civil(days: i64) -> (i64, u32, u32) {
 /// `ms` milliseconds since the Unix epoch in UTC: `2024-05-01 12:00:00.000 UTC`.
 ///
 /// ```
-/// use tiledb_codec::summary::format_timestamp;
+/// use tiledb_codec_cli::summary::format_timestamp;
 ///
 /// assert_eq!(format_timestamp(0), "1970-01-01 00:00:00.000 UTC");
 /// assert_eq!(format_timestamp(951_827_696_789), "2000-02-29 12:34:56.789 UTC");
@@ -255,7 +257,7 @@ fn datetime(dt: Datatype, v: i64) -> Option<String> {
 fn dim_range(dt: Datatype, r: &DomainRange) -> String {
     let plain = format_range(r);
     match r {
-        DomainRange::Int64(Range { start, end }) => {
+        DomainRange::Int64(Range { start, end, .. }) => {
             match (datetime(dt, *start), datetime(dt, *end)) {
                 (Some(a), Some(b)) => format!("{plain} ({a} .. {b})"),
                 _ => plain,
@@ -330,7 +332,7 @@ fn filter(f: &Filter) -> String {
 ///
 /// ```
 /// use tiledb_codec::raw::model::Filter;
-/// use tiledb_codec::summary::format_filters;
+/// use tiledb_codec_cli::summary::format_filters;
 ///
 /// assert_eq!(format_filters(&[Filter::ByteShuffle, Filter::Zstd { level: 5 }]), "BYTESHUFFLE | ZSTD(level=5)");
 /// assert_eq!(format_filters(&[]), "none");
@@ -345,7 +347,7 @@ pub fn format_filters(fs: &[Filter]) -> String {
 /// A byte count in binary units: `88 B`, `4.4 KiB`, `12.0 MiB`.
 ///
 /// ```
-/// use tiledb_codec::summary::format_bytes;
+/// use tiledb_codec_cli::summary::format_bytes;
 ///
 /// assert_eq!(format_bytes(88), "88 B");
 /// assert_eq!(format_bytes(4506), "4.4 KiB");
@@ -647,7 +649,9 @@ fn fragments_and_metadata(out: &mut String, s: &ArraySummary) {
             .iter()
             .enumerate()
             .map(|(i, f)| {
-                let Range { start: t1, end: t2 } = f.timestamps;
+                let Range {
+                    start: t1, end: t2, ..
+                } = f.timestamps;
                 let (ms, utc) = if t1 == t2 {
                     (t1.to_string(), format_timestamp(t1))
                 } else {
