@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 json=target/public-api
 fail=0
-for pair in tiledb_codec_format:crates/format tiledb_codec_filters:crates/filters tiledb_codec:. tiledb_codec_sql:crates/sql; do
+for pair in tiledb_codec_format:crates/format tiledb_codec_filters:crates/filters tiledb_codec:. tiledb_codec_sql:crates/sql tiledb_codec_cli:crates/cli; do
     crate=${pair%%:*}
     dir=${pair#*:}
     if [[ ! -f "$json/$crate.json" ]]; then
