@@ -789,3 +789,42 @@ fn append_writes_the_record_encode_writes_with_its_lengths_computed() {
         ));
     }
 }
+
+#[test]
+fn a_var_range_states_its_minimums_length_from_the_minimum() {
+    // `range` holds the minimum joined to the maximum; `min_length` is the
+    // minimum's length, set from it where present (a var-sized range).
+    let (lo, hi) = (b"apple".as_slice(), b"kiwi".as_slice());
+    let r = table!(Range1D {
+        range_length: Some(0),
+        min_length: Some(0),
+        range: [lo, hi].concat(),
+    })
+    .with_outside_sizes(lo)
+    .unwrap()
+    .with_sizes();
+    assert_eq!((r.range_length, r.min_length), (Some(9), Some(5)));
+    assert!(r.check_outside_sizes(lo).is_ok());
+    let mut bytes = 9u64.to_le_bytes().to_vec();
+    bytes.extend_from_slice(&5u64.to_le_bytes());
+    bytes.extend_from_slice(b"applekiwi");
+    assert_eq!(encode(&r).unwrap(), bytes);
+    // A wrong stated length is refused against the minimum.
+    let mut wrong = r.clone();
+    wrong.min_length = Some(4);
+    assert!(matches!(
+        wrong.check_outside_sizes(lo),
+        Err(EncodeError::Size {
+            table: "Range1D",
+            field: "min_length",
+            stated: 4,
+            actual: 5
+        })
+    ));
+    // A fixed-size range has no length: it stays absent.
+    let fixed = table!(Range1D { range: vec![1, 2] })
+        .with_outside_sizes(&[1])
+        .unwrap();
+    assert_eq!(fixed.min_length, None);
+    assert!(fixed.check_outside_sizes(&[]).is_ok());
+}
