@@ -99,7 +99,7 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
         let id = if let Some(&id) = ids.get(v) {
             id
         } else {
-            DictionaryEntry::append(&mut dictionary, string_width, v)?;
+            DictionaryEntry::append(&mut dictionary, (string_width,), (v,))?;
             *ids.entry(v).or_insert(next)
         };
         // A word id is a value (its string's index in the dictionary), not a size.

@@ -458,13 +458,14 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
         // longest run); the string length is set by `append`.
         RleStringRun::append(
             &mut out,
-            run_width,
-            string_width,
-            u8::try_from(n).ok().filter(|_| run_width == 1),
-            u16::try_from(n).ok().filter(|_| run_width == 2),
-            u32::try_from(n).ok().filter(|_| run_width == 4),
-            Some(n).filter(|_| run_width == 8),
-            s,
+            (run_width, string_width),
+            (
+                u8::try_from(n).ok().filter(|_| run_width == 1),
+                u16::try_from(n).ok().filter(|_| run_width == 2),
+                u32::try_from(n).ok().filter(|_| run_width == 4),
+                Some(n).filter(|_| run_width == 8),
+                s,
+            ),
         )?;
     }
     let md = tiledb_codec_format::table!(RleStringsChunkMetadata {

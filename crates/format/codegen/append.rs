@@ -75,13 +75,22 @@ pub(crate) fn gen_append(out: &mut String, t: &Table) {
     } else {
         "to_le_bytes"
     };
-    let mut params: Vec<String> = t.imports.iter().map(|i| i.trim().to_string()).collect();
+    // The imports as one tuple, the values as another (the binrw way of
+    // passing imports): two arguments whatever the record's width.
+    let imports: Vec<(String, String)> = t
+        .imports
+        .iter()
+        .filter_map(|i| i.split_once(':'))
+        .map(|(n, ty)| (n.trim().to_string(), ty.trim().to_string()))
+        .collect();
+    let mut params: Vec<(String, String)> = Vec::new();
     let mut body = String::new();
     let mut values = Vec::new();
     for f in &t.fields {
         let n = &f.name;
         if f.ty == "bytes" {
-            params.push(format!("{n}: &[u8]"));
+            values.push(format!("`{n}`"));
+            params.push((n.clone(), "&[u8]".into()));
             writeln!(body, "out.extend_from_slice({n});").unwrap();
             continue;
         }
@@ -103,26 +112,30 @@ pub(crate) fn gen_append(out: &mut String, t: &Table) {
         values.push(format!("`{n}`"));
         if optional(f) {
             let c = f.cond.as_deref().unwrap_or_default().replace('"', "\\\"");
-            params.push(format!("{n}: Option<{rust}>"));
+            params.push((n.clone(), format!("Option<{rust}>")));
             writeln!(
                 body,
                 "match ({present}, {n}) {{ (true, Some(v)) => out.extend_from_slice(&v.{to}()), (false, None) => {{}} (p, _) => return Err(crate::EncodeError::condition(\"{name}\", \"{n}\", \"{c}\", !p)), }}"
             )
             .unwrap();
         } else {
-            params.push(format!("{n}: {rust}"));
+            params.push((n.clone(), rust.to_string()));
             writeln!(body, "out.extend_from_slice(&{n}.{to}());").unwrap();
         }
     }
-    let values = if values.is_empty() {
-        String::new()
-    } else {
-        format!(" and the values of {}", values.join(", "))
+    let import_names: Vec<String> = imports.iter().map(|(n, _)| format!("`{n}`")).collect();
+    let tuple = |v: Vec<String>| match v.len() {
+        1 => format!("({},)", v[0]),
+        _ => format!("({})", v.join(", ")),
     };
+    let names = |v: &[(String, String)]| tuple(v.iter().map(|(n, _)| n.clone()).collect());
+    let types = |v: &[(String, String)]| tuple(v.iter().map(|(_, ty)| ty.clone()).collect());
+    let doc_imports = format!("the imports ({})", import_names.join(", "));
+    let values = format!("the values ({})", values.join(", "));
     writeln!(
         out,
         "impl {name} {{
-    /// Appends a `{name}` with these imports{values} to `out`, as
+    /// Appends a `{name}` to `out` given {doc_imports} and {values}, as
     /// [`encode`](crate::encode) writes the record, without building it:
     /// every field that states a size is set from the bytes it sizes.
     ///
@@ -130,13 +143,17 @@ pub(crate) fn gen_append(out: &mut String, t: &Table) {
     /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it;
     /// [`EncodeError::Condition`](crate::EncodeError::Condition) when a value is given while its
     /// field's `if` does not hold, or not given while it holds. `out` may then hold part of the record.
-    #[allow(clippy::too_many_arguments)]
-    pub fn append(out: &mut alloc::vec::Vec<u8>, {}) -> Result<(), crate::EncodeError> {{
+    pub fn append(out: &mut alloc::vec::Vec<u8>, imports: {}, values: {}) -> Result<(), crate::EncodeError> {{
+        let {} = imports;
+        let {} = values;
 {body}        Ok(())
     }}
 }}
 ",
-        params.join(", ")
+        types(&imports),
+        types(&params),
+        names(&imports),
+        names(&params),
     )
     .unwrap();
 }

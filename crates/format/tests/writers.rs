@@ -719,13 +719,14 @@ fn append_writes_the_record_encode_writes_with_its_lengths_computed() {
             let mut out = vec![9u8];
             RleStringRun::append(
                 &mut out,
-                rw,
-                sw,
-                run.run_length_u8,
-                run.run_length_u16,
-                run.run_length_u32,
-                run.run_length_u64,
-                b"abc",
+                (rw, sw),
+                (
+                    run.run_length_u8,
+                    run.run_length_u16,
+                    run.run_length_u32,
+                    run.run_length_u64,
+                    b"abc",
+                ),
             )
             .unwrap();
             assert_eq!(out[0], 9, "append keeps what `out` held");
@@ -734,7 +735,7 @@ fn append_writes_the_record_encode_writes_with_its_lengths_computed() {
         }
     }
     let mut out = Vec::new();
-    DictionaryEntry::append(&mut out, 2, b"hello").unwrap();
+    DictionaryEntry::append(&mut out, (2,), (b"hello",)).unwrap();
     assert_eq!(out, [0, 5, b'h', b'e', b'l', b'l', b'o']);
     // A wrong length is refused: by `encode` of the record, and by `append`
     // when the string does not fit the width (not truncated).
@@ -756,7 +757,7 @@ fn append_writes_the_record_encode_writes_with_its_lengths_computed() {
     ));
     let long = vec![0u8; 300];
     assert!(matches!(
-        RleStringRun::append(&mut out, 1, 1, Some(1), None, None, None, &long),
+        RleStringRun::append(&mut out, (1, 1), (Some(1), None, None, None, &long)),
         Err(EncodeError::Size {
             table: "RleStringRun",
             field: "string_length_u8",
@@ -765,7 +766,7 @@ fn append_writes_the_record_encode_writes_with_its_lengths_computed() {
         })
     ));
     assert!(matches!(
-        DictionaryEntry::append(&mut out, 1, &long),
+        DictionaryEntry::append(&mut out, (1,), (&long,)),
         Err(EncodeError::Size {
             table: "DictionaryEntry",
             field: "length_u8",
@@ -781,7 +782,7 @@ fn append_writes_the_record_encode_writes_with_its_lengths_computed() {
         (2, Some(1u8), Some(1)),
     ] {
         assert!(matches!(
-            RleStringRun::append(&mut out, rw, 1, r8, r16, None, None, b"x"),
+            RleStringRun::append(&mut out, (rw, 1), (r8, r16, None, None, b"x")),
             Err(EncodeError::Condition {
                 table: "RleStringRun",
                 ..

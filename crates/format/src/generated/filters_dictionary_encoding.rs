@@ -496,7 +496,7 @@ impl crate::Record for DictionaryEntry {
     }
 }
 impl DictionaryEntry {
-    /// Appends a `DictionaryEntry` with these imports to `out`, as
+    /// Appends a `DictionaryEntry` to `out` given the imports (`width`) and the values (`string`), as
     /// [`encode`](crate::encode) writes the record, without building it:
     /// every field that states a size is set from the bytes it sizes.
     ///
@@ -504,12 +504,13 @@ impl DictionaryEntry {
     /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it;
     /// [`EncodeError::Condition`](crate::EncodeError::Condition) when a value is given while its
     /// field's `if` does not hold, or not given while it holds. `out` may then hold part of the record.
-    #[allow(clippy::too_many_arguments)]
     pub fn append(
         out: &mut alloc::vec::Vec<u8>,
-        width: u8,
-        string: &[u8],
+        imports: (u8,),
+        values: (&[u8],),
     ) -> Result<(), crate::EncodeError> {
+        let (width,) = imports;
+        let (string,) = values;
         if width == 1 {
             let actual = string.len() as u64;
             let Ok(v) = u8::try_from(actual) else {

@@ -531,7 +531,7 @@ impl crate::Record for RleStringRun {
     }
 }
 impl RleStringRun {
-    /// Appends a `RleStringRun` with these imports and the values of `run_length_u8`, `run_length_u16`, `run_length_u32`, `run_length_u64` to `out`, as
+    /// Appends a `RleStringRun` to `out` given the imports (`run_width`, `length_width`) and the values (`run_length_u8`, `run_length_u16`, `run_length_u32`, `run_length_u64`, `string`), as
     /// [`encode`](crate::encode) writes the record, without building it:
     /// every field that states a size is set from the bytes it sizes.
     ///
@@ -539,17 +539,13 @@ impl RleStringRun {
     /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it;
     /// [`EncodeError::Condition`](crate::EncodeError::Condition) when a value is given while its
     /// field's `if` does not hold, or not given while it holds. `out` may then hold part of the record.
-    #[allow(clippy::too_many_arguments)]
     pub fn append(
         out: &mut alloc::vec::Vec<u8>,
-        run_width: u8,
-        length_width: u8,
-        run_length_u8: Option<u8>,
-        run_length_u16: Option<u16>,
-        run_length_u32: Option<u32>,
-        run_length_u64: Option<u64>,
-        string: &[u8],
+        imports: (u8, u8),
+        values: (Option<u8>, Option<u16>, Option<u32>, Option<u64>, &[u8]),
     ) -> Result<(), crate::EncodeError> {
+        let (run_width, length_width) = imports;
+        let (run_length_u8, run_length_u16, run_length_u32, run_length_u64, string) = values;
         match (run_width == 1, run_length_u8) {
             (true, Some(v)) => out.extend_from_slice(&v.to_be_bytes()),
             (false, None) => {}
