@@ -406,18 +406,20 @@ pub(crate) fn range_from_table(dt: Datatype, r: &format::Range1D) -> Option<Doma
     }
 }
 
-fn range_to_table(r: &DomainRange) -> format::Range1D {
+fn range_to_table(r: &DomainRange) -> Result<format::Range1D, format::EncodeError> {
     let (lo, hi) = r.to_le_bytes();
     let var = r.is_var();
     let mut range = lo.clone();
     range.extend_from_slice(&hi);
-    crate::format::table!(format::Range1D {
+    // A var-sized range states the length of its low half (`min_length`,
+    // set by `with_outside_sizes`) and of the whole (`with_sizes`).
+    Ok(crate::format::table!(format::Range1D {
         range_length: var.then_some(0),
-        // Not a size of a field: where `range` splits into low and high.
-        min_length: var.then_some(lo.len() as u64),
+        min_length: var.then_some(0),
         range,
     })
-    .with_sizes()
+    .with_outside_sizes(&lo)?
+    .with_sizes())
 }
 
 impl Dimension {
@@ -956,7 +958,11 @@ impl Schema {
             empty: 0,
             current_domain_type: Some(format::CurrentDomainType::Ndrectangle),
             ndrectangle: Some(crate::format::table!(format::Mbr {
-                ranges: ranges.iter().map(range_to_table).collect(),
+                ranges: ranges
+                    .iter()
+                    .map(range_to_table)
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| err("schema.current_domain", e.to_string()))?,
             })),
         }))
     }

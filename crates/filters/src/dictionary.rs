@@ -76,19 +76,6 @@ impl FilterCodec for Dictionary {
     }
 }
 
-/// The entry of one dictionary string, `width` the stored width byte.
-fn entry(width: u8, string: &[u8]) -> DictionaryEntry {
-    // The length of `width` bytes is present; `with_sizes` sets it.
-    tiledb_codec_format::table!(DictionaryEntry {
-        length_u8: (width == 1).then_some(0),
-        length_u16: (width == 2).then_some(0),
-        length_u32: (width == 4).then_some(0),
-        length_u64: (width == 8).then_some(0),
-        string: string.to_vec(),
-    })
-    .with_sizes()
-}
-
 /// DICTIONARY forward over the var-sized data tile of a string field
 /// (`CompressionFilter::compress_var_string_coords`, `DictEncoding`).
 ///
@@ -112,9 +99,10 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
         let id = if let Some(&id) = ids.get(v) {
             id
         } else {
-            dictionary.extend_from_slice(&encode(&entry(string_width, v))?);
+            DictionaryEntry::append(&mut dictionary, (string_width,), (v,))?;
             *ids.entry(v).or_insert(next)
         };
+        // A word id is a value (its string's index in the dictionary), not a size.
         push_be(&mut out, id, id_width as usize);
     }
     let md = tiledb_codec_format::table!(DictionaryChunkMetadata {

@@ -26,11 +26,9 @@ use zerocopy::byteorder::big_endian::U16;
 use zerocopy::{FromBytes, IntoBytes};
 
 use tiledb_codec_format::version::{has_rle_folded_ascii_offsets, has_utf8_folded_offsets};
-#[cfg(doc)]
-use tiledb_codec_format::RleStringRun;
 use tiledb_codec_format::{
     decode, encode, CompressedPartMd, CompressionChunkMetadata, Datatype, Filter, RleRun,
-    RleStringsChunkMetadata,
+    RleStringRun, RleStringsChunkMetadata,
 };
 
 const NAME: &str = "RLE";
@@ -455,10 +453,20 @@ pub fn forward_var_strings(input: Parts, offsets: &[u64]) -> Result<Parts, Filte
     }
     let (rw, sw) = (run_width as usize, string_width as usize);
     let mut out = Vec::with_capacity(runs.len() * (rw + sw) + data.len());
-    for (s, n) in &runs {
-        push_be(&mut out, *n, rw);
-        push_be(&mut out, s.len() as u64, sw);
-        out.extend_from_slice(s);
+    for &(s, n) in &runs {
+        // The run length in the field of its width (`run_width` holds the
+        // longest run); the string length is set by `append`.
+        RleStringRun::append(
+            &mut out,
+            (run_width, string_width),
+            (
+                u8::try_from(n).ok().filter(|_| run_width == 1),
+                u16::try_from(n).ok().filter(|_| run_width == 2),
+                u32::try_from(n).ok().filter(|_| run_width == 4),
+                Some(n).filter(|_| run_width == 8),
+                s,
+            ),
+        )?;
     }
     let md = tiledb_codec_format::table!(RleStringsChunkMetadata {
         run_length_width: run_width,

@@ -33,6 +33,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+#[path = "append.rs"]
+mod append;
 #[path = "codes.rs"]
 mod codes;
 #[path = "datatypes.rs"]
@@ -162,6 +164,10 @@ struct Table {
     version: Option<String>,
     #[serde(default)]
     big_endian: bool,
+    /// Generate `X::append(out, ..)`, which writes the record into a `Vec`
+    /// from its imports and values, computing its sizes (codegen/append.rs).
+    #[serde(default)]
+    append: bool,
     #[serde(rename = "field", default)]
     fields: Vec<Field>,
     /// Derived values the fields' expressions name (codegen/values.rs).
@@ -695,6 +701,7 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
         names.insert(f.name.clone());
     }
     outside::check_size_of(&mut cx, t)?;
+    append::check_append(&mut cx, t)?;
     if t.version.is_some() && version_expr.is_none() {
         cx.place = format!("table {}", t.name);
         let v = t.version.as_deref().unwrap_or_default();

@@ -22,7 +22,7 @@ use super::{is_snake, kind, Ctx, Field, Kind, Res, Table, PRIMITIVES};
 
 /// Checks the `size_of`s, `outside`s, `fixed`s and `stream`s of `t`: a
 /// `size_of` is an integer field naming a later field or one of the
-/// table's `outside`s (then not optional; or a `list<int>` naming a `list`
+/// table's `outside`s (optional only for one that is not a `list`; or a `list<int>` naming a `list`
 /// outside), every `outside` is named by a `size_of`, a `fixed` field is a
 /// plain integer, and a `stream` list is the last field, counted by the
 /// only field before it.
@@ -49,8 +49,8 @@ pub(crate) fn check_size_of(cx: &mut Ctx, t: &Table) -> Res<()> {
         check_fixed_and_stream(cx, t, f)?;
         let Some(target) = &f.size_of else { continue };
         if let Some(o) = t.outside.iter().find(|o| &o.name == target) {
-            if optional(f) {
-                return cx.err("the size of an outside is not optional");
+            if optional(f) && o.list {
+                return cx.err("the size of a list outside is not optional");
             }
             let int = matches!(kind(&f.ty), Some(Kind::Prim(..))) && f.code.is_none();
             if !(int || o.list && int_list(f).is_some()) {
@@ -182,6 +182,17 @@ pub(crate) fn gen_outside(out: &mut String, t: &Table) {
                 ("", format!("{on}.len() as u64"))
             };
             writeln!(list, "    /// * `{n}` of {of}`{on}`: {doc}").unwrap();
+            if optional(f) {
+                // Set and compared where present.
+                let r = refuse("v");
+                writeln!(
+                    set,
+                    "if self.{n}.is_some() {{ let n = {len}; let v = n as {rust}; {r} self.{n} = Some(v); }}"
+                )
+                .unwrap();
+                writeln!(check, "if let Some(v) = self.{n} {{ let n = {len}; {r} }}").unwrap();
+                continue;
+            }
             let r = refuse(&format!("self.{n}"));
             writeln!(set, "let n = {len}; self.{n} = n as {rust}; {r}").unwrap();
             writeln!(check, "let n = {len}; {r}").unwrap();

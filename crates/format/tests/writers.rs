@@ -696,3 +696,136 @@ fn a_streamed_tile_is_its_head_then_its_chunks() {
     assert_eq!(streamed, encode(&whole).unwrap());
     assert_eq!(Tile::head(0).unwrap(), 0u64.to_le_bytes());
 }
+
+#[test]
+fn append_writes_the_record_encode_writes_with_its_lengths_computed() {
+    // RLE string runs at every width pair: `append` writes what `encode`
+    // writes of the record `with_sizes` completes.
+    for rw in [1u8, 2, 4, 8] {
+        for sw in [1u8, 2, 4, 8] {
+            let n = 200u64;
+            let run = table!(RleStringRun {
+                run_length_u8: (rw == 1).then_some(n as u8),
+                run_length_u16: (rw == 2).then_some(n as u16),
+                run_length_u32: (rw == 4).then_some(n as u32),
+                run_length_u64: (rw == 8).then_some(n),
+                string_length_u8: (sw == 1).then_some(0),
+                string_length_u16: (sw == 2).then_some(0),
+                string_length_u32: (sw == 4).then_some(0),
+                string_length_u64: (sw == 8).then_some(0),
+                string: b"abc".to_vec(),
+            })
+            .with_sizes();
+            let mut out = vec![9u8];
+            RleStringRun::append(
+                &mut out,
+                (rw, sw),
+                (
+                    run.run_length_u8,
+                    run.run_length_u16,
+                    run.run_length_u32,
+                    run.run_length_u64,
+                    b"abc",
+                ),
+            )
+            .unwrap();
+            assert_eq!(out[0], 9, "append keeps what `out` held");
+            assert_eq!(out[1..], encode(&run).unwrap(), "widths {rw}, {sw}");
+            assert_eq!(out.len(), 1 + usize::from(rw + sw) + 3);
+        }
+    }
+    let mut out = Vec::new();
+    DictionaryEntry::append(&mut out, (2,), (b"hello",)).unwrap();
+    assert_eq!(out, [0, 5, b'h', b'e', b'l', b'l', b'o']);
+    // A wrong length is refused: by `encode` of the record, and by `append`
+    // when the string does not fit the width (not truncated).
+    let mut wrong = table!(RleStringRun {
+        run_length_u8: Some(1),
+        string_length_u8: Some(0),
+        string: b"abc".to_vec(),
+    })
+    .with_sizes();
+    wrong.string_length_u8 = Some(2);
+    assert!(matches!(
+        encode(&wrong),
+        Err(EncodeError::Size {
+            table: "RleStringRun",
+            field: "string_length_u8",
+            stated: 2,
+            actual: 3
+        })
+    ));
+    let long = vec![0u8; 300];
+    assert!(matches!(
+        RleStringRun::append(&mut out, (1, 1), (Some(1), None, None, None, &long)),
+        Err(EncodeError::Size {
+            table: "RleStringRun",
+            field: "string_length_u8",
+            stated: 44,
+            actual: 300
+        })
+    ));
+    assert!(matches!(
+        DictionaryEntry::append(&mut out, (1,), (&long,)),
+        Err(EncodeError::Size {
+            table: "DictionaryEntry",
+            field: "length_u8",
+            actual: 300,
+            ..
+        })
+    ));
+    // A run length in a field its width rules out, or missing from the
+    // field it picks, is refused.
+    for (rw, r8, r16) in [
+        (1u8, None, Some(1u16)),
+        (2, None, None),
+        (2, Some(1u8), Some(1)),
+    ] {
+        assert!(matches!(
+            RleStringRun::append(&mut out, (rw, 1), (r8, r16, None, None, b"x")),
+            Err(EncodeError::Condition {
+                table: "RleStringRun",
+                ..
+            })
+        ));
+    }
+}
+
+#[test]
+fn a_var_range_states_its_minimums_length_from_the_minimum() {
+    // `range` holds the minimum joined to the maximum; `min_length` is the
+    // minimum's length, set from it where present (a var-sized range).
+    let (lo, hi) = (b"apple".as_slice(), b"kiwi".as_slice());
+    let r = table!(Range1D {
+        range_length: Some(0),
+        min_length: Some(0),
+        range: [lo, hi].concat(),
+    })
+    .with_outside_sizes(lo)
+    .unwrap()
+    .with_sizes();
+    assert_eq!((r.range_length, r.min_length), (Some(9), Some(5)));
+    assert!(r.check_outside_sizes(lo).is_ok());
+    let mut bytes = 9u64.to_le_bytes().to_vec();
+    bytes.extend_from_slice(&5u64.to_le_bytes());
+    bytes.extend_from_slice(b"applekiwi");
+    assert_eq!(encode(&r).unwrap(), bytes);
+    // A wrong stated length is refused against the minimum.
+    let mut wrong = r.clone();
+    wrong.min_length = Some(4);
+    assert!(matches!(
+        wrong.check_outside_sizes(lo),
+        Err(EncodeError::Size {
+            table: "Range1D",
+            field: "min_length",
+            stated: 4,
+            actual: 5
+        })
+    ));
+    // A fixed-size range has no length: it stays absent.
+    let fixed = table!(Range1D { range: vec![1, 2] })
+        .with_outside_sizes(&[1])
+        .unwrap();
+    assert_eq!(fixed.min_length, None);
+    assert!(fixed.check_outside_sizes(&[]).is_ok());
+}

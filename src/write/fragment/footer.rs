@@ -62,7 +62,7 @@ impl FragmentWriter {
                 levels: Vec::new(),
             })
         } else {
-            build_rtree(&self.mbrs, &coord_sizes, &GlobalOrder::new(&self.schema))
+            build_rtree(&self.mbrs, &coord_sizes, &GlobalOrder::new(&self.schema))?
         };
         let rtree_offset = push(checked(rtree, v)?, &mut out)?;
         let list = |vals: &[u64]| {
@@ -138,7 +138,7 @@ impl FragmentWriter {
             });
             processed = Some(push(checked(t, v)?, &mut out)?);
         }
-        let ned = self.non_empty_domain(&coord_sizes);
+        let ned = self.non_empty_domain(&coord_sizes)?;
         let last_tile_cell_num = if dense {
             match &self.mode {
                 Mode::Dense { grid, .. } => grid.tile_cells,
@@ -246,9 +246,12 @@ impl FragmentWriter {
         Ok((sums, o))
     }
 
-    pub(super) fn non_empty_domain(&self, coord_sizes: &[u64]) -> Mbr {
+    pub(super) fn non_empty_domain(
+        &self,
+        coord_sizes: &[u64],
+    ) -> Result<Mbr, crate::format::EncodeError> {
         match &self.mode {
-            Mode::Dense { grid, .. } => crate::format::table!(Mbr {
+            Mode::Dense { grid, .. } => Ok(crate::format::table!(Mbr {
                 ranges: grid
                     .rect
                     .iter()
@@ -259,7 +262,7 @@ impl FragmentWriter {
                         fixed_range(r)
                     })
                     .collect(),
-            }),
+            })),
             Mode::Sparse { .. } => {
                 let order = GlobalOrder::new(&self.schema);
                 let mut u = self.mbrs[0].clone();

@@ -1,7 +1,7 @@
 //! MBRs and the R-tree over them (format_spec/fragment.md#r-tree,
 //! tiledb/sm/rtree/rtree.cc).
 
-use crate::format::{Mbr, RTree, RTreeLevel, Range1D, Record};
+use crate::format::{EncodeError, Mbr, RTree, RTreeLevel, Range1D, Record};
 
 use crate::write::order::GlobalOrder;
 
@@ -15,8 +15,8 @@ pub(super) fn fixed_range(range: Vec<u8>) -> Range1D {
     })
 }
 
-pub(super) fn mbr_table(m: &[(Vec<u8>, Vec<u8>)], coord_sizes: &[u64]) -> Mbr {
-    crate::format::table!(Mbr {
+pub(super) fn mbr_table(m: &[(Vec<u8>, Vec<u8>)], coord_sizes: &[u64]) -> Result<Mbr, EncodeError> {
+    Ok(crate::format::table!(Mbr {
         ranges: m
             .iter()
             .zip(coord_sizes)
@@ -24,19 +24,20 @@ pub(super) fn mbr_table(m: &[(Vec<u8>, Vec<u8>)], coord_sizes: &[u64]) -> Mbr {
                 let mut r = lo.clone();
                 r.extend_from_slice(hi);
                 if *cs == 0 {
+                    // The low half's length is set from it.
                     crate::format::table!(Range1D {
                         range_length: Some(0),
-                        // Not a size of a field: where `range` splits into low and high.
-                        min_length: Some(lo.len() as u64),
+                        min_length: Some(0),
                         range: r,
                     })
+                    .with_outside_sizes(lo)
                 } else {
-                    fixed_range(r)
+                    Ok(fixed_range(r))
                 }
             })
-            .collect(),
+            .collect::<Result<_, _>>()?,
     })
-    .with_sizes()
+    .with_sizes())
 }
 
 /// Widens `u` to cover `m` (per dimension, in the dimension's order).
@@ -57,7 +58,11 @@ pub(super) fn union_into(
 
 /// The R-tree over the tiles' MBRs, root first, leaves last, fanout 10
 /// (`RTree::build_tree`, `build_level`).
-pub(super) fn build_rtree(leaves: &[MbrBytes], coord_sizes: &[u64], order: &GlobalOrder) -> RTree {
+pub(super) fn build_rtree(
+    leaves: &[MbrBytes],
+    coord_sizes: &[u64],
+    order: &GlobalOrder,
+) -> Result<RTree, EncodeError> {
     const FANOUT: usize = 10;
     let mut levels: Vec<Vec<MbrBytes>> = Vec::new();
     let n = leaves.len();
@@ -81,16 +86,22 @@ pub(super) fn build_rtree(leaves: &[MbrBytes], coord_sizes: &[u64], order: &Glob
         }
         levels.reverse();
     }
-    crate::format::table!(RTree {
+    let levels = levels
+        .iter()
+        .map(|l| {
+            Ok(crate::format::table!(RTreeLevel {
+                mbrs: l
+                    .iter()
+                    .map(|m| mbr_table(m, coord_sizes))
+                    .collect::<Result<_, _>>()?,
+            }))
+        })
+        .collect::<Result<_, EncodeError>>()?;
+    Ok(crate::format::table!(RTree {
         dim_num: None,
         fanout: FANOUT as u32,
         datatype: None,
-        levels: levels
-            .iter()
-            .map(|l| crate::format::table!(RTreeLevel {
-                mbrs: l.iter().map(|m| mbr_table(m, coord_sizes)).collect(),
-            }))
-            .collect(),
+        levels,
     })
-    .with_sizes()
+    .with_sizes())
 }

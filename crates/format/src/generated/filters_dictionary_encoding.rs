@@ -495,6 +495,72 @@ impl crate::Record for DictionaryEntry {
         Ok(())
     }
 }
+impl DictionaryEntry {
+    /// Appends a `DictionaryEntry` to `out` given the imports (`width`) and the values (`string`), as
+    /// [`encode`](crate::encode) writes the record, without building it:
+    /// every field that states a size is set from the bytes it sizes.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it;
+    /// [`EncodeError::Condition`](crate::EncodeError::Condition) when a value is given while its
+    /// field's `if` does not hold, or not given while it holds. `out` may then hold part of the record.
+    pub fn append(
+        out: &mut alloc::vec::Vec<u8>,
+        imports: (u8,),
+        values: (&[u8],),
+    ) -> Result<(), crate::EncodeError> {
+        let (width,) = imports;
+        let (string,) = values;
+        if width == 1 {
+            let actual = string.len() as u64;
+            let Ok(v) = u8::try_from(actual) else {
+                return Err(
+                    crate::EncodeError::size(
+                        "DictionaryEntry",
+                        "length_u8",
+                        actual as u8 as u64,
+                        actual,
+                    ),
+                );
+            };
+            out.extend_from_slice(&v.to_be_bytes());
+        }
+        if width == 2 {
+            let actual = string.len() as u64;
+            let Ok(v) = u16::try_from(actual) else {
+                return Err(
+                    crate::EncodeError::size(
+                        "DictionaryEntry",
+                        "length_u16",
+                        actual as u16 as u64,
+                        actual,
+                    ),
+                );
+            };
+            out.extend_from_slice(&v.to_be_bytes());
+        }
+        if width == 4 {
+            let actual = string.len() as u64;
+            let Ok(v) = u32::try_from(actual) else {
+                return Err(
+                    crate::EncodeError::size(
+                        "DictionaryEntry",
+                        "length_u32",
+                        actual as u32 as u64,
+                        actual,
+                    ),
+                );
+            };
+            out.extend_from_slice(&v.to_be_bytes());
+        }
+        if width == 8 {
+            let v = string.len() as u64;
+            out.extend_from_slice(&v.to_be_bytes());
+        }
+        out.extend_from_slice(string);
+        Ok(())
+    }
+}
 /// One cell of the chunk data: the index of its string in the dictionary.
 ///
 /// Spec: `format_spec/filters/dictionary_encoding.md#input-and-output-layout` (table "Input and Output Layout").

@@ -530,3 +530,125 @@ impl crate::Record for RleStringRun {
         Ok(())
     }
 }
+impl RleStringRun {
+    /// Appends a `RleStringRun` to `out` given the imports (`run_width`, `length_width`) and the values (`run_length_u8`, `run_length_u16`, `run_length_u32`, `run_length_u64`, `string`), as
+    /// [`encode`](crate::encode) writes the record, without building it:
+    /// every field that states a size is set from the bytes it sizes.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it;
+    /// [`EncodeError::Condition`](crate::EncodeError::Condition) when a value is given while its
+    /// field's `if` does not hold, or not given while it holds. `out` may then hold part of the record.
+    pub fn append(
+        out: &mut alloc::vec::Vec<u8>,
+        imports: (u8, u8),
+        values: (Option<u8>, Option<u16>, Option<u32>, Option<u64>, &[u8]),
+    ) -> Result<(), crate::EncodeError> {
+        let (run_width, length_width) = imports;
+        let (run_length_u8, run_length_u16, run_length_u32, run_length_u64, string) = values;
+        match (run_width == 1, run_length_u8) {
+            (true, Some(v)) => out.extend_from_slice(&v.to_be_bytes()),
+            (false, None) => {}
+            (p, _) => {
+                return Err(
+                    crate::EncodeError::condition(
+                        "RleStringRun",
+                        "run_length_u8",
+                        "run_width == 1",
+                        !p,
+                    ),
+                );
+            }
+        }
+        match (run_width == 2, run_length_u16) {
+            (true, Some(v)) => out.extend_from_slice(&v.to_be_bytes()),
+            (false, None) => {}
+            (p, _) => {
+                return Err(
+                    crate::EncodeError::condition(
+                        "RleStringRun",
+                        "run_length_u16",
+                        "run_width == 2",
+                        !p,
+                    ),
+                );
+            }
+        }
+        match (run_width == 4, run_length_u32) {
+            (true, Some(v)) => out.extend_from_slice(&v.to_be_bytes()),
+            (false, None) => {}
+            (p, _) => {
+                return Err(
+                    crate::EncodeError::condition(
+                        "RleStringRun",
+                        "run_length_u32",
+                        "run_width == 4",
+                        !p,
+                    ),
+                );
+            }
+        }
+        match (run_width == 8, run_length_u64) {
+            (true, Some(v)) => out.extend_from_slice(&v.to_be_bytes()),
+            (false, None) => {}
+            (p, _) => {
+                return Err(
+                    crate::EncodeError::condition(
+                        "RleStringRun",
+                        "run_length_u64",
+                        "run_width == 8",
+                        !p,
+                    ),
+                );
+            }
+        }
+        if length_width == 1 {
+            let actual = string.len() as u64;
+            let Ok(v) = u8::try_from(actual) else {
+                return Err(
+                    crate::EncodeError::size(
+                        "RleStringRun",
+                        "string_length_u8",
+                        actual as u8 as u64,
+                        actual,
+                    ),
+                );
+            };
+            out.extend_from_slice(&v.to_be_bytes());
+        }
+        if length_width == 2 {
+            let actual = string.len() as u64;
+            let Ok(v) = u16::try_from(actual) else {
+                return Err(
+                    crate::EncodeError::size(
+                        "RleStringRun",
+                        "string_length_u16",
+                        actual as u16 as u64,
+                        actual,
+                    ),
+                );
+            };
+            out.extend_from_slice(&v.to_be_bytes());
+        }
+        if length_width == 4 {
+            let actual = string.len() as u64;
+            let Ok(v) = u32::try_from(actual) else {
+                return Err(
+                    crate::EncodeError::size(
+                        "RleStringRun",
+                        "string_length_u32",
+                        actual as u32 as u64,
+                        actual,
+                    ),
+                );
+            };
+            out.extend_from_slice(&v.to_be_bytes());
+        }
+        if length_width == 8 {
+            let v = string.len() as u64;
+            out.extend_from_slice(&v.to_be_bytes());
+        }
+        out.extend_from_slice(string);
+        Ok(())
+    }
+}

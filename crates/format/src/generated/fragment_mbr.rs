@@ -73,9 +73,9 @@ pub struct Range1D {
     /// Spec field "Minimum value length" (`u64`).
     ///
     /// The length of the minimum, the first part of `range`. `range` is one field
-    /// here (its minimum and maximum are read and written together), so no
-    /// generated writer derives this: the writer that splits a range sets it from
-    /// the minimum it holds (`src/model/table.rs`, `src/write/fragment/rtree.rs`).
+    /// here (its minimum and maximum are read and written together), so the
+    /// minimum is an `outside`: the writer that joins a range passes it to
+    /// `with_outside_sizes` (`src/model/table.rs`, `src/write/fragment/rtree.rs`).
     #[br(err_context("Range1D.min_length"), if((coord_size == 0)))]
     pub min_length: Option<u64>,
     /// Spec field "Range minimum, Range maximum" (`bytes`).
@@ -141,6 +141,46 @@ impl crate::Record for Range1D {
                         stated as u64,
                         actual,
                     ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+impl Range1D {
+    /// Sets the sizes a `Range1D` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
+    ///
+    /// * `min_length` of `min`: The minimum of a var-sized range: the first `min_length` bytes of `range` (the maximum follows it).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(mut self, min: &[u8]) -> Result<Self, crate::EncodeError> {
+        if self.min_length.is_some() {
+            let n = min.len() as u64;
+            let v = n as u64;
+            if v as u64 != n {
+                return Err(
+                    crate::EncodeError::size("Range1D", "min_length", v as u64, n),
+                );
+            }
+            self.min_length = Some(v);
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `Range1D` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
+    pub fn check_outside_sizes(&self, min: &[u8]) -> Result<(), crate::EncodeError> {
+        if let Some(v) = self.min_length {
+            let n = min.len() as u64;
+            if v as u64 != n {
+                return Err(
+                    crate::EncodeError::size("Range1D", "min_length", v as u64, n),
                 );
             }
         }
