@@ -11,15 +11,16 @@ around open + read; medians of REPEAT runs. Every case checks the engine's
 cells against ours: the count and the sum of every field.
 
 Usage: python family_bench.py EXAMPLE ARRAYDIR [--cells 4000000] [--domain 100000]
-       [--repeat 5] [--only REGEX] [--s3] [--json PATH] [--order default|unordered|row-major]
+       [--repeat 5] [--only REGEX] [--s3] [--json PATH] [--order unordered|row-major]
 
 ARRAYDIR: where the arrays are made (kept between runs; the engine writes
 them). --cells: cells per array (a grid array: the largest square of at
 most that many); --domain: the side of the random arrays' square domain.
 --only: the cases whose label matches. --s3: the arrays are read from
 moto's S3 server (copies uploaded; requests counted in its log). --order:
-the order both sides return (default: each side's default, the engine's
-unordered for sparse arrays and ours row-major). The markdown table goes to
+the order both sides are asked for, the same on both (default unordered,
+the engine's default for sparse arrays; our facade's default is row-major,
+so both sides are always given the order). The markdown table goes to
 standard output, the JSON (bench/report.py renders it) to --json
 (default bench/results/family-<date>[-s3].json).
 """
@@ -186,7 +187,10 @@ def main(argv):
 
     cells, domain = int(opt("--cells", 4_000_000)), int(opt("--domain", 100_000))
     repeat, only = int(opt("--repeat", 5)), re.compile(opt("--only", ""))
-    order = {"default": None, "unordered": "U", "row-major": "C"}[opt("--order", "default")]
+    orders = {"unordered": "U", "row-major": "C"}
+    if opt("--order", "unordered") not in orders:
+        raise SystemExit(f"--order: one of {', '.join(orders)}")
+    order = orders[opt("--order", "unordered")]
     s3 = "--s3" in argv
     load = os.getloadavg()
     os.makedirs(root, exist_ok=True)
@@ -276,8 +280,9 @@ def run(example, root, todo, repeat, order, moto, ctx):
 def report(rows, argv, cells, domain, repeat, order, s3, load, json_path):
     version = ".".join(map(str, tiledb.libtiledb.version()))
     where = "from moto's S3 server" if s3 else "local files"
-    title = (f"Sparse read family, {cells:,} cells per array, {where}, in-process on both sides, "
-             f"medians of {repeat}")
+    named = {"U": "unordered", "C": "row-major"}[order]
+    title = (f"Sparse read family, {cells:,} cells per array, {where}, {named} on both sides, "
+             f"in-process on both sides, medians of {repeat}")
     columns = ["case", "shape", "fragments", "attributes", "duplicates", "read", "cells",
                "ours_s", "engine_s", "ratio"] + (["engine_requests", "our_requests"] if s3 else []) + ["check"]
     out_rows = []
@@ -292,7 +297,7 @@ def report(rows, argv, cells, domain, repeat, order, s3, load, json_path):
         "date": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
         "machine": machine(load),
         "engine": f"TileDB-Py {tiledb.__version__} / TileDB {version}",
-        "params": {"cells": cells, "domain": domain, "repeat": repeat, "order": order or "default",
+        "params": {"cells": cells, "domain": domain, "repeat": repeat, "order": order,
                    "s3": s3, "fragments": list(FRAGMENTS), "rewrite_share": REWRITE},
         "columns": columns,
         "rows": out_rows,

@@ -41,6 +41,7 @@ Reproduce (the engine's venv is made on first use, see
 ```sh
 MIB=64 REPEAT=3 bash bench/read.sh     # in-process reads
 MIB=64 REPEAT=3 bash bench/s3.sh       # reads from an S3 server (moto)
+CELLS=1000000 bash bench/family.sh     # the sparse read family (ORDER=row-major: sorted)
 bash bench/sql.sh                      # SQL aggregates
 python3 bench/report.py --docs         # this page, from bench/results/*.json
 ```
@@ -52,6 +53,7 @@ Each script prints its table and writes `bench/results/<bench>-<date>.json`
 BENCH_NAMES = {
     "read": "In-process reads",
     "s3": "Reads from an S3 server",
+    "s3-floor": "The floor of reads from an S3 server",
     "sql": "SQL",
     "python": "Python reads",
     "write": "Writes",

@@ -166,7 +166,7 @@ impl TileFile {
 
 /// A tile's byte range in a ranged file not fetched yet, and the slot it
 /// goes in.
-type Wanted<'a> = (
+pub(crate) type Wanted<'a> = (
     PathBuf,
     std::ops::Range<u64>,
     &'a std::sync::OnceLock<crate::storage::Piece>,
@@ -239,8 +239,29 @@ pub(crate) fn while_fetching<T>(
 /// validity). Nothing for local files. A range that comes back short is
 /// left unfetched, for the tile's own read to refuse with its error.
 pub(crate) fn prefetch(wanted: &[(&FieldTiles, usize)]) -> Result<()> {
+    let (storage, want) = missing(wanted);
+    let Some(storage) = storage.filter(|_| !want.is_empty()) else {
+        return Ok(());
+    };
+    let requests: Vec<_> = want
+        .iter()
+        .map(|(p, r, _)| (p.clone(), r.clone()))
+        .collect();
+    for (w, bytes) in want.iter().zip(storage.read_pieces(&requests)?) {
+        fetched(w, bytes);
+    }
+    Ok(())
+}
+
+/// What [`prefetch`] would fetch of the tiles `wanted`: their storage (the
+/// first ranged one; `None` for local files) and every file's range of
+/// each tile not fetched yet, once each, for a caller that fetches them
+/// with other ranges and hands each range's bytes to [`fetched`].
+pub(crate) fn missing<'a>(
+    wanted: &[(&'a FieldTiles, usize)],
+) -> (Option<crate::storage::StorageRef>, Vec<Wanted<'a>>) {
     let mut storage = None;
-    let mut want: Vec<Wanted<'_>> = Vec::new();
+    let mut want: Vec<Wanted<'a>> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for (ft, t) in wanted {
         let Some((s, _)) = &ft.fixed.ranged else {
@@ -253,19 +274,17 @@ pub(crate) fn prefetch(wanted: &[(&FieldTiles, usize)]) -> Result<()> {
             }
         }
     }
-    let Some(storage) = storage.filter(|_| !want.is_empty()) else {
-        return Ok(());
-    };
-    let requests: Vec<_> = want
-        .iter()
-        .map(|(p, r, _)| (p.clone(), r.clone()))
-        .collect();
-    for ((_, r, slot), bytes) in want.into_iter().zip(storage.read_pieces(&requests)?) {
-        if bytes.len() as u64 == r.end - r.start {
-            let _ = slot.set(bytes);
-        }
+    (storage, want)
+}
+
+/// Keeps `bytes` as the fetched bytes of the range `w` (from [`missing`]);
+/// a range that came back short is left unfetched, for the tile's own read
+/// to refuse with its error.
+pub(crate) fn fetched(w: &Wanted<'_>, bytes: crate::storage::Piece) {
+    let (_, r, slot) = w;
+    if bytes.len() as u64 == r.end - r.start {
+        let _ = slot.set(bytes);
     }
-    Ok(())
 }
 
 /// Where the tiles of a field sit: per data file (fixed, var, validity) the

@@ -6,8 +6,8 @@
 //! arrive (unfiltered chunks copied there, filtered ones unfiltered on the
 //! thread pool as each comes whole), so nothing holds a tile's stored
 //! bytes. Where only some slabs are such (a 1-D box that cuts its first
-//! and last tiles), those stream while the others' tiles are fetched
-//! together and decoded as below. Where each cell of the batch comes from
+//! and last tiles), those stream and the others' tiles come in the same
+//! requests, decoded as below once they are in. Where each cell of the batch comes from
 //! one tile of one fragment (fragments that do not overlap, and cover the
 //! batch), whatever the tiles' shapes, values and validity alike, the
 //! tiles are streamed too and each chunk's cells are spread over the
@@ -20,7 +20,7 @@
 use super::copy::{for_each_run, whole_at, FixedTarget, Placement, TileBox};
 use super::plan::{for_each_tile, DenseAttr, DenseFragment, Grid, Selection};
 use crate::error::Result;
-use crate::read::field::{groups_of, prefetch, while_fetching, FieldTiles};
+use crate::read::field::{fetched, groups_of, missing, prefetch, while_fetching, FieldTiles};
 use crate::storage::StorageRef;
 use crate::tile::{Emitted, TileStream};
 use std::path::PathBuf;
@@ -262,8 +262,10 @@ fn places<'d>(
 
 /// A batch some or all of whose slabs stream ([`whole_tiles`]:
 /// `streamable`) into their places. The others, such as the first and last
-/// of a 1-D box that cuts its first and last tiles, are filled meanwhile
-/// as [`FixedTarget::fill`] fills them, their tiles fetched together.
+/// of a 1-D box that cuts its first and last tiles, have their tiles
+/// fetched in the same requests as the streamed ones (next to them in the
+/// file, they come in one request), then are filled as
+/// [`FixedTarget::fill`] fills them.
 /// `None` (nothing done) where the others' tiles take more than `ahead`
 /// bytes: the caller then takes the batch in groups. What it holds of
 /// stored bytes is those tiles and the filtered chunks waiting in the
@@ -322,27 +324,23 @@ fn stream_slabs(
         ));
     }
     if fills.is_empty() {
-        return stream_whole(t, bytes, placed, zeroed).map(Some);
+        return stream_whole(t, bytes, placed, zeroed, &[]).map(Some);
     }
-    let fill_others = || -> Result<()> {
-        prefetch(&others)?;
-        for (k, part) in fills {
-            let slab = FixedTarget {
-                slabs: &t.slabs[k..k + 1],
-                slab_cells: &t.slab_cells[k..k + 1],
-                ..*t
-            };
-            slab.fill(tiles, a, &covered[k..k + 1], zeroed, part, None)?;
-        }
-        Ok(())
-    };
-    let (filled, stream) = std::thread::scope(|sc| {
-        let filled = sc.spawn(fill_others);
-        let stream = stream_whole(t, bytes, placed, zeroed);
-        (filled.join(), stream)
-    });
-    filled.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-    stream?;
+    // The other slabs' tiles are fetched with the streamed ones, in the
+    // same requests (a box that cuts its first and last tiles: their
+    // bytes lie next to the streamed tiles' and come in one request),
+    // then those slabs filled from them.
+    let (_, extra) = missing(&others);
+    stream_whole(t, bytes, placed, zeroed, &extra)?;
+    prefetch(&others)?;
+    for (k, part) in fills {
+        let slab = FixedTarget {
+            slabs: &t.slabs[k..k + 1],
+            slab_cells: &t.slab_cells[k..k + 1],
+            ..*t
+        };
+        slab.fill(tiles, a, &covered[k..k + 1], zeroed, part, None)?;
+    }
     Ok(Some(()))
 }
 
@@ -352,17 +350,20 @@ fn stream_slabs(
 /// filtered chunks waiting to be unfiltered, at most the storage's
 /// read-ahead bytes. With `zeroed` (`data` is fresh memory), a
 /// tile's place is made present with one call when its first bytes come
-/// ([`crate::storage::populate`]).
+/// ([`crate::storage::populate`]). The ranges `extra` (other tiles' files,
+/// from [`missing`]) are fetched in the same requests and kept as those
+/// tiles' fetched bytes.
 fn stream_whole(
     t: &FixedTarget,
     bytes: usize,
     whole: Vec<(Whole, &mut [u8])>,
     zeroed: bool,
+    extra: &[crate::read::field::Wanted<'_>],
 ) -> Result<()> {
     let Some(storage) = whole.first().map(|w| w.0.storage) else {
         return Ok(());
     };
-    let mut requests = Vec::with_capacity(whole.len());
+    let mut requests = Vec::with_capacity(whole.len() + extra.len());
     let mut streams = Vec::with_capacity(whole.len());
     for (w, out) in whole {
         let stored = w.range.end - w.range.start;
@@ -377,6 +378,12 @@ fn stream_whole(
         ));
         requests.push((w.path, w.range));
     }
+    let n = requests.len();
+    requests.extend(extra.iter().map(|(p, r, _)| (p.clone(), r.clone())));
+    let mut extra_bytes: Vec<Vec<u8>> = extra
+        .iter()
+        .map(|(_, r, _)| Vec::with_capacity((r.end - r.start) as usize))
+        .collect();
     // The stream is taken on this thread; the filtered chunks it completes
     // are unfiltered on the thread pool meanwhile, the first error kept.
     // While the chunks waiting there hold the storage's read-ahead bytes, a
@@ -389,6 +396,10 @@ fn stream_whole(
         storage.0.read_streamed(&requests, &mut |i, piece| {
             if let Some(e) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
                 return Err(e);
+            }
+            if let Some(buf) = i.checked_sub(n).and_then(|k| extra_bytes.get_mut(k)) {
+                buf.extend_from_slice(piece);
+                return Ok(());
             }
             let stream = &mut streams[i];
             if let Some(place) = stream.untouched().filter(|_| zeroed) {
@@ -419,6 +430,9 @@ fn stream_whole(
     for stream in &streams {
         stream.finish()?;
         t.stats.tile(bytes as u64);
+    }
+    for (w, b) in extra.iter().zip(extra_bytes) {
+        fetched(w, crate::storage::Piece::from(b));
     }
     Ok(())
 }

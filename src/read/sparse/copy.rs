@@ -17,11 +17,29 @@ impl SparseRead<'_> {
     pub(super) fn copy(&self, merged: Merged) -> Result<Cells> {
         let Merged {
             batches,
-            picked,
+            mut picked,
             mut order,
             condition_applied,
+            runs,
         } = merged;
         self.check_widths(&batches)?;
+        if let Some(runs) = runs {
+            if let Some(cells) = self.concatenated(&batches, &runs) {
+                return Ok(cells);
+            }
+            // Some column needs cell by cell: the runs as picked cells.
+            picked = runs
+                .iter()
+                .enumerate()
+                .flat_map(|(b, r)| match r {
+                    Some(r) => r.iter().flat_map(|r| r.clone()).map(|i| (b, i)).collect(),
+                    None => (0..self.cells_of(&batches[b]))
+                        .map(|i| (b, i))
+                        .collect::<Vec<_>>(),
+                })
+                .collect();
+            order = (0..picked.len()).collect();
+        }
         let columns = Columns {
             read: self,
             batches: &batches,
@@ -68,6 +86,80 @@ impl SparseRead<'_> {
             cells.columns.drain(..self.dims.len());
         }
         Ok(cells)
+    }
+
+    /// The result as the runs `runs` of each batch's cells, one after
+    /// another, when every column it returns is of fixed-size cells every
+    /// batch holds, none null: each column copied a run at a time (the
+    /// columns in parallel). `None` otherwise.
+    fn concatenated(
+        &self,
+        batches: &[Batch],
+        runs: &[Option<Vec<std::ops::Range<usize>>>],
+    ) -> Option<Cells> {
+        let nd = if self.query.skip_coordinates {
+            0
+        } else {
+            self.dims.len()
+        };
+        let dims_plain = self.dims[..nd].iter().enumerate().all(|(d, f)| {
+            f.cell_val_num.is_some() && batches.iter().all(|b| b.dims[d].offsets.is_none())
+        });
+        let attrs: Vec<usize> = self
+            .requested
+            .iter()
+            .map(|a| self.all_attrs.iter().position(|x| x.name == a.name))
+            .collect::<Option<_>>()?;
+        let attrs_plain = attrs.iter().zip(&self.requested).all(|(&ai, a)| {
+            a.cell_val_num.is_some()
+                && !a.nullable
+                && batches.iter().all(|b| {
+                    b.attrs[ai]
+                        .as_ref()
+                        .is_some_and(|d| d.offsets.is_none() && d.validity.is_none())
+                })
+        });
+        if !dims_plain || !attrs_plain {
+            return None;
+        }
+        let len: usize = runs
+            .iter()
+            .zip(batches)
+            .map(|(r, b)| match r {
+                Some(r) => r.iter().map(|r| r.len()).sum(),
+                None => self.cells_of(b),
+            })
+            .sum();
+        let fields: Vec<(&FieldInfo, Option<usize>)> = self.dims[..nd]
+            .iter()
+            .enumerate()
+            .map(|(d, f)| (f, Some(d)))
+            .chain(self.requested.iter().map(|a| (a, None)))
+            .collect();
+        let columns = fields
+            .par_iter()
+            .enumerate()
+            .map(|(k, (f, dim))| {
+                let w = f.cell_size() as usize;
+                let mut data = Vec::with_capacity(len * w);
+                for (b, r) in batches.iter().zip(runs) {
+                    let v: &[u8] = match dim {
+                        Some(d) => &b.dims[*d].values,
+                        None => b.attrs[attrs[k - nd]].as_ref().map_or(&[], |d| &d.values),
+                    };
+                    match r {
+                        None => data.extend_from_slice(v),
+                        Some(r) => {
+                            for r in r {
+                                data.extend_from_slice(&v[r.start * w..r.end * w]);
+                            }
+                        }
+                    }
+                }
+                Column::from_parts((*f).clone(), data, None, None, len)
+            })
+            .collect();
+        Some(Cells { len, columns })
     }
 
     /// Every batch's fixed-size fields hold its cells at the schema's cell

@@ -599,7 +599,7 @@ fn narrow(rs: &[DimRange], f: &FieldInfo, d: &FieldData, keep: &mut [bool]) {
 }
 
 /// The runs of consecutive true entries of `keep`, as ranges.
-fn runs_of(keep: &[bool]) -> Vec<std::ops::Range<usize>> {
+pub(super) fn runs_of(keep: &[bool]) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let n = keep.len();
     let mut i = 0;

@@ -3,6 +3,10 @@
 //! of each coordinate chosen unless the schema allows duplicates, and the
 //! cells put in the query's order.
 
+use std::ops::Range;
+
+use rayon::prelude::*;
+
 use super::boxes::{disjoint_fragments, newest_by_grid};
 use super::context::{Batch, SparseRead};
 use super::deletes::Delete;
@@ -24,6 +28,10 @@ pub(super) struct Merged {
     /// Whether the condition was applied to the batches before the merge
     /// (else the copy applies it to the merged cells).
     pub(super) condition_applied: bool,
+    /// When the result is the batches' cells as they come (no choice of
+    /// the newest, no sort): per batch, the runs of its cells kept (`None`:
+    /// every cell); `picked` and `order` are then empty.
+    pub(super) runs: Option<Vec<Option<Vec<Range<usize>>>>>,
 }
 
 /// The cells of the batches that may be in the result.
@@ -58,6 +66,23 @@ impl SparseRead<'_> {
                 self.boxes_of(k)
             })?
             && !adjacent_repeats(&batches, &self.dims);
+        if self.as_they_come(&batches, passes.is_some(), disjoint) {
+            let runs = match passes {
+                Some(masks) => batches
+                    .par_iter()
+                    .zip(masks)
+                    .map(|(b, m)| Some(super::decode::runs_of(&m[..self.cells_of(b).min(m.len())])))
+                    .collect(),
+                None => vec![None; batches.len()],
+            };
+            return Ok(Merged {
+                batches,
+                picked: Vec::new(),
+                order: Vec::new(),
+                condition_applied: true,
+                runs: Some(runs),
+            });
+        }
         if let Some(masks) = passes
             .as_deref()
             .filter(|_| self.kept_first(&batches, disjoint))
@@ -68,6 +93,7 @@ impl SparseRead<'_> {
                     order: (0..picked.len()).collect(),
                     picked,
                     condition_applied: true,
+                    runs: None,
                 });
             }
         }
@@ -84,7 +110,23 @@ impl SparseRead<'_> {
             picked: picks.cells,
             order,
             condition_applied: passes.is_some(),
+            runs: None,
         })
+    }
+
+    /// Whether the result is the batches' cells as they come, less those
+    /// the condition drops: an unordered read whose cells need no choice of
+    /// the newest (duplicates allowed, or fragments that hold no coordinate
+    /// twice), no per-cell timestamps or delete metadata, no delete to
+    /// apply, and the condition (if any) applied to every batch already.
+    fn as_they_come(&self, batches: &[Batch], applied: bool, disjoint: bool) -> bool {
+        self.query.order == Some(Order::Unordered)
+            && (self.allows_dups || disjoint)
+            && (self.condition.is_none() || applied)
+            && self.deletes.is_empty()
+            && batches
+                .iter()
+                .all(|b| b.timestamps.is_none() && b.delete_ts.is_none())
     }
 
     /// Whether the merge of batches the condition was applied to may sort
@@ -127,13 +169,16 @@ impl SparseRead<'_> {
         {
             return Ok(None);
         }
-        let mut out = Vec::with_capacity(batches.len());
-        for fr in batches.iter_mut() {
-            let n = self.cells_of(fr);
-            let (dims, attrs) = (&self.dims, &self.all_attrs);
-            let mut m = condition_masks(&mut fr.dims, &mut fr.attrs, dims, attrs, n, &[c])?;
-            out.push(m.pop().unwrap_or_default());
-        }
+        // Batch by batch, in parallel.
+        let out = batches
+            .par_iter_mut()
+            .map(|fr| {
+                let n = self.cells_of(fr);
+                let (dims, attrs) = (&self.dims, &self.all_attrs);
+                let mut m = condition_masks(&mut fr.dims, &mut fr.attrs, dims, attrs, n, &[c])?;
+                Ok(m.pop().unwrap_or_default())
+            })
+            .collect::<Result<Vec<_>>>()?;
         Ok(Some(out))
     }
 
@@ -584,24 +629,71 @@ fn into_column(data: &mut FieldData, field: &FieldInfo, n: usize) -> Column {
 
 /// Whether two cells in a row of one fragment (its batches in order) have
 /// the same coordinates: a fragment written with duplicates in a schema
-/// without them, its writes of one coordinate next to each other.
+/// without them, its writes of one coordinate next to each other. Within
+/// each batch (in parallel, fixed-size coordinates compared a column at a
+/// time), then across the boundaries of one fragment's batches.
 fn adjacent_repeats(frags: &[Batch], dims: &[FieldInfo]) -> bool {
-    let mut last: Option<(usize, usize, usize)> = None;
-    for (b, fr) in frags.iter().enumerate() {
-        let n = fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
-        for i in 0..n {
-            if let Some((lb, li, lf)) = last {
-                if lf == fr.frag
-                    && dims.iter().enumerate().all(|(d, f)| {
-                        frags[lb].dims[d].cell(li, f.cell_size())
-                            == fr.dims[d].cell(i, f.cell_size())
-                    })
-                {
-                    return true;
-                }
-            }
-            last = Some((b, i, fr.frag));
+    let cells = |fr: &Batch| fr.dims.first().map_or(0, |d| d.len(dims[0].cell_size()));
+    let same = |a: &Batch, i: usize, b: &Batch, j: usize| {
+        dims.iter()
+            .enumerate()
+            .all(|(d, f)| a.dims[d].cell(i, f.cell_size()) == b.dims[d].cell(j, f.cell_size()))
+    };
+    let within = frags.par_iter().any(|fr| {
+        let n = cells(fr);
+        if n < 2 {
+            return false;
         }
+        let fixed = dims
+            .iter()
+            .zip(&fr.dims)
+            .all(|(f, d)| f.cell_val_num.is_some() && d.offsets.is_none());
+        if !fixed {
+            return (1..n).any(|i| same(fr, i - 1, fr, i));
+        }
+        // Per cell, whether it repeats the cell before it on every
+        // dimension so far.
+        let mut eq = vec![true; n - 1];
+        for (f, d) in dims.iter().zip(&fr.dims) {
+            same_as_previous(&d.values, f.cell_size() as usize, &mut eq);
+        }
+        eq.contains(&true)
+    });
+    if within {
+        return true;
+    }
+    let mut last: Option<&Batch> = None;
+    for fr in frags.iter().filter(|fr| cells(fr) > 0) {
+        if let Some(prev) = last.filter(|p| p.frag == fr.frag) {
+            if same(prev, cells(prev) - 1, fr, 0) {
+                return true;
+            }
+        }
+        last = Some(fr);
     }
     false
+}
+
+/// Clears `eq[i - 1]` where cell `i` of `values` (cells of `w` bytes)
+/// differs from cell `i - 1`.
+fn same_as_previous(values: &[u8], w: usize, eq: &mut [bool]) {
+    fn typed<const W: usize>(values: &[u8], eq: &mut [bool]) {
+        let (cells, _) = values.as_chunks::<W>();
+        for (e, pair) in eq.iter_mut().zip(cells.windows(2)) {
+            *e &= pair[0] == pair[1];
+        }
+    }
+    match w {
+        1 => typed::<1>(values, eq),
+        2 => typed::<2>(values, eq),
+        4 => typed::<4>(values, eq),
+        8 => typed::<8>(values, eq),
+        16 => typed::<16>(values, eq),
+        _ => {
+            let w = w.max(1);
+            for (i, e) in eq.iter_mut().enumerate() {
+                *e &= values.get(i * w..(i + 1) * w) == values.get((i + 1) * w..(i + 2) * w);
+            }
+        }
+    }
 }

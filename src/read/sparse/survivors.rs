@@ -3,10 +3,8 @@
 //! only the cells the condition keeps are sorted (their coordinates packed
 //! into one integer key); a cell it drops matters only where it hides an
 //! older kept cell of its coordinates, and those are found through a bit
-//! filter and a map of the kept cells' keys rather than a sort of every
-//! cell.
-
-use std::collections::HashMap;
+//! filter and a binary search of the kept cells' sorted keys rather than a
+//! sort of every cell.
 
 use rayon::prelude::*;
 
@@ -116,26 +114,25 @@ pub(super) fn newest_kept(
     }
     drop(cells);
     // The cells the condition drops that share a survivor's coordinates
-    // and are newer hide it: a bit filter of the survivors' keys first,
-    // the map only where a bit is set.
+    // and are newer hide it: a bit filter of the survivors' keys first, a
+    // binary search of their keys (sorted, each once) only where a bit is
+    // set.
     let log2 = (survivors.len().max(1) * 16)
         .next_power_of_two()
         .trailing_zeros()
         .max(6);
     let slot = |k: u64| (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - log2)) as usize;
     let mut filter = vec![0u64; (1usize << log2) / 64];
-    let mut at: HashMap<u64, usize> = HashMap::with_capacity(survivors.len());
-    for (s, (k, _)) in survivors.iter().enumerate() {
+    for (k, _) in &survivors {
         let h = slot(*k);
         filter[h / 64] |= 1 << (h % 64);
-        at.insert(*k, s);
     }
     let hidden: Vec<usize> = passes
         .par_iter()
         .zip(&keys)
         .enumerate()
         .flat_map_iter(|(b, (mask, ks))| {
-            let (filter, at, survivors) = (&filter, &at, &survivors);
+            let (filter, survivors) = (&filter, &survivors);
             mask.iter()
                 .zip(ks)
                 .enumerate()
@@ -144,7 +141,7 @@ pub(super) fn newest_kept(
                     !**ok && filter[h / 64] & (1 << (h % 64)) != 0
                 })
                 .filter_map(move |(i, (_, k))| {
-                    let s = *at.get(k)?;
+                    let s = survivors.binary_search_by_key(k, |(sk, _)| *sk).ok()?;
                     (rank((b, i)) > rank(survivors[s].1)).then_some(s)
                 })
         })
