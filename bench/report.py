@@ -53,6 +53,7 @@ Each script prints its table and writes `bench/results/<bench>-<date>.json`
 BENCH_NAMES = {
     "read": "In-process reads",
     "s3": "Reads from an S3 server",
+    "s3-floor": "The floor of reads from an S3 server",
     "sql": "SQL",
     "python": "Python reads",
     "write": "Writes",
