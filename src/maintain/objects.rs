@@ -1,6 +1,6 @@
 //! Groups and the metadata of arrays and groups, as `maintain` offers
 //! them: the facade's error, and types of this module's own in place of
-//! the lower layers' (`write::MetadataOptions`, the format's `ObjectType`,
+//! the lower layers' (the format's `ObjectType`,
 //! `array::metadata::GroupMember`).
 
 use std::collections::BTreeMap;
@@ -11,38 +11,9 @@ use crate::format::{Datatype, ObjectType};
 use crate::model::MetadataValue;
 use crate::{ReadOptions, Result};
 
-/// How to write a change of metadata or of a group's members: its
-/// timestamp and the key of an encrypted array or group.
-#[derive(Clone, Copy, Default)]
-#[non_exhaustive]
-pub struct MetadataOptions {
-    /// The change's timestamp in milliseconds (default: now, and later
-    /// than every file of the kind already there).
-    pub timestamp: Option<u64>,
-    /// The key of an AES-256-GCM encrypted array or group: the file is an
-    /// encrypted generic tile, as the engine writes it.
-    pub encryption_key: Option<[u8; 32]>,
-}
-
-impl std::fmt::Debug for MetadataOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Never print the key.
-        f.debug_struct("MetadataOptions")
-            .field("timestamp", &self.timestamp)
-            .field("encryption_key", &self.encryption_key.map(|_| "<set>"))
-            .finish()
-    }
-}
-
-impl MetadataOptions {
-    /// The writer's options of the same change.
-    fn lower(&self) -> crate::write::MetadataOptions {
-        crate::write::MetadataOptions {
-            timestamp: self.timestamp,
-            encryption_key: self.encryption_key,
-        }
-    }
-}
+/// How to write a change of metadata or of a group's members: the writer's
+/// options, which name no lower-layer type.
+pub use crate::write::MetadataOptions;
 
 /// What a path or a group member is, as the engine's object types name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,7 +110,7 @@ pub fn add_member(
     member: &group::NewMember,
     opts: &MetadataOptions,
 ) -> Result<(GroupMember, PathBuf)> {
-    let (m, path) = group::add_member(group, member, &opts.lower())?;
+    let (m, path) = group::add_member(group, member, opts)?;
     Ok((GroupMember::of(m), path))
 }
 
@@ -151,7 +122,7 @@ pub fn add_members(
     new: &[group::NewMember],
     opts: &MetadataOptions,
 ) -> Result<(Vec<GroupMember>, PathBuf)> {
-    let (ms, path) = group::add_members(group, new, &opts.lower())?;
+    let (ms, path) = group::add_members(group, new, opts)?;
     Ok((ms.into_iter().map(GroupMember::of).collect(), path))
 }
 
@@ -164,7 +135,7 @@ pub fn remove_member(
     name_or_uri: &str,
     opts: &MetadataOptions,
 ) -> Result<(GroupMember, PathBuf)> {
-    let (m, path) = group::remove_member(group, name_or_uri, &opts.lower())?;
+    let (m, path) = group::remove_member(group, name_or_uri, opts)?;
     Ok((GroupMember::of(m), path))
 }
 
@@ -189,12 +160,12 @@ pub fn put_metadata(
     value: &[u8],
     opts: &MetadataOptions,
 ) -> Result<PathBuf> {
-    Ok(meta::put(path, key, datatype, value, &opts.lower())?)
+    Ok(meta::put(path, key, datatype, value, opts)?)
 }
 
 /// Deletes `key` of an array's or group's metadata; returns the file
 /// written. Refused, with nothing written, when the key is not set (the
 /// engine would write a deletion of nothing).
 pub fn delete_metadata(path: &Path, key: &str, opts: &MetadataOptions) -> Result<PathBuf> {
-    Ok(meta::delete(path, key, &opts.lower())?)
+    Ok(meta::delete(path, key, opts)?)
 }

@@ -15,15 +15,16 @@ use super::error::{WriteError, WriteResult};
 use super::generic::generic_tile;
 use super::util;
 
-/// How to write a metadata change.
+/// How to write a change of metadata (or of a group's members): its
+/// timestamp and the key of an encrypted array or group.
 #[derive(Clone, Copy, Default)]
 #[non_exhaustive]
 pub struct MetadataOptions {
-    /// The file's timestamp in milliseconds (default: now, and later than
-    /// every metadata file already there).
+    /// The change's timestamp in milliseconds (default: now, and later
+    /// than every file of the kind already there).
     pub timestamp: Option<u64>,
-    /// The key of an AES-256-GCM encrypted array: the file is an encrypted
-    /// generic tile, as the engine writes it.
+    /// The key of an AES-256-GCM encrypted array or group: the file is an
+    /// encrypted generic tile, as the engine writes it.
     pub encryption_key: Option<[u8; 32]>,
 }
 
