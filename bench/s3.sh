@@ -8,12 +8,12 @@
 #
 #   MIB     size of the dense arrays (default 256)
 #   REPEAT  runs per case (default 5)
-#   CASES   the letters of the cases to run (default all: abcdef)
-#   OURS    fetch options of our side, e.g. "gap=1 max=32 conc=8 ahead=128"
-#           (MiB; default: the library's defaults)
+#   CASES   the letters of the cases to run (default all: abcdefg)
+#   OURS    fetch options of our side, e.g. "gap=1 max=32 conc=8 ahead=128
+#           tiles=0" (MiB; default: the library's defaults)
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 "$PY" bench/make_arrays.py "$ARRAYS" --mib "$MIB"
 cargo build --release --quiet -p tiledb-codec --features object-store --example s3_bench
 "$PY" bench/s3_bench.py "$TARGET/release/examples/s3_bench" "$ARRAYS" \
-    --mib "$MIB" --repeat "$REPEAT" --cases "${CASES:-abcdef}" --ours "${OURS:-}"
+    --mib "$MIB" --repeat "$REPEAT" --cases "${CASES:-abcdefg}" --ours "${OURS:-}"

@@ -3,16 +3,18 @@
 //! reading (as the engine's side is timed around `tiledb.open` + the read
 //! inside Python). As the engine's side keeps one context (and its VFS)
 //! for every read, this side keeps one `ObjectStorage` per bucket: a read
-//! lists the array afresh and fetches the metadata it has not fetched
-//! before (`FetchOptions::metadata_cache`).
+//! lists the array afresh and fetches the metadata and small tiles it has
+//! not fetched before (`FetchOptions::metadata_cache`, `tile_cache`), as
+//! the engine's VFS keeps its small reads.
 //!
 //! `s3_bench serve HOST:PORT`: reads one case per line on standard input
 //! and answers each with one line, `SECONDS CELLS CHECKSUM GETS` (or
 //! `error: ...`). The case:
 //!
-//! - `read URL ATTR [gap=MIB] [max=MIB] [conc=N] [ahead=MIB] [DIM=LO:HI ...]`:
+//! - `read URL ATTR [gap=MIB] [max=MIB] [conc=N] [ahead=MIB] [tiles=MIB] [cold] [DIM=LO:HI ...]`:
 //!   `ObjectStorage::from_url` (the server's endpoint, dummy keys; made
-//!   at the first read of a bucket, untimed) with those [`FetchOptions`]
+//!   at the first read of a bucket, untimed; with `cold`, a new one for
+//!   this read, untimed, nothing kept from earlier reads) with those [`FetchOptions`]
 //!   (the defaults where not given),
 //!   `ArrayReader::open_in` + `read(&Query { attributes: [ATTR], ranges })`
 //!   (a dense read without coordinates, as the engine's `A[:]`); CHECKSUM:
@@ -52,7 +54,9 @@ fn run(endpoint: &str, storages: &mut Storages, words: &[&str]) -> Res<(f64, u64
             Some(("max", v)) => fetch.max_request = mib(v)?,
             Some(("conc", v)) => fetch.concurrency = v.parse()?,
             Some(("ahead", v)) => fetch.read_ahead = mib(v)?,
+            Some(("tiles", v)) => fetch.tile_cache = mib(v)?,
             Some((dim, v)) => ranges.push((dim.to_string(), v.to_string())),
+            None if *w == "cold" => {}
             None => return Err(format!("not KEY=VALUE: {w}").into()),
         }
     }
@@ -67,8 +71,12 @@ fn run(endpoint: &str, storages: &mut Storages, words: &[&str]) -> Res<(f64, u64
     let after = url.find("://").ok_or("not a URL")? + 3;
     let (bucket, key) = url.split_at(url[after..].find('/').map_or(url.len(), |i| after + i));
     let bucket = bucket.to_string();
-    let storage = match storages.get(&bucket) {
+    // `cold`: a storage of its own for this read (made untimed), as a new
+    // process would read.
+    let cold = rest.contains(&"cold");
+    let storage = match storages.get(&bucket).filter(|_| !cold) {
         Some(s) => s.clone(),
+        None if cold => ObjectStorage::from_url(&bucket, options)?.0,
         None => {
             let (s, _) = ObjectStorage::from_url(&bucket, options)?;
             storages.insert(bucket.clone(), s.clone());

@@ -129,9 +129,11 @@ fn footer_guess(version: u32, schema: &ArraySchema) -> u64 {
 }
 
 /// Metadata files of at most this many bytes are fetched whole in their
-/// first GET: a second request for the generic tiles a read needs (the
-/// tile offsets, at least) costs more than these few bytes.
-const WHOLE_UP_TO: u64 = 4096;
+/// first GET: the one or two more round trips a read waits for the generic
+/// tiles it needs (the R-tree, then the tile offsets) cost more than these
+/// bytes (64 KiB: under a millisecond at 100 MB/s, where a round trip to
+/// an object store takes several).
+const WHOLE_UP_TO: u64 = 64 << 10;
 
 /// How many bytes of a metadata file of `size` bytes to fetch first: the
 /// tail holding the footer (as guessed), or the whole file when smaller

@@ -17,6 +17,8 @@ pub mod limits;
 #[cfg(feature = "object-store")]
 pub mod object;
 #[cfg(feature = "object-store")]
+mod object_cache;
+#[cfg(feature = "object-store")]
 mod object_times;
 pub mod writeback;
 

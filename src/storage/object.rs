@@ -24,7 +24,6 @@ use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 
 use super::{Bytes, Kind, ListEntry, MappedFile, Piece, Storage, StorageRef};
 use crate::error::{Error, Result};
-use crate::format::hierarchy;
 
 impl From<Arc<ObjectStorage>> for StorageRef {
     fn from(s: Arc<ObjectStorage>) -> Self {
@@ -118,7 +117,10 @@ pub struct ObjectStorage {
     stats: Arc<ObjectStats>,
     fetch: Mutex<FetchOptions>,
     /// Ranges of metadata objects fetched before ([`FetchOptions::metadata_cache`]).
-    kept: Mutex<Kept>,
+    pub(super) kept: Mutex<Kept>,
+    /// Small ranges of fragments' data files fetched before
+    /// ([`FetchOptions::tile_cache`]).
+    pub(super) kept_tiles: Mutex<Kept>,
     /// Counts the listings dropped ([`Storage::refresh`], writes): a LIST
     /// that began before a drop is not cached after it.
     epoch: AtomicU64,
@@ -128,46 +130,10 @@ pub struct ObjectStorage {
 /// of their arrays: by object key and range, each with the object's size
 /// when it was fetched; the oldest go first past the budget.
 #[derive(Debug, Default)]
-struct Kept {
-    ranges: HashMap<(String, u64, u64), (Piece, u64)>,
-    order: VecDeque<(String, u64, u64)>,
-    bytes: u64,
-}
-
-impl Kept {
-    /// Drops the oldest ranges until at most `budget` bytes are kept.
-    fn trim(&mut self, budget: u64) {
-        while self.bytes > budget {
-            let Some(old) = self.order.pop_front() else {
-                break;
-            };
-            self.remove(&old);
-        }
-    }
-
-    fn remove(&mut self, id: &(String, u64, u64)) {
-        if let Some((p, _)) = self.ranges.remove(id) {
-            self.bytes -= p.len() as u64;
-        }
-    }
-}
-
-/// Whether the object `key` is one TileDB writes once and never changes,
-/// and an open reads: a fragment's metadata, a schema or enumeration, a
-/// consolidated fragment metadata file, an array metadata file (each named
-/// with its timestamps and a UUID). Not the legacy `__array_schema.tdb`.
-fn immutable_metadata(key: &str) -> bool {
-    let mut parts = key.rsplit('/');
-    let name = parts.next().unwrap_or_default();
-    let folder = parts.next().unwrap_or_default();
-    name == hierarchy::FRAGMENT_METADATA
-        || [
-            hierarchy::SCHEMA,
-            hierarchy::ENUMERATIONS,
-            hierarchy::FRAGMENT_META,
-            hierarchy::META,
-        ]
-        .contains(&folder)
+pub(super) struct Kept {
+    pub(super) ranges: HashMap<(String, u64, u64), (Piece, u64)>,
+    pub(super) order: VecDeque<(String, u64, u64)>,
+    pub(super) bytes: u64,
 }
 
 /// Whether a listing of `prefix` (a key; empty: everything) covers `key`.
@@ -241,6 +207,19 @@ pub struct FetchOptions {
     /// range is used only while the array's listing, taken afresh at each
     /// open, still shows its object with the size it had.
     pub metadata_cache: u64,
+    /// Bytes of fragments' tiles (ranges of their data files, files
+    /// TileDB never rewrites either) this storage keeps after fetching
+    /// them, at most (the oldest go first; 0: nothing kept): a small read
+    /// made again (a box read again, the same tiles of a new box) fetches
+    /// only what it has not fetched before. Only tiles of at most
+    /// [`FetchOptions::tile_cache_range`] bytes are kept. Checked against
+    /// each listing as [`FetchOptions::metadata_cache`] is. The defaults
+    /// are the engine's for the cache of small reads its VFS keeps
+    /// (`vfs.read_ahead_cache_size`, 10 MiB, of reads under
+    /// `vfs.read_ahead_size`, 100 KiB).
+    pub tile_cache: u64,
+    /// The longest tile [`FetchOptions::tile_cache`] keeps, in bytes.
+    pub tile_cache_range: u64,
 }
 
 impl Default for FetchOptions {
@@ -251,6 +230,8 @@ impl Default for FetchOptions {
             concurrency: 8,
             read_ahead: 128 << 20,
             metadata_cache: 16 << 20,
+            tile_cache: 10 << 20,
+            tile_cache_range: 100 << 10,
         }
     }
 }
@@ -390,6 +371,7 @@ impl ObjectStorage {
             stats: Arc::default(),
             fetch: Mutex::new(FetchOptions::default()),
             kept: Mutex::default(),
+            kept_tiles: Mutex::default(),
             epoch: AtomicU64::new(0),
         })
     }
@@ -454,10 +436,7 @@ impl ObjectStorage {
     /// flight at once, for the reads from now on.
     pub fn set_fetch_options(&self, o: FetchOptions) {
         *self.fetch.lock().unwrap_or_else(|e| e.into_inner()) = o;
-        self.kept
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .trim(o.metadata_cache);
+        self.trim_kept(&o);
     }
 
     /// The requests and bytes counted so far.
@@ -515,7 +494,7 @@ impl ObjectStorage {
     }
 
     /// The cached recursive listing that covers `key`, if any.
-    fn cached(&self, key: &str) -> Option<(String, Arc<BTreeMap<String, u64>>)> {
+    pub(super) fn cached(&self, key: &str) -> Option<(String, Arc<BTreeMap<String, u64>>)> {
         let listings = self.listings.lock().unwrap_or_else(|e| e.into_inner());
         listings
             .iter()
@@ -561,66 +540,6 @@ impl ObjectStorage {
         let mut listings = self.listings.lock().unwrap_or_else(|e| e.into_inner());
         self.epoch.fetch_add(1, Ordering::AcqRel);
         listings.clear();
-    }
-
-    /// For a range of `path` worth keeping ([`FetchOptions::metadata_cache`]):
-    /// its object key, the object's size in the current listing, and the
-    /// range (the whole object for `None`).
-    fn keepable(
-        &self,
-        path: &Path,
-        range: Option<&std::ops::Range<u64>>,
-    ) -> Option<(String, u64, std::ops::Range<u64>)> {
-        let budget = self.fetch_options().metadata_cache;
-        if budget == 0 {
-            return None;
-        }
-        let key = self.key(path).ok().filter(|k| immutable_metadata(k))?;
-        let size = *self.cached(&key)?.1.get(&key)?;
-        let range = range.cloned().unwrap_or(0..size);
-        (range.start < range.end && range.end <= size && range.end - range.start <= budget)
-            .then_some((key, size, range))
-    }
-
-    /// The kept bytes of `range` of the object `key`, if its size is still
-    /// `size` (a kept range of an object that changed is dropped).
-    fn kept(&self, (key, size, range): &(String, u64, std::ops::Range<u64>)) -> Option<Piece> {
-        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        let id = (key.clone(), range.start, range.end);
-        match kept.ranges.get(&id) {
-            Some((piece, was)) if was == size => Some(piece.clone()),
-            Some(_) => {
-                kept.remove(&id);
-                kept.order.retain(|x| x != &id);
-                None
-            }
-            None => None,
-        }
-    }
-
-    /// Keeps `piece`, the whole of the range `what` names, dropping the
-    /// oldest kept ranges past the budget. A part of a larger buffer (a
-    /// merged request's) is copied, so that the bytes kept are the bytes
-    /// counted.
-    fn keep(&self, (key, size, range): (String, u64, std::ops::Range<u64>), piece: &Piece) {
-        if piece.len() as u64 != range.end - range.start {
-            return;
-        }
-        let piece = &if piece.range.len() == piece.buf.len() {
-            piece.clone()
-        } else {
-            Piece::from(piece.to_vec())
-        };
-        let budget = self.fetch_options().metadata_cache;
-        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        let id = (key, range.start, range.end);
-        if let Some((old, _)) = kept.ranges.insert(id.clone(), (piece.clone(), size)) {
-            kept.bytes -= old.len() as u64;
-        } else {
-            kept.order.push_back(id);
-        }
-        kept.bytes += piece.len() as u64;
-        kept.trim(budget);
     }
 
     /// Uploads the local files `files` (local path, object path) one batch

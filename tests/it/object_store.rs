@@ -507,10 +507,11 @@ fn maintenance_commands_on_arrays_in_s3() {
 /// Opening an array and reading one tile (the first cell of a 2-D dense
 /// array, both attributes): our requests and bytes, and the engine's
 /// (TileDB's VFS counters), printed for the README's comparison. We make
-/// one LIST (the whole array, recursively); fragment metadata is fetched
-/// footer first (a GET of each file's tail), then only the generic tiles
-/// the read needs (the tile offsets of both attributes: one GET), so all
-/// the bytes fetched are fewer than the fragment metadata files hold.
+/// one LIST (the whole array, recursively); fragment metadata files of at
+/// most 64 KiB (these) are fetched whole, one GET each, with their footers
+/// (a larger file: the tail first, then only the generic tiles the read
+/// needs), so all the bytes fetched are the metadata files', the schema's
+/// and the tiles' the read needs: fewer than the array's objects hold.
 #[test]
 fn requests_to_open_an_array_and_read_one_tile() {
     let moto = Moto::start();
@@ -549,9 +550,13 @@ fn requests_to_open_an_array_and_read_one_tile() {
         .filter(|(_, rel)| rel.ends_with("__fragment_metadata.tdb"))
         .map(|(local, _)| std::fs::metadata(local).unwrap().len())
         .sum();
+    let all_bytes: u64 = objects
+        .iter()
+        .map(|(local, _)| std::fs::metadata(local).unwrap().len())
+        .sum();
     assert!(
-        ours.bytes < metadata_bytes,
-        "{ours}: the fragment metadata files hold {metadata_bytes} bytes"
+        ours.bytes >= metadata_bytes && ours.bytes < all_bytes,
+        "{ours}: the fragment metadata files hold {metadata_bytes} bytes, every object {all_bytes}"
     );
 
     let engine = moto.engine(
@@ -853,6 +858,9 @@ fn in_flight_array_at(
     let store = std::sync::Arc::new(InFlight::new());
     let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
     upload(&storage, local, &root.join(name));
+    // No tiles kept between reads: these tests count each read's requests.
+    let mut fetch = fetch;
+    fetch.tile_cache = 0;
     storage.set_fetch_options(fetch);
     let array = tiledb_codec::Array::open_with(
         root.join(name),
@@ -1499,4 +1507,58 @@ fn a_sparse_box_fetches_the_tiles_of_every_fragment_at_once() {
             assert!(most <= 3, "{most} GETs in flight at most, read-ahead 1");
         }
     }
+}
+
+/// Small tiles are kept between reads (`FetchOptions::tile_cache`): a
+/// sparse array read again through the same storage fetches no tile it
+/// fetched before, and returns the same cells; with the cache off, each
+/// read fetches its tiles again.
+#[test]
+fn small_tiles_are_kept_between_reads() {
+    use std::sync::atomic::Ordering::SeqCst;
+    use tiledb_codec::raw::storage::object::FetchOptions;
+    use tiledb_codec::Array;
+    let fixture = common::root().join("tests/fixtures/v22/sparse_int_2d");
+    let want = Array::open(&fixture).unwrap().reader().read().unwrap();
+    let gets_of_two_reads = |tile_cache: u64| {
+        let store = std::sync::Arc::new(InFlight::new());
+        let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
+        upload(&storage, &fixture, &root.join("a"));
+        let mut fetch = FetchOptions::default();
+        fetch.tile_cache = tile_cache;
+        storage.set_fetch_options(fetch);
+        let mut gets = Vec::new();
+        for _ in 0..2 {
+            let array = Array::open_with(
+                root.join("a"),
+                tiledb_codec::OpenOptions::new().with_storage(storage.clone().into()),
+            )
+            .unwrap();
+            let before = store.gets.load(SeqCst);
+            let got = array.reader().read().unwrap();
+            gets.push(store.gets.load(SeqCst) - before);
+            assert_eq!(
+                format!("{got:?}"),
+                format!("{want:?}"),
+                "tile cache {tile_cache}"
+            );
+            assert_eq!(
+                got.column::<i64>("a").unwrap(),
+                want.column::<i64>("a").unwrap()
+            );
+        }
+        gets
+    };
+    let kept = gets_of_two_reads(FetchOptions::default().tile_cache);
+    let off = gets_of_two_reads(0);
+    assert!(kept[0] > 0, "the first read fetches its tiles: {kept:?}");
+    assert_eq!(kept[1], 0, "the second read fetches nothing: {kept:?}");
+    assert!(
+        off[1] > 0,
+        "with no cache, the second read fetches its tiles: {off:?}"
+    );
+    assert_eq!(
+        off[0], kept[0],
+        "the first reads fetch alike: {kept:?} {off:?}"
+    );
 }
