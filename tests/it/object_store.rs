@@ -1511,8 +1511,9 @@ fn a_sparse_box_fetches_the_tiles_of_every_fragment_at_once() {
 
 /// Small tiles are kept between reads (`FetchOptions::tile_cache`): a
 /// sparse array read again through the same storage fetches no tile it
-/// fetched before, and returns the same cells; with the cache off, each
-/// read fetches its tiles again.
+/// fetched before, and returns the same cells; with the cache off, or
+/// with tiles longer than `tile_cache_range`, each read fetches its tiles
+/// again.
 #[test]
 fn small_tiles_are_kept_between_reads() {
     use std::sync::atomic::Ordering::SeqCst;
@@ -1520,12 +1521,13 @@ fn small_tiles_are_kept_between_reads() {
     use tiledb_codec::Array;
     let fixture = common::root().join("tests/fixtures/v22/sparse_int_2d");
     let want = Array::open(&fixture).unwrap().reader().read().unwrap();
-    let gets_of_two_reads = |tile_cache: u64| {
+    let gets_of_two_reads = |tile_cache: u64, tile_cache_range: u64| {
         let store = std::sync::Arc::new(InFlight::new());
         let (storage, root) = ObjectStorage::with_store(store.clone(), "s3://mem").unwrap();
         upload(&storage, &fixture, &root.join("a"));
         let mut fetch = FetchOptions::default();
         fetch.tile_cache = tile_cache;
+        fetch.tile_cache_range = tile_cache_range;
         storage.set_fetch_options(fetch);
         let mut gets = Vec::new();
         for _ in 0..2 {
@@ -1549,8 +1551,12 @@ fn small_tiles_are_kept_between_reads() {
         }
         gets
     };
-    let kept = gets_of_two_reads(FetchOptions::default().tile_cache);
-    let off = gets_of_two_reads(0);
+    let d = FetchOptions::default();
+    let kept = gets_of_two_reads(d.tile_cache, d.tile_cache_range);
+    let off = gets_of_two_reads(0, d.tile_cache_range);
+    // The fixture's tiles are a few bytes each: none is kept at 1 byte.
+    let too_long = gets_of_two_reads(d.tile_cache, 1);
+    assert_eq!(too_long, off, "no tile is short enough to keep");
     assert!(kept[0] > 0, "the first read fetches its tiles: {kept:?}");
     assert_eq!(kept[1], 0, "the second read fetches nothing: {kept:?}");
     assert!(
