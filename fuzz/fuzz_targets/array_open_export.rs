@@ -17,14 +17,16 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use tiledb_codec_fuzz::{copy_open_fixtures, open_export, OpenArray};
+use tiledb_codec_fuzz::{copy_open_fixtures, open_export, process_temp_dir, OpenArray};
 
 fn arrays() -> &'static [OpenArray] {
     static ARRAYS: OnceLock<Vec<OpenArray>> = OnceLock::new();
     ARRAYS.get_or_init(|| {
         let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
-        let tmp = std::env::temp_dir().join(format!("tiledb-codec-fuzz-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&tmp);
+        // The folder's lock lives as long as the fuzzer: the next run
+        // removes the folder.
+        let (tmp, lock) = process_temp_dir("tiledb-codec-fuzz-");
+        std::mem::forget(lock);
         copy_open_fixtures(&src, &tmp)
     })
 }

@@ -211,3 +211,39 @@ pub fn open_export(arrays: &[OpenArray], data: &[u8]) {
     let _ = tiledb_codec_cli::verify::verify(root, &opts);
     std::fs::write(path, original).unwrap();
 }
+
+/// A folder of this process under the temporary directory,
+/// `<prefix><pid>`, with a file in it locked while the returned handle
+/// lives (keep it for the process's life). First removes the folders of
+/// earlier processes with the same prefix whose lock nobody holds: a
+/// fuzzer or a test harness ends without a hook to remove its own, so
+/// that at most the last one's stays behind.
+pub fn process_temp_dir(prefix: &str) -> (std::path::PathBuf, std::fs::File) {
+    const LOCK: &str = ".owner.lock";
+    let tmp = std::env::temp_dir();
+    for entry in std::fs::read_dir(&tmp).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        // Folders still being made end in `.partial` and are left alone.
+        if !name.starts_with(prefix) || name.ends_with(".partial") {
+            continue;
+        }
+        let free = match std::fs::File::open(entry.path().join(LOCK)) {
+            Ok(lock) => lock.try_lock().is_ok(),
+            Err(_) => true,
+        };
+        if free {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+    // Made under a name the sweep skips, locked, then renamed into place.
+    let root = tmp.join(format!("{prefix}{}", std::process::id()));
+    let partial = root.with_extension("partial");
+    let _ = std::fs::remove_dir_all(&root);
+    let _ = std::fs::remove_dir_all(&partial);
+    std::fs::create_dir_all(&partial).expect("the temporary directory is writable");
+    let lock = std::fs::File::create(partial.join(LOCK)).expect("the lock file is made");
+    lock.try_lock().expect("a new lock file is free");
+    std::fs::rename(&partial, &root).expect("the folder is renamed into place");
+    (root, lock)
+}

@@ -52,7 +52,8 @@ fn committed_fragments(array: &Path) -> usize {
 }
 
 fn temp_copy(fixture: &str, tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tiledb-codec-cli-{}-{tag}", std::process::id()));
+    let dir =
+        crate::common::temp_root().join(format!("tiledb-codec-cli-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     common::copy_dir(&common::root().join("tests/fixtures").join(fixture), &dir);
     dir

@@ -44,7 +44,8 @@ fn damages(original: &[u8]) -> Vec<(&'static str, Option<Vec<u8>>)> {
 
 #[test]
 fn damaged_arrays_never_end_the_command_line_by_a_panic_or_a_signal() {
-    let root = std::env::temp_dir().join(format!("tiledb-codec-cli-damage-{}", std::process::id()));
+    let root =
+        crate::common::temp_root().join(format!("tiledb-codec-cli-damage-{}", std::process::id()));
     let mut runs = 0;
     let mut failures = Vec::new();
     for fixture in FIXTURES {

@@ -65,7 +65,7 @@ fn footers_come_from_the_meta_file_and_equal_the_fragments_own() {
 #[test]
 fn with_the_fragments_own_footers_cut_the_meta_file_is_enough() {
     for f in fixtures_with_meta() {
-        let dir = std::env::temp_dir().join(format!(
+        let dir = crate::common::temp_root().join(format!(
             "tiledb-codec-consolidated-{}-{}",
             std::process::id(),
             f.id.replace('/', "_")

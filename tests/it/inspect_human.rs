@@ -231,7 +231,7 @@ fn three_dimensions_are_refused() {
 #[test]
 fn pictures_parse_as_xml_in_python() {
     let py = common::engine_python();
-    let dir = std::env::temp_dir().join(format!("tiledb-codec-svg-{}", std::process::id()));
+    let dir = crate::common::temp_root().join(format!("tiledb-codec-svg-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut files = Vec::new();
     for id in [

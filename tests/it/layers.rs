@@ -93,8 +93,8 @@ fn a_circle_within_a_layer_fails_the_check() {
 }
 
 fn tempdir(what: &str) -> std::path::PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("tiledb-codec-layers-{what}-{}", std::process::id()));
+    let dir = crate::common::temp_root()
+        .join(format!("tiledb-codec-layers-{what}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }

@@ -3,6 +3,11 @@
 //! the TileDB engine) and `write_support` (the writer's tests).
 
 mod common;
+/// The fuzz crate's helpers: `array_open_export` inputs are replayed by
+/// the target's own code (`sweep`); the tests' temporary folder.
+#[path = "../../fuzz/src/lib.rs"]
+#[allow(dead_code)]
+mod fuzz_lib;
 mod write_support;
 
 mod aggregate_engine;

@@ -58,7 +58,7 @@ struct TempArray(PathBuf);
 
 impl TempArray {
     fn new(test: &str) -> Self {
-        let root = std::env::temp_dir().join(format!(
+        let root = crate::common::temp_root().join(format!(
             "tiledb-codec-old-layouts-{}-{test}",
             std::process::id()
         ));

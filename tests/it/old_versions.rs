@@ -38,7 +38,7 @@ struct TempArray {
 
 impl TempArray {
     fn new(test: &str) -> Self {
-        let root = std::env::temp_dir().join(format!(
+        let root = crate::common::temp_root().join(format!(
             "tiledb-codec-old-versions-{}-{test}",
             std::process::id()
         ));

@@ -9,7 +9,8 @@ mod build_script;
 use std::path::PathBuf;
 
 fn spec_copy(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tiledb-codec-spec-{}-{tag}", std::process::id()));
+    let dir =
+        crate::common::temp_root().join(format!("tiledb-codec-spec-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let src = crate::common::root().join("crates/format/spec");

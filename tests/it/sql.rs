@@ -347,7 +347,8 @@ fn the_sql_command_prints_the_same_result() {
 #[test]
 fn the_sql_command_writes_no_file_unless_allowed() {
     let bin = env!("CARGO_BIN_EXE_tiledb-codec");
-    let tmp = std::env::temp_dir().join(format!("tiledb-codec-sql-copy-{}", std::process::id()));
+    let tmp =
+        crate::common::temp_root().join(format!("tiledb-codec-sql-copy-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(tmp.join("out")).unwrap();
     let array = tmp.join("out/arr");
@@ -533,8 +534,8 @@ mod on_ballista {
     }
 
     fn start() -> Cluster {
-        let dir =
-            std::env::temp_dir().join(format!("tiledb-codec-ballista-{}", std::process::id()));
+        let dir = crate::common::temp_root()
+            .join(format!("tiledb-codec-ballista-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let mut cluster = Cluster {

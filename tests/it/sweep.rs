@@ -260,7 +260,7 @@ struct Tally {
 fn damaged_files_never_panic_or_hang() {
     install_panic_hook();
     let started = Instant::now();
-    let tmp = std::env::temp_dir().join(format!("tiledb-codec-sweep-{}", std::process::id()));
+    let tmp = crate::common::temp_root().join(format!("tiledb-codec-sweep-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let tally = Arc::new(Mutex::new(Tally::default()));
     let fixtures = fixtures();
@@ -355,7 +355,7 @@ struct Scratch(PathBuf);
 impl Scratch {
     fn new(fixture: &str, tag: &str) -> Scratch {
         let src = crate::common::root().join("tests/fixtures").join(fixture);
-        let dest = std::env::temp_dir().join(format!(
+        let dest = crate::common::temp_root().join(format!(
             "tiledb-codec-regression-{}-{tag}",
             std::process::id()
         ));
@@ -653,7 +653,7 @@ fn regression_fill_value_of_huge_cells() {
         enumerations: None,
         current_domain: None,
     });
-    let root = std::env::temp_dir().join(format!(
+    let root = crate::common::temp_root().join(format!(
         "tiledb-codec-regression-{}-huge-cells",
         std::process::id()
     ));
@@ -818,11 +818,7 @@ fn regression_compressed_part_length_bounded() {
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
 }
 
-/// The fuzz crate's helpers: `array_open_export` inputs are replayed by
-/// the target's own code.
-#[path = "../../fuzz/src/lib.rs"]
-#[allow(dead_code)]
-mod fuzz_lib;
+use crate::fuzz_lib;
 
 /// Inputs the fuzzers saved, in the target's input layout (see
 /// `fuzz/fuzz_targets/<target>.rs`), named `<target>-<what>.bin`: each

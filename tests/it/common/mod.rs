@@ -192,12 +192,22 @@ pub fn sorted(mut v: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
     v
 }
 
-/// A fresh, empty folder under the temporary directory, its name unique
-/// in this process (every test module shares one process).
+/// The folder of this test process under the temporary directory, which
+/// every scratch folder of the tests goes in (`tiledb-codec-tests-<pid>`;
+/// the fuzz helpers' `process_temp_dir`: the next run removes it).
+pub fn temp_root() -> &'static std::path::Path {
+    static ROOT: std::sync::OnceLock<(PathBuf, std::fs::File)> = std::sync::OnceLock::new();
+    &ROOT
+        .get_or_init(|| crate::fuzz_lib::process_temp_dir("tiledb-codec-tests-"))
+        .0
+}
+
+/// A fresh, empty folder in [`temp_root`], its name unique in this process
+/// (every test module shares one process).
 pub fn scratch(tag: &str) -> PathBuf {
     static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("tiledb-codec-{tag}-{}-{n}", std::process::id()));
+    let dir = temp_root().join(format!("{tag}-{n}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -23,7 +23,7 @@ pub struct TempDir(pub PathBuf);
 impl TempDir {
     pub fn new(tag: &str) -> Self {
         static N: AtomicUsize = AtomicUsize::new(0);
-        let p = std::env::temp_dir().join(format!(
+        let p = crate::common::temp_root().join(format!(
             "tiledb-codec-{tag}-{}-{}",
             std::process::id(),
             N.fetch_add(1, Ordering::SeqCst)
