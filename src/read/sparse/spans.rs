@@ -186,7 +186,7 @@ mod tests {
 
     #[test]
     fn least_at_or_after_matches_a_scan() {
-        let (lo, hi) = (vec![1, 2, 0], vec![3, 4, 2]);
+        let (lo, hi) = ([1, 2, 0], [3, 4, 2]);
         let every = all_in(&lo, &hi);
         for a in all_in(&[0, 0, 0], &[4, 5, 3]) {
             let want = every.iter().find(|s| **s >= a).cloned();
@@ -260,7 +260,7 @@ mod tests {
         // Tile 1's MBR spans space tiles (2, 0)..(3, 7), but tile 0 ends at
         // (2, 7) and tile 2 starts at (3, 1): it covers (2, 7)..(3, 1),
         // none of (2, 4)..(3, 4).
-        let tiles = vec![
+        let tiles = [
             (vec![2, 4], vec![2, 7]),
             (vec![2, 0], vec![3, 7]),
             (vec![3, 1], vec![3, 4]),
