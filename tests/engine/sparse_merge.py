@@ -22,6 +22,11 @@ Usage: python sparse_merge.py OUTDIR
                    the coordinates and INT64 a = 1000 x + y with ZSTD in
                    chunks of 64 KiB (five per field).
   OUTDIR/plane_col the same cells in column-major order.
+  OUTDIR/spans     2-D INT64 x, y in 0..79 (space tiles 10 x 10), capacity
+                   40 (data tiles spanning several space tiles), no
+                   duplicates, INT64 a: three fragments of random points,
+                   the later ones rewriting some earlier points.
+  OUTDIR/spans_col the same, space tiles in column-major order.
 """
 
 import os
@@ -100,6 +105,26 @@ def plane(uri, order):
         A[x, y] = x * 1000 + y
 
 
+def spans(uri, order):
+    dims = [tiledb.Dim(n, domain=(0, 79), tile=10, dtype=np.int64) for n in "xy"]
+    schema = tiledb.ArraySchema(
+        domain=tiledb.Domain(*dims),
+        attrs=[tiledb.Attr("a", dtype=np.int64)],
+        sparse=True,
+        capacity=40,
+        tile_order=order,
+    )
+    tiledb.Array.create(uri, schema)
+    rng = np.random.default_rng(49)
+    seen = np.empty(0, dtype=np.int64)
+    for t in (1, 2, 3):
+        again = rng.choice(seen, size=30, replace=False) if len(seen) else seen
+        p = np.unique(np.concatenate([again, rng.integers(0, 6400, size=300)]))
+        seen = np.unique(np.concatenate([seen, p]))
+        with tiledb.open(uri, "w", timestamp=t) as A:
+            A[p // 80, p % 80] = t * 100000 + p
+
+
 def main(argv):
     out = argv[1]
     overlap(os.path.join(out, "overlap"))
@@ -107,6 +132,8 @@ def main(argv):
     chunks(os.path.join(out, "chunks"))
     plane(os.path.join(out, "plane"), "row-major")
     plane(os.path.join(out, "plane_col"), "col-major")
+    spans(os.path.join(out, "spans"), "row-major")
+    spans(os.path.join(out, "spans_col"), "col-major")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@
 //!    columns in parallel.
 //!
 //! [`context`] holds what every stage works with; [`select`] the ranges and
-//! the tiles an R-tree selects for them, [`deletes`] the delete commits a
+//! the tiles an R-tree selects for them (less those the global order rules
+//! out, [`spans`]), [`deletes`] the delete commits a
 //! read applies, [`boxes`] the fragments' bounding boxes the plan and the
 //! merge prune with.
 
@@ -38,6 +39,7 @@ mod merge;
 mod plan;
 mod radix;
 mod select;
+mod spans;
 mod survivors;
 
 pub(crate) use decode::TileCells;

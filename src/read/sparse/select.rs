@@ -92,23 +92,79 @@ pub(crate) fn select_tiles(
         return Ok(Some(Vec::new()));
     };
     let _ = dims_for(&frag.schema);
-    Ok(Some(
-        leaves
-            .mbrs
-            .iter()
-            .enumerate()
-            .filter_map(|(t, mbr)| {
-                let b: Vec<_> = mbr
-                    .ranges
-                    .iter()
-                    .zip(&dts)
-                    .map(|(r, dt)| range_bounds(*dt, r))
-                    .collect();
-                let (hit, inside) = meets(ranges, &b);
-                hit.then_some((t, inside))
-            })
-            .collect(),
-    ))
+    let bounds: Vec<Vec<Option<(Bound, Bound)>>> = leaves
+        .mbrs
+        .iter()
+        .map(|mbr| {
+            mbr.ranges
+                .iter()
+                .zip(&dts)
+                .map(|(r, dt)| range_bounds(*dt, r))
+                .collect()
+        })
+        .collect();
+    let picked: Vec<(usize, bool)> = bounds
+        .iter()
+        .enumerate()
+        .filter_map(|(t, b)| {
+            let (hit, inside) = meets(ranges, b);
+            hit.then_some((t, inside))
+        })
+        .collect();
+    // Tiles whose MBR meets the ranges but whose run of space tiles (in
+    // global order, between their neighbours') does not: dropped.
+    let boxed = ranges.iter().any(|rs| !rs.is_empty());
+    let keep = if boxed && picked.iter().any(|(_, inside)| !inside) {
+        in_order(frag, ranges, &bounds)
+    } else {
+        None
+    };
+    Ok(Some(match keep {
+        Some(keep) => picked.into_iter().filter(|(t, _)| keep[*t]).collect(),
+        None => picked,
+    }))
+}
+
+/// Per tile of `frag` (the bounds of its MBR, `bounds[t]`), whether it
+/// may hold cells of the hull of the ranges by the space tiles it can
+/// cover in global order (see [`super::spans`]); `None` where that cannot
+/// be told (no integer space tiles, an MBR bound unknown).
+fn in_order(
+    frag: &Fragment,
+    ranges: &DimRanges,
+    bounds: &[Vec<Option<(Bound, Bound)>>],
+) -> Option<Vec<bool>> {
+    let space =
+        super::spans::SpaceTiles::new(&crate::write::order::GlobalOrder::new(&frag.schema))?;
+    let int = |b: &Bound| match b {
+        Bound::Int(v) => Some(*v),
+        _ => None,
+    };
+    // Per dimension, the hull of its ranges (`None` inside: no range).
+    let hull = ranges
+        .iter()
+        .map(|rs| {
+            if rs.is_empty() {
+                return Some(None);
+            }
+            let lo = rs.iter().map(|r| int(&r.lo)).collect::<Option<Vec<_>>>()?;
+            let hi = rs.iter().map(|r| int(&r.hi)).collect::<Option<Vec<_>>>()?;
+            let (lo, hi) = (lo.into_iter().min()?, hi.into_iter().max()?);
+            Some(Some((lo, hi)))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let query = space.corners(&hull)?;
+    let tiles = bounds
+        .iter()
+        .map(|b| {
+            let b = b
+                .iter()
+                .map(|x| x.as_ref().and_then(|(l, h)| Some(Some((int(l)?, int(h)?)))))
+                .collect::<Option<Vec<_>>>()?;
+            space.corners(&b)
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(super::spans::may_meet(&tiles, &query))
 }
 
 /// The low end on dimension `d` of the MBR of every tile the ranges may
