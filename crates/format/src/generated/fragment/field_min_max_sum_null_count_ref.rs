@@ -2,6 +2,18 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
+/// The fixed-size fields that open a `FieldMinMaxSumNullCount` borrowed in place: the
+/// fields before `min`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`FieldMinMaxSumNullCountRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct FieldMinMaxSumNullCountRef {
+    /// Field `min_size` as stored (spec "Min size").
+    pub min_size: zerocopy::byteorder::little_endian::U64,
+}
 impl FieldMinMaxSumNullCountRef {
     /// Bytes the view covers.
     pub const SIZE: usize = 8;
