@@ -33,9 +33,9 @@ impl PartFile for Vec<u8> {
 /// ```
 /// use tiledb_codec_format::{PartFile, StreamedFile, TileOffsets, TileOffsetsParts};
 /// let (mut file, mut parts) = (StreamedFile::default(), TileOffsetsParts::default());
-/// parts.push_tiles(&mut file, [&[1u8, 2, 3][..]]).unwrap();
+/// parts.push_tiles(&mut file, [&[1u8, 2, 3][..]]);
 /// // A tile handed over in pieces is one part.
-/// parts.push_tiles(&mut file, [&[4u8][..], &[5, 6][..]]).unwrap();
+/// parts.push_tiles(&mut file, [&[4u8][..], &[5, 6][..]]);
 /// assert_eq!(file.end(), 6);
 /// let offsets = TileOffsets::default().with_outside_offsets(&parts).unwrap();
 /// assert_eq!(offsets.values, [0, 3]);
