@@ -45,6 +45,15 @@ pub struct StreamedFile {
     len: u64,
 }
 
+impl StreamedFile {
+    /// A file of `end` bytes measured earlier, by [`PartFile::put`], whose
+    /// length was kept aside (a writer's scratch copy of tiles waiting for
+    /// their turn): that measure, to append to or to state.
+    pub const fn resumed(end: u64) -> Self {
+        StreamedFile { len: end }
+    }
+}
+
 impl PartFile for StreamedFile {
     fn end(&self) -> u64 {
         self.len

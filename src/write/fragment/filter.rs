@@ -7,6 +7,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::filters::FilterError;
+use crate::format::{PartFile, StreamedFile};
 
 use crate::write::error::{WriteError, WriteResult};
 use crate::write::sort::ColBuf;
@@ -220,11 +221,11 @@ impl FragmentWriter {
                     m.var
                         .get_or_insert_with(Default::default)
                         .push([v.as_slice()]);
-                    m.tile_var_sizes.push(x.var_size);
+                    m.var_tiles.push(x.var_tile);
                     pieces.push((i, TileBytes::from_vec(v)));
                     piece_raw.push(&[]);
                 }
-                _ => m.tile_var_sizes.push(0),
+                _ => m.var_tiles.push(StreamedFile::default()),
             }
             if let (Some(i), Some(v)) = (files.validity, x.validity) {
                 m.validity
@@ -419,7 +420,10 @@ pub(super) fn filter_tile(
                     .forward_var_tile(tile.data, offsets)
                     .map_err(&err)?,
             );
-            out.var_size = tile.data.len() as u64;
+            // The var tile sizes state each var tile's size before
+            // filtering: the generated `TileSizes` takes it from this
+            // measure of its bytes.
+            out.var_tile.put(tile.data);
         }
     }
     if let Some(v) = tile.validity {

@@ -9,7 +9,7 @@ use crate::format::{
     encode, encode_at, FooterLength, FragmentFooter, FragmentFooterParts,
     FragmentMinMaxSumNullCount, Mbr, OptionalSection, OptionalSectionIdentifier,
     ProcessedCondition, ProcessedConditions, RTree, Record, StreamedFile, TileGlobalOrderBounds,
-    TileGlobalOrderBoundsParts, TileMinMax, TileNullCounts, TileOffsets, TileSums,
+    TileGlobalOrderBoundsParts, TileMinMax, TileNullCounts, TileOffsets, TileSizes, TileSums,
 };
 
 use crate::write::error::WriteResult;
@@ -77,14 +77,15 @@ impl FragmentWriter {
             parts.push_tile_var_offsets_tiles(&mut out, [&t[..]]);
         }
         for m in &self.meta {
+            // Each var tile's size before filtering, from the measure the
+            // filter took of its bytes (zeros for a field without tiles).
             let sizes = match written(m) {
-                true => m.tile_var_sizes.clone(),
-                false => vec![0; num_tiles],
+                true => TileSizes::default().with_outside_sizes(&m.var_tiles)?,
+                false => crate::format::table!(TileSizes {
+                    values: vec![0; num_tiles],
+                }),
             };
-            let t = tile(checked(
-                crate::format::table!(TileOffsets { values: sizes }),
-                v,
-            )?)?;
+            let t = tile(checked(sizes, v)?)?;
             parts.push_tile_var_sizes_tiles(&mut out, [&t[..]]);
         }
         for m in &self.meta {

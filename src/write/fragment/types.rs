@@ -377,7 +377,8 @@ pub(super) struct WholeTile {
 pub(super) struct Filtered {
     pub(super) fixed: TileBytes,
     pub(super) var: Option<Vec<u8>>,
-    pub(super) var_size: u64,
+    /// The var tile before filtering, measured (its bytes are not kept).
+    pub(super) var_tile: StreamedFile,
     pub(super) validity: Option<Vec<u8>>,
     pub(super) stats: TileStats,
 }
@@ -420,7 +421,8 @@ pub(super) struct IdxMeta {
     pub(super) fixed: DataFile,
     pub(super) var: Option<DataFile>,
     pub(super) validity: Option<DataFile>,
-    pub(super) tile_var_sizes: Vec<u64>,
+    /// Each var tile before filtering, measured: the var tile sizes.
+    pub(super) var_tiles: Vec<StreamedFile>,
     pub(super) stats: FieldMeta,
     pub(super) written: bool,
 }

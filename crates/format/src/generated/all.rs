@@ -22,7 +22,7 @@ include!("fragment/optional_section_identifier.rs");
 include!("fragment/fragment_footer.rs");
 include!("fragment/fragment_footer_2.rs");
 include!("fragment/tile_global_order_bounds_parts.rs");
-include!("fragment/field_min_max_sum_null_count_ref.rs");
+include!("fragment/tile_null_counts_ref.rs");
 include!("fragment_mbr.rs");
 include!("generic_tile.rs");
 include!("group.rs");

@@ -2,7 +2,8 @@
 //! fragment metadata file's generic tiles appended through
 //! `FragmentFooterParts`, a data file's tiles measured through
 //! `TileOffsetsParts` and a `StreamedFile`, and the footer's offsets and
-//! file sizes set from them, every version the writer writes.
+//! file sizes set from them, every version the writer writes; and the var
+//! tile sizes (`TileSizes`) from the var tiles measured before filtering.
 
 use super::*;
 
@@ -235,4 +236,53 @@ fn the_global_order_bounds_point_at_their_tiles_in_the_metadata_file() {
         (vec![40, 46], vec![52, 58])
     );
     assert_eq!(b.check_outside_offsets(&parts), Ok(()));
+}
+
+#[test]
+fn the_var_tile_sizes_are_the_var_tiles_measured_before_filtering() {
+    // Three var tiles, each measured as it is filtered (a tile handed over
+    // in pieces is measured whole), their bytes not kept; an empty tile
+    // (all cells empty strings) is a size of 0.
+    let mut tiles = [StreamedFile::default(); 3];
+    tiles[0].put(b"abcdefghijkl");
+    tiles[2].put(b"xyz");
+    tiles[2].put(b"uvwx");
+    let sizes = TileSizes::default()
+        .with_outside_sizes(&tiles)
+        .unwrap()
+        .with_sizes();
+    assert_eq!((sizes.num, sizes.values.clone()), (3, vec![12, 0, 7]));
+    assert_eq!(sizes.check_outside_sizes(&tiles), Ok(()));
+    // The same bytes as the tile offsets layout the engine reads them with.
+    let as_offsets = table!(TileOffsets {
+        values: vec![12, 0, 7]
+    })
+    .with_sizes();
+    assert_eq!(encode(&sizes).unwrap(), encode(&as_offsets).unwrap());
+    // A planted wrong size is caught, naming the field and both values.
+    let mut planted = sizes.clone();
+    planted.values[2] = 8;
+    assert_eq!(
+        planted.check_outside_sizes(&tiles),
+        Err(EncodeError::Size {
+            table: "TileSizes",
+            field: "values",
+            stated: 8,
+            actual: 7
+        })
+    );
+    // So is a list of sizes longer or shorter than the tiles measured.
+    let mut short = sizes.clone();
+    short.values.pop();
+    assert!(matches!(
+        short.check_outside_sizes(&tiles),
+        Err(EncodeError::Size {
+            field: "values",
+            stated: 2,
+            actual: 3,
+            ..
+        })
+    ));
+    // A measure kept aside (a writer's scratch copy) resumes as it was.
+    assert_eq!(StreamedFile::resumed(tiles[2].end()), tiles[2]);
 }

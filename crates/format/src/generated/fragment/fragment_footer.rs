@@ -186,7 +186,7 @@ impl FragmentFooter {
 /// * `rtree_tile` (`rtree_offset`): The R-tree generic tile (`RTree`), the metadata file's first part.
 /// * `tile_offsets_tiles`, one after another (`tile_offsets`): Each field's tile offsets generic tile (`TileOffsets`), after the R-tree.
 /// * `tile_var_offsets_tiles`, one after another (`tile_var_offsets`): Each field's tile var offsets generic tile (`TileOffsets`), next.
-/// * `tile_var_sizes_tiles`, one after another (`tile_var_sizes`): Each field's tile var sizes generic tile (`TileOffsets`), next.
+/// * `tile_var_sizes_tiles`, one after another (`tile_var_sizes`): Each field's tile var sizes generic tile (`TileSizes`), next.
 /// * `tile_validity_offsets_tiles`, one after another (`tile_validity_offsets`): Each field's tile validity offsets generic tile (`TileOffsets`), next.
 /// * `tile_mins_tiles`, one after another (`tile_mins_offsets`): Each field's tile mins generic tile (`TileMinMax`), next.
 /// * `tile_maxes_tiles`, one after another (`tile_maxes_offsets`): Each field's tile maxes generic tile (`TileMinMax`), next (then, version 23 sparse, the global-order bounds tiles of `TileGlobalOrderBounds`).
@@ -260,7 +260,7 @@ impl FragmentFooterParts {
         self.tile_var_offsets_tiles.push(at);
         at
     }
-    /// Appends `part` (its pieces in order: one part) to `file` as the next of the `tile_var_sizes_tiles`: Each field's tile var sizes generic tile (`TileOffsets`), next. Gives where it starts.
+    /// Appends `part` (its pieces in order: one part) to `file` as the next of the `tile_var_sizes_tiles`: Each field's tile var sizes generic tile (`TileSizes`), next. Gives where it starts.
     pub fn push_tile_var_sizes_tiles<'a>(
         &mut self,
         file: &mut impl crate::PartFile,
