@@ -744,6 +744,7 @@ fn footer_schema<'s>(
 enum Held {
     RTree,
     Offsets,
+    Sizes,
     MinMax,
     Sums,
     NullCounts,
@@ -800,7 +801,7 @@ fn walk_fragment(
     let lists = [
         (Some(&footer.tile_offsets), Held::Offsets),
         (Some(&footer.tile_var_offsets), Held::Offsets),
-        (Some(&footer.tile_var_sizes), Held::Offsets),
+        (Some(&footer.tile_var_sizes), Held::Sizes),
         (footer.tile_validity_offsets.as_ref(), Held::Offsets),
         (footer.tile_mins_offsets.as_ref(), Held::MinMax),
         (footer.tile_maxes_offsets.as_ref(), Held::MinMax),
@@ -845,6 +846,9 @@ fn walk_fragment(
             }
             Held::Offsets => {
                 rt::<TileOffsets>(cov, &at, &data, (), true);
+            }
+            Held::Sizes => {
+                rt::<TileSizes>(cov, &at, &data, (), true);
             }
             Held::MinMax => {
                 rt::<TileMinMax>(cov, &at, &data, (), true);

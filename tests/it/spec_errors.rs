@@ -242,3 +242,33 @@ fn a_dimension_of_several_values_per_cell_is_refused() {
     assert!(err.contains("3 values per cell"), "{err}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn an_offset_of_naming_no_outside_is_refused() {
+    let msg = mistake(
+        "offset_of",
+        "fragment.toml",
+        "offset_of = \"rtree_tile\"",
+        "offset_of = \"rtree\"",
+    );
+    assert!(
+        msg.starts_with("spec/fragment.toml: table FragmentFooter, "),
+        "{msg}"
+    );
+    // Either the outside no field names now, or the offset naming nothing.
+    assert!(msg.contains("rtree"), "{msg}");
+}
+
+#[test]
+fn an_offset_of_a_list_outside_that_is_no_list_is_refused() {
+    let msg = mistake(
+        "offset_of_list",
+        "fragment.toml",
+        "offset_of = \"tile_offsets_tiles\"",
+        "offset_of = \"rtree_tile\"",
+    );
+    assert!(
+        msg.starts_with("spec/fragment.toml: table FragmentFooter, "),
+        "{msg}"
+    );
+}

@@ -49,6 +49,8 @@ pub(crate) use files::{check, generated_files, split, write, LINE_LIMIT, REGENER
 mod names;
 #[path = "outside.rs"]
 mod outside;
+#[path = "parts.rs"]
+mod parts;
 #[path = "records.rs"]
 mod records;
 #[path = "values.rs"]
@@ -192,6 +194,11 @@ struct Outside {
     /// field), not one.
     #[serde(default)]
     list: bool,
+    /// A list of files a writer streams elsewhere, each measured by a
+    /// [`PartFile`](crate::PartFile): `with_outside_sizes` takes the files,
+    /// not their bytes (codegen/parts.rs).
+    #[serde(default)]
+    file: bool,
 }
 
 #[derive(Deserialize)]
@@ -242,6 +249,12 @@ struct Field {
     /// those (codegen/writers.rs).
     #[serde(default)]
     stream: bool,
+    /// The `outside` of the table (a part of the file the record indexes)
+    /// whose start this integer states, or, of a `list` outside, whose
+    /// starts this `list<int>` states: the generated `XParts` measures them
+    /// as the parts are written (codegen/parts.rs).
+    #[serde(default)]
+    offset_of: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -701,6 +714,7 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
         names.insert(f.name.clone());
     }
     outside::check_size_of(&mut cx, t)?;
+    parts::check_offset_of(&mut cx, t)?;
     append::check_append(&mut cx, t)?;
     if t.version.is_some() && version_expr.is_none() {
         cx.place = format!("table {}", t.name);

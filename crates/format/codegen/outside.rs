@@ -18,12 +18,13 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::writers::optional;
-use super::{is_snake, kind, Ctx, Field, Kind, Res, Table, PRIMITIVES};
+use super::{is_snake, kind, Ctx, Field, Kind, Outside, Res, Table, PRIMITIVES};
 
 /// Checks the `size_of`s, `outside`s, `fixed`s and `stream`s of `t`: a
 /// `size_of` is an integer field naming a later field or one of the
-/// table's `outside`s (optional only for one that is not a `list`; or a `list<int>` naming a `list`
-/// outside), every `outside` is named by a `size_of`, a `fixed` field is a
+/// table's `outside`s (or a `list<int>` naming a `list`
+/// outside), every `outside` is named by a `size_of` or an `offset_of`
+/// (codegen/parts.rs), a `file` outside is a sized list, a `fixed` field is a
 /// plain integer, and a `stream` list is the last field, counted by the
 /// only field before it.
 pub(crate) fn check_size_of(cx: &mut Ctx, t: &Table) -> Res<()> {
@@ -40,8 +41,18 @@ pub(crate) fn check_size_of(cx: &mut Ctx, t: &Table) -> Res<()> {
         if !seen.insert(&o.name) || import || t.fields.iter().any(|f| f.name == o.name) {
             return cx.err("this name is used twice in the table");
         }
-        if !t.fields.iter().any(|f| f.size_of.as_ref() == Some(&o.name)) {
-            return cx.err("no field's size_of names it");
+        let sized = t.fields.iter().any(|f| f.size_of.as_ref() == Some(&o.name));
+        let placed = t
+            .fields
+            .iter()
+            .any(|f| f.offset_of.as_ref() == Some(&o.name));
+        if sized == placed {
+            return cx.err(
+                "exactly one of size_of and offset_of names it (a field's size_of or offset_of)",
+            );
+        }
+        if o.file && !(o.list && sized) {
+            return cx.err("a file outside is a list whose sizes a size_of states");
         }
     }
     for f in &t.fields {
@@ -49,9 +60,6 @@ pub(crate) fn check_size_of(cx: &mut Ctx, t: &Table) -> Res<()> {
         check_fixed_and_stream(cx, t, f)?;
         let Some(target) = &f.size_of else { continue };
         if let Some(o) = t.outside.iter().find(|o| &o.name == target) {
-            if optional(f) && o.list {
-                return cx.err("the size of a list outside is not optional");
-            }
             let int = matches!(kind(&f.ty), Some(Kind::Prim(..))) && f.code.is_none();
             if !(int || o.list && int_list(f).is_some()) {
                 return cx.err(
@@ -124,15 +132,21 @@ fn rust_of(f: &Field) -> &'static str {
 /// `impl X { with_outside_sizes, check_outside_sizes }` for a table with
 /// `outside` bytes.
 pub(crate) fn gen_outside(out: &mut String, t: &Table) {
-    if t.outside.is_empty() {
+    let sized: Vec<&Outside> = t
+        .outside
+        .iter()
+        .filter(|o| t.fields.iter().any(|f| f.size_of.as_ref() == Some(&o.name)))
+        .collect();
+    if sized.is_empty() {
         return;
     }
     let name = &t.name;
-    let params: Vec<String> = t
-        .outside
+    let params: Vec<String> = sized
         .iter()
         .map(|o| {
-            if o.list {
+            if o.file {
+                format!("{}: &[impl crate::PartFile]", o.name)
+            } else if o.list {
                 format!("{}: &[impl AsRef<[u8]>]", o.name)
             } else {
                 format!("{}: &[u8]", o.name)
@@ -157,26 +171,40 @@ pub(crate) fn gen_outside(out: &mut String, t: &Table) {
                 "if {stated} as u64 != n {{ return Err(crate::EncodeError::size(\"{name}\", \"{n}\", {stated} as u64, n)); }}"
             )
         };
+        let len_of = if o.file {
+            "p.end()"
+        } else {
+            "p.as_ref().len() as u64"
+        };
         if let (true, Some(rust)) = (o.list, int_list(f)) {
-            writeln!(list, "    /// * `{n}` of each slice of `{on}`: {doc}").unwrap();
+            let slice = if o.file { "file" } else { "slice" };
+            writeln!(list, "    /// * `{n}` of each {slice} of `{on}`: {doc}").unwrap();
             let r = refuse("v");
-            writeln!(
-                set,
-                "self.{n} = alloc::vec::Vec::with_capacity({on}.len()); for p in {on} {{ let n = p.as_ref().len() as u64; let v = n as {rust}; {r} self.{n}.push(v); }}"
-            )
-            .unwrap();
-            let (count, r) = (refuse(&format!("self.{n}.len()")), refuse("*v"));
-            writeln!(
-                check,
-                "{{ let n = {on}.len() as u64; {count} }} for (v, p) in self.{n}.iter().zip({on}) {{ let n = p.as_ref().len() as u64; {r} }}"
-            )
-            .unwrap();
+            let build = format!(
+                "let mut l = alloc::vec::Vec::with_capacity({on}.len()); for p in {on} {{ let n = {len_of}; let v = n as {rust}; {r} l.push(v); }}"
+            );
+            let (count, r) = (refuse("l.len()"), refuse("*v"));
+            let cmp = format!(
+                "{{ let n = {on}.len() as u64; {count} }} for (v, p) in l.iter().zip({on}) {{ let n = {len_of}; {r} }}"
+            );
+            if optional(f) {
+                // Set and compared where present.
+                writeln!(
+                    set,
+                    "if self.{n}.is_some() {{ {build} self.{n} = Some(l); }}"
+                )
+                .unwrap();
+                writeln!(check, "if let Some(l) = &self.{n} {{ {cmp} }}").unwrap();
+            } else {
+                writeln!(set, "{{ {build} self.{n} = l; }}").unwrap();
+                writeln!(check, "{{ let l = &self.{n}; {cmp} }}").unwrap();
+            }
         } else {
             let rust = rust_of(f);
             let (of, len) = if o.list {
                 (
                     "the slices of ",
-                    format!("{on}.iter().map(|p| p.as_ref().len() as u64).sum::<u64>()"),
+                    format!("{on}.iter().map(|p| {len_of}).sum::<u64>()"),
                 )
             } else {
                 ("", format!("{on}.len() as u64"))

@@ -73,6 +73,30 @@ pub enum EncodeError {
         /// The length of what it counts.
         actual: u64,
     },
+    /// An offset field that disagrees with where the part it points at
+    /// starts in its file (the table's generated `XParts`).
+    Offset {
+        /// Spec table (`FragmentFooter`).
+        table: &'static str,
+        /// The offset field (`rtree_offset`; for a list, its element).
+        field: &'static str,
+        /// Its value (for a list of offsets of another length: the length).
+        stated: u64,
+        /// Where the part starts (or how many parts there are).
+        actual: u64,
+    },
+    /// A part of a file given to a table's generated `XParts` that the
+    /// record cannot point at: a second one where it points at one, one
+    /// the record's version (or condition) has no field for, or none where
+    /// it has.
+    Part {
+        /// Spec table (`FragmentFooter`).
+        table: &'static str,
+        /// The part (the table's `outside`, `rtree`).
+        part: &'static str,
+        /// What is wrong, in words.
+        what: &'static str,
+    },
 }
 
 impl EncodeError {
@@ -101,6 +125,23 @@ impl EncodeError {
             condition,
             present,
         }
+    }
+
+    #[doc(hidden)]
+    #[must_use]
+    pub fn offset(table: &'static str, field: &'static str, stated: u64, actual: u64) -> Self {
+        EncodeError::Offset {
+            table,
+            field,
+            stated,
+            actual,
+        }
+    }
+
+    #[doc(hidden)]
+    #[must_use]
+    pub fn part(table: &'static str, part: &'static str, what: &'static str) -> Self {
+        EncodeError::Part { table, part, what }
     }
 
     #[doc(hidden)]
@@ -159,6 +200,18 @@ impl core::fmt::Display for EncodeError {
                 f,
                 "{table}.{field} states {stated}, but what it counts has {actual}"
             ),
+            EncodeError::Offset {
+                table,
+                field,
+                stated,
+                actual,
+            } => write!(
+                f,
+                "{table}.{field} states {stated}, but its part starts at (or has) {actual}"
+            ),
+            EncodeError::Part { table, part, what } => {
+                write!(f, "{table}: part `{part}`: {what}")
+            }
         }
     }
 }

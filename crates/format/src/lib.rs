@@ -53,9 +53,11 @@ extern crate std;
 mod decode;
 mod domain;
 mod encode;
+mod layout;
 pub mod schema;
 pub use decode::{decode, decode_all, DecodeError};
 pub use encode::{encode, encode_at, EncodeError, Record};
+pub use layout::{PartFile, StreamedFile};
 #[doc(hidden)]
 pub mod rt;
 

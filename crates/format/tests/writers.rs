@@ -253,6 +253,8 @@ fn checksums() -> ChecksumChunkMetadata {
 
 #[path = "writers/cases.rs"]
 mod cases;
+#[path = "writers/parts.rs"]
+mod parts;
 
 /// Every table and union, written at every version; returns the names done.
 fn every_case() -> BTreeSet<&'static str> {

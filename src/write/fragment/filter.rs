@@ -7,6 +7,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::filters::FilterError;
+use crate::format::{PartFile, StreamedFile};
 
 use crate::write::error::{WriteError, WriteResult};
 use crate::write::sort::ColBuf;
@@ -205,59 +206,39 @@ impl FragmentWriter {
             .ok_or_else(|| WriteError::cells("", "the data files are closed"))?;
         let mut pieces = Vec::new();
         let mut piece_raw: Vec<&[u8]> = Vec::new();
-        let mut sizes = Vec::new();
         for (k, ((f, files), x)) in fields.iter().zip(&self.files).zip(set.fields).enumerate() {
-            pieces.push((files.fixed, x.fixed));
-            piece_raw.push(raw.and_then(|r| r.get(k).copied()).unwrap_or_default());
-            let var = match (files.var, x.var) {
-                (Some(i), Some(v)) => {
-                    pieces.push((i, TileBytes::from_vec(v)));
-                    piece_raw.push(&[]);
-                    Some(i)
-                }
-                _ => None,
-            };
-            let validity = match (files.validity, x.validity) {
-                (Some(i), Some(v)) => {
-                    pieces.push((i, TileBytes::from_vec(v)));
-                    piece_raw.push(&[]);
-                    Some(i)
-                }
-                _ => None,
-            };
-            sizes.push((x.var_size, var, validity));
-            self.meta[f.idx]
-                .stats
-                .push(&self.specs[f.idx], &x.stats, set.cells);
-        }
-        let at = match raw {
-            Some(_) => sink.append_borrowed(pieces, &piece_raw)?,
-            None => sink.append(pieces)?,
-        };
-        let mut at = at.into_iter();
-        for ((f, files), (var_size, var, validity)) in fields.iter().zip(&self.files).zip(sizes) {
+            let fixed_raw = raw.and_then(|r| r.get(k).copied());
             let m = &mut self.meta[f.idx];
             m.written = true;
-            m.tile_offsets.push(at.next().unwrap_or(0));
-            m.file_size = sink.sizes[files.fixed];
-            match var {
-                Some(i) => {
-                    m.tile_var_offsets.push(at.next().unwrap_or(0));
-                    m.tile_var_sizes.push(var_size);
-                    m.file_var_size = sink.sizes[i];
+            // The generated layouts measure each tile as it goes to its
+            // file: where it starts, and the file's size.
+            m.fixed
+                .push(x.fixed.slices(fixed_raw.unwrap_or(&x.fixed.raw)));
+            pieces.push((files.fixed, x.fixed));
+            piece_raw.push(fixed_raw.unwrap_or_default());
+            match (files.var, x.var) {
+                (Some(i), Some(v)) => {
+                    m.var
+                        .get_or_insert_with(Default::default)
+                        .push([v.as_slice()]);
+                    m.var_tiles.push(x.var_tile);
+                    pieces.push((i, TileBytes::from_vec(v)));
+                    piece_raw.push(&[]);
                 }
-                None => {
-                    m.tile_var_offsets.push(0);
-                    m.tile_var_sizes.push(0);
-                }
+                _ => m.var_tiles.push(StreamedFile::default()),
             }
-            match validity {
-                Some(i) => {
-                    m.tile_validity_offsets.push(at.next().unwrap_or(0));
-                    m.file_validity_size = sink.sizes[i];
-                }
-                None => m.tile_validity_offsets.push(0),
+            if let (Some(i), Some(v)) = (files.validity, x.validity) {
+                m.validity
+                    .get_or_insert_with(Default::default)
+                    .push([v.as_slice()]);
+                pieces.push((i, TileBytes::from_vec(v)));
+                piece_raw.push(&[]);
             }
+            m.stats.push(&self.specs[f.idx], &x.stats, set.cells);
+        }
+        match raw {
+            Some(_) => sink.append_borrowed(pieces, &piece_raw)?,
+            None => sink.append(pieces)?,
         }
         for (i, m) in self.meta.iter_mut().enumerate() {
             if !fields.iter().any(|f| f.idx == i) {
@@ -439,7 +420,10 @@ pub(super) fn filter_tile(
                     .forward_var_tile(tile.data, offsets)
                     .map_err(&err)?,
             );
-            out.var_size = tile.data.len() as u64;
+            // The var tile sizes state each var tile's size before
+            // filtering: the generated `TileSizes` takes it from this
+            // measure of its bytes.
+            out.var_tile.put(tile.data);
         }
     }
     if let Some(v) = tile.validity {

@@ -6,9 +6,10 @@ use crate::format::version::{
     has_tile_min_max,
 };
 use crate::format::{
-    encode, encode_at, FooterLength, FragmentFooter, FragmentMinMaxSumNullCount, Mbr,
-    OptionalSection, OptionalSectionIdentifier, ProcessedCondition, ProcessedConditions, RTree,
-    Record, TileGlobalOrderBounds, TileMinMax, TileNullCounts, TileOffsets, TileSums,
+    encode, encode_at, FooterLength, FragmentFooter, FragmentFooterParts,
+    FragmentMinMaxSumNullCount, Mbr, OptionalSection, OptionalSectionIdentifier,
+    ProcessedCondition, ProcessedConditions, RTree, Record, StreamedFile, TileGlobalOrderBounds,
+    TileGlobalOrderBoundsParts, TileMinMax, TileNullCounts, TileOffsets, TileSizes, TileSums,
 };
 
 use crate::write::error::WriteResult;
@@ -30,28 +31,18 @@ use super::rtree::*;
 use super::types::*;
 
 impl FragmentWriter {
-    /// The bytes of `__fragment_metadata.tdb`.
+    /// The bytes of `__fragment_metadata.tdb`: the generic tiles appended
+    /// through the generated `FragmentFooterParts`, which gives the footer
+    /// its offsets, then the footer and its length.
     pub(super) fn metadata_file(&mut self) -> WriteResult<Vec<u8>> {
         let v = self.version;
         let key = self.key;
         let dense = self.is_dense();
         let num_tiles = self.tile_cells.len();
-        let n = self.meta.len();
-        for m in &mut self.meta {
-            if !m.written {
-                m.tile_offsets = vec![0; num_tiles];
-                m.tile_var_offsets = vec![0; num_tiles];
-                m.tile_var_sizes = vec![0; num_tiles];
-                m.tile_validity_offsets = vec![0; num_tiles];
-            }
-        }
         let coord_sizes = self.schema.domain.coord_sizes();
         let mut out = Vec::new();
-        let push = |table: Vec<u8>, out: &mut Vec<u8>| -> WriteResult<u64> {
-            let at = out.len() as u64;
-            out.extend_from_slice(&generic_tile(&table, v, key)?);
-            Ok(at)
-        };
+        let mut parts = FragmentFooterParts::default();
+        let tile = |table: Vec<u8>| generic_tile(&table, v, key);
         // R-tree.
         let rtree = if dense {
             crate::format::table!(RTree {
@@ -64,57 +55,57 @@ impl FragmentWriter {
         } else {
             build_rtree(&self.mbrs, &coord_sizes, &GlobalOrder::new(&self.schema))?
         };
-        let rtree_offset = push(checked(rtree, v)?, &mut out)?;
-        let list = |vals: &[u64]| {
-            checked(
-                crate::format::table!(TileOffsets {
-                    values: vals.to_vec(),
+        parts.push_rtree_tile(&mut out, [&tile(checked(rtree, v)?)?[..]])?;
+        // A file the field does not have (or a field no tile was written
+        // for) is a list of zeros, one per tile, as the engine writes it.
+        let offsets = |d: Option<&DataFile>| -> WriteResult<Vec<u8>> {
+            let t = match d {
+                Some(d) => TileOffsets::default().with_outside_offsets(&d.tiles)?,
+                None => crate::format::table!(TileOffsets {
+                    values: vec![0; num_tiles],
                 }),
-                v,
-            )
+            };
+            tile(checked(t, v)?)
         };
-        let mut tile_offsets = Vec::with_capacity(n);
+        let written = |m: &IdxMeta| m.written;
         for m in &self.meta {
-            tile_offsets.push(push(list(&m.tile_offsets)?, &mut out)?);
+            let t = offsets(Some(&m.fixed).filter(|_| written(m)))?;
+            parts.push_tile_offsets_tiles(&mut out, [&t[..]]);
         }
-        let mut tile_var_offsets = Vec::with_capacity(n);
         for m in &self.meta {
-            tile_var_offsets.push(push(list(&m.tile_var_offsets)?, &mut out)?);
+            let t = offsets(m.var.as_ref().filter(|_| written(m)))?;
+            parts.push_tile_var_offsets_tiles(&mut out, [&t[..]]);
         }
-        let mut tile_var_sizes = Vec::with_capacity(n);
         for m in &self.meta {
-            tile_var_sizes.push(push(list(&m.tile_var_sizes)?, &mut out)?);
+            // Each var tile's size before filtering, from the measure the
+            // filter took of its bytes (zeros for a field without tiles).
+            let sizes = match written(m) {
+                true => TileSizes::default().with_outside_sizes(&m.var_tiles)?,
+                false => crate::format::table!(TileSizes {
+                    values: vec![0; num_tiles],
+                }),
+            };
+            let t = tile(checked(sizes, v)?)?;
+            parts.push_tile_var_sizes_tiles(&mut out, [&t[..]]);
         }
-        let mut tile_validity_offsets = Vec::with_capacity(n);
         for m in &self.meta {
-            tile_validity_offsets.push(push(list(&m.tile_validity_offsets)?, &mut out)?);
+            let t = offsets(m.validity.as_ref().filter(|_| written(m)))?;
+            parts.push_tile_validity_offsets_tiles(&mut out, [&t[..]]);
         }
-        let (mut mins, mut maxs, mut sums, mut nulls) = (None, None, None, None);
         let mut optional_sections = Vec::new();
-        let mut frag_mmsn = None;
-        let mut processed = None;
         if has_tile_min_max(v) {
-            let mut o = Vec::new();
             for m in &self.meta {
-                o.push(push(
-                    tile_min_max(&m.stats.mins, &m.stats.min_var, v)?,
-                    &mut out,
-                )?);
+                let t = tile(tile_min_max(&m.stats.mins, &m.stats.min_var, v)?)?;
+                parts.push_tile_mins_tiles(&mut out, [&t[..]]);
             }
-            mins = Some(o);
-            let mut o = Vec::new();
             for m in &self.meta {
-                o.push(push(
-                    tile_min_max(&m.stats.maxs, &m.stats.max_var, v)?,
-                    &mut out,
-                )?);
+                let t = tile(tile_min_max(&m.stats.maxs, &m.stats.max_var, v)?)?;
+                parts.push_tile_maxes_tiles(&mut out, [&t[..]]);
             }
-            maxs = Some(o);
             if has_footer_optional_sections(v) && !dense {
-                optional_sections.push(self.global_order_section(&coord_sizes, &mut out, push)?);
+                optional_sections.push(self.global_order_section(&coord_sizes, &mut out)?);
             }
-            let (s, n) = self.sums_and_nulls(&mut out, push)?;
-            (sums, nulls) = (Some(s), Some(n));
+            self.sums_and_nulls(&mut out, &mut parts)?;
         }
         if has_fragment_min_max(v) {
             let fields = self
@@ -124,7 +115,10 @@ impl FragmentWriter {
                 .map(|(m, s)| fragment_entry(s, &m.stats, &self.tile_cells, dense))
                 .collect();
             let t = crate::format::table!(FragmentMinMaxSumNullCount { fields });
-            frag_mmsn = Some(push(checked(t, v)?, &mut out)?);
+            parts.push_fragment_min_max_sum_null_count_tile(
+                &mut out,
+                [&tile(checked(t, v)?)?[..]],
+            )?;
         }
         if has_processed_conditions_tile(v) {
             let t = crate::format::table!(ProcessedConditions {
@@ -136,9 +130,38 @@ impl FragmentWriter {
                     }))
                     .collect(),
             });
-            processed = Some(push(checked(t, v)?, &mut out)?);
+            let t = tile(checked(t, v)?)?;
+            // Version 15 stores the tile, but its footer does not point at
+            // it (the field is new in version 16).
+            let points_at = FragmentFooter::default()
+                .at_version(v)
+                .processed_conditions_offset
+                .is_some();
+            if points_at {
+                parts.push_processed_conditions_tile(&mut out, [&t[..]])?;
+            } else {
+                out.extend_from_slice(&t);
+            }
         }
-        let ned = self.non_empty_domain(&coord_sizes)?;
+        let footer = self.footer(&coord_sizes, optional_sections)?;
+        let footer = footer.with_outside_offsets(&parts)?;
+        let footer_bytes = checked(footer, v)?;
+        out.extend_from_slice(&footer_bytes);
+        let length = FooterLength::default().with_outside_sizes(&footer_bytes)?;
+        out.extend_from_slice(&encode(&length)?);
+        Ok(out)
+    }
+
+    /// The footer at the writer's version, every size of the data files
+    /// set from the generated layouts that measured them; its offsets are
+    /// the metadata file's to set.
+    fn footer(
+        &self,
+        coord_sizes: &[u64],
+        optional_sections: Vec<OptionalSection>,
+    ) -> WriteResult<FragmentFooter> {
+        let dense = self.is_dense();
+        let ned = self.non_empty_domain(coord_sizes)?;
         let last_tile_cell_num = if dense {
             match &self.mode {
                 Mode::Dense { grid, .. } => grid.tile_cells,
@@ -147,6 +170,12 @@ impl FragmentWriter {
         } else {
             *self.tile_cells.last().unwrap_or(&self.schema.capacity)
         };
+        let files = |f: fn(&IdxMeta) -> Option<&DataFile>| -> Vec<StreamedFile> {
+            self.meta
+                .iter()
+                .map(|m| f(m).map(|d| d.file).unwrap_or_default())
+                .collect()
+        };
         // Every field of the newest version; `at_version` keeps those of `v`.
         let footer = crate::format::table!(FragmentFooter {
             array_schema_name: Some(self.schema_name.as_bytes().to_vec()),
@@ -154,32 +183,30 @@ impl FragmentWriter {
             null_non_empty_domain: 0,
             legacy_non_empty_domain: None,
             non_empty_domain: Some(ned),
-            sparse_tile_num: if dense { 0 } else { num_tiles as u64 },
+            sparse_tile_num: if dense {
+                0
+            } else {
+                self.tile_cells.len() as u64
+            },
             last_tile_cell_num,
             includes_timestamps: Some(u8::from(self.includes.0)),
             includes_delete_metadata: Some(u8::from(self.includes.1)),
-            file_sizes: self.meta.iter().map(|m| m.file_size).collect(),
-            file_var_sizes: self.meta.iter().map(|m| m.file_var_size).collect(),
-            file_validity_sizes: Some(self.meta.iter().map(|m| m.file_validity_size).collect()),
-            rtree_offset,
-            tile_offsets,
-            tile_var_offsets,
-            tile_var_sizes,
-            tile_validity_offsets: Some(tile_validity_offsets),
-            tile_mins_offsets: mins,
-            tile_maxes_offsets: maxs,
-            tile_sums_offsets: sums,
-            tile_null_counts_offsets: nulls,
-            fragment_min_max_sum_null_count_offset: frag_mmsn,
-            processed_conditions_offset: processed,
+            file_validity_sizes: Some(Vec::new()),
+            tile_validity_offsets: Some(Vec::new()),
+            tile_mins_offsets: Some(Vec::new()),
+            tile_maxes_offsets: Some(Vec::new()),
+            tile_sums_offsets: Some(Vec::new()),
+            tile_null_counts_offsets: Some(Vec::new()),
+            fragment_min_max_sum_null_count_offset: Some(0),
+            processed_conditions_offset: Some(0),
             optional_sections: Some(optional_sections),
         })
-        .at_version(v);
-        let footer_bytes = checked(footer, v)?;
-        out.extend_from_slice(&footer_bytes);
-        let length = FooterLength::default().with_outside_sizes(&footer_bytes)?;
-        out.extend_from_slice(&encode(&length)?);
-        Ok(out)
+        .at_version(self.version);
+        Ok(footer.with_outside_sizes(
+            &files(|m| Some(&m.fixed)),
+            &files(|m| m.var.as_ref()),
+            &files(|m| m.validity.as_ref()),
+        )?)
     }
 
     /// Version 23, sparse: the tiles' global-order bounds, one generic
@@ -191,11 +218,9 @@ impl FragmentWriter {
         &self,
         coord_sizes: &[u64],
         out: &mut Vec<u8>,
-        push: impl Fn(Vec<u8>, &mut Vec<u8>) -> WriteResult<u64>,
     ) -> WriteResult<OptionalSection> {
-        let mut min_offsets = Vec::new();
-        let mut max_offsets = Vec::new();
-        for (end, offsets) in [(0, &mut min_offsets), (1, &mut max_offsets)] {
+        let mut parts = TileGlobalOrderBoundsParts::default();
+        for end in [0, 1] {
             for (d, cs) in coord_sizes.iter().enumerate() {
                 let (mut fixed, mut var) = (Vec::new(), Vec::new());
                 for b in &self.global_order_bounds {
@@ -207,13 +232,18 @@ impl FragmentWriter {
                         fixed.extend_from_slice(cell);
                     }
                 }
-                offsets.push(push(tile_min_max(&fixed, &var, self.version)?, out)?);
+                let t = generic_tile(
+                    &tile_min_max(&fixed, &var, self.version)?,
+                    self.version,
+                    self.key,
+                )?;
+                match end {
+                    0 => parts.push_min_tiles(out, [&t[..]]),
+                    _ => parts.push_max_tiles(out, [&t[..]]),
+                };
             }
         }
-        let bounds = crate::format::table!(TileGlobalOrderBounds {
-            min_offsets,
-            max_offsets,
-        });
+        let bounds = TileGlobalOrderBounds::default().with_outside_offsets(&parts)?;
         Ok(crate::format::table!(OptionalSection {
             identifier: OptionalSectionIdentifier::TileGlobalOrderOffsets,
             data: checked(bounds, self.version)?,
@@ -221,29 +251,27 @@ impl FragmentWriter {
         .with_sizes())
     }
 
-    /// Each field's tile sums and tile null counts, pushed onto `out` with
-    /// `push`: their offsets.
+    /// Each field's tile sums and tile null counts, appended to `out`
+    /// through `parts`.
     fn sums_and_nulls(
         &self,
         out: &mut Vec<u8>,
-        push: impl Fn(Vec<u8>, &mut Vec<u8>) -> WriteResult<u64>,
-    ) -> WriteResult<(Vec<u64>, Vec<u64>)> {
-        let mut o = Vec::new();
+        parts: &mut FragmentFooterParts,
+    ) -> WriteResult<()> {
+        let (v, key) = (self.version, self.key);
         for m in &self.meta {
             let t = crate::format::table!(TileSums {
                 values: m.stats.sums.clone(),
             });
-            o.push(push(checked(t, self.version)?, out)?);
+            parts.push_tile_sums_tiles(out, [&generic_tile(&checked(t, v)?, v, key)?[..]]);
         }
-        let sums = o;
-        let mut o = Vec::new();
         for m in &self.meta {
             let t = crate::format::table!(TileNullCounts {
                 values: m.stats.null_counts.clone(),
             });
-            o.push(push(checked(t, self.version)?, out)?);
+            parts.push_tile_null_counts_tiles(out, [&generic_tile(&checked(t, v)?, v, key)?[..]]);
         }
-        Ok((sums, o))
+        Ok(())
     }
 
     pub(super) fn non_empty_domain(

@@ -46,6 +46,16 @@ impl TileBytes {
         self.pieces.iter().map(TilePiece::len).sum()
     }
 
+    /// The tile's bytes, piece after piece, its [`TilePiece::Raw`] ranges
+    /// taken from `raw` (the unfiltered tile, wherever it is): what goes
+    /// into the file.
+    pub(super) fn slices<'a>(&'a self, raw: &'a [u8]) -> impl Iterator<Item = &'a [u8]> {
+        self.pieces.iter().map(move |p| match p {
+            TilePiece::Bytes(b) => b.as_slice(),
+            TilePiece::Raw(a, b) => &raw[*a..*b],
+        })
+    }
+
     pub(super) fn to_vec(&self) -> Vec<u8> {
         pieces_to_vec(&self.pieces, &self.raw)
     }
@@ -207,8 +217,6 @@ const IO_THREADS: usize = 2;
 pub(super) struct Sink {
     tx: Option<SyncSender<Pieces>>,
     thread: Option<JoinHandle<WriteResult<Vec<OutFile>>>>,
-    /// Bytes handed over per file (where the next piece of each starts).
-    pub(super) sizes: Vec<u64>,
     /// Unfiltered tiles' buffers, staged: for the next tiles.
     pub(super) recycled: Receiver<Vec<u8>>,
     /// The staging buffers, shared with the stage thread.
@@ -275,15 +283,7 @@ impl Staging {
     /// Appends one tile's pieces to a file, its [`TilePiece::Raw`] ranges
     /// taken from `raw` (the unfiltered tile, wherever it is).
     fn append_tile(&mut self, file: usize, tile: &TileBytes, raw: &[u8]) -> WriteResult<()> {
-        tile.pieces.iter().try_for_each(|p| {
-            self.append(
-                file,
-                match p {
-                    TilePiece::Bytes(b) => b,
-                    TilePiece::Raw(a, b) => &raw[*a..*b],
-                },
-            )
-        })
+        tile.slices(raw).try_for_each(|b| self.append(file, b))
     }
 
     fn append(&mut self, file: usize, mut bytes: &[u8]) -> WriteResult<()> {
@@ -361,7 +361,6 @@ impl Sink {
         let blocks = stage.div_ceil(ALIGN).max(1);
         let (tx, rx): (SyncSender<Pieces>, Receiver<Pieces>) = sync_channel(QUEUED);
         let (recycle, recycled) = std::sync::mpsc::channel();
-        let sizes = vec![0; n];
         let (jobs, jobs_rx) = sync_channel::<IoJob>(n + SPARE_STAGES);
         let (back_tx, back) = std::sync::mpsc::channel();
         let shared = Arc::new(Shared {
@@ -466,36 +465,18 @@ impl Sink {
         Ok(Sink {
             tx: Some(tx),
             thread: Some(thread),
-            sizes,
             recycled,
             shared,
             handed: 0,
         })
     }
 
-    /// Where each of `pieces` starts in its file (the bytes each file has
-    /// been given grow by them).
-    fn place(&mut self, pieces: &Pieces) -> Vec<u64> {
-        pieces
-            .iter()
-            .map(|(i, b)| {
-                let at = self.sizes[*i];
-                self.sizes[*i] += b.len() as u64;
-                at
-            })
-            .collect()
-    }
-
     /// Stages the pieces of one tile on this thread, after every tile
     /// handed over before: `raw[k]` holds the bytes of `pieces[k]`'s
     /// [`TilePiece::Raw`] ranges (the caller's column, borrowed only until
-    /// this returns). Gives where each starts in its file.
-    pub(super) fn append_borrowed(
-        &mut self,
-        pieces: Pieces,
-        raw: &[&[u8]],
-    ) -> WriteResult<Vec<u64>> {
-        let at = self.place(&pieces);
+    /// this returns). Where each starts in its file is the writer's
+    /// generated layout's to measure (`TileOffsetsParts`).
+    pub(super) fn append_borrowed(&mut self, pieces: Pieces, raw: &[&[u8]]) -> WriteResult<()> {
         let res = {
             let mut st = self.shared.lock();
             while st.staged < self.handed && !st.stopped {
@@ -519,7 +500,7 @@ impl Sink {
             }
         };
         match res {
-            Some(Ok(())) => Ok(at),
+            Some(Ok(())) => Ok(()),
             Some(Err(e)) => {
                 let _ = self.close();
                 Err(e)
@@ -531,10 +512,9 @@ impl Sink {
         }
     }
 
-    /// Hands over the pieces of one tile; gives where each starts in its
-    /// file.
-    pub(super) fn append(&mut self, pieces: Pieces) -> WriteResult<Vec<u64>> {
-        let at = self.place(&pieces);
+    /// Hands over the pieces of one tile (in the order of the writer's
+    /// generated layouts, which measure where each starts).
+    pub(super) fn append(&mut self, pieces: Pieces) -> WriteResult<()> {
         self.handed += 1;
         let sent = match &self.tx {
             Some(tx) => tx.send(pieces).is_ok(),
@@ -545,7 +525,7 @@ impl Sink {
             self.close()?;
             return Err(WriteError::cells("", "the data files are closed"));
         }
-        Ok(at)
+        Ok(())
     }
 
     /// Waits for every byte handed over to be in the files; gives the files.

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
+use crate::format::{PartFile, StreamedFile};
 use crate::write::error::{WriteError, WriteResult};
 use crate::write::stats::TileStats;
 use crate::write::util;
@@ -60,7 +61,7 @@ pub(super) fn encode_set(set: &FilteredSet) -> Vec<u8> {
     for f in &set.fields {
         put_bytes(&mut out, &f.fixed.to_vec());
         put_opt(&mut out, f.var.as_ref());
-        out.extend_from_slice(&f.var_size.to_le_bytes());
+        out.extend_from_slice(&f.var_tile.end().to_le_bytes());
         put_opt(&mut out, f.validity.as_ref());
         put_bytes(&mut out, &f.stats.min);
         put_bytes(&mut out, &f.stats.max);
@@ -92,7 +93,7 @@ pub(super) fn decode_set(b: &[u8]) -> FilteredSet {
     for _ in 0..n {
         let fixed = TileBytes::from_vec(c.bytes());
         let var = c.opt();
-        let var_size = c.u64();
+        let var_tile = StreamedFile::resumed(c.u64());
         let validity = c.opt();
         let stats = TileStats {
             min: c.bytes(),
@@ -103,7 +104,7 @@ pub(super) fn decode_set(b: &[u8]) -> FilteredSet {
         fields.push(Filtered {
             fixed,
             var,
-            var_size,
+            var_tile,
             validity,
             stats,
         });

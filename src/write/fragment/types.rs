@@ -7,7 +7,7 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 
 use crate::array::{FieldInfo, FieldPipelines};
-use crate::format::{ArraySchema, Datatype, Layout};
+use crate::format::{ArraySchema, Datatype, Layout, StreamedFile, TileOffsetsParts};
 
 use crate::write::error::WriteResult;
 use crate::write::order::GlobalOrder;
@@ -377,7 +377,8 @@ pub(super) struct WholeTile {
 pub(super) struct Filtered {
     pub(super) fixed: TileBytes,
     pub(super) var: Option<Vec<u8>>,
-    pub(super) var_size: u64,
+    /// The var tile before filtering, measured (its bytes are not kept).
+    pub(super) var_tile: StreamedFile,
     pub(super) validity: Option<Vec<u8>>,
     pub(super) stats: TileStats,
 }
@@ -415,15 +416,31 @@ impl Filtering {
 /// Per index-map entry: the lists of the fragment metadata.
 #[derive(Default, Clone)]
 pub(super) struct IdxMeta {
-    pub(super) tile_offsets: Vec<u64>,
-    pub(super) tile_var_offsets: Vec<u64>,
-    pub(super) tile_var_sizes: Vec<u64>,
-    pub(super) tile_validity_offsets: Vec<u64>,
-    pub(super) file_size: u64,
-    pub(super) file_var_size: u64,
-    pub(super) file_validity_size: u64,
+    /// The field's data files (var and validity when it has them), measured
+    /// by the generated layouts as their tiles stream out.
+    pub(super) fixed: DataFile,
+    pub(super) var: Option<DataFile>,
+    pub(super) validity: Option<DataFile>,
+    /// Each var tile before filtering, measured: the var tile sizes.
+    pub(super) var_tiles: Vec<StreamedFile>,
     pub(super) stats: FieldMeta,
     pub(super) written: bool,
+}
+
+/// One data file of a field: its length and where each of its tiles
+/// starts, both measured by generated code ([`StreamedFile`], the spec's
+/// `TileOffsets` layout) from the bytes handed to the disk.
+#[derive(Default, Clone)]
+pub(super) struct DataFile {
+    pub(super) file: StreamedFile,
+    pub(super) tiles: TileOffsetsParts,
+}
+
+impl DataFile {
+    /// Counts the next tile of the file: its bytes, piece after piece.
+    pub(super) fn push<'a>(&mut self, tile: impl IntoIterator<Item = &'a [u8]>) {
+        self.tiles.push_tiles(&mut self.file, tile);
+    }
 }
 
 pub(super) enum Mode {

@@ -113,21 +113,24 @@ impl FloatScaleChunkMetadata {
         mut self,
         parts: &[impl AsRef<[u8]>],
     ) -> Result<Self, crate::EncodeError> {
-        self.part_lengths = alloc::vec::Vec::with_capacity(parts.len());
-        for p in parts {
-            let n = p.as_ref().len() as u64;
-            let v = n as u32;
-            if v as u64 != n {
-                return Err(
-                    crate::EncodeError::size(
-                        "FloatScaleChunkMetadata",
-                        "part_lengths",
-                        v as u64,
-                        n,
-                    ),
-                );
+        {
+            let mut l = alloc::vec::Vec::with_capacity(parts.len());
+            for p in parts {
+                let n = p.as_ref().len() as u64;
+                let v = n as u32;
+                if v as u64 != n {
+                    return Err(
+                        crate::EncodeError::size(
+                            "FloatScaleChunkMetadata",
+                            "part_lengths",
+                            v as u64,
+                            n,
+                        ),
+                    );
+                }
+                l.push(v);
             }
-            self.part_lengths.push(v);
+            self.part_lengths = l;
         }
         Ok(self)
     }
@@ -142,29 +145,32 @@ impl FloatScaleChunkMetadata {
         parts: &[impl AsRef<[u8]>],
     ) -> Result<(), crate::EncodeError> {
         {
-            let n = parts.len() as u64;
-            if self.part_lengths.len() as u64 != n {
-                return Err(
-                    crate::EncodeError::size(
-                        "FloatScaleChunkMetadata",
-                        "part_lengths",
-                        self.part_lengths.len() as u64,
-                        n,
-                    ),
-                );
+            let l = &self.part_lengths;
+            {
+                let n = parts.len() as u64;
+                if l.len() as u64 != n {
+                    return Err(
+                        crate::EncodeError::size(
+                            "FloatScaleChunkMetadata",
+                            "part_lengths",
+                            l.len() as u64,
+                            n,
+                        ),
+                    );
+                }
             }
-        }
-        for (v, p) in self.part_lengths.iter().zip(parts) {
-            let n = p.as_ref().len() as u64;
-            if *v as u64 != n {
-                return Err(
-                    crate::EncodeError::size(
-                        "FloatScaleChunkMetadata",
-                        "part_lengths",
-                        *v as u64,
-                        n,
-                    ),
-                );
+            for (v, p) in l.iter().zip(parts) {
+                let n = p.as_ref().len() as u64;
+                if *v as u64 != n {
+                    return Err(
+                        crate::EncodeError::size(
+                            "FloatScaleChunkMetadata",
+                            "part_lengths",
+                            *v as u64,
+                            n,
+                        ),
+                    );
+                }
             }
         }
         Ok(())

@@ -256,6 +256,14 @@ pub(super) fn cases_2(done: &mut BTreeSet<&'static str>) {
     );
     case!(
         done,
+        TileSizes,
+        |v| table!(TileSizes {
+            values: vec![12, 0, 7]
+        }),
+        ()
+    );
+    case!(
+        done,
         TileMinMax,
         |v| table!(TileMinMax {
             fixed: vec![0; 16],

@@ -2,6 +2,45 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
+impl crate::Record for BitWidthReductionChunkMetadata {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.windows);
+        self.windows = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.windows);
+        self.windows = x.into_iter().map(|e| e.with_sizes()).collect();
+        self.num_windows = self.windows.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.windows;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num_windows),
+            Some(self.windows.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "BitWidthReductionChunkMetadata",
+                        "num_windows",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 impl BitWidthReductionChunkMetadata {
     /// Sets the sizes a `BitWidthReductionChunkMetadata` states of bytes it does not hold, from those
     /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it

@@ -811,21 +811,24 @@ impl ShuffleChunkMetadata {
         mut self,
         parts: &[impl AsRef<[u8]>],
     ) -> Result<Self, crate::EncodeError> {
-        self.part_lengths = alloc::vec::Vec::with_capacity(parts.len());
-        for p in parts {
-            let n = p.as_ref().len() as u64;
-            let v = n as u32;
-            if v as u64 != n {
-                return Err(
-                    crate::EncodeError::size(
-                        "ShuffleChunkMetadata",
-                        "part_lengths",
-                        v as u64,
-                        n,
-                    ),
-                );
+        {
+            let mut l = alloc::vec::Vec::with_capacity(parts.len());
+            for p in parts {
+                let n = p.as_ref().len() as u64;
+                let v = n as u32;
+                if v as u64 != n {
+                    return Err(
+                        crate::EncodeError::size(
+                            "ShuffleChunkMetadata",
+                            "part_lengths",
+                            v as u64,
+                            n,
+                        ),
+                    );
+                }
+                l.push(v);
             }
-            self.part_lengths.push(v);
+            self.part_lengths = l;
         }
         Ok(self)
     }
@@ -840,29 +843,32 @@ impl ShuffleChunkMetadata {
         parts: &[impl AsRef<[u8]>],
     ) -> Result<(), crate::EncodeError> {
         {
-            let n = parts.len() as u64;
-            if self.part_lengths.len() as u64 != n {
-                return Err(
-                    crate::EncodeError::size(
-                        "ShuffleChunkMetadata",
-                        "part_lengths",
-                        self.part_lengths.len() as u64,
-                        n,
-                    ),
-                );
+            let l = &self.part_lengths;
+            {
+                let n = parts.len() as u64;
+                if l.len() as u64 != n {
+                    return Err(
+                        crate::EncodeError::size(
+                            "ShuffleChunkMetadata",
+                            "part_lengths",
+                            l.len() as u64,
+                            n,
+                        ),
+                    );
+                }
             }
-        }
-        for (v, p) in self.part_lengths.iter().zip(parts) {
-            let n = p.as_ref().len() as u64;
-            if *v as u64 != n {
-                return Err(
-                    crate::EncodeError::size(
-                        "ShuffleChunkMetadata",
-                        "part_lengths",
-                        *v as u64,
-                        n,
-                    ),
-                );
+            for (v, p) in l.iter().zip(parts) {
+                let n = p.as_ref().len() as u64;
+                if *v as u64 != n {
+                    return Err(
+                        crate::EncodeError::size(
+                            "ShuffleChunkMetadata",
+                            "part_lengths",
+                            *v as u64,
+                            n,
+                        ),
+                    );
+                }
             }
         }
         Ok(())
@@ -955,42 +961,3 @@ impl BitWidthReductionChunkMetadataRef {
 const _: [(); BitWidthReductionChunkMetadataRef::SIZE] = [(); core::mem::size_of::<
     BitWidthReductionChunkMetadataRef,
 >()];
-impl crate::Record for BitWidthReductionChunkMetadata {
-    fn at_version(mut self, version: u32) -> Self {
-        let _ = version;
-        let x = core::mem::take(&mut self.windows);
-        self.windows = x.into_iter().map(|e| e.at_version(version)).collect();
-        self
-    }
-    fn with_sizes(mut self) -> Self {
-        let x = core::mem::take(&mut self.windows);
-        self.windows = x.into_iter().map(|e| e.with_sizes()).collect();
-        self.num_windows = self.windows.len() as u32;
-        self
-    }
-    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
-        let _ = version;
-        {
-            let x = &self.windows;
-            for e in x {
-                e.check(version)?;
-            }
-        }
-        if let (Some(stated), Some(actual)) = (
-            Some(self.num_windows),
-            Some(self.windows.len() as u64),
-        ) {
-            if stated as u64 != actual {
-                return Err(
-                    crate::EncodeError::size(
-                        "BitWidthReductionChunkMetadata",
-                        "num_windows",
-                        stated as u64,
-                        actual,
-                    ),
-                );
-            }
-        }
-        Ok(())
-    }
-}

@@ -2,6 +2,177 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
+/// The fixed-size fields that open a `TileNullCounts` borrowed in place: the
+/// fields before `values`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`TileNullCountsRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct TileNullCountsRef {
+    /// Field `num` as stored (spec "Num values").
+    pub num: zerocopy::byteorder::little_endian::U64,
+}
+impl TileNullCountsRef {
+    /// Bytes the view covers.
+    pub const SIZE: usize = 8;
+    /// The view of the first [`TileNullCountsRef::SIZE`] bytes of `bytes`; `None`
+    /// when there are fewer.
+    pub fn read(bytes: &[u8]) -> Option<&Self> {
+        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
+    }
+    /// Field `num` (spec "Num values").
+    pub fn num(&self) -> u64 {
+        self.num.get()
+    }
+}
+/// The view is exactly its fields: `size_of::<TileNullCountsRef>()` is
+/// [`TileNullCountsRef::SIZE`] (else this does not compile).
+const _: [(); TileNullCountsRef::SIZE] = [(); core::mem::size_of::<TileNullCountsRef>()];
+impl crate::Record for TileNullCounts {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.num = self.values.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num),
+            Some(self.values.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "TileNullCounts",
+                        "num",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+/// The fragment min/max/sum/null count generic tile: one entry per field of the
+/// index map (`count` = n). The spec page marks it new in version 11; the
+/// engine stores and reads it from version 12.
+///
+/// Spec: `format_spec/fragment.md#tile-fragment-min-max-sum-null-count` (table "Tile Fragment Min Max Sum Null Count").
+#[binrw::binrw]
+#[brw(little)]
+#[br(import(count: u64))]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct FragmentMinMaxSumNullCount {
+    /// Spec field "Min size … Null count, for attribute/dimension 1 … N" (`list<FieldMinMaxSumNullCount>`).
+    #[br(err_context("FragmentMinMaxSumNullCount.fields"), parse_with = rt::list, args((count) as u64, 1, (), "FragmentMinMaxSumNullCount", "fields"))]
+    pub fields: Vec<FieldMinMaxSumNullCount>,
+}
+impl FragmentMinMaxSumNullCount {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/fragment.md#tile-fragment-min-max-sum-null-count";
+}
+impl FragmentMinMaxSumNullCount {
+    /// Where field `fields` (spec "Min size … Null count, for attribute/dimension 1 … N") starts in a `FragmentMinMaxSumNullCount`.
+    pub const OFFSET_FIELDS: usize = 0;
+}
+impl crate::Record for FragmentMinMaxSumNullCount {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        let x = core::mem::take(&mut self.fields);
+        self.fields = x.into_iter().map(|e| e.at_version(version)).collect();
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        let x = core::mem::take(&mut self.fields);
+        self.fields = x.into_iter().map(|e| e.with_sizes()).collect();
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        {
+            let x = &self.fields;
+            for e in x {
+                e.check(version)?;
+            }
+        }
+        Ok(())
+    }
+}
+/// The entry of one field. The sum is the bit pattern of an i64, u64 or f64 (the page says u64). Otherwise matches the spec page.
+///
+/// Spec: `format_spec/fragment.md#tile-fragment-min-max-sum-null-count` (table "Tile Fragment Min Max Sum Null Count").
+#[binrw::binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct FieldMinMaxSumNullCount {
+    /// Spec field "Min size" (`u64`).
+    #[br(err_context("FieldMinMaxSumNullCount.min_size"))]
+    pub min_size: u64,
+    /// Spec field "Min value" (`bytes`).
+    #[br(err_context("FieldMinMaxSumNullCount.min"), parse_with = rt::bytes, args((min_size) as u64, "FieldMinMaxSumNullCount", "min"))]
+    pub min: Vec<u8>,
+    /// Spec field "Max size" (`u64`).
+    #[br(err_context("FieldMinMaxSumNullCount.max_size"))]
+    pub max_size: u64,
+    /// Spec field "Max value" (`bytes`).
+    #[br(err_context("FieldMinMaxSumNullCount.max"), parse_with = rt::bytes, args((max_size) as u64, "FieldMinMaxSumNullCount", "max"))]
+    pub max: Vec<u8>,
+    /// Spec field "Sum" (`u64`).
+    #[br(err_context("FieldMinMaxSumNullCount.sum"))]
+    pub sum: u64,
+    /// Spec field "Null count" (`u64`).
+    #[br(err_context("FieldMinMaxSumNullCount.null_count"))]
+    pub null_count: u64,
+}
+impl FieldMinMaxSumNullCount {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/fragment.md#tile-fragment-min-max-sum-null-count";
+}
+impl FieldMinMaxSumNullCount {
+    /// Where field `min_size` (spec "Min size") starts in a `FieldMinMaxSumNullCount`.
+    pub const OFFSET_MIN_SIZE: usize = 0;
+    /// Where field `min` (spec "Min value") starts in a `FieldMinMaxSumNullCount`.
+    pub const OFFSET_MIN: usize = 8;
+    /// Bytes of a `FieldMinMaxSumNullCount` with these imports
+    /// and the values of its fields
+    /// `min_size`, `max_size`
+    /// (`None` for an optional field: unknown);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(min_size: u64, max_size: u64) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add(8)?;
+        __len = __len.checked_add((min_size) as u64)?;
+        __len = __len.checked_add(8)?;
+        __len = __len.checked_add((max_size) as u64)?;
+        __len = __len.checked_add(8)?;
+        __len = __len.checked_add(8)?;
+        Some(__len)
+    }
+}
+/// The fixed-size fields that open a `FieldMinMaxSumNullCount` borrowed in place: the
+/// fields before `min`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`FieldMinMaxSumNullCountRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct FieldMinMaxSumNullCountRef {
+    /// Field `min_size` as stored (spec "Min size").
+    pub min_size: zerocopy::byteorder::little_endian::U64,
+}
 impl FieldMinMaxSumNullCountRef {
     /// Bytes the view covers.
     pub const SIZE: usize = 8;

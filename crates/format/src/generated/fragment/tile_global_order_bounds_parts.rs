@@ -2,230 +2,148 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
-impl FooterLength {
-    /// Sets the sizes a `FooterLength` states of bytes it does not hold, from those
-    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
-    /// holds, and the counts of the lists set here):
-    ///
-    /// * `footer_length` of `footer`: The encoded footer (`FragmentFooter`), written just before this record.
+impl TileGlobalOrderBoundsParts {
+    /// Appends `part` (its pieces in order: one part) to `file` as the next of the `min_tiles`: Per dimension, the generic tile (`TileMinMax`) of the tiles' global-order minimum coordinates, in the metadata file after the tile maxes. Gives where it starts.
+    pub fn push_min_tiles<'a>(
+        &mut self,
+        file: &mut impl crate::PartFile,
+        part: impl IntoIterator<Item = &'a [u8]>,
+    ) -> u64 {
+        let at = file.end();
+        for p in part {
+            file.put(p);
+        }
+        self.min_tiles.push(at);
+        at
+    }
+    /// Appends `part` (its pieces in order: one part) to `file` as the next of the `max_tiles`: Per dimension, the generic tile of the maxima, after the minima. Gives where it starts.
+    pub fn push_max_tiles<'a>(
+        &mut self,
+        file: &mut impl crate::PartFile,
+        part: impl IntoIterator<Item = &'a [u8]>,
+    ) -> u64 {
+        let at = file.end();
+        for p in part {
+            file.put(p);
+        }
+        self.max_tiles.push(at);
+        at
+    }
+}
+impl TileGlobalOrderBounds {
+    /// Sets the offsets a `TileGlobalOrderBounds` states of the parts of its file from
+    /// where `parts` measured them (the fields its version or conditions
+    /// lack stay absent).
     ///
     /// # Errors
-    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
-    pub fn with_outside_sizes(
+    /// [`EncodeError::Part`](crate::EncodeError::Part) naming the part when
+    /// the record points at one that was not appended, or lacks the field
+    /// of one that was; [`EncodeError::Offset`](crate::EncodeError::Offset)
+    /// when an offset does not fit its field.
+    pub fn with_outside_offsets(
         mut self,
-        footer: &[u8],
+        parts: &TileGlobalOrderBoundsParts,
     ) -> Result<Self, crate::EncodeError> {
-        let n = footer.len() as u64;
-        self.footer_length = n as u64;
-        if self.footer_length as u64 != n {
-            return Err(
-                crate::EncodeError::size(
-                    "FooterLength",
-                    "footer_length",
-                    self.footer_length as u64,
-                    n,
-                ),
-            );
+        {
+            let mut l = alloc::vec::Vec::with_capacity(parts.min_tiles.len());
+            for &at in &parts.min_tiles {
+                let v = at as u64;
+                if v as u64 != at {
+                    return Err(
+                        crate::EncodeError::offset(
+                            "TileGlobalOrderBounds",
+                            "min_offsets",
+                            v as u64,
+                            at,
+                        ),
+                    );
+                }
+                l.push(v);
+            }
+            self.min_offsets = l;
+        }
+        {
+            let mut l = alloc::vec::Vec::with_capacity(parts.max_tiles.len());
+            for &at in &parts.max_tiles {
+                let v = at as u64;
+                if v as u64 != at {
+                    return Err(
+                        crate::EncodeError::offset(
+                            "TileGlobalOrderBounds",
+                            "max_offsets",
+                            v as u64,
+                            at,
+                        ),
+                    );
+                }
+                l.push(v);
+            }
+            self.max_offsets = l;
         }
         Ok(self)
     }
-    /// Whether the sizes a `FooterLength` states of bytes it does not hold agree
-    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    /// Whether the offsets a `TileGlobalOrderBounds` states are where `parts` measured
+    /// the parts of its file ([`with_outside_offsets`](Self::with_outside_offsets)).
     ///
     /// # Errors
-    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
-    /// (for a list of sizes, first its length, then each size).
-    pub fn check_outside_sizes(&self, footer: &[u8]) -> Result<(), crate::EncodeError> {
-        let n = footer.len() as u64;
-        if self.footer_length as u64 != n {
-            return Err(
-                crate::EncodeError::size(
-                    "FooterLength",
-                    "footer_length",
-                    self.footer_length as u64,
-                    n,
-                ),
-            );
-        }
-        Ok(())
-    }
-}
-/// A footer extension (new in version 23). Matches the spec page.
-///
-/// Spec: `format_spec/fragment.md#optional-section` (table "Optional section").
-#[binrw::binrw]
-#[brw(little)]
-#[derive(Debug, Clone, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[non_exhaustive]
-pub struct OptionalSection {
-    /// Spec field "Identifier" (`u64`, values from [`OptionalSectionIdentifier`]).
-    #[br(err_context("OptionalSection.identifier"))]
-    pub identifier: OptionalSectionIdentifier,
-    /// Spec field "Data size" (`u32`).
-    #[br(err_context("OptionalSection.data_size"))]
-    pub data_size: u32,
-    /// Spec field "Data" (`bytes`).
-    #[br(err_context("OptionalSection.data"), parse_with = rt::bytes, args((data_size) as u64, "OptionalSection", "data"))]
-    pub data: Vec<u8>,
-}
-impl OptionalSection {
-    /// Where the spec describes this table.
-    pub const SPEC: &'static str = "format_spec/fragment.md#optional-section";
-}
-impl OptionalSection {
-    /// Where field `identifier` (spec "Identifier") starts in a `OptionalSection`.
-    pub const OFFSET_IDENTIFIER: usize = 0;
-    /// Where field `data_size` (spec "Data size") starts in a `OptionalSection`.
-    pub const OFFSET_DATA_SIZE: usize = 8;
-    /// Where field `data` (spec "Data") starts in a `OptionalSection`.
-    pub const OFFSET_DATA: usize = 12;
-    /// Bytes of a `OptionalSection` with these imports
-    /// and the values of its fields
-    /// `data_size`
-    /// (`None` for an optional field: unknown);
-    /// `None` when that does not settle it (a present field whose size
-    /// depends on its content, an unknown field, an overflow).
-    #[allow(unused_mut)]
-    pub fn size(data_size: u32) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add(8)?;
-        __len = __len.checked_add(4)?;
-        __len = __len.checked_add((data_size) as u64)?;
-        Some(__len)
-    }
-}
-/// The fixed-size fields that open a `OptionalSection` borrowed in place: the
-/// fields before `data`.
-///
-/// Zerocopy's unaligned little-endian integers: read it at any offset with
-/// [`OptionalSectionRef::read`] (`ref_from_prefix`), nothing copied.
-#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-#[repr(C)]
-pub struct OptionalSectionRef {
-    /// Field `identifier` as stored (spec "Identifier").
-    pub identifier: zerocopy::byteorder::little_endian::U64,
-    /// Field `data_size` as stored (spec "Data size").
-    pub data_size: zerocopy::byteorder::little_endian::U32,
-}
-impl OptionalSectionRef {
-    /// Bytes the view covers.
-    pub const SIZE: usize = 12;
-    /// The view of the first [`OptionalSectionRef::SIZE`] bytes of `bytes`; `None`
-    /// when there are fewer.
-    pub fn read(bytes: &[u8]) -> Option<&Self> {
-        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
-    }
-    /// Field `identifier` (spec "Identifier").
-    pub fn identifier(&self) -> u64 {
-        self.identifier.get()
-    }
-    /// Field `data_size` (spec "Data size").
-    pub fn data_size(&self) -> u32 {
-        self.data_size.get()
-    }
-    /// Field `data` (spec "Data") borrowed in place: its bytes right after the
-    /// view in `bytes` (what the view was read from); `None` when `bytes` is
-    /// shorter or the length does not fit.
-    #[allow(clippy::unnecessary_cast)]
-    pub fn data<'a>(&self, bytes: &'a [u8]) -> Option<&'a [u8]> {
-        let data_size = self.data_size();
-        let len = usize::try_from((data_size) as u64).ok()?;
-        bytes.get(Self::SIZE..)?.get(..len)
-    }
-}
-/// The view is exactly its fields: `size_of::<OptionalSectionRef>()` is
-/// [`OptionalSectionRef::SIZE`] (else this does not compile).
-const _: [(); OptionalSectionRef::SIZE] = [(); core::mem::size_of::<
-    OptionalSectionRef,
->()];
-impl crate::Record for OptionalSection {
-    fn at_version(mut self, version: u32) -> Self {
-        let _ = version;
-        self
-    }
-    fn with_sizes(mut self) -> Self {
-        self.data_size = self.data.len() as u32;
-        self
-    }
-    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
-        let _ = version;
-        if let (Some(stated), Some(actual)) = (
-            Some(self.data_size),
-            Some(self.data.len() as u64),
-        ) {
-            if stated as u64 != actual {
+    /// [`EncodeError::Offset`](crate::EncodeError::Offset) naming the first
+    /// field that disagrees (for a list, first its length, then each
+    /// offset); [`EncodeError::Part`](crate::EncodeError::Part) when the
+    /// record and the parts disagree on whether a part is there.
+    pub fn check_outside_offsets(
+        &self,
+        parts: &TileGlobalOrderBoundsParts,
+    ) -> Result<(), crate::EncodeError> {
+        {
+            let l = &self.min_offsets;
+            if l.len() != parts.min_tiles.len() {
                 return Err(
-                    crate::EncodeError::size(
-                        "OptionalSection",
-                        "data_size",
-                        stated as u64,
-                        actual,
+                    crate::EncodeError::offset(
+                        "TileGlobalOrderBounds",
+                        "min_offsets",
+                        l.len() as u64,
+                        parts.min_tiles.len() as u64,
                     ),
                 );
             }
+            for (v, &at) in l.iter().zip(&parts.min_tiles) {
+                if *v as u64 != at {
+                    return Err(
+                        crate::EncodeError::offset(
+                            "TileGlobalOrderBounds",
+                            "min_offsets",
+                            *v as u64,
+                            at,
+                        ),
+                    );
+                }
+            }
         }
-        Ok(())
-    }
-}
-/// Payload of optional section 0 (sparse fragments): per dimension the offset of
-/// the generic tile with the tiles' global-order minimum coordinates, then the
-/// same for the maxima. The engine requires a data size of exactly
-/// 2 * D * 8 bytes. Matches the spec page.
-///
-/// Spec: `format_spec/fragment.md#tile-global-order` (table "Tile global order").
-#[binrw::binrw]
-#[brw(little)]
-#[br(import(num_dims: u64))]
-#[derive(Debug, Clone, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[non_exhaustive]
-pub struct TileGlobalOrderBounds {
-    /// Spec field "Tile global order min coordinates offset for dimension 1 … N" (`list<u64>`).
-    #[br(err_context("TileGlobalOrderBounds.min_offsets"), parse_with = rt::list, args((num_dims) as u64, 8, (), "TileGlobalOrderBounds", "min_offsets"))]
-    pub min_offsets: Vec<u64>,
-    /// Spec field "Tile global order max coordinates offset for dimension 1 … N" (`list<u64>`).
-    #[br(err_context("TileGlobalOrderBounds.max_offsets"), parse_with = rt::list, args((num_dims) as u64, 8, (), "TileGlobalOrderBounds", "max_offsets"))]
-    pub max_offsets: Vec<u64>,
-}
-impl TileGlobalOrderBounds {
-    /// Where the spec describes this table.
-    pub const SPEC: &'static str = "format_spec/fragment.md#tile-global-order";
-}
-impl TileGlobalOrderBounds {
-    /// Where field `min_offsets` (spec "Tile global order min coordinates offset for dimension 1 … N") starts in a `TileGlobalOrderBounds`.
-    pub const OFFSET_MIN_OFFSETS: usize = 0;
-    /// Bytes of a `TileGlobalOrderBounds` with these imports
-    /// (its size depends on nothing else);
-    /// `None` when that does not settle it (a present field whose size
-    /// depends on its content, an unknown field, an overflow).
-    #[allow(unused_mut)]
-    pub fn size(num_dims: u64) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add(((num_dims) as u64).checked_mul(8u64)?)?;
-        __len = __len.checked_add(((num_dims) as u64).checked_mul(8u64)?)?;
-        Some(__len)
-    }
-    /// Where field `max_offsets` (spec "Tile global order max coordinates offset for dimension 1 … N") starts in a `TileGlobalOrderBounds` with these
-    /// imports; `None` on overflow or when it depends on the content.
-    #[allow(unused_mut)]
-    pub fn offset_max_offsets(num_dims: u64) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add(((num_dims) as u64).checked_mul(8u64)?)?;
-        Some(__len)
-    }
-}
-impl crate::Record for TileGlobalOrderBounds {
-    fn at_version(mut self, version: u32) -> Self {
-        let _ = version;
-        self
-    }
-    fn with_sizes(mut self) -> Self {
-        self
-    }
-    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
-        let _ = version;
+        {
+            let l = &self.max_offsets;
+            if l.len() != parts.max_tiles.len() {
+                return Err(
+                    crate::EncodeError::offset(
+                        "TileGlobalOrderBounds",
+                        "max_offsets",
+                        l.len() as u64,
+                        parts.max_tiles.len() as u64,
+                    ),
+                );
+            }
+            for (v, &at) in l.iter().zip(&parts.max_tiles) {
+                if *v as u64 != at {
+                    return Err(
+                        crate::EncodeError::offset(
+                            "TileGlobalOrderBounds",
+                            "max_offsets",
+                            *v as u64,
+                            at,
+                        ),
+                    );
+                }
+            }
+        }
         Ok(())
     }
 }
@@ -451,9 +369,8 @@ impl crate::Record for RTreeLevel {
         Ok(())
     }
 }
-/// A count and that many u64: the layout of the tile offsets, var tile offsets,
-/// var tile sizes (the spec's "Tile Sizes") and validity tile offsets generic
-/// tiles. Matches the spec page.
+/// A count and that many u64: the layout of the tile offsets, var tile offsets
+/// and validity tile offsets generic tiles. Matches the spec page.
 ///
 /// Spec: `format_spec/fragment.md#tile-offsets` (table "Tile Offsets").
 #[binrw::binrw]
@@ -539,6 +456,259 @@ impl crate::Record for TileOffsets {
                 return Err(
                     crate::EncodeError::size("TileOffsets", "num", stated as u64, actual),
                 );
+            }
+        }
+        Ok(())
+    }
+}
+/// Where the parts a `TileOffsets` points at start in its file, measured as a
+/// writer appends them with the `push_*` methods, in the file's order;
+/// [`TileOffsets::with_outside_offsets`] sets the record's offsets from it:
+///
+/// * `tiles`, one after another (`values`): The filtered tiles of one field's data file (fixed, var or validity), one after another, streamed to the disk.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TileOffsetsParts {
+    tiles: alloc::vec::Vec<u64>,
+}
+impl TileOffsetsParts {
+    /// Appends `part` (its pieces in order: one part) to `file` as the next of the `tiles`: The filtered tiles of one field's data file (fixed, var or validity), one after another, streamed to the disk. Gives where it starts.
+    pub fn push_tiles<'a>(
+        &mut self,
+        file: &mut impl crate::PartFile,
+        part: impl IntoIterator<Item = &'a [u8]>,
+    ) -> u64 {
+        let at = file.end();
+        for p in part {
+            file.put(p);
+        }
+        self.tiles.push(at);
+        at
+    }
+}
+impl TileOffsets {
+    /// Sets the offsets a `TileOffsets` states of the parts of its file from
+    /// where `parts` measured them (the fields its version or conditions
+    /// lack stay absent).
+    ///
+    /// # Errors
+    /// [`EncodeError::Part`](crate::EncodeError::Part) naming the part when
+    /// the record points at one that was not appended, or lacks the field
+    /// of one that was; [`EncodeError::Offset`](crate::EncodeError::Offset)
+    /// when an offset does not fit its field.
+    pub fn with_outside_offsets(
+        mut self,
+        parts: &TileOffsetsParts,
+    ) -> Result<Self, crate::EncodeError> {
+        {
+            let mut l = alloc::vec::Vec::with_capacity(parts.tiles.len());
+            for &at in &parts.tiles {
+                let v = at as u64;
+                if v as u64 != at {
+                    return Err(
+                        crate::EncodeError::offset("TileOffsets", "values", v as u64, at),
+                    );
+                }
+                l.push(v);
+            }
+            self.values = l;
+        }
+        Ok(self)
+    }
+    /// Whether the offsets a `TileOffsets` states are where `parts` measured
+    /// the parts of its file ([`with_outside_offsets`](Self::with_outside_offsets)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Offset`](crate::EncodeError::Offset) naming the first
+    /// field that disagrees (for a list, first its length, then each
+    /// offset); [`EncodeError::Part`](crate::EncodeError::Part) when the
+    /// record and the parts disagree on whether a part is there.
+    pub fn check_outside_offsets(
+        &self,
+        parts: &TileOffsetsParts,
+    ) -> Result<(), crate::EncodeError> {
+        {
+            let l = &self.values;
+            if l.len() != parts.tiles.len() {
+                return Err(
+                    crate::EncodeError::offset(
+                        "TileOffsets",
+                        "values",
+                        l.len() as u64,
+                        parts.tiles.len() as u64,
+                    ),
+                );
+            }
+            for (v, &at) in l.iter().zip(&parts.tiles) {
+                if *v as u64 != at {
+                    return Err(
+                        crate::EncodeError::offset(
+                            "TileOffsets",
+                            "values",
+                            *v as u64,
+                            at,
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
+/// A count and that many u64: the var tile sizes generic tile of one field,
+/// each var tile's size before filtering (the tile var offsets of the same
+/// field say where its filtered bytes start). The layout of `TileOffsets`.
+/// Matches the spec page.
+///
+/// Spec: `format_spec/fragment.md#tile-sizes` (table "Tile Sizes").
+#[binrw::binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct TileSizes {
+    /// Spec field "Num tile sizes" (`u64`).
+    #[br(err_context("TileSizes.num"))]
+    pub num: u64,
+    /// Spec field "Tile size 1 … N" (`list<u64>`).
+    #[br(err_context("TileSizes.values"), parse_with = rt::list, args((num) as u64, 8, (), "TileSizes", "values"))]
+    pub values: Vec<u64>,
+}
+impl TileSizes {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/fragment.md#tile-sizes";
+}
+impl TileSizes {
+    /// Where field `num` (spec "Num tile sizes") starts in a `TileSizes`.
+    pub const OFFSET_NUM: usize = 0;
+    /// Where field `values` (spec "Tile size 1 … N") starts in a `TileSizes`.
+    pub const OFFSET_VALUES: usize = 8;
+    /// Bytes of a `TileSizes` with these imports
+    /// and the values of its fields
+    /// `num`
+    /// (`None` for an optional field: unknown);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(num: u64) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add(8)?;
+        __len = __len.checked_add(((num) as u64).checked_mul(8u64)?)?;
+        Some(__len)
+    }
+}
+/// The fixed-size fields that open a `TileSizes` borrowed in place: the
+/// fields before `values`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`TileSizesRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct TileSizesRef {
+    /// Field `num` as stored (spec "Num tile sizes").
+    pub num: zerocopy::byteorder::little_endian::U64,
+}
+impl TileSizesRef {
+    /// Bytes the view covers.
+    pub const SIZE: usize = 8;
+    /// The view of the first [`TileSizesRef::SIZE`] bytes of `bytes`; `None`
+    /// when there are fewer.
+    pub fn read(bytes: &[u8]) -> Option<&Self> {
+        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
+    }
+    /// Field `num` (spec "Num tile sizes").
+    pub fn num(&self) -> u64 {
+        self.num.get()
+    }
+}
+/// The view is exactly its fields: `size_of::<TileSizesRef>()` is
+/// [`TileSizesRef::SIZE`] (else this does not compile).
+const _: [(); TileSizesRef::SIZE] = [(); core::mem::size_of::<TileSizesRef>()];
+impl crate::Record for TileSizes {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.num = self.values.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num),
+            Some(self.values.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size("TileSizes", "num", stated as u64, actual),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+impl TileSizes {
+    /// Sets the sizes a `TileSizes` states of bytes it does not hold, from those
+    /// bytes (its [`with_sizes`](crate::Record::with_sizes) sets the sizes of what it
+    /// holds, and the counts of the lists set here):
+    ///
+    /// * `values` of each file of `var_tiles`: The field's var tiles before filtering, each measured as it is filtered (its bytes are not kept).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the field when a length does not fit it.
+    pub fn with_outside_sizes(
+        mut self,
+        var_tiles: &[impl crate::PartFile],
+    ) -> Result<Self, crate::EncodeError> {
+        {
+            let mut l = alloc::vec::Vec::with_capacity(var_tiles.len());
+            for p in var_tiles {
+                let n = p.end();
+                let v = n as u64;
+                if v as u64 != n {
+                    return Err(
+                        crate::EncodeError::size("TileSizes", "values", v as u64, n),
+                    );
+                }
+                l.push(v);
+            }
+            self.values = l;
+        }
+        Ok(self)
+    }
+    /// Whether the sizes a `TileSizes` states of bytes it does not hold agree
+    /// with those bytes ([`with_outside_sizes`](Self::with_outside_sizes)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first field that disagrees
+    /// (for a list of sizes, first its length, then each size).
+    pub fn check_outside_sizes(
+        &self,
+        var_tiles: &[impl crate::PartFile],
+    ) -> Result<(), crate::EncodeError> {
+        {
+            let l = &self.values;
+            {
+                let n = var_tiles.len() as u64;
+                if l.len() as u64 != n {
+                    return Err(
+                        crate::EncodeError::size(
+                            "TileSizes",
+                            "values",
+                            l.len() as u64,
+                            n,
+                        ),
+                    );
+                }
+            }
+            for (v, p) in l.iter().zip(var_tiles) {
+                let n = p.end();
+                if *v as u64 != n {
+                    return Err(
+                        crate::EncodeError::size("TileSizes", "values", *v as u64, n),
+                    );
+                }
             }
         }
         Ok(())
@@ -821,175 +991,4 @@ impl TileNullCounts {
         __len = __len.checked_add(((num) as u64).checked_mul(8u64)?)?;
         Some(__len)
     }
-}
-/// The fixed-size fields that open a `TileNullCounts` borrowed in place: the
-/// fields before `values`.
-///
-/// Zerocopy's unaligned little-endian integers: read it at any offset with
-/// [`TileNullCountsRef::read`] (`ref_from_prefix`), nothing copied.
-#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-#[repr(C)]
-pub struct TileNullCountsRef {
-    /// Field `num` as stored (spec "Num values").
-    pub num: zerocopy::byteorder::little_endian::U64,
-}
-impl TileNullCountsRef {
-    /// Bytes the view covers.
-    pub const SIZE: usize = 8;
-    /// The view of the first [`TileNullCountsRef::SIZE`] bytes of `bytes`; `None`
-    /// when there are fewer.
-    pub fn read(bytes: &[u8]) -> Option<&Self> {
-        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
-    }
-    /// Field `num` (spec "Num values").
-    pub fn num(&self) -> u64 {
-        self.num.get()
-    }
-}
-/// The view is exactly its fields: `size_of::<TileNullCountsRef>()` is
-/// [`TileNullCountsRef::SIZE`] (else this does not compile).
-const _: [(); TileNullCountsRef::SIZE] = [(); core::mem::size_of::<TileNullCountsRef>()];
-impl crate::Record for TileNullCounts {
-    fn at_version(mut self, version: u32) -> Self {
-        let _ = version;
-        self
-    }
-    fn with_sizes(mut self) -> Self {
-        self.num = self.values.len() as u64;
-        self
-    }
-    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
-        let _ = version;
-        if let (Some(stated), Some(actual)) = (
-            Some(self.num),
-            Some(self.values.len() as u64),
-        ) {
-            if stated as u64 != actual {
-                return Err(
-                    crate::EncodeError::size(
-                        "TileNullCounts",
-                        "num",
-                        stated as u64,
-                        actual,
-                    ),
-                );
-            }
-        }
-        Ok(())
-    }
-}
-/// The fragment min/max/sum/null count generic tile: one entry per field of the
-/// index map (`count` = n). The spec page marks it new in version 11; the
-/// engine stores and reads it from version 12.
-///
-/// Spec: `format_spec/fragment.md#tile-fragment-min-max-sum-null-count` (table "Tile Fragment Min Max Sum Null Count").
-#[binrw::binrw]
-#[brw(little)]
-#[br(import(count: u64))]
-#[derive(Debug, Clone, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[non_exhaustive]
-pub struct FragmentMinMaxSumNullCount {
-    /// Spec field "Min size … Null count, for attribute/dimension 1 … N" (`list<FieldMinMaxSumNullCount>`).
-    #[br(err_context("FragmentMinMaxSumNullCount.fields"), parse_with = rt::list, args((count) as u64, 1, (), "FragmentMinMaxSumNullCount", "fields"))]
-    pub fields: Vec<FieldMinMaxSumNullCount>,
-}
-impl FragmentMinMaxSumNullCount {
-    /// Where the spec describes this table.
-    pub const SPEC: &'static str = "format_spec/fragment.md#tile-fragment-min-max-sum-null-count";
-}
-impl FragmentMinMaxSumNullCount {
-    /// Where field `fields` (spec "Min size … Null count, for attribute/dimension 1 … N") starts in a `FragmentMinMaxSumNullCount`.
-    pub const OFFSET_FIELDS: usize = 0;
-}
-impl crate::Record for FragmentMinMaxSumNullCount {
-    fn at_version(mut self, version: u32) -> Self {
-        let _ = version;
-        let x = core::mem::take(&mut self.fields);
-        self.fields = x.into_iter().map(|e| e.at_version(version)).collect();
-        self
-    }
-    fn with_sizes(mut self) -> Self {
-        let x = core::mem::take(&mut self.fields);
-        self.fields = x.into_iter().map(|e| e.with_sizes()).collect();
-        self
-    }
-    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
-        let _ = version;
-        {
-            let x = &self.fields;
-            for e in x {
-                e.check(version)?;
-            }
-        }
-        Ok(())
-    }
-}
-/// The entry of one field. The sum is the bit pattern of an i64, u64 or f64 (the page says u64). Otherwise matches the spec page.
-///
-/// Spec: `format_spec/fragment.md#tile-fragment-min-max-sum-null-count` (table "Tile Fragment Min Max Sum Null Count").
-#[binrw::binrw]
-#[brw(little)]
-#[derive(Debug, Clone, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[non_exhaustive]
-pub struct FieldMinMaxSumNullCount {
-    /// Spec field "Min size" (`u64`).
-    #[br(err_context("FieldMinMaxSumNullCount.min_size"))]
-    pub min_size: u64,
-    /// Spec field "Min value" (`bytes`).
-    #[br(err_context("FieldMinMaxSumNullCount.min"), parse_with = rt::bytes, args((min_size) as u64, "FieldMinMaxSumNullCount", "min"))]
-    pub min: Vec<u8>,
-    /// Spec field "Max size" (`u64`).
-    #[br(err_context("FieldMinMaxSumNullCount.max_size"))]
-    pub max_size: u64,
-    /// Spec field "Max value" (`bytes`).
-    #[br(err_context("FieldMinMaxSumNullCount.max"), parse_with = rt::bytes, args((max_size) as u64, "FieldMinMaxSumNullCount", "max"))]
-    pub max: Vec<u8>,
-    /// Spec field "Sum" (`u64`).
-    #[br(err_context("FieldMinMaxSumNullCount.sum"))]
-    pub sum: u64,
-    /// Spec field "Null count" (`u64`).
-    #[br(err_context("FieldMinMaxSumNullCount.null_count"))]
-    pub null_count: u64,
-}
-impl FieldMinMaxSumNullCount {
-    /// Where the spec describes this table.
-    pub const SPEC: &'static str = "format_spec/fragment.md#tile-fragment-min-max-sum-null-count";
-}
-impl FieldMinMaxSumNullCount {
-    /// Where field `min_size` (spec "Min size") starts in a `FieldMinMaxSumNullCount`.
-    pub const OFFSET_MIN_SIZE: usize = 0;
-    /// Where field `min` (spec "Min value") starts in a `FieldMinMaxSumNullCount`.
-    pub const OFFSET_MIN: usize = 8;
-    /// Bytes of a `FieldMinMaxSumNullCount` with these imports
-    /// and the values of its fields
-    /// `min_size`, `max_size`
-    /// (`None` for an optional field: unknown);
-    /// `None` when that does not settle it (a present field whose size
-    /// depends on its content, an unknown field, an overflow).
-    #[allow(unused_mut)]
-    pub fn size(min_size: u64, max_size: u64) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add(8)?;
-        __len = __len.checked_add((min_size) as u64)?;
-        __len = __len.checked_add(8)?;
-        __len = __len.checked_add((max_size) as u64)?;
-        __len = __len.checked_add(8)?;
-        __len = __len.checked_add(8)?;
-        Some(__len)
-    }
-}
-/// The fixed-size fields that open a `FieldMinMaxSumNullCount` borrowed in place: the
-/// fields before `min`.
-///
-/// Zerocopy's unaligned little-endian integers: read it at any offset with
-/// [`FieldMinMaxSumNullCountRef::read`] (`ref_from_prefix`), nothing copied.
-#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-#[repr(C)]
-pub struct FieldMinMaxSumNullCountRef {
-    /// Field `min_size` as stored (spec "Min size").
-    pub min_size: zerocopy::byteorder::little_endian::U64,
 }
