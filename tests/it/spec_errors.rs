@@ -272,3 +272,33 @@ fn an_offset_of_a_list_outside_that_is_no_list_is_refused() {
         "{msg}"
     );
 }
+
+#[test]
+fn a_count_of_naming_no_outside_is_refused() {
+    let msg = mistake(
+        "count_of",
+        "fragment.toml",
+        "count_of = \"sparse_tiles\"",
+        "count_of = \"tiles\"",
+    );
+    assert!(
+        msg.starts_with("spec/fragment.toml: table FragmentFooter, field sparse_tile_num"),
+        "{msg}"
+    );
+    assert!(msg.contains("count_of `tiles` is not an outside"), "{msg}");
+}
+
+#[test]
+fn a_count_of_a_file_outside_is_refused() {
+    let msg = mistake(
+        "count_of_file",
+        "fragment.toml",
+        "count_of = \"sparse_tiles\"",
+        "count_of = \"data_files\"",
+    );
+    assert!(
+        msg.starts_with("spec/fragment.toml: table FragmentFooter, field sparse_tile_num"),
+        "{msg}"
+    );
+    assert!(msg.contains("not a list outside"), "{msg}");
+}

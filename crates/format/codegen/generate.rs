@@ -37,6 +37,8 @@ use serde::Deserialize;
 mod append;
 #[path = "codes.rs"]
 mod codes;
+#[path = "counts.rs"]
+mod counts;
 #[path = "datatypes.rs"]
 mod datatypes;
 #[path = "fields.rs"]
@@ -255,6 +257,10 @@ struct Field {
     /// as the parts are written (codegen/parts.rs).
     #[serde(default)]
     offset_of: Option<String>,
+    /// The `list` outside of the table whose number of parts this integer
+    /// states (codegen/counts.rs).
+    #[serde(default)]
+    count_of: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -713,6 +719,7 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
         }
         names.insert(f.name.clone());
     }
+    counts::check_count_of(&mut cx, t)?;
     outside::check_size_of(&mut cx, t)?;
     parts::check_offset_of(&mut cx, t)?;
     append::check_append(&mut cx, t)?;

@@ -46,9 +46,13 @@ pub(crate) fn check_size_of(cx: &mut Ctx, t: &Table) -> Res<()> {
             .fields
             .iter()
             .any(|f| f.offset_of.as_ref() == Some(&o.name));
-        if sized == placed {
+        let counted = t
+            .fields
+            .iter()
+            .any(|f| f.count_of.as_ref() == Some(&o.name));
+        if usize::from(sized) + usize::from(placed) + usize::from(counted) != 1 {
             return cx.err(
-                "exactly one of size_of and offset_of names it (a field's size_of or offset_of)",
+                "exactly one of size_of, offset_of and count_of names it (a field's size_of, offset_of or count_of)",
             );
         }
         if o.file && !(o.list && sized) {

@@ -253,6 +253,8 @@ fn checksums() -> ChecksumChunkMetadata {
 
 #[path = "writers/cases.rs"]
 mod cases;
+#[path = "writers/counts.rs"]
+mod counts;
 #[path = "writers/parts.rs"]
 mod parts;
 

@@ -153,8 +153,9 @@ impl FragmentWriter {
     }
 
     /// The footer at the writer's version, every size of the data files
-    /// set from the generated layouts that measured them; its offsets are
-    /// the metadata file's to set.
+    /// set from the generated layouts that measured them and its tile count
+    /// by the generated `with_outside_counts`; its offsets are the metadata
+    /// file's to set.
     fn footer(
         &self,
         coord_sizes: &[u64],
@@ -183,11 +184,7 @@ impl FragmentWriter {
             null_non_empty_domain: 0,
             legacy_non_empty_domain: None,
             non_empty_domain: Some(ned),
-            sparse_tile_num: if dense {
-                0
-            } else {
-                self.tile_cells.len() as u64
-            },
+            sparse_tile_num: 0,
             last_tile_cell_num,
             includes_timestamps: Some(u8::from(self.includes.0)),
             includes_delete_metadata: Some(u8::from(self.includes.1)),
@@ -202,11 +199,16 @@ impl FragmentWriter {
             optional_sections: Some(optional_sections),
         })
         .at_version(self.version);
-        Ok(footer.with_outside_sizes(
-            &files(|m| Some(&m.fixed)),
-            &files(|m| m.var.as_ref()),
-            &files(|m| m.validity.as_ref()),
-        )?)
+        // The tiles a sparse footer counts, one per cell count (a dense
+        // fragment's footer counts none).
+        let sparse_tiles: &[u64] = if dense { &[] } else { &self.tile_cells };
+        Ok(footer
+            .with_outside_sizes(
+                &files(|m| Some(&m.fixed)),
+                &files(|m| m.var.as_ref()),
+                &files(|m| m.validity.as_ref()),
+            )?
+            .with_outside_counts(sparse_tiles)?)
     }
 
     /// Version 23, sparse: the tiles' global-order bounds, one generic

@@ -672,6 +672,62 @@ impl FragmentFooter {
         Ok(())
     }
 }
+impl FragmentFooter {
+    /// Sets the counts a `FragmentFooter` states of parts it does not hold, one
+    /// element of each argument per part:
+    ///
+    /// * `sparse_tile_num`, the number of `sparse_tiles`: The tiles of a sparse fragment, in the global order (each field's data file holds one per tile); a dense fragment's footer states none, the domain and tile extents counting its tiles.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) when a count does
+    /// not fit its field.
+    pub fn with_outside_counts(
+        mut self,
+        sparse_tiles: &[impl Sized],
+    ) -> Result<Self, crate::EncodeError> {
+        {
+            let n = sparse_tiles.len() as u64;
+            let v = n as _;
+            self.sparse_tile_num = v;
+            if self.sparse_tile_num as u64 != n {
+                return Err(
+                    crate::EncodeError::size(
+                        "FragmentFooter",
+                        "sparse_tile_num",
+                        self.sparse_tile_num as u64,
+                        n,
+                    ),
+                );
+            }
+        }
+        Ok(self)
+    }
+    /// Whether the counts a `FragmentFooter` states are those of the parts given
+    /// ([`with_outside_counts`](Self::with_outside_counts)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first
+    /// count that disagrees.
+    pub fn check_outside_counts(
+        &self,
+        sparse_tiles: &[impl Sized],
+    ) -> Result<(), crate::EncodeError> {
+        {
+            let n = sparse_tiles.len() as u64;
+            if self.sparse_tile_num as u64 != n {
+                return Err(
+                    crate::EncodeError::size(
+                        "FragmentFooter",
+                        "sparse_tile_num",
+                        self.sparse_tile_num as u64,
+                        n,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
 /// The u64 after the footer: the footer's byte length. Present from version 10,
 /// and before that only when a dimension is var-sized; otherwise the reader
 /// computes the footer size from the schema. Not present after footers in a
@@ -934,51 +990,4 @@ pub struct TileGlobalOrderBounds {
 impl TileGlobalOrderBounds {
     /// Where the spec describes this table.
     pub const SPEC: &'static str = "format_spec/fragment.md#tile-global-order";
-}
-impl TileGlobalOrderBounds {
-    /// Where field `min_offsets` (spec "Tile global order min coordinates offset for dimension 1 … N") starts in a `TileGlobalOrderBounds`.
-    pub const OFFSET_MIN_OFFSETS: usize = 0;
-    /// Bytes of a `TileGlobalOrderBounds` with these imports
-    /// (its size depends on nothing else);
-    /// `None` when that does not settle it (a present field whose size
-    /// depends on its content, an unknown field, an overflow).
-    #[allow(unused_mut)]
-    pub fn size(num_dims: u64) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add(((num_dims) as u64).checked_mul(8u64)?)?;
-        __len = __len.checked_add(((num_dims) as u64).checked_mul(8u64)?)?;
-        Some(__len)
-    }
-    /// Where field `max_offsets` (spec "Tile global order max coordinates offset for dimension 1 … N") starts in a `TileGlobalOrderBounds` with these
-    /// imports; `None` on overflow or when it depends on the content.
-    #[allow(unused_mut)]
-    pub fn offset_max_offsets(num_dims: u64) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add(((num_dims) as u64).checked_mul(8u64)?)?;
-        Some(__len)
-    }
-}
-impl crate::Record for TileGlobalOrderBounds {
-    fn at_version(mut self, version: u32) -> Self {
-        let _ = version;
-        self
-    }
-    fn with_sizes(mut self) -> Self {
-        self
-    }
-    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
-        let _ = version;
-        Ok(())
-    }
-}
-/// Where the parts a `TileGlobalOrderBounds` points at start in its file, measured as a
-/// writer appends them with the `push_*` methods, in the file's order;
-/// [`TileGlobalOrderBounds::with_outside_offsets`] sets the record's offsets from it:
-///
-/// * `min_tiles`, one after another (`min_offsets`): Per dimension, the generic tile (`TileMinMax`) of the tiles' global-order minimum coordinates, in the metadata file after the tile maxes.
-/// * `max_tiles`, one after another (`max_offsets`): Per dimension, the generic tile of the maxima, after the minima.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TileGlobalOrderBoundsParts {
-    min_tiles: alloc::vec::Vec<u64>,
-    max_tiles: alloc::vec::Vec<u64>,
 }

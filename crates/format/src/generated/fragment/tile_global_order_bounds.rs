@@ -2,6 +2,53 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
+impl TileGlobalOrderBounds {
+    /// Where field `min_offsets` (spec "Tile global order min coordinates offset for dimension 1 … N") starts in a `TileGlobalOrderBounds`.
+    pub const OFFSET_MIN_OFFSETS: usize = 0;
+    /// Bytes of a `TileGlobalOrderBounds` with these imports
+    /// (its size depends on nothing else);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(num_dims: u64) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add(((num_dims) as u64).checked_mul(8u64)?)?;
+        __len = __len.checked_add(((num_dims) as u64).checked_mul(8u64)?)?;
+        Some(__len)
+    }
+    /// Where field `max_offsets` (spec "Tile global order max coordinates offset for dimension 1 … N") starts in a `TileGlobalOrderBounds` with these
+    /// imports; `None` on overflow or when it depends on the content.
+    #[allow(unused_mut)]
+    pub fn offset_max_offsets(num_dims: u64) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add(((num_dims) as u64).checked_mul(8u64)?)?;
+        Some(__len)
+    }
+}
+impl crate::Record for TileGlobalOrderBounds {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        Ok(())
+    }
+}
+/// Where the parts a `TileGlobalOrderBounds` points at start in its file, measured as a
+/// writer appends them with the `push_*` methods, in the file's order;
+/// [`TileGlobalOrderBounds::with_outside_offsets`] sets the record's offsets from it:
+///
+/// * `min_tiles`, one after another (`min_offsets`): Per dimension, the generic tile (`TileMinMax`) of the tiles' global-order minimum coordinates, in the metadata file after the tile maxes.
+/// * `max_tiles`, one after another (`max_offsets`): Per dimension, the generic tile of the maxima, after the minima.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TileGlobalOrderBoundsParts {
+    min_tiles: alloc::vec::Vec<u64>,
+    max_tiles: alloc::vec::Vec<u64>,
+}
 impl TileGlobalOrderBoundsParts {
     /// Appends `part` (its pieces in order: one part) to `file` as the next of the `min_tiles`: Per dimension, the generic tile (`TileMinMax`) of the tiles' global-order minimum coordinates, in the metadata file after the tile maxes. Gives where it starts.
     pub fn push_min_tiles<'a>(
@@ -929,66 +976,3 @@ impl TileSumsRef {
 /// The view is exactly its fields: `size_of::<TileSumsRef>()` is
 /// [`TileSumsRef::SIZE`] (else this does not compile).
 const _: [(); TileSumsRef::SIZE] = [(); core::mem::size_of::<TileSumsRef>()];
-impl crate::Record for TileSums {
-    fn at_version(mut self, version: u32) -> Self {
-        let _ = version;
-        self
-    }
-    fn with_sizes(mut self) -> Self {
-        self.num = self.values.len() as u64;
-        self
-    }
-    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
-        let _ = version;
-        if let (Some(stated), Some(actual)) = (
-            Some(self.num),
-            Some(self.values.len() as u64),
-        ) {
-            if stated as u64 != actual {
-                return Err(
-                    crate::EncodeError::size("TileSums", "num", stated as u64, actual),
-                );
-            }
-        }
-        Ok(())
-    }
-}
-/// The tile null counts generic tile of one field. Matches the spec page.
-///
-/// Spec: `format_spec/fragment.md#tile-null-count` (table "Tile Null Count").
-#[binrw::binrw]
-#[brw(little)]
-#[derive(Debug, Clone, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[non_exhaustive]
-pub struct TileNullCounts {
-    /// Spec field "Num values" (`u64`).
-    #[br(err_context("TileNullCounts.num"))]
-    pub num: u64,
-    /// Spec field "Value 1 … Value N" (`list<u64>`).
-    #[br(err_context("TileNullCounts.values"), parse_with = rt::list, args((num) as u64, 8, (), "TileNullCounts", "values"))]
-    pub values: Vec<u64>,
-}
-impl TileNullCounts {
-    /// Where the spec describes this table.
-    pub const SPEC: &'static str = "format_spec/fragment.md#tile-null-count";
-}
-impl TileNullCounts {
-    /// Where field `num` (spec "Num values") starts in a `TileNullCounts`.
-    pub const OFFSET_NUM: usize = 0;
-    /// Where field `values` (spec "Value 1 … Value N") starts in a `TileNullCounts`.
-    pub const OFFSET_VALUES: usize = 8;
-    /// Bytes of a `TileNullCounts` with these imports
-    /// and the values of its fields
-    /// `num`
-    /// (`None` for an optional field: unknown);
-    /// `None` when that does not settle it (a present field whose size
-    /// depends on its content, an unknown field, an overflow).
-    #[allow(unused_mut)]
-    pub fn size(num: u64) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add(8)?;
-        __len = __len.checked_add(((num) as u64).checked_mul(8u64)?)?;
-        Some(__len)
-    }
-}

@@ -2,6 +2,69 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
+impl crate::Record for TileSums {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.num = self.values.len() as u64;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.num),
+            Some(self.values.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size("TileSums", "num", stated as u64, actual),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+/// The tile null counts generic tile of one field. Matches the spec page.
+///
+/// Spec: `format_spec/fragment.md#tile-null-count` (table "Tile Null Count").
+#[binrw::binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct TileNullCounts {
+    /// Spec field "Num values" (`u64`).
+    #[br(err_context("TileNullCounts.num"))]
+    pub num: u64,
+    /// Spec field "Value 1 … Value N" (`list<u64>`).
+    #[br(err_context("TileNullCounts.values"), parse_with = rt::list, args((num) as u64, 8, (), "TileNullCounts", "values"))]
+    pub values: Vec<u64>,
+}
+impl TileNullCounts {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/fragment.md#tile-null-count";
+}
+impl TileNullCounts {
+    /// Where field `num` (spec "Num values") starts in a `TileNullCounts`.
+    pub const OFFSET_NUM: usize = 0;
+    /// Where field `values` (spec "Value 1 … Value N") starts in a `TileNullCounts`.
+    pub const OFFSET_VALUES: usize = 8;
+    /// Bytes of a `TileNullCounts` with these imports
+    /// and the values of its fields
+    /// `num`
+    /// (`None` for an optional field: unknown);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(num: u64) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add(8)?;
+        __len = __len.checked_add(((num) as u64).checked_mul(8u64)?)?;
+        Some(__len)
+    }
+}
 /// The fixed-size fields that open a `TileNullCounts` borrowed in place: the
 /// fields before `values`.
 ///
