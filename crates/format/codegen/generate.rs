@@ -31,7 +31,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
 
 #[path = "append.rs"]
 mod append;
@@ -47,6 +46,9 @@ mod fields;
 mod files;
 #[allow(unused_imports)] // tests/it includes the generator for its checks only
 pub(crate) use files::{check, generated_files, split, write, LINE_LIMIT, REGENERATE};
+#[path = "model.rs"]
+mod model;
+use model::{CodeTable, CodeValue, Document, Field, Outside, Table, Union};
 #[path = "names.rs"]
 mod names;
 #[path = "outside.rs"]
@@ -80,216 +82,6 @@ const PRIMITIVES: &[(&str, &str, u64)] = &[
     // value other than 0 or 1 still re-encodes to the same bytes.
     ("bool", "u8", 1),
 ];
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Document {
-    title: String,
-    source: String,
-    #[serde(default)]
-    doc: Option<String>,
-    #[serde(default)]
-    code: Vec<CodeTable>,
-    #[serde(default)]
-    table: Vec<Table>,
-    #[serde(default)]
-    union: Vec<Union>,
-    /// Named format versions, features and file names: build/versions.rs.
-    #[serde(default)]
-    version: Vec<versions::NamedVersion>,
-    #[serde(default)]
-    feature: Vec<versions::Feature>,
-    #[serde(default)]
-    name: Vec<versions::Name>,
-    /// The timestamped-name grammar: build/names.rs.
-    #[serde(default)]
-    layout: Vec<names::Layout>,
-    #[serde(default)]
-    data_file: Vec<names::DataFileNaming>,
-    /// Limits and markers of the format: codegen/values.rs.
-    #[serde(default)]
-    constant: Vec<values::Constant>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CodeTable {
-    name: String,
-    repr: String,
-    #[serde(default)]
-    doc: Option<String>,
-    /// Prefix of the C API names (`TILEDB_`, `TILEDB_FILTER_`), for documentation.
-    #[serde(default)]
-    c_prefix: Option<String>,
-    /// Codes the table does not list decode as `Unknown(code)`.
-    #[serde(default)]
-    open: bool,
-    values: Vec<CodeValue>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CodeValue {
-    name: String,
-    value: i64,
-    #[serde(default)]
-    size: Option<u64>,
-    #[serde(default)]
-    since: Option<u32>,
-    #[serde(default)]
-    doc: Option<String>,
-    // The datatype table's own columns (build/datatypes.rs).
-    #[serde(default)]
-    class: Option<String>,
-    #[serde(default)]
-    native: Option<String>,
-    #[serde(default)]
-    unit: Option<String>,
-    #[serde(default)]
-    fill: Option<String>,
-    #[serde(default)]
-    arrow: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Table {
-    name: String,
-    /// The table's heading in the spec document.
-    spec: String,
-    #[serde(default)]
-    anchor: Option<String>,
-    #[serde(default)]
-    doc: Option<String>,
-    #[serde(default)]
-    imports: Vec<String>,
-    /// Expression giving the format version that `since`/`until` compare with.
-    #[serde(default)]
-    version: Option<String>,
-    #[serde(default)]
-    big_endian: bool,
-    /// Generate `X::append(out, ..)`, which writes the record into a `Vec`
-    /// from its imports and values, computing its sizes (codegen/append.rs).
-    #[serde(default)]
-    append: bool,
-    #[serde(rename = "field", default)]
-    fields: Vec<Field>,
-    /// Derived values the fields' expressions name (codegen/values.rs).
-    #[serde(rename = "value", default)]
-    values: Vec<values::NamedValue>,
-    /// Bytes the record states the size of but does not hold (the tile
-    /// after a generic tile's header): a `size_of` may name them, and the
-    /// generated `with_outside_sizes` takes them (codegen/writers.rs).
-    #[serde(default)]
-    outside: Vec<Outside>,
-}
-
-/// Bytes outside a record whose size one of its fields states.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Outside {
-    /// snake_case; the argument's name in `with_outside_sizes`.
-    name: String,
-    /// What the bytes are and where they are written.
-    doc: String,
-    /// A list of byte slices (one size each, stated by a `list<int>`
-    /// field), not one.
-    #[serde(default)]
-    list: bool,
-    /// A list of files a writer streams elsewhere, each measured by a
-    /// [`PartFile`](crate::PartFile): `with_outside_sizes` takes the files,
-    /// not their bytes (codegen/parts.rs).
-    #[serde(default)]
-    file: bool,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Field {
-    name: String,
-    spec: String,
-    #[serde(rename = "type")]
-    ty: String,
-    #[serde(default)]
-    doc: Option<String>,
-    #[serde(default)]
-    code: Option<String>,
-    #[serde(default)]
-    since: Option<u32>,
-    #[serde(default)]
-    until: Option<u32>,
-    #[serde(rename = "if", default)]
-    cond: Option<String>,
-    #[serde(default)]
-    len: Option<String>,
-    #[serde(default)]
-    count: Option<String>,
-    #[serde(default)]
-    args: Vec<String>,
-    /// For a list whose elements each take their own arguments: an
-    /// expression yielding a slice; element `i` is read with `(slice[i],)`.
-    #[serde(default)]
-    each: Option<String>,
-    /// A list that runs to the end of the stream (entries of a metadata
-    /// tile, lines of a text file).
-    #[serde(default)]
-    to_end: bool,
-    /// A condition the value must meet; the error names the field.
-    #[serde(default)]
-    assert: Option<String>,
-    /// The (later) field whose encoded byte length this field states, when
-    /// no `len` names it: the generated `with_sizes` sets it and `check`
-    /// compares (codegen/writers.rs).
-    #[serde(default)]
-    size_of: Option<String>,
-    /// The value the format fixes for this integer (a count the engine
-    /// writes as a literal): `with_sizes` sets it, `check` refuses another.
-    #[serde(default)]
-    fixed: Option<u64>,
-    /// A list (the last field) that a writer streams element by element
-    /// after the fields before it: the generated `X::head(count)` encodes
-    /// those (codegen/writers.rs).
-    #[serde(default)]
-    stream: bool,
-    /// The `outside` of the table (a part of the file the record indexes)
-    /// whose start this integer states, or, of a `list` outside, whose
-    /// starts this `list<int>` states: the generated `XParts` measures them
-    /// as the parts are written (codegen/parts.rs).
-    #[serde(default)]
-    offset_of: Option<String>,
-    /// The `list` outside of the table whose number of parts this integer
-    /// states (codegen/counts.rs).
-    #[serde(default)]
-    count_of: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Union {
-    name: String,
-    spec: String,
-    #[serde(default)]
-    anchor: Option<String>,
-    #[serde(default)]
-    doc: Option<String>,
-    #[serde(default)]
-    imports: Vec<String>,
-    variants: Vec<Variant>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Variant {
-    name: String,
-    when: String,
-    /// A table name, or `empty` for a variant without bytes.
-    #[serde(rename = "type")]
-    ty: String,
-    #[serde(default)]
-    args: Vec<String>,
-    #[serde(default)]
-    doc: Option<String>,
-}
 
 /// A spec mistake, reported with where it is.
 #[derive(Debug)]
