@@ -699,11 +699,11 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
             range: [le(ned(c)[d].0), le(ned(c)[d].1)].concat(),
         })
     };
-    let last_tile_cell_num = if c.dense {
-        4
-    } else {
-        tiles.last().unwrap().len() as u64
-    };
+    // Each tile by its cells: a dense fragment's are full space tiles of 4.
+    let tile_cells: Vec<u64> = tiles
+        .iter()
+        .map(|t| if c.dense { 4 } else { t.len() as u64 })
+        .collect();
     let footer = table!(FragmentFooter {
         version_number: v,
         array_schema_name_size: schema_name.map(|s| s.len() as u64),
@@ -718,8 +718,8 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
                 ranges: (0..2).map(ned_range).collect(),
             }),
         ),
-        sparse_tile_num: if c.dense { 0 } else { tiles.len() as u64 },
-        last_tile_cell_num,
+        sparse_tile_num: 0,
+        last_tile_cell_num: 0,
         includes_timestamps: since(v, 14, 0),
         includes_delete_metadata: since(v, 15, 0),
         file_sizes: (0..n_fixed)
@@ -749,7 +749,9 @@ fn metadata_file(c: &Case, schema_name: Option<&str>, files: &[Option<FieldFiles
         processed_conditions_offset: None,
         num_optional_sections: None,
         optional_sections: None,
-    });
+    })
+    .with_outside_counts(&tile_cells)
+    .unwrap();
     let footer = encode(&footer).unwrap();
     out.extend_from_slice(&footer);
     if v >= 10 {

@@ -278,14 +278,14 @@ fn a_count_of_naming_no_outside_is_refused() {
     let msg = mistake(
         "count_of",
         "fragment.toml",
-        "count_of = \"sparse_tiles\"",
         "count_of = \"tiles\"",
+        "count_of = \"cells\"",
     );
     assert!(
         msg.starts_with("spec/fragment.toml: table FragmentFooter, field sparse_tile_num"),
         "{msg}"
     );
-    assert!(msg.contains("count_of `tiles` is not an outside"), "{msg}");
+    assert!(msg.contains("count_of `cells` is not an outside"), "{msg}");
 }
 
 #[test]
@@ -293,7 +293,7 @@ fn a_count_of_a_file_outside_is_refused() {
     let msg = mistake(
         "count_of_file",
         "fragment.toml",
-        "count_of = \"sparse_tiles\"",
+        "count_of = \"tiles\"",
         "count_of = \"data_files\"",
     );
     assert!(
@@ -301,4 +301,52 @@ fn a_count_of_a_file_outside_is_refused() {
         "{msg}"
     );
     assert!(msg.contains("not a list outside"), "{msg}");
+}
+
+#[test]
+fn a_last_of_a_file_outside_is_refused() {
+    let msg = mistake(
+        "last_of_file",
+        "fragment.toml",
+        "last_of = \"tiles\"",
+        "last_of = \"data_files\"",
+    );
+    assert!(
+        msg.starts_with("spec/fragment.toml: table FragmentFooter, field last_tile_cell_num"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("last_of `data_files` is not a list outside"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_count_if_without_its_count_of_is_refused() {
+    let msg = mistake(
+        "count_if_alone",
+        "fragment.toml",
+        "last_of = \"tiles\"",
+        "last_of = \"tiles\"\n  count_if = \"dense == 0\"",
+    );
+    assert!(
+        msg.starts_with("spec/fragment.toml: table FragmentFooter, field last_tile_cell_num"),
+        "{msg}"
+    );
+    assert!(msg.contains("count_if goes with count_of"), "{msg}");
+}
+
+#[test]
+fn a_count_if_naming_a_later_field_is_refused() {
+    let msg = mistake(
+        "count_if_later",
+        "fragment.toml",
+        "count_if = \"dense == 0\"",
+        "count_if = \"includes_timestamps == 0\"",
+    );
+    assert!(
+        msg.starts_with("spec/fragment.toml: table FragmentFooter, field sparse_tile_num"),
+        "{msg}"
+    );
+    assert!(msg.contains("includes_timestamps"), "{msg}");
 }

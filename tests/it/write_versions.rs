@@ -99,6 +99,15 @@ fn every_version_from_10_reads_back_here_and_in_the_engine() {
                 panic!()
             };
             assert_eq!(f.version_number, version);
+            // As the engine writes them: a dense footer counts no tiles and
+            // its last tile is a whole space tile (4 x 4 cells); the sparse
+            // one's 9 cells make 3 tiles of its capacity, 3.
+            let counts = if dense { (0, 16) } else { (3, 3) };
+            assert_eq!(
+                (f.sparse_tile_num, f.last_tile_cell_num),
+                counts,
+                "v{version} dense={dense}"
+            );
             assert_eq!(frag.name.version, version);
             // Before version 12 fragments sit in the array folder with `.ok` markers.
             let in_root = dir.fragments[0].path.parent() == Some(path.as_path());

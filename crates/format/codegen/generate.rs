@@ -31,7 +31,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-
 #[path = "append.rs"]
 mod append;
 #[path = "codes.rs"]

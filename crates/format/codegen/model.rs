@@ -185,6 +185,15 @@ pub(crate) struct Field {
     /// states (codegen/counts.rs).
     #[serde(default)]
     pub(crate) count_of: Option<String>,
+    /// With `count_of`: the condition (over earlier fields) under which the
+    /// parts are counted; where it does not hold the count is 0 (a dense
+    /// fragment's footer counts no sparse tiles).
+    #[serde(default)]
+    pub(crate) count_if: Option<String>,
+    /// The `list` outside of the table whose last part's value this integer
+    /// states, the parts being integers (codegen/counts.rs).
+    #[serde(default)]
+    pub(crate) last_of: Option<String>,
 }
 
 #[derive(Deserialize)]

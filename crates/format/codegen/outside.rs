@@ -50,9 +50,12 @@ pub(crate) fn check_size_of(cx: &mut Ctx, t: &Table) -> Res<()> {
             .fields
             .iter()
             .any(|f| f.count_of.as_ref() == Some(&o.name));
-        if usize::from(sized) + usize::from(placed) + usize::from(counted) != 1 {
+        let last = t.fields.iter().any(|f| f.last_of.as_ref() == Some(&o.name));
+        // A list whose last part's value is stated may be counted too.
+        let stated = usize::from(sized) + usize::from(placed) + usize::from(counted || last);
+        if stated != 1 {
             return cx.err(
-                "exactly one of size_of, offset_of and count_of names it (a field's size_of, offset_of or count_of)",
+                "exactly one of size_of, offset_of and count_of names it (a field's size_of, offset_of or count_of; a last_of may go with a count_of)",
             );
         }
         if o.file && !(o.list && sized) {

@@ -144,7 +144,7 @@ pub(crate) fn gen_table(out: &mut String, file: &str, t: &Table) -> Res<()> {
     super::outside::gen_outside(out, t);
     super::outside::gen_head(out, t);
     super::parts::gen_parts(out, t);
-    super::counts::gen_counts(out, t);
+    super::counts::gen_counts(out, file, t)?;
     super::append::gen_append(out, t);
     Ok(())
 }

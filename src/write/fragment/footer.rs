@@ -153,9 +153,10 @@ impl FragmentWriter {
     }
 
     /// The footer at the writer's version, every size of the data files
-    /// set from the generated layouts that measured them and its tile count
-    /// by the generated `with_outside_counts`; its offsets are the metadata
-    /// file's to set.
+    /// set from the generated layouts that measured them, its tile count
+    /// and its last tile's cells by the generated `with_outside_counts`
+    /// from the tiles' cell counts; its offsets are the metadata file's to
+    /// set.
     fn footer(
         &self,
         coord_sizes: &[u64],
@@ -163,14 +164,6 @@ impl FragmentWriter {
     ) -> WriteResult<FragmentFooter> {
         let dense = self.is_dense();
         let ned = self.non_empty_domain(coord_sizes)?;
-        let last_tile_cell_num = if dense {
-            match &self.mode {
-                Mode::Dense { grid, .. } => grid.tile_cells,
-                _ => unreachable!(),
-            }
-        } else {
-            *self.tile_cells.last().unwrap_or(&self.schema.capacity)
-        };
         let files = |f: fn(&IdxMeta) -> Option<&DataFile>| -> Vec<StreamedFile> {
             self.meta
                 .iter()
@@ -185,7 +178,7 @@ impl FragmentWriter {
             legacy_non_empty_domain: None,
             non_empty_domain: Some(ned),
             sparse_tile_num: 0,
-            last_tile_cell_num,
+            last_tile_cell_num: 0,
             includes_timestamps: Some(u8::from(self.includes.0)),
             includes_delete_metadata: Some(u8::from(self.includes.1)),
             file_validity_sizes: Some(Vec::new()),
@@ -199,16 +192,13 @@ impl FragmentWriter {
             optional_sections: Some(optional_sections),
         })
         .at_version(self.version);
-        // The tiles a sparse footer counts, one per cell count (a dense
-        // fragment's footer counts none).
-        let sparse_tiles: &[u64] = if dense { &[] } else { &self.tile_cells };
         Ok(footer
             .with_outside_sizes(
                 &files(|m| Some(&m.fixed)),
                 &files(|m| m.var.as_ref()),
                 &files(|m| m.validity.as_ref()),
             )?
-            .with_outside_counts(sparse_tiles)?)
+            .with_outside_counts(&self.tile_cells)?)
     }
 
     /// Version 23, sparse: the tiles' global-order bounds, one generic

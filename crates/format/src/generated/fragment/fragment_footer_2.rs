@@ -673,54 +673,112 @@ impl FragmentFooter {
     }
 }
 impl FragmentFooter {
-    /// Sets the counts a `FragmentFooter` states of parts it does not hold, one
-    /// element of each argument per part:
+    /// Sets what a `FragmentFooter` states of parts it does not hold (how many
+    /// there are, the value of the last), one element of each argument
+    /// per part:
     ///
-    /// * `sparse_tile_num`, the number of `sparse_tiles`: The tiles of a sparse fragment, in the global order (each field's data file holds one per tile); a dense fragment's footer states none, the domain and tile extents counting its tiles.
+    /// * `tiles`: The fragment's tiles in the global order, each given by its number of cells (each field's data file holds one tile per tile): a sparse fragment's tiles, or a dense fragment's space tiles, each of them full. A dense fragment's footer counts none (the domain and tile extents count them).
     ///
     /// # Errors
-    /// [`EncodeError::Size`](crate::EncodeError::Size) when a count does
-    /// not fit its field.
+    /// [`EncodeError::Size`](crate::EncodeError::Size) when a value does
+    /// not fit its field, [`EncodeError::Part`](crate::EncodeError::Part)
+    /// when the value of a last part is stated and there is none.
     pub fn with_outside_counts(
         mut self,
-        sparse_tiles: &[impl Sized],
+        tiles: &[u64],
     ) -> Result<Self, crate::EncodeError> {
         {
-            let n = sparse_tiles.len() as u64;
-            let v = n as _;
-            self.sparse_tile_num = v;
-            if self.sparse_tile_num as u64 != n {
+            let v = if {
+                let dense = self.dense.clone();
+                (dense == 0)
+            } {
+                tiles.len() as u64
+            } else {
+                0
+            };
+            self.sparse_tile_num = v as _;
+            if self.sparse_tile_num as u64 != v {
                 return Err(
                     crate::EncodeError::size(
                         "FragmentFooter",
                         "sparse_tile_num",
                         self.sparse_tile_num as u64,
-                        n,
+                        v,
+                    ),
+                );
+            }
+        }
+        {
+            let Some(&v) = tiles.last() else {
+                return Err(
+                    crate::EncodeError::part(
+                        "FragmentFooter",
+                        "tiles",
+                        "the value of its last part is stated and it has none",
+                    ),
+                );
+            };
+            let v = v as u64;
+            self.last_tile_cell_num = v as _;
+            if self.last_tile_cell_num as u64 != v {
+                return Err(
+                    crate::EncodeError::size(
+                        "FragmentFooter",
+                        "last_tile_cell_num",
+                        self.last_tile_cell_num as u64,
+                        v,
                     ),
                 );
             }
         }
         Ok(self)
     }
-    /// Whether the counts a `FragmentFooter` states are those of the parts given
-    /// ([`with_outside_counts`](Self::with_outside_counts)).
+    /// Whether what a `FragmentFooter` states of parts it does not hold is true
+    /// of the parts given ([`with_outside_counts`](Self::with_outside_counts)).
     ///
     /// # Errors
     /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first
-    /// count that disagrees.
-    pub fn check_outside_counts(
-        &self,
-        sparse_tiles: &[impl Sized],
-    ) -> Result<(), crate::EncodeError> {
+    /// field that disagrees, [`EncodeError::Part`](crate::EncodeError::Part)
+    /// as `with_outside_counts`.
+    pub fn check_outside_counts(&self, tiles: &[u64]) -> Result<(), crate::EncodeError> {
         {
-            let n = sparse_tiles.len() as u64;
-            if self.sparse_tile_num as u64 != n {
+            let v = if {
+                let dense = self.dense.clone();
+                (dense == 0)
+            } {
+                tiles.len() as u64
+            } else {
+                0
+            };
+            if self.sparse_tile_num as u64 != v {
                 return Err(
                     crate::EncodeError::size(
                         "FragmentFooter",
                         "sparse_tile_num",
                         self.sparse_tile_num as u64,
-                        n,
+                        v,
+                    ),
+                );
+            }
+        }
+        {
+            let Some(&v) = tiles.last() else {
+                return Err(
+                    crate::EncodeError::part(
+                        "FragmentFooter",
+                        "tiles",
+                        "the value of its last part is stated and it has none",
+                    ),
+                );
+            };
+            let v = v as u64;
+            if self.last_tile_cell_num as u64 != v {
+                return Err(
+                    crate::EncodeError::size(
+                        "FragmentFooter",
+                        "last_tile_cell_num",
+                        self.last_tile_cell_num as u64,
+                        v,
                     ),
                 );
             }
@@ -938,56 +996,3 @@ impl OptionalSectionRef {
 const _: [(); OptionalSectionRef::SIZE] = [(); core::mem::size_of::<
     OptionalSectionRef,
 >()];
-impl crate::Record for OptionalSection {
-    fn at_version(mut self, version: u32) -> Self {
-        let _ = version;
-        self
-    }
-    fn with_sizes(mut self) -> Self {
-        self.data_size = self.data.len() as u32;
-        self
-    }
-    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
-        let _ = version;
-        if let (Some(stated), Some(actual)) = (
-            Some(self.data_size),
-            Some(self.data.len() as u64),
-        ) {
-            if stated as u64 != actual {
-                return Err(
-                    crate::EncodeError::size(
-                        "OptionalSection",
-                        "data_size",
-                        stated as u64,
-                        actual,
-                    ),
-                );
-            }
-        }
-        Ok(())
-    }
-}
-/// Payload of optional section 0 (sparse fragments): per dimension the offset of
-/// the generic tile with the tiles' global-order minimum coordinates, then the
-/// same for the maxima. The engine requires a data size of exactly
-/// 2 * D * 8 bytes. Matches the spec page.
-///
-/// Spec: `format_spec/fragment.md#tile-global-order` (table "Tile global order").
-#[binrw::binrw]
-#[brw(little)]
-#[br(import(num_dims: u64))]
-#[derive(Debug, Clone, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[non_exhaustive]
-pub struct TileGlobalOrderBounds {
-    /// Spec field "Tile global order min coordinates offset for dimension 1 … N" (`list<u64>`).
-    #[br(err_context("TileGlobalOrderBounds.min_offsets"), parse_with = rt::list, args((num_dims) as u64, 8, (), "TileGlobalOrderBounds", "min_offsets"))]
-    pub min_offsets: Vec<u64>,
-    /// Spec field "Tile global order max coordinates offset for dimension 1 … N" (`list<u64>`).
-    #[br(err_context("TileGlobalOrderBounds.max_offsets"), parse_with = rt::list, args((num_dims) as u64, 8, (), "TileGlobalOrderBounds", "max_offsets"))]
-    pub max_offsets: Vec<u64>,
-}
-impl TileGlobalOrderBounds {
-    /// Where the spec describes this table.
-    pub const SPEC: &'static str = "format_spec/fragment.md#tile-global-order";
-}

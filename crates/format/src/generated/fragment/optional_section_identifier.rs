@@ -182,6 +182,8 @@ pub struct FragmentFooter {
     #[br(err_context("FragmentFooter.sparse_tile_num"))]
     pub sparse_tile_num: u64,
     /// Spec field "Last tile cell num" (`u64`).
+    ///
+    /// The cells of the last tile: of a dense fragment, the cells of a space tile (the engine's writers set it so).
     #[br(err_context("FragmentFooter.last_tile_cell_num"))]
     pub last_tile_cell_num: u64,
     /// Spec field "Includes timestamps" (`bool`). New in version 14.

@@ -2,6 +2,59 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
+impl crate::Record for OptionalSection {
+    fn at_version(mut self, version: u32) -> Self {
+        let _ = version;
+        self
+    }
+    fn with_sizes(mut self) -> Self {
+        self.data_size = self.data.len() as u32;
+        self
+    }
+    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
+        let _ = version;
+        if let (Some(stated), Some(actual)) = (
+            Some(self.data_size),
+            Some(self.data.len() as u64),
+        ) {
+            if stated as u64 != actual {
+                return Err(
+                    crate::EncodeError::size(
+                        "OptionalSection",
+                        "data_size",
+                        stated as u64,
+                        actual,
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+/// Payload of optional section 0 (sparse fragments): per dimension the offset of
+/// the generic tile with the tiles' global-order minimum coordinates, then the
+/// same for the maxima. The engine requires a data size of exactly
+/// 2 * D * 8 bytes. Matches the spec page.
+///
+/// Spec: `format_spec/fragment.md#tile-global-order` (table "Tile global order").
+#[binrw::binrw]
+#[brw(little)]
+#[br(import(num_dims: u64))]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct TileGlobalOrderBounds {
+    /// Spec field "Tile global order min coordinates offset for dimension 1 … N" (`list<u64>`).
+    #[br(err_context("TileGlobalOrderBounds.min_offsets"), parse_with = rt::list, args((num_dims) as u64, 8, (), "TileGlobalOrderBounds", "min_offsets"))]
+    pub min_offsets: Vec<u64>,
+    /// Spec field "Tile global order max coordinates offset for dimension 1 … N" (`list<u64>`).
+    #[br(err_context("TileGlobalOrderBounds.max_offsets"), parse_with = rt::list, args((num_dims) as u64, 8, (), "TileGlobalOrderBounds", "max_offsets"))]
+    pub max_offsets: Vec<u64>,
+}
+impl TileGlobalOrderBounds {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/fragment.md#tile-global-order";
+}
 impl TileGlobalOrderBounds {
     /// Where field `min_offsets` (spec "Tile global order min coordinates offset for dimension 1 … N") starts in a `TileGlobalOrderBounds`.
     pub const OFFSET_MIN_OFFSETS: usize = 0;
@@ -929,50 +982,3 @@ impl TileSums {
     /// Where the spec describes this table.
     pub const SPEC: &'static str = "format_spec/fragment.md#tile-sums";
 }
-impl TileSums {
-    /// Where field `num` (spec "Num values") starts in a `TileSums`.
-    pub const OFFSET_NUM: usize = 0;
-    /// Where field `values` (spec "Value 1 … Value N") starts in a `TileSums`.
-    pub const OFFSET_VALUES: usize = 8;
-    /// Bytes of a `TileSums` with these imports
-    /// and the values of its fields
-    /// `num`
-    /// (`None` for an optional field: unknown);
-    /// `None` when that does not settle it (a present field whose size
-    /// depends on its content, an unknown field, an overflow).
-    #[allow(unused_mut)]
-    pub fn size(num: u64) -> Option<u64> {
-        let mut __len: u64 = 0;
-        __len = __len.checked_add(8)?;
-        __len = __len.checked_add(((num) as u64).checked_mul(8u64)?)?;
-        Some(__len)
-    }
-}
-/// The fixed-size fields that open a `TileSums` borrowed in place: the
-/// fields before `values`.
-///
-/// Zerocopy's unaligned little-endian integers: read it at any offset with
-/// [`TileSumsRef::read`] (`ref_from_prefix`), nothing copied.
-#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-#[repr(C)]
-pub struct TileSumsRef {
-    /// Field `num` as stored (spec "Num values").
-    pub num: zerocopy::byteorder::little_endian::U64,
-}
-impl TileSumsRef {
-    /// Bytes the view covers.
-    pub const SIZE: usize = 8;
-    /// The view of the first [`TileSumsRef::SIZE`] bytes of `bytes`; `None`
-    /// when there are fewer.
-    pub fn read(bytes: &[u8]) -> Option<&Self> {
-        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
-    }
-    /// Field `num` (spec "Num values").
-    pub fn num(&self) -> u64 {
-        self.num.get()
-    }
-}
-/// The view is exactly its fields: `size_of::<TileSumsRef>()` is
-/// [`TileSumsRef::SIZE`] (else this does not compile).
-const _: [(); TileSumsRef::SIZE] = [(); core::mem::size_of::<TileSumsRef>()];

@@ -2,6 +2,53 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
+impl TileSums {
+    /// Where field `num` (spec "Num values") starts in a `TileSums`.
+    pub const OFFSET_NUM: usize = 0;
+    /// Where field `values` (spec "Value 1 … Value N") starts in a `TileSums`.
+    pub const OFFSET_VALUES: usize = 8;
+    /// Bytes of a `TileSums` with these imports
+    /// and the values of its fields
+    /// `num`
+    /// (`None` for an optional field: unknown);
+    /// `None` when that does not settle it (a present field whose size
+    /// depends on its content, an unknown field, an overflow).
+    #[allow(unused_mut)]
+    pub fn size(num: u64) -> Option<u64> {
+        let mut __len: u64 = 0;
+        __len = __len.checked_add(8)?;
+        __len = __len.checked_add(((num) as u64).checked_mul(8u64)?)?;
+        Some(__len)
+    }
+}
+/// The fixed-size fields that open a `TileSums` borrowed in place: the
+/// fields before `values`.
+///
+/// Zerocopy's unaligned little-endian integers: read it at any offset with
+/// [`TileSumsRef::read`] (`ref_from_prefix`), nothing copied.
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable, zerocopy::Unaligned, Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+#[repr(C)]
+pub struct TileSumsRef {
+    /// Field `num` as stored (spec "Num values").
+    pub num: zerocopy::byteorder::little_endian::U64,
+}
+impl TileSumsRef {
+    /// Bytes the view covers.
+    pub const SIZE: usize = 8;
+    /// The view of the first [`TileSumsRef::SIZE`] bytes of `bytes`; `None`
+    /// when there are fewer.
+    pub fn read(bytes: &[u8]) -> Option<&Self> {
+        <Self as zerocopy::FromBytes>::ref_from_prefix(bytes).ok().map(|(v, _)| v)
+    }
+    /// Field `num` (spec "Num values").
+    pub fn num(&self) -> u64 {
+        self.num.get()
+    }
+}
+/// The view is exactly its fields: `size_of::<TileSumsRef>()` is
+/// [`TileSumsRef::SIZE`] (else this does not compile).
+const _: [(); TileSumsRef::SIZE] = [(); core::mem::size_of::<TileSumsRef>()];
 impl crate::Record for TileSums {
     fn at_version(mut self, version: u32) -> Self {
         let _ = version;
