@@ -140,11 +140,9 @@ fn consolidate(
         );
         offset += f.len() as u64;
     }
-    let index = crate::format::table!(ConsolidatedFragmentMetadata {
-        fragment_num: u32::try_from(fragments.len())
-            .map_err(|_| not_an_array(array, "more than 2^32 fragments"))?,
-        fragments,
-    });
+    // `with_sizes` counts the fragments; `encode` refuses more than its
+    // `fragment_num` holds.
+    let index = crate::format::table!(ConsolidatedFragmentMetadata { fragments }).with_sizes();
     let mut data = encode(&index)?;
     debug_assert_eq!(data.len() as u64, index_size);
     for f in &footers {

@@ -12,7 +12,8 @@
 //! (header, `Tile`, each `Chunk`), the filters of each chunk run backward
 //! one by one with the chunk metadata of each decoded at its place (and the
 //! parts of the compressors that have a layout: DELTA, DOUBLE_DELTA, RLE,
-//! DICTIONARY), then the table the tile holds. Data files are walked tile by
+//! DICTIONARY; the WEBP filter's image lengths), then the table the tile
+//! holds. Data files are walked tile by
 //! tile with the pipeline of their field. A table nested in another counts
 //! when its parent round-trips and it was decoded; a union counts with the
 //! arms seen (the matrix names them).
@@ -355,7 +356,18 @@ fn chunk_metadata(
         f.filter_type.known().expect("a known filter")
     });
     match kind {
-        F::None | F::Webp | F::Deprecated => {}
+        F::None | F::Deprecated => {}
+        F::Webp => {
+            // The images' count and lengths, then the input metadata.
+            let (m, _) = rt::<WebpChunkMetadata>(cov, at, md, (), false);
+            let total: u64 = m.part_sizes.iter().map(|&n| u64::from(n)).sum();
+            assert_eq!(
+                total,
+                data.len() as u64,
+                "{}: the images fill the chunk",
+                at.file.display()
+            );
+        }
         F::Aes256Gcm => {
             let (m, _) = rt::<EncryptionChunkMetadata>(cov, at, md, (), false);
             if !m.metadata_parts.is_empty() || !m.data_parts.is_empty() {

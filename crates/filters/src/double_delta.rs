@@ -228,10 +228,9 @@ pub fn encode(
         })
         .collect();
     let bits = bitsize(&values, counts_first_delta)?;
-    let mut out = encode_table(&tiledb_codec_format::table!(DoubleDeltaHeader {
-        bitsize: bits,
-        n: values.len() as u64,
-    }))?;
+    let header = tiledb_codec_format::table!(DoubleDeltaHeader { bitsize: bits })
+        .with_outside_counts(&values)?;
+    let mut out = encode_table(&header)?;
     if u32::from(bits) >= 8 * w as u32 - 1 {
         out.extend_from_slice(part);
         return Ok(out);

@@ -25,7 +25,10 @@
 use image_webp::{ColorType, WebPDecoder, WebPEncoder};
 
 use super::{FilterCodec, FilterContext, FilterError, Parts, Reversed};
-use tiledb_codec_format::{Datatype, Filter, FilterOptions, WebpInputFormat, WebpOptions};
+use tiledb_codec_format::{
+    decode, encode, Datatype, Filter, FilterOptions, Record, WebpChunkMetadata, WebpInputFormat,
+    WebpOptions,
+};
 
 const NAME: &str = "WEBP";
 
@@ -250,22 +253,6 @@ fn require_feature() -> Result<(), FilterError> {
     }
 }
 
-fn read_u32(bytes: &[u8], at: usize) -> Result<u32, FilterError> {
-    bytes
-        .get(at..at + 4)
-        .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
-        .ok_or_else(|| {
-            FilterError::new(
-                NAME,
-                format!(
-                    "chunk metadata of {} bytes ends before byte {}",
-                    bytes.len(),
-                    at + 4
-                ),
-            )
-        })
-}
-
 impl FilterCodec for Webp {
     fn name(&self) -> &'static str {
         NAME
@@ -274,17 +261,18 @@ impl FilterCodec for Webp {
     fn forward(&self, _cx: &FilterContext, input: Parts) -> Result<Parts, FilterError> {
         require_feature()?;
         let layout = self.layout()?;
-        let num = u32::try_from(input.data.len())
-            .map_err(|_| FilterError::new(NAME, "too many parts"))?;
-        let mut own = num.to_le_bytes().to_vec();
-        let mut data = Vec::with_capacity(input.data.len());
-        for part in &input.data {
-            let file = self.encode(layout, part)?;
-            let len = u32::try_from(file.len())
-                .map_err(|_| FilterError::new(NAME, "an encoded image exceeds 4 GiB"))?;
-            own.extend_from_slice(&len.to_le_bytes());
-            data.push(file);
-        }
+        let data = input
+            .data
+            .iter()
+            .map(|part| self.encode(layout, part))
+            .collect::<Result<Vec<_>, _>>()?;
+        // The images' count and lengths, stated by the generated writers
+        // (refused when one exceeds 4 GiB).
+        let own = WebpChunkMetadata::default()
+            .with_outside_sizes(&data)
+            .map_err(super::too_large(NAME))?
+            .with_sizes();
+        let own = encode(&own).map_err(super::too_large(NAME))?;
         let mut metadata = vec![own];
         metadata.extend(input.metadata);
         Ok(Parts { metadata, data })
@@ -307,12 +295,12 @@ impl FilterCodec for Webp {
             ));
         }
         let layout = self.layout()?;
-        let num = read_u32(metadata, 0)? as usize;
+        let (md, md_pos) = decode::<WebpChunkMetadata>(metadata, 0, ())
+            .map_err(|e| FilterError::new(NAME, format!("chunk metadata: {e}")))?;
         let mut out = Vec::new();
-        let (mut md_pos, mut pos) = (4usize, 0usize);
-        for _ in 0..num {
-            let len = read_u32(metadata, md_pos)? as usize;
-            md_pos += 4;
+        let mut pos = 0usize;
+        for len in md.part_sizes {
+            let len = len as usize;
             let Some(file) = pos.checked_add(len).and_then(|end| data.get(pos..end)) else {
                 return Err(FilterError::new(
                     NAME,
@@ -326,7 +314,7 @@ impl FilterCodec for Webp {
             pos += len;
         }
         Ok(Reversed {
-            metadata: metadata[md_pos..].to_vec(),
+            metadata: metadata[md_pos as usize..].to_vec(),
             data: out,
         })
     }

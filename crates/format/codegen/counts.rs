@@ -112,13 +112,14 @@ fn statement(cx: &Ctx, t: &Table, f: &Field, on: &str, set: bool) -> Res<String>
             "{{ let Some(&v) = {on}.last() else {{ return Err(crate::EncodeError::part(\"{name}\", \"{on}\", \"the value of its last part is stated and it has none\")); }}; let v = v as u64; {assign} }}"
         ));
     }
-    let counted = match &f.count_if {
-        Some(c) => condition(cx, t, f, c)?,
-        None => "true".into(),
+    let count = match &f.count_if {
+        Some(c) => format!(
+            "if {{ {} }} {{ {on}.len() as u64 }} else {{ 0 }}",
+            condition(cx, t, f, c)?
+        ),
+        None => format!("{on}.len() as u64"),
     };
-    Ok(format!(
-        "{{ let v = if {{ {counted} }} {{ {on}.len() as u64 }} else {{ 0 }}; {assign} }}"
-    ))
+    Ok(format!("{{ let v = {count}; {assign} }}"))
 }
 
 /// `impl X { with_outside_counts, check_outside_counts }` for a table with

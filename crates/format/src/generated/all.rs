@@ -18,6 +18,7 @@ include!("filters_dictionary_encoding.rs");
 include!("filters_double_delta.rs");
 include!("filters_float_scale.rs");
 include!("filters_rle.rs");
+include!("filters_webp.rs");
 include!("fragment/optional_section_identifier.rs");
 include!("fragment/fragment_footer.rs");
 include!("fragment/fragment_footer_2.rs");

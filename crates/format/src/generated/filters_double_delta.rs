@@ -83,3 +83,51 @@ impl crate::Record for DoubleDeltaHeader {
         Ok(())
     }
 }
+impl DoubleDeltaHeader {
+    /// Sets what a `DoubleDeltaHeader` states of parts it does not hold (how many
+    /// there are, the value of the last), one element of each argument
+    /// per part:
+    ///
+    /// * `values`: The values the header's part encodes (the input, one value per cell), written after it as the layout above says.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) when a value does
+    /// not fit its field, [`EncodeError::Part`](crate::EncodeError::Part)
+    /// when the value of a last part is stated and there is none.
+    pub fn with_outside_counts(
+        mut self,
+        values: &[impl Sized],
+    ) -> Result<Self, crate::EncodeError> {
+        {
+            let v = values.len() as u64;
+            self.n = v as _;
+            if self.n as u64 != v {
+                return Err(
+                    crate::EncodeError::size("DoubleDeltaHeader", "n", self.n as u64, v),
+                );
+            }
+        }
+        Ok(self)
+    }
+    /// Whether what a `DoubleDeltaHeader` states of parts it does not hold is true
+    /// of the parts given ([`with_outside_counts`](Self::with_outside_counts)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming the first
+    /// field that disagrees, [`EncodeError::Part`](crate::EncodeError::Part)
+    /// as `with_outside_counts`.
+    pub fn check_outside_counts(
+        &self,
+        values: &[impl Sized],
+    ) -> Result<(), crate::EncodeError> {
+        {
+            let v = values.len() as u64;
+            if self.n as u64 != v {
+                return Err(
+                    crate::EncodeError::size("DoubleDeltaHeader", "n", self.n as u64, v),
+                );
+            }
+        }
+        Ok(())
+    }
+}

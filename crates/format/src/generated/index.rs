@@ -126,6 +126,13 @@ pub const DOCUMENTS: &[(&str, &str, &str, &[&str], &[&str])] = &[
         &[],
     ),
     (
+        "spec/filters_webp.toml",
+        "WEBP Filter",
+        "format_spec/filters/webp.md",
+        &["WebpChunkMetadata"],
+        &[],
+    ),
+    (
         "spec/format_versions.toml",
         "Format Versions",
         "tiledb/sm/misc/constants.cc",
@@ -276,6 +283,7 @@ pub const SPEC_TABLES: &[(&str, &str)] = &[
     ("RleRun", "spec/filters_rle.toml"),
     ("RleStringsChunkMetadata", "spec/filters_rle.toml"),
     ("RleStringRun", "spec/filters_rle.toml"),
+    ("WebpChunkMetadata", "spec/filters_webp.toml"),
     ("FragmentFooter", "spec/fragment.toml"),
     ("FooterLength", "spec/fragment.toml"),
     ("OptionalSection", "spec/fragment.toml"),

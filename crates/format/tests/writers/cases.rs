@@ -498,6 +498,15 @@ pub(super) fn cases_6(done: &mut BTreeSet<&'static str>) {
         }),
         ()
     );
+    case!(
+        done,
+        WebpChunkMetadata,
+        |v| table!(WebpChunkMetadata {
+            num_parts: 2,
+            part_sizes: vec![40, 7]
+        }),
+        ()
+    );
 }
 
 /// Part 4 of every table and union of the spec (in `SPEC_TABLES` order).

@@ -116,3 +116,52 @@ fn a_footer_without_tiles_is_refused_as_it_states_the_cells_of_a_last_one() {
     footer.sparse_tile_num = 0;
     assert_eq!(footer.check_outside_counts(&none), Err(refused));
 }
+
+#[test]
+fn a_double_delta_header_counts_the_values_it_encodes() {
+    let values = [3i64, 5, 9, 14];
+    let header = table!(DoubleDeltaHeader { bitsize: 2 })
+        .with_outside_counts(&values)
+        .unwrap();
+    assert_eq!(header.n, 4);
+    assert_eq!(header.check_outside_counts(&values), Ok(()));
+    assert_eq!(
+        header.check_outside_counts(&values[..3]),
+        Err(EncodeError::Size {
+            table: "DoubleDeltaHeader",
+            field: "n",
+            stated: 4,
+            actual: 3
+        })
+    );
+}
+
+#[test]
+fn a_webp_chunk_metadata_states_its_images_count_and_lengths() {
+    let images: [&[u8]; 2] = [&[1; 40], &[2; 7]];
+    let md = WebpChunkMetadata::default()
+        .with_outside_sizes(&images)
+        .unwrap()
+        .with_sizes();
+    assert_eq!((md.num_parts, md.part_sizes.clone()), (2, vec![40, 7]));
+    // u32 count, then one u32 length per image (webp_filter.cc).
+    let bytes = encode(&md).unwrap();
+    assert_eq!(bytes, [2, 0, 0, 0, 40, 0, 0, 0, 7, 0, 0, 0]);
+    assert!(matches!(
+        md.check_outside_sizes(&images[..1]),
+        Err(EncodeError::Size {
+            field: "part_sizes",
+            ..
+        })
+    ));
+    // A planted count the list disagrees with is refused by `encode`.
+    let mut wrong = md.clone();
+    wrong.num_parts = 3;
+    assert!(matches!(
+        encode(&wrong),
+        Err(EncodeError::Size {
+            field: "num_parts",
+            ..
+        })
+    ));
+}
