@@ -350,3 +350,18 @@ fn a_count_if_naming_a_later_field_is_refused() {
     );
     assert!(msg.contains("includes_timestamps"), "{msg}");
 }
+
+#[test]
+fn a_streamed_bytes_field_whose_length_is_not_its_count_is_refused() {
+    let msg = mistake(
+        "stream_bytes",
+        "filters_delta.toml",
+        "len = \"n.saturating_mul(value_size)\"",
+        "len = \"value_size\"",
+    );
+    assert!(
+        msg.starts_with("spec/filters_delta.toml: table DeltaPart, field values"),
+        "{msg}"
+    );
+    assert!(msg.contains("a stream field is the table's last"), "{msg}");
+}

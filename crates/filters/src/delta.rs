@@ -140,9 +140,9 @@ pub fn encode(part: &[u8], w: usize) -> Result<Vec<u8>, FilterError> {
             ),
         ));
     }
-    let n = part.len() / w;
-    let mut out = Vec::with_capacity(DeltaPart::OFFSET_VALUES + part.len());
-    out.extend_from_slice(&(n as u64).to_le_bytes());
+    // The generated head states the values' count; they follow.
+    let mut out = DeltaPart::head(part.len() / w)?;
+    out.reserve_exact(part.len());
     let mut prev = 0u64;
     for (i, v) in part.chunks_exact(w).map(le).enumerate() {
         let d = if i == 0 { v } else { v.wrapping_sub(prev) };

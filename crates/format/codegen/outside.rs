@@ -102,16 +102,33 @@ fn check_fixed_and_stream(cx: &Ctx, t: &Table, f: &Field) -> Res<()> {
         return Ok(());
     }
     let last = t.fields.last().map(|g| &g.name) == Some(&f.name);
-    let count = f.count.as_deref().map(str::trim);
+    let first = &t.fields[0];
     let head_ok = t.fields.len() == 2
-        && count == Some(t.fields[0].name.as_str())
-        && matches!(kind(&t.fields[0].ty), Some(Kind::Prim(..)))
-        && t.fields[0].code.is_none()
-        && t.fields[0].fixed.is_none()
-        && !optional(&t.fields[0]);
-    if !last || !f.ty.starts_with("list<") || optional(f) || !t.imports.is_empty() || !head_ok {
+        && matches!(kind(&first.ty), Some(Kind::Prim(..)))
+        && first.code.is_none()
+        && first.fixed.is_none()
+        && !optional(first);
+    // A list counted by the first field, in a table without imports; or
+    // bytes whose length is the first field times imports (values of the
+    // width an import gives: `DeltaPart`).
+    let list = f.ty.starts_with("list<")
+        && f.count.as_deref().map(str::trim) == Some(first.name.as_str())
+        && t.imports.is_empty();
+    let bytes = f.ty == "bytes"
+        && f.len.as_deref().is_some_and(|len| {
+            let ids = super::records::idents(len);
+            ids.contains(&first.name)
+                && ids.iter().all(|i| {
+                    *i == first.name
+                        || i == "saturating_mul"
+                        || t.imports
+                            .iter()
+                            .any(|m| m.split(':').next().map(str::trim) == Some(i))
+                })
+        });
+    if !last || optional(f) || !head_ok || !(list || bytes) {
         return cx.err(
-            "a stream list is the table's last field, not optional, counted by the only field before it, in a table without imports",
+            "a stream field is the table's last, not optional, after one plain integer: a list it counts, in a table without imports, or bytes whose len is it times imports",
         );
     }
     Ok(())
@@ -273,8 +290,8 @@ pub(crate) fn gen_head(out: &mut String, t: &Table) {
         out,
         "impl {name} {{
     /// The head of a `{name}` whose `{l}` a writer streams after it, one
-    /// encoded element after another: the fields before them, `{cn}`
-    /// stating `count` elements.
+    /// encoded element (or value) after another: the fields before them,
+    /// `{cn}` stating `count` of them.
     ///
     /// # Errors
     /// [`EncodeError::Size`](crate::EncodeError::Size) naming `{cn}` when `count` does not fit it.

@@ -702,6 +702,19 @@ fn a_streamed_tile_is_its_head_then_its_chunks() {
 }
 
 #[test]
+fn a_streamed_delta_part_is_its_head_then_its_values() {
+    // Three 4-byte deltas streamed after the head that counts them.
+    let values: Vec<u8> = [7i32, 1, -2].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let mut streamed = DeltaPart::head(3).unwrap();
+    assert_eq!(streamed.len(), DeltaPart::OFFSET_VALUES);
+    streamed.extend_from_slice(&values);
+    let whole = table!(DeltaPart { n: 3, values });
+    assert_eq!(streamed, encode(&whole).unwrap());
+    let (back, used) = decode::<DeltaPart>(&streamed, 0, (4,)).unwrap();
+    assert_eq!((back, used as usize), (whole, streamed.len()));
+}
+
+#[test]
 fn append_writes_the_record_encode_writes_with_its_lengths_computed() {
     // RLE string runs at every width pair: `append` writes what `encode`
     // writes of the record `with_sizes` completes.

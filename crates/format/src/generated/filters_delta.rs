@@ -95,3 +95,20 @@ impl crate::Record for DeltaPart {
         Ok(())
     }
 }
+impl DeltaPart {
+    /// The head of a `DeltaPart` whose `values` a writer streams after it, one
+    /// encoded element (or value) after another: the fields before them,
+    /// `n` stating `count` of them.
+    ///
+    /// # Errors
+    /// [`EncodeError::Size`](crate::EncodeError::Size) naming `n` when `count` does not fit it.
+    pub fn head(count: usize) -> Result<alloc::vec::Vec<u8>, crate::EncodeError> {
+        let n = count as u64;
+        let v = n as u64;
+        if v as u64 != n {
+            return Err(crate::EncodeError::size("DeltaPart", "n", v as u64, n));
+        }
+        let head = Self { n: v, ..Default::default() };
+        Ok(crate::decode::encode_unchecked(&head))
+    }
+}

@@ -92,8 +92,8 @@ impl crate::Record for Tile {
 }
 impl Tile {
     /// The head of a `Tile` whose `chunks` a writer streams after it, one
-    /// encoded element after another: the fields before them, `num_chunks`
-    /// stating `count` elements.
+    /// encoded element (or value) after another: the fields before them,
+    /// `num_chunks` stating `count` of them.
     ///
     /// # Errors
     /// [`EncodeError::Size`](crate::EncodeError::Size) naming `num_chunks` when `count` does not fit it.
