@@ -53,7 +53,7 @@ RULES = [
     ),
     (
         "format-version comparison with a variable",
-        re.compile(rf"(?<![\w.])(?![\w.:]*version)[a-z_][\w.]*(?:\(\))?\s*{OP}\s*{VERSION}\b"),
+        re.compile(rf"(?<![\w.])(?![\w.:]*version)[a-z_][\w.]*(?:\(\))?\s*{OP}\s*{VERSION}\b(?!\()"),
     ),
     (
         "helper called with a format version and a number",
@@ -62,6 +62,12 @@ RULES = [
     (
         "range of format versions",
         re.compile(rf"matches!\(\s*{VERSION}\s*,\s*\d"),
+    ),
+    (
+        # `Kind::Array(v) if v >= 19`: the short names a version goes by
+        # in patterns and closures, against a number a version could be.
+        "format-version comparison of a short name",
+        re.compile(rf"(?<![\w.])(?:v|ver|fv|vn)\s*{OP}\s*(?:[2-9]|[1-3][0-9])\b"),
     ),
 ]
 
@@ -169,6 +175,7 @@ CAUGHT = [
     "if matches!(version, 1..=4) {",
     "const DELETES_MIN_VERSION: u32 = 16;",
     "(1..=MAX_FORMAT_VERSION).contains(&version)",
+    "Kind::Array(v) if v >= 19 => relative(),",
 ]
 PASSED = [
     "if has_deletes(version) {",
@@ -178,6 +185,8 @@ PASSED = [
     "// if version >= 12",
     'let s = "version >= 12";',
     "fn to_table(&self, version: u32) -> Result<Table, Error> {",
+    "if v > 0 && v != 1 {",
+    "if n < max_per_version(target) {",
 ]
 
 

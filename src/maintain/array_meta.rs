@@ -34,6 +34,7 @@ use super::{ConsolidateOptions, ConsolidateReport, TimeRange, VacuumOptions, Vac
 use crate::array::directory::ArrayDirectory;
 use crate::array::name::{self, TimestampedName};
 use crate::format::hierarchy;
+use crate::format::version::has_relative_vacuum_uris;
 use crate::format::{decode_all, encode, ArrayMetadata, MetadataEntry, VacuumFile};
 use crate::storage::MappedFile;
 use crate::tile::read_generic_tile;
@@ -223,7 +224,9 @@ fn consolidate(
     let mut vac = String::new();
     for f in &files {
         let line = match kind {
-            Kind::Array(v) if v >= 19 => format!("/__meta/{}", f.name.name),
+            Kind::Array(version) if has_relative_vacuum_uris(version) => {
+                format!("/__meta/{}", f.name.name)
+            }
             _ => meta_files::file_uri(&f.path)?,
         };
         vac.push_str(&line);

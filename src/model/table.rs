@@ -594,14 +594,8 @@ impl Enumeration {
 
     /// The enumeration's table.
     pub(crate) fn to_table(&self) -> format::Enumeration {
+        // Var-sized values state where each starts (the offsets are present).
         let var = self.cell_val_num.is_var();
-        let mut data = Vec::new();
-        let mut offsets = Vec::new();
-        for v in &self.values {
-            offsets.extend_from_slice(&(data.len() as u64).to_le_bytes());
-            data.extend_from_slice(v);
-        }
-        let offsets = var.then_some(offsets);
         crate::format::table!(format::Enumeration {
             version_number: 0,
             name: self.name.as_bytes().to_vec(),
@@ -609,10 +603,10 @@ impl Enumeration {
             datatype: self.datatype,
             cell_val_num: self.cell_val_num.to_raw(),
             ordered: u8::from(self.ordered),
-            data,
-            offsets_size: offsets.as_ref().map(|_| 0),
-            offsets,
+            offsets_size: var.then_some(0),
+            offsets: var.then(Vec::new),
         })
+        .with_joined(&self.values)
         .with_sizes()
     }
 }

@@ -92,6 +92,11 @@ impl ObjectStorage {
         } else {
             return None;
         };
+        // A range longer than the limit is not kept: refused before the
+        // listing is looked up.
+        if range.is_some_and(|r| r.end.saturating_sub(r.start) > limit) {
+            return None;
+        }
         let size = *self.cached(&key)?.1.get(&key)?;
         let range = range.cloned().unwrap_or(0..size);
         (range.start < range.end && range.end <= size && range.end - range.start <= limit)

@@ -584,13 +584,30 @@ pub fn tile_stats(spec: &MetaSpec, tile: &TileView, ranges: &[(usize, usize)]) -
 /// Per-tile metadata of one index-map entry, as the fragment stores it.
 #[derive(Debug, Clone, Default)]
 pub struct FieldMeta {
-    /// Fixed: `tiles * cell_size` bytes. Var: one u64 offset per tile.
+    /// Fixed: `tiles * cell_size` bytes. Var: empty.
     pub mins: Vec<u8>,
     pub maxs: Vec<u8>,
+    /// Var: each tile's min (max) one after another (nothing for a tile of
+    /// nulls only), and where each tile's ends.
     pub min_var: Vec<u8>,
     pub max_var: Vec<u8>,
+    pub min_ends: Vec<usize>,
+    pub max_ends: Vec<usize>,
     pub sums: Vec<u64>,
     pub null_counts: Vec<u64>,
+}
+
+/// A var field's value of each tile, from the values joined and where
+/// each ends.
+pub fn var_parts<'a>(var: &'a [u8], ends: &[usize]) -> Vec<&'a [u8]> {
+    let mut start = 0;
+    ends.iter()
+        .map(|&end| {
+            let part = &var[start..end];
+            start = end;
+            part
+        })
+        .collect()
 }
 
 impl FieldMeta {
@@ -599,14 +616,12 @@ impl FieldMeta {
         let all_null = s.null_count == cells;
         if spec.min_max() {
             if spec.var {
-                self.mins
-                    .extend_from_slice(&(self.min_var.len() as u64).to_le_bytes());
-                self.maxs
-                    .extend_from_slice(&(self.max_var.len() as u64).to_le_bytes());
                 if !all_null {
                     self.min_var.extend_from_slice(&s.min);
                     self.max_var.extend_from_slice(&s.max);
                 }
+                self.min_ends.push(self.min_var.len());
+                self.max_ends.push(self.max_var.len());
             } else if all_null || s.min.len() as u64 != spec.cell_size {
                 self.mins
                     .extend(std::iter::repeat_n(0, spec.cell_size as usize));
@@ -630,9 +645,14 @@ impl FieldMeta {
     /// buffers.
     pub fn push_empty(&mut self, spec: &MetaSpec) {
         if spec.min_max() {
-            let w = if spec.var { 8 } else { spec.cell_size as usize };
-            self.mins.extend(std::iter::repeat_n(0, w));
-            self.maxs.extend(std::iter::repeat_n(0, w));
+            if spec.var {
+                self.min_ends.push(self.min_var.len());
+                self.max_ends.push(self.max_var.len());
+            } else {
+                let w = spec.cell_size as usize;
+                self.mins.extend(std::iter::repeat_n(0, w));
+                self.maxs.extend(std::iter::repeat_n(0, w));
+            }
         }
         if spec.sum() {
             self.sums.push(0);
@@ -702,26 +722,16 @@ pub fn fragment_entry(
     let all_null = |t: usize| spec.nullable && m.null_counts.get(t) == Some(&tile_cells[t]);
     if spec.var {
         if has_min_max(spec.datatype, spec.is_dim, true, spec.cell_val_num) && spec.kept {
-            let n = tile_cells.len();
-            let span = |offs: &[u8], var: &[u8], t: usize| -> (usize, usize) {
-                let at = |i: usize| {
-                    u64::from_le_bytes(offs[i * 8..i * 8 + 8].try_into().unwrap()) as usize
-                };
-                let s = at(t);
-                let e = if t + 1 == n { var.len() } else { at(t + 1) };
-                (s, e)
-            };
             let mut min: Option<&[u8]> = None;
             let mut max: Option<&[u8]> = None;
-            for t in 0..n {
-                if all_null(t) {
-                    continue;
+            let (mins, maxs) = (
+                var_parts(&m.min_var, &m.min_ends),
+                var_parts(&m.max_var, &m.max_ends),
+            );
+            for (t, (a, b)) in mins.into_iter().zip(maxs).enumerate() {
+                if !all_null(t) {
+                    widen_var(&mut min, &mut max, a, b);
                 }
-                let (s, e) = span(&m.mins, &m.min_var, t);
-                let a = &m.min_var[s..e];
-                let (s, e) = span(&m.maxs, &m.max_var, t);
-                let b = &m.max_var[s..e];
-                widen_var(&mut min, &mut max, a, b);
             }
             out.min = min.map(<[u8]>::to_vec).unwrap_or_default();
             out.max = max.map(<[u8]>::to_vec).unwrap_or_default();

@@ -138,6 +138,11 @@ fn a_hand_written_version_gate_fails_the_check() {
             "\nconst DELETES_MIN_VERSION: u32 = 16;\n",
             "format-version constant",
         ),
+        (
+            "guard",
+            "\nfn _planted(k: Option<u32>) -> bool {\n    matches!(k, Some(v) if v >= 19)\n}\n",
+            "format-version comparison of a short name",
+        ),
     ] {
         let tmp = tempdir(&format!("versions-{tag}"));
         let src = planted(&tmp, "read/sparse/select.rs", line);

@@ -365,3 +365,36 @@ fn a_streamed_bytes_field_whose_length_is_not_its_count_is_refused() {
     );
     assert!(msg.contains("a stream field is the table's last"), "{msg}");
 }
+
+#[test]
+fn starts_without_the_field_that_joins_the_parts_are_refused() {
+    let msg = mistake(
+        "starts_alone",
+        "enumeration.toml",
+        "joins = \"values\"\n",
+        "",
+    );
+    assert!(
+        msg.starts_with("spec/enumeration.toml: table Enumeration, field offsets"),
+        "{msg}"
+    );
+    assert!(msg.contains("is joined by exactly one field"), "{msg}");
+}
+
+#[test]
+fn a_joins_on_a_field_that_is_not_bytes_is_refused() {
+    let msg = mistake(
+        "joins_int",
+        "enumeration.toml",
+        "  name = \"ordered\"\n",
+        "  name = \"ordered\"\n  joins = \"values\"\n",
+    );
+    assert!(
+        msg.starts_with("spec/enumeration.toml: table Enumeration, field ordered"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("a joins field is `bytes` with a `len`"),
+        "{msg}"
+    );
+}

@@ -45,6 +45,8 @@ mod fields;
 mod files;
 #[allow(unused_imports)] // tests/it includes the generator for its checks only
 pub(crate) use files::{check, generated_files, split, write, LINE_LIMIT, REGENERATE};
+#[path = "joined.rs"]
+mod joined;
 #[path = "model.rs"]
 mod model;
 use model::{CodeTable, CodeValue, Document, Field, Outside, Table, Union};
@@ -511,6 +513,7 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
         names.insert(f.name.clone());
     }
     counts::check_count_of(&mut cx, t)?;
+    joined::check_joined(&mut cx, t)?;
     outside::check_size_of(&mut cx, t)?;
     parts::check_offset_of(&mut cx, t)?;
     append::check_append(&mut cx, t)?;

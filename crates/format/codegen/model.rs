@@ -194,6 +194,14 @@ pub(crate) struct Field {
     /// states, the parts being integers (codegen/counts.rs).
     #[serde(default)]
     pub(crate) last_of: Option<String>,
+    /// The `list` outside of the table whose parts this `bytes` field holds
+    /// one after another (codegen/joined.rs).
+    #[serde(default)]
+    pub(crate) joins: Option<String>,
+    /// The `list` outside of the table where each of whose parts starts in
+    /// the field that `joins` them, a u64 each (codegen/joined.rs).
+    #[serde(default)]
+    pub(crate) starts_of: Option<String>,
 }
 
 #[derive(Deserialize)]

@@ -145,6 +145,7 @@ pub(crate) fn gen_table(out: &mut String, file: &str, t: &Table) -> Res<()> {
     super::outside::gen_head(out, t);
     super::parts::gen_parts(out, t);
     super::counts::gen_counts(out, file, t)?;
+    super::joined::gen_joined(out, t);
     super::append::gen_append(out, t);
     Ok(())
 }

@@ -255,6 +255,8 @@ fn checksums() -> ChecksumChunkMetadata {
 mod cases;
 #[path = "writers/counts.rs"]
 mod counts;
+#[path = "writers/joined.rs"]
+mod joined;
 #[path = "writers/parts.rs"]
 mod parts;
 

@@ -61,7 +61,7 @@ impl Binder<'_> {
             } else {
                 EngineOp::AlwaysTrue
             };
-            return Ok(condition::value_node(op, name, Vec::new(), None));
+            return Ok(condition::value_node(op, name, Vec::new()));
         }
         if let Some(labels) = self.labels(&field)? {
             if !labels.ordered && !matches!(op, Op::Eq | Op::Ne) {
@@ -75,7 +75,7 @@ impl Binder<'_> {
             return Ok(match labels.values.iter().position(|l| *l == label) {
                 Some(idx) => {
                     let v = self.index_value(&field, idx)?.to_bytes();
-                    condition::value_node(eop, name, v, None)
+                    condition::value_node(eop, name, v)
                 }
                 None => {
                     let op = if op == Op::Ne {
@@ -84,13 +84,13 @@ impl Binder<'_> {
                         EngineOp::AlwaysFalse
                     };
                     let zero = vec![0u8; field.datatype.size() as usize];
-                    condition::value_node(op, name, zero, None)
+                    condition::value_node(op, name, zero)
                 }
             });
         }
         self.check_comparable(&field)?;
         let v = convert(&field, value).map_err(|w| self.err(w))?;
-        Ok(condition::value_node(eop, name, v.to_bytes(), None))
+        Ok(condition::value_node(eop, name, v.to_bytes()))
     }
 
     pub(super) fn engine_set(
@@ -121,23 +121,12 @@ impl Binder<'_> {
                 members.push(self.set_member(&field, v)?);
             }
         }
-        let mut offsets = Vec::with_capacity(members.len());
-        let mut data = Vec::new();
-        for m in &members {
-            offsets.push(data.len() as u64);
-            data.extend_from_slice(m);
-        }
         let op = if negated {
             EngineOp::NotIn
         } else {
             EngineOp::In
         };
-        Ok(condition::value_node(
-            op,
-            field.name.as_bytes(),
-            data,
-            Some(&offsets),
-        ))
+        Ok(condition::set_node(op, field.name.as_bytes(), &members))
     }
 }
 

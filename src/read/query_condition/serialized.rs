@@ -24,26 +24,34 @@ use crate::format::{
 // Building and serializing condition trees (the writer's side of `.del`)
 // ---------------------------------------------------------------------------
 
-/// A value node: `field op value` (`offsets`: the start of each member, for
-/// `IN`/`NOT_IN`, written as the engine writes them: u64 each).
-pub fn value_node(op: Op, field: &[u8], value: Vec<u8>, offsets: Option<&[u64]>) -> ConditionNode {
-    let set = matches!(op, Op::In | Op::NotIn);
-    let offsets: Option<Vec<u8>> = set.then(|| {
-        offsets
-            .unwrap_or(&[])
-            .iter()
-            .flat_map(|o| o.to_le_bytes())
-            .collect()
-    });
-    crate::format::table!(ConditionNode {
-        node_type: ConditionNodeType::Value,
-        body: ConditionNodeBody::Value(crate::format::table!(ValueNode {
+/// A value node: `field op value`, `value` a comparison's value (the
+/// empty one for `ALWAYS_TRUE`/`ALWAYS_FALSE`).
+pub fn value_node(op: Op, field: &[u8], value: Vec<u8>) -> ConditionNode {
+    node(crate::format::table!(ValueNode {
+        op,
+        field_name: field.to_vec(),
+        value,
+    }))
+}
+
+/// A set node: `field IN members` (or `NOT_IN`): the members joined, with
+/// where each starts, as the engine writes them.
+pub fn set_node(op: Op, field: &[u8], members: &[impl AsRef<[u8]>]) -> ConditionNode {
+    node(
+        crate::format::table!(ValueNode {
             op,
             field_name: field.to_vec(),
-            value,
-            offsets_size: offsets.as_ref().map(|_| 0),
-            offsets,
-        })),
+            offsets_size: Some(0),
+            offsets: Some(Vec::new()),
+        })
+        .with_joined(members),
+    )
+}
+
+fn node(value: ValueNode) -> ConditionNode {
+    crate::format::table!(ConditionNode {
+        node_type: ConditionNodeType::Value,
+        body: ConditionNodeBody::Value(value),
     })
     .with_sizes()
 }
@@ -463,17 +471,22 @@ mod tests {
     use crate::read::column::{Cells, Column};
 
     fn num(op: Op, field: &str, v: i32) -> ConditionNode {
-        value_node(op, field.as_bytes(), v.to_le_bytes().to_vec(), None)
+        value_node(op, field.as_bytes(), v.to_le_bytes().to_vec())
     }
 
     fn set(op: Op, field: &str, members: &[&[u8]]) -> ConditionNode {
-        let mut data = Vec::new();
-        let mut offsets = Vec::new();
-        for m in members {
-            offsets.push(data.len() as u64);
-            data.extend_from_slice(m);
-        }
-        value_node(op, field.as_bytes(), data, Some(&offsets))
+        set_node(op, field.as_bytes(), members)
+    }
+
+    /// A set node whose offsets are planted (not where its members start).
+    fn planted_set(op: Op, value: &[u8], starts: &[u64]) -> ConditionNode {
+        node(crate::format::table!(ValueNode {
+            op,
+            field_name: b"s".to_vec(),
+            value: value.to_vec(),
+            offsets_size: Some(0),
+            offsets: Some(starts.iter().flat_map(|o| o.to_le_bytes()).collect()),
+        }))
     }
 
     #[test]
@@ -570,7 +583,7 @@ mod tests {
         assert_eq!(negated(&tree).unwrap(), want);
         assert_eq!(negated(&want).unwrap(), tree);
         // What a rewrite for the schema made constant cannot be negated.
-        let always = value_node(Op::AlwaysFalse, b"a", Vec::new(), None);
+        let always = value_node(Op::AlwaysFalse, b"a", Vec::new());
         assert!(negated(&expression_node(Comb::And, vec![tree, always])).is_err());
     }
 
@@ -632,7 +645,7 @@ mod tests {
         };
         let eval = |node: ConditionNode| bind(&node).unwrap().evaluate(&cells).unwrap();
         // A fixed-size CHAR field: the first char decides.
-        let c = |op, v: &[u8]| value_node(op, b"c", v.to_vec(), None);
+        let c = |op, v: &[u8]| value_node(op, b"c", v.to_vec());
         assert_eq!(eval(c(Op::Eq, b"abx")), [true, false, true]);
         assert_eq!(eval(c(Op::Ne, b"bzz")), [true, false, true]);
         assert_eq!(eval(c(Op::Gt, b"a")), [false, true, false]);
@@ -645,7 +658,7 @@ mod tests {
         assert_eq!(eval(num(Op::Ge, "n", 3)), [false, false, true]);
         assert_eq!(eval(num(Op::Ne, "n", 3)), [true, false, true]);
         // ALWAYS_TRUE holds for the cells that are not null.
-        let always = value_node(Op::AlwaysTrue, b"n", 0i32.to_le_bytes().to_vec(), None);
+        let always = value_node(Op::AlwaysTrue, b"n", 0i32.to_le_bytes().to_vec());
         assert_eq!(eval(always), [true, false, true]);
         let either = expression_node(Comb::Or, vec![c(Op::Eq, b"b"), num(Op::Lt, "n", 2)]);
         assert_eq!(eval(either), [true, true, false]);
@@ -658,13 +671,10 @@ mod tests {
             assert!(e.contains(says), "{e}");
         };
         // A null test is stored as an empty value: a size mismatch.
-        refused(
-            value_node(Op::Eq, b"n", Vec::new(), None),
-            "value size mismatch",
-        );
+        refused(value_node(Op::Eq, b"n", Vec::new()), "value size mismatch");
         refused(num(Op::Lt, "gone", 1), "\"gone\"");
         refused(
-            value_node(Op::Eq, b"b", vec![1], None),
+            value_node(Op::Eq, b"b", vec![1]),
             "compares numbers, datetimes and CHAR/ASCII/UTF-8 strings only",
         );
         refused(
@@ -676,13 +686,10 @@ mod tests {
             "at least 2",
         );
         refused(set(Op::In, "i", &[&[1, 0]]), "the cells hold 4");
-        refused(value_node(Op::In, b"s", Vec::new(), Some(&[0])), "members");
-        refused(
-            value_node(Op::NotIn, b"s", b"ab".to_vec(), Some(&[0, 3])),
-            "offsets",
-        );
+        refused(planted_set(Op::In, b"", &[0]), "members");
+        refused(planted_set(Op::NotIn, b"ab", &[0, 3]), "offsets");
         // The empty string of a var-sized string field is a value.
-        assert!(bind(&value_node(Op::Eq, b"s", Vec::new(), None)).is_ok());
+        assert!(bind(&value_node(Op::Eq, b"s", Vec::new())).is_ok());
     }
 
     #[test]

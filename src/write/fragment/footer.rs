@@ -25,7 +25,7 @@ where
 }
 use crate::write::generic::generic_tile;
 use crate::write::order::GlobalOrder;
-use crate::write::stats::fragment_entry;
+use crate::write::stats::{fragment_entry, var_parts};
 
 use super::rtree::*;
 use super::types::*;
@@ -95,11 +95,13 @@ impl FragmentWriter {
         let mut optional_sections = Vec::new();
         if has_tile_min_max(v) {
             for m in &self.meta {
-                let t = tile(tile_min_max(&m.stats.mins, &m.stats.min_var, v)?)?;
+                let var = var_parts(&m.stats.min_var, &m.stats.min_ends);
+                let t = tile(tile_min_max(&m.stats.mins, &var, v)?)?;
                 parts.push_tile_mins_tiles(&mut out, [&t[..]]);
             }
             for m in &self.meta {
-                let t = tile(tile_min_max(&m.stats.maxs, &m.stats.max_var, v)?)?;
+                let var = var_parts(&m.stats.max_var, &m.stats.max_ends);
+                let t = tile(tile_min_max(&m.stats.maxs, &var, v)?)?;
                 parts.push_tile_maxes_tiles(&mut out, [&t[..]]);
             }
             if has_footer_optional_sections(v) && !dense {
@@ -218,8 +220,7 @@ impl FragmentWriter {
                 for b in &self.global_order_bounds {
                     let cell = if end == 0 { &b[d].0 } else { &b[d].1 };
                     if *cs == 0 {
-                        fixed.extend_from_slice(&(var.len() as u64).to_le_bytes());
-                        var.extend_from_slice(cell);
+                        var.push(&cell[..]);
                     } else {
                         fixed.extend_from_slice(cell);
                     }
@@ -296,10 +297,15 @@ impl FragmentWriter {
 }
 
 /// A `TileMinMax` of `fixed` and `var` bytes, encoded.
-fn tile_min_max(fixed: &[u8], var: &[u8], version: u32) -> WriteResult<Vec<u8>> {
-    let t = crate::format::table!(TileMinMax {
-        fixed: fixed.to_vec(),
-        var: var.to_vec(),
-    });
+fn tile_min_max(fixed: &[u8], var: &[&[u8]], version: u32) -> WriteResult<Vec<u8>> {
+    // A var-sized field's values are joined, with where each starts, by
+    // the generated writer; a fixed-sized field's are the fixed bytes.
+    let t = if var.is_empty() {
+        crate::format::table!(TileMinMax {
+            fixed: fixed.to_vec(),
+        })
+    } else {
+        TileMinMax::default().with_joined(var)
+    };
     checked(t, version)
 }

@@ -23,7 +23,7 @@ include!("fragment/optional_section_identifier.rs");
 include!("fragment/fragment_footer.rs");
 include!("fragment/fragment_footer_2.rs");
 include!("fragment/tile_global_order_bounds.rs");
-include!("fragment/tile_sums.rs");
+include!("fragment/tile_min_max.rs");
 include!("fragment_mbr.rs");
 include!("generic_tile.rs");
 include!("group.rs");

@@ -69,12 +69,12 @@ pub struct ConsolidatedCommit {
     #[cfg_attr(feature = "serde", serde(serialize_with = "rt::serialize_text"))]
     pub uri: Vec<u8>,
     /// Spec field "Serialized delete condition tile size" (`u64`).
-    #[br(err_context("ConsolidatedCommit.delete_tile_size"), if((rt::ends_with(&uri, ".del"))))]
+    #[br(err_context("ConsolidatedCommit.delete_tile_size"), if(((rt::ends_with(&uri, ".del")))))]
     pub delete_tile_size: Option<u64>,
     /// Spec field "Serialized delete condition tile" (`bytes`).
     ///
     /// The `.del` file's bytes: a generic tile holding a `ConditionNode`.
-    #[br(err_context("ConsolidatedCommit.delete_tile"), parse_with = rt::opt_bytes, args((rt::ends_with(&uri, ".del")), (delete_tile_size.clone().unwrap_or_default()) as u64, "ConsolidatedCommit", "delete_tile"))]
+    #[br(err_context("ConsolidatedCommit.delete_tile"), parse_with = rt::opt_bytes, args(((rt::ends_with(&uri, ".del"))), (delete_tile_size.clone().unwrap_or_default()) as u64, "ConsolidatedCommit", "delete_tile"))]
     pub delete_tile: Option<Vec<u8>>,
 }
 impl ConsolidatedCommit {
@@ -113,12 +113,12 @@ impl crate::Record for ConsolidatedCommit {
         }
         {
             let uri = self.uri.clone();
-            if (rt::ends_with(&uri, ".del")) != self.delete_tile_size.is_some() {
+            if ((rt::ends_with(&uri, ".del"))) != self.delete_tile_size.is_some() {
                 return Err(
                     crate::EncodeError::condition(
                         "ConsolidatedCommit",
                         "delete_tile_size",
-                        "rt::ends_with(&uri, \".del\")",
+                        "(rt::ends_with(&uri, \".del\"))",
                         self.delete_tile_size.is_some(),
                     ),
                 );
@@ -126,12 +126,12 @@ impl crate::Record for ConsolidatedCommit {
         }
         {
             let uri = self.uri.clone();
-            if (rt::ends_with(&uri, ".del")) != self.delete_tile.is_some() {
+            if ((rt::ends_with(&uri, ".del"))) != self.delete_tile.is_some() {
                 return Err(
                     crate::EncodeError::condition(
                         "ConsolidatedCommit",
                         "delete_tile",
-                        "rt::ends_with(&uri, \".del\")",
+                        "(rt::ends_with(&uri, \".del\"))",
                         self.delete_tile.is_some(),
                     ),
                 );

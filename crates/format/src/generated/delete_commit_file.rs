@@ -309,17 +309,19 @@ pub struct ValueNode {
     #[br(err_context("ValueNode.value_size"))]
     pub value_size: u64,
     /// Spec field "Value content" (`bytes`).
+    ///
+    /// The value; of an IN or NOT_IN node, its members joined.
     #[br(err_context("ValueNode.value"), parse_with = rt::bytes, args((value_size) as u64, "ValueNode", "value"))]
     pub value: Vec<u8>,
     /// Spec field "Offsets size" (`u64`).
     ///
     /// Not on the spec page.
-    #[br(err_context("ValueNode.offsets_size"), if((op == QueryConditionOp::In || op == QueryConditionOp::NotIn)))]
+    #[br(err_context("ValueNode.offsets_size"), if(((op == QueryConditionOp::In || op == QueryConditionOp::NotIn))))]
     pub offsets_size: Option<u64>,
     /// Spec field "Offsets" (`bytes`).
     ///
-    /// Not on the spec page.
-    #[br(err_context("ValueNode.offsets"), parse_with = rt::opt_bytes, args((op == QueryConditionOp::In || op == QueryConditionOp::NotIn), (offsets_size.clone().unwrap_or_default()) as u64, "ValueNode", "offsets"))]
+    /// Not on the spec page: where each member starts in `value`.
+    #[br(err_context("ValueNode.offsets"), parse_with = rt::opt_bytes, args(((op == QueryConditionOp::In || op == QueryConditionOp::NotIn)), (offsets_size.clone().unwrap_or_default()) as u64, "ValueNode", "offsets"))]
     pub offsets: Option<Vec<u8>>,
 }
 impl ValueNode {
@@ -352,11 +354,11 @@ impl ValueNode {
         __len = __len.checked_add((field_name_size) as u64)?;
         __len = __len.checked_add(8)?;
         __len = __len.checked_add((value_size) as u64)?;
-        if (op == QueryConditionOp::In || op == QueryConditionOp::NotIn) {
+        if ((op == QueryConditionOp::In || op == QueryConditionOp::NotIn)) {
             offsets_size?;
             __len = __len.checked_add(8)?;
         }
-        if (op == QueryConditionOp::In || op == QueryConditionOp::NotIn) {
+        if ((op == QueryConditionOp::In || op == QueryConditionOp::NotIn)) {
             __len = __len
                 .checked_add((offsets_size.clone().unwrap_or_default()) as u64)?;
         }
@@ -466,14 +468,14 @@ impl crate::Record for ValueNode {
         }
         {
             let op = self.op.clone();
-            if (op == QueryConditionOp::In || op == QueryConditionOp::NotIn)
+            if ((op == QueryConditionOp::In || op == QueryConditionOp::NotIn))
                 != self.offsets_size.is_some()
             {
                 return Err(
                     crate::EncodeError::condition(
                         "ValueNode",
                         "offsets_size",
-                        "op == QueryConditionOp::IN || op == QueryConditionOp::NOT_IN",
+                        "(op == QueryConditionOp::IN || op == QueryConditionOp::NOT_IN)",
                         self.offsets_size.is_some(),
                     ),
                 );
@@ -481,17 +483,121 @@ impl crate::Record for ValueNode {
         }
         {
             let op = self.op.clone();
-            if (op == QueryConditionOp::In || op == QueryConditionOp::NotIn)
+            if ((op == QueryConditionOp::In || op == QueryConditionOp::NotIn))
                 != self.offsets.is_some()
             {
                 return Err(
                     crate::EncodeError::condition(
                         "ValueNode",
                         "offsets",
-                        "op == QueryConditionOp::IN || op == QueryConditionOp::NOT_IN",
+                        "(op == QueryConditionOp::IN || op == QueryConditionOp::NOT_IN)",
                         self.offsets.is_some(),
                     ),
                 );
+            }
+        }
+        Ok(())
+    }
+}
+impl ValueNode {
+    /// Sets the var-sized parts a `ValueNode` holds joined, and where each
+    /// starts, from the parts (an optional field where present; its
+    /// [`with_sizes`](crate::Record::with_sizes) then sets their lengths):
+    ///
+    /// * `members`, joined in `value`, where each starts in it in `offsets`: The members of the set an IN or NOT_IN node compares with, in order.
+    #[must_use]
+    pub fn with_joined(mut self, members: &[impl AsRef<[u8]>]) -> Self {
+        self.value = {
+            let mut v = alloc::vec::Vec::with_capacity(
+                members.iter().map(|p| p.as_ref().len()).sum(),
+            );
+            for p in members {
+                v.extend_from_slice(p.as_ref());
+            }
+            v
+        };
+        if self.offsets.is_some() {
+            self.offsets = Some({
+                let mut v = alloc::vec::Vec::with_capacity(8 * members.len());
+                let mut at = 0u64;
+                for p in members {
+                    v.extend_from_slice(&at.to_le_bytes());
+                    at += p.as_ref().len() as u64;
+                }
+                v
+            });
+        }
+        self
+    }
+    /// Whether the parts a `ValueNode` holds joined, and their starts, are
+    /// those given ([`with_joined`](Self::with_joined)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Part`](crate::EncodeError::Part) when the joined
+    /// bytes differ from the parts, [`EncodeError::Size`](crate::EncodeError::Size)
+    /// when they or the starts have another length,
+    /// [`EncodeError::Offset`](crate::EncodeError::Offset) naming the first
+    /// start that is wrong.
+    pub fn check_joined(
+        &self,
+        members: &[impl AsRef<[u8]>],
+    ) -> Result<(), crate::EncodeError> {
+        {
+            let j = &self.value;
+            let mut at = 0usize;
+            for p in members {
+                let p = p.as_ref();
+                if j.get(at..at + p.len()) != Some(p) {
+                    return Err(
+                        crate::EncodeError::part(
+                            "ValueNode",
+                            "members",
+                            "the joined bytes are not the parts given",
+                        ),
+                    );
+                }
+                at += p.len();
+            }
+            if at != j.len() {
+                return Err(
+                    crate::EncodeError::size(
+                        "ValueNode",
+                        "value",
+                        j.len() as u64,
+                        at as u64,
+                    ),
+                );
+            }
+        }
+        if let Some(s) = &self.offsets {
+            if s.len() != 8 * members.len() {
+                return Err(
+                    crate::EncodeError::size(
+                        "ValueNode",
+                        "offsets",
+                        s.len() as u64,
+                        8 * members.len() as u64,
+                    ),
+                );
+            }
+            let mut at = 0u64;
+            for (i, p) in members.iter().enumerate() {
+                let stated = u64::from_le_bytes([
+                    s[8 * i],
+                    s[8 * i + 1],
+                    s[8 * i + 2],
+                    s[8 * i + 3],
+                    s[8 * i + 4],
+                    s[8 * i + 5],
+                    s[8 * i + 6],
+                    s[8 * i + 7],
+                ]);
+                if stated != at {
+                    return Err(
+                        crate::EncodeError::offset("ValueNode", "offsets", stated, at),
+                    );
+                }
+                at += p.as_ref().len() as u64;
             }
         }
         Ok(())

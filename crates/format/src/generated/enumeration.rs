@@ -56,12 +56,12 @@ pub struct Enumeration {
     #[br(err_context("Enumeration.data"), parse_with = rt::bytes, args((data_size) as u64, "Enumeration", "data"))]
     pub data: Vec<u8>,
     /// Spec field "Offsets Size" (`u64`).
-    #[br(err_context("Enumeration.offsets_size"), if((cell_val_num == 4294967295)))]
+    #[br(err_context("Enumeration.offsets_size"), if(((cell_val_num == VAR_NUM))))]
     pub offsets_size: Option<u64>,
     /// Spec field "Offsets" (`bytes`).
     ///
     /// u64 start offsets of the values in `data`.
-    #[br(err_context("Enumeration.offsets"), parse_with = rt::opt_bytes, args((cell_val_num == 4294967295), (offsets_size.clone().unwrap_or_default()) as u64, "Enumeration", "offsets"))]
+    #[br(err_context("Enumeration.offsets"), parse_with = rt::opt_bytes, args(((cell_val_num == VAR_NUM)), (offsets_size.clone().unwrap_or_default()) as u64, "Enumeration", "offsets"))]
     pub offsets: Option<Vec<u8>>,
 }
 impl Enumeration {
@@ -100,11 +100,11 @@ impl Enumeration {
         __len = __len.checked_add(1)?;
         __len = __len.checked_add(8)?;
         __len = __len.checked_add((data_size) as u64)?;
-        if (cell_val_num == 4294967295) {
+        if ((cell_val_num == VAR_NUM)) {
             offsets_size?;
             __len = __len.checked_add(8)?;
         }
-        if (cell_val_num == 4294967295) {
+        if ((cell_val_num == VAR_NUM)) {
             __len = __len
                 .checked_add((offsets_size.clone().unwrap_or_default()) as u64)?;
         }
@@ -230,12 +230,12 @@ impl crate::Record for Enumeration {
         }
         {
             let cell_val_num = self.cell_val_num.clone();
-            if (cell_val_num == 4294967295) != self.offsets_size.is_some() {
+            if ((cell_val_num == VAR_NUM)) != self.offsets_size.is_some() {
                 return Err(
                     crate::EncodeError::condition(
                         "Enumeration",
                         "offsets_size",
-                        "cell_val_num == 4294967295",
+                        "(cell_val_num == VAR_NUM)",
                         self.offsets_size.is_some(),
                     ),
                 );
@@ -243,15 +243,119 @@ impl crate::Record for Enumeration {
         }
         {
             let cell_val_num = self.cell_val_num.clone();
-            if (cell_val_num == 4294967295) != self.offsets.is_some() {
+            if ((cell_val_num == VAR_NUM)) != self.offsets.is_some() {
                 return Err(
                     crate::EncodeError::condition(
                         "Enumeration",
                         "offsets",
-                        "cell_val_num == 4294967295",
+                        "(cell_val_num == VAR_NUM)",
                         self.offsets.is_some(),
                     ),
                 );
+            }
+        }
+        Ok(())
+    }
+}
+impl Enumeration {
+    /// Sets the var-sized parts a `Enumeration` holds joined, and where each
+    /// starts, from the parts (an optional field where present; its
+    /// [`with_sizes`](crate::Record::with_sizes) then sets their lengths):
+    ///
+    /// * `values`, joined in `data`, where each starts in it in `offsets`: The enumeration's values, in order.
+    #[must_use]
+    pub fn with_joined(mut self, values: &[impl AsRef<[u8]>]) -> Self {
+        self.data = {
+            let mut v = alloc::vec::Vec::with_capacity(
+                values.iter().map(|p| p.as_ref().len()).sum(),
+            );
+            for p in values {
+                v.extend_from_slice(p.as_ref());
+            }
+            v
+        };
+        if self.offsets.is_some() {
+            self.offsets = Some({
+                let mut v = alloc::vec::Vec::with_capacity(8 * values.len());
+                let mut at = 0u64;
+                for p in values {
+                    v.extend_from_slice(&at.to_le_bytes());
+                    at += p.as_ref().len() as u64;
+                }
+                v
+            });
+        }
+        self
+    }
+    /// Whether the parts a `Enumeration` holds joined, and their starts, are
+    /// those given ([`with_joined`](Self::with_joined)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Part`](crate::EncodeError::Part) when the joined
+    /// bytes differ from the parts, [`EncodeError::Size`](crate::EncodeError::Size)
+    /// when they or the starts have another length,
+    /// [`EncodeError::Offset`](crate::EncodeError::Offset) naming the first
+    /// start that is wrong.
+    pub fn check_joined(
+        &self,
+        values: &[impl AsRef<[u8]>],
+    ) -> Result<(), crate::EncodeError> {
+        {
+            let j = &self.data;
+            let mut at = 0usize;
+            for p in values {
+                let p = p.as_ref();
+                if j.get(at..at + p.len()) != Some(p) {
+                    return Err(
+                        crate::EncodeError::part(
+                            "Enumeration",
+                            "values",
+                            "the joined bytes are not the parts given",
+                        ),
+                    );
+                }
+                at += p.len();
+            }
+            if at != j.len() {
+                return Err(
+                    crate::EncodeError::size(
+                        "Enumeration",
+                        "data",
+                        j.len() as u64,
+                        at as u64,
+                    ),
+                );
+            }
+        }
+        if let Some(s) = &self.offsets {
+            if s.len() != 8 * values.len() {
+                return Err(
+                    crate::EncodeError::size(
+                        "Enumeration",
+                        "offsets",
+                        s.len() as u64,
+                        8 * values.len() as u64,
+                    ),
+                );
+            }
+            let mut at = 0u64;
+            for (i, p) in values.iter().enumerate() {
+                let stated = u64::from_le_bytes([
+                    s[8 * i],
+                    s[8 * i + 1],
+                    s[8 * i + 2],
+                    s[8 * i + 3],
+                    s[8 * i + 4],
+                    s[8 * i + 5],
+                    s[8 * i + 6],
+                    s[8 * i + 7],
+                ]);
+                if stated != at {
+                    return Err(
+                        crate::EncodeError::offset("Enumeration", "offsets", stated, at),
+                    );
+                }
+                at += p.as_ref().len() as u64;
             }
         }
         Ok(())

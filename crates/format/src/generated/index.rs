@@ -604,10 +604,10 @@ pub mod version {
     }
     /// The first format version of [`has_relative_vacuum_uris`].
     pub const RELATIVE_VACUUM_URIS_SINCE: u32 = 19;
-    /// A fragment vacuum file lists fragments relative to the array (`/<path>`);
-    /// before, by their whole `file://` URI.
+    /// A vacuum file of fragments or of array metadata lists them relative to the
+    /// array (`/<path>`); before, by their whole `file://` URI.
     ///
-    /// Source: tiledb/sm/consolidator/fragment_consolidator.cc (vacuum file of fragments).
+    /// Source: tiledb/sm/consolidator/fragment_consolidator.cc, array_meta_consolidator.cc (vacuum files).
     #[must_use]
     pub const fn has_relative_vacuum_uris(version: u32) -> bool {
         version >= RELATIVE_VACUUM_URIS_SINCE

@@ -173,10 +173,10 @@ pub struct FragmentFooter {
     /// Spec field "Non-empty domain" (`bytes`). Removed in version 5.
     ///
     /// Versions 3 and 4: [low, high] per dimension, all of dimension 0's coordinate size.
-    #[br(err_context("FragmentFooter.legacy_non_empty_domain"), parse_with = rt::opt_bytes, args((version_number) < 5 && (null_non_empty_domain == 0), (2 * (u64::try_from(dims.len()).unwrap_or(0)) * dims.first().copied().unwrap_or(0)) as u64, "FragmentFooter", "legacy_non_empty_domain"))]
+    #[br(err_context("FragmentFooter.legacy_non_empty_domain"), parse_with = rt::opt_bytes, args((version_number) < 5 && ((null_non_empty_domain == 0)), (2 * (u64::try_from(dims.len()).unwrap_or(0)) * dims.first().copied().unwrap_or(0)) as u64, "FragmentFooter", "legacy_non_empty_domain"))]
     pub legacy_non_empty_domain: Option<Vec<u8>>,
     /// Spec field "Non-empty domain" (`Mbr`). New in version 5.
-    #[br(err_context("FragmentFooter.non_empty_domain"), args(dims.clone()), if((version_number) >= 5 && (null_non_empty_domain == 0)))]
+    #[br(err_context("FragmentFooter.non_empty_domain"), args(dims.clone()), if((version_number) >= 5 && ((null_non_empty_domain == 0))))]
     pub non_empty_domain: Option<Mbr>,
     /// Spec field "Number of sparse tiles" (`u64`).
     #[br(err_context("FragmentFooter.sparse_tile_num"))]
@@ -286,14 +286,14 @@ impl FragmentFooter {
         }
         __len = __len.checked_add(1)?;
         __len = __len.checked_add(1)?;
-        if (version_number) < 5 && (null_non_empty_domain == 0) {
+        if (version_number) < 5 && ((null_non_empty_domain == 0)) {
             __len = __len
                 .checked_add(
                     (2 * (u64::try_from(dims.len()).unwrap_or(0))
                         * dims.first().copied().unwrap_or(0)) as u64,
                 )?;
         }
-        if (version_number) >= 5 && (null_non_empty_domain == 0) {
+        if (version_number) >= 5 && ((null_non_empty_domain == 0)) {
             __len = __len.checked_add(Mbr::size((dims.clone()).clone())?)?;
         }
         __len = __len.checked_add(8)?;
@@ -857,13 +857,14 @@ impl crate::Record for FragmentFooter {
         if let Some(v) = version {
             if v < 5 {
                 let null_non_empty_domain = self.null_non_empty_domain.clone();
-                if (null_non_empty_domain == 0) != self.legacy_non_empty_domain.is_some()
+                if ((null_non_empty_domain == 0))
+                    != self.legacy_non_empty_domain.is_some()
                 {
                     return Err(
                         crate::EncodeError::condition(
                             "FragmentFooter",
                             "legacy_non_empty_domain",
-                            "null_non_empty_domain == 0",
+                            "(null_non_empty_domain == 0)",
                             self.legacy_non_empty_domain.is_some(),
                         ),
                     );
@@ -873,12 +874,12 @@ impl crate::Record for FragmentFooter {
         if let Some(v) = version {
             if v >= 5 {
                 let null_non_empty_domain = self.null_non_empty_domain.clone();
-                if (null_non_empty_domain == 0) != self.non_empty_domain.is_some() {
+                if ((null_non_empty_domain == 0)) != self.non_empty_domain.is_some() {
                     return Err(
                         crate::EncodeError::condition(
                             "FragmentFooter",
                             "non_empty_domain",
-                            "null_non_empty_domain == 0",
+                            "(null_non_empty_domain == 0)",
                             self.non_empty_domain.is_some(),
                         ),
                     );

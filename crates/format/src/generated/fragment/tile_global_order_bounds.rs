@@ -839,9 +839,13 @@ pub struct TileMinMax {
     #[br(err_context("TileMinMax.var_size"))]
     pub var_size: u64,
     /// Spec field "Value 1 … Value N" (`bytes`).
+    ///
+    /// The values, or, of a var-sized field, where each starts in `var`.
     #[br(err_context("TileMinMax.fixed"), parse_with = rt::bytes, args((fixed_size) as u64, "TileMinMax", "fixed"))]
     pub fixed: Vec<u8>,
     /// Spec field "Var buffer" (`bytes`).
+    ///
+    /// A var-sized field's values joined (empty otherwise).
     #[br(err_context("TileMinMax.var"), parse_with = rt::bytes, args((var_size) as u64, "TileMinMax", "var"))]
     pub var: Vec<u8>,
 }
@@ -959,26 +963,4 @@ impl crate::Record for TileMinMax {
         }
         Ok(())
     }
-}
-/// The tile sums generic tile of one field. Each value is the bit pattern of an
-/// i64 (signed integer fields), u64 (unsigned) or f64 (floating point fields).
-/// Otherwise matches the spec page.
-///
-/// Spec: `format_spec/fragment.md#tile-sums` (table "Tile Sums").
-#[binrw::binrw]
-#[brw(little)]
-#[derive(Debug, Clone, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[non_exhaustive]
-pub struct TileSums {
-    /// Spec field "Num values" (`u64`).
-    #[br(err_context("TileSums.num"))]
-    pub num: u64,
-    /// Spec field "Value 1 … Value N" (`list<u64>`).
-    #[br(err_context("TileSums.values"), parse_with = rt::list, args((num) as u64, 8, (), "TileSums", "values"))]
-    pub values: Vec<u64>,
-}
-impl TileSums {
-    /// Where the spec describes this table.
-    pub const SPEC: &'static str = "format_spec/fragment.md#tile-sums";
 }

@@ -2,6 +2,131 @@
 // Do not edit: edit spec/ and run
 //     TILEDB_CODEC_CODEGEN=write cargo test -p tiledb-codec-format --test generated
 
+impl TileMinMax {
+    /// Sets the var-sized parts a `TileMinMax` holds joined, and where each
+    /// starts, from the parts (an optional field where present; its
+    /// [`with_sizes`](crate::Record::with_sizes) then sets their lengths):
+    ///
+    /// * `var_values`, joined in `var`, where each starts in it in `fixed`: A var-sized field's value per tile (empty for a tile of nulls only).
+    #[must_use]
+    pub fn with_joined(mut self, var_values: &[impl AsRef<[u8]>]) -> Self {
+        self.var = {
+            let mut v = alloc::vec::Vec::with_capacity(
+                var_values.iter().map(|p| p.as_ref().len()).sum(),
+            );
+            for p in var_values {
+                v.extend_from_slice(p.as_ref());
+            }
+            v
+        };
+        self.fixed = {
+            let mut v = alloc::vec::Vec::with_capacity(8 * var_values.len());
+            let mut at = 0u64;
+            for p in var_values {
+                v.extend_from_slice(&at.to_le_bytes());
+                at += p.as_ref().len() as u64;
+            }
+            v
+        };
+        self
+    }
+    /// Whether the parts a `TileMinMax` holds joined, and their starts, are
+    /// those given ([`with_joined`](Self::with_joined)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Part`](crate::EncodeError::Part) when the joined
+    /// bytes differ from the parts, [`EncodeError::Size`](crate::EncodeError::Size)
+    /// when they or the starts have another length,
+    /// [`EncodeError::Offset`](crate::EncodeError::Offset) naming the first
+    /// start that is wrong.
+    pub fn check_joined(
+        &self,
+        var_values: &[impl AsRef<[u8]>],
+    ) -> Result<(), crate::EncodeError> {
+        {
+            let j = &self.var;
+            let mut at = 0usize;
+            for p in var_values {
+                let p = p.as_ref();
+                if j.get(at..at + p.len()) != Some(p) {
+                    return Err(
+                        crate::EncodeError::part(
+                            "TileMinMax",
+                            "var_values",
+                            "the joined bytes are not the parts given",
+                        ),
+                    );
+                }
+                at += p.len();
+            }
+            if at != j.len() {
+                return Err(
+                    crate::EncodeError::size(
+                        "TileMinMax",
+                        "var",
+                        j.len() as u64,
+                        at as u64,
+                    ),
+                );
+            }
+        }
+        {
+            let s = &self.fixed;
+            if s.len() != 8 * var_values.len() {
+                return Err(
+                    crate::EncodeError::size(
+                        "TileMinMax",
+                        "fixed",
+                        s.len() as u64,
+                        8 * var_values.len() as u64,
+                    ),
+                );
+            }
+            let mut at = 0u64;
+            for (i, p) in var_values.iter().enumerate() {
+                let stated = u64::from_le_bytes([
+                    s[8 * i],
+                    s[8 * i + 1],
+                    s[8 * i + 2],
+                    s[8 * i + 3],
+                    s[8 * i + 4],
+                    s[8 * i + 5],
+                    s[8 * i + 6],
+                    s[8 * i + 7],
+                ]);
+                if stated != at {
+                    return Err(
+                        crate::EncodeError::offset("TileMinMax", "fixed", stated, at),
+                    );
+                }
+                at += p.as_ref().len() as u64;
+            }
+        }
+        Ok(())
+    }
+}
+/// The tile sums generic tile of one field. Each value is the bit pattern of an
+/// i64 (signed integer fields), u64 (unsigned) or f64 (floating point fields).
+/// Otherwise matches the spec page.
+///
+/// Spec: `format_spec/fragment.md#tile-sums` (table "Tile Sums").
+#[binrw::binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct TileSums {
+    /// Spec field "Num values" (`u64`).
+    #[br(err_context("TileSums.num"))]
+    pub num: u64,
+    /// Spec field "Value 1 … Value N" (`list<u64>`).
+    #[br(err_context("TileSums.values"), parse_with = rt::list, args((num) as u64, 8, (), "TileSums", "values"))]
+    pub values: Vec<u64>,
+}
+impl TileSums {
+    /// Where the spec describes this table.
+    pub const SPEC: &'static str = "format_spec/fragment.md#tile-sums";
+}
 impl TileSums {
     /// Where field `num` (spec "Num values") starts in a `TileSums`.
     pub const OFFSET_NUM: usize = 0;
