@@ -10,7 +10,7 @@ impl Domain {
         self.dimensions
             .iter()
             .map(|d| {
-                if d.cell_val_num == Some(u32::MAX) {
+                if d.cell_val_num == Some(crate::VAR_NUM) {
                     0
                 } else {
                     let datatype = d.datatype.or(self.domain_datatype);

@@ -30,7 +30,7 @@ pub fn enumeration_values(e: &Enumeration) -> Result<Vec<&[u8]>, DecodeError> {
         )
     })?;
     let data = e.data.as_slice();
-    if e.cell_val_num == u32::MAX {
+    if e.cell_val_num == crate::VAR_NUM {
         let raw = e.offsets.as_deref().unwrap_or_default();
         if !raw.len().is_multiple_of(8) {
             return Err(bad(
