@@ -374,16 +374,27 @@ fn update_commit(condition: ConditionNode) -> Vec<u8> {
     encode(&commit.with_sizes()).unwrap()
 }
 
-fn value_node(op: u8, field: &str, value: &[u8], offsets: Option<&[u64]>) -> ConditionNode {
-    let offsets: Option<Vec<u8>> =
-        offsets.map(|o| o.iter().flat_map(|x| x.to_le_bytes()).collect());
+fn value_node(op: u8, field: &str, value: &[u8]) -> ConditionNode {
     let mut v = ValueNode::default();
     // Raw operator codes: the seeds include one the format does not define.
     v.op = QueryConditionOp::from_raw(op);
     v.field_name = field.as_bytes().to_vec();
     v.value = value.to_vec();
-    v.offsets_size = offsets.as_ref().map(|_| 0);
-    v.offsets = offsets;
+    node(v)
+}
+
+/// A set node (IN, NOT_IN): its members joined, with where each starts,
+/// by the generated writer.
+fn set_node(op: u8, field: &str, members: &[&[u8]]) -> ConditionNode {
+    let mut v = ValueNode::default();
+    v.op = QueryConditionOp::from_raw(op);
+    v.field_name = field.as_bytes().to_vec();
+    v.offsets_size = Some(0);
+    v.offsets = Some(Vec::new());
+    node(v.with_joined(members))
+}
+
+fn node(v: ValueNode) -> ConditionNode {
     let mut n = ConditionNode::default();
     n.node_type = ConditionNodeType::Value;
     n.body = ConditionNodeBody::Value(v);
@@ -404,20 +415,21 @@ fn expression(op: u8, children: Vec<ConditionNode>) -> ConditionNode {
 /// Conditions the fixtures do not hold: every combination op, IN and
 /// NOT_IN with their offsets, always true/false, a string comparison.
 fn synthetic_conditions(seeds: &mut Seeds) {
-    let three: Vec<u8> = [1i32, 2, 3].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let three = [1i32, 2, 3].map(i32::to_le_bytes);
+    let three: Vec<&[u8]> = three.iter().map(|m| &m[..]).collect();
     let tree = expression(
         1,
         vec![
             expression(
                 0,
                 vec![
-                    value_node(0, "a", &5i32.to_le_bytes(), None),
-                    value_node(6, "a", &three, Some(&[0, 4, 8])),
+                    value_node(0, "a", &5i32.to_le_bytes()),
+                    set_node(6, "a", &three),
                 ],
             ),
-            expression(2, vec![value_node(7, "a", &three, Some(&[0, 4, 8]))]),
-            value_node(253, "a", &[], None),
-            value_node(4, "s", b"abc", None),
+            expression(2, vec![set_node(7, "a", &three)]),
+            value_node(253, "a", &[]),
+            value_node(4, "s", b"abc"),
         ],
     );
     for (i, dt) in [Datatype::Int32, Datatype::StringAscii, Datatype::Float64]
@@ -433,7 +445,7 @@ fn synthetic_conditions(seeds: &mut Seeds) {
     }
     let mut s = vec![1, 0, 0, 4];
     s.extend_from_slice(&[0u8; 16]);
-    s.extend_from_slice(&update_commit(value_node(5, "a", &[], None)));
+    s.extend_from_slice(&update_commit(value_node(5, "a", &[])));
     seeds.add("conditions", "synthetic-null", s);
 }
 
