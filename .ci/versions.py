@@ -17,7 +17,15 @@ src/ (the generated code in a `generated/` folder excepted) must not hold
 * a comparison through an alias: `let v = self.version; ... if v >= 12`
   (any comparison of the alias with something that is not a version);
 * a helper called with a version and a number: `at_least(version, 12)`;
-* `matches!(version, 1..=4)`.
+* `matches!(version, 1..=4)`;
+* a method comparing a version with a number: `version.min(9)`,
+  `version.cmp(&12)`, `(12..).contains(&version)`, `u64::from(version) > 5`;
+* a short name a version goes by (`v`, `ver`, `fv`, `vn`) compared with a
+  number from 2 to 39: `Kind::Array(v) if v >= 19`.
+
+What it cannot see (a version passed through a name of another kind, a
+comparison split over lines) is for review; the rules name the forms
+found so far.
 
 Comments and string literals are skipped. Usage:
     python3 .ci/versions.py [--src DIR] [--self-test]
@@ -62,6 +70,20 @@ RULES = [
     (
         "range of format versions",
         re.compile(rf"matches!\(\s*{VERSION}\s*,\s*\d"),
+    ),
+    (
+        "format-version comparison through a method",
+        re.compile(rf"{VERSION}\s*\.\s*(?:min|max|clamp|cmp|partial_cmp)\(\s*&?\s*\d"),
+    ),
+    (
+        "range of format versions",
+        re.compile(rf"\(\s*\d+\s*\.\.=?\s*\d*\s*\)\s*\.contains\(\s*&?\s*{VERSION}"),
+    ),
+    (
+        "format-version comparison",
+        re.compile(
+            rf"(?:u\d+::from\(\s*{VERSION}\s*\)|\(\s*{VERSION}\s+as\s+u\d+\s*\))\s*{OP}\s*\d"
+        ),
     ),
     (
         # `Kind::Array(v) if v >= 19`: the short names a version goes by
@@ -176,6 +198,11 @@ CAUGHT = [
     "const DELETES_MIN_VERSION: u32 = 16;",
     "(1..=MAX_FORMAT_VERSION).contains(&version)",
     "Kind::Array(v) if v >= 19 => relative(),",
+    "let v = computed(version.min(9));",
+    "if (12..).contains(&version) {",
+    "if u64::from(version) >= 12 {",
+    "if (version as u64) > 5 {",
+    "match version.cmp(&12) {",
 ]
 PASSED = [
     "if has_deletes(version) {",

@@ -112,20 +112,24 @@ fn footer_guess(version: u32, schema: &ArraySchema) -> u64 {
     if !has_footer_length(version) && !dims.contains(&0) {
         return computed_footer_size(version, &dims, attrs);
     }
-    // A var-sized range: two sizes and a few bytes of each bound.
+    // Estimates, not sizes: a var-sized range as two sizes and a few bytes
+    // of each bound, a schema name of 128 bytes, neither cell timestamps
+    // nor delete metadata, no optional section; the footer of this version
+    // with those, and its length field.
     let sized: Vec<u64> = dims.iter().map(|s| if *s == 0 { 24 } else { *s }).collect();
-    let n = attrs + dims.len() as u64 + 1;
-    let mut len = computed_footer_size(version.min(9), &sized, attrs)
-        .saturating_add(FooterLength::SIZE as u64);
-    // Estimates, not sizes: the schema name's size and 128 bytes of name,
-    // four per-field offset lists and an offset.
-    if has_footer_length(version) {
-        len = len.saturating_add(8 + 128);
-    }
-    if has_tile_min_max(version) {
-        len = len.saturating_add(4 * n * 8 + 8);
-    }
-    len.saturating_add(64)
+    let len = FragmentFooter::size(
+        sized.as_slice().into(),
+        attrs,
+        version,
+        Some(128),
+        0,
+        Some(0),
+        Some(0),
+        Some(0),
+    )
+    .unwrap_or(u64::MAX);
+    len.saturating_add(FooterLength::SIZE as u64)
+        .saturating_add(64)
 }
 
 /// Metadata files of at most this many bytes are fetched whole in their

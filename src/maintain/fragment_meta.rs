@@ -30,7 +30,7 @@ use crate::format::hierarchy;
 use crate::format::version::{
     has_commits_folder, has_fragment_footer, has_fragment_names_in_consolidated_meta,
 };
-use crate::format::{encode, ConsolidatedFragmentEntry, ConsolidatedFragmentMetadata, Record};
+use crate::format::{encode, ConsolidatedFragmentEntry, ConsolidatedFragmentMetadata};
 use crate::write::generic::generic_tile;
 use crate::write::{util, WriteError, WriteResult};
 use crate::ReadOptions;
@@ -125,26 +125,16 @@ fn consolidate(
             meta_files::file_uri(&e.path)?.into_bytes()
         });
     }
-    let index_size = names
-        .iter()
-        .try_fold(
-            ConsolidatedFragmentMetadata::OFFSET_FRAGMENTS as u64,
-            |at, n| at.checked_add(ConsolidatedFragmentEntry::size(n.len() as u64)?),
-        )
-        .ok_or_else(|| not_an_array(array, "the fragment names exceed 2^64 bytes"))?;
-    let mut offset = index_size;
-    let mut fragments = Vec::with_capacity(entries.len());
-    for (n, f) in names.into_iter().zip(&footers) {
-        fragments.push(
-            crate::format::table!(ConsolidatedFragmentEntry { name: n, offset }).with_sizes(),
-        );
-        offset += f.len() as u64;
-    }
-    // `with_sizes` counts the fragments; `encode` refuses more than its
-    // `fragment_num` holds.
-    let index = crate::format::table!(ConsolidatedFragmentMetadata { fragments }).with_sizes();
+    // The footers follow the index, each entry stating where its footer
+    // starts (`with_parts_after`); `with_sizes` counts the fragments and
+    // `encode` refuses more than `fragment_num` holds.
+    let fragments = names
+        .into_iter()
+        .map(|name| crate::format::table!(ConsolidatedFragmentEntry { name }))
+        .collect();
+    let index = crate::format::table!(ConsolidatedFragmentMetadata { fragments })
+        .with_parts_after(&footers)?;
     let mut data = encode(&index)?;
-    debug_assert_eq!(data.len() as u64, index_size);
     for f in &footers {
         data.extend_from_slice(f);
     }

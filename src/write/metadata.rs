@@ -143,19 +143,19 @@ pub fn put_metadata_with(
             ),
         ));
     }
-    let num = u32::try_from(value.len() as u64 / size).map_err(|_| {
-        meta_error(
+    if u32::try_from(value.len() as u64 / size).is_err() {
+        return Err(meta_error(
             array,
             format!("metadata key {key:?}: more than 2^32 values"),
-        )
-    })?;
+        ));
+    }
+    // `with_sizes` counts the values (`num_values`) in the type's width.
     write_entry(
         array,
         crate::format::table!(MetadataEntry {
             key: key.as_bytes().to_vec(),
             deletion: 0,
             value_type: Some(datatype),
-            num_values: Some(num),
             value: Some(value.to_vec()),
         })
         .with_sizes(),

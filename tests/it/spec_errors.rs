@@ -398,3 +398,55 @@ fn a_joins_on_a_field_that_is_not_bytes_is_refused() {
         "{msg}"
     );
 }
+
+#[test]
+fn a_unit_without_its_count_in_is_refused() {
+    let msg = mistake("unit_alone", "metadata.toml", "count_in = \"value\"\n", "");
+    assert!(
+        msg.starts_with("spec/metadata.toml: table MetadataEntry, field num_values"),
+        "{msg}"
+    );
+    assert!(msg.contains("unit goes with count_in"), "{msg}");
+}
+
+#[test]
+fn a_count_in_naming_an_earlier_field_is_refused() {
+    let msg = mistake(
+        "count_in_earlier",
+        "metadata.toml",
+        "count_in = \"value\"",
+        "count_in = \"key\"",
+    );
+    assert!(msg.contains("count_in `key` is not a later field"), "{msg}");
+}
+
+#[test]
+fn places_without_the_field_that_states_each_start_are_refused() {
+    let msg = mistake(
+        "places_alone",
+        "consolidated_fragment_metadata_file.toml",
+        "  place = \"offset\"\n",
+        "",
+    );
+    assert!(
+        msg.starts_with(
+            "spec/consolidated_fragment_metadata_file.toml: table ConsolidatedFragmentMetadata, field fragments"
+        ),
+        "{msg}"
+    );
+    assert!(msg.contains("places and place go together"), "{msg}");
+}
+
+#[test]
+fn a_place_that_is_no_field_of_the_element_is_refused() {
+    let msg = mistake(
+        "place_unknown",
+        "consolidated_fragment_metadata_file.toml",
+        "  place = \"offset\"",
+        "  place = \"start\"",
+    );
+    assert!(
+        msg.contains("place `start` is a plain integer field of ConsolidatedFragmentEntry"),
+        "{msg}"
+    );
+}

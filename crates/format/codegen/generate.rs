@@ -31,6 +31,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+#[path = "after.rs"]
+mod after;
 #[path = "append.rs"]
 mod append;
 #[path = "codes.rs"]
@@ -47,6 +49,8 @@ mod files;
 pub(crate) use files::{check, generated_files, split, write, LINE_LIMIT, REGENERATE};
 #[path = "joined.rs"]
 mod joined;
+#[path = "lengths.rs"]
+mod lengths;
 #[path = "model.rs"]
 mod model;
 use model::{CodeTable, CodeValue, Document, Field, Outside, Table, Union};
@@ -514,6 +518,8 @@ fn gen_table(out: &mut String, doc: &Document, file: &str, t: &Table, known: &Kn
     }
     counts::check_count_of(&mut cx, t)?;
     joined::check_joined(&mut cx, t)?;
+    lengths::check_count_in(&mut cx, t)?;
+    after::check_places(&mut cx, t, &doc.table)?;
     outside::check_size_of(&mut cx, t)?;
     parts::check_offset_of(&mut cx, t)?;
     append::check_append(&mut cx, t)?;

@@ -202,6 +202,21 @@ pub(crate) struct Field {
     /// the field that `joins` them, a u64 each (codegen/joined.rs).
     #[serde(default)]
     pub(crate) starts_of: Option<String>,
+    /// The later `bytes` field this integer counts the values of, each
+    /// `unit` bytes: `with_sizes` sets it (codegen/lengths.rs).
+    #[serde(default)]
+    pub(crate) count_in: Option<String>,
+    /// With `count_in`: the bytes of one value (an expression of fields).
+    #[serde(default)]
+    pub(crate) unit: Option<String>,
+    /// The `list` outside of the table whose parts follow the record, each
+    /// element of this list stating where its part starts in its field
+    /// `place` (codegen/after.rs).
+    #[serde(default)]
+    pub(crate) places: Option<String>,
+    /// With `places`: the element's field that states the start.
+    #[serde(default)]
+    pub(crate) place: Option<String>,
 }
 
 #[derive(Deserialize)]

@@ -51,7 +51,10 @@ pub(crate) fn check_size_of(cx: &mut Ctx, t: &Table) -> Res<()> {
             .iter()
             .any(|f| f.count_of.as_ref() == Some(&o.name));
         let last = t.fields.iter().any(|f| f.last_of.as_ref() == Some(&o.name));
-        let joined = t.fields.iter().any(|f| f.joins.as_ref() == Some(&o.name));
+        let joined = t
+            .fields
+            .iter()
+            .any(|f| f.joins.as_ref() == Some(&o.name) || f.places.as_ref() == Some(&o.name));
         // A list whose last part's value is stated may be counted too.
         let stated = usize::from(sized)
             + usize::from(placed)
@@ -59,7 +62,7 @@ pub(crate) fn check_size_of(cx: &mut Ctx, t: &Table) -> Res<()> {
             + usize::from(joined);
         if stated != 1 {
             return cx.err(
-                "exactly one of size_of, offset_of, count_of and joins names it (a field's size_of, offset_of, count_of or joins; a last_of may go with a count_of, a starts_of with the joins)",
+                "exactly one of size_of, offset_of, count_of, joins and places names it (a field's size_of, offset_of, count_of, joins or places; a last_of may go with a count_of, a starts_of with the joins)",
             );
         }
         if o.file && !(o.list && sized) {

@@ -257,6 +257,8 @@ pub(crate) fn expand(file: &str, t: &mut Table) -> Res<()> {
             &mut f.cond,
             &mut f.each,
             &mut f.assert,
+            &mut f.count_if,
+            &mut f.unit,
         ]
         .into_iter()
         .flatten()

@@ -132,9 +132,11 @@ fn version_of(t: &Table) -> Version {
 pub(crate) fn gen_table(out: &mut String, file: &str, t: &Table) -> Res<()> {
     let version = version_of(t);
     let at = at_version_body(t, &version);
-    let sizes = with_sizes_body(t);
+    let mut sizes = with_sizes_body(t);
+    sizes.push_str(&super::lengths::with_sizes(file, t)?);
     let mut check = check_body(t, &version);
     check.push_str(&condition_checks(file, t, &version)?);
+    check.push_str(&super::lengths::checks(file, t)?);
     writeln!(
         out,
         "impl crate::Record for {} {{\n    fn at_version(mut self, version: u32) -> Self {{\n        let _ = version;\n{at}        self\n    }}\n    fn with_sizes(mut self) -> Self {{\n{sizes}        self\n    }}\n    fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {{\n{check}        Ok(())\n    }}\n}}\n",
@@ -146,6 +148,7 @@ pub(crate) fn gen_table(out: &mut String, file: &str, t: &Table) -> Res<()> {
     super::parts::gen_parts(out, t);
     super::counts::gen_counts(out, file, t)?;
     super::joined::gen_joined(out, t);
+    super::after::gen_after(out, t);
     super::append::gen_append(out, t);
     Ok(())
 }
@@ -183,7 +186,7 @@ fn condition_checks(file: &str, t: &Table, version: &Version) -> Res<String> {
                 let (name, n) = (&t.name, &f.name);
                 let test = format!(
                     "{{ {bind}if ({e}) != self.{n}.is_some() {{ return Err(crate::EncodeError::condition(\"{name}\", \"{n}\", {:?}, self.{n}.is_some())); }} }}",
-                    cond.split_whitespace().collect::<Vec<_>>().join(" ")
+                    shown(cond)
                 );
                 if gated(f) && !matches!(version, Version::None) {
                     let g = gate(f, "v");
@@ -199,6 +202,27 @@ fn condition_checks(file: &str, t: &Table, version: &Version) -> Res<String> {
         }
     }
     Ok(out)
+}
+
+/// A condition as an error shows it: one line, without the parentheses a
+/// named value's expansion puts around the whole.
+fn shown(cond: &str) -> String {
+    let mut c = cond.split_whitespace().collect::<Vec<_>>().join(" ");
+    while c.starts_with('(') && c.ends_with(')') && {
+        // The first parenthesis closes at the end, not before.
+        let mut depth = 0i32;
+        c.char_indices().all(|(i, ch)| {
+            depth += match ch {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            depth > 0 || i == c.len() - 1
+        })
+    } {
+        c = c[1..c.len() - 1].trim().to_string();
+    }
+    c
 }
 
 /// The statements of `at_version`.

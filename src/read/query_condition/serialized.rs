@@ -25,7 +25,9 @@ use crate::format::{
 // ---------------------------------------------------------------------------
 
 /// A value node: `field op value`, `value` a comparison's value (the
-/// empty one for `ALWAYS_TRUE`/`ALWAYS_FALSE`).
+/// empty one for `ALWAYS_TRUE`/`ALWAYS_FALSE`). An `IN` or `NOT_IN` node
+/// is made by [`set_node`], which states where each member starts: made
+/// here, it has no offsets and is refused where it is read.
 pub fn value_node(op: Op, field: &[u8], value: Vec<u8>) -> ConditionNode {
     node(crate::format::table!(ValueNode {
         op,

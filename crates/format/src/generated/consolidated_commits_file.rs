@@ -118,7 +118,7 @@ impl crate::Record for ConsolidatedCommit {
                     crate::EncodeError::condition(
                         "ConsolidatedCommit",
                         "delete_tile_size",
-                        "(rt::ends_with(&uri, \".del\"))",
+                        "rt::ends_with(&uri, \".del\")",
                         self.delete_tile_size.is_some(),
                     ),
                 );
@@ -131,7 +131,7 @@ impl crate::Record for ConsolidatedCommit {
                     crate::EncodeError::condition(
                         "ConsolidatedCommit",
                         "delete_tile",
-                        "(rt::ends_with(&uri, \".del\"))",
+                        "rt::ends_with(&uri, \".del\")",
                         self.delete_tile.is_some(),
                     ),
                 );

@@ -105,6 +105,87 @@ impl crate::Record for ConsolidatedFragmentMetadata {
         Ok(())
     }
 }
+impl ConsolidatedFragmentMetadata {
+    /// Sets, in each element of `fragments`, where its part of `footers` starts (its
+    /// `offset`), the parts following the record, which counts them from
+    /// its start (it is completed by [`with_sizes`](crate::Record::with_sizes)
+    /// first):
+    ///
+    /// * `footers`: The fragments' footers, one per entry, in order, right after the index.
+    ///
+    /// # Errors
+    /// [`EncodeError::Part`](crate::EncodeError::Part) when there is not
+    /// one part per element, [`EncodeError::Size`](crate::EncodeError::Size)
+    /// when a start does not fit its field.
+    pub fn with_parts_after(
+        self,
+        footers: &[impl AsRef<[u8]>],
+    ) -> Result<Self, crate::EncodeError> {
+        let mut s = crate::Record::with_sizes(self);
+        if s.fragments.len() != footers.len() {
+            return Err(
+                crate::EncodeError::part(
+                    "ConsolidatedFragmentMetadata",
+                    "footers",
+                    "one part per element of the list that points at them",
+                ),
+            );
+        }
+        let mut at = crate::decode::encode_unchecked(&s).len() as u64;
+        for (e, p) in s.fragments.iter_mut().zip(footers) {
+            e.offset = at as _;
+            if e.offset as u64 != at {
+                return Err(
+                    crate::EncodeError::size(
+                        "ConsolidatedFragmentMetadata",
+                        "offset",
+                        e.offset as u64,
+                        at,
+                    ),
+                );
+            }
+            at += p.as_ref().len() as u64;
+        }
+        Ok(s)
+    }
+    /// Whether each element of `fragments` states where its part of `footers`
+    /// starts ([`with_parts_after`](Self::with_parts_after)).
+    ///
+    /// # Errors
+    /// [`EncodeError::Part`](crate::EncodeError::Part) when there is not
+    /// one part per element, [`EncodeError::Offset`](crate::EncodeError::Offset)
+    /// naming the first start that is wrong.
+    pub fn check_parts_after(
+        &self,
+        footers: &[impl AsRef<[u8]>],
+    ) -> Result<(), crate::EncodeError> {
+        let s = self;
+        if s.fragments.len() != footers.len() {
+            return Err(
+                crate::EncodeError::part(
+                    "ConsolidatedFragmentMetadata",
+                    "footers",
+                    "one part per element of the list that points at them",
+                ),
+            );
+        }
+        let mut at = crate::decode::encode_unchecked(s).len() as u64;
+        for (e, p) in s.fragments.iter().zip(footers) {
+            if e.offset as u64 != at {
+                return Err(
+                    crate::EncodeError::offset(
+                        "ConsolidatedFragmentMetadata",
+                        "offset",
+                        e.offset as u64,
+                        at,
+                    ),
+                );
+            }
+            at += p.as_ref().len() as u64;
+        }
+        Ok(())
+    }
+}
 /// One fragment: its name (the fragment folder name when the `.meta` file's
 /// name version is 9 or more, before that the fragment's full URI) and the
 /// offset of its footer in the tile data (the spec page says in the file).

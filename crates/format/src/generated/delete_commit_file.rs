@@ -475,7 +475,7 @@ impl crate::Record for ValueNode {
                     crate::EncodeError::condition(
                         "ValueNode",
                         "offsets_size",
-                        "(op == QueryConditionOp::IN || op == QueryConditionOp::NOT_IN)",
+                        "op == QueryConditionOp::IN || op == QueryConditionOp::NOT_IN",
                         self.offsets_size.is_some(),
                     ),
                 );
@@ -490,7 +490,7 @@ impl crate::Record for ValueNode {
                     crate::EncodeError::condition(
                         "ValueNode",
                         "offsets",
-                        "(op == QueryConditionOp::IN || op == QueryConditionOp::NOT_IN)",
+                        "op == QueryConditionOp::IN || op == QueryConditionOp::NOT_IN",
                         self.offsets.is_some(),
                     ),
                 );

@@ -235,7 +235,7 @@ impl crate::Record for Enumeration {
                     crate::EncodeError::condition(
                         "Enumeration",
                         "offsets_size",
-                        "(cell_val_num == VAR_NUM)",
+                        "cell_val_num == VAR_NUM",
                         self.offsets_size.is_some(),
                     ),
                 );
@@ -248,7 +248,7 @@ impl crate::Record for Enumeration {
                     crate::EncodeError::condition(
                         "Enumeration",
                         "offsets",
-                        "(cell_val_num == VAR_NUM)",
+                        "cell_val_num == VAR_NUM",
                         self.offsets.is_some(),
                     ),
                 );

@@ -667,6 +667,23 @@ impl crate::Record for WebpOptions {
     }
     fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
         let _ = version;
+        {
+            let x = &self.padding;
+            {
+                let stated = (2) as u64;
+                let actual = x.len() as u64;
+                if stated != actual {
+                    return Err(
+                        crate::EncodeError::size(
+                            "WebpOptions",
+                            "padding",
+                            stated,
+                            actual,
+                        ),
+                    );
+                }
+            }
+        }
         Ok(())
     }
 }

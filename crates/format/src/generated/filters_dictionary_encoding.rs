@@ -492,6 +492,30 @@ impl crate::Record for DictionaryEntry {
                 );
             }
         }
+        {
+            let x = &self.string;
+            {
+                let length_u8 = self.length_u8.clone();
+                let length_u16 = self.length_u16.clone();
+                let length_u32 = self.length_u32.clone();
+                let length_u64 = self.length_u64.clone();
+                let stated = (u64::from(length_u8.clone().unwrap_or_default())
+                    + u64::from(length_u16.clone().unwrap_or_default())
+                    + u64::from(length_u32.clone().unwrap_or_default())
+                    + length_u64.clone().unwrap_or_default()) as u64;
+                let actual = x.len() as u64;
+                if stated != actual {
+                    return Err(
+                        crate::EncodeError::size(
+                            "DictionaryEntry",
+                            "string",
+                            stated,
+                            actual,
+                        ),
+                    );
+                }
+            }
+        }
         Ok(())
     }
 }

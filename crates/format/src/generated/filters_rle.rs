@@ -527,6 +527,30 @@ impl crate::Record for RleStringRun {
                 );
             }
         }
+        {
+            let x = &self.string;
+            {
+                let string_length_u8 = self.string_length_u8.clone();
+                let string_length_u16 = self.string_length_u16.clone();
+                let string_length_u32 = self.string_length_u32.clone();
+                let string_length_u64 = self.string_length_u64.clone();
+                let stated = (u64::from(string_length_u8.clone().unwrap_or_default())
+                    + u64::from(string_length_u16.clone().unwrap_or_default())
+                    + u64::from(string_length_u32.clone().unwrap_or_default())
+                    + string_length_u64.clone().unwrap_or_default()) as u64;
+                let actual = x.len() as u64;
+                if stated != actual {
+                    return Err(
+                        crate::EncodeError::size(
+                            "RleStringRun",
+                            "string",
+                            stated,
+                            actual,
+                        ),
+                    );
+                }
+            }
+        }
         Ok(())
     }
 }

@@ -68,7 +68,7 @@ impl crate::Record for Mbr {
 #[non_exhaustive]
 pub struct Range1D {
     /// Spec field "Range length" (`u64`).
-    #[br(err_context("Range1D.range_length"), if((coord_size == 0)))]
+    #[br(err_context("Range1D.range_length"), if(((coord_size == 0))))]
     pub range_length: Option<u64>,
     /// Spec field "Minimum value length" (`u64`).
     ///
@@ -76,10 +76,10 @@ pub struct Range1D {
     /// here (its minimum and maximum are read and written together), so the
     /// minimum is an `outside`: the writer that joins a range passes it to
     /// `with_outside_sizes` (`src/model/table.rs`, `src/write/fragment/rtree.rs`).
-    #[br(err_context("Range1D.min_length"), if((coord_size == 0)))]
+    #[br(err_context("Range1D.min_length"), if(((coord_size == 0))))]
     pub min_length: Option<u64>,
     /// Spec field "Range minimum, Range maximum" (`bytes`).
-    #[br(err_context("Range1D.range"), parse_with = rt::bytes, args((rt::pick(coord_size == 0, range_length.clone().unwrap_or_default(), 2 * coord_size)) as u64, "Range1D", "range"))]
+    #[br(err_context("Range1D.range"), parse_with = rt::bytes, args((rt::pick((coord_size == 0), range_length.clone().unwrap_or_default(), 2 * coord_size)) as u64, "Range1D", "range"))]
     pub range: Vec<u8>,
 }
 impl Range1D {
@@ -98,17 +98,17 @@ impl Range1D {
     #[allow(unused_mut)]
     pub fn size(coord_size: u64, range_length: Option<u64>) -> Option<u64> {
         let mut __len: u64 = 0;
-        if (coord_size == 0) {
+        if ((coord_size == 0)) {
             range_length?;
             __len = __len.checked_add(8)?;
         }
-        if (coord_size == 0) {
+        if ((coord_size == 0)) {
             __len = __len.checked_add(8)?;
         }
         __len = __len
             .checked_add(
                 (rt::pick(
-                    coord_size == 0,
+                    (coord_size == 0),
                     range_length.clone().unwrap_or_default(),
                     2 * coord_size,
                 )) as u64,

@@ -142,10 +142,10 @@ pub struct GroupMember {
     #[br(err_context("GroupMember.name_set"))]
     pub name_set: u8,
     /// Spec field "Name length" (`u64`).
-    #[br(err_context("GroupMember.name_length"), if((name_set != 0)))]
+    #[br(err_context("GroupMember.name_length"), if(((name_set != 0))))]
     pub name_length: Option<u64>,
     /// Spec field "Name" (`string`).
-    #[br(err_context("GroupMember.name"), parse_with = rt::opt_bytes, args((name_set != 0), (name_length.clone().unwrap_or_default()) as u64, "GroupMember", "name"))]
+    #[br(err_context("GroupMember.name"), parse_with = rt::opt_bytes, args(((name_set != 0)), (name_length.clone().unwrap_or_default()) as u64, "GroupMember", "name"))]
     #[cfg_attr(feature = "serde", serde(serialize_with = "rt::serialize_opt_text"))]
     pub name: Option<Vec<u8>>,
     /// Spec field "Deleted" (`bool`). New in version 2.
@@ -187,11 +187,11 @@ impl GroupMember {
         __len = __len.checked_add(8)?;
         __len = __len.checked_add((uri_length) as u64)?;
         __len = __len.checked_add(1)?;
-        if (name_set != 0) {
+        if ((name_set != 0)) {
             name_length?;
             __len = __len.checked_add(8)?;
         }
-        if (name_set != 0) {
+        if ((name_set != 0)) {
             __len = __len.checked_add((name_length.clone().unwrap_or_default()) as u64)?;
         }
         if (version) >= 2 {
@@ -319,7 +319,7 @@ impl crate::Record for GroupMember {
         }
         {
             let name_set = self.name_set.clone();
-            if (name_set != 0) != self.name_length.is_some() {
+            if ((name_set != 0)) != self.name_length.is_some() {
                 return Err(
                     crate::EncodeError::condition(
                         "GroupMember",
@@ -332,7 +332,7 @@ impl crate::Record for GroupMember {
         }
         {
             let name_set = self.name_set.clone();
-            if (name_set != 0) != self.name.is_some() {
+            if ((name_set != 0)) != self.name.is_some() {
                 return Err(
                     crate::EncodeError::condition(
                         "GroupMember",

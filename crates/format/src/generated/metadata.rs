@@ -71,15 +71,15 @@ pub struct MetadataEntry {
     #[br(err_context("MetadataEntry.deletion"))]
     pub deletion: u8,
     /// Spec field "Value type" (`u8`, values from [`Datatype`]).
-    #[br(err_context("MetadataEntry.value_type"), if((deletion == 0)))]
+    #[br(err_context("MetadataEntry.value_type"), if(((deletion == 0))))]
     pub value_type: Option<Datatype>,
     /// Spec field "Number of values" (`u32`).
-    #[br(err_context("MetadataEntry.num_values"), if((deletion == 0)))]
+    #[br(err_context("MetadataEntry.num_values"), if(((deletion == 0))))]
     pub num_values: Option<u32>,
     /// Spec field "Value" (`bytes`).
     ///
     /// `num_values` values of `value_type`; an unknown type reads as 0 bytes (the semantic layer rejects it).
-    #[br(err_context("MetadataEntry.value"), parse_with = rt::opt_bytes, args((deletion == 0), (u64::from(num_values.clone().unwrap_or_default()) * rt::datatype_size(value_type.clone().unwrap_or_default())) as u64, "MetadataEntry", "value"))]
+    #[br(err_context("MetadataEntry.value"), parse_with = rt::opt_bytes, args(((deletion == 0)), (u64::from(num_values.clone().unwrap_or_default()) * (rt::datatype_size(value_type.clone().unwrap_or_default()))) as u64, "MetadataEntry", "value"))]
     pub value: Option<Vec<u8>>,
 }
 impl MetadataEntry {
@@ -108,19 +108,19 @@ impl MetadataEntry {
         __len = __len.checked_add(4)?;
         __len = __len.checked_add((key_length) as u64)?;
         __len = __len.checked_add(1)?;
-        if (deletion == 0) {
+        if ((deletion == 0)) {
             value_type?;
             __len = __len.checked_add(1)?;
         }
-        if (deletion == 0) {
+        if ((deletion == 0)) {
             num_values?;
             __len = __len.checked_add(4)?;
         }
-        if (deletion == 0) {
+        if ((deletion == 0)) {
             __len = __len
                 .checked_add(
                     (u64::from(num_values.clone().unwrap_or_default())
-                        * rt::datatype_size(value_type.clone().unwrap_or_default()))
+                        * (rt::datatype_size(value_type.clone().unwrap_or_default())))
                         as u64,
                 )?;
         }
@@ -171,6 +171,16 @@ impl crate::Record for MetadataEntry {
     }
     fn with_sizes(mut self) -> Self {
         self.key_length = self.key.len() as u32;
+        if let Some(x) = &self.value {
+            {
+                let value_type = self.value_type.clone();
+                let unit = ((rt::datatype_size(value_type.clone().unwrap_or_default())))
+                    as u64;
+                if unit > 0 {
+                    self.num_values = Some((x.len() as u64 / unit) as u32);
+                }
+            }
+        }
         self
     }
     fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
@@ -192,7 +202,7 @@ impl crate::Record for MetadataEntry {
         }
         {
             let deletion = self.deletion.clone();
-            if (deletion == 0) != self.value_type.is_some() {
+            if ((deletion == 0)) != self.value_type.is_some() {
                 return Err(
                     crate::EncodeError::condition(
                         "MetadataEntry",
@@ -205,7 +215,7 @@ impl crate::Record for MetadataEntry {
         }
         {
             let deletion = self.deletion.clone();
-            if (deletion == 0) != self.num_values.is_some() {
+            if ((deletion == 0)) != self.num_values.is_some() {
                 return Err(
                     crate::EncodeError::condition(
                         "MetadataEntry",
@@ -218,7 +228,7 @@ impl crate::Record for MetadataEntry {
         }
         {
             let deletion = self.deletion.clone();
-            if (deletion == 0) != self.value.is_some() {
+            if ((deletion == 0)) != self.value.is_some() {
                 return Err(
                     crate::EncodeError::condition(
                         "MetadataEntry",
@@ -226,6 +236,18 @@ impl crate::Record for MetadataEntry {
                         "deletion == 0",
                         self.value.is_some(),
                     ),
+                );
+            }
+        }
+        if let Some(x) = &self.value {
+            let value_type = self.value_type.clone();
+            let num_values = self.num_values.clone();
+            let stated = (u64::from(num_values.clone().unwrap_or_default())
+                * (rt::datatype_size(value_type.clone().unwrap_or_default()))) as u64;
+            let actual = x.len() as u64;
+            if stated != actual {
+                return Err(
+                    crate::EncodeError::size("MetadataEntry", "value", stated, actual),
                 );
             }
         }

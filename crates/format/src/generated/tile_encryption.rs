@@ -254,6 +254,30 @@ impl crate::Record for AesPart {
     }
     fn check(&self, version: Option<u32>) -> Result<(), crate::EncodeError> {
         let _ = version;
+        {
+            let x = &self.iv;
+            {
+                let stated = (12) as u64;
+                let actual = x.len() as u64;
+                if stated != actual {
+                    return Err(
+                        crate::EncodeError::size("AesPart", "iv", stated, actual),
+                    );
+                }
+            }
+        }
+        {
+            let x = &self.tag;
+            {
+                let stated = (16) as u64;
+                let actual = x.len() as u64;
+                if stated != actual {
+                    return Err(
+                        crate::EncodeError::size("AesPart", "tag", stated, actual),
+                    );
+                }
+            }
+        }
         Ok(())
     }
 }

@@ -89,3 +89,87 @@ fn a_var_fields_tile_mins_are_joined_with_their_starts_in_the_fixed_bytes() {
         assert_eq!(back.check_joined(&mins), Ok(()));
     }
 }
+
+#[test]
+fn a_metadata_entry_counts_its_values_in_its_types_width_and_a_wrong_count_is_refused() {
+    // Three INT16 values: six bytes.
+    let entry = table!(MetadataEntry {
+        key: b"k".to_vec(),
+        value_type: Some(Datatype::Int16),
+        value: Some(vec![1, 0, 2, 0, 3, 0]),
+    })
+    .with_sizes();
+    assert_eq!(entry.num_values, Some(3));
+    let bytes = encode(&entry).unwrap();
+    let (back, _) = decode::<MetadataEntry>(&bytes, 0, ()).unwrap();
+    assert_eq!(back, entry);
+    // A count its bytes disagree with: refused by `encode`, naming the
+    // field whose length the count states.
+    let mut wrong = entry.clone();
+    wrong.num_values = Some(4);
+    assert_eq!(
+        encode(&wrong),
+        Err(EncodeError::Size {
+            table: "MetadataEntry",
+            field: "value",
+            stated: 8,
+            actual: 6
+        })
+    );
+    // Bytes that are no whole number of values: the count `with_sizes`
+    // gives them (2) states 4 bytes, not 5.
+    let mut ragged = entry.clone();
+    ragged.value = Some(vec![0; 5]);
+    assert!(matches!(
+        encode(&ragged.with_sizes()),
+        Err(EncodeError::Size {
+            field: "value",
+            stated: 4,
+            actual: 5,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn a_consolidated_fragment_metadata_index_points_at_the_footers_after_it() {
+    let footers: [&[u8]; 3] = [&[1; 40], &[2; 7], &[3; 13]];
+    let index = table!(ConsolidatedFragmentMetadata {
+        fragments: ["__a", "__bb", "__ccc"]
+            .iter()
+            .map(|n| table!(ConsolidatedFragmentEntry {
+                name: n.as_bytes().to_vec()
+            }))
+            .collect(),
+    })
+    .with_parts_after(&footers)
+    .unwrap();
+    let bytes = encode(&index).unwrap();
+    // Each footer starts where the entry says, counted from the index's
+    // start, the footers right after the index.
+    let mut data = bytes.clone();
+    footers.iter().for_each(|f| data.extend_from_slice(f));
+    for (e, f) in index.fragments.iter().zip(footers) {
+        let at = e.offset as usize;
+        assert_eq!(&data[at..at + f.len()], f);
+    }
+    assert_eq!(index.fragments[0].offset, bytes.len() as u64);
+    assert_eq!(index.check_parts_after(&footers), Ok(()));
+    // A planted offset, and a footer too few.
+    let mut wrong = index.clone();
+    wrong.fragments[2].offset += 1;
+    assert!(matches!(
+        wrong.check_parts_after(&footers),
+        Err(EncodeError::Offset {
+            field: "offset",
+            ..
+        })
+    ));
+    assert!(matches!(
+        index.check_parts_after(&footers[..2]),
+        Err(EncodeError::Part {
+            part: "footers",
+            ..
+        })
+    ));
+}

@@ -415,10 +415,10 @@ pub struct CurrentDomain {
     #[br(err_context("CurrentDomain.empty"))]
     pub empty: u8,
     /// Spec field "Type" (`u8`, values from [`CurrentDomainType`]).
-    #[br(err_context("CurrentDomain.current_domain_type"), if((empty == 0)))]
+    #[br(err_context("CurrentDomain.current_domain_type"), if(((empty == 0))))]
     pub current_domain_type: Option<CurrentDomainType>,
     /// Spec field "NDRectangle" (`Mbr`).
-    #[br(err_context("CurrentDomain.ndrectangle"), args(dims), if((empty == 0)))]
+    #[br(err_context("CurrentDomain.ndrectangle"), args(dims), if(((empty == 0))))]
     pub ndrectangle: Option<Mbr>,
 }
 impl CurrentDomain {
@@ -443,10 +443,10 @@ impl CurrentDomain {
         let mut __len: u64 = 0;
         __len = __len.checked_add(4)?;
         __len = __len.checked_add(1)?;
-        if (empty == 0) {
+        if ((empty == 0)) {
             __len = __len.checked_add(1)?;
         }
-        if (empty == 0) {
+        if ((empty == 0)) {
             __len = __len.checked_add(Mbr::size((dims).clone())?)?;
         }
         Some(__len)
@@ -503,7 +503,7 @@ impl crate::Record for CurrentDomain {
         }
         {
             let empty = self.empty.clone();
-            if (empty == 0) != self.current_domain_type.is_some() {
+            if ((empty == 0)) != self.current_domain_type.is_some() {
                 return Err(
                     crate::EncodeError::condition(
                         "CurrentDomain",
@@ -516,7 +516,7 @@ impl crate::Record for CurrentDomain {
         }
         {
             let empty = self.empty.clone();
-            if (empty == 0) != self.ndrectangle.is_some() {
+            if ((empty == 0)) != self.ndrectangle.is_some() {
                 return Err(
                     crate::EncodeError::condition(
                         "CurrentDomain",

@@ -677,7 +677,7 @@ impl FragmentFooter {
     /// there are, the value of the last), one element of each argument
     /// per part:
     ///
-    /// * `tiles`: The fragment's tiles in the global order, each given by its number of cells (each field's data file holds one tile per tile): a sparse fragment's tiles, or a dense fragment's space tiles, each of them full. A dense fragment's footer counts none (the domain and tile extents count them).
+    /// * `tiles`: The fragment's tiles in the global order, each given by its number of cells (each field's data file holds one tile of each): a sparse fragment's tiles, or a dense fragment's space tiles, each of them full. A dense fragment's footer counts none (the domain and tile extents count them).
     ///
     /// # Errors
     /// [`EncodeError::Size`](crate::EncodeError::Size) when a value does

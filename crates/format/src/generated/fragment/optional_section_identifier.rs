@@ -864,7 +864,7 @@ impl crate::Record for FragmentFooter {
                         crate::EncodeError::condition(
                             "FragmentFooter",
                             "legacy_non_empty_domain",
-                            "(null_non_empty_domain == 0)",
+                            "null_non_empty_domain == 0",
                             self.legacy_non_empty_domain.is_some(),
                         ),
                     );
@@ -879,7 +879,7 @@ impl crate::Record for FragmentFooter {
                         crate::EncodeError::condition(
                             "FragmentFooter",
                             "non_empty_domain",
-                            "(null_non_empty_domain == 0)",
+                            "null_non_empty_domain == 0",
                             self.non_empty_domain.is_some(),
                         ),
                     );

@@ -381,6 +381,37 @@ impl crate::Record for Chunk {
             let x = &self.header;
             x.check(version)?;
         }
+        {
+            let x = &self.metadata;
+            {
+                let header = self.header.clone();
+                let stated = (header.metadata_length) as u64;
+                let actual = x.len() as u64;
+                if stated != actual {
+                    return Err(
+                        crate::EncodeError::size("Chunk", "metadata", stated, actual),
+                    );
+                }
+            }
+        }
+        {
+            let x = &self.filtered_data;
+            {
+                let header = self.header.clone();
+                let stated = (header.filtered_length) as u64;
+                let actual = x.len() as u64;
+                if stated != actual {
+                    return Err(
+                        crate::EncodeError::size(
+                            "Chunk",
+                            "filtered_data",
+                            stated,
+                            actual,
+                        ),
+                    );
+                }
+            }
+        }
         Ok(())
     }
 }
