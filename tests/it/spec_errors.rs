@@ -450,3 +450,18 @@ fn a_place_that_is_no_field_of_the_element_is_refused() {
         "{msg}"
     );
 }
+
+#[test]
+fn two_counts_of_one_outside_are_refused() {
+    let msg = mistake(
+        "count_twice",
+        "fragment.toml",
+        "last_of = \"tiles\"",
+        "count_of = \"tiles\"",
+    );
+    assert!(
+        msg.starts_with("spec/fragment.toml: table FragmentFooter, outside tiles"),
+        "{msg}"
+    );
+    assert!(msg.contains("exactly one field names it"), "{msg}");
+}

@@ -41,28 +41,21 @@ pub(crate) fn check_size_of(cx: &mut Ctx, t: &Table) -> Res<()> {
         if !seen.insert(&o.name) || import || t.fields.iter().any(|f| f.name == o.name) {
             return cx.err("this name is used twice in the table");
         }
-        let sized = t.fields.iter().any(|f| f.size_of.as_ref() == Some(&o.name));
-        let placed = t
-            .fields
-            .iter()
-            .any(|f| f.offset_of.as_ref() == Some(&o.name));
-        let counted = t
-            .fields
-            .iter()
-            .any(|f| f.count_of.as_ref() == Some(&o.name));
-        let last = t.fields.iter().any(|f| f.last_of.as_ref() == Some(&o.name));
-        let joined = t
-            .fields
-            .iter()
-            .any(|f| f.joins.as_ref() == Some(&o.name) || f.places.as_ref() == Some(&o.name));
-        // A list whose last part's value is stated may be counted too.
-        let stated = usize::from(sized)
-            + usize::from(placed)
-            + usize::from(counted || last)
-            + usize::from(joined);
-        if stated != 1 {
+        let names = |of: fn(&Field) -> Option<&String>| {
+            t.fields.iter().filter(|f| of(f) == Some(&o.name)).count()
+        };
+        let sized = names(|f| f.size_of.as_ref()) > 0;
+        let stating = names(|f| f.size_of.as_ref())
+            + names(|f| f.offset_of.as_ref())
+            + names(|f| f.count_of.as_ref())
+            + names(|f| f.joins.as_ref())
+            + names(|f| f.places.as_ref());
+        // A list whose last part's value is stated may be counted too (or
+        // only that).
+        let last = names(|f| f.last_of.as_ref()) > 0;
+        if !(stating == 1 || stating == 0 && last) {
             return cx.err(
-                "exactly one of size_of, offset_of, count_of, joins and places names it (a field's size_of, offset_of, count_of, joins or places; a last_of may go with a count_of, a starts_of with the joins)",
+                "exactly one field names it with size_of, offset_of, count_of, joins or places (a last_of may go with a count_of, or alone; a starts_of with the joins)",
             );
         }
         if o.file && !(o.list && sized) {
