@@ -81,15 +81,30 @@ pub fn dims_for(schema: &ArraySchema) -> rt::Dims {
 /// engine's writer writes it even when null). `u64::MAX` when that is not
 /// a fixed size (a var-sized dimension, a later version) or overflows.
 fn computed_footer_size(version: u32, dims: &[u64], attrs: u64) -> u64 {
+    footer_size(version, dims, attrs, None, None)
+}
+
+/// The `FragmentFooter` of `version` with its non-empty domain: `name`,
+/// the schema name's size, and `flags`, the cell timestamps and delete
+/// metadata flags and the optional section count, where the version has
+/// them (`None`: unknown, and a version that has them has no size then).
+/// `u64::MAX` when there is no size.
+fn footer_size(
+    version: u32,
+    dims: &[u64],
+    attrs: u64,
+    name: Option<u64>,
+    flags: Option<u8>,
+) -> u64 {
     FragmentFooter::size(
         dims.into(),
         attrs,
         version,
-        None, // array_schema_name_size (version 10 on)
-        0,    // null_non_empty_domain: the domain is there
-        None, // includes_timestamps (version 14 on)
-        None, // includes_delete_metadata (version 15 on)
-        None, // num_optional_sections (version 23 on)
+        name,                 // array_schema_name_size (version 10 on)
+        0,                    // null_non_empty_domain: the domain is there
+        flags,                // includes_timestamps (version 14 on)
+        flags,                // includes_delete_metadata (version 15 on)
+        flags.map(u32::from), // num_optional_sections (version 23 on)
     )
     .unwrap_or(u64::MAX)
 }
@@ -117,18 +132,8 @@ fn footer_guess(version: u32, schema: &ArraySchema) -> u64 {
     // nor delete metadata, no optional section; the footer of this version
     // with those, and its length field.
     let sized: Vec<u64> = dims.iter().map(|s| if *s == 0 { 24 } else { *s }).collect();
-    let len = FragmentFooter::size(
-        sized.as_slice().into(),
-        attrs,
-        version,
-        Some(128),
-        0,
-        Some(0),
-        Some(0),
-        Some(0),
-    )
-    .unwrap_or(u64::MAX);
-    len.saturating_add(FooterLength::SIZE as u64)
+    footer_size(version, &sized, attrs, Some(128), Some(0))
+        .saturating_add(FooterLength::SIZE as u64)
         .saturating_add(64)
 }
 

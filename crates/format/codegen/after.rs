@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use super::writers::optional;
-use super::{kind, Ctx, Kind, Res, Table};
+use super::{int_type, kind, Ctx, Kind, Res, Table};
 
 /// Checks the `places` and `place` of `t`: `places` on a non-optional
 /// `list` of a table, naming a `list` outside (not a `file` one) of `t`,
@@ -41,9 +41,12 @@ pub(crate) fn check_places(cx: &mut Ctx, t: &Table, tables: &[Table]) -> Res<()>
                 "places `{target}` is not a list outside (of parts, not files)"
             ));
         }
-        let int = |ty: &str| matches!(kind(ty), Some(Kind::Prim(p, _)) if p != "bool" && !p.starts_with('f'));
         let ok = e.fields.iter().any(|g| {
-            &g.name == place && int(&g.ty) && g.code.is_none() && !optional(g) && g.fixed.is_none()
+            &g.name == place
+                && int_type(&g.ty)
+                && g.code.is_none()
+                && !optional(g)
+                && g.fixed.is_none()
         });
         if !ok {
             return cx.err(format!(

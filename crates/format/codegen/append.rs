@@ -21,14 +21,6 @@ fn int_type(ty: &str) -> Option<&'static str> {
         .map(|(_, r, _)| *r)
 }
 
-/// The names of the table's imports.
-fn import_names(t: &Table) -> Vec<&str> {
-    t.imports
-        .iter()
-        .filter_map(|i| i.split(':').next().map(str::trim))
-        .collect()
-}
-
 /// Checks a table with `append = true` (see the module doc).
 pub(crate) fn check_append(cx: &mut Ctx, t: &Table) -> Res<()> {
     if !t.append {
@@ -38,7 +30,7 @@ pub(crate) fn check_append(cx: &mut Ctx, t: &Table) -> Res<()> {
     if t.version.is_some() || !t.outside.is_empty() {
         return cx.err("an append table has no version and no outside");
     }
-    let imports = import_names(t);
+    let imports = t.import_names();
     for f in &t.fields {
         cx.place = format!("table {}, field {}", t.name, f.name);
         if f.since.is_some() || f.until.is_some() || f.fixed.is_some() || f.assert.is_some() {

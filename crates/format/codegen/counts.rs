@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::writers::optional;
-use super::{expr, kind, Ctx, Field, Kind, Outside, Res, Table, PRIMITIVES};
+use super::{bind, expr, int_type, Ctx, Field, Outside, Res, Table, PRIMITIVES};
 
 /// Checks the `count_of`s, `count_if`s and `last_of`s of `t`: each names a
 /// `list` outside of the table (not a `file` one), on a plain integer that
@@ -49,9 +49,7 @@ pub(crate) fn check_count_of(cx: &mut Ctx, t: &Table) -> Res<()> {
                 "{key} `{target}` is not a list outside (of parts, not files)"
             ));
         }
-        let int =
-            matches!(kind(&f.ty), Some(Kind::Prim(p, _)) if p != "bool" && !p.starts_with('f'));
-        if !int || f.code.is_some() || optional(f) {
+        if !int_type(&f.ty) || f.code.is_some() || optional(f) {
             return cx.err(format!("a {key} field is an integer, not optional"));
         }
         if f.last_of.is_some() {
@@ -91,10 +89,7 @@ fn condition(cx: &Ctx, t: &Table, f: &Field, cond: &str) -> Res<String> {
     let (known, opt, names) = earlier(t, f);
     let e = expr(cx, "count_if", cond, &known, &opt)?;
     let used = super::records::idents(cond);
-    let mut bind = String::new();
-    for n in names.iter().filter(|n| used.iter().any(|u| u == *n)) {
-        write!(bind, "let {n} = self.{n}.clone(); ").unwrap();
-    }
+    let bind = bind(names.into_iter().filter(|n| used.iter().any(|u| u == n)));
     Ok(format!("{bind}({e})"))
 }
 

@@ -226,6 +226,20 @@ fn expr(
     Ok(out)
 }
 
+/// Whether `ty` is an integer type (not `bool`, not a float).
+fn int_type(ty: &str) -> bool {
+    matches!(kind(ty), Some(Kind::Prim(p, _)) if p != "bool" && !p.starts_with('f'))
+}
+
+/// `let x = self.x.clone(); ..` for the fields `names`, in that order: what
+/// a generated method binds before an expression of the record's fields.
+fn bind<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    names
+        .into_iter()
+        .map(|n| format!("let {n} = self.{n}.clone(); "))
+        .collect()
+}
+
 fn camel(name: &str) -> String {
     name.split('_')
         .filter(|s| !s.is_empty())

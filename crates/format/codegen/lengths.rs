@@ -10,15 +10,7 @@ use std::fmt::Write as _;
 
 use super::records::idents;
 use super::writers::optional;
-use super::{expr, kind, Ctx, Kind, Res, Table, PRIMITIVES};
-
-/// The names of the table's imports.
-fn imports(t: &Table) -> BTreeSet<&str> {
-    t.imports
-        .iter()
-        .filter_map(|i| i.split(':').next().map(str::trim))
-        .collect()
-}
+use super::{bind, expr, int_type, Ctx, Res, Table, PRIMITIVES};
 
 /// The fields of `t` and the optional ones among them.
 fn fields(t: &Table) -> (BTreeSet<String>, BTreeSet<String>) {
@@ -32,14 +24,15 @@ fn fields(t: &Table) -> (BTreeSet<String>, BTreeSet<String>) {
     (known, opt)
 }
 
-/// `let x = self.x.clone(); ..` for the fields `src` names.
+/// The bindings of the fields `src` names, in the table's order.
 fn bindings(t: &Table, src: &str) -> String {
     let used = idents(src);
-    let mut bind = String::new();
-    for f in t.fields.iter().filter(|f| used.contains(&f.name)) {
-        write!(bind, "let {n} = self.{n}.clone(); ", n = f.name).unwrap();
-    }
-    bind
+    bind(
+        t.fields
+            .iter()
+            .filter(|f| used.contains(&f.name))
+            .map(|f| f.name.as_str()),
+    )
 }
 
 /// Checks the `count_in`s of `t`: on a plain integer field (optional only
@@ -54,14 +47,12 @@ pub(crate) fn check_count_in(cx: &mut Ctx, t: &Table) -> Res<()> {
             }
             continue;
         };
-        let int =
-            matches!(kind(&f.ty), Some(Kind::Prim(p, _)) if p != "bool" && !p.starts_with('f'));
         let plain = f.size_of.is_none()
             && f.count_of.is_none()
             && f.last_of.is_none()
             && f.offset_of.is_none()
             && f.fixed.is_none();
-        if !int || f.code.is_some() || !plain {
+        if !int_type(&f.ty) || f.code.is_some() || !plain {
             return cx.err("a count_in field is an integer stating nothing else");
         }
         let Some(g) = t.fields[i + 1..].iter().find(|g| &g.name == target) else {
@@ -75,7 +66,10 @@ pub(crate) fn check_count_in(cx: &mut Ctx, t: &Table) -> Res<()> {
         let Some(unit) = &f.unit else {
             return cx.err("a count_in has a unit (the bytes of one value)");
         };
-        if idents(unit).iter().any(|i| imports(t).contains(i.as_str())) {
+        if idents(unit)
+            .iter()
+            .any(|i| t.import_names().contains(i.as_str()))
+        {
             return cx.err("a unit names no import (with_sizes has none)");
         }
         let (known, opt) = fields(t);
@@ -130,7 +124,7 @@ fn one_field(t: &Table, src: &str) -> bool {
 /// that names no import with the length of the field it sizes.
 pub(crate) fn checks(file: &str, t: &Table) -> Res<String> {
     let (known, opt) = fields(t);
-    let imports = imports(t);
+    let imports = t.import_names();
     let mut out = String::new();
     for f in &t.fields {
         let Some(src) = f.len.as_ref().or(f.count.as_ref()) else {

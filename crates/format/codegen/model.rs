@@ -246,3 +246,13 @@ pub(crate) struct Variant {
     #[serde(default)]
     pub(crate) doc: Option<String>,
 }
+
+impl Table {
+    /// The names of the table's imports (`value_size` of `value_size: u64`).
+    pub(crate) fn import_names(&self) -> std::collections::BTreeSet<&str> {
+        self.imports
+            .iter()
+            .filter_map(|i| i.split(':').next().map(str::trim))
+            .collect()
+    }
+}

@@ -34,10 +34,7 @@ pub(crate) fn check_size_of(cx: &mut Ctx, t: &Table) -> Res<()> {
         if !is_snake(&o.name) {
             return cx.err("outside names are snake_case");
         }
-        let import = t
-            .imports
-            .iter()
-            .any(|i| i.split(':').next().map(str::trim) == Some(o.name.as_str()));
+        let import = t.import_names().contains(o.name.as_str());
         if !seen.insert(&o.name) || import || t.fields.iter().any(|f| f.name == o.name) {
             return cx.err("this name is used twice in the table");
         }
@@ -121,9 +118,7 @@ fn check_fixed_and_stream(cx: &Ctx, t: &Table, f: &Field) -> Res<()> {
                 && ids.iter().all(|i| {
                     *i == first.name
                         || i == "saturating_mul"
-                        || t.imports
-                            .iter()
-                            .any(|m| m.split(':').next().map(str::trim) == Some(i))
+                        || t.import_names().contains(i.as_str())
                 })
         });
     if !last || optional(f) || !head_ok || !(list || bytes) {

@@ -158,11 +158,7 @@ pub(crate) fn gen_table(out: &mut String, file: &str, t: &Table) -> Res<()> {
 /// helpers) with its condition: present exactly when it holds, where the
 /// version has the field.
 fn condition_checks(file: &str, t: &Table, version: &Version) -> Res<String> {
-    let imports: BTreeSet<&str> = t
-        .imports
-        .iter()
-        .filter_map(|i| i.split(':').next().map(str::trim))
-        .collect();
+    let imports = t.import_names();
     let mut out = String::new();
     let mut known = BTreeSet::new();
     let mut opt = BTreeSet::new();
@@ -175,14 +171,13 @@ fn condition_checks(file: &str, t: &Table, version: &Version) -> Res<String> {
             let names = super::records::idents(cond);
             if !names.iter().any(|n| imports.contains(n.as_str())) {
                 let e = expr(&cx, "if", cond, &known, &opt)?;
-                let mut bind = String::new();
-                for n in names
-                    .iter()
-                    .filter(|n| known.contains(*n))
-                    .collect::<BTreeSet<_>>()
-                {
-                    write!(bind, "let {n} = self.{n}.clone(); ").unwrap();
-                }
+                let bind = super::bind(
+                    names
+                        .iter()
+                        .filter(|n| known.contains(*n))
+                        .map(String::as_str)
+                        .collect::<BTreeSet<_>>(),
+                );
                 let (name, n) = (&t.name, &f.name);
                 let test = format!(
                     "{{ {bind}if ({e}) != self.{n}.is_some() {{ return Err(crate::EncodeError::condition(\"{name}\", \"{n}\", {:?}, self.{n}.is_some())); }} }}",
